@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+let t0 = Date.now();
+const p = await PGlite.create();
+console.log('create', Date.now() - t0);
+const dump = await p.dumpDataDir('none');
+console.log('dump size', dump.size);
+await p.close();
+t0 = Date.now();
+const q = await PGlite.create({ loadDataDir: dump });
+console.log('load create', Date.now() - t0);
+t0 = Date.now(); await q.query('select 1'); console.log('q', Date.now() - t0);

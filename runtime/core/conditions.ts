@@ -1,0 +1,73 @@
+/**
+ * Conditions are JSON Schemas that a context object must satisfy (DESIGN.md §2), evaluated with
+ * ajv on both the server and in the browser. Named conditions live in `screens/conditions.json`
+ * under `$defs` and are referred to as `{ "$ref": "conditions#/$defs/NAME" }`.
+ */
+import Ajv, { type ValidateFunction } from 'ajv';
+
+export type Role = 'USER' | 'ADVISOR' | 'MANAGER' | 'ADMIN' | 'UNKNOWN';
+
+/** What a condition can look at. */
+export interface ConditionContext {
+  role?: Role | null;
+  variant?: string;
+  config?: Record<string, unknown>;
+  session?: Record<string, unknown> | null;
+  record?: Record<string, unknown> | null;
+  mode?: string;
+}
+
+export type Condition = boolean | Record<string, unknown>;
+
+export class ConditionEvaluator {
+  private readonly ajv: Ajv;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(namedConditions?: Record<string, unknown>) {
+    // strict off: conditions are small hand-written schemas; unknown keywords should not break them
+    this.ajv = new Ajv({ strict: false, allErrors: false });
+    // only the $defs: the file's own $schema/type keys describe the file, not a condition
+    if (namedConditions) this.ajv.addSchema({ $id: 'conditions', $defs: (namedConditions as { $defs?: object }).$defs ?? {} });
+  }
+
+  /** Compile once (throws on a broken schema, so config checks can report it). */
+  compile(condition: Condition): ValidateFunction {
+    const key = JSON.stringify(condition);
+    let fn = this.cache.get(key);
+    if (!fn) {
+      fn = this.ajv.compile(typeof condition === 'boolean' ? condition : { ...condition });
+      this.cache.set(key, fn);
+    }
+    return fn;
+  }
+
+  /** True when the context satisfies the condition. */
+  matches(condition: Condition | undefined, context: ConditionContext): boolean {
+    if (condition === undefined) return true;
+    return this.compile(condition)(normalise(context)) === true;
+  }
+
+  /** Visibility of an item that may carry `visibleWhen` and/or `hiddenWhen`. */
+  isVisible(item: { visibleWhen?: Condition; hiddenWhen?: Condition }, context: ConditionContext): boolean {
+    if (item.visibleWhen !== undefined && !this.matches(item.visibleWhen, context)) return false;
+    if (item.hiddenWhen !== undefined && this.matches(item.hiddenWhen, context)) return false;
+    return true;
+  }
+
+  /** Whether an item carrying `disabledWhen` is disabled. */
+  isDisabled(item: { disabledWhen?: Condition }, context: ConditionContext): boolean {
+    return item.disabledWhen !== undefined && this.matches(item.disabledWhen, context);
+  }
+}
+
+/** Missing parts become {} (or null for scalars) so a rule with `required` fails instead of passing vacuously. */
+function normalise(context: ConditionContext): Record<string, unknown> {
+  return {
+    role: context.role ?? null,
+    variant: context.variant ?? 'default',
+    config: context.config ?? {},
+    session: context.session ?? {},
+    record: context.record ?? {},
+    mode: context.mode ?? null,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Overlay merge, used for screens, schemas and locales alike (DESIGN.md §2).
+ *
+ * - Plain objects merge deeply, key by key.
+ * - Arrays whose items all carry an `id` merge item by item: an overlay item with a known id
+ *   merges into it; `{ "id": "x", "$remove": true }` removes it; a new item is appended, or placed
+ *   with `"$before": "otherId"` / `"$after": "otherId"`. An existing item may move the same way.
+ * - Any other array, and every scalar, replaces the base value.
+ * - `null` in an overlay replaces too (so an overlay can clear a value).
+ * Neither input is mutated.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export const OVERLAY_DIRECTIVES = ['$remove', '$before', '$after'] as const;
+
+export function isPlainObject(v: unknown): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isIdArray(a: Json[]): a is Array<Record<string, Json> & { id: string }> {
+  return a.length > 0 && a.every((item) => isPlainObject(item) && typeof item.id === 'string');
+}
+
+function stripDirectives(item: Record<string, Json>): Record<string, Json> {
+  const { $remove: _r, $before: _b, $after: _a, ...rest } = item;
+  return rest;
+}
+
+function place<T extends { id: string }>(list: T[], item: T, before?: Json, after?: Json): void {
+  const anchor = typeof before === 'string' ? before : typeof after === 'string' ? after : undefined;
+  const at = anchor === undefined ? -1 : list.findIndex((x) => x.id === anchor);
+  if (at < 0) {
+    if (anchor !== undefined) throw new MergeError(`anchor id "${anchor}" not found`);
+    list.push(item);
+  } else list.splice(typeof before === 'string' ? at : at + 1, 0, item);
+}
+
+export class MergeError extends Error {}
+
+function mergeIdArrays(base: Array<Record<string, Json> & { id: string }>, overlay: Json[]): Json[] {
+  if (!overlay.every((o) => isPlainObject(o) && typeof o.id === 'string')) {
+    throw new MergeError('every item of an overlay on an id-keyed list must carry an "id"');
+  }
+  const result = base.map((x) => x);
+  for (const raw of overlay as Array<Record<string, Json> & { id: string }>) {
+    const index = result.findIndex((x) => x.id === raw.id);
+    if (raw.$remove === true) {
+      if (index >= 0) result.splice(index, 1);
+      continue;
+    }
+    const moves = raw.$before !== undefined || raw.$after !== undefined;
+    if (index >= 0) {
+      const merged = mergeOverlay(result[index], stripDirectives(raw)) as Record<string, Json> & { id: string };
+      if (moves) {
+        result.splice(index, 1);
+        place(result, merged, raw.$before, raw.$after);
+      } else result[index] = merged;
+    } else {
+      place(result, stripDirectives(raw) as Record<string, Json> & { id: string }, raw.$before, raw.$after);
+    }
+  }
+  return result;
+}
+
+/** Merge `overlay` onto `base` and return the result. */
+export function mergeOverlay(base: Json | undefined, overlay: Json | undefined): Json {
+  if (overlay === undefined) return base === undefined ? null : base;
+  if (base === undefined) return cleanNew(overlay);
+  if (isPlainObject(base) && isPlainObject(overlay)) {
+    const out: Record<string, Json> = { ...base };
+    for (const [key, value] of Object.entries(overlay)) out[key] = mergeOverlay(base[key], value);
+    return out;
+  }
+  if (Array.isArray(base) && Array.isArray(overlay) && isIdArray(base)) return mergeIdArrays(base, overlay);
+  return cleanNew(overlay);
+}
+
+/** A value that did not exist in the base: drop directives from id-keyed items inside it. */
+function cleanNew(value: Json): Json {
+  if (Array.isArray(value)) {
+    return value
+      .filter((v) => !(isPlainObject(v) && v.$remove === true))
+      .map((v) => (isPlainObject(v) ? cleanNew(stripDirectives(v)) : v));
+  }
+  if (isPlainObject(value)) {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = cleanNew(v);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,144 @@
+/**
+ * The one API module (DESIGN.md §4, spec §7–§8). Every call of the runtime goes through it, so that
+ * - every POST and PUT is signed (X-Nonce, X-Signature over the exact body string sent),
+ * - every call of a signed-in user carries the bearer token,
+ * - pending requests are counted for the loading bar and the spinner,
+ * - a 401 signs the user out (except on the sign-in call itself),
+ * - a 500 with a detail, and a missing response, become an error toast.
+ * Other failures reject with an ApiError carrying the server's body for the caller to show.
+ */
+import { makeNonce, signBody } from '../../core/signing';
+import { i18n } from '../config/i18n';
+import { clearSession, currentToken } from '../state/session';
+import { store } from '../state/store';
+import { pendingRequestsAtom, showToast } from '../state/ui';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The body of every error response (schemas/api/error.schema.json). */
+export interface ErrorBody {
+  statusCode?: number;
+  code?: string;
+  detail?: string;
+  errors?: FieldError[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status, or 0 when no response came. */
+    readonly status: number,
+    readonly body: ErrorBody | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get detail(): string | undefined {
+    return this.body?.detail;
+  }
+
+  get fieldErrors(): FieldError[] {
+    return this.body?.errors ?? [];
+  }
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** false on the sign-in call: there a 401 means wrong credentials, not an expired session. */
+  signOutOn401?: boolean;
+  /** Leave every error to the caller (no toast), e.g. at start-up where a blocking modal shows it. */
+  quiet?: boolean;
+  signal?: AbortSignal;
+  responseType?: 'json' | 'text' | 'blob';
+}
+
+const API_PREFIX = '/api';
+const SIGNED_METHODS = new Set(['POST', 'PUT']);
+
+let signingKeyName: string | null = null;
+
+/** The pre-configuration name is the signing key prefix; set once the pre-configuration is loaded. */
+export function configureSigning(preConfigName: string): void {
+  signingKeyName = preConfigName;
+}
+
+const noConnectionText = () => i18n.t('app:noConnection');
+
+function buildHeaders(method: string, bodyText: string | undefined): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = currentToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  if (bodyText !== undefined) headers.set('Content-Type', 'application/json');
+  if (SIGNED_METHODS.has(method)) {
+    if (signingKeyName === null) throw new Error('configureSigning() must run before the first write');
+    const nonce = makeNonce();
+    headers.set('X-Nonce', nonce);
+    headers.set('X-Signature', signBody(signingKeyName, nonce, bodyText ?? ''));
+  }
+  return headers;
+}
+
+async function readErrorBody(response: Response): Promise<ErrorBody | null> {
+  try {
+    const text = await response.text();
+    if (!text) return null;
+    const parsed = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ErrorBody) : { detail: String(parsed) };
+  } catch {
+    return null;
+  }
+}
+
+async function readBody(response: Response, type: RequestOptions['responseType']): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  if (type === 'blob') return response.blob();
+  if (type === 'text') return response.text();
+  const text = await response.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  // the exact string that is signed is the one sent
+  const bodyText = options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
+  const headers = buildHeaders(method, bodyText);
+
+  store.set(pendingRequestsAtom, (n) => n + 1);
+  let response: Response;
+  try {
+    response = await fetch(API_PREFIX + path, { method, headers, body: bodyText, credentials: 'include', signal: options.signal });
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError') throw e;
+    const text = noConnectionText();
+    if (!options.quiet) showToast('error', text);
+    throw new ApiError(0, null, text);
+  } finally {
+    store.set(pendingRequestsAtom, (n) => Math.max(0, n - 1));
+  }
+
+  if (response.ok) return (await readBody(response, options.responseType)) as T;
+
+  const body = await readErrorBody(response);
+  if (response.status === 401 && options.signOutOn401 !== false) clearSession();
+  if (response.status >= 500 && body?.detail && !options.quiet) showToast('error', body.detail);
+  throw new ApiError(response.status, body, body?.detail ?? `HTTP ${response.status}`);
+}
+
+export const api = {
+  get: <T = unknown>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+  put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+  delete: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+};
+
+/**
+ * The text to show for a failed call (spec §8 "error display helper"): the server's detail,
+ * otherwise the caller's fallback, otherwise 'Brak połączenia z serwerem'.
+ */
+export function errorText(error: unknown, fallback?: string): string {
+  if (error instanceof ApiError && error.detail) return error.detail;
+  return fallback ?? noConnectionText();
+}

@@ -1,0 +1,64 @@
+/**
+ * Start-up (spec §4 "Session"): pre-configuration, then the configuration bundle, then the texts.
+ * A 401 on the pre-configuration signs out (a stale token was sent) and tries once more without
+ * it; any other failure is the caller's to show as the blocking 'Brak połączenia z serwerem'.
+ */
+import { api, ApiError, configureSigning } from '../api/client';
+import { showErrorModal, showToast } from '../state/ui';
+import { makeLoadedConfig, type LoadedConfig } from './ConfigContext';
+import { applyBundleLocales, i18n } from './i18n';
+import type { Bundle, CompatibilityMessage, PreConfig } from './types';
+
+/** Keys of the non-blocking compatibility warnings already shown (spec §4 "Initialization errors"). */
+export const SHOWN_WARNINGS_KEY = 'portal.initWarningsShown';
+
+async function loadPreConfig(): Promise<PreConfig> {
+  try {
+    return await api.get<PreConfig>('/init/pre-config', { quiet: true });
+  } catch (e) {
+    // the client has cleared the session on this 401; the retry goes without the stale token
+    if (e instanceof ApiError && e.status === 401) return api.get<PreConfig>('/init/pre-config', { quiet: true });
+    throw e;
+  }
+}
+
+/** The message of a compatibility item: a text key or a text, with REQUIRED and CURRENT filled in. */
+export function compatibilityText(item: CompatibilityMessage): string {
+  const text = i18n.t(item.initError, { defaultValue: item.initError, REQUIRED: item.required ?? '', CURRENT: item.current ?? '' });
+  return text.replaceAll('REQUIRED', item.required ?? '').replaceAll('CURRENT', item.current ?? '');
+}
+
+function readShown(): string[] {
+  try {
+    return JSON.parse(localStorage.getItem(SHOWN_WARNINGS_KEY) ?? '[]') as string[];
+  } catch {
+    return [];
+  }
+}
+
+/** Blocking items are always shown; a warning only the first time. */
+function showCompatibility(items: CompatibilityMessage[]): void {
+  const shown = new Set(readShown());
+  for (const item of items) {
+    if (item.initializationBlocking) showErrorModal(compatibilityText(item), true);
+    else if (!shown.has(item.initError)) {
+      showToast('warning', compatibilityText(item));
+      shown.add(item.initError);
+    }
+  }
+  try {
+    localStorage.setItem(SHOWN_WARNINGS_KEY, JSON.stringify([...shown]));
+  } catch {
+    // without storage a warning is shown again next time, which is harmless
+  }
+}
+
+export async function startApplication(): Promise<LoadedConfig> {
+  const preConfig = await loadPreConfig();
+  configureSigning(preConfig.name);
+  document.title = preConfig.loginAppName;
+  const bundle = await api.get<Bundle>('/ui/config', { quiet: true });
+  applyBundleLocales(bundle);
+  showCompatibility(preConfig.compatibility ?? []);
+  return makeLoadedConfig(preConfig, bundle);
+}

@@ -1,0 +1,227 @@
+/**
+ * Shapes of the merged configuration bundle (GET /api/ui/config) as the runtime reads it.
+ * They mirror schemas/meta; the meta-schemas stay the source of truth and the server has already
+ * validated every file against them, so the runtime does not validate again.
+ */
+import type { Condition } from '../../core/conditions';
+
+export type I18nKey = string;
+export type JsonSchema = Record<string, any>;
+
+export interface ConditionalItem {
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+export interface DisablableItem extends ConditionalItem {
+  disabledWhen?: Condition;
+}
+
+export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'km' | 'money' | 'boolean' | 'tn';
+
+export interface FieldDecl extends ConditionalItem {
+  id: string;
+  label?: I18nKey;
+  format?: FormatKind;
+  /** i18n key prefix that turns a coded value into its label, e.g. "app:roles". */
+  valueLabels?: I18nKey;
+  colorField?: string;
+}
+
+export type ActionDecl =
+  | { kind: 'navigate'; to: string }
+  | { kind: 'openDialog'; screen: string; idField?: string };
+
+/* ---- screens ---- */
+
+export interface AppSettings {
+  type: 'app';
+  name: string;
+  loginAppName: string;
+  config: Record<string, unknown>;
+  footer?: { copyright?: I18nKey };
+}
+
+export interface MenuItemDecl extends ConditionalItem {
+  id: string;
+  label?: I18nKey;
+  route: string;
+  icon?: string;
+}
+
+export interface MenuGroupDecl extends ConditionalItem {
+  id: string;
+  label?: I18nKey;
+  items: MenuItemDecl[];
+}
+
+export interface MenuDecl {
+  type: 'menu';
+  width?: number;
+  breakpoint?: number;
+  groups: MenuGroupDecl[];
+}
+
+export interface RouteDecl {
+  id: string;
+  path: string;
+  title?: I18nKey;
+  screen?: string;
+  screens?: { screen: string; when?: Condition }[];
+  redirect?: string;
+  action?: 'signOut';
+  public?: boolean;
+  guestOnly?: boolean;
+  modal?: boolean;
+  allowedWhen?: Condition;
+}
+
+export interface RoutesDecl {
+  type: 'routes';
+  landing: string;
+  routes: RouteDecl[];
+}
+
+export interface FormFieldDecl extends DisablableItem {
+  id: string;
+  label?: I18nKey;
+  widget?: 'text' | 'password' | 'radio' | 'select' | 'checkbox' | 'textarea' | 'date' | 'money' | 'mileage' | 'phone' | 'postcode';
+  options?: { value: unknown; label: I18nKey }[];
+  autocomplete?: string;
+  upperCase?: boolean;
+  help?: I18nKey;
+}
+
+export interface LoginScreenDecl {
+  type: 'login';
+  title?: I18nKey;
+  schema: string;
+  submit: { label: I18nKey; endpoint: string };
+  fields: FormFieldDecl[];
+}
+
+export interface ColumnDecl extends ConditionalItem {
+  id: string;
+  header?: I18nKey;
+  format?: FormatKind;
+  /** i18n key prefix that turns a coded value into its label, e.g. "app:roles". */
+  valueLabels?: I18nKey;
+  width?: number;
+  pinned?: 'left' | 'right';
+  hide?: boolean;
+  sortable?: boolean;
+  filterable?: boolean;
+}
+
+export interface TableScreenDecl {
+  type: 'table';
+  title?: I18nKey;
+  resource: string;
+  entity: string;
+  stateKey?: string;
+  onRowClick?: ActionDecl;
+  columns: ColumnDecl[];
+}
+
+export interface SectionDecl extends ConditionalItem {
+  id: string;
+  label?: I18nKey;
+  fields: FieldDecl[];
+}
+
+export interface TabDecl extends DisablableItem {
+  id: string;
+  label: I18nKey;
+  sections?: SectionDecl[];
+  table?: { screen: string; srcField: string };
+}
+
+export interface DetailsDialogDecl {
+  type: 'details-dialog';
+  title?: I18nKey;
+  titleField?: string;
+  entity: string;
+  load: { endpoint: string };
+  tabs: TabDecl[];
+}
+
+export interface PanelActionDecl extends DisablableItem {
+  id: string;
+  label: I18nKey;
+  icon?: string;
+  kind: 'navigate' | 'openDialog';
+  to?: string;
+  screen?: string;
+}
+
+export interface PanelDecl extends ConditionalItem {
+  id: string;
+  label: I18nKey;
+  fields?: FieldDecl[];
+  actions?: PanelActionDecl[];
+}
+
+export interface PanelSetDecl {
+  type: 'panel-set';
+  title?: I18nKey;
+  entity: string;
+  load: { endpoint: string };
+  panels: PanelDecl[];
+}
+
+export interface PageDecl {
+  type: 'page';
+  title: I18nKey;
+  paragraphs?: I18nKey[];
+}
+
+/** Screens the registry can render (the closed set of spec-visible types). */
+export type RenderableScreen = LoginScreenDecl | TableScreenDecl | DetailsDialogDecl | PanelSetDecl | PageDecl;
+export type ScreenType = RenderableScreen['type'];
+
+export type AnyScreen = RenderableScreen | MenuDecl | RoutesDecl | AppSettings | { type: string; [key: string]: unknown };
+
+export interface Bundle {
+  version: string;
+  variant: string;
+  config: Record<string, unknown>;
+  app: AppSettings;
+  screens: Record<string, AnyScreen>;
+  schemas: Record<string, JsonSchema>;
+  conditions: Record<string, unknown>;
+  locales: { pl: Record<string, Record<string, unknown>> };
+}
+
+/* ---- API shapes ---- */
+
+export interface CompatibilityMessage {
+  initError: string;
+  current?: string | null;
+  required?: string | null;
+  initializationBlocking: boolean;
+}
+
+export interface PreConfig {
+  name: string;
+  loginAppName: string;
+  compatibility: CompatibilityMessage[];
+  [key: string]: unknown;
+}
+
+export type RoleName = 'USER' | 'ADVISOR' | 'MANAGER' | 'ADMIN' | 'UNKNOWN';
+
+export interface UserDetails {
+  login: string;
+  username?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  rola: RoleName;
+  firstLogin: boolean;
+  [key: string]: unknown;
+}
+
+export interface Session {
+  token: string;
+  user: UserDetails;
+  postConfig?: { logicConfig?: Record<string, unknown> };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import app from '../../locales/pl/app.json';
+import {
+  formatBoolean, formatDate, formatDateTime, formatKindFor, formatKm, formatMoney, formatNumber, formatTn, formatValue,
+} from './format';
+
+const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')] as string;
+// Intl separates groups and units with (narrow) no-break spaces; compare with plain ones
+const plain = (s: string | null) => s?.replace(/[\u00a0\u202f]/g, ' ') ?? null;
+
+describe('format', () => {
+  it('shows dates as DD.MM.YYYY and date-times as DD.MM.YYYY HH:mm', () => {
+    expect(formatDate('2024-03-07')).toBe('07.03.2024');
+    expect(formatDate('2024-03-07T13:45:00')).toBe('07.03.2024');
+    expect(formatDateTime('2024-03-07T13:45:10.123')).toBe('07.03.2024 13:45');
+    expect(formatDateTime('2024-12-31 08:05')).toBe('31.12.2024 08:05');
+    expect(formatDateTime(new Date(2024, 0, 2, 9, 3))).toBe('02.01.2024 09:03');
+  });
+
+  it('treats dates before 1900-01-02 as empty', () => {
+    expect(formatDate('1900-01-01')).toBeNull();
+    expect(formatDate('1899-12-31')).toBeNull();
+    expect(formatDate('1900-01-02')).toBe('02.01.1900');
+    expect(formatValue('1900-01-01', 'date', t)).toBe('—');
+  });
+
+  it('treats missing and unreadable dates as empty', () => {
+    expect(formatDate(null)).toBeNull();
+    expect(formatDate('')).toBeNull();
+    expect(formatDate('jutro')).toBeNull();
+  });
+
+  it('formats numbers, kilometres and money the Polish way', () => {
+    expect(plain(formatNumber(1234567.5))).toBe('1 234 567,5');
+    expect(plain(formatKm(125000))).toBe('125 000 km');
+    expect(plain(formatKm('98765'))).toBe('98 765 km');
+    expect(plain(formatMoney(1234.5))).toBe('1234,50 zł');
+    expect(plain(formatMoney(25000))).toBe('25 000,00 zł');
+    expect(formatNumber(null)).toBeNull();
+    expect(formatNumber('abc')).toBeNull();
+  });
+
+  it('shows booleans and T/N flags as Tak/Nie', () => {
+    expect(formatBoolean(true, t)).toBe('Tak');
+    expect(formatBoolean(false, t)).toBe('Nie');
+    expect(formatBoolean(null, t)).toBeNull();
+    expect(formatTn('T', t)).toBe('Tak');
+    expect(formatTn('N', t)).toBe('Nie');
+  });
+
+  it('shows an empty value as app:empty unless told otherwise', () => {
+    expect(formatValue(null, 'text', t)).toBe('—');
+    expect(formatValue('  ', 'text', t)).toBe('—');
+    expect(formatValue(undefined, 'km', t, '')).toBe('');
+    expect(formatValue('WZ12345', 'text', t)).toBe('WZ12345');
+    expect(formatValue(0, 'number', t)).toBe('0');
+  });
+
+  it('chooses the format from the schema property unless the screen names one', () => {
+    expect(formatKindFor({ type: ['string', 'null'], format: 'date' })).toBe('date');
+    expect(formatKindFor({ type: 'string', format: 'date-time' })).toBe('datetime');
+    expect(formatKindFor({ type: ['integer', 'null'] })).toBe('number');
+    expect(formatKindFor({ type: ['boolean', 'null'] })).toBe('boolean');
+    expect(formatKindFor({ type: 'string' })).toBe('text');
+    expect(formatKindFor({ type: 'integer' }, 'km')).toBe('km');
+    expect(formatKindFor(undefined)).toBe('text');
+  });
+});

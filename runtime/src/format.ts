@@ -1,0 +1,120 @@
+/**
+ * How values are shown (spec §9): dates DD.MM.YYYY, date-times DD.MM.YYYY HH:mm, dates before
+ * 1900-01-02 as empty (the back office stores "no date" as 1900-01-01), numbers, kilometres and money
+ * in Polish notation, booleans and T/N flags as Tak/Nie. Every screen formats through this module.
+ */
+import type { FormatKind, JsonSchema } from './config/types';
+
+export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+const LOCALE = 'pl-PL';
+const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
+const kmFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 });
+const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
+
+interface DateParts {
+  y: number;
+  m: number;
+  d: number;
+  hh: number;
+  mm: number;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Calendar parts of a date value; a value with a zone is shown in the browser's local time. */
+function dateParts(value: unknown): DateParts | null {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return null;
+    return { y: value.getFullYear(), m: value.getMonth() + 1, d: value.getDate(), hh: value.getHours(), mm: value.getMinutes() };
+  }
+  if (typeof value !== 'string') return null;
+  const match = ISO.exec(value.trim());
+  if (!match) return null;
+  if (match[6]) return dateParts(new Date(value.trim()));
+  return { y: +match[1], m: +match[2], d: +match[3], hh: +(match[4] ?? 0), mm: +(match[5] ?? 0) };
+}
+
+/** The back office's "no date": anything before 1900-01-02. */
+function isEmptyDate(p: DateParts): boolean {
+  return p.y < 1900 || (p.y === 1900 && p.m === 1 && p.d < 2);
+}
+
+function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return null;
+}
+
+export function formatDate(value: unknown): string | null {
+  const p = dateParts(value);
+  return p && !isEmptyDate(p) ? `${pad(p.d)}.${pad(p.m)}.${p.y}` : null;
+}
+
+export function formatDateTime(value: unknown): string | null {
+  const p = dateParts(value);
+  return p && !isEmptyDate(p) ? `${pad(p.d)}.${pad(p.m)}.${p.y} ${pad(p.hh)}:${pad(p.mm)}` : null;
+}
+
+export function formatNumber(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : numberFormat.format(n);
+}
+
+export function formatKm(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : kmFormat.format(n);
+}
+
+export function formatMoney(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : moneyFormat.format(n);
+}
+
+export function formatBoolean(value: unknown, t: Translate): string | null {
+  if (value === true) return t('app:yes');
+  if (value === false) return t('app:no');
+  return null;
+}
+
+/** The back office's T/N flags (e.g. cenaWidoczna). */
+export function formatTn(value: unknown, t: Translate): string | null {
+  if (value === 'T' || value === 't') return t('app:yes');
+  if (value === 'N' || value === 'n') return t('app:no');
+  return isBlank(value) ? null : String(value);
+}
+
+const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+
+/** The format a value of this schema property is shown in, unless the screen names one. */
+export function formatKindFor(property: JsonSchema | undefined, explicit?: FormatKind): FormatKind {
+  if (explicit) return explicit;
+  if (!property) return 'text';
+  const types = ([] as string[]).concat(property.type ?? []);
+  if (property.format === 'date') return 'date';
+  if (property.format === 'date-time') return 'datetime';
+  if (types.includes('boolean')) return 'boolean';
+  if (types.includes('integer') || types.includes('number')) return 'number';
+  return 'text';
+}
+
+/**
+ * A value as text; an empty value as `emptyText` (by default app:empty). With `valueLabels`
+ * (an i18n key prefix such as "app:roles") a coded value is shown as its label.
+ */
+export function formatValue(value: unknown, kind: FormatKind, t: Translate, emptyText?: string, valueLabels?: string): string {
+  if (valueLabels && !isBlank(value)) return t(`${valueLabels}.${String(value)}`);
+  let text: string | null;
+  switch (kind) {
+    case 'date': text = formatDate(value); break;
+    case 'datetime': text = formatDateTime(value); break;
+    case 'number': text = formatNumber(value); break;
+    case 'km': text = formatKm(value); break;
+    case 'money': text = formatMoney(value); break;
+    case 'boolean': text = formatBoolean(value, t); break;
+    case 'tn': text = formatTn(value, t); break;
+    default: text = isBlank(value) ? null : String(value);
+  }
+  return text ?? emptyText ?? t('app:empty');
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConditionEvaluator } from '../../core/conditions';
+import conditionsJson from '../../../screens/conditions.json';
+import loginJson from '../../../screens/login.json';
+import type { LoginScreenDecl } from '../config/types';
+import { buildUiSchema, hiddenFieldIds, UPPER_CASE_WIDGET, withoutHidden } from './ui-schema';
+
+const ev = new ConditionEvaluator(conditionsJson);
+const login = loginJson as unknown as LoginScreenDecl;
+const t = (key: string) => `[${key}]`;
+const hiddenFor = (role: string) => [...hiddenFieldIds(login.fields, ev, { role: null }, { role })].sort();
+
+describe('login form uiSchema', () => {
+  it('shows the plate for USER and ADVISOR and the VIN for ADVISOR only', () => {
+    expect(hiddenFor('MANAGER')).toEqual(['rejestr', 'vin']);
+    expect(hiddenFor('USER')).toEqual(['vin']);
+    expect(hiddenFor('ADVISOR')).toEqual([]);
+  });
+
+  it('orders, labels and picks widgets from the screen file', () => {
+    const ui = buildUiSchema(login.fields, { t, namespace: 'login', hidden: new Set(['vin']) });
+    expect(ui['ui:order']).toEqual(['role', 'username', 'password', 'rejestr', 'vin', '*']);
+    expect(ui.username['ui:title']).toBe('[login:fields.username]');
+    expect(ui.username['ui:autocomplete']).toBe('username');
+    expect(ui.password['ui:widget']).toBe('password');
+    expect(ui.role['ui:widget']).toBe('radio');
+    expect(ui.role['ui:enumNames']).toEqual({ USER: '[login:roles.USER]', MANAGER: '[login:roles.MANAGER]', ADVISOR: '[login:roles.ADVISOR]' });
+    expect(ui.rejestr['ui:widget']).toBe(UPPER_CASE_WIDGET);
+    expect(ui.vin['ui:widget']).toBe('hidden');
+  });
+
+  it('does not send hidden fields', () => {
+    expect(withoutHidden({ username: 'a', vin: '123456' }, new Set(['vin']))).toEqual({ username: 'a' });
+  });
+});
+
+describe('form schema texts', () => {
+  it('drops English titles and descriptions but keeps properties named like them', async () => {
+    const { withoutSchemaTexts } = await import('./ui-schema');
+    const schema = {
+      title: 'Login request',
+      description: 'x',
+      properties: { title: { type: 'string', title: 'T' }, a: { type: 'string', description: 'd', maxLength: 3 } },
+      allOf: [{ if: { title: 'i' }, then: { properties: { b: { description: 'e' } } } }],
+    };
+    expect(withoutSchemaTexts(schema)).toEqual({
+      properties: { title: { type: 'string' }, a: { type: 'string', maxLength: 3 } },
+      allOf: [{ if: {}, then: { properties: { b: {} } } }],
+    });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The @rjsf uiSchema of a form screen, computed from the screen file's `fields` (DESIGN.md §2:
+ * data schema and UI schema kept apart). Pure, so it is tested without a DOM.
+ */
+import type { UiSchema } from '@rjsf/utils';
+import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
+import { fieldLabelKey } from '../../core/labels';
+import type { FormFieldDecl } from '../config/types';
+import type { Translate } from '../format';
+
+/** Widgets of the screen files that map to rjsf's built-in widget names. */
+const BUILT_IN_WIDGETS: Partial<Record<NonNullable<FormFieldDecl['widget']>, string>> = {
+  password: 'password',
+  radio: 'radio',
+  select: 'select',
+  checkbox: 'checkbox',
+  textarea: 'textarea',
+  text: 'text',
+};
+
+/** Name under which forms/widgets.tsx registers the upper-casing text input. */
+export const UPPER_CASE_WIDGET = 'upperCaseText';
+
+/** Ids of the fields whose visibleWhen/hiddenWhen fail for the current form data (context.record). */
+export function hiddenFieldIds(
+  fields: FormFieldDecl[],
+  ev: ConditionEvaluator,
+  ctx: ConditionContext,
+  formData: Record<string, unknown>,
+): Set<string> {
+  const withRecord = { ...ctx, record: formData };
+  return new Set(fields.filter((f) => !ev.isVisible(f, withRecord)).map((f) => f.id));
+}
+
+export interface UiSchemaOptions {
+  t: Translate;
+  /** Namespace of the default labels `<ns>:fields.<id>`. */
+  namespace: string;
+  hidden: ReadonlySet<string>;
+  disabled?: ReadonlySet<string>;
+  submitLabel?: string;
+  submitDisabled?: boolean;
+}
+
+export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions): UiSchema {
+  const { t, namespace, hidden } = options;
+  const ui: UiSchema = {
+    'ui:order': [...fields.map((f) => f.id), '*'],
+    'ui:submitButtonOptions': {
+      submitText: options.submitLabel,
+      props: { disabled: options.submitDisabled, className: 'w-100' },
+    },
+  };
+  for (const field of fields) {
+    const entry: UiSchema = { 'ui:title': t(field.label ?? fieldLabelKey(namespace, field.id)) };
+    if (hidden.has(field.id)) entry['ui:widget'] = 'hidden';
+    else if (field.upperCase) entry['ui:widget'] = UPPER_CASE_WIDGET;
+    else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
+    if (field.options) entry['ui:enumNames'] = Object.fromEntries(field.options.map((o) => [String(o.value), t(o.label)]));
+    // the screen file's value is an HTML autocomplete token (validated by its meta-schema)
+    if (field.autocomplete) entry['ui:autocomplete'] = field.autocomplete as UiSchema['ui:autocomplete'];
+    if (field.help) entry['ui:help'] = t(field.help);
+    if (options.disabled?.has(field.id)) entry['ui:disabled'] = true;
+    ui[field.id] = entry;
+  }
+  return ui;
+}
+
+/** The form data without the fields that are hidden (their values are not sent). */
+export function withoutHidden(formData: Record<string, unknown>, hidden: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(formData).filter(([key]) => !hidden.has(key)));
+}
+
+/** The namespace of a screen's own texts: that of its title key (`login:title` → `login`). */
+export function namespaceOf(key: string | undefined, fallback: string): string {
+  const i = key?.indexOf(':') ?? -1;
+  return i > 0 ? key!.slice(0, i) : fallback;
+}
+
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SUBSCHEMA_SINGLES = ['items', 'if', 'then', 'else', 'not', 'additionalProperties', 'contains'];
+const SUBSCHEMA_MAPS = ['properties', '$defs', 'patternProperties'];
+
+/**
+ * The schema as a form shows it: `title` and `description` are developer documentation in English,
+ * so they are removed (every visible text comes from the locales through the uiSchema).
+ */
+export function withoutSchemaTexts<T>(schema: T): T {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const { title: _title, description: _description, ...rest } = schema as Record<string, unknown>;
+  for (const key of SUBSCHEMA_LISTS) if (Array.isArray(rest[key])) rest[key] = (rest[key] as unknown[]).map(withoutSchemaTexts);
+  for (const key of SUBSCHEMA_SINGLES) if (rest[key] !== undefined) rest[key] = withoutSchemaTexts(rest[key]);
+  for (const key of SUBSCHEMA_MAPS) {
+    const map = rest[key];
+    if (map && typeof map === 'object') rest[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, withoutSchemaTexts(v)]));
+  }
+  return rest as T;
+}

@@ -1,0 +1,50 @@
+/**
+ * The route table of screens/routes.json as a pure decision: given a path, whether a session
+ * exists and the condition context, what to show. No React here, so every role's routing is
+ * unit-tested against the real routes file.
+ */
+import { matchPath } from 'react-router';
+import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
+import type { RouteDecl, RoutesDecl } from '../config/types';
+
+export type RouteDecision =
+  | { kind: 'screen'; route: RouteDecl; screenId: string }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'signOut'; route: RouteDecl }
+  | { kind: 'noAccess'; route: RouteDecl }
+  | { kind: 'notFound' };
+
+export const LOGIN_PATH = '/';
+
+export function findRoute(routes: RoutesDecl, pathname: string): RouteDecl | undefined {
+  return routes.routes.find((r) => matchPath({ path: r.path, end: true }, pathname) !== null);
+}
+
+/** The route's screen: the first of `screens` whose `when` matches (a missing `when` always does). */
+export function chooseScreen(route: RouteDecl, ev: ConditionEvaluator, ctx: ConditionContext): string | null {
+  if (route.screen) return route.screen;
+  return route.screens?.find((s) => ev.matches(s.when, ctx))?.screen ?? null;
+}
+
+export function resolveRoute(
+  routes: RoutesDecl,
+  pathname: string,
+  hasSession: boolean,
+  ev: ConditionEvaluator,
+  ctx: ConditionContext,
+): RouteDecision {
+  const route = findRoute(routes, pathname);
+  if (!route) return { kind: 'notFound' };
+  if (route.guestOnly && hasSession) return { kind: 'redirect', to: routes.landing };
+  if (!route.public && !hasSession) return { kind: 'redirect', to: LOGIN_PATH };
+  if (route.redirect) return { kind: 'redirect', to: route.redirect };
+  if (route.action === 'signOut') return { kind: 'signOut', route };
+  if (!ev.matches(route.allowedWhen, ctx)) return { kind: 'noAccess', route };
+  const screenId = chooseScreen(route, ev, ctx);
+  return screenId ? { kind: 'screen', route, screenId } : { kind: 'noAccess', route };
+}
+
+/** Whether a path opens as a modal over the current page (menu links and actions pass the background). */
+export function isModalPath(routes: RoutesDecl, pathname: string): boolean {
+  return findRoute(routes, pathname)?.modal === true;
+}

@@ -1,0 +1,33 @@
+/**
+ * Navigation that knows modal routes: a path whose route has `modal: true` opens over the current
+ * page, so the current location travels along as the "background" to keep rendering beneath it.
+ */
+import { useCallback } from 'react';
+import { useLocation, useNavigate, type Location } from 'react-router';
+import { useConfig } from '../config/ConfigContext';
+import type { RoutesDecl } from '../config/types';
+import { isModalPath } from './resolve';
+
+export interface RouteState {
+  background?: Location;
+}
+
+export function useRoutesDecl(): RoutesDecl {
+  return useConfig().bundle.screens.routes as RoutesDecl;
+}
+
+/** The state a link to `to` should carry (a background for modal routes, kept when already in one). */
+export function useLinkState(): (to: string) => RouteState | undefined {
+  const location = useLocation();
+  const routes = useRoutesDecl();
+  return useCallback(
+    (to: string) => (isModalPath(routes, to) ? { background: (location.state as RouteState | null)?.background ?? location } : undefined),
+    [location, routes],
+  );
+}
+
+export function useNavigateTo(): (to: string) => void {
+  const navigate = useNavigate();
+  const linkState = useLinkState();
+  return useCallback((to: string) => navigate(to, { state: linkState(to) }), [navigate, linkState]);
+}

@@ -1,0 +1,121 @@
+/**
+ * The `table` screen type: ag-grid with the infinite row model (block 30, 10 blocks, 2 concurrent
+ * requests, row height 48 — spec §9), server-side multi-column sort (shift-click) and filters, a
+ * row count under the title, the layout kept per table, and a row action (dialog or navigation).
+ * Embedded in a dialog tab it is given the parent's id as `srcId`.
+ */
+import { AllCommunityModule, ModuleRegistry, themeQuartz, type GridApi, type GridState, type RowClickedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { useConfig } from '../config/ConfigContext';
+import type { ActionDecl, TableScreenDecl } from '../config/types';
+import { useConditionContext } from '../config/useConditionContext';
+import { formatNumber } from '../format';
+import { useNavigateTo } from '../routing/useNavigateTo';
+import { ScreenView } from './ScreenView';
+import { buildColumnDefs } from './table/columns';
+import { makeDatasource } from './table/datasource';
+import { gridLocaleText } from './table/locale';
+import { clearTableState, loadTableState, saveTableState } from './table/state';
+import type { ScreenProps } from './types';
+
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+const gridTheme = themeQuartz.withParams({
+  fontFamily: 'inherit',
+  headerFontWeight: 600,
+  accentColor: 'var(--bs-primary)',
+  rowHoverColor: 'rgba(13, 110, 253, 0.06)',
+});
+
+/** Spec §9: table cache block size / max blocks / concurrent requests / row height. */
+const BLOCK_SIZE = 30;
+const MAX_BLOCKS = 10;
+const CONCURRENT_REQUESTS = 2;
+const ROW_HEIGHT = 48;
+
+/** `{field}` placeholders of a navigation target, filled from the row. */
+const fillPath = (path: string, row: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, f) => encodeURIComponent(String(row[f] ?? '')));
+
+export default function TableScreen({ screen, screenId, presentation, srcId }: ScreenProps<TableScreenDecl>) {
+  const { t, i18n } = useTranslation();
+  const { bundle, conditions } = useConfig();
+  const ctx = useConditionContext();
+  const navigateTo = useNavigateTo();
+  const gridApi = useRef<GridApi | null>(null);
+  const [count, setCount] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<{ screen: string; id: unknown } | null>(null);
+  const embedded = presentation === 'embedded';
+  // an embedded table keeps its own layout, apart from the same table shown as a page
+  const stateKey = screen.stateKey ? `${screen.stateKey}${embedded ? '.embedded' : ''}` : undefined;
+
+  const entity = bundle.schemas[screen.entity];
+  const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx), [screen, entity, t, conditions, ctx]);
+  const datasource = useMemo(() => makeDatasource(screen.resource, srcId, setCount), [screen.resource, srcId]);
+  const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
+  const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
+
+  const runAction = useCallback(
+    (action: ActionDecl | undefined, row: Record<string, unknown> | undefined) => {
+      if (!action || !row) return;
+      if (action.kind === 'openDialog') setDialog({ screen: action.screen, id: row[action.idField ?? 'id'] });
+      else navigateTo(fillPath(action.to, row));
+    },
+    [navigateTo],
+  );
+
+  const onStateUpdated = useCallback((e: { state: GridState }) => stateKey && saveTableState(stateKey, e.state), [stateKey]);
+  const resetLayout = () => {
+    if (stateKey) clearTableState(stateKey);
+    gridApi.current?.resetColumnState();
+    gridApi.current?.setFilterModel(null);
+  };
+
+  const TitleTag = embedded ? 'h3' : 'h1';
+  return (
+    <section className={`table-screen${embedded ? ' table-screen--embedded' : ''}`} data-screen={screenId}>
+      <div className="table-screen-head">
+        <div>
+          {screen.title && !embedded && <TitleTag className="page-title">{t(screen.title)}</TitleTag>}
+          <p className="row-count text-secondary mb-0" aria-live="polite" data-testid="row-count">
+            {count !== null ? t('table:rowCount', { count: formatNumber(count) as unknown as number }) : '\u00a0'}
+          </p>
+        </div>
+        {stateKey && (
+          <Button variant="outline-secondary" size="sm" onClick={resetLayout}>
+            <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
+            {t('table:resetState')}
+          </Button>
+        )}
+      </div>
+      <div className="table-grid">
+        <AgGridReact
+          theme={gridTheme}
+          columnDefs={columnDefs}
+          defaultColDef={{ resizable: true, minWidth: 70, wrapHeaderText: true, autoHeaderHeight: true }}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={BLOCK_SIZE}
+          maxBlocksInCache={MAX_BLOCKS}
+          maxConcurrentDatasourceRequests={CONCURRENT_REQUESTS}
+          rowHeight={ROW_HEIGHT}
+          initialState={initialState}
+          onStateUpdated={onStateUpdated}
+          localeText={localeText}
+          onGridReady={(e) => (gridApi.current = e.api)}
+          onRowClicked={(e: RowClickedEvent) => runAction(screen.onRowClick, e.data)}
+          onCellKeyDown={(e) => {
+            // keyboard users open the row the same way a click does
+            if ((e.event as KeyboardEvent | undefined)?.key === 'Enter') runAction(screen.onRowClick, e.data);
+          }}
+          rowClass={screen.onRowClick ? 'clickable-row' : undefined}
+        />
+      </div>
+      {dialog && (
+        <ScreenView screenId={dialog.screen} presentation="dialog" params={{ id: dialog.id }} onClose={() => setDialog(null)} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+
+export const COOKIES_ACCEPTED_KEY = 'portal.cookiesAccepted';
+
+function accepted(): boolean {
+  try {
+    return localStorage.getItem(COOKIES_ACCEPTED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** The cookie notice: a banner at the bottom until the user acknowledges it (remembered in localStorage). */
+export function CookieNotice() {
+  const { t } = useTranslation();
+  const [visible, setVisible] = useState(() => !accepted());
+  if (!visible) return null;
+  const accept = () => {
+    try {
+      localStorage.setItem(COOKIES_ACCEPTED_KEY, '1');
+    } catch {
+      // private mode without storage: hide for this page view only
+    }
+    setVisible(false);
+  };
+  return (
+    <section className="cookie-notice shadow" aria-label={t('app:cookies.title')} data-testid="cookie-notice">
+      <p className="mb-0">
+        <i className="bi bi-info-circle me-2" aria-hidden="true" />
+        {t('app:cookies.text')}
+      </p>
+      <Button variant="light" size="sm" onClick={accept}>
+        {t('app:cookies.accept')}
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useConfig } from '../config/ConfigContext';
+import type { MenuDecl, RoutesDecl } from '../config/types';
+import { sessionAtom } from '../state/session';
+import { Footer } from './Footer';
+import { DEFAULT_MENU_BREAKPOINT, DEFAULT_MENU_WIDTH } from './menu';
+import { SideMenu } from './SideMenu';
+import { TopBar } from './TopBar';
+import { useIsWide } from './useMediaQuery';
+
+export const MAIN_ID = 'main-content';
+
+/** The signed-in layout: top bar, side menu, the page, footer. */
+export function Shell({ children, pagePath }: { children: ReactNode; pagePath: string }) {
+  const { t } = useTranslation();
+  const { bundle } = useConfig();
+  const session = useAtomValue(sessionAtom);
+  const menu = bundle.screens.menu as MenuDecl;
+  const breakpoint = menu.breakpoint ?? DEFAULT_MENU_BREAKPOINT;
+  const wide = useIsWide(breakpoint);
+  // open by default on wide windows; the offcanvas of narrow windows starts closed
+  const [wideOpen, setWideOpen] = useState(true);
+  const [narrowOpen, setNarrowOpen] = useState(false);
+  const mainRef = useRef<HTMLElement>(null);
+  const previousPath = useRef(pagePath);
+
+  // after navigating to another page (not when a modal opens over it), move focus to the page so
+  // keyboard and screen-reader users start there
+  useEffect(() => {
+    if (pagePath === previousPath.current) return;
+    previousPath.current = pagePath;
+    window.scrollTo(0, 0);
+    mainRef.current?.focus({ preventScroll: true });
+  }, [pagePath]);
+
+  if (!session) return null;
+  const style = { '--menu-width': `${menu.width ?? DEFAULT_MENU_WIDTH}px` } as CSSProperties;
+  return (
+    <div className="app-shell" style={style}>
+      <a className="visually-hidden-focusable skip-link" href={`#${MAIN_ID}`}>
+        {t('app:skipToContent')}
+      </a>
+      <TopBar
+        session={session}
+        landing={(bundle.screens.routes as RoutesDecl).landing}
+        menuOpen={wide ? wideOpen : narrowOpen}
+        onToggleMenu={() => (wide ? setWideOpen((o) => !o) : setNarrowOpen((o) => !o))}
+      />
+      <div className="app-body">
+        <SideMenu wide={wide} open={wide ? wideOpen : narrowOpen} onClose={() => setNarrowOpen(false)} />
+        <main id={MAIN_ID} className="app-main" ref={mainRef} tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+      <Footer />
+    </div>
+  );
+}
+
+/** The layout of public pages (login): the page and the footer. */
+export function PublicLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="public-layout">
+      <main id={MAIN_ID} className="public-main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer />
+    </div>
+  );
+}

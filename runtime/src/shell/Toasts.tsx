@@ -1,0 +1,41 @@
+import { useAtomValue } from 'jotai';
+import CloseButton from 'react-bootstrap/CloseButton';
+import Toast from 'react-bootstrap/Toast';
+import ToastContainer from 'react-bootstrap/ToastContainer';
+import { useTranslation } from 'react-i18next';
+import { dismissToast, toastsAtom, type ToastKind } from '../state/ui';
+import { useIsWide } from './useMediaQuery';
+
+const BACKGROUND: Record<ToastKind, string> = { success: 'success', error: 'danger', warning: 'warning' };
+const ICON: Record<ToastKind, string> = { success: 'check-circle-fill', error: 'x-octagon-fill', warning: 'exclamation-triangle-fill' };
+const AUTOHIDE_MS = 6000;
+
+/** Success, error and warning toasts: top-right on wide windows, bottom-centre below the breakpoint (spec §2). */
+export function Toasts({ breakpoint }: { breakpoint: number }) {
+  const { t } = useTranslation();
+  const toasts = useAtomValue(toastsAtom);
+  const wide = useIsWide(breakpoint);
+  return (
+    <ToastContainer position={wide ? 'top-end' : 'bottom-center'} containerPosition="fixed" className="p-3 app-toasts">
+      {toasts.map((toast) => (
+        <Toast
+          key={toast.id}
+          bg={BACKGROUND[toast.kind]}
+          autohide={toast.kind !== 'error'}
+          delay={AUTOHIDE_MS}
+          onClose={() => dismissToast(toast.id)}
+          // errors interrupt a screen reader; success and warning wait their turn
+          role={toast.kind === 'error' ? 'alert' : 'status'}
+          aria-live={toast.kind === 'error' ? 'assertive' : 'polite'}
+          data-kind={toast.kind}
+        >
+          <div className={`d-flex align-items-start gap-2 p-3 ${toast.kind === 'warning' ? 'text-dark' : 'text-white'}`}>
+            <i className={`bi bi-${ICON[toast.kind]}`} aria-hidden="true" />
+            <div className="flex-grow-1 toast-text">{toast.text}</div>
+            <CloseButton variant={toast.kind === 'warning' ? undefined : 'white'} aria-label={t('app:close')} onClick={() => dismissToast(toast.id)} />
+          </div>
+        </Toast>
+      ))}
+    </ToastContainer>
+  );
+}

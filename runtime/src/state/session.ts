@@ -1,0 +1,35 @@
+/**
+ * The signed-in session (spec §4 "Session"): authenticated while a token is held in session
+ * storage under a fixed key. Login stores it; logout or any 401 clears it.
+ */
+import { atom } from 'jotai';
+import type { Session } from '../config/types';
+import { store } from './store';
+
+export const SESSION_STORAGE_KEY = 'portal.session';
+
+function readStoredSession(): Session | null {
+  try {
+    const raw = globalThis.sessionStorage?.getItem(SESSION_STORAGE_KEY);
+    if (!raw) return null;
+    const value = JSON.parse(raw) as Session;
+    // a half-written or foreign value is no session at all
+    return typeof value?.token === 'string' && typeof value?.user?.rola === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export const sessionAtom = atom<Session | null>(readStoredSession());
+
+export function saveSession(session: Session): void {
+  sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+  store.set(sessionAtom, session);
+}
+
+export function clearSession(): void {
+  sessionStorage.removeItem(SESSION_STORAGE_KEY);
+  store.set(sessionAtom, null);
+}
+
+export const currentToken = (): string | null => store.get(sessionAtom)?.token ?? null;

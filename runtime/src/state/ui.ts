@@ -1,0 +1,55 @@
+/**
+ * Shared UI state that plain modules may set: pending requests (loading bar and spinner), toasts,
+ * the blocking error modal and the informational statement modal.
+ */
+import { atom } from 'jotai';
+import { store } from './store';
+
+/** Number of API requests in flight. */
+export const pendingRequestsAtom = atom(0);
+
+export type ToastKind = 'success' | 'error' | 'warning';
+export interface ToastMessage {
+  id: number;
+  kind: ToastKind;
+  /** Already translated text (server details are shown as they come). */
+  text: string;
+}
+
+export const toastsAtom = atom<ToastMessage[]>([]);
+let nextToastId = 1;
+
+export function showToast(kind: ToastKind, text: string): void {
+  const id = nextToastId++;
+  store.set(toastsAtom, (list) => [...list, { id, kind, text }]);
+}
+
+export function dismissToast(id: number): void {
+  store.set(toastsAtom, (list) => list.filter((t) => t.id !== id));
+}
+
+export interface ErrorModalState {
+  /** Already translated text. */
+  text: string;
+  /** A blocking error cannot be closed: the application cannot continue. */
+  blocking: boolean;
+}
+
+export const errorModalAtom = atom<ErrorModalState | null>(null);
+
+export function showErrorModal(text: string, blocking = true): void {
+  store.set(errorModalAtom, { text, blocking });
+}
+
+export interface StatementState {
+  title?: string;
+  text: string;
+  onOk?: () => void;
+}
+
+/** The informational statement modal (spec §2 "Other shared screens"), one at a time. */
+export const statementAtom = atom<StatementState | null>(null);
+
+export function showStatement(statement: StatementState): void {
+  store.set(statementAtom, statement);
+}

@@ -1,0 +1,66 @@
+/**
+ * Sessions live in the database (user_session), keyed by the SHA-256 of a random bearer token, so
+ * any server process can check or revoke them and a stolen database copy holds no usable token.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Role } from '../../runtime/core/conditions.ts';
+
+/** Idle sessions end after this long; each use slides the window. */
+export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
+
+export interface Session {
+  tokenHash: string;
+  userId: number;
+  login: string;
+  role: Role;
+  klientSymbol: string | null;
+  stacjaSerw: string | null;
+  pojazdId: number | null;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function createSession(db: Kysely<any>, userId: number, role: Role, pojazdId: number | null): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await db
+    .insertInto('user_session')
+    .values({ tokenHash: hashToken(token), userId, role, pojazdId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) })
+    .execute();
+  return token;
+}
+
+/** The live session of a token, sliding its expiry; null when unknown, expired or the account has ended. */
+export async function findSession(db: Kysely<any>, token: string): Promise<Session | null> {
+  const tokenHash = hashToken(token);
+  const row = await db
+    .selectFrom('user_session as s')
+    .innerJoin('app_user as u', 'u.id', 's.userId')
+    .select(['s.tokenHash', 's.userId', 'u.login', 's.role', 'u.klientSymbol', 'u.stacjaSerw', 's.pojazdId', 's.expiresAt', 's.lastSeenAt'])
+    .where('s.tokenHash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row || new Date(row.expiresAt).getTime() < Date.now()) return null;
+  // Write the sliding expiry at most once a minute: reads stay cheap.
+  if (Date.now() - new Date(row.lastSeenAt).getTime() > 60_000) {
+    const now = new Date();
+    await db
+      .updateTable('user_session')
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) })
+      .where('tokenHash', '=', tokenHash)
+      .execute();
+  }
+  return {
+    tokenHash: row.tokenHash,
+    userId: row.userId,
+    login: row.login,
+    role: row.role,
+    klientSymbol: row.klientSymbol,
+    stacjaSerw: row.stacjaSerw,
+    pojazdId: row.pojazdId,
+  };
+}
+
+export async function revokeSession(db: Kysely<any>, tokenHash: string): Promise<void> {
+  await db.deleteFrom('user_session').where('tokenHash', '=', tokenHash).execute();
+}

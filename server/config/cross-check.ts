@@ -1,0 +1,143 @@
+/**
+ * Checks across files that a meta-schema alone cannot see: a route naming a missing screen, a
+ * column or field its entity lacks, a resource without its entity, a text key missing from
+ * locales/pl, a condition that does not compile. Each problem names the file and JSON pointer.
+ */
+import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
+import { fieldLabelKey, hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
+import type { ConfigProblem, ResourceDecl, Screen } from './load-bundle.ts';
+
+interface Parts {
+  screens: Record<string, Screen>;
+  schemas: Record<string, Record<string, any>>;
+  resources: Record<string, ResourceDecl>;
+  conditions: Record<string, unknown>;
+  locales: Record<string, Record<string, unknown>>;
+}
+
+const CONDITION_KEYS = new Set(['visibleWhen', 'hiddenWhen', 'disabledWhen', 'when', 'allowedWhen']);
+const TEXT_KEYS = new Set(['label', 'title', 'header', 'copyright', 'help']);
+
+export function crossCheck(parts: Parts): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const { screens, schemas, resources, locales } = parts;
+  const evaluator = new ConditionEvaluator(parts.conditions);
+  const screenFile = (id: string) => `screens/${id}.json`;
+  const props = (entity: string): Record<string, unknown> | undefined => schemas[entity]?.properties;
+
+  const needKey = (file: string, pointer: string, key: string) => {
+    if (!hasKey(locales, key)) problems.push({ file, pointer, reason: `text key "${key}" is missing from locales/pl` });
+  };
+  const needScreen = (file: string, pointer: string, id: string) => {
+    if (!screens[id]) problems.push({ file, pointer, reason: `screen "${id}" does not exist (no screens/${id}.json)` });
+  };
+  const needField = (file: string, pointer: string, entity: string, field: string) => {
+    const p = props(entity);
+    if (!p) problems.push({ file, pointer, reason: `entity schema "${entity}" does not exist` });
+    else if (!(field in p)) problems.push({ file, pointer, reason: `field "${field}" is not in the entity schema "${entity}"` });
+  };
+  /** A column or field with valueLabels needs a text for every value its schema's enum allows. */
+  const needValueLabels = (file: string, pointer: string, entity: string, item: { id: string; valueLabels?: string }) => {
+    if (!item.valueLabels) return;
+    const values = (props(entity)?.[item.id] as any)?.enum ?? [];
+    for (const v of values) if (v !== null) needKey(file, `${pointer}/valueLabels`, `${item.valueLabels}.${v}`);
+  };
+
+  // Walk every screen: explicit text keys and conditions, wherever they are.
+  for (const [id, screen] of Object.entries(screens)) {
+    walk(screen, '', (value, pointer, key) => {
+      if (key && CONDITION_KEYS.has(key)) {
+        try {
+          evaluator.compile(value as any);
+        } catch (e) {
+          problems.push({ file: screenFile(id), pointer, reason: `condition does not compile: ${(e as Error).message}` });
+        }
+        return false;
+      }
+      if (key && TEXT_KEYS.has(key) && typeof value === 'string') needKey(screenFile(id), pointer, value);
+      if (key === 'paragraphs' && Array.isArray(value)) value.forEach((k, i) => needKey(screenFile(id), `${pointer}/${i}`, k));
+      return true;
+    });
+  }
+
+  for (const [id, s] of Object.entries(screens)) {
+    const file = screenFile(id);
+    switch (s.type) {
+      case 'routes':
+        s.routes.forEach((r: any, i: number) => {
+          if (r.screen) needScreen(file, `/routes/${i}/screen`, r.screen);
+          (r.screens ?? []).forEach((c: any, j: number) => needScreen(file, `/routes/${i}/screens/${j}/screen`, c.screen));
+        });
+        break;
+      case 'menu': {
+        const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
+        s.groups.forEach((g: any, i: number) => {
+          if (!g.label) needKey(file, `/groups/${i}`, menuGroupKey(g.id));
+          g.items.forEach((it: any, j: number) => {
+            if (!it.label) needKey(file, `/groups/${i}/items/${j}`, menuItemKey(it.id));
+            if (!paths.has(it.route)) problems.push({ file, pointer: `/groups/${i}/items/${j}/route`, reason: `route "${it.route}" is not in screens/routes.json` });
+          });
+        });
+        break;
+      }
+      case 'login':
+        if (!schemas[s.schema]) problems.push({ file, pointer: '/schema', reason: `request schema "${s.schema}" does not exist` });
+        s.fields.forEach((f: any, i: number) => {
+          needField(file, `/fields/${i}/id`, s.schema, f.id);
+          if (!f.label) needKey(file, `/fields/${i}`, fieldLabelKey(id, f.id));
+        });
+        break;
+      case 'table':
+        if (!resources[s.resource]) problems.push({ file, pointer: '/resource', reason: `resource "${s.resource}" does not exist in schemas/resources` });
+        if (s.onRowClick?.screen) needScreen(file, '/onRowClick/screen', s.onRowClick.screen);
+        s.columns.forEach((c: any, i: number) => {
+          needField(file, `/columns/${i}/id`, s.entity, c.id);
+          needValueLabels(file, `/columns/${i}`, s.entity, c);
+          if (!c.header) needKey(file, `/columns/${i}`, fieldLabelKey(s.entity, c.id));
+        });
+        break;
+      case 'details-dialog':
+        s.tabs.forEach((t: any, i: number) => {
+          if (t.table) {
+            needScreen(file, `/tabs/${i}/table/screen`, t.table.screen);
+            needField(file, `/tabs/${i}/table/srcField`, s.entity, t.table.srcField);
+          }
+          (t.sections ?? []).forEach((sec: any, j: number) =>
+            sec.fields.forEach((f: any, k: number) => {
+              const ptr = `/tabs/${i}/sections/${j}/fields/${k}`;
+              needField(file, `${ptr}/id`, s.entity, f.id);
+              needValueLabels(file, ptr, s.entity, f);
+              if (f.colorField) needField(file, `${ptr}/colorField`, s.entity, f.colorField);
+              if (!f.label) needKey(file, ptr, fieldLabelKey(s.entity, f.id));
+            }),
+          );
+        });
+        break;
+      case 'panel-set':
+        s.panels.forEach((p: any, i: number) =>
+          (p.fields ?? []).forEach((f: any, k: number) => {
+            needField(file, `/panels/${i}/fields/${k}/id`, s.entity, f.id);
+            needValueLabels(file, `/panels/${i}/fields/${k}`, s.entity, f);
+            if (!f.label) needKey(file, `/panels/${i}/fields/${k}`, fieldLabelKey(s.entity, f.id));
+          }),
+        );
+        break;
+    }
+  }
+
+  for (const r of Object.values(resources)) {
+    const file = `schemas/resources/${r.resource}.json`;
+    needField(file, '/key', r.entity, r.key);
+    if (r.srcColumn) needField(file, '/srcColumn', r.entity, r.srcColumn);
+    (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
+  }
+  return problems;
+}
+
+/** Depth-first walk with JSON pointers; the visitor returns false to skip a subtree. */
+function walk(value: unknown, pointer: string, visit: (v: unknown, pointer: string, key?: string) => boolean, key?: string) {
+  if (key !== undefined && !visit(value, pointer, key)) return;
+  if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`, visit, String(i)));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit, k);
+}

@@ -1,0 +1,234 @@
+/**
+ * The configuration compiler: reads screens/, schemas/, locales/ and the active client variant's
+ * overlays, validates every file against schemas/meta (naming file, JSON pointer and reason),
+ * merges overlays by id, cross-checks references (screens, fields, i18n keys) and returns one
+ * bundle. Start-up and /api/settings/restart-application use it; a failure keeps nothing half-made.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { mergeOverlay, MergeError, type Json } from '../../runtime/core/merge.ts';
+import { crossCheck } from './cross-check.ts';
+
+export interface ConfigProblem {
+  file: string;
+  pointer: string;
+  reason: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: ConfigProblem[]) {
+    super(
+      'Invalid configuration:\n' +
+        problems.map((p) => `  ${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('\n'),
+    );
+  }
+}
+
+export type Screen = Record<string, any> & { type: string };
+
+export interface ResourceDecl {
+  resource: string;
+  entity: string;
+  source: string;
+  key: string;
+  srcColumn?: string;
+  byId?: boolean;
+  defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];
+  access: Partial<Record<'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR', 'all' | 'client' | 'ownVehicle' | 'station' | 'self'>>;
+  scopeColumns?: Partial<Record<'client' | 'ownVehicle' | 'station' | 'self', string>>;
+}
+
+export interface Bundle {
+  version: string;
+  variant: string;
+  app: Record<string, any>;
+  config: Record<string, unknown>;
+  screens: Record<string, Screen>;
+  /** Entity and API schemas by $id. */
+  schemas: Record<string, Record<string, any>>;
+  resources: Record<string, ResourceDecl>;
+  conditions: Record<string, unknown>;
+  locales: { pl: Record<string, Record<string, unknown>> };
+  etag: string;
+}
+
+export interface LoadOptions {
+  root: string;
+  variant?: string;
+  version?: string;
+}
+
+const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8'));
+
+function jsonFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+function pointerOf(error: ErrorObject): string {
+  const extra = error.keyword === 'additionalProperties' ? `/${(error.params as any).additionalProperty}` : '';
+  return (error.instancePath || '') + extra || '/';
+}
+
+/** The most useful errors of an ajv run: drop the if/then wrappers that repeat the real reason. */
+function describe(errors: ErrorObject[] | null | undefined): { pointer: string; reason: string }[] {
+  const useful = (errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
+  const chosen = useful.length ? useful : errors ?? [];
+  return chosen.slice(0, 10).map((e) => ({
+    pointer: pointerOf(e),
+    reason:
+      e.keyword === 'additionalProperties'
+        ? `unknown property "${(e.params as any).additionalProperty}"`
+        : `${e.message}${e.keyword === 'enum' ? `: ${JSON.stringify((e.params as any).allowedValues)}` : ''}`,
+  }));
+}
+
+export function createMetaValidator(root: string) {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  for (const file of jsonFiles(join(root, 'schemas/meta'))) ajv.addSchema(readJson(file) as object);
+  return ajv;
+}
+
+export function loadBundle(options: LoadOptions): Bundle {
+  const { root } = options;
+  const variant = options.variant || 'default';
+  const problems: ConfigProblem[] = [];
+  const rel = (f: string) => relative(root, f);
+  const meta = createMetaValidator(root);
+
+  const validate = (metaId: string, value: unknown, file: string) => {
+    const fn = meta.getSchema(metaId);
+    if (!fn) return problems.push({ file, pointer: '', reason: `no meta-schema ${metaId}` });
+    if (!fn(value)) for (const d of describe(fn.errors)) problems.push({ file, ...d });
+  };
+  const read = (file: string): Json | undefined => {
+    try {
+      return readJson(file);
+    } catch (e) {
+      problems.push({ file: rel(file), pointer: '', reason: `not valid JSON: ${(e as Error).message}` });
+      return undefined;
+    }
+  };
+  const merge = (base: Json | undefined, overlay: Json, file: string): Json | undefined => {
+    try {
+      return mergeOverlay(base, overlay);
+    } catch (e) {
+      if (!(e instanceof MergeError)) throw e;
+      problems.push({ file: rel(file), pointer: '', reason: e.message });
+      return base;
+    }
+  };
+
+  const variantDir = join(root, 'client-variants', variant);
+  if (variant !== 'default' && !existsSync(variantDir)) {
+    throw new ConfigError([{ file: `client-variants/${variant}`, pointer: '', reason: 'variant folder does not exist' }]);
+  }
+  const overlayDir = (sub: string) => (variant === 'default' ? undefined : join(variantDir, sub));
+
+  /** Reads a folder of base files and merges the variant's files of the same name onto them. */
+  const collect = (sub: string, idOf: (file: string) => string) => {
+    const out: Record<string, { value: Json; files: string[] }> = {};
+    for (const file of jsonFiles(join(root, sub))) {
+      const value = read(file);
+      if (value !== undefined) out[idOf(file)] = { value, files: [rel(file)] };
+    }
+    const od = overlayDir(sub);
+    if (od) {
+      for (const file of jsonFiles(od)) {
+        const value = read(file);
+        if (value === undefined) continue;
+        const id = idOf(file);
+        const merged = merge(out[id]?.value, value, file);
+        if (merged !== undefined) out[id] = { value: merged, files: [...(out[id]?.files ?? []), rel(file)] };
+      }
+    }
+    return out;
+  };
+
+  // Screens: one file = one screen, file name = id.
+  const screenFiles = collect('screens', (f) => basename(f, '.json'));
+  const screens: Record<string, Screen> = {};
+  for (const [id, { value, files }] of Object.entries(screenFiles)) {
+    validate('meta/screen', value, files.join(' + '));
+    screens[id] = value as Screen;
+  }
+
+  // Application settings: screens/app.json with the variant's variant.json "app" overlay.
+  let app = screens.app as Record<string, any> | undefined;
+  if (!app) problems.push({ file: 'screens/app.json', pointer: '', reason: 'missing' });
+  if (variant !== 'default') {
+    const vfile = join(variantDir, 'variant.json');
+    const v = existsSync(vfile) ? read(vfile) : undefined;
+    if (v === undefined) problems.push({ file: rel(vfile), pointer: '', reason: 'missing or unreadable' });
+    else {
+      validate('meta/variant', v, rel(vfile));
+      const overlay = (v as any).app;
+      if (overlay && app) {
+        app = merge(app as Json, overlay, vfile) as Record<string, any>;
+        validate('meta/app', app, `screens/app.json + ${rel(vfile)}`);
+      }
+    }
+  }
+  if (app) screens.app = app as Screen;
+
+  // Schemas: entities and API bodies by $id; resources by name.
+  const schemas: Record<string, Record<string, any>> = {};
+  const schemaFiles: Record<string, string> = {};
+  for (const sub of ['schemas/entities', 'schemas/api']) {
+    for (const [, { value, files }] of Object.entries(collect(sub, (f) => basename(f)))) {
+      const schema = value as Record<string, any>;
+      if (typeof schema?.$id !== 'string') problems.push({ file: files.join(' + '), pointer: '/$id', reason: 'missing $id' });
+      else {
+        schemas[schema.$id] = schema;
+        schemaFiles[schema.$id] = files.join(' + ');
+      }
+    }
+  }
+  // Compile them together so that one schema may $ref another.
+  const entityAjv = new Ajv2020({ strict: false });
+  addFormats(entityAjv);
+  for (const schema of Object.values(schemas)) entityAjv.addSchema(schema);
+  for (const [id, file] of Object.entries(schemaFiles)) {
+    try {
+      entityAjv.getSchema(id);
+    } catch (e) {
+      problems.push({ file, pointer: '', reason: `not a valid JSON Schema: ${(e as Error).message}` });
+    }
+  }
+  const resources: Record<string, ResourceDecl> = {};
+  for (const [, { value, files }] of Object.entries(collect('schemas/resources', (f) => basename(f)))) {
+    validate('meta/resource', value, files.join(' + '));
+    const r = value as unknown as ResourceDecl;
+    if (r?.resource) resources[r.resource] = r;
+  }
+
+  // Locales: one namespace per file.
+  const localeFiles = collect('locales/pl', (f) => basename(f, '.json'));
+  const pl: Record<string, Record<string, unknown>> = {};
+  for (const [ns, { value }] of Object.entries(localeFiles)) pl[ns] = value as Record<string, unknown>;
+
+  const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;
+  if (problems.length === 0) problems.push(...crossCheck({ screens, schemas, resources, conditions, locales: pl }));
+  if (problems.length) throw new ConfigError(problems);
+
+  const body = {
+    version: options.version ?? '0.0.0',
+    variant,
+    app: app!,
+    config: (app!.config ?? {}) as Record<string, unknown>,
+    screens,
+    schemas,
+    resources,
+    conditions,
+    locales: { pl },
+  };
+  const etag = '"' + createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27) + '"';
+  return { ...body, etag };
+}

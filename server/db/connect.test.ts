@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema, openDatabase } from './connect.ts';
+import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from './testing.ts';
+
+describe.each(testBackends)('openDatabase on %s', (kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => { t = await openTestDatabase({ kind }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('reports its kind', () => {
+    expect(t.kind).toBe(kind);
+  });
+
+  it('returns the same JS value types on every backend', async () => {
+    const { rows: [row] } = await sql<any>`
+      select date '2025-03-30' as d, timestamptz '2025-03-30 12:00:00+02' as ts, 1234.5::numeric(12,2) as money,
+             (select count(*) from generate_series(1, 3)) as n, '\\x0102ff'::bytea as bin,
+             '{"a": [1, "b"]}'::jsonb as j, true as flag`.execute(t.db);
+    expect(row.d).toBe('2025-03-30');
+    expect(row.ts).toBeInstanceOf(Date);
+    expect((row.ts as Date).toISOString()).toBe('2025-03-30T10:00:00.000Z');
+    expect(row.money).toBe(1234.5);
+    expect(row.n).toBe(3);
+    expect(Buffer.isBuffer(row.bin)).toBe(true);
+    expect([...row.bin]).toEqual([1, 2, 255]);
+    expect(row.j).toEqual({ a: [1, 'b'] });
+    expect(row.flag).toBe(true);
+  });
+
+  it('works in the Polish time zone, so a late-evening UTC instant is already the next Polish day', async () => {
+    const { rows: [row] } = await sql<any>`
+      select current_setting('TimeZone') as tz, (timestamptz '2025-06-30 22:30:00Z')::date as day`.execute(t.db);
+    expect(row).toEqual({ tz: 'Europe/Warsaw', day: '2025-07-01' });
+  });
+
+  it('reports affected row counts of writes', async () => {
+    await sql`create table affected_probe (id integer primary key, v text)`.execute(t.db);
+    await t.db.insertInto('affected_probe').values([{ id: 1, v: 'a' }, { id: 2, v: 'b' }, { id: 3, v: 'c' }]).execute();
+    const updated = await t.db.updateTable('affected_probe').set({ v: 'x' }).where('id', '>', 1).executeTakeFirst();
+    expect(updated.numUpdatedRows).toBe(2n);
+    const deleted = await t.db.deleteFrom('affected_probe').where('id', '=', 1).executeTakeFirst();
+    expect(deleted.numDeletedRows).toBe(1n);
+  });
+
+  it('keeps a concurrent write out of a transaction that is rolled back', async () => {
+    await sql`create table tx_probe (v text)`.execute(t.db);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const tx = t.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tx_probe').values({ v: 'inside' }).execute();
+      await gate;
+      throw new Error('rollback');
+    });
+    // Issued while the transaction is open: must neither join it nor be lost with it.
+    const outside = t.db.insertInto('tx_probe').values({ v: 'outside' }).execute();
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await expect(tx).rejects.toThrow('rollback');
+    await outside;
+    const rows = await t.db.selectFrom('tx_probe').select('v').execute();
+    expect(rows).toEqual([{ v: 'outside' }]);
+  });
+});
+
+describe('PGlite in a data folder', () => {
+  let dir: string;
+  beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'fleet-pglite-')); });
+  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+  it('creates the folder and keeps the data across restarts', async () => {
+    const dataDir = path.join(dir, 'nested', 'data');
+    const first = await openDatabase({ dataDir });
+    await sql`create table kept (v text)`.execute(first.db);
+    await sql`insert into kept values ('zażółć')`.execute(first.db);
+    await first.close();
+
+    const second = await openDatabase({ dataDir });
+    try {
+      expect(second.kind).toBe('pglite');
+      const { rows } = await sql<{ v: string }>`select v from kept`.execute(second.db);
+      expect(rows).toEqual([{ v: 'zażółć' }]);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});
+
+describe.runIf(process.env.DATABASE_URL)('PostgreSQL schemas', () => {
+  const databaseUrl = process.env.DATABASE_URL!;
+
+  it('isolates schemas and applies the search_path to every pooled connection', async () => {
+    const [a, b] = [uniqueSchemaName('iso'), uniqueSchemaName('iso')];
+    const dbA = await openDatabase({ databaseUrl, schema: a, maxConnections: 5 });
+    const dbB = await openDatabase({ databaseUrl, schema: b });
+    try {
+      await sql`create table only_in_a (v integer)`.execute(dbA.db);
+      // Many concurrent queries force the pool to open several connections.
+      const paths = await Promise.all(Array.from({ length: 10 }, () =>
+        sql<{ p: string }>`select current_schema() as p, pg_sleep(0.02)`.execute(dbA.db).then((r) => r.rows[0].p)));
+      expect(new Set(paths)).toEqual(new Set([a]));
+      await expect(sql`select * from only_in_a`.execute(dbB.db)).rejects.toThrow(/does not exist/);
+    } finally {
+      await dbA.close();
+      await dbB.close();
+      await dropSchema({ databaseUrl, schema: a });
+      await dropSchema({ databaseUrl, schema: b });
+    }
+    const probe = await openDatabase({ databaseUrl });
+    try {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from information_schema.schemata where schema_name in (${a}, ${b})`.execute(probe.db);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await probe.close();
+    }
+  });
+
+  it('refuses to drop public or an invalid schema name', async () => {
+    await expect(dropSchema({ databaseUrl, schema: 'public' })).rejects.toThrow(/Refusing/);
+    await expect(dropSchema({ databaseUrl, schema: 'x; drop table y' })).rejects.toThrow(/Invalid schema name/);
+  });
+});

@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../migrations/index.ts';
+import { migrateDownAll, migrateToLatest, migrationStatus } from './migrate.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from './testing.ts';
+
+const TABLES = [
+  'client', 'service_station', 'company', 'unit', 'employee', 'app_user', 'car', 'fuel_card', 'contract',
+  'contract_position', 'tire', 'vehicle_assignment', 'mileage_reading', 'invoice', 'invoice_file', 'order_status',
+  'service_order', 'order_position', 'service_plan', 'intervention_type', 'damage', 'note', 'attachment',
+  'login_history', 'terms_template', 'terms_acceptance', 'user_table_filter', 'user_table_view', 'email_config',
+  'password_reset', 'download_token', 'user_session', 'used_nonce', 'export_file', 'app_setting',
+];
+const VIEWS = [
+  'v_car', 'v_assignment', 'v_order', 'v_order_position', 'v_damage', 'v_users', 'v_login_history', 'v_invoice',
+  'v_fuel_card', 'v_contract', 'v_tire', 'v_unit', 'v_employee', 'v_note', 'v_attachment', 'v_terms_acceptance',
+];
+
+async function relations(t: TestDatabase, type: 'BASE TABLE' | 'VIEW'): Promise<string[]> {
+  const { rows } = await sql<{ n: string }>`
+    select table_name as n from information_schema.tables
+    where table_schema = current_schema() and table_type = ${type} and table_name not like 'kysely_%'
+    order by 1`.execute(t.db);
+  return rows.map((r) => r.n);
+}
+
+async function columns(t: TestDatabase, table: string): Promise<string[]> {
+  const { rows } = await sql<{ c: string }>`
+    select column_name as c from information_schema.columns
+    where table_schema = current_schema() and table_name = ${table} order by ordinal_position`.execute(t.db);
+  return rows.map((r) => r.c);
+}
+
+describe.each(testBackends)('migrations on %s', (kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => { t = await openTestDatabase({ kind, migrate: false }); });
+  afterAll(async () => { await t?.close(); });
+
+  it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
+    const results = await migrateToLatest(t.db);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success']]);
+    expect(await migrateToLatest(t.db)).toEqual([]);
+    expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
+    expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());
+    expect(await relations(t, 'VIEW')).toEqual([...VIEWS].sort());
+  });
+
+  it('names spec fields exactly (camelCase) and keeps secrets out of the views', async () => {
+    expect(await columns(t, 'car')).toEqual(expect.arrayContaining([
+      'pojazdId', 'rejestr', 'nrPodw', 'markaModel', 'aktStanLicz', 'ocPolisa', 'asKolor', 'kpalLimitMcWartosc', 'kontrLimitKmOgol',
+    ]));
+    expect(await columns(t, 'v_users')).not.toContain('passwordHash');
+    expect(await columns(t, 'v_attachment')).not.toContain('content');
+    expect(await columns(t, 'v_invoice')).toEqual(expect.arrayContaining(['faktNrCaly', 'iloscZal', 'klientSymbol']));
+    expect(await columns(t, 'v_contract')).toEqual(expect.arrayContaining(['umowaNr', 'opmRataIle', 'dataTyp', 'pojazdId', 'klientSymbol']));
+    expect(await columns(t, 'v_terms_acceptance')).toEqual(expect.arrayContaining(['login', 'name', 'surname', 'client', 'templateName', 'group', 'acceptedAt']));
+    for (const view of VIEWS) await sql`select * from ${sql.table(view)} limit 1`.execute(t.db);
+  });
+
+  it('enforces the enumerations and business rules of the spec', async () => {
+    await t.db.insertInto('client').values({ klient: 'K1', klientNazwa: 'Klient' }).execute();
+    const user = { firstName: 'A', lastName: 'B' };
+    await expect(t.db.insertInto('app_user').values({ ...user, login: 'x', rola: 'BOSS' }).execute()).rejects.toThrow(/check constraint/);
+    await expect(t.db.insertInto('app_user').values({ ...user, login: 'm', rola: 'MANAGER' }).execute()).rejects.toThrow(/app_user_manager_client/);
+    await expect(t.db.insertInto('app_user').values({ ...user, login: 'd', rola: 'ADVISOR' }).execute()).rejects.toThrow(/app_user_advisor_station/);
+    await t.db.insertInto('app_user').values({ ...user, login: 'Ola', rola: 'MANAGER', klientSymbol: 'K1' }).execute();
+    await expect(t.db.insertInto('app_user').values({ ...user, login: 'OLA', rola: 'ADMIN' }).execute()).rejects.toThrow(/unique/);
+
+    const emp = await t.db.insertInto('employee').values({ klient: 'K1', nazwisko: 'Nowak', imie: 'Jan' }).returning('pracId').executeTakeFirstOrThrow();
+    const car = await t.db.insertInto('car').values({ klientSymbol: 'K1', rejestr: 'WZ1', markaOpis: 'Škoda', modelOpis: 'Octavia' })
+      .returning(['pojazdId', 'markaModel']).executeTakeFirstOrThrow();
+    expect(car.markaModel).toBe('Škoda Octavia');
+    await expect(t.db.insertInto('car').values({ klientSymbol: 'K1', rejestr: 'wz2' }).execute()).rejects.toThrow(/check constraint/);
+
+    const order = await t.db.insertInto('service_order').values({ autTyp: 1, pojazdId: car.pojazdId, klientSymbol: 'K1' })
+      .returning(['autId', 'status', 'cenaWidoczna']).executeTakeFirstOrThrow();
+    expect(order).toMatchObject({ status: 0, cenaWidoczna: 'N' });
+    await expect(t.db.insertInto('service_order').values({ autTyp: 1, pojazdId: car.pojazdId, klientSymbol: 'K1', cenaWidoczna: 'X' }).execute())
+      .rejects.toThrow(/check constraint/);
+    await expect(t.db.insertInto('service_order').values({ autTyp: 1, czySzkoda: true, pojazdId: car.pojazdId, klientSymbol: 'K1' }).execute())
+      .rejects.toThrow(/service_order_damage_type/);
+    // Net value after discount = (price − price × discount %) × quantity, to two decimals (spec §5).
+    const pos = await t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'Robocizna', cena: 99.99, rabatProc: 15, ilosc: 3 })
+      .returning(['ogNetto', 'autOk', 'rodzaj']).executeTakeFirstOrThrow();
+    expect(pos).toEqual({ ogNetto: 254.97, autOk: '?', rodzaj: 'dodatkowa' });
+    await expect(t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'x', autOk: 'Y' }).execute()).rejects.toThrow(/check constraint/);
+
+    const open = { pojazdId: car.pojazdId, pracId: emp.pracId, klientSymbol: 'K1', dataWy: '2025-01-01 09:00' };
+    await t.db.insertInto('vehicle_assignment').values(open).execute();
+    await expect(t.db.insertInto('vehicle_assignment').values(open).execute()).rejects.toThrow(/vehicle_assignment_one_open_idx/);
+    await expect(t.db.deleteFrom('car').where('pojazdId', '=', car.pojazdId).execute()).rejects.toThrow(/foreign key/);
+  });
+
+  it('has exactly one e-mail configuration row', async () => {
+    const rows = await t.db.selectFrom('email_config').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ smtpPort: 25, smtpSsl: 'OFF' });
+    await expect(t.db.insertInto('email_config').values({ id: 2 }).execute()).rejects.toThrow(/check constraint/);
+  });
+
+  it('fails with a message naming the migration and the reason', async () => {
+    const broken = { ...migrations, '900_broken': { up: async (db: any) => { await sql`select * from no_such_table`.execute(db); } } };
+    await expect(migrateToLatest(t.db, broken)).rejects.toThrow(/^Database migration failed at 900_broken: relation "no_such_table" does not exist/);
+  });
+
+  it('reverts cleanly and migrates again', async () => {
+    await migrateDownAll(t.db);
+    expect(await relations(t, 'BASE TABLE')).toEqual([]);
+    expect(await relations(t, 'VIEW')).toEqual([]);
+    await migrateToLatest(t.db);
+    expect(await relations(t, 'VIEW')).toHaveLength(VIEWS.length);
+  });
+});

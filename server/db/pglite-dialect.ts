@@ -1,0 +1,115 @@
+/**
+ * A minimal kysely Dialect for PGlite.
+ *
+ * Why not kysely-pglite's dialect: it hands every caller the same PGlite session without any
+ * locking, so a query from request B issued while request A is inside BEGIN…COMMIT silently
+ * runs inside A's transaction (and is rolled back with it), and it does not report affected
+ * row counts (numUpdatedRows is always 0). PGlite is a single connection, so this driver
+ * serialises connections: a transaction holds the only connection until COMMIT/ROLLBACK, exactly
+ * like a pg pool of size one.
+ *
+ * Consequence (same as with a pool of one): inside `db.transaction().execute(trx => …)` use
+ * `trx`, never `db`; a query on `db` would wait for the transaction that waits for it.
+ */
+import type { PGlite, Results } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/** FIFO lock: acquire() resolves with a release function once every earlier holder released. */
+class Lock {
+  #tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return ready;
+  }
+}
+
+const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly client: PGlite) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result: Results<R> = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+    // Mirror kysely's PostgresDriver: affected rows only for data-changing commands.
+    if (result.command && AFFECTING.has(result.command)) {
+      const n = BigInt(result.rowCount ?? result.affectedRows ?? 0);
+      return { rows: result.rows ?? [], numAffectedRows: n, numUpdatedOrDeletedRows: n } as QueryResult<R>;
+    }
+    return { rows: result.rows ?? [] };
+  }
+
+  /** PGlite has no cursors over the wire; run the query once and hand the rows out in chunks. */
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(compiled);
+    for (let i = 0; i < rows.length; i += chunkSize) yield { rows: rows.slice(i, i + chunkSize) };
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #lock = new Lock();
+  readonly #releases = new WeakMap<DatabaseConnection, () => void>();
+  readonly #connection: PGliteConnection;
+
+  constructor(private readonly client: PGlite) {
+    this.#connection = new PGliteConnection(client);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.#lock.acquire();
+    // A fresh wrapper per holder so that releases can never be mixed up.
+    const conn: DatabaseConnection = {
+      executeQuery: (q) => this.#connection.executeQuery(q),
+      streamQuery: (q, n) => this.#connection.streamQuery(q, n),
+    };
+    this.#releases.set(conn, release);
+    return conn;
+  }
+
+  async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const level = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await conn.executeQuery(CompiledQuery.raw(`start transaction${level}`));
+  }
+
+  async commitTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('COMMIT'));
+  }
+
+  async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('ROLLBACK'));
+  }
+
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    const release = this.#releases.get(conn);
+    this.#releases.delete(conn);
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    if (!this.client.closed) await this.client.close();
+  }
+}
+
+export class PGliteDialect implements Dialect {
+  constructor(private readonly client: PGlite) {}
+  createAdapter() { return new PostgresAdapter(); }
+  createDriver(): Driver { return new PGliteDriver(this.client); }
+  createIntrospector(db: Kysely<any>) { return new PostgresIntrospector(db); }
+  createQueryCompiler() { return new PostgresQueryCompiler(); }
+}

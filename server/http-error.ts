@@ -1,0 +1,13 @@
+/**
+ * The one error type routes throw. `detail` is what the runtime shows (Polish, or one of the
+ * spec's machine details such as 'User credentials have expired'); `errors` name fields.
+ */
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    public readonly detail: string,
+    public readonly extra: { code?: string; errors?: { field: string; message: string }[] } = {},
+  ) {
+    super(detail);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The ordered list of migrations, imported statically (no FileMigrationProvider): the set is
+ * fixed at build time, works the same under tsx, vitest and a bundle, and a missing file is a
+ * compile error instead of a silently skipped step. Keys sort in execution order.
+ */
+import type { Migration } from 'kysely';
+import { migration001 } from './001_data_model.ts';
+import { migration002 } from './002_views.ts';
+
+export const migrations: Record<string, Migration> = {
+  '001_data_model': migration001,
+  '002_views': migration002,
+};

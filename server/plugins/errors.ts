@@ -1,0 +1,41 @@
+/**
+ * One error format for every failure: `{ statusCode, code?, detail, errors? }`, Polish texts from
+ * locales/pl. Validation failures become a 400 naming each field with the spec's message; an
+ * unexpected failure is logged and answered with a generic 500 that leaks nothing.
+ */
+import fp from 'fastify-plugin';
+import { fieldMessages } from '../../runtime/core/validation-messages.ts';
+import { HttpError } from '../http-error.ts';
+import { TableQueryError } from '../resources/table-query.ts';
+
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error: any, request, reply) => {
+      const t = app.config.t;
+      if (error instanceof HttpError) {
+        return reply.status(error.statusCode).send({ statusCode: error.statusCode, detail: error.detail, ...error.extra });
+      }
+      if (error instanceof TableQueryError) {
+        const message = t(`errors:table.${error.code}`, { field: error.field });
+        return reply.status(400).send({ statusCode: 400, code: error.code, detail: message, errors: [{ field: error.field, message }] });
+      }
+      if (error.validation) {
+        const schema = (request.routeOptions.schema as any)?.[error.validationContext ?? 'body'];
+        const root = schema?.$ref ? app.config.bundle.schemas[String(schema.$ref).replace(/#$/, '')] : schema;
+        const errors = fieldMessages(error.validation, (k, v) => t(k, v as any), root);
+        const detail = errors.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : t('validation:invalid');
+        return reply.status(400).send({ statusCode: 400, code: 'VALIDATION', detail, errors });
+      }
+      if (error.statusCode && error.statusCode < 500) {
+        // Fastify's own client errors (bad JSON, body too large, unsupported media type)
+        return reply.status(error.statusCode).send({ statusCode: error.statusCode, code: error.code, detail: t('errors:badRequest') });
+      }
+      request.log.error(error);
+      return reply.status(500).send({ statusCode: 500, detail: t('errors:internal') });
+    });
+    app.setNotFoundHandler((request, reply) => {
+      reply.status(404).send({ statusCode: 404, detail: app.config.t('errors:notFound') });
+    });
+  },
+  { name: 'errors', dependencies: ['config'] },
+);

@@ -1,0 +1,43 @@
+/** Start-up calls of the runtime: pre-configuration, the configuration bundle, health. */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+
+export default async function initRoutes(app: FastifyInstance) {
+  app.get('/api/init/pre-config', {
+    config: { public: true },
+    schema: { tags: ['init'], response: { 200: { $ref: 'pre-config#' } } },
+    handler: async () => {
+      const { app: settings } = app.config.bundle;
+      return {
+        name: settings.name,
+        loginAppName: settings.loginAppName,
+        compatibility: [],
+        ...settings.passwordPolicy,
+      };
+    },
+  });
+
+  app.get('/api/ui/config', {
+    config: { public: true },
+    schema: { tags: ['init'], description: 'The merged, validated configuration bundle the runtime renders from.' },
+    handler: async (request, reply) => {
+      const { etag, resources: _server_only, ...bundle } = app.config.bundle;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return bundle;
+    },
+  });
+
+  app.get('/api/health', {
+    config: { public: true },
+    schema: { tags: ['init'] },
+    handler: async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(app.db);
+        return { status: 'UP' };
+      } catch {
+        return reply.status(503).send({ status: 'DOWN' });
+      }
+    },
+  });
+}

@@ -1,0 +1,457 @@
+/**
+ * The bulk of the demo data, generated inside the database with generate_series
+ * (INSERT … SELECT), so that 100 000 vehicles and 1 000 000 orders take minutes, not hours, and
+ * the small default uses the very same code path.
+ *
+ * Every "random" choice is sqlHash(row number, salt): deterministic for a given seed option.
+ * Rows that later statements address by arithmetic (employee g drives car g; order g belongs to
+ * car 1 + (g-1) mod cars) get explicit ids base + g; their identity sequences are moved past
+ * them afterwards.
+ */
+import { sql, type Kysely } from 'kysely';
+import {
+  CLIENTS, DAMAGE_KINDS, DAMAGE_STAGES, FEMALE_NAMES, FUEL_ISSUERS, INSURERS, MALE_NAMES, MODELS, NOTE_TEXTS,
+  ORDER_SCOPES, RISK_TYPES, STATIONS, STREETS, SURNAMES, TOWNS, TYRE_BRANDS, COMPANIES, feminine,
+} from './data.ts';
+import type { UnitLeaf } from './demo.ts';
+import { withBulkLoad } from './bulk-load.ts';
+import { sqlHash } from './prng.ts';
+import { tinyPdf } from './pdf.ts';
+import { exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
+
+export interface BulkPlan {
+  today: string;      // YYYY-MM-DD, the anchor of all relative dates
+  salt: number;       // from the seed option
+  cars: number;       // generated vehicles (besides the demo ones)
+  orders: number;     // generated orders (besides the demo ones)
+  invoices: number;
+  loginHistory: number;
+  leaves: UnitLeaf[];
+  log: (msg: string) => void;
+}
+
+/** Tables the bulk statements fill (indexes and foreign keys deferred while loading). */
+const BULK_TABLES = [
+  'employee', 'car', 'vehicle_assignment', 'mileage_reading', 'fuel_card', 'contract', 'contract_position', 'tire',
+  'service_order', 'order_position', 'damage', 'note', 'invoice', 'invoice_file', 'login_history',
+];
+
+const NC = CLIENTS.length;
+const KL = textArray(CLIENTS.map((c) => c.klient));
+const CLIENT_NAMES = textArray(CLIENTS.map((c) => c.klientNazwa));
+const DOMAINS = textArray(CLIENTS.map((c) => c.domain));
+/** The fleet manager of each client (reporter and approver names on orders). */
+const MANAGER_NAMES = textArray(['Nowak Anna', 'Wiśniewski Tomasz', 'Kaczmarek Ewa']);
+const ST_CODES = textArray(STATIONS.map((s) => s.stacjaSerw));
+const ST_NAMES = textArray(STATIONS.map((s) => s.nazwa));
+const ST_FIRMS = textArray(STATIONS.map((s) => COMPANIES.find((c) => c.firma === s.firma)!.firmaNazwa));
+const ST_PLACES = textArray(STATIONS.map((s) => `${s.nazwa}, ${s.ulica}, ${s.kodPoczt} ${s.miejscow}`));
+const ADVISOR_NAMES = textArray(['Lewandowski Marek', 'Dudek Paweł', 'Mazur Katarzyna', 'Król Jakub']);
+const NS = STATIONS.length;
+
+/**
+ * Independent pseudo-random columns h1…hN for row number `g` (a lateral subquery body). Callers
+ * close the subquery with OFFSET 0: that keeps the planner from inlining it, which would paste
+ * the whole hash expression into every reference of hN and compute it again each time.
+ */
+function hashes(plan: BulkPlan, stream: number, count: number, g = 'g'): string {
+  return Array.from({ length: count }, (_, i) => `${sqlHash(g, plan.salt * 1000 + stream * 50 + i + 1)} as h${i + 1}`).join(',\n      ');
+}
+
+function timed(plan: BulkPlan, label: string) {
+  const start = Date.now();
+  return (rows: number) => plan.log(`  ${label}: ${rows} rows in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+}
+
+export async function seedBulk(db: Kysely<any>, plan: BulkPlan): Promise<{ carBase: number; empBase: number; orderBase: number }> {
+  const empBase = await maxId(db, 'employee', 'pracId');
+  const carBase = await maxId(db, 'car', 'pojazdId');
+  const orderBase = await maxId(db, 'service_order', 'autId');
+  const nEmp = plan.cars + Math.ceil(plan.cars / 10);
+
+  await withBulkLoad(db, BULK_TABLES, plan.log, async () => {
+    await employees(db, plan, empBase, nEmp);
+    await cars(db, plan, carBase, empBase);
+    await assignments(db, plan, carBase, empBase, nEmp);
+    await vehicleChildren(db, plan, carBase);
+    await orders(db, plan, orderBase, carBase);
+    await orderChildren(db, plan, orderBase);
+    await invoices(db, plan);
+    await loginHistory(db, plan);
+  });
+  for (const [table, column] of [['employee', 'pracId'], ['car', 'pojazdId'], ['service_order', 'autId']]) {
+    await syncIdentity(db, table, column);
+  }
+  return { carBase, empBase, orderBase };
+}
+
+async function employees(db: Kysely<any>, plan: BulkPlan, base: number, n: number) {
+  const done = timed(plan, 'employee');
+  const leafN = plan.leaves.length / NC;
+  const leaf = (field: keyof UnitLeaf) => textArray(plan.leaves.map((l) => String(l[field])));
+  const jobs = ['Przedstawiciel handlowy', 'Kierownik regionu', 'Specjalista ds. logistyki', 'Serwisant', 'Kierowca', 'Doradca klienta'];
+  done(await exec(db, `
+    insert into employee ("pracId", "klient", "nazwisko", "imie", "nrPrac", "kodStan", "email", "telefon", "telefonKom",
+      "kodPoczt", "miejscow", "ulica", "dataJednOd", "jednId", "mpk", "stru1", "stru2", "stru3")
+    select ${base} + g, (${KL})[x.ci + 1], p.nazwisko, p.imie, lpad((${base} + g)::text, 6, '0'), ${pick(jobs, 'r.h4')},
+      translate(lower(p.imie || '.' || p.nazwisko), 'ąćęłńóśźż', 'acelnoszz') || '@' || (${DOMAINS})[x.ci + 1],
+      case when r.h5 % 3 = 0 then '22 ' || (600 + r.h6 % 300) || ' ' || lpad((r.h7 % 100)::text, 2, '0') || ' ' || lpad((r.h8 % 100)::text, 2, '0') end,
+      '+48 ' || (500 + r.h6 % 300) || ' ' || lpad((r.h7 % 1000)::text, 3, '0') || ' ' || lpad((r.h8 % 1000)::text, 3, '0'),
+      ${pick(TOWNS.map((t) => t.kodPoczt), 'r.h9')}, ${pick(TOWNS.map((t) => t.miejscow), 'r.h9')},
+      ${pick(STREETS, 'r.h10')} || ' ' || (1 + r.h11 % 120),
+      date ${lit(plan.today)} - (30 + r.h12 % 3000)::integer,
+      (${leaf('jednId')})[x.li]::integer, (${leaf('mpk')})[x.li], (${leaf('stru1')})[x.li], (${leaf('stru2')})[x.li], (${leaf('stru3')})[x.li]
+    from generate_series(1, ${int(n)}) g
+    cross join lateral (select
+      ${hashes(plan, 1, 12)} offset 0) r
+    cross join lateral (select (g - 1) % ${NC} as ci, ((g - 1) % ${NC}) * ${leafN} + 1 + r.h3 % ${leafN} as li, r.h1 % 3 = 0 as female) x
+    cross join lateral (select
+      case when x.female then ${pick(FEMALE_NAMES, 'r.h2')} else ${pick(MALE_NAMES, 'r.h2')} end as imie,
+      case when x.female then ${pick(SURNAMES.map(feminine), 'r.h11')} else ${pick(SURNAMES, 'r.h11')} end as nazwisko) p`));
+}
+
+async function cars(db: Kysely<any>, plan: BulkPlan, base: number, empBase: number) {
+  const done = timed(plan, 'car');
+  const today = `date ${lit(plan.today)}`;
+  const m = (field: 'marka' | 'markaOpis' | 'modelOpis' | 'wmi' | 'code') => `(${textArray(MODELS.map((x) => x[field]))})[x.mi]`;
+  const plates = textArray(CLIENTS.flatMap((c) => c.plates.concat(c.plates).slice(0, 3)));
+  // VIN: WMI(3) + model code(5) + check(1) + model-year letter(1) + plant(1) + serial(6) = 17.
+  // Serials start at 200001, so no generated VIN ends in 000123 (WZ12345's) below 800 000 cars.
+  const yearLetters = textArray(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'T', 'V', 'W', 'X', 'Y']);
+  const insured = (p: string, n: number) => `
+      ${lit(p.toUpperCase() + '/')} || extract(year from i.od) || '/' || lpad((${base} + g)::text, 7, '0') || '-${n}', i.od, i.do, i.firma, i.kolor`;
+  done(await exec(db, `
+    insert into car ("pojazdId", "klientSymbol", "pracId", "stacjaSerw", "rejestr", "nrPodw", "marka", "markaOpis", "modelOpis",
+      "rokProd", "pojStatus", "grupa", "kategoria", "dataRej", "aktStanLicz", "aktDataLicz", "stanPal", "dataPrzeg",
+      "otOstatData", "otOstatKm", "otDoDaty", "otDoKm", "serwisWFirmie", "czyWydany", "dataWyd", "planLikData", "planLikLicznik", "zapasPrzekr",
+      "ocPolisa", "ocDataOd", "ocDataDo", "ocFirma", "ocKolor", "acPolisa", "acDataOd", "acDataDo", "acFirma", "acKolor",
+      "nwPolisa", "nwDataOd", "nwDataDo", "nwFirma", "nwKolor", "asPolisa", "asDataOd", "asDataDo", "asFirma", "asKolor",
+      "kpalFirma", "kpalNrKarty", "kpalDataOd", "kpalDataDo", "kpalPin", "kpalLimitMcIlosc", "kpalLimitMcWartosc",
+      "kontrKontraktNr", "kontrDataOd", "kontrDataDo", "kontrLimitKmOgol")
+    select ${base} + g, (${KL})[x.ci + 1], case when x.driver then ${empBase} + g end, (${ST_CODES})[1 + r.h1 % ${NS}],
+      (${plates})[x.ci * 3 + 1 + r.h2 % 3] || (20000 + g)::text,
+      ${m('wmi')} || ${m('code')} || (r.h3 % 10)::text || (${yearLetters})[1 + (x.rok - 2010) % 21] || 'P' || lpad(((g + 200000) % 1000000)::text, 6, '0'),
+      ${m('marka')}, ${m('markaOpis')}, ${m('modelOpis')}, x.rok,
+      case r.h6 % 20 when 0 then 'W serwisie' when 1 then 'Zawieszony' else 'Aktywny' end,
+      case when ${m('modelOpis')} in ('RAV4', 'Duster') then 'SUV' else 'Osobowe' end, 'B', x.rej,
+      x.km, ${today} - (r.h7 % 45)::integer, (r.h8 % 55)::numeric, ${today} + (r.h9 % 420)::integer - 60,
+      x.ot, greatest(x.km - (r.h10 % 15000)::integer, 0), x.ot + 365, greatest(x.km - (r.h10 % 15000)::integer, 0) + 30000,
+      case when r.h11 % 4 = 0 then 'T' else 'N' end, x.driver, case when x.driver then x.wyd end,
+      (x.rej + interval '5 years')::date, 150000 + (r.h12 % 3) * 25000, (r.h13 % 8000)::integer,
+      ${insured('oc', 1)}, ${insured('ac', 2)}, ${insured('nw', 3)}, ${insured('as', 4)},
+      case when x.card then ${pick(FUEL_ISSUERS, 'r.h14')} end,
+      case when x.card then '7077' || lpad((${base} + g)::text, 12, '0') end,
+      case when x.card then x.kontr end,
+      case when x.card then x.kontr + 1095 end,
+      case when x.card then lpad((r.h15 % 10000)::text, 4, '0') end,
+      case when x.card then 150 + (r.h16 % 6) * 50 end,
+      case when x.card then 1000 + (r.h17 % 5) * 500 end,
+      'UM/' || extract(year from x.kontr) || '/' || lpad((${base} + g)::text, 6, '0'), x.kontr, (x.kontr + interval '4 years')::date,
+      (ARRAY[120000, 160000, 200000])[1 + r.h18 % 3]
+    from generate_series(1, ${int(plan.cars)}) g
+    cross join lateral (select
+      ${hashes(plan, 2, 20)} offset 0) r
+    cross join lateral (select
+      (g - 1) % ${NC} as ci, 1 + r.h4 % ${MODELS.length} as mi, g % 10 <> 7 as driver, g % 5 <> 4 as card,
+      extract(year from ${today})::integer - 1 - (r.h5 % 7)::integer as rok) x0
+    cross join lateral (select x0.*,
+      make_date(x0.rok, 1 + (r.h19 % 12)::integer, 1 + (r.h20 % 28)::integer) as rej,
+      ${today} - (r.h8 % 330)::integer as ot) x1
+    cross join lateral (select x1.*,
+      greatest(((${today} - x1.rej) * (35 + r.h6 % 70))::integer, 100) as km,
+      greatest(x1.rej, ${today} - (r.h13 % 1400)::integer) as kontr) x2
+    cross join lateral (select x2.*, least(x2.kontr + (r.h3 % 20)::integer, ${today}) as wyd) x
+    cross join lateral (select
+      ${today} - (r.h9 % 400)::integer as od,
+      ${today} - (r.h9 % 400)::integer + 364 as do,
+      ${pick(INSURERS, 'r.h10')} as firma,
+      case when ${today} - (r.h9 % 400)::integer + 364 < ${today} then 'red'
+           when ${today} - (r.h9 % 400)::integer + 364 < ${today} + 30 then 'yellow' else 'green' end as kolor) i`));
+  // Every tenth vehicle has no policies at all (the Polisy tab is disabled for it).
+  await exec(db, `
+    update car set ${['oc', 'ac', 'nw', 'as'].flatMap((p) => ['Polisa', 'DataOd', 'DataDo', 'Firma', 'Kolor'].map((f) => `"${p}${f}" = null`)).join(', ')}
+    where "pojazdId" > ${base} and ("pojazdId" - ${base}) % 10 = 5`);
+}
+
+async function assignments(db: Kysely<any>, plan: BulkPlan, carBase: number, empBase: number, nEmp: number) {
+  const done = timed(plan, 'vehicle_assignment');
+  const today = `date ${lit(plan.today)}`;
+  const opening = `greatest((c."aktStanLicz"::bigint * (c."dataWyd" - c."dataRej") / greatest(${today} - c."dataRej", 1))::integer, 10)`;
+  // The open handover of every vehicle with a driver…
+  let rows = await exec(db, `
+    insert into vehicle_assignment ("pojazdId", "pracId", "klientSymbol", "dataWy", "licznikWy", "palWy", "uwagiWy", "opWydal")
+    select c."pojazdId", c."pracId", c."klientSymbol", c."dataWyd" + time '09:00', ${opening}, 30 + c."pojazdId" % 25,
+      case when c."pojazdId" % 4 = 0 then 'Pojazd czysty, bez uszkodzeń.' end,
+      (${MANAGER_NAMES})[1 + (c."pojazdId" - ${carBase} - 1) % ${NC}]
+    from car c where c."pojazdId" > ${carBase} and c."pracId" is not null`);
+  // …and, for every third vehicle, an earlier, closed one with a colleague from the same client.
+  rows += await exec(db, `
+    insert into vehicle_assignment ("pojazdId", "pracId", "klientSymbol", "dataWy", "licznikWy", "palWy", "opWydal",
+      "dataZd", "licznikZd", "palZd", "palStanZd", "uwagiZd", "opOdebral")
+    select c."pojazdId", ${empBase} + x.ge, c."klientSymbol", c."dataWyd" - 400 + time '08:30', greatest(${opening} - 30000, 0), 40,
+      (${MANAGER_NAMES})[1 + x.ci], c."dataWyd" - 1 + time '16:00', greatest(${opening} - 20, greatest(${opening} - 30000, 0)), 15, 15,
+      case when c."pojazdId" % 2 = 0 then 'Rysa na drzwiach kierowcy.' else 'Bez uwag.' end, (${MANAGER_NAMES})[1 + x.ci]
+    from car c
+    cross join lateral (select c."pojazdId" - ${carBase} as g, (c."pojazdId" - ${carBase} - 1) % ${NC} as ci) x0
+    cross join lateral (select x0.ci, case when x0.g + ${NC} <= ${int(nEmp)} then x0.g + ${NC} else x0.g - ${NC} end as ge) x
+    where c."pojazdId" > ${carBase} and c."pracId" is not null and x0.g % 3 = 0 and x.ge >= 1`);
+  done(rows);
+}
+
+async function vehicleChildren(db: Kysely<any>, plan: BulkPlan, carBase: number) {
+  const today = `date ${lit(plan.today)}`;
+  let done = timed(plan, 'mileage_reading');
+  done(await exec(db, `
+    insert into mileage_reading ("pojazdId", "licznik", "palStan", "data")
+    select c."pojazdId", greatest(c."aktStanLicz" - k.back * 1500, 0), c."stanPal", (c."aktDataLicz" - k.back * 30) + time '17:30'
+    from car c cross join (values (0), (1)) k(back)
+    where c."pojazdId" > ${carBase}`));
+
+  done = timed(plan, 'fuel_card');
+  done(await exec(db, `
+    insert into fuel_card ("klientSymbol", "pojazdId", "pracId", "nrKarty", "firma", "dataOd", "dataDo", "pin", "status",
+      "rodzKarty", "pracPoja", "uwagi", "limWaMiePal", "katPal", "prodPozaPal")
+    select c."klientSymbol", c."pojazdId", c."pracId", c."kpalNrKarty", c."kpalFirma", c."kpalDataOd", c."kpalDataDo", c."kpalPin",
+      case when c."kpalDataDo" < ${today} then 'Wygasła' else 'Aktywna' end, 'Flotowa',
+      case when c."pracId" is null then 'Pojazd' else 'Pracownik i pojazd' end,
+      case when c."pojazdId" % 9 = 0 then 'Limit podniesiony na okres wakacyjny.' end,
+      c."kpalLimitMcWartosc",
+      (${textArray(MODELS.map((x) => x.fuel))})[array_position(${textArray(MODELS.map((x) => x.modelOpis))}, c."modelOpis")],
+      case when c."pojazdId" % 3 = 0 then 'T' else 'N' end
+    from car c where c."pojazdId" > ${carBase} and c."kpalNrKarty" is not null`));
+
+  done = timed(plan, 'contract + contract_position');
+  const contractBase = await maxId(db, 'contract', 'kontraktId');
+  const leasing = `(select "firmaId" from company where "firma" = 'PCFMLEASING')`;
+  let rows = await exec(db, `
+    insert into contract ("umowaNr", "pojazdId", "klientSymbol", "firmaId", "dataOd", "dataDo", "limitKmOgol", "oplPrzekmIle")
+    select c."kontrKontraktNr", c."pojazdId", c."klientSymbol", ${leasing}, c."kontrDataOd", c."kontrDataDo", c."kontrLimitKmOgol",
+      0.12 + (c."pojazdId" % 5) * 0.04
+    from car c where c."pojazdId" > ${carBase}`);
+  // Archived predecessors (filter Archiwalne) for every fourth vehicle.
+  rows += await exec(db, `
+    insert into contract ("umowaNr", "pojazdId", "klientSymbol", "firmaId", "dataOd", "dataDo", "limitKmOgol", "oplPrzekmIle")
+    select c."kontrKontraktNr" || '/P', c."pojazdId", c."klientSymbol", ${leasing}, (c."kontrDataOd" - interval '4 years')::date,
+      c."kontrDataOd" - 1, 120000, 0.15
+    from car c where c."pojazdId" > ${carBase} and c."pojazdId" % 4 = 0`);
+  rows += await exec(db, `
+    insert into contract_position ("kontraktId", "rodzaj", "tresc", "ile")
+    select k."kontraktId", p.rodzaj, p.tresc, round((p.base + (k."kontraktId" * p.mult) % p.spread)::numeric, 2)
+    from contract k
+    cross join (values ('RATA', 'Rata leasingowa', 1200, 37, 1600), ('SERW', 'Obsługa serwisowa', 150, 13, 250),
+                       ('UBEZ', 'Pakiet ubezpieczeń OC/AC/NW/AS', 200, 17, 250)) p(rodzaj, tresc, base, mult, spread)
+    where k."kontraktId" > ${contractBase}`);
+  done(rows);
+
+  done = timed(plan, 'tire');
+  const month = Number(plan.today.slice(5, 7));
+  const onCar = month >= 4 && month <= 10 ? 'Letnie' : 'Zimowe';
+  done(await exec(db, `
+    insert into tire ("klientSymbol", "pojazdId", "statusOp", "miejscow", "rodzajOp", "markaOp", "rozmiarOp", "bieznikOp",
+      "stanBieznika", "dataZmianyOp", "magazynSkladOpis", "firmaSkladNazwa")
+    select c."klientSymbol", c."pojazdId", case when k.rodzaj = ${lit(onCar)} then 'Na pojeździe' else 'W magazynie' end,
+      ${pick(TOWNS.map((t) => t.miejscow), `c."pojazdId" % 3`)}, k.rodzaj,
+      ${pick(TYRE_BRANDS.map((b) => b[0]), `c."pojazdId" + k.n`)},
+      (${textArray(MODELS.map((x) => x.tyre))})[array_position(${textArray(MODELS.map((x) => x.modelOpis))}, c."modelOpis")],
+      ${pick(TYRE_BRANDS.map((b) => b[1]), `c."pojazdId" + k.n`)},
+      (3 + (c."pojazdId" * 7 + k.n) % 11 * 0.5)::numeric(3,1),
+      date ${lit(plan.today)} - (40 + c."pojazdId" % 150)::integer,
+      case when k.rodzaj <> ${lit(onCar)} then 'Przechowalnia opon, ul. Przemysłowa 12, Warszawa' end,
+      case when k.rodzaj <> ${lit(onCar)} then 'Oponiarz Przechowalnia Opon Sp. z o.o.' end
+    from car c cross join (values ('Letnie', 0), ('Zimowe', 1)) k(rodzaj, n)
+    where c."pojazdId" > ${carBase}`));
+}
+
+async function orders(db: Kysely<any>, plan: BulkPlan, base: number, carBase: number) {
+  const done = timed(plan, 'service_order');
+  const today = `date ${lit(plan.today)}`;
+  const scopeCase = Object.entries(ORDER_SCOPES).map(([typ, list]) => `when ${typ} then ${pick(list, 'r.h8')}`).join(' ');
+  done(await exec(db, `
+    insert into service_order ("autId", "autTyp", "autNr", "autData", "zgloData", "zgloPrzyjal", "zgloKto", "zgloTelef",
+      "zgloNazwiskoImie", "zgloEmail", "zgloFirma", "zgloInterw", "zgloZakres", "zlecZakres", "uwagi", "zlecNr", "zlecTyp", "zlecOpis",
+      "firma", "naprMiejsce", "stacjaSerw", "pojazdId", "pracId", "stru1", "stanLicz", "rejestr", "markaOpis", "modelOpis",
+      "status", "zatwierdzil", "cenaWidoczna", "uzytkPojazdu", "czySzkoda", "pricingConfirmed", "terminNapr", "klientSymbol")
+    select ${base} + g, t.typ,
+      case when s.auth then 'AUT/' || to_char(t.zglo, 'YYYY') || '/' || lpad((${base} + g)::text, 7, '0') end,
+      case when s.auth then t.zglo + interval '1 day' end,
+      t.zglo,
+      case when s.status > 0 then (${ADVISOR_NAMES})[t.si] end,
+      s.kto,
+      case when s.kto = 'USER' and e."pracId" is not null then e."telefonKom" else '22 500 ' || lpad((g % 100)::text, 2, '0') || ' 00' end,
+      case when s.kto = 'USER' and e."pracId" is not null then e."nazwisko" || ' ' || e."imie"
+           when s.kto = 'ADVISOR' then (${ADVISOR_NAMES})[t.si]
+           when s.kto = 'ADMIN' then 'Zieliński Piotr'
+           else (${MANAGER_NAMES})[t.ci] end,
+      case when s.kto = 'USER' and e."pracId" is not null then e."email" else 'flota@' || (${DOMAINS})[t.ci] end,
+      case when s.kto = 'ADVISOR' then (${ST_FIRMS})[t.si] else (${CLIENT_NAMES})[t.ci] end,
+      (ARRAY['PRZEGLAD', 'NAPRAWA', 'OPONY', 'SZKODA', 'BADANIE', null, 'RAPORT'])[t.typ + 1],
+      s.zakres,
+      case when s.status between 2 and 6 then s.zakres end,
+      case when r.h10 % 8 = 0 then ${pick(NOTE_TEXTS, 'r.h9')} end,
+      case when s.auth then 'ZL/' || (${ST_CODES})[t.si] || '/' || to_char(t.zglo, 'YYYY') || '/' || lpad((${base} + g)::text, 7, '0') end,
+      (ARRAY['Przegląd', 'Naprawa mechaniczna', 'Usługa oponiarska', 'Naprawa powypadkowa', 'Badanie techniczne', null, 'Raport'])[t.typ + 1],
+      case when s.status between 2 and 6 then s.zakres end,
+      (${ST_FIRMS})[t.si], (${ST_PLACES})[t.si], (${ST_CODES})[t.si],
+      c."pojazdId", c."pracId", e."stru1",
+      greatest(c."aktStanLicz" - (${today} - t.zglo::date) * 60, 0),
+      c."rejestr", c."markaOpis", c."modelOpis",
+      s.status,
+      case when s.status between 2 and 6 then (${MANAGER_NAMES})[t.ci] end,
+      case when r.h11 % 3 = 0 then 'T' else 'N' end,
+      e."imie" || ' ' || e."nazwisko",
+      t.typ = 3,
+      s.status in (4, 5, 6),
+      case when s.status in (4, 5) then t.zglo + interval '3 days' end,
+      c."klientSymbol"
+    from generate_series(1, ${int(plan.orders)}) g
+    cross join lateral (select
+      ${hashes(plan, 3, 11)} offset 0) r
+    join car c on c."pojazdId" = ${carBase} + 1 + (g - 1) % ${int(plan.cars)}
+    left join employee e on e."pracId" = c."pracId"
+    cross join lateral (select
+      case when g % 10 = 3 then 3 else (ARRAY[0, 0, 0, 1, 1, 1, 2, 4, 6])[1 + r.h1 % 9] end as typ,
+      (${today} - (case when r.h1 % 3 = 0 then r.h2 % 90 else r.h2 % 1095 end)::integer) + make_interval(hours => 7 + (r.h3 % 10)::integer, mins => (r.h4 % 60)::integer) as zglo,
+      1 + (c."pojazdId" - ${carBase} - 1) % ${NC} as ci,
+      case when r.h5 % 10 < 7 and c."stacjaSerw" is not null then array_position(${ST_CODES}, c."stacjaSerw")
+           else 1 + (r.h6 % ${NS})::integer end as si) t
+    cross join lateral (select
+      case when ${today} - t.zglo::date > 60 then (ARRAY[6, 6, 6, 6, 6, 6, 6, 7, 8])[1 + r.h7 % 9]
+           else (ARRAY[0, 0, 1, 2, 3, 4, 4, 5, 9, 10])[1 + r.h7 % 10] end as status,
+      case when t.typ = 3 then (ARRAY['USER', 'MANAGER'])[1 + r.h9 % 2]
+           else (ARRAY['USER', 'USER', 'USER', 'USER', 'MANAGER', 'MANAGER', 'MANAGER', 'ADVISOR', 'ADVISOR', 'ADMIN'])[1 + r.h9 % 10] end as kto,
+      case t.typ ${scopeCase} end as zakres) s0
+    cross join lateral (select s0.*, s0.status in (4, 5, 6) as auth) s`));
+}
+
+async function orderChildren(db: Kysely<any>, plan: BulkPlan, orderBase: number) {
+  let done = timed(plan, 'order_position');
+  const autOk = `case when o."status" in (4, 6) then 'V' when o."status" = 8 then 'X' when o."status" = 5 then (ARRAY['V', 'X'])[1 + o."autId" % 2] else '?' end`;
+  // A cost estimate (two positions) on every third non-damage order.
+  done(await exec(db, `
+    insert into order_position ("autId", "uslRodzaj", "rodzaj", "czynnoscTyp", "nrKatalog", "tresc", "typk", "ilosc", "cena",
+      "rabatProc", "markaOp", "rozmiarOp", "stanBieznika", "autOk")
+    select o."autId",
+      case when o."autTyp" = 2 then null else k.n end,
+      case when k.n = 1 then 'podstawowa' else 'dodatkowa' end,
+      case when o."autTyp" = 2 then (ARRAY['Wymiana na letnie', 'Wymiana na zimowe', 'Depozyt', 'Naprawa'])[1 + (o."autId" + k.n) % 4]
+           else 'Wykonaj' end,
+      case when k.n = 2 and o."autTyp" <> 2 then 'KAT-' || lpad((o."autId" % 99991)::text, 5, '0') end,
+      case when o."autTyp" = 2 then (ARRAY['Wymiana kompletu opon z wyważeniem', 'Przechowanie opon — sezon'])[k.n]
+           when k.n = 1 then 'Robocizna — ' || coalesce(o."zgloZakres", 'usługa serwisowa')
+           else ${pick(['Olej silnikowy 5W-30', 'Klocki hamulcowe przód', 'Filtr kabinowy', 'Akumulator 70 Ah', 'Pióra wycieraczek'], 'o."autId"')} end,
+      case when k.n = 1 then 'R' else 'M' end,
+      case when k.n = 1 then 1 + (o."autId" % 3) * 0.5 else 1 + o."autId" % 4 end,
+      case when k.n = 1 then 160 else 45 + (o."autId" % 20) * 15 end,
+      (ARRAY[0, 0, 5, 10, 15])[1 + o."autId" % 5],
+      case when o."autTyp" = 2 then ${pick(TYRE_BRANDS.map((b) => b[0]), 'o."autId"')} end,
+      case when o."autTyp" = 2 then '205/55 R16' end,
+      case when o."autTyp" = 2 then 7 end,
+      ${autOk}
+    from service_order o cross join (values (1), (2)) k(n)
+    where o."autId" > ${orderBase} and o."autId" % 3 = 0 and not o."czySzkoda"`));
+
+  done = timed(plan, 'damage');
+  const damageBase = await maxId(db, 'damage', 'sprawaId');
+  done(await exec(db, `
+    insert into damage ("zrodloId", "nrSprawy", "etapZnacz", "nrZglosz", "dataSzkod", "rodzSzkod", "zpolisTyp", "pojazdId", "rejestr",
+      "pracId", "stru1", "stanLicz", "nrPodw", "rokProd", "pojNrVin", "pojRokProd", "zgloNazwiskoImie", "zgloTelef", "zgloEmail",
+      "winaPrac", "firmaZglosz", "dataZgloSzkody", "dataZgloFm", "opisSzkody", "przyczynaSzkody", "telefon", "skadPolicja",
+      "holowanyData", "sprawcaNazImie", "sprawcaMiejscow", "sprawcaKodPoczt", "sprawcaUlica", "sprawcaPojRejestr", "sprawcaPojMarka",
+      "sprawcaPolisaOc", "sprawcaFirmaTu", "klientSymbol")
+    select o."autId", 'SZK/' || to_char(o."zgloData", 'YYYY') || '/' || lpad(o."autId"::text, 7, '0'),
+      case when o."status" = 6 then 'Zakończona' else ${pick(DAMAGE_STAGES, 'r.h1')} end,
+      case when r.h2 % 2 = 0 then 'TU/' || to_char(o."zgloData", 'YYYY') || '/' || lpad((r.h3 % 1000000)::text, 6, '0') else '-' end,
+      x.dataszkod, x.rodzaj, ${pick(RISK_TYPES, 'r.h4')}, o."pojazdId", o."rejestr", o."pracId", o."stru1", o."stanLicz",
+      c."nrPodw", c."rokProd", c."nrPodw", c."rokProd", o."zgloNazwiskoImie", o."zgloTelef", o."zgloEmail",
+      x.wina, o."zgloFirma", o."zgloData", o."zgloData" + interval '30 minutes', o."zgloZakres",
+      ${pick(['Nieustąpienie pierwszeństwa', 'Niedostosowanie prędkości', 'Manewr cofania', 'Śliska nawierzchnia', 'Zdarzenie losowe'], 'r.h5')},
+      o."zgloTelef",
+      case when x.rodzaj = 'Kolizja drogowa' then ${pick(TOWNS.map((t) => t.policja), 'r.h6')} end,
+      case when r.h7 % 10 = 0 then x.dataszkod + interval '2 hours' end,
+      case when x.sprawca then p.nazwisko || ' ' || p.imie end,
+      case when x.sprawca then ${pick(TOWNS.map((t) => t.miejscow), 'r.h6')} end,
+      case when x.sprawca then ${pick(TOWNS.map((t) => t.kodPoczt), 'r.h6')} end,
+      case when x.sprawca then ${pick(STREETS, 'r.h8')} || ' ' || (1 + r.h9 % 90) end,
+      case when x.sprawca then ${pick(['WW', 'KR', 'PO', 'GD', 'DW', 'EL'], 'r.h9')} || lpad((r.h10 % 100000)::text, 5, '0') end,
+      case when x.sprawca then ${pick(MODELS.map((x) => `${x.markaOpis} ${x.modelOpis}`), 'r.h10')} end,
+      case when x.sprawca then 'OC/' || lpad((r.h11 % 10000000)::text, 7, '0') end,
+      case when x.sprawca then ${pick(['PZU', 'Warta', 'Hestia', 'Allianz', 'Generali', 'Link4'], 'r.h11')} end,
+      o."klientSymbol"
+    from service_order o
+    join car c on c."pojazdId" = o."pojazdId"
+    cross join lateral (select
+      ${hashes(plan, 4, 11, 'o."autId"')} offset 0) r
+    cross join lateral (select
+      o."zgloData" - make_interval(days => 1 + (r.h1 % 3)::integer, hours => (r.h2 % 8)::integer) as dataszkod,
+      ${pick(DAMAGE_KINDS, 'r.h3')} as rodzaj,
+      case when r.h4 % 3 = 0 then 'T' else 'N' end as wina) x0
+    cross join lateral (select x0.*, x0.wina = 'N' and x0.rodzaj in ('Kolizja drogowa', 'Szkoda parkingowa') as sprawca) x
+    cross join lateral (select ${pick(MALE_NAMES, 'r.h5')} as imie, ${pick(SURNAMES, 'r.h7')} as nazwisko) p
+    where o."autId" > ${orderBase} and o."czySzkoda"`));
+
+  done = timed(plan, 'note');
+  let rows = await exec(db, `
+    insert into note ("data", "autor", "tresc", "zrodlo", "zrodloId")
+    select o."zgloData" + interval '2 hours', coalesce(o."zgloPrzyjal", o."zgloNazwiskoImie"),
+      ${pick(NOTE_TEXTS, 'o."autId"')}, 'AUTORY', o."autId"
+    from service_order o where o."autId" > ${orderBase} and o."autId" % 7 = 0`);
+  rows += await exec(db, `
+    insert into note ("data", "autor", "tresc", "zrodlo", "zrodloId")
+    select d."dataZgloFm" + interval '1 day', d."zgloNazwiskoImie",
+      ${pick(['Dokumentacja zdjęciowa przekazana do TU.', 'Oczekujemy na oględziny rzeczoznawcy.', 'Poszkodowany przekazał oświadczenie sprawcy.'], 'd."sprawaId"')},
+      'SZKODY', d."sprawaId"
+    from damage d where d."sprawaId" > ${damageBase} and d."sprawaId" % 3 = 0`);
+  done(rows);
+}
+
+async function invoices(db: Kysely<any>, plan: BulkPlan) {
+  const done = timed(plan, 'invoice + invoice_file');
+  const base = await maxId(db, 'invoice', 'faktId');
+  // Issue date is a function of the row number alone, so a correction can name its predecessor.
+  const issued = (g: string) => `(date ${lit(plan.today)} - ((${g}) * 37 % 365)::integer)`;
+  const number = (g: string) => `'FV/' || to_char(${issued(g)}, 'YYYY/MM') || '/' || lpad((${base} + ${g})::text, 6, '0')`;
+  let rows = await exec(db, `
+    insert into invoice ("faktId", "faktNrCaly", "faktDataWyst", "klientSymbol", "dokument", "korFaktNrCaly", "ogNetto", "ogVat", "ogBrutto", "dataZap")
+    select ${base} + g, ${number('g')}, ${issued('g')}, (${KL})[1 + (g - 1) % ${NC}],
+      case when g % 10 = 0 then 'Faktura korygująca' else 'Faktura VAT' end,
+      case when g % 10 = 0 then ${number('g - 1')} end,
+      x.netto, round(x.netto * 0.23, 2), x.netto + round(x.netto * 0.23, 2),
+      case when ${issued('g')} + 14 < date ${lit(plan.today)} then ${issued('g')} + 7 + (r.h2 % 10)::integer end
+    from generate_series(1, ${int(plan.invoices)}) g
+    cross join lateral (select
+      ${hashes(plan, 5, 2)} offset 0) r
+    cross join lateral (select round((300 + r.h1 % 14700 + (r.h2 % 100) / 100.0)::numeric, 2) as netto) x`);
+  await syncIdentity(db, 'invoice', 'faktId');
+  // iloscZal follows faktId mod 3: 0 → no file, 1 → invoice only, 2 → invoice and attachment.
+  const invoicePdf = tinyPdf(['Faktura VAT', 'Dokument demonstracyjny portalu Partner CFM', 'Kwoty zgodne z portalem.']);
+  const attachmentPdf = tinyPdf(['Zalacznik do faktury', 'Zestawienie uslug (dokument demonstracyjny)']);
+  const result = await sql`
+    insert into invoice_file ("faktId", "kind", "mime", "filename", "content")
+    select i."faktId", k.kind, 'application/pdf',
+      case k.kind when 'F' then 'faktura-' else 'zalacznik-' end || translate(i."faktNrCaly", '/', '-') || '.pdf',
+      case k.kind when 'F' then ${invoicePdf}::bytea else ${attachmentPdf}::bytea end
+    from invoice i cross join (values ('F'), ('A')) k(kind)
+    where i."faktId" > ${base} and ((i."faktId" % 3 = 1 and k.kind = 'F') or i."faktId" % 3 = 2)`.execute(db);
+  rows += Number(result.numAffectedRows ?? 0);
+  done(rows);
+}
+
+async function loginHistory(db: Kysely<any>, plan: BulkPlan) {
+  const done = timed(plan, 'login_history');
+  const who: [string, string][] = [
+    ['admin', 'ADMIN'], ['manager', 'MANAGER'], ['manager2', 'MANAGER'], ['manager3', 'MANAGER'], ['kierowca', 'USER'],
+    ['kierowca2', 'USER'], ['kierowca3', 'USER'], ['doradca', 'ADVISOR'], ['doradca2', 'ADVISOR'], ['doradca3', 'ADVISOR'],
+  ];
+  done(await exec(db, `
+    insert into login_history ("login", "loginDate", "uwagi", "rola", "rodzaj", "success")
+    select (${textArray(who.map((w) => w[0]))})[x.u], timestamp ${lit(plan.today + ' 18:00')} - g * interval '47 minutes' - make_interval(secs => (r.h2 % 1800)::integer),
+      case when x.ok then null else 'Błędny login lub hasło' end,
+      (${textArray(who.map((w) => w[1]))})[x.u],
+      case when not x.ok then 'Logowanie' when r.h3 % 5 = 0 then 'Wylogowanie'
+           when (${textArray(who.map((w) => w[1]))})[x.u] = 'ADVISOR' and r.h3 % 7 = 1 then 'Zmiana pojazdu' else 'Logowanie' end,
+      x.ok
+    from generate_series(1, ${int(plan.loginHistory)}) g
+    cross join lateral (select
+      ${hashes(plan, 6, 3)} offset 0) r
+    cross join lateral (select 1 + (r.h1 % ${who.length})::integer as u, r.h3 % 12 <> 0 as ok) x`));
+}

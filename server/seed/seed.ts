@@ -1,0 +1,123 @@
+/**
+ * Demo data for the portal: deterministic (same options → same rows), idempotent (a database that
+ * already has any demo account is left alone) and atomic (one transaction: a failed seed leaves
+ * nothing behind).
+ *
+ * Sizes: the default (~60 vehicles, ~300 orders) takes a second or two; `cars: 100000,
+ * orders: 1000000` runs the same generate_series statements at scale (minutes on PostgreSQL).
+ */
+import { sql, type Kysely } from 'kysely';
+import { hashPassword } from '../auth/password.ts';
+import { seedBulk } from './bulk.ts';
+import { CLIENTS, STATIONS } from './data.ts';
+import { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE, seedDemo } from './demo.ts';
+import { addDays } from './sql-util.ts';
+
+export { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE } from './demo.ts';
+
+export interface SeedOptions {
+  /** Vehicles in total, including the two named demo vehicles (default 60). */
+  cars?: number;
+  /** Orders in total, including the five named demo orders (default 300; one in ten is a damage). */
+  orders?: number;
+  /** Seed of the pseudo-random choices (default 1). */
+  seed?: number;
+  /** Invoices (default max(40, 60 % of cars)). */
+  invoices?: number;
+  /** Login history rows (default max(200, orders / 10)). */
+  loginHistory?: number;
+  /** Anchor date YYYY-MM-DD for relative dates (default: today in the database's time zone). */
+  today?: string;
+  /** Progress messages (the CLI prints them). */
+  log?: (message: string) => void;
+}
+
+export interface SeedResult {
+  skipped: boolean;
+  reason?: string;
+  today?: string;
+  clients: string[];
+  stations: string[];
+  pojazdId?: { WZ12345: number; WZ67890: number };
+  counts?: Record<string, number>;
+}
+
+const DEMO_LOGINS = Object.values(DEMO_ACCOUNTS).map((a) => a.login);
+/** Password of the additional (non-demo) accounts. */
+export const EXTRA_PASSWORD = 'Haslo123!';
+
+export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): Promise<SeedResult> {
+  const base = { clients: CLIENTS.map((c) => c.klient), stations: STATIONS.map((s) => s.stacjaSerw) };
+  const existing = await db.selectFrom('app_user').select('login').where(sql<boolean>`lower("login") in (${sql.join(DEMO_LOGINS)})`).execute();
+  if (existing.length > 0) {
+    return { ...base, skipped: true, reason: `demo accounts already exist: ${existing.map((r) => r.login).join(', ')}` };
+  }
+
+  const cars = Math.max(options.cars ?? 60, 2 + CLIENTS.length);
+  const orders = Math.max(options.orders ?? 300, 5);
+  const seed = options.seed ?? 1;
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 1_000_000) throw new Error('seed must be an integer 0…1000000');
+  const log = options.log ?? (() => {});
+  const today = options.today ?? (await sql<{ d: string }>`select current_date::text as d`.execute(db)).rows[0].d;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new Error(`today must be YYYY-MM-DD, got ${today}`);
+
+  return db.transaction().execute(async (trx) => {
+    log(`seeding: ${cars} vehicles, ${orders} orders, seed ${seed}, today ${today}`);
+    const demo = await seedDemo(trx, today);
+    await seedBulk(trx, {
+      today,
+      salt: seed,
+      cars: cars - 2,
+      orders: orders - 5,
+      invoices: options.invoices ?? Math.max(40, Math.round(cars * 0.6)),
+      loginHistory: options.loginHistory ?? Math.max(200, Math.round(orders / 10)),
+      leaves: demo.leaves,
+      log,
+    });
+    await seedExtraAccounts(trx, today, demo.pojazdId.WZ12345);
+    await trx.insertInto('app_setting')
+      .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();
+    const counts = await countRows(trx);
+    log(`done: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);
+    return { ...base, skipped: false, today, pojazdId: demo.pojazdId, counts };
+  });
+}
+
+/**
+ * A few more accounts so that lists and isolation tests have neighbours: a manager for client 3,
+ * advisors of stations SS02/SS03 and drivers of the first generated vehicles of each client.
+ * They share one hash of EXTRA_PASSWORD (hashing is deliberately slow; this is demo data).
+ */
+async function seedExtraAccounts(db: Kysely<any>, today: string, excludeCar: number) {
+  const passwordHash = await hashPassword(EXTRA_PASSWORD);
+  const common = { passwordHash, firstLogin: false, dataOd: '2024-01-01', dataDo: addDays(today, 365), pwdDo: '2099-12-31' };
+  const rows: Record<string, unknown>[] = [
+    { login: 'manager3', rola: 'MANAGER', firstName: 'Ewa', lastName: 'Kaczmarek', email: 'ewa.kaczmarek@agrotech.pl', klientSymbol: CLIENTS[2].klient },
+    { login: 'doradca2', rola: 'ADVISOR', firstName: 'Paweł', lastName: 'Dudek', email: 'pawel.dudek@motor-krakow.pl', stacjaSerw: 'SS02' },
+    { login: 'doradca3', rola: 'ADVISOR', firstName: 'Katarzyna', lastName: 'Mazur', email: 'katarzyna.mazur@pcs-serwis.pl', stacjaSerw: 'SS03' },
+  ];
+  const drivers = await db.selectFrom('car as c').innerJoin('employee as e', 'e.pracId', 'c.pracId')
+    .select(['c.klientSymbol', 'e.pracId', 'e.imie', 'e.nazwisko', 'e.email', 'e.telefonKom'])
+    .where('c.pojazdId', '<>', excludeCar)
+    .distinctOn('c.klientSymbol').orderBy('c.klientSymbol').orderBy('c.pojazdId').execute();
+  drivers.forEach((d, i) => rows.push({
+    login: `kierowca${i + 2}`, rola: 'USER', firstName: d.imie, lastName: d.nazwisko, email: d.email, telefonKom: d.telefonKom,
+    klientSymbol: d.klientSymbol, pracId: d.pracId,
+  }));
+  await db.insertInto('app_user').values(rows.map((r) => ({ ...common, ...r }))).execute();
+}
+
+const COUNTED = [
+  'client', 'service_station', 'company', 'unit', 'employee', 'app_user', 'car', 'vehicle_assignment', 'mileage_reading',
+  'fuel_card', 'contract', 'contract_position', 'tire', 'service_order', 'order_position', 'damage', 'note', 'attachment',
+  'invoice', 'invoice_file', 'login_history',
+];
+
+async function countRows(db: Kysely<any>): Promise<Record<string, number>> {
+  const union = COUNTED.map((t) => `select '${t}' as t, count(*)::integer as n from ${t}`).join(' union all ');
+  const { rows } = await sql.raw<{ t: string; n: number }>(union).execute(db);
+  return Object.fromEntries(rows.map((r) => [r.t, r.n]));
+}
+
+export const demoFacts = { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE, clients: CLIENTS.map((c) => c.klient), stations: STATIONS.map((s) => s.stacjaSerw) };

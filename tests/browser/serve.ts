@@ -1,0 +1,22 @@
+/**
+ * The server the browser tests talk to: the real `server/main.ts` on a database of its own — a
+ * fresh PGlite folder, or, with DATABASE_URL, a fresh schema "e2e" — so runs never see old data.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropSchema } from '../../server/db/connect.ts';
+
+const env: NodeJS.ProcessEnv = { ...process.env, LOG: 'off' };
+if (process.env.DATABASE_URL) {
+  await dropSchema({ databaseUrl: process.env.DATABASE_URL, schema: 'e2e' });
+  env.DATABASE_SCHEMA = 'e2e';
+} else {
+  env.DATA_DIR = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+}
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'inherit' });
+const stop = () => child.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+child.on('exit', (code) => process.exit(code ?? 0));

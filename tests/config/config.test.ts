@@ -1,0 +1,114 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadBundle } from '../../server/config/load-bundle.ts';
+import { ROOT, startTestApp } from '../support/test-app.ts';
+
+/** A private copy of the configuration tree, so a test can add a variant or break a file. */
+function copyConfig(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-config-'));
+  for (const sub of ['screens', 'schemas', 'locales', 'client-variants', 'package.json']) cpSync(join(ROOT, sub), join(dir, sub), { recursive: true });
+  return dir;
+}
+const write = (file: string, value: unknown) => {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, JSON.stringify(value, null, 2));
+};
+
+describe('configuration', () => {
+  const made: string[] = [];
+  afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('every file of the default configuration validates and cross-checks', () => {
+    expect(() => loadBundle({ root: ROOT })).not.toThrow();
+  });
+
+  it('every shipped client variant validates', async () => {
+    const { readdirSync, existsSync } = await import('node:fs');
+    const dir = join(ROOT, 'client-variants');
+    const variants = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+    for (const variant of variants) expect(() => loadBundle({ root: ROOT, variant }), variant).not.toThrow();
+  });
+
+  it('a throwaway variant that hides a menu entry and relabels a column is served with no code change', async () => {
+    const root = copyConfig();
+    made.push(root);
+    const v = join(root, 'client-variants', 'throwaway');
+    write(join(v, 'variant.json'), { schemaVersion: 1, name: 'Throwaway', app: { config: { showTiresTable: false } } });
+    write(join(v, 'screens', 'menu.json'), { groups: [{ id: 'records', items: [{ id: 'invoices', $remove: true }] }] });
+    write(join(v, 'locales', 'pl', 'car.json'), { fields: { rejestr: 'Numer tablicy' } });
+    const t = await startTestApp({ root, variant: 'throwaway' });
+    try {
+      const res = await t.call('GET', '/api/ui/config');
+      expect(res.statusCode).toBe(200);
+      const bundle = res.json();
+      const records = bundle.screens.menu.groups.find((g: any) => g.id === 'records');
+      expect(records.items.map((i: any) => i.id)).not.toContain('invoices');
+      expect(records.items.map((i: any) => i.id)).toContain('vehicles');
+      expect(bundle.locales.pl.car.fields.rejestr).toBe('Numer tablicy');
+      expect(bundle.locales.pl.car.fields.marka).toBe('Marka'); // the rest of the namespace is kept
+      expect(bundle.config.showTiresTable).toBe(false);
+      expect(bundle.variant).toBe('throwaway');
+      // the default configuration is untouched
+      expect((loadBundle({ root }).locales.pl.car as any).fields.rejestr).toBe('Nr rejestracyjny');
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('answers the bundle with an ETag and 304 when unchanged', async () => {
+    const t = await startTestApp();
+    try {
+      const first = await t.call('GET', '/api/ui/config');
+      const etag = first.headers.etag as string;
+      expect(etag).toBeTruthy();
+      const again = await t.call('GET', '/api/ui/config', { headers: { 'if-none-match': etag } });
+      expect(again.statusCode).toBe(304);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('names the file, the JSON pointer and the reason when a file breaks its meta-schema', () => {
+    const root = copyConfig();
+    made.push(root);
+    const file = join(root, 'screens', 'vehicles-table.json');
+    const screen = JSON.parse(readFileSync(file, 'utf8'));
+    screen.columns[2].widht = 100;
+    write(file, screen);
+    try {
+      loadBundle({ root });
+      expect.unreachable('loadBundle should have thrown');
+    } catch (e: any) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).problems).toContainEqual({ file: 'screens/vehicles-table.json', pointer: '/columns/2/widht', reason: 'unknown property "widht"' });
+    }
+  });
+
+  it('refuses a column its entity lacks, a missing text key and a broken overlay', () => {
+    const root = copyConfig();
+    made.push(root);
+    const file = join(root, 'screens', 'vehicles-table.json');
+    const screen = JSON.parse(readFileSync(file, 'utf8'));
+    screen.columns.push({ id: 'kolorNadwozia' });
+    write(file, screen);
+    const v = join(root, 'client-variants', 'broken');
+    write(join(v, 'variant.json'), { schemaVersion: 1, name: 'Broken' });
+    write(join(v, 'screens', 'menu.json'), { groups: [{ id: 'records', items: [{ id: 'new-entry', route: '/app/nowhere', $after: 'no-such-item' }] }] });
+    const reasons = (fn: () => unknown) => {
+      try {
+        fn();
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+      }
+    };
+    expect(reasons(() => loadBundle({ root }))).toContain('screens/vehicles-table.json /columns/20/id field "kolorNadwozia" is not in the entity schema "car"');
+    expect(reasons(() => loadBundle({ root, variant: 'broken' })).join('\n')).toMatch(/client-variants\/broken\/screens\/menu.json.*anchor id "no-such-item" not found/);
+  });
+
+  it('refuses to start a variant that does not exist', () => {
+    expect(() => loadBundle({ root: ROOT, variant: 'no-such-variant' })).toThrow(/variant folder does not exist/);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * A real application on a real database for API tests: in-memory PGlite by default, or, when
+ * DATABASE_URL is set, PostgreSQL in a throwaway schema dropped afterwards (server/db/testing.ts).
+ * Requests go through fastify.inject with real signatures.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { buildApp } from '../../server/app.ts';
+import { openTestDatabase } from '../../server/db/testing.ts';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+
+export const DEMO = {
+  admin: { username: 'admin', password: 'Admin123!', role: 'MANAGER' },
+  manager: { username: 'manager', password: 'Manager123!', role: 'MANAGER' },
+  manager2: { username: 'manager2', password: 'Manager123!', role: 'MANAGER' },
+  kierowca: { username: 'kierowca', password: 'Kierowca123!', role: 'USER', rejestr: 'WZ12345' },
+  doradca: { username: 'doradca', password: 'Doradca123!', role: 'ADVISOR', rejestr: 'WZ12345', vin: '000123' },
+} as const;
+export type DemoAccount = keyof typeof DEMO;
+
+export interface TestApp {
+  app: FastifyInstance;
+  preConfigName: string;
+  /** A signed POST/PUT (or a plain GET/DELETE) with an optional bearer token. */
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; sign?: boolean }): Promise<LightMyRequestResponse>;
+  signIn(account: DemoAccount): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: { variant?: string; root?: string } = {}): Promise<TestApp> {
+  // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
+  const database = await openTestDatabase({ seed: true });
+  const app = await buildApp({ db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION });
+  await app.ready();
+  const preConfigName = app.config.bundle.app.name;
+
+  const call: TestApp['call'] = (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let payload: string | undefined;
+    if (opts.body !== undefined) {
+      payload = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    if ((method === 'POST' || method === 'PUT') && opts.sign !== false) {
+      const nonce = makeNonce();
+      headers['x-nonce'] = nonce;
+      headers['x-signature'] = signBody(preConfigName, nonce, payload ?? '');
+    }
+    return app.inject({ method, url, headers, payload });
+  };
+
+  return {
+    app,
+    preConfigName,
+    call,
+    async signIn(account) {
+      const res = await call('POST', '/api/user/auth', { body: DEMO[account] });
+      if (res.statusCode !== 200) throw new Error(`sign-in of ${account} failed: ${res.statusCode} ${res.body}`);
+      return res.json().id_token as string;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

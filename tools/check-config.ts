@@ -1,0 +1,23 @@
+/**
+ * `npm run check` (and `npm test`): validates the default configuration and every client variant
+ * exactly as start-up does, printing each problem as file, JSON pointer and reason.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, loadBundle } from '../server/config/load-bundle.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const variantsDir = join(root, 'client-variants');
+const variants = ['default', ...(existsSync(variantsDir) ? readdirSync(variantsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [])];
+
+let failed = false;
+for (const variant of variants) {
+  try {
+    const bundle = loadBundle({ root, variant });
+    console.log(`✓ ${variant}: ${Object.keys(bundle.screens).length} screens, ${Object.keys(bundle.schemas).length} schemas, ${Object.keys(bundle.resources).length} resources`);
+  } catch (e) {
+    failed = true;
+    console.error(`✗ ${variant}\n${e instanceof ConfigError ? e.message : String(e)}`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,23 @@
+/**
+ * `npm run new-variant -- <folder> "<Name>"`: starts a client variant with the folders that
+ * mirror the base configuration and a variant.json to fill in (see docs/configuration.md).
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const [folder, name] = process.argv.slice(2);
+if (!folder || !/^[a-z][a-z0-9-]*$/.test(folder)) {
+  console.error('Usage: npm run new-variant -- <folder: lower-case letters, digits, hyphens> "<Name>"');
+  process.exit(2);
+}
+const dir = join(resolve(import.meta.dirname, '..'), 'client-variants', folder);
+if (existsSync(dir)) {
+  console.error(`client-variants/${folder} already exists`);
+  process.exit(2);
+}
+for (const sub of ['screens', 'schemas/entities', 'schemas/resources', 'locales/pl', 'assets']) mkdirSync(join(dir, sub), { recursive: true });
+writeFileSync(
+  join(dir, 'variant.json'),
+  JSON.stringify({ $schema: '../../schemas/meta/variant.schema.json', schemaVersion: 1, name: name ?? folder, app: { config: {} } }, null, 2) + '\n',
+);
+console.log(`Created client-variants/${folder}. Add overlay files with the same names as in screens/, schemas/ and locales/pl/, then run: PORTAL_VARIANT=${folder} npm start`);

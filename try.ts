@@ -1,0 +1,13 @@
+import { openDatabase, dropSchema } from './server/db/connect.ts';
+import { migrateToLatest } from './server/db/migrate.ts';
+import { seedDatabase } from './server/seed/seed.ts';
+const url = process.env.DATABASE_URL;
+const t0 = Date.now();
+const h = await openDatabase({ databaseUrl: url, schema: url ? 'try_x' : undefined });
+await migrateToLatest(h.db);
+console.log('migrated', Date.now() - t0);
+const r = await seedDatabase(h.db, { log: console.log, cars: Number(process.env.CARS ?? 60), orders: Number(process.env.ORDERS ?? 300) });
+console.log(r, Date.now() - t0);
+console.log(await seedDatabase(h.db));
+await h.close();
+if (url && !process.env.KEEP) await dropSchema({ databaseUrl: url, schema: 'try_x' });
