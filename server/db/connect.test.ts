@@ -5,10 +5,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, openDatabase } from './connect.ts';
 import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from './testing.ts';
+import { jsonb } from './value-types.ts';
 
 describe.each(testBackends)('openDatabase on %s', (kind) => {
   let t: TestDatabase;
-  beforeAll(async () => { t = await openTestDatabase({ kind }); });
+  beforeAll(async () => { t = await openTestDatabase({ kind }); }, 60_000);
   afterAll(async () => { await t?.close(); });
 
   it('reports its kind', () => {
@@ -44,6 +45,15 @@ describe.each(testBackends)('openDatabase on %s', (kind) => {
     expect(updated.numUpdatedRows).toBe(2n);
     const deleted = await t.db.deleteFrom('affected_probe').where('id', '=', 1).executeTakeFirst();
     expect(deleted.numDeletedRows).toBe(1n);
+  });
+
+  it('writes jsonb objects and arrays through jsonb()', async () => {
+    const user = await t.db.insertInto('app_user').values({ login: 'j', rola: 'ADMIN', firstName: 'J', lastName: 'K' })
+      .returning('id').executeTakeFirstOrThrow();
+    const view = await t.db.insertInto('user_table_view')
+      .values({ userId: user.id, tablename: 'ORDER_TABLE', name: 'Mój widok', columnOrder: jsonb(['autNr', 'rejestr']) })
+      .returning('columnOrder').executeTakeFirstOrThrow();
+    expect(view.columnOrder).toEqual(['autNr', 'rejestr']);
   });
 
   it('keeps a concurrent write out of a transaction that is rolled back', async () => {
@@ -116,10 +126,11 @@ describe.runIf(process.env.DATABASE_URL)('PostgreSQL schemas', () => {
     } finally {
       await probe.close();
     }
-  });
+  }, 30_000);
 
   it('refuses to drop public or an invalid schema name', async () => {
     await expect(dropSchema({ databaseUrl, schema: 'public' })).rejects.toThrow(/Refusing/);
     await expect(dropSchema({ databaseUrl, schema: 'x; drop table y' })).rejects.toThrow(/Invalid schema name/);
   });
 });
+

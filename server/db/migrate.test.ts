@@ -33,7 +33,7 @@ async function columns(t: TestDatabase, table: string): Promise<string[]> {
 
 describe.each(testBackends)('migrations on %s', (kind) => {
   let t: TestDatabase;
-  beforeAll(async () => { t = await openTestDatabase({ kind, migrate: false }); });
+  beforeAll(async () => { t = await openTestDatabase({ kind, migrate: false }); }, 60_000);
   afterAll(async () => { await t?.close(); });
 
   it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
@@ -43,7 +43,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
     expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
     expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());
     expect(await relations(t, 'VIEW')).toEqual([...VIEWS].sort());
-  });
+  }, 30_000);
 
   it('names spec fields exactly (camelCase) and keeps secrets out of the views', async () => {
     expect(await columns(t, 'car')).toEqual(expect.arrayContaining([
@@ -55,7 +55,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
     expect(await columns(t, 'v_contract')).toEqual(expect.arrayContaining(['umowaNr', 'opmRataIle', 'dataTyp', 'pojazdId', 'klientSymbol']));
     expect(await columns(t, 'v_terms_acceptance')).toEqual(expect.arrayContaining(['login', 'name', 'surname', 'client', 'templateName', 'group', 'acceptedAt']));
     for (const view of VIEWS) await sql`select * from ${sql.table(view)} limit 1`.execute(t.db);
-  });
+  }, 30_000);
 
   it('enforces the enumerations and business rules of the spec', async () => {
     await t.db.insertInto('client').values({ klient: 'K1', klientNazwa: 'Klient' }).execute();
@@ -89,7 +89,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
     await t.db.insertInto('vehicle_assignment').values(open).execute();
     await expect(t.db.insertInto('vehicle_assignment').values(open).execute()).rejects.toThrow(/vehicle_assignment_one_open_idx/);
     await expect(t.db.deleteFrom('car').where('pojazdId', '=', car.pojazdId).execute()).rejects.toThrow(/foreign key/);
-  });
+  }, 30_000);
 
   it('has exactly one e-mail configuration row', async () => {
     const rows = await t.db.selectFrom('email_config').selectAll().execute();
@@ -109,5 +109,5 @@ describe.each(testBackends)('migrations on %s', (kind) => {
     expect(await relations(t, 'VIEW')).toEqual([]);
     await migrateToLatest(t.db);
     expect(await relations(t, 'VIEW')).toHaveLength(VIEWS.length);
-  });
+  }, 30_000);
 });

@@ -14,7 +14,7 @@
  *   afterAll(() => t.close());
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
@@ -86,12 +86,12 @@ async function runSeed(handle: DatabaseHandle) {
 
 async function sourceHash(seed: boolean): Promise<string> {
   const hash = createHash('sha256');
-  const dirs = ['server/migrations/', 'server/db/', ...(seed ? ['server/seed/', 'server/auth/'] : [])];
-  for (const dir of dirs) {
-    for (const name of (await readdir(ROOT + dir)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort()) {
-      hash.update(dir + name).update(await readFile(ROOT + dir + name));
-    }
+  const files: string[] = [];
+  for (const dir of ['server/migrations/', 'server/db/', ...(seed ? ['server/seed/'] : [])]) {
+    files.push(...(await readdir(ROOT + dir)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort().map((n) => dir + n));
   }
+  if (seed) files.push('server/auth/password.ts');
+  for (const file of files) hash.update(file).update(await readFile(ROOT + file));
   const pglite = JSON.parse(await readFile(ROOT + 'node_modules/@electric-sql/pglite/package.json', 'utf8')).version;
   hash.update(`pglite ${pglite}`);
   return hash.digest('hex').slice(0, 16);
@@ -102,7 +102,7 @@ const building = new Map<string, Promise<Buffer>>();
 /** The gzip tarball of a migrated (and maybe seeded) PGlite data directory, built once. */
 async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
   // Seeded data is anchored to today's date, so a seeded snapshot is only valid on its day.
-  const day = seed ? `-${new Date().toISOString().slice(0, 10)}` : '';
+  const day = seed ? `-${new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(new Date())}` : '';
   const file = `${SNAPSHOTS}${seed ? 'seeded' : 'migrated'}-${await sourceHash(seed)}${day}.tgz`;
   let pending = building.get(file);
   if (!pending) {
@@ -119,6 +119,7 @@ async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
         const tmp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}`;
         await writeFile(tmp, tarball);
         await rename(tmp, file);
+        await removeOtherSnapshots(file);
         return tarball;
       } finally {
         await handle.close();
@@ -127,4 +128,14 @@ async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
     building.set(file, pending);
   }
   return pending;
+}
+
+/** Snapshots of older sources are dead weight (5 MB each); keep only the current one per kind. */
+async function removeOtherSnapshots(current: string) {
+  const kind = current.slice(SNAPSHOTS.length).split('-')[0];
+  for (const name of await readdir(SNAPSHOTS)) {
+    if (name.startsWith(`${kind}-`) && name.endsWith('.tgz') && SNAPSHOTS + name !== current) {
+      await rm(SNAPSHOTS + name, { force: true });
+    }
+  }
 }

@@ -15,8 +15,18 @@
  * | json / jsonb       | parsed value                                                     |
  *
  * Arrays of these types are not normalised; aggregate to json instead when you need them.
+ *
+ * Writing jsonb: node-postgres turns a JS array parameter into a PostgreSQL array literal, which
+ * a jsonb column rejects (PGlite accepts it, so the bug would only show on PostgreSQL). Pass
+ * jsonb values through `jsonb(value)` (or JSON.stringify) and both backends behave the same.
  */
+import { sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
+
+/** A jsonb parameter that works on both backends: `values({ columnOrder: jsonb(['a', 'b']) })`. */
+export function jsonb(value: unknown): RawBuilder<unknown> {
+  return sql`${JSON.stringify(value)}::jsonb`;
+}
 
 export const OID = { INT8: 20, BYTEA: 17, DATE: 1082, NUMERIC: 1700 } as const;
 

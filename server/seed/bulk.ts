@@ -41,12 +41,11 @@ const KL = textArray(CLIENTS.map((c) => c.klient));
 const CLIENT_NAMES = textArray(CLIENTS.map((c) => c.klientNazwa));
 const DOMAINS = textArray(CLIENTS.map((c) => c.domain));
 /** The fleet manager of each client (reporter and approver names on orders). */
-const MANAGER_NAMES = textArray(['Nowak Anna', 'Wiśniewski Tomasz', 'Kaczmarek Ewa']);
+const MANAGER_NAMES = textArray(CLIENTS.map((c) => c.fleetManager));
 const ST_CODES = textArray(STATIONS.map((s) => s.stacjaSerw));
-const ST_NAMES = textArray(STATIONS.map((s) => s.nazwa));
 const ST_FIRMS = textArray(STATIONS.map((s) => COMPANIES.find((c) => c.firma === s.firma)!.firmaNazwa));
 const ST_PLACES = textArray(STATIONS.map((s) => `${s.nazwa}, ${s.ulica}, ${s.kodPoczt} ${s.miejscow}`));
-const ADVISOR_NAMES = textArray(['Lewandowski Marek', 'Dudek Paweł', 'Mazur Katarzyna', 'Król Jakub']);
+const ADVISOR_NAMES = textArray(STATIONS.map((s) => s.advisor));
 const NS = STATIONS.length;
 
 /**
@@ -114,7 +113,7 @@ async function cars(db: Kysely<any>, plan: BulkPlan, base: number, empBase: numb
   const done = timed(plan, 'car');
   const today = `date ${lit(plan.today)}`;
   const m = (field: 'marka' | 'markaOpis' | 'modelOpis' | 'wmi' | 'code') => `(${textArray(MODELS.map((x) => x[field]))})[x.mi]`;
-  const plates = textArray(CLIENTS.flatMap((c) => c.plates.concat(c.plates).slice(0, 3)));
+  const plates = textArray(CLIENTS.flatMap((c) => c.plates)); // three prefixes per client
   // VIN: WMI(3) + model code(5) + check(1) + model-year letter(1) + plant(1) + serial(6) = 17.
   // Serials start at 200001, so no generated VIN ends in 000123 (WZ12345's) below 800 000 cars.
   const yearLetters = textArray(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'R', 'S', 'T', 'V', 'W', 'X', 'Y']);

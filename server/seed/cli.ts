@@ -1,8 +1,8 @@
 /**
  * npm run seed [-- --cars 100000 --orders 1000000 --seed 1 --invoices 40 --today 2025-06-30]
  *
- * Migrates and seeds the database of DATABASE_URL (PostgreSQL) or, without it, the PGlite folder
- * DATA_DIR (default ./data) — the same database `npm start` uses. Seeding a database that already
+ * Migrates and seeds the database of DATABASE_URL (PostgreSQL; DATABASE_SCHEMA selects a schema)
+ * or, without it, the PGlite folder DATA_DIR (default ./data) — the same database `npm start` uses. Seeding a database that already
  * has the demo accounts does nothing.
  */
 import { parseArgs } from 'node:util';
@@ -26,13 +26,14 @@ async function main() {
   });
   if (values.help) {
     console.log('Usage: npm run seed -- [--cars N] [--orders N] [--seed N] [--invoices N] [--today YYYY-MM-DD]\n' +
-      'Database: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite folder, default ./data).');
+      'Database: DATABASE_URL (PostgreSQL, optional DATABASE_SCHEMA) or DATA_DIR (PGlite folder, default ./data).');
     return;
   }
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = databaseUrl ? undefined : process.env.DATA_DIR || './data';
-  console.log(`database: ${databaseUrl ? databaseUrl.replace(/\/\/[^@/]*@/, '//***@') : `PGlite in ${dataDir}`}`);
-  const handle = await openDatabase({ databaseUrl, dataDir });
+  const schema = databaseUrl ? process.env.DATABASE_SCHEMA || undefined : undefined;
+  console.log(`database: ${databaseUrl ? databaseUrl.replace(/\/\/[^@/]*@/, '//***@') + (schema ? ` schema ${schema}` : '') : `PGlite in ${dataDir}`}`);
+  const handle = await openDatabase({ databaseUrl, dataDir, schema });
   const started = Date.now();
   try {
     const applied = await migrateToLatest(handle.db);

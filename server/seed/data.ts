@@ -3,13 +3,19 @@
  * TypeScript for the handful of named rows, in SQL by row number for the bulk rows).
  */
 
-export interface DemoClient { klient: string; klientNazwa: string; nip: string; miejscow: string; domain: string; plates: string[] }
+export interface DemoClient {
+  klient: string; klientNazwa: string; nip: string; miejscow: string; domain: string;
+  /** Registration prefixes of the client's region. */
+  plates: string[];
+  /** "Nazwisko Imię" of the client's fleet manager (reporter/approver on generated orders). */
+  fleetManager: string;
+}
 
 /** Client 1 is the demo manager's, client 2 is manager2's. */
 export const CLIENTS: DemoClient[] = [
-  { klient: 'KL001', klientNazwa: 'Transbud Sp. z o.o.', nip: '5213456789', miejscow: 'Warszawa', domain: 'transbud.pl', plates: ['WZ', 'WA', 'WI'] },
-  { klient: 'KL002', klientNazwa: 'Mleczpol S.A.', nip: '6762345678', miejscow: 'Kraków', domain: 'mleczpol.pl', plates: ['KR', 'KK', 'KWI'] },
-  { klient: 'KL003', klientNazwa: 'Agrotech Sp. z o.o.', nip: '7792345671', miejscow: 'Poznań', domain: 'agrotech.pl', plates: ['PO', 'PZ', 'PN'] },
+  { klient: 'KL001', klientNazwa: 'Transbud Sp. z o.o.', nip: '5213456789', miejscow: 'Warszawa', domain: 'transbud.pl', plates: ['WZ', 'WA', 'WI'], fleetManager: 'Nowak Anna' },
+  { klient: 'KL002', klientNazwa: 'Mleczpol S.A.', nip: '6762345678', miejscow: 'Kraków', domain: 'mleczpol.pl', plates: ['KR', 'KK', 'KWI'], fleetManager: 'Wiśniewski Tomasz' },
+  { klient: 'KL003', klientNazwa: 'Agrotech Sp. z o.o.', nip: '7792345671', miejscow: 'Poznań', domain: 'agrotech.pl', plates: ['PO', 'PZ', 'PN'], fleetManager: 'Kaczmarek Ewa' },
 ];
 
 export interface DemoCompany { firma: string; firmaNazwa: string; nip: string; rodzaj: string; miejscow: string }
@@ -30,14 +36,18 @@ export const COMPANIES: DemoCompany[] = [
   { firma: 'OPONIARZ', firmaNazwa: 'Oponiarz Przechowalnia Opon Sp. z o.o.', nip: '5213300998', rodzaj: 'OPONY', miejscow: 'Warszawa' },
 ];
 
-export interface DemoStation { stacjaSerw: string; nazwa: string; firma: string; miejscow: string; kodPoczt: string; ulica: string; telefon: string }
+export interface DemoStation {
+  stacjaSerw: string; nazwa: string; firma: string; miejscow: string; kodPoczt: string; ulica: string; telefon: string;
+  /** "Nazwisko Imię" of the station's service advisor. */
+  advisor: string;
+}
 
 /** SS01 is the demo advisor's station. */
 export const STATIONS: DemoStation[] = [
-  { stacjaSerw: 'SS01', nazwa: 'Auto-Serwis Kowalczyk Warszawa', firma: 'KOWALCZYK', miejscow: 'Warszawa', kodPoczt: '02-495', ulica: 'ul. Połczyńska 31', telefon: '22 665 12 30' },
-  { stacjaSerw: 'SS02', nazwa: 'Motor-Kraków Serwis', firma: 'MOTORKRK', miejscow: 'Kraków', kodPoczt: '31-564', ulica: 'al. Pokoju 44', telefon: '12 411 20 10' },
-  { stacjaSerw: 'SS03', nazwa: 'Poznańskie Centrum Serwisowe', firma: 'PCS', miejscow: 'Poznań', kodPoczt: '61-131', ulica: 'ul. Gdyńska 72', telefon: '61 874 33 00' },
-  { stacjaSerw: 'SS04', nazwa: 'Auto Centrum Gdańsk', firma: 'ACGDANSK', miejscow: 'Gdańsk', kodPoczt: '80-298', ulica: 'ul. Słowackiego 111', telefon: '58 340 55 66' },
+  { stacjaSerw: 'SS01', nazwa: 'Auto-Serwis Kowalczyk Warszawa', firma: 'KOWALCZYK', miejscow: 'Warszawa', kodPoczt: '02-495', ulica: 'ul. Połczyńska 31', telefon: '22 665 12 30', advisor: 'Lewandowski Marek' },
+  { stacjaSerw: 'SS02', nazwa: 'Motor-Kraków Serwis', firma: 'MOTORKRK', miejscow: 'Kraków', kodPoczt: '31-564', ulica: 'al. Pokoju 44', telefon: '12 411 20 10', advisor: 'Dudek Paweł' },
+  { stacjaSerw: 'SS03', nazwa: 'Poznańskie Centrum Serwisowe', firma: 'PCS', miejscow: 'Poznań', kodPoczt: '61-131', ulica: 'ul. Gdyńska 72', telefon: '61 874 33 00', advisor: 'Mazur Katarzyna' },
+  { stacjaSerw: 'SS04', nazwa: 'Auto Centrum Gdańsk', firma: 'ACGDANSK', miejscow: 'Gdańsk', kodPoczt: '80-298', ulica: 'ul. Słowackiego 111', telefon: '58 340 55 66', advisor: 'Król Jakub' },
 ];
 
 export const INSURERS = ['PZU SA', 'TUiR Warta S.A.', 'STU Ergo Hestia SA', 'TUiR Allianz Polska S.A.'];

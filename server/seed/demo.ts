@@ -48,7 +48,7 @@ async function seedOrganisation(db: Kysely<any>): Promise<UnitLeaf[]> {
     firmaIds.set(c.firma, row.firmaId);
   }
   await db.insertInto('client').values(CLIENTS.map(({ klient, klientNazwa, nip, miejscow }) => ({ klient, klientNazwa, nip, miejscow }))).execute();
-  await db.insertInto('service_station').values(STATIONS.map(({ firma, ...s }) => ({ ...s, firmaId: firmaIds.get(firma) }))).execute();
+  await db.insertInto('service_station').values(STATIONS.map(({ firma, advisor: _advisor, ...s }) => ({ ...s, firmaId: firmaIds.get(firma) }))).execute();
 
   const leaves: UnitLeaf[] = [];
   for (const [ci, client] of CLIENTS.entries()) {

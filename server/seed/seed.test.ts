@@ -21,10 +21,10 @@ describe.each(testBackends)('seed on %s', (kind) => {
 
   const user = (login: string) => t.db.selectFrom('app_user').selectAll().where('login', '=', login).executeTakeFirstOrThrow();
 
-  it('creates the default size: 60 vehicles over 3 clients, 300 orders with damages, 40 invoices', () => {
+  it('creates the default size: 120 vehicles over 3 clients, 300 orders with damages, 72 invoices', () => {
     expect(result.skipped).toBe(false);
     expect(result.clients).toEqual(['KL001', 'KL002', 'KL003']);
-    expect(result.counts).toMatchObject({ car: 60, service_order: 300, invoice: 40, client: 3 });
+    expect(result.counts).toMatchObject({ car: 120, service_order: 300, invoice: 72, client: 3 });
     expect(result.counts!.damage).toBeGreaterThanOrEqual(25);
     for (const table of ['vehicle_assignment', 'fuel_card', 'contract', 'contract_position', 'tire', 'order_position', 'note', 'login_history']) {
       expect(result.counts![table], table).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
  * already has any demo account is left alone) and atomic (one transaction: a failed seed leaves
  * nothing behind).
  *
- * Sizes: the default (~60 vehicles, ~300 orders) takes a second or two; `cars: 100000,
+ * Sizes: the default (~120 vehicles, ~300 orders) takes a second or two; `cars: 100000,
  * orders: 1000000` runs the same generate_series statements at scale (minutes on PostgreSQL).
  */
 import { sql, type Kysely } from 'kysely';
@@ -53,7 +53,8 @@ export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): 
     return { ...base, skipped: true, reason: `demo accounts already exist: ${existing.map((r) => r.login).join(', ')}` };
   }
 
-  const cars = Math.max(options.cars ?? 60, 2 + CLIENTS.length);
+  // 120 by default: every client has more than one 30-row block, so scrolling loads the next one
+  const cars = Math.max(options.cars ?? 120, 2 + CLIENTS.length);
   const orders = Math.max(options.orders ?? 300, 5);
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed) || seed < 0 || seed > 1_000_000) throw new Error('seed must be an integer 0…1000000');

@@ -7,7 +7,7 @@ export function displayName(user: Session['user']): string {
   return name || user.login;
 }
 
-/** Username and role label, with the role's icon letter (spec §2 "role badge"). */
+/** Display name, username (login) and role label, with the role's icon letter (spec §2 "role badge"). */
 export function RoleBadge({ user }: { user: Session['user'] }) {
   const { t } = useTranslation();
   const role = user.rola ?? 'UNKNOWN';
@@ -18,7 +18,9 @@ export function RoleBadge({ user }: { user: Session['user'] }) {
       </span>
       <span className="role-text">
         <span className="role-name">{displayName(user)}</span>
-        <span className="role-label">{t(`app:roles.${role}`)}</span>
+        <span className="role-label">
+          <span className="role-login">{user.login}</span> · {t(`app:roles.${role}`)}
+        </span>
       </span>
     </div>
   );

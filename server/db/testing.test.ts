@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { openTestDatabase, testBackends } from './testing.ts';
+
+describe.each(testBackends)('openTestDatabase on %s', (kind) => {
+  it('gives a seeded database that is independent of every other one and gone after close()', async () => {
+    const [a, b] = await Promise.all([openTestDatabase({ kind, seed: true }), openTestDatabase({ kind, seed: true })]);
+    try {
+      await a.db.deleteFrom('login_history').execute();
+      const countIn = async (t: typeof a) =>
+        (await t.db.selectFrom('login_history').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n;
+      expect(await countIn(a)).toBe(0);
+      expect(await countIn(b)).toBeGreaterThan(0);
+      const admin = await b.db.selectFrom('v_users').select('rola').where('login', '=', 'admin').executeTakeFirstOrThrow();
+      expect(admin.rola).toBe('ADMIN');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    if (kind === 'postgres') {
+      const probe = await openTestDatabase({ kind, migrate: false });
+      try {
+        const { rows } = await sql<{ n: number }>`
+          select count(*) as n from information_schema.schemata where schema_name in (${a.schema!}, ${b.schema!})`.execute(probe.db);
+        expect(rows[0].n).toBe(0);
+      } finally {
+        await probe.close();
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,83 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { menuEntries, signIn } from './support.ts';
+
+const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
+
+const MENUS = {
+  admin: [...RECORDS_OFFICE, 'Historia logowań', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Odśwież aplikację', 'Wyloguj'],
+  manager: [...RECORDS_OFFICE, 'Zmiana hasła', 'Wyloguj'],
+  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Wyloguj'],
+  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Wyloguj'],
+} as const;
+
+const NAMES = { admin: 'Zieliński Piotr', manager: 'Nowak Anna', kierowca: 'Kowalski Jan', doradca: 'Lewandowski Marek' } as const;
+const BADGES = { admin: 'Administrator', manager: 'Fleet Manager', kierowca: 'Użytkownik', doradca: 'Doradca Serwisowy' } as const;
+
+for (const account of Object.keys(MENUS) as (keyof typeof MENUS)[]) {
+  test(`${account} signs in and sees exactly their menu`, async ({ page }) => {
+    await signIn(page, account);
+    expect(await menuEntries(page)).toEqual(MENUS[account]);
+    const badge = page.getByTestId('role-badge');
+    await expect(badge).toContainText(NAMES[account]);
+    await expect(badge).toContainText(account);
+    await expect(badge).toContainText(BADGES[account]);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'pl');
+    await expect(page.getByRole('contentinfo')).toContainText('Wersja');
+    await page.screenshot({ path: `test-results/menu-${account}.png`, fullPage: true });
+  });
+}
+
+test('the login screen shows the plate for drivers and advisors, and the VIN for advisors only', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveTitle(/Partner CFM/);
+  await page.getByLabel('Fleet Manager', { exact: true }).check();
+  await expect(page.getByLabel(/^Numer rejestracyjny/)).toHaveCount(0);
+  await expect(page.getByLabel(/^Ostatnie 6 znaków VIN/)).toHaveCount(0);
+  await page.getByLabel('Użytkownik pojazdu', { exact: true }).check();
+  await expect(page.getByLabel(/^Numer rejestracyjny/)).toBeVisible();
+  await expect(page.getByLabel(/^Ostatnie 6 znaków VIN/)).toHaveCount(0);
+  await page.getByLabel('Doradca serwisowy', { exact: true }).check();
+  await expect(page.getByLabel(/^Numer rejestracyjny/)).toBeVisible();
+  await expect(page.getByLabel(/^Ostatnie 6 znaków VIN/)).toBeVisible();
+  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+});
+
+test('a wrong password shows the Polish message and keeps the user on the login screen', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Fleet Manager', { exact: true }).check();
+  await page.getByLabel(/^Login\*?$/).fill('manager');
+  await page.getByLabel(/^Hasło\*?$/).fill('Zle-haslo1!');
+  await page.getByRole('button', { name: 'Zaloguj' }).click();
+  await expect(page.getByTestId('login-error')).toHaveText('Błąd logowania: Błędny login lub hasło!');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a protected route without a session goes to the login screen; a signed-in user skips it', async ({ page }) => {
+  await page.goto('/app/przydzialy');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await signIn(page, 'manager');
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+});
+
+test('a route the role may not open says so, and sign-out ends the session', async ({ page }) => {
+  await signIn(page, 'kierowca');
+  await page.goto('/app/users');
+  await expect(page.getByRole('alert')).toHaveText('Nie masz dostępu do tej strony.');
+  await page.getByRole('link', { name: 'Wyloguj' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/app/dane-pojazdu');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the side menu collapses below 992 px and opens from the toggle', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await signIn(page, 'manager');
+  await expect(page.getByRole('navigation', { name: 'Menu główne' })).toBeHidden();
+  await page.getByRole('button', { name: 'Pokaż lub ukryj menu' }).click();
+  await expect(page.getByRole('navigation', { name: 'Menu główne' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/menu-narrow.png' });
+});

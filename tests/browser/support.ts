@@ -1,0 +1,29 @@
+import { expect, type Page } from '@playwright/test';
+
+export const ACCOUNTS = {
+  admin: { login: 'admin', password: 'Admin123!', choice: 'Fleet Manager' },
+  manager: { login: 'manager', password: 'Manager123!', choice: 'Fleet Manager' },
+  kierowca: { login: 'kierowca', password: 'Kierowca123!', choice: 'Użytkownik pojazdu', plate: 'WZ12345' },
+  doradca: { login: 'doradca', password: 'Doradca123!', choice: 'Doradca serwisowy', plate: 'WZ12345', vin: '000123' },
+} as const;
+export type Account = keyof typeof ACCOUNTS;
+
+/** Signs in through the login screen, as a person would, and waits for the landing page. */
+export async function signIn(page: Page, account: Account) {
+  const a = ACCOUNTS[account] as { login: string; password: string; choice: string; plate?: string; vin?: string };
+  await page.goto('/');
+  await page.getByLabel(a.choice, { exact: true }).check();
+  await page.getByLabel(/^Login\*?$/).fill(a.login);
+  await page.getByLabel(/^Hasło\*?$/).fill(a.password);
+  if (a.plate) await page.getByLabel(/^Numer rejestracyjny/).fill(a.plate);
+  if (a.vin) await page.getByLabel(/^Ostatnie 6 znaków VIN/).fill(a.vin);
+  await page.getByRole('button', { name: 'Zaloguj' }).click();
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+}
+
+/** The menu as the user sees it: group headings and entries, in order. */
+export async function menuEntries(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Menu główne' });
+  await expect(nav).toBeVisible();
+  return (await nav.getByRole('link').allInnerTexts()).map((s) => s.trim());
+}
