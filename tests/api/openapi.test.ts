@@ -46,7 +46,7 @@ describe('the OpenAPI document against the spec and schemas/', () => {
   });
 
   it('serves the documentation UI', async () => {
-    const res = await t.call('GET', '/api/docs/static/index.html');
+    const res = await t.call('GET', '/api/docs');
     expect(res.statusCode).toBe(200);
   });
 });
