@@ -3,7 +3,7 @@
  * migrates and seeds it on first start, loads the configuration of PORTAL_VARIANT, and listens on
  * PORT (3000); HOST chooses the interface (0.0.0.0). A configuration error stops start-up with file, JSON pointer and reason.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
@@ -32,6 +32,7 @@ async function main() {
       logger: process.env.LOG !== 'off',
     });
     app.addHook('onClose', async () => database.close());
+    if (process.argv.includes('--dev')) watchConfiguration(app);
     const port = Number(process.env.PORT || 3000);
     await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
     const stop = async () => {
@@ -43,6 +44,23 @@ async function main() {
   } catch (e) {
     await database.close();
     throw e;
+  }
+}
+
+/** `npm run dev`: a changed JSON file reloads the configuration; a broken one keeps the old and says why. */
+function watchConfiguration(app: Awaited<ReturnType<typeof buildApp>>) {
+  let timer: NodeJS.Timeout | undefined;
+  for (const dir of ['screens', 'schemas', 'locales', 'client-variants']) {
+    watch(join(root, dir), { recursive: true }, (_event, file) => {
+      if (!String(file).endsWith('.json')) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        app.config.reload().then(
+          () => console.log(`configuration reloaded (${file})`),
+          (e) => console.error(e instanceof ConfigError ? e.message : e),
+        );
+      }, 150);
+    });
   }
 }
 
