@@ -3,11 +3,17 @@
  * `kysely_migration` (in the current search_path, so each test schema has its own) and holds a
  * lock while migrating, so several app processes starting at once migrate only once.
  */
-import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationResult } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql, type Kysely, type Migration, type MigrationResult } from 'kysely';
 import { migrations as allMigrations } from '../migrations/index.ts';
 
-function migrator(db: Kysely<any>, migrations: Record<string, Migration>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * The migrator keeps its bookkeeping tables in the connection's current schema, named explicitly:
+ * without it kysely looks for "kysely_migration_lock" in any schema, so on a database shared by
+ * several schemas (tests, DATABASE_SCHEMA) it can find another schema's table and skip creating its own.
+ */
+async function migrator(db: Kysely<any>, migrations: Record<string, Migration>): Promise<Migrator> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return new Migrator({ db, migrationTableSchema: rows[0].schema, provider: { getMigrations: async () => migrations } });
 }
 
 /**
@@ -18,7 +24,7 @@ function migrator(db: Kysely<any>, migrations: Record<string, Migration>): Migra
 export async function migrateToLatest(
   db: Kysely<any>, migrations: Record<string, Migration> = allMigrations,
 ): Promise<MigrationResult[]> {
-  const { error, results = [] } = await migrator(db, migrations).migrateToLatest();
+  const { error, results = [] } = await (await migrator(db, migrations)).migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error')?.migrationName ?? '(before any migration ran)';
     const reason = error instanceof Error ? error.message : String(error);
@@ -29,12 +35,12 @@ export async function migrateToLatest(
 
 /** Names of known migrations and when each was applied (undefined = pending). */
 export async function migrationStatus(db: Kysely<any>): Promise<{ name: string; executedAt?: Date }[]> {
-  const infos = await migrator(db, allMigrations).getMigrations();
+  const infos = await (await migrator(db, allMigrations)).getMigrations();
   return infos.map((m) => ({ name: m.name, executedAt: m.executedAt }));
 }
 
 /** Reverts every migration (tests of the down steps; never used by the application). */
 export async function migrateDownAll(db: Kysely<any>): Promise<void> {
-  const { error } = await migrator(db, allMigrations).migrateTo(NO_MIGRATIONS);
+  const { error } = await (await migrator(db, allMigrations)).migrateTo(NO_MIGRATIONS);
   if (error) throw new Error(`Reverting migrations failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
