@@ -19,6 +19,9 @@ import errorsPlugin from './plugins/errors.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import initRoutes from './routes/init.ts';
+import passwordRoutes from './routes/passwords.ts';
+import settingsRoutes from './routes/settings.ts';
+import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
 import tableRoutes from './resources/table-routes.ts';
 import { loadBundle } from './config/load-bundle.ts';
@@ -82,6 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(initRoutes);
   await app.register(userAuthRoutes);
+  await app.register(termsRoutes);
+  await app.register(passwordRoutes);
+  await app.register(settingsRoutes);
   await app.register(carRoutes);
   await app.register(tableRoutes);
 

@@ -3,7 +3,7 @@
  * any server process can check or revoke them and a stolen database copy holds no usable token.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
 
 /** Idle sessions end after this long; each use slides the window. */
@@ -17,6 +17,8 @@ export interface Session {
   klientSymbol: string | null;
   stacjaSerw: string | null;
   pojazdId: number | null;
+  /** A current terms document exists that this user has not accepted (spec §4 "Terms modal"). */
+  termsPending: boolean;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -38,6 +40,14 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     .selectFrom('user_session as s')
     .innerJoin('app_user as u', 'u.id', 's.userId')
     .select(['s.tokenHash', 's.userId', 'u.login', 's.role', 'u.klientSymbol', 'u.stacjaSerw', 's.pojazdId', 's.expiresAt', 's.lastSeenAt'])
+    // in the same query, so enforcing the terms costs no extra round trip per request
+    .select((eb) => eb.exists(
+      eb.selectFrom('terms_template as t').select(sql`1`.as('one')).where('t.current', '=', true)
+        .where((inner) => inner.not(inner.exists(
+          inner.selectFrom('terms_acceptance as a').select(sql`1`.as('one'))
+            .whereRef('a.templateId', '=', 't.id').whereRef('a.userId', '=', 's.userId'),
+        ))),
+    ).as('termsPending'))
     .where('s.tokenHash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || new Date(row.expiresAt).getTime() < Date.now()) return null;
@@ -58,9 +68,22 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     klientSymbol: row.klientSymbol,
     stacjaSerw: row.stacjaSerw,
     pojazdId: row.pojazdId,
+    termsPending: Boolean(row.termsPending),
   };
 }
 
 export async function revokeSession(db: Kysely<any>, tokenHash: string): Promise<void> {
   await db.deleteFrom('user_session').where('tokenHash', '=', tokenHash).execute();
+}
+
+/** Ends every session of a user except, optionally, the one making the change (a new password). */
+export async function revokeUserSessions(db: Kysely<any>, userId: number, keepTokenHash?: string): Promise<void> {
+  let q = db.deleteFrom('user_session').where('userId', '=', userId);
+  if (keepTokenHash) q = q.where('tokenHash', '<>', keepTokenHash);
+  await q.execute();
+}
+
+/** The vehicle a session works on (an advisor switching vehicles keeps the same token). */
+export async function setSessionVehicle(db: Kysely<any>, tokenHash: string, pojazdId: number): Promise<void> {
+  await db.updateTable('user_session').set({ pojazdId }).where('tokenHash', '=', tokenHash).execute();
 }

@@ -87,7 +87,7 @@ async function runSeed(handle: DatabaseHandle) {
 async function sourceHash(seed: boolean): Promise<string> {
   const hash = createHash('sha256');
   const files: string[] = [];
-  for (const dir of ['server/migrations/', 'server/db/', ...(seed ? ['server/seed/'] : [])]) {
+  for (const dir of ['server/migrations/', 'server/db/', ...(seed ? ['server/seed/', 'server/pdf/'] : [])]) {
     files.push(...(await readdir(ROOT + dir)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort().map((n) => dir + n));
   }
   if (seed) files.push('server/auth/password.ts');

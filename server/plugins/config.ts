@@ -14,6 +14,8 @@ export interface ConfigState {
   /** Polish text of a key `ns:path` with {{vars}}. */
   t: Translate;
   reload(): Promise<void>;
+  /** Why the last reload was refused (the configuration in use is then older than the files); null after a good one. */
+  readonly reloadError: string | null;
 }
 
 async function translatorFor(bundle: Bundle): Promise<Translate> {
@@ -37,17 +39,25 @@ declare module 'fastify' {
 
 export default fp<{ load: LoadOptions }>(
   async (app, opts) => {
-    const make = async (): Promise<Omit<ConfigState, 'reload'>> => {
+    const make = async (): Promise<Omit<ConfigState, 'reload' | 'reloadError'>> => {
       const bundle = loadBundle(opts.load);
       return { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle) };
     };
     let current = await make();
+    let reloadError: string | null = null;
     const state: ConfigState = {
       get bundle() { return current.bundle; },
       get conditions() { return current.conditions; },
       get t() { return current.t; },
+      get reloadError() { return reloadError; },
       async reload() {
-        current = await make(); // throws ConfigError and keeps the old one
+        try {
+          current = await make(); // throws ConfigError and keeps the old one
+          reloadError = null;
+        } catch (error) {
+          reloadError = error instanceof Error ? error.message : String(error);
+          throw error;
+        }
       },
     };
     app.decorate('config', state);

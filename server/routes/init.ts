@@ -1,6 +1,7 @@
 /** Start-up calls of the runtime: pre-configuration, the configuration bundle, health. */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { compatibilityItems } from '../init/compatibility.ts';
 
 export default async function initRoutes(app: FastifyInstance) {
   app.get('/api/init/pre-config', {
@@ -11,7 +12,7 @@ export default async function initRoutes(app: FastifyInstance) {
       return {
         name: settings.name,
         loginAppName: settings.loginAppName,
-        compatibility: [],
+        compatibility: await compatibilityItems(app),
         ...settings.passwordPolicy,
       };
     },

@@ -10,6 +10,7 @@ import {
 } from './data.ts';
 import { tinyPdf } from './pdf.ts';
 import { addDays, at } from './sql-util.ts';
+import { seedTerms } from './terms.ts';
 
 /** The demo accounts (spec: exactly these credentials). */
 export const DEMO_ACCOUNTS = {
@@ -18,7 +19,14 @@ export const DEMO_ACCOUNTS = {
   manager2: { login: 'manager2', password: 'Manager123!', rola: 'MANAGER' },
   kierowca: { login: 'kierowca', password: 'Kierowca123!', rola: 'USER' },
   doradca: { login: 'doradca', password: 'Doradca123!', rola: 'ADVISOR' },
+  /** First sign-in of a driver: terms not accepted yet, then the forced password change (WZ67890). */
+  nowyKierowca: { login: 'nowy.kierowca', password: 'Start123!', rola: 'USER' },
+  /** First sign-in of a manager who has accepted the terms: only the forced password change. */
+  nowyManager: { login: 'nowy.manager', password: 'Start123!', rola: 'MANAGER' },
 } as const;
+
+/** Accounts that have not signed in yet: they change the password first and accept no terms in the seed. */
+const FIRST_SIGN_IN: ReadonlySet<keyof typeof DEMO_ACCOUNTS> = new Set(['nowyKierowca']);
 
 export const DEMO_VEHICLE = { rejestr: 'WZ12345', nrPodw: 'TMBAG7NE0L0000123' } as const;
 /** A client-1 vehicle with every insurance field empty (the Polisy tab is disabled for it). */
@@ -102,8 +110,16 @@ export async function seedDemo(db: Kysely<any>, today: string): Promise<DemoResu
     kontrKontraktNr: contractNo, kontrDataOd: '2023-07-01', kontrDataDo: addDays(today, 500), kontrLimitKmOgol: 160000,
   }).returning('pojazdId').executeTakeFirstOrThrow();
 
+  // The driver of WZ67890: the first-sign-in demo account.
+  const newDriverEmp = await db.insertInto('employee').values({
+    klient: kl1.klient, nazwisko: 'Nowicki', imie: 'Paweł', nrPrac: '000002', kodStan: 'Serwisant terenowy',
+    email: 'pawel.nowicki@transbud.pl', telefonKom: '+48 602 345 678', kodPoczt: '02-672',
+    miejscow: 'Warszawa', ulica: 'ul. Domaniewska 39', dataJednOd: '2026-01-02', jednId: leaf1.jednId, mpk: leaf1.mpk,
+    stru1: leaf1.stru1, stru2: leaf1.stru2, stru3: leaf1.stru3,
+  }).returning('pracId').executeTakeFirstOrThrow();
+
   const uninsured = await db.insertInto('car').values({
-    klientSymbol: kl1.klient, stacjaSerw: 'SS01', rejestr: UNINSURED_VEHICLE.rejestr, nrPodw: UNINSURED_VEHICLE.nrPodw,
+    klientSymbol: kl1.klient, pracId: newDriverEmp.pracId, stacjaSerw: 'SS01', rejestr: UNINSURED_VEHICLE.rejestr, nrPodw: UNINSURED_VEHICLE.nrPodw,
     marka: corolla.marka, markaOpis: corolla.markaOpis, modelOpis: corolla.modelOpis, rokProd: 2021, pojStatus: 'Aktywny',
     grupa: 'Osobowe', kategoria: 'B', dataRej: '2021-09-20', aktStanLicz: 41200, aktDataLicz: addDays(today, -12), stanPal: 20,
     dataPrzeg: addDays(today, 300), otOstatData: addDays(today, -90), otOstatKm: 30000, otDoDaty: addDays(today, 275), otDoKm: 60000,
@@ -142,22 +158,27 @@ export async function seedDemo(db: Kysely<any>, today: string): Promise<DemoResu
       magazynSkladOpis: 'Przechowalnia opon, ul. Przemysłowa 12, Warszawa', firmaSkladNazwa: 'Oponiarz Przechowalnia Opon Sp. z o.o.' },
   ]).execute();
 
-  const userIds = await seedDemoAccounts(db, yearAhead, kierowcaEmp.pracId, kl1.klient, kl2.klient);
+  const userIds = await seedDemoAccounts(db, yearAhead, { kierowca: kierowcaEmp.pracId, nowyKierowca: newDriverEmp.pracId }, kl1.klient, kl2.klient);
   await seedDemoOrders(db, today, wz.pojazdId, uninsured.pojazdId, kierowcaEmp.pracId, leaf1.stru1, userIds);
 
   return { leaves, pojazdId: { WZ12345: wz.pojazdId, WZ67890: uninsured.pojazdId }, kierowcaPracId: kierowcaEmp.pracId, userIds };
 }
 
-async function seedDemoAccounts(db: Kysely<any>, yearAhead: string, kierowcaPracId: number, kl1: string, kl2: string) {
-  // Demo accounts skip the forced first-login change and have no terms accepted (spec §4 flows
-  // stay testable), valid a year, passwords expiring far in the future.
+async function seedDemoAccounts(
+  db: Kysely<any>, yearAhead: string, pracIds: { kierowca: number; nowyKierowca: number }, kl1: string, kl2: string,
+) {
+  // The everyday demo accounts have signed in before: password changed, current terms accepted.
+  // The two "nowy" accounts show the first sign-in (spec §4): forced password change, and for the
+  // driver the terms first. Valid a year, passwords expiring far in the future.
   const common = { firstLogin: false, dataOd: '2024-01-01', dataDo: yearAhead, pwdDo: '2099-12-31' };
   const rows = [
     { key: 'admin', firstName: 'Piotr', lastName: 'Zieliński', email: 'admin@partnercfm.pl', telefon: '22 500 10 00' },
     { key: 'manager', firstName: 'Anna', lastName: 'Nowak', email: 'anna.nowak@transbud.pl', telefon: '22 611 20 00', klientSymbol: kl1 },
     { key: 'manager2', firstName: 'Tomasz', lastName: 'Wiśniewski', email: 'tomasz.wisniewski@mleczpol.pl', telefon: '12 422 30 00', klientSymbol: kl2 },
-    { key: 'kierowca', firstName: 'Jan', lastName: 'Kowalski', email: 'jan.kowalski@transbud.pl', telefonKom: '+48 601 234 567', klientSymbol: kl1, pracId: kierowcaPracId },
+    { key: 'kierowca', firstName: 'Jan', lastName: 'Kowalski', email: 'jan.kowalski@transbud.pl', telefonKom: '+48 601 234 567', klientSymbol: kl1, pracId: pracIds.kierowca },
     { key: 'doradca', firstName: 'Marek', lastName: 'Lewandowski', email: 'marek.lewandowski@kowalczyk-serwis.pl', telefon: '22 665 12 31', stacjaSerw: 'SS01' },
+    { key: 'nowyKierowca', firstName: 'Paweł', lastName: 'Nowicki', email: 'pawel.nowicki@transbud.pl', telefonKom: '+48 602 345 678', klientSymbol: kl1, pracId: pracIds.nowyKierowca, firstLogin: true, dataOd: '2026-01-02' },
+    { key: 'nowyManager', firstName: 'Ewa', lastName: 'Nowicka', email: 'ewa.nowicka@transbud.pl', telefon: '22 611 20 01', klientSymbol: kl1, firstLogin: true, dataOd: '2026-01-02' },
   ] as const;
   const ids = {} as Record<keyof typeof DEMO_ACCOUNTS, number>;
   for (const { key, ...person } of rows) {
@@ -167,6 +188,13 @@ async function seedDemoAccounts(db: Kysely<any>, yearAhead: string, kierowcaPrac
     }).returning('id').executeTakeFirstOrThrow();
     ids[key] = row.id;
   }
+  const templateIds = await seedTerms(db);
+  // accepted a month ago (yearAhead is today + 365 days)
+  const acceptedAt = at(addDays(yearAhead, -395), '09:00');
+  await db.insertInto('terms_acceptance').values(
+    Object.entries(ids).filter(([key]) => !FIRST_SIGN_IN.has(key as keyof typeof DEMO_ACCOUNTS))
+      .flatMap(([, userId]) => templateIds.map((templateId) => ({ userId, templateId, acceptedAt }))),
+  ).execute();
   return ids;
 }
 

@@ -31,18 +31,34 @@ describe.each(testBackends)('seed on %s', (kind) => {
     }
   });
 
-  it('creates the four demo accounts with verifiable passwords, no first-login change and no terms accepted', async () => {
+  it('creates the demo accounts with verifiable passwords; the everyday ones have signed in before, the "nowy" ones not', async () => {
+    const firstSignIn = new Set(['nowy.kierowca', 'nowy.manager']);
     for (const account of Object.values(DEMO_ACCOUNTS)) {
       const u = await user(account.login);
       expect(u.rola, account.login).toBe(account.rola);
       expect(await verifyPassword(account.password, u.passwordHash), account.login).toBe(true);
       expect(await verifyPassword('wrong' + account.password, u.passwordHash)).toBe(false);
-      expect(u.firstLogin).toBe(false);
+      expect(u.firstLogin, account.login).toBe(firstSignIn.has(account.login));
       expect(u.dataDo).toBe(addDays(TODAY, 365));
       expect(u.pwdDo > addDays(TODAY, 3650)).toBe(true);
     }
-    const accepted = await t.db.selectFrom('terms_acceptance').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    expect(accepted.n).toBe(0);
+  });
+
+  it('stores the terms of the Customer Portal and the privacy policy as real, current PDFs, accepted by all but nowy.kierowca', async () => {
+    const templates = await t.db.selectFrom('terms_template').select(['id', 'name', 'grupa', 'version', 'current', 'pdf']).orderBy('id').execute();
+    expect(templates.map((d) => [d.name, d.version, d.current])).toEqual([['Regulamin Portalu Klienta', 1, true], ['Polityka prywatności', 1, true]]);
+    for (const d of templates) {
+      const pdf = Buffer.from(d.pdf);
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(pdf.length).toBeGreaterThan(5_000); // a real document with an embedded font, not a placeholder
+    }
+    const accepted = await t.db.selectFrom('terms_acceptance as a').innerJoin('app_user as u', 'u.id', 'a.userId')
+      .select(['u.login']).select(sql<number>`count(*)::integer`.as('n')).groupBy('u.login').execute();
+    const byLogin = Object.fromEntries(accepted.map((r) => [r.login, r.n]));
+    for (const account of Object.values(DEMO_ACCOUNTS)) expect(byLogin[account.login] ?? 0, account.login).toBe(account.login === 'nowy.kierowca' ? 0 : 2);
+  });
+
+  it('ties the demo accounts to their client, station and vehicle', async () => {
     expect((await user('manager')).klientSymbol).toBe('KL001');
     expect((await user('manager2')).klientSymbol).toBe('KL002');
     expect((await user('doradca')).stacjaSerw).toBe('SS01');

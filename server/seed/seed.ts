@@ -75,7 +75,7 @@ export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): 
       leaves: demo.leaves,
       log,
     });
-    await seedExtraAccounts(trx, today, demo.pojazdId.WZ12345);
+    await seedExtraAccounts(trx, today, [demo.pojazdId.WZ12345, demo.pojazdId.WZ67890]);
     await trx.insertInto('app_setting')
       .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();
@@ -90,7 +90,7 @@ export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): 
  * advisors of stations SS02/SS03 and drivers of the first generated vehicles of each client.
  * They share one hash of EXTRA_PASSWORD (hashing is deliberately slow; this is demo data).
  */
-async function seedExtraAccounts(db: Kysely<any>, today: string, excludeCar: number) {
+async function seedExtraAccounts(db: Kysely<any>, today: string, excludeCars: number[]) {
   const passwordHash = await hashPassword(EXTRA_PASSWORD);
   const common = { passwordHash, firstLogin: false, dataOd: '2024-01-01', dataDo: addDays(today, 365), pwdDo: '2099-12-31' };
   const rows: Record<string, unknown>[] = [
@@ -100,7 +100,7 @@ async function seedExtraAccounts(db: Kysely<any>, today: string, excludeCar: num
   ];
   const drivers = await db.selectFrom('car as c').innerJoin('employee as e', 'e.pracId', 'c.pracId')
     .select(['c.klientSymbol', 'e.pracId', 'e.imie', 'e.nazwisko', 'e.email', 'e.telefonKom'])
-    .where('c.pojazdId', '<>', excludeCar)
+    .where('c.pojazdId', 'not in', excludeCars)
     .distinctOn('c.klientSymbol').orderBy('c.klientSymbol').orderBy('c.pojazdId').execute();
   drivers.forEach((d, i) => rows.push({
     login: `kierowca${i + 2}`, rola: 'USER', firstName: d.imie, lastName: d.nazwisko, email: d.email, telefonKom: d.telefonKom,

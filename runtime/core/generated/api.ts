@@ -2,6 +2,8 @@
 
 import type { AcceptanceHistory, Assignment, Car, Contract, Damage, FuelCard, Invoice, LoginHistory, Order, Tire, User } from './entities';
 
+export type AcceptanceHistoryList = AcceptanceHistory[];
+
 export type AuthRequest = {
   username: string;
   password: string;
@@ -40,6 +42,21 @@ export interface ErrorResponse {
   }[];
 }
 
+export interface ForgottenPasswordChangeRequest {
+  username: string;
+  resetToken: string;
+  newPassword: string;
+}
+
+export interface MessageResponse {
+  message: string;
+}
+
+export interface PasswordChangeRequest {
+  currentPassword: string;
+  newPassword: string;
+}
+
 export interface PreConfig {
   name: string;
   loginAppName: string;
@@ -54,6 +71,19 @@ export interface PreConfig {
   passwordMinSpecialCharacter?: number;
   passwordMinUpperCaseLetter?: number;
   passwordMinLowerCaseLetter?: number;
+}
+
+export interface ReLoggingRequest {
+  rejestr: string;
+  vin: string;
+}
+
+export interface ReLoggingResponse {
+  userDetails: UserDetails;
+}
+
+export interface ResetPasswordRequest {
+  email: string;
 }
 
 export interface RowParams {
@@ -76,7 +106,24 @@ export interface TablePage {
   lastRow: number;
 }
 
+export interface TermsAcceptRequest {
+  templateId: number;
+}
+
+export interface TermsStatus {
+  allAccepted: boolean;
+  documents: {
+    templateId: number;
+    name: string;
+    group: string;
+    version: number;
+    accepted: boolean;
+    acceptedAt: string | null;
+  }[];
+}
+
 export interface UserDetails {
+  id: number;
   login: string;
   username?: string;
   firstName?: string | null;
@@ -94,4 +141,10 @@ export interface UserDetails {
   marka?: string | null;
   stacjaSerw?: string | null;
   klientSymbol?: string | null;
+}
+
+export interface UsersChangePasswordRequest {
+  userId: number;
+  password: string;
+  firstLogin?: boolean;
 }

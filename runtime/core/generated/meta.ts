@@ -41,6 +41,31 @@ export interface AppFile {
      */
     copyright?: string;
   };
+  /**
+   * Sign-in security: who must accept the terms, lock-out after failed sign-ins, reset codes, password lifetime.
+   */
+  security: {
+    /**
+     * Who must accept every current terms document before using the portal (spec §4: USER and MANAGER).
+     */
+    termsRequiredWhen: {} | boolean;
+    /**
+     * After maxFailures wrong passwords for one login within windowMinutes, that login is refused for lockMinutes (short, so nobody can be locked out for long; a password reset also unlocks).
+     */
+    lockout: {
+      maxFailures: number;
+      windowMinutes: number;
+      lockMinutes: number;
+    };
+    resetCode: {
+      validMinutes: number;
+      maxAttempts: number;
+    };
+    /**
+     * A new password is valid this many days (pwdDo).
+     */
+    passwordValidityDays: number;
+  };
 }
 
 export interface ConditionsFile {

@@ -1,0 +1,179 @@
+/**
+ * Password calls of spec §7 "Passwords": change one's own, the first-login change, an
+ * administrator setting one, and the forgotten-password flow (a single-use code sent by e-mail).
+ * A new password always passes the policy and strength rules (auth/new-password.ts); changing it
+ * ends the user's other sessions, so a password someone else learnt stops working everywhere.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
+import { verifyPassword } from '../auth/password.ts';
+import { revokeUserSessions } from '../auth/sessions.ts';
+import { HttpError } from '../http-error.ts';
+import { isMailConfigured, readEmailConfig, sendMail } from '../mail/mailer.ts';
+
+/** Letters and digits that cannot be mistaken for one another when typed from an e-mail. */
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 10;
+
+export function newResetCode(): string {
+  return Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+}
+
+const hashCode = (code: string) => createHash('sha256').update(code.trim().toUpperCase()).digest();
+
+interface ChangeBody { currentPassword: string; newPassword: string }
+interface UsersChangeBody { userId: number; password: string; firstLogin?: boolean }
+interface ResetBody { email: string }
+interface ForgottenBody { username: string; resetToken: string; newPassword: string }
+
+export default async function passwordRoutes(app: FastifyInstance) {
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
+  const security = () => app.config.bundle.app.security as { resetCode: { validMinutes: number; maxAttempts: number }; passwordValidityDays: number };
+  const tags = ['password'];
+  const ok = (key: string) => ({ message: t(key) });
+  const fieldError = (status: number, field: string, message: string, code = 'VALIDATION') =>
+    new HttpError(status, message, { code, errors: [{ field, message }] });
+
+  const account = (id: number) => app.db.selectFrom('app_user')
+    .select(['id', 'login', 'firstName', 'lastName', 'email', 'passwordHash', 'firstLogin']).where('id', '=', id).executeTakeFirstOrThrow();
+  const personalWords = (u: { login: string; firstName: string | null; lastName: string | null; email: string | null }) =>
+    [u.login, u.firstName, u.lastName, u.email?.split('@')[0]];
+
+  /** Own password, knowing the current one (the password change page). */
+  const changeOwn = async (request: FastifyRequest<{ Body: ChangeBody }>) => {
+    const session = request.session!;
+    const user = await account(session.userId);
+    if (!(await verifyPassword(request.body.currentPassword, user.passwordHash ?? ''))) {
+      throw fieldError(400, 'currentPassword', t('password:errors.currentWrong'));
+    }
+    if (request.body.newPassword === request.body.currentPassword) throw fieldError(400, 'newPassword', t('password:errors.sameAsCurrent'));
+    assertAcceptablePassword(app, 'newPassword', request.body.newPassword, personalWords(user));
+    await app.db.transaction().execute(async (trx) => {
+      await setPassword(trx, user.id, request.body.newPassword, { firstLogin: false, validityDays: security().passwordValidityDays });
+      await revokeUserSessions(trx, user.id, session.tokenHash);
+    });
+    return ok('password:changed');
+  };
+
+  const changeSchema = { tags, body: { $ref: 'password-change-request#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } };
+  app.post<{ Body: ChangeBody }>('/api/password/change-password', { config: { termsExempt: true }, schema: changeSchema, handler: changeOwn });
+  // spec §7 "POST /account: password change (passwordChangeDTO)": the same change under its other name
+  app.post<{ Body: ChangeBody }>('/api/account', { config: { termsExempt: true }, schema: changeSchema, handler: changeOwn });
+
+  app.put<{ Body: UsersChangeBody }>('/api/users/change-password', {
+    config: { termsExempt: true },
+    schema: {
+      tags,
+      description: 'firstLogin: the forced change after the first sign-in (own account only, while the account still has to change it). ' +
+        'By an administrator: any user\'s password, which that user must change at the next sign-in.',
+      body: { $ref: 'users-change-password-request#' },
+      response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' }, 403: { $ref: 'error-response#' }, 404: { $ref: 'error-response#' } },
+    },
+    handler: async (request) => {
+      const session = request.session!;
+      const { userId, password } = request.body;
+      const isAdmin = session.role === 'ADMIN';
+      const own = userId === session.userId;
+      const target = await app.db.selectFrom('app_user').select(['id', 'login', 'firstName', 'lastName', 'email', 'firstLogin'])
+        .where('id', '=', userId).executeTakeFirst();
+      // another user's account does not exist for a non-admin (ACCESS.md: self)
+      if (!target || (!own && !isAdmin)) throw new HttpError(404, t('errors:notFound'));
+      if (own && !target.firstLogin && !isAdmin) throw new HttpError(403, t('password:errors.useChangeForm'), { code: 'FORBIDDEN' });
+      assertAcceptablePassword(app, 'password', password, personalWords(target));
+      // an administrator's choice is temporary: the user picks their own at the next sign-in
+      const firstLogin = isAdmin && !own;
+      await app.db.transaction().execute(async (trx) => {
+        await setPassword(trx, userId, password, { firstLogin, validityDays: security().passwordValidityDays });
+        await revokeUserSessions(trx, userId, own ? session.tokenHash : undefined);
+      });
+      return ok('password:changed');
+    },
+  });
+
+  app.post<{ Body: ResetBody }>('/api/password/reset-password', {
+    config: { public: true },
+    schema: {
+      tags,
+      description: 'Sends a reset code to every active account with this e-mail. The answer is the same whether or not such an account exists.',
+      body: { $ref: 'reset-password-request#' },
+      response: { 200: { $ref: 'message-response#' }, 503: { $ref: 'error-response#' } },
+    },
+    handler: async (request) => {
+      // checked before looking the address up, so an unconfigured server answers every address alike
+      if (!isMailConfigured(await readEmailConfig(app.db))) {
+        request.log.error('password reset requested but the e-mail configuration is incomplete');
+        throw new HttpError(503, t('password:errors.resetMailFailed'), { code: 'MAIL' });
+      }
+      const email = request.body.email.trim().toLowerCase();
+      const accounts = await app.db.selectFrom('app_user').select(['id', 'login', 'email'])
+        .where(sql`lower("email")`, '=', email)
+        .where((eb) => eb.or([eb('dataDo', 'is', null), eb('dataDo', '>=', sql<Date>`current_date`)]))
+        .execute();
+      const { validMinutes } = security().resetCode;
+      const codes = accounts.map((a) => ({ userId: a.id, login: a.login, code: newResetCode() }));
+      try {
+        await app.db.transaction().execute(async (trx) => {
+          for (const c of codes) {
+            // a new code replaces any earlier one of the account
+            await trx.deleteFrom('password_reset').where('userId', '=', c.userId).execute();
+            await trx.insertInto('password_reset').values({
+              tokenHash: hashCode(c.code).toString('hex'), userId: c.userId, expiresAt: new Date(Date.now() + validMinutes * 60_000),
+            }).execute();
+          }
+          if (codes.length) {
+            const link = `${request.protocol}://${request.host}/?reset`;
+            const accountsText = codes.map((c) => t('password:resetMail.account', { login: c.login, code: c.code })).join('\n');
+            await sendMail(trx, {
+              to: request.body.email.trim(),
+              subject: t('password:resetMail.subject', { app: app.config.bundle.app.loginAppName }),
+              text: t('password:resetMail.text', { accounts: accountsText, minutes: validMinutes, link, app: app.config.bundle.app.loginAppName }),
+            });
+          }
+        });
+      } catch (error) {
+        // the codes are rolled back with the failed message; the user is told to contact the administrator
+        request.log.error({ err: error }, 'password reset mail not sent');
+        throw new HttpError(503, t('password:errors.resetMailFailed'), { code: 'MAIL' });
+      }
+      return ok('password:resetSent');
+    },
+  });
+
+  app.put<{ Body: ForgottenBody }>('/api/password/change-forgotten-password', {
+    config: { public: true },
+    schema: {
+      tags,
+      body: { $ref: 'forgotten-password-change-request#' },
+      response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } },
+    },
+    handler: async (request) => {
+      const { username, resetToken, newPassword } = request.body;
+      const invalid = () => fieldError(400, 'resetToken', t('password:errors.resetCodeInvalid'), 'RESET_CODE');
+      const user = await app.db.selectFrom('app_user').select(['id', 'login', 'firstName', 'lastName', 'email'])
+        .where(sql`lower("login")`, '=', username.trim().toLowerCase()).executeTakeFirst();
+      if (!user) throw invalid();
+      const pending = await app.db.selectFrom('password_reset').select(['tokenHash', 'attempts', 'expiresAt'])
+        .where('userId', '=', user.id).where('usedAt', 'is', null).where('expiresAt', '>', new Date())
+        .orderBy('createdAt', 'desc').executeTakeFirst();
+      const { maxAttempts } = security().resetCode;
+      if (!pending || pending.attempts >= maxAttempts) throw invalid();
+      const given = hashCode(resetToken);
+      if (!timingSafeEqual(given, Buffer.from(pending.tokenHash, 'hex'))) {
+        await app.db.updateTable('password_reset').set({ attempts: sql`"attempts" + 1` }).where('tokenHash', '=', pending.tokenHash).execute();
+        throw invalid();
+      }
+      // the code is right; a password that breaks the rules leaves it usable for a better one
+      assertAcceptablePassword(app, 'newPassword', newPassword, [user.login, user.firstName, user.lastName, user.email?.split('@')[0]]);
+      await app.db.transaction().execute(async (trx) => {
+        const spent = await trx.updateTable('password_reset').set({ usedAt: new Date() })
+          .where('tokenHash', '=', pending.tokenHash).where('usedAt', 'is', null).executeTakeFirst();
+        if (Number(spent.numUpdatedRows) !== 1) throw invalid(); // used by a parallel request
+        await setPassword(trx, user.id, newPassword, { firstLogin: false, validityDays: security().passwordValidityDays });
+        await revokeUserSessions(trx, user.id);
+      });
+      return ok('password:changedForgotten');
+    },
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * GET /settings/restart-application (spec §7; the admin's "Odśwież aplikację"): re-reads and
+ * re-validates the whole configuration (screens, schemas, locales, the variant) without stopping
+ * the process. An invalid configuration keeps the one in use and is reported with its reasons.
+ * Request-body validators are compiled at start-up, so a changed API body schema needs a
+ * process restart; everything the runtime renders from (and every text) takes effect at once.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ConfigError } from '../config/load-bundle.ts';
+import { HttpError } from '../http-error.ts';
+
+export default async function settingsRoutes(app: FastifyInstance) {
+  app.get('/api/settings/restart-application', {
+    config: { roles: ['ADMIN'] },
+    schema: {
+      tags: ['settings'],
+      response: { 200: { $ref: 'message-response#' }, 500: { $ref: 'error-response#' } },
+    },
+    handler: async (request) => {
+      try {
+        await app.config.reload();
+      } catch (error) {
+        request.log.error({ err: error }, 'configuration reload refused');
+        const errors = error instanceof ConfigError
+          ? error.problems.map((p) => ({ field: `${p.file}${p.pointer ? `#${p.pointer}` : ''}`, message: p.reason }))
+          : [];
+        throw new HttpError(500, app.config.t('app:refresh.failed'), { code: 'CONFIG_INVALID', errors });
+      }
+      request.log.info({ etag: app.config.bundle.etag }, 'configuration reloaded');
+      return { message: app.config.t('app:refresh.done') };
+    },
+  });
+}
