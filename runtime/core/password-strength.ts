@@ -19,8 +19,12 @@ function estimator(): ZxcvbnFactory {
   return factory;
 }
 
+/** "Wiśniewski" → "wisniewski": people drop Polish letters in passwords, so both forms count as guessable. */
+const withoutDiacritics = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L');
+
 /** zxcvbn's score: 0 (too guessable) … 4 (very unguessable). */
 export function passwordScore(password: string, userInputs: string[] = []): number {
   if (!password) return 0;
-  return estimator().check(password, userInputs.filter(Boolean)).score;
+  const inputs = userInputs.filter(Boolean).flatMap((s) => [s, withoutDiacritics(s)]);
+  return estimator().check(password, [...new Set(inputs)]).score;
 }

@@ -126,7 +126,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
             const link = `${request.protocol}://${request.host}/?reset`;
             const accountsText = codes.map((c) => t('password:resetMail.account', { login: c.login, code: c.code })).join('\n');
             await sendMail(trx, {
-              to: request.body.email.trim(),
+              to: accounts[0].email!,
               subject: t('password:resetMail.subject', { app: app.config.bundle.app.loginAppName }),
               text: t('password:resetMail.text', { accounts: accountsText, minutes: validMinutes, link, app: app.config.bundle.app.loginAppName }),
             });

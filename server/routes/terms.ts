@@ -82,19 +82,20 @@ export default async function termsRoutes(app: FastifyInstance) {
     },
   });
 
-  app.get<{ Querystring: { templateId: number } }>('/api/terms/latest', {
+  app.get<{ Querystring: { templateId: string } }>('/api/terms/latest', {
     config: { termsExempt: true },
     schema: {
       tags,
       description: 'The current version of the document group that templateId belongs to, as a PDF.',
-      querystring: { type: 'object', required: ['templateId'], properties: { templateId: { type: 'integer', minimum: 1 } } },
+      // query values arrive as text; the API's validator does not coerce types
+      querystring: { type: 'object', required: ['templateId'], properties: { templateId: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
       response: { 200: pdfResponse, 404: { $ref: 'error-response#' } },
     },
     handler: async (request, reply) => {
       const doc = await app.db.selectFrom('terms_template as t')
         .innerJoin('terms_template as asked', 'asked.grupa', 't.grupa')
         .select(['t.id', 't.name', 't.version', 't.pdf'])
-        .where('asked.id', '=', request.query.templateId)
+        .where('asked.id', '=', Number(request.query.templateId))
         .where('t.current', '=', true)
         .executeTakeFirst();
       if (!doc) throw new HttpError(404, t('terms:documentMissing'));
@@ -137,14 +138,14 @@ export default async function termsRoutes(app: FastifyInstance) {
     },
   });
 
-  app.get<{ Querystring: { login?: string; limit?: number } }>('/api/terms/history', {
+  app.get<{ Querystring: { login?: string; limit?: string } }>('/api/terms/history', {
     config: { roles: ['ADMIN'] },
     schema: {
       tags,
       description: 'Who accepted which document and when, newest first (the admin\'s acceptance history; the table screen pages through /api/acceptance-history/table2).',
       querystring: {
         type: 'object',
-        properties: { login: { type: 'string', maxLength: 50 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 } },
+        properties: { login: { type: 'string', maxLength: 50 }, limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$|^1000$', description: '1…1000, default 200' } },
       },
       response: { 200: { $ref: 'acceptance-history-list#' } },
     },
@@ -152,7 +153,7 @@ export default async function termsRoutes(app: FastifyInstance) {
       let q = app.db.selectFrom('v_terms_acceptance')
         .select(['id', 'userId', 'login', 'name', 'surname', 'client', 'templateId', 'templateName', 'group', 'acceptedAt', 'klientSymbol'])
         .orderBy('acceptedAt', 'desc').orderBy('id', 'desc')
-        .limit(request.query.limit ?? 200);
+        .limit(Number(request.query.limit ?? 200));
       if (request.query.login) q = q.where(sql`lower("login")`, '=', request.query.login.toLowerCase());
       const rows = await q.execute();
       return rows.map((r) => normaliseRow(r, app.config.bundle.schemas['acceptance-history']));

@@ -20,6 +20,8 @@ export const DEMO = {
   manager2: { username: 'manager2', password: 'Manager123!', role: 'MANAGER' },
   kierowca: { username: 'kierowca', password: 'Kierowca123!', role: 'USER', rejestr: 'WZ12345' },
   doradca: { username: 'doradca', password: 'Doradca123!', role: 'ADVISOR', rejestr: 'WZ12345', vin: '000123' },
+  nowyKierowca: { username: 'nowy.kierowca', password: 'Start123!', role: 'USER', rejestr: 'WZ67890' },
+  nowyManager: { username: 'nowy.manager', password: 'Start123!', role: 'MANAGER' },
 } as const;
 export type DemoAccount = keyof typeof DEMO;
 

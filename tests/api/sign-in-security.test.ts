@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, startTestApp, type TestApp } from '../support/test-app.ts';
+
+describe('sign-in security', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  const signIn = (body: Record<string, unknown>) => t.call('POST', '/api/user/auth', { body });
+  const wrong = (username: string) => signIn({ username, password: 'Zgaduje123!', role: 'MANAGER' });
+
+  describe('lock-out', () => {
+    it('locks one login after five wrong passwords in a row, refusing even the right password, with the minutes to wait', async () => {
+      for (let i = 0; i < 5; i++) expect((await wrong('manager3')).statusCode).toBe(401);
+      const locked = await signIn({ username: 'manager3', password: 'Haslo123!', role: 'MANAGER' });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toMatchObject({ code: 'LOCKED', detail: 'Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za 5 min.' });
+      // other logins are not affected
+      expect((await signIn(DEMO.manager)).statusCode).toBe(200);
+      const history = await t.app.db.selectFrom('login_history').select(['uwagi', 'success']).where('login', '=', 'manager3').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(history).toEqual({ uwagi: 'Konto czasowo zablokowane', success: false });
+    });
+
+    it('keeps an attacker from locking anyone out for long: guesses during the lock do not extend it, and it ends by itself', async () => {
+      const before = await t.app.db.selectFrom('app_user').select('lockedUntil').where('login', '=', 'manager3').executeTakeFirstOrThrow();
+      for (let i = 0; i < 10; i++) expect((await wrong('manager3')).statusCode).toBe(429);
+      const after = await t.app.db.selectFrom('app_user').select('lockedUntil').where('login', '=', 'manager3').executeTakeFirstOrThrow();
+      expect(new Date(after.lockedUntil).getTime()).toBe(new Date(before.lockedUntil).getTime());
+      expect(new Date(after.lockedUntil).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+      // five minutes later (moved back in the database) the owner signs in
+      await t.app.db.updateTable('app_user').set({ lockedUntil: new Date(Date.now() - 1000) }).where('login', '=', 'manager3').execute();
+      expect((await signIn({ username: 'manager3', password: 'Haslo123!', role: 'MANAGER' })).statusCode).toBe(200);
+    });
+
+    it('forgets failures once the owner signs in, and failures older than the window', async () => {
+      for (let i = 0; i < 4; i++) await wrong('manager');
+      expect((await signIn(DEMO.manager)).statusCode).toBe(200);
+      for (let i = 0; i < 4; i++) await wrong('manager');
+      expect((await signIn(DEMO.manager)).statusCode).toBe(200);
+      for (let i = 0; i < 4; i++) await wrong('manager');
+      await t.app.db.updateTable('app_user').set({ lastFailedAt: new Date(Date.now() - 16 * 60_000) }).where('login', '=', 'manager').execute();
+      await wrong('manager');
+      expect((await signIn(DEMO.manager)).statusCode).toBe(200);
+    });
+  });
+
+  describe('expiry', () => {
+    it('refuses an expired account and an expired password with the spec\'s texts and machine codes', async () => {
+      await t.app.db.updateTable('app_user').set({ dataDo: '2020-01-01' }).where('login', '=', 'manager2').execute();
+      const account = await signIn(DEMO.manager2);
+      expect(account.statusCode).toBe(401);
+      expect(account.json()).toMatchObject({ code: 'User credentials have expired', detail: 'Twoje konto jest nieaktywne. Prosimy o skontaktowanie się z administratorem' });
+      await t.app.db.updateTable('app_user').set({ dataDo: null, pwdDo: '2020-01-01' }).where('login', '=', 'manager2').execute();
+      const password = await signIn(DEMO.manager2);
+      expect(password.json()).toMatchObject({ code: 'userManagement.warnings.passwordExpired', detail: 'Twoje hasło wygasło. Prosimy o skontaktowanie się z administratorem' });
+    });
+
+    it('returns pwdDo so the runtime can warn of a password close to expiry', async () => {
+      const soon = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+      await t.app.db.updateTable('app_user').set({ pwdDo: soon }).where('login', '=', 'manager2').execute();
+      const res = await signIn(DEMO.manager2);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().body.userDetails.pwdDo).toBe(soon);
+      expect(t.app.config.bundle.config.passwordExpiryWarningDays).toBe(14);
+    });
+  });
+
+  it('records every attempt with role and kind: sign-in, failure, sign-out, vehicle change', async () => {
+    const token = await t.signIn('doradca');
+    await t.call('POST', '/api/user/re-logging', { token, body: { rejestr: 'WZ67890', vin: '000456' } });
+    await t.call('POST', '/api/user/logout', { token });
+    const rows = await t.app.db.selectFrom('login_history').select(['rola', 'rodzaj', 'success', 'uwagi'])
+      .where('login', '=', 'doradca').orderBy('id').execute();
+    expect(rows.slice(-3)).toEqual([
+      { rola: 'ADVISOR', rodzaj: 'Logowanie', success: true, uwagi: 'Zalogowano' },
+      { rola: 'ADVISOR', rodzaj: 'Zmiana pojazdu', success: true, uwagi: 'WZ67890' },
+      { rola: 'ADVISOR', rodzaj: 'Wylogowanie', success: true, uwagi: 'Wylogowano' },
+    ]);
+  });
+
+  describe('advisor changes vehicle', () => {
+    it('moves the session to the vehicle of plate + VIN part and answers with the new user details', async () => {
+      const token = await t.signIn('doradca');
+      const res = await t.call('POST', '/api/user/re-logging', { token, body: { rejestr: 'wz67890', vin: '000456' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().userDetails).toMatchObject({ login: 'doradca', rola: 'ADVISOR', rejestr: 'WZ67890', marka: expect.any(String) });
+      const car = await t.call('GET', '/api/car/single-car', { token });
+      expect(car.json().rejestr).toBe('WZ67890');
+    });
+
+    it('refuses a plate and VIN part that do not match, keeping the current vehicle', async () => {
+      const token = await t.signIn('doradca');
+      const res = await t.call('POST', '/api/user/re-logging', { token, body: { rejestr: 'WZ67890', vin: '000123' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().detail).toBe('Nie znaleziono pojazdu o podanym numerze rejestracyjnym i końcówce VIN');
+      expect((await t.call('GET', '/api/car/single-car', { token })).json().rejestr).toBe('WZ12345');
+    });
+
+    it('validates the fields and refuses every other role', async () => {
+      const token = await t.signIn('doradca');
+      const bad = await t.call('POST', '/api/user/re-logging', { token, body: { rejestr: 'WZ678901234', vin: '12' } });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors).toEqual(expect.arrayContaining([
+        { field: 'rejestr', message: 'Pole może mieć najwyżej 10 znaków' },
+        { field: 'vin', message: 'Podaj dokładnie 6 ostatnich znaków numeru VIN' },
+      ]));
+      for (const account of ['admin', 'manager', 'kierowca'] as const) {
+        const other = await t.signIn(account);
+        expect((await t.call('POST', '/api/user/re-logging', { token: other, body: { rejestr: 'WZ67890', vin: '000456' } })).statusCode, account).toBe(403);
+      }
+      expect((await t.call('POST', '/api/user/re-logging', { body: { rejestr: 'WZ67890', vin: '000456' } })).statusCode).toBe(401);
+    });
+  });
+
+  it('ends a revoked session for every server process: the token is checked in the database, not in memory', async () => {
+    const token = await t.signIn('kierowca');
+    // a second application instance on the same database, as behind a load balancer
+    const { buildApp } = await import('../../server/app.ts');
+    const second = await buildApp({ db: t.app.db, root: (await import('../support/test-app.ts')).ROOT, version: 'test' });
+    try {
+      const viaSecond = () => second.inject({ method: 'GET', url: '/api/car/single-car', headers: { authorization: `Bearer ${token}` } });
+      expect((await viaSecond()).statusCode).toBe(200);
+      await t.call('POST', '/api/user/logout', { token });
+      expect((await viaSecond()).statusCode).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
+});

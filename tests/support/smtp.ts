@@ -1,0 +1,109 @@
+/**
+ * A real SMTP server inside the test (smtp-server): the portal's nodemailer delivers to it over
+ * TCP, and the test reads what arrived. Plain SMTP on 127.0.0.1 with any credentials accepted,
+ * which is what the e-mail configuration's "OFF" encryption mode means.
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The whole message as sent (headers and body). */
+  raw: string;
+  /** The text body, decoded from quoted-printable or base64. */
+  text: string;
+  subject: string;
+}
+
+export interface TestSmtp {
+  port: number;
+  received: ReceivedMail[];
+  /** The next message to arrive (or the first one not yet taken). */
+  nextMail(timeoutMs?: number): Promise<ReceivedMail>;
+  /** Refuse every message from now on (a mail server that is down for the portal). */
+  refuseAll(refuse: boolean): void;
+  close(): Promise<void>;
+}
+
+function decodeQuotedPrintable(s: string): string {
+  const bytes: number[] = [];
+  const text = s.replace(/=\r?\n/g, '');
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '=' && /^[0-9A-F]{2}$/i.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i], 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function decodeHeader(value: string): string {
+  // RFC 2047: white space between two encoded words is not part of the text
+  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, data: string) =>
+    enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')));
+}
+
+export function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
+  const split = raw.indexOf('\r\n\r\n');
+  const headerText = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = raw.slice(split + 4);
+  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headerText)?.[1] ?? '';
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  const text = encoding === 'quoted-printable' ? decodeQuotedPrintable(body)
+    : encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
+  return { from, to, raw, text: text.replace(/\r\n/g, '\n'), subject: decodeHeader(header('Subject')) };
+}
+
+export async function startTestSmtp(port = 0): Promise<TestSmtp> {
+  const received: ReceivedMail[] = [];
+  const waiting: ((m: ReceivedMail) => void)[] = [];
+  let taken = 0;
+  let refusing = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth: (_auth, _session, callback) => callback(null, { user: 'portal' }),
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (refusing) return callback(new Error('Mailbox unavailable'));
+        const mail = parseMail(Buffer.concat(chunks).toString('utf8'), String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+          session.envelope.rcptTo.map((r) => r.address));
+        received.push(mail);
+        waiting.shift()?.(mail);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    received,
+    nextMail(timeoutMs = 15_000) {
+      if (taken < received.length) return Promise.resolve(received[taken++]);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no e-mail arrived at the test SMTP server')), timeoutMs);
+        waiting.push((m) => {
+          clearTimeout(timer);
+          taken++;
+          resolve(m);
+        });
+      });
+    },
+    refuseAll(refuse) {
+      refusing = refuse;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Points the portal's e-mail configuration at the test server. */
+export async function useTestSmtp(db: import('kysely').Kysely<any>, smtp: TestSmtp): Promise<void> {
+  await db.updateTable('email_config').set({
+    smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpUser: 'portal', smtpPassword: 'smtp-haslo', smtpEmail: 'portal@partnercfm.pl', smtpSsl: 'OFF',
+  }).where('id', '=', 1).execute();
+}
