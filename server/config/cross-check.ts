@@ -16,7 +16,7 @@ interface Parts {
 }
 
 const CONDITION_KEYS = new Set(['visibleWhen', 'hiddenWhen', 'disabledWhen', 'when', 'allowedWhen']);
-const TEXT_KEYS = new Set(['label', 'title', 'header', 'copyright', 'help']);
+const TEXT_KEYS = new Set(['label', 'title', 'header', 'copyright', 'help', 'intro', 'text', 'running', 'failure', 'success', 'signOut', 'toast', 'passwordExpiryWarning']);
 
 export function crossCheck(parts: Parts): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
@@ -56,6 +56,10 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
       }
       if (key && TEXT_KEYS.has(key) && typeof value === 'string') needKey(screenFile(id), pointer, value);
       if (key === 'paragraphs' && Array.isArray(value)) value.forEach((k, i) => needKey(screenFile(id), `${pointer}/${i}`, k));
+      if (key === 'texts' && value && typeof value === 'object') {
+        for (const [name, k] of Object.entries(value)) if (typeof k === 'string') needKey(screenFile(id), `${pointer}/${name}`, k);
+        return false;
+      }
       return true;
     });
   }
@@ -81,11 +85,23 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         break;
       }
       case 'login':
+      case 'form': {
         if (!schemas[s.schema]) problems.push({ file, pointer: '/schema', reason: `request schema "${s.schema}" does not exist` });
+        const namespace = s.type === 'login' ? id : namespaceOfKey(s.title, id);
+        const ids = new Set(s.fields.map((f: any) => f.id));
         s.fields.forEach((f: any, i: number) => {
-          needField(file, `/fields/${i}/id`, s.schema, f.id);
-          if (!f.label) needKey(file, `/fields/${i}`, fieldLabelKey(id, f.id));
+          if (!f.formOnly) needField(file, `/fields/${i}/id`, s.schema, f.id);
+          if (f.sameAs && !ids.has(f.sameAs)) problems.push({ file, pointer: `/fields/${i}/sameAs`, reason: `field "${f.sameAs}" is not a field of this form` });
+          if (!f.label) needKey(file, `/fields/${i}`, fieldLabelKey(namespace, f.id));
         });
+        for (const name of Object.keys(s.values ?? {})) needField(file, `/values/${name}`, s.schema, name);
+        (s.links ?? []).forEach((l: any, i: number) => needScreen(file, `/links/${i}/dialog`, l.dialog));
+        for (const [q, dialog] of Object.entries(s.queryDialogs ?? {})) needScreen(file, `/queryDialogs/${q}`, dialog as string);
+        if (s.onSuccess?.openDialog) needScreen(file, '/onSuccess/openDialog', s.onSuccess.openDialog);
+        break;
+      }
+      case 'app':
+        (s.sessionGates ?? []).forEach((g: any, i: number) => needScreen(file, `/sessionGates/${i}/screen`, g.screen));
         break;
       case 'table':
         if (!resources[s.resource]) problems.push({ file, pointer: '/resource', reason: `resource "${s.resource}" does not exist in schemas/resources` });
@@ -132,6 +148,12 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
   }
   return problems;
+}
+
+/** The namespace of a screen's own texts: that of its title key (`password:changeTitle` → `password`). */
+function namespaceOfKey(key: string | undefined, fallback: string): string {
+  const i = key?.indexOf(':') ?? -1;
+  return i > 0 ? key!.slice(0, i) : fallback;
 }
 
 /** Depth-first walk with JSON pointers; the visitor returns false to skip a subtree. */

@@ -11,7 +11,7 @@ import { makeNonce, signBody } from '../../core/signing';
 import { i18n } from '../config/i18n';
 import { clearSession, currentToken } from '../state/session';
 import { store } from '../state/store';
-import { pendingRequestsAtom, showToast } from '../state/ui';
+import { lastErrorCodeAtom, pendingRequestsAtom, showToast } from '../state/ui';
 
 export interface FieldError {
   field: string;
@@ -54,6 +54,8 @@ export interface RequestOptions {
   quiet?: boolean;
   signal?: AbortSignal;
   responseType?: 'json' | 'text' | 'blob';
+  /** Receives the response headers of a successful call (e.g. the id of a served document). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 const API_PREFIX = '/api';
@@ -119,9 +121,13 @@ export async function request<T = unknown>(method: string, path: string, options
     store.set(pendingRequestsAtom, (n) => Math.max(0, n - 1));
   }
 
-  if (response.ok) return (await readBody(response, options.responseType)) as T;
+  if (response.ok) {
+    options.onHeaders?.(response.headers);
+    return (await readBody(response, options.responseType)) as T;
+  }
 
   const body = await readErrorBody(response);
+  if (body?.code) store.set(lastErrorCodeAtom, { code: body.code, at: Date.now() });
   if (response.status === 401 && options.signOutOn401 !== false) clearSession();
   if (response.status >= 500 && body?.detail && !options.quiet) showToast('error', body.detail);
   throw new ApiError(response.status, body, body?.detail ?? `HTTP ${response.status}`);

@@ -34,12 +34,20 @@ export type ActionDecl =
 
 /* ---- screens ---- */
 
+export interface SessionGateDecl {
+  id: string;
+  screen: string;
+  when?: Condition;
+  reopenOnErrorCode?: string;
+}
+
 export interface AppSettings {
   type: 'app';
   name: string;
   loginAppName: string;
   config: Record<string, unknown>;
   footer?: { copyright?: I18nKey };
+  sessionGates?: SessionGateDecl[];
 }
 
 export interface MenuItemDecl extends ConditionalItem {
@@ -85,11 +93,21 @@ export interface RoutesDecl {
 export interface FormFieldDecl extends DisablableItem {
   id: string;
   label?: I18nKey;
-  widget?: 'text' | 'password' | 'radio' | 'select' | 'checkbox' | 'textarea' | 'date' | 'money' | 'mileage' | 'phone' | 'postcode';
+  widget?: 'text' | 'password' | 'radio' | 'select' | 'checkbox' | 'textarea' | 'date' | 'money' | 'mileage' | 'phone' | 'postcode' | 'newPassword';
   options?: { value: unknown; label: I18nKey }[];
   autocomplete?: string;
   upperCase?: boolean;
   help?: I18nKey;
+  /** Shown and checked but not sent (the repeated password). */
+  formOnly?: boolean;
+  /** Must equal that field. */
+  sameAs?: string;
+}
+
+export interface DialogLinkDecl {
+  id: string;
+  label: I18nKey;
+  dialog: string;
 }
 
 export interface LoginScreenDecl {
@@ -98,6 +116,66 @@ export interface LoginScreenDecl {
   schema: string;
   submit: { label: I18nKey; endpoint: string };
   fields: FormFieldDecl[];
+  links?: DialogLinkDecl[];
+  queryDialogs?: Record<string, string>;
+  passwordExpiryWarning?: I18nKey;
+}
+
+export type FormValueDecl = { const: unknown } | { session: string };
+
+export interface FormScreenDecl {
+  type: 'form';
+  title: I18nKey;
+  intro?: I18nKey;
+  schema: string;
+  fields: FormFieldDecl[];
+  values?: Record<string, FormValueDecl>;
+  submit: { label: I18nKey; endpoint: string; method?: 'POST' | 'PUT' };
+  errorsAs?: 'inline' | 'toast';
+  onSuccess?: {
+    toast?: I18nKey;
+    toastFromResponse?: boolean;
+    statement?: boolean;
+    sessionUserFrom?: string;
+    sessionPatch?: Record<string, unknown>;
+    openDialog?: string;
+    navigate?: string;
+    close?: boolean;
+  };
+  links?: DialogLinkDecl[];
+  signOut?: I18nKey;
+  static?: boolean;
+}
+
+export interface TermsDialogDecl {
+  type: 'terms-dialog';
+  title: I18nKey;
+  status: string;
+  next: { endpoint: string; timeoutMs: number; templateHeader?: string };
+  accept: { endpoint: string };
+  scale: number;
+  texts: Record<
+    'loading' | 'loadFailed' | 'checkbox' | 'checkboxRequired' | 'accept' | 'signOut' | 'statusFailed' | 'acceptFailed' | 'progress' | 'retry' | 'download',
+    I18nKey
+  >;
+}
+
+export interface ActionScreenDecl {
+  type: 'action';
+  title: I18nKey;
+  call: { method?: 'GET' | 'POST'; endpoint: string };
+  running: I18nKey;
+  failure: I18nKey;
+  success?: I18nKey;
+  then?: { back?: boolean; reloadAfterMs?: number };
+}
+
+export interface PasswordPolicyDecl {
+  type: 'password-policy';
+  title: I18nKey;
+  intro?: I18nKey;
+  rules: { policy: string; text: I18nKey }[];
+  paragraphs?: I18nKey[];
 }
 
 export interface ColumnDecl extends ConditionalItem {
@@ -176,7 +254,16 @@ export interface PageDecl {
 }
 
 /** Screens the registry can render (the closed set of spec-visible types). */
-export type RenderableScreen = LoginScreenDecl | TableScreenDecl | DetailsDialogDecl | PanelSetDecl | PageDecl;
+export type RenderableScreen =
+  | LoginScreenDecl
+  | TableScreenDecl
+  | DetailsDialogDecl
+  | PanelSetDecl
+  | PageDecl
+  | FormScreenDecl
+  | TermsDialogDecl
+  | ActionScreenDecl
+  | PasswordPolicyDecl;
 export type ScreenType = RenderableScreen['type'];
 
 export type AnyScreen = RenderableScreen | MenuDecl | RoutesDecl | AppSettings | { type: string; [key: string]: unknown };
@@ -224,4 +311,6 @@ export interface Session {
   token: string;
   user: UserDetails;
   postConfig?: { logicConfig?: Record<string, unknown> };
+  /** Session gates (screens/app.json sessionGates) this session has got through. */
+  gatesPassed?: string[];
 }

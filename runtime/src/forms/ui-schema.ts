@@ -20,6 +20,8 @@ const BUILT_IN_WIDGETS: Partial<Record<NonNullable<FormFieldDecl['widget']>, str
 
 /** Name under which forms/widgets.tsx registers the upper-casing text input. */
 export const UPPER_CASE_WIDGET = 'upperCaseText';
+/** Name under which forms/widgets.tsx registers the password input with the strength meter. */
+export const NEW_PASSWORD_WIDGET = 'newPassword';
 
 /** Ids of the fields whose visibleWhen/hiddenWhen fail for the current form data (context.record). */
 export function hiddenFieldIds(
@@ -40,6 +42,8 @@ export interface UiSchemaOptions {
   disabled?: ReadonlySet<string>;
   submitLabel?: string;
   submitDisabled?: boolean;
+  /** The form draws its own buttons (e.g. submit beside sign-out). */
+  hideSubmit?: boolean;
 }
 
 export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions): UiSchema {
@@ -48,6 +52,7 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     'ui:order': [...fields.map((f) => f.id), '*'],
     'ui:submitButtonOptions': {
       submitText: options.submitLabel,
+      norender: options.hideSubmit,
       props: { disabled: options.submitDisabled, className: 'w-100' },
     },
   };
@@ -55,6 +60,7 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     const entry: UiSchema = { 'ui:title': t(field.label ?? fieldLabelKey(namespace, field.id)) };
     if (hidden.has(field.id)) entry['ui:widget'] = 'hidden';
     else if (field.upperCase) entry['ui:widget'] = UPPER_CASE_WIDGET;
+    else if (field.widget === 'newPassword') entry['ui:widget'] = NEW_PASSWORD_WIDGET;
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
     if (field.options) entry['ui:enumNames'] = Object.fromEntries(field.options.map((o) => [String(o.value), t(o.label)]));
     // the screen file's value is an HTML autocomplete token (validated by its meta-schema)

@@ -2,7 +2,8 @@
  * Custom widgets, registered by name and referred to by name from uiSchemas (DESIGN.md §2).
  */
 import { getTemplate, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
-import { UPPER_CASE_WIDGET } from './ui-schema';
+import { NewPasswordWidget } from './NewPasswordWidget';
+import { NEW_PASSWORD_WIDGET, UPPER_CASE_WIDGET } from './ui-schema';
 
 /** A text input that upper-cases what is typed (plates, VINs) and keeps the caret where it was. */
 function UpperCaseTextWidget(props: WidgetProps) {
@@ -19,4 +20,5 @@ function UpperCaseTextWidget(props: WidgetProps) {
 
 export const formWidgets: RegistryWidgetsType = {
   [UPPER_CASE_WIDGET]: UpperCaseTextWidget,
+  [NEW_PASSWORD_WIDGET]: NewPasswordWidget,
 };

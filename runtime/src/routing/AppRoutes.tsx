@@ -12,7 +12,7 @@ import { useConfig } from '../config/ConfigContext';
 import { useConditionContext } from '../config/useConditionContext';
 import { ScreenView } from '../screens/ScreenView';
 import { PublicLayout, Shell } from '../shell/Shell';
-import { sessionAtom } from '../state/session';
+import { sessionAtom, sessionRevisionAtom } from '../state/session';
 import { resolveRoute, type RouteDecision } from './resolve';
 import { RouteMessage } from './RouteMessage';
 import { RouteModal } from './RouteModal';
@@ -29,10 +29,12 @@ function usePageTitle(decision: RouteDecision) {
 }
 
 function PageContent({ decision }: { decision: RouteDecision }) {
+  const revision = useAtomValue(sessionRevisionAtom);
   switch (decision.kind) {
     case 'screen':
-      // keyed: another screen of the same type must mount afresh (a grid reads its saved state on mount)
-      return <ScreenView key={decision.screenId} screenId={decision.screenId} presentation="page" />;
+      // keyed: another screen of the same type must mount afresh (a grid reads its saved state on
+      // mount), and so must the same screen when the session's user changed (another vehicle)
+      return <ScreenView key={`${decision.screenId}#${revision}`} screenId={decision.screenId} presentation="page" />;
     case 'noAccess':
       return <RouteMessage textKey="app:noAccess" />;
     case 'notFound':

@@ -1,13 +1,13 @@
 import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from 'react-i18next';
 
-/** A centred spinner with a spoken "Ładowanie...". */
-export function Loading() {
+/** A centred spinner with a spoken "Ładowanie..." (or the given text). */
+export function Loading({ text }: { text?: string } = {}) {
   const { t } = useTranslation();
   return (
     <div className="d-flex justify-content-center align-items-center gap-2 p-4 text-secondary" role="status">
       <Spinner animation="border" size="sm" aria-hidden="true" />
-      <span>{t('app:loading')}</span>
+      <span>{text ?? t('app:loading')}</span>
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, errorText } from '../api/client';
 import { useConfig } from '../config/ConfigContext';
 import { conditionContext } from '../config/context';
@@ -21,6 +21,9 @@ import { formValidator } from '../forms/validator';
 import { formWidgets } from '../forms/widgets';
 import { useRoutesDecl } from '../routing/useNavigateTo';
 import { saveSession } from '../state/session';
+import { showToast } from '../state/ui';
+import { DialogLinks } from './DialogLinks';
+import { ScreenView } from './ScreenView';
 import type { ScreenProps } from './types';
 
 interface AuthResponse {
@@ -30,6 +33,14 @@ interface AuthResponse {
 
 /** Error shake animation length (spec §9). */
 const SHAKE_MS = 500;
+const DAY_MS = 86_400_000;
+
+/** Whether a password expiring on pwdDo (YYYY-MM-DD) expires within `days` days from today. */
+export function expiresWithin(pwdDo: unknown, days: unknown, today = new Date()): boolean {
+  if (typeof pwdDo !== 'string' || typeof days !== 'number' || days <= 0) return false;
+  const expiry = Date.parse(`${pwdDo}T23:59:59`);
+  return Number.isFinite(expiry) && expiry - today.getTime() <= days * DAY_MS;
+}
 
 export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const { t } = useTranslation();
@@ -43,6 +54,10 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const [error, setError] = useState<string | null>(null);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
   const [shake, setShake] = useState(false);
+  const [searchParams] = useSearchParams();
+  // /?reset opens the set-password dialog (spec §2); other query dialogs the same way
+  const queryDialog = Object.entries(screen.queryDialogs ?? {}).find(([q]) => searchParams.has(q))?.[1] ?? null;
+  const [dialog, setDialog] = useState<string | null>(queryDialog);
 
   // a guest has no session: the fields' rules look at the form data (context.record)
   const guestContext = useMemo(() => conditionContext(bundle, null), [bundle]);
@@ -69,7 +84,11 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     setExtraErrors(undefined);
     try {
       const response = await api.post<AuthResponse>(screen.submit.endpoint, withoutHidden(data ?? {}, hidden), { signOutOn401: false });
-      saveSession({ token: response.id_token, user: response.body.userDetails, postConfig: response.body.postConfig });
+      const user = response.body.userDetails;
+      saveSession({ token: response.id_token, user, postConfig: response.body.postConfig });
+      if (screen.passwordExpiryWarning && expiresWithin(user.pwdDo, bundle.config.passwordExpiryWarningDays)) {
+        showToast('warning', t(screen.passwordExpiryWarning));
+      }
       navigate(landing, { replace: true });
     } catch (e) {
       setBusy(false);
@@ -108,8 +127,10 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
             focusOnFirstError
             idPrefix="login"
           />
+          <DialogLinks links={screen.links} onOpen={setDialog} />
         </Card.Body>
       </Card>
+      {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}
     </div>
   );
 }

@@ -15,6 +15,10 @@ export const screenRegistry: Record<ScreenType, ScreenComponent> = {
   'details-dialog': lazy(() => import('./DetailsDialog')),
   'panel-set': lazy(() => import('./PanelSet')),
   page: lazy(() => import('./PageScreen')),
+  form: lazy(() => import('./FormScreen')),
+  'terms-dialog': lazy(() => import('./TermsDialog')),
+  action: lazy(() => import('./ActionScreen')),
+  'password-policy': lazy(() => import('./PasswordPolicy')),
 };
 
 export function componentFor(type: string): ScreenComponent | undefined {

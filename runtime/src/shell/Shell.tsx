@@ -5,6 +5,7 @@ import { useConfig } from '../config/ConfigContext';
 import type { MenuDecl, RoutesDecl } from '../config/types';
 import { sessionAtom } from '../state/session';
 import { Footer } from './Footer';
+import { SessionGates } from './SessionGates';
 import { DEFAULT_MENU_BREAKPOINT, DEFAULT_MENU_WIDTH } from './menu';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
@@ -51,7 +52,7 @@ export function Shell({ children, pagePath }: { children: ReactNode; pagePath: s
       <div className="app-body">
         <SideMenu wide={wide} open={wide ? wideOpen : narrowOpen} onClose={() => setNarrowOpen(false)} />
         <main id={MAIN_ID} className="app-main" ref={mainRef} tabIndex={-1}>
-          {children}
+          <SessionGates>{children}</SessionGates>
         </main>
       </div>
       <Footer />

@@ -22,9 +22,25 @@ function readStoredSession(): Session | null {
 
 export const sessionAtom = atom<Session | null>(readStoredSession());
 
+/**
+ * Changes whenever the signed-in user's details change (another vehicle, a cleared first-login
+ * flag): pages are keyed by it, so they load again for the new facts.
+ */
+export const sessionRevisionAtom = atom(0);
+
 export function saveSession(session: Session): void {
+  const previous = store.get(sessionAtom);
   sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
   store.set(sessionAtom, session);
+  if (previous && previous.token === session.token && JSON.stringify(previous.user) !== JSON.stringify(session.user)) {
+    store.set(sessionRevisionAtom, (n) => n + 1);
+  }
+}
+
+/** Updates the stored session (e.g. a new user after a vehicle switch); nothing happens when signed out. */
+export function updateSession(change: (session: Session) => Session): void {
+  const current = store.get(sessionAtom);
+  if (current) saveSession(change(current));
 }
 
 export function clearSession(): void {

@@ -8,6 +8,9 @@ import { store } from './store';
 /** Number of API requests in flight. */
 export const pendingRequestsAtom = atom(0);
 
+/** The machine code of the last refused call (e.g. TERMS_NOT_ACCEPTED), for whoever must react to it. */
+export const lastErrorCodeAtom = atom<{ code: string; at: number } | null>(null);
+
 export type ToastKind = 'success' | 'error' | 'warning';
 export interface ToastMessage {
   id: number;

@@ -1,0 +1,56 @@
+/**
+ * The `action` screen type: opening the route runs one call (the admin's refresh of the
+ * configuration, spec §2 /app/refresh), then goes back and reloads the page after the declared
+ * delay, so the runtime starts again on the new configuration. A failure is shown and stays.
+ */
+import { useEffect, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api, ApiError } from '../api/client';
+import type { ActionScreenDecl } from '../config/types';
+import { showToast } from '../state/ui';
+import { Loading } from './Loading';
+import type { ScreenProps } from './types';
+
+export default function ActionScreen({ screen }: ScreenProps<ActionScreenDecl>) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [failed, setFailed] = useState<string[] | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return; // StrictMode runs effects twice; the call runs once
+    started.current = true;
+    const call = screen.call.method === 'POST' ? api.post(screen.call.endpoint, {}, { quiet: true }) : api.get(screen.call.endpoint, { quiet: true });
+    call.then(
+      () => {
+        if (screen.success) showToast('success', t(screen.success));
+        if (screen.then?.back) navigate(-1);
+        if (screen.then?.reloadAfterMs !== undefined) setTimeout(() => window.location.reload(), screen.then.reloadAfterMs);
+      },
+      (e) => {
+        const reasons = e instanceof ApiError ? e.fieldErrors.map((f) => `${f.field}: ${f.message}`) : [];
+        showToast('error', t(screen.failure));
+        setFailed(reasons);
+      },
+    );
+  }, [screen, navigate, t]);
+
+  if (!failed) return <Loading text={t(screen.running)} />;
+  return (
+    <section>
+      <h1 className="page-title">{t(screen.title)}</h1>
+      <Alert variant="danger" data-testid="action-failed">
+        <p className="mb-0">{t(screen.failure)}</p>
+        {failed.length > 0 && (
+          <ul className="mb-0 mt-2 small">
+            {failed.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        )}
+      </Alert>
+    </section>
+  );
+}

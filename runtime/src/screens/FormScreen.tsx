@@ -1,0 +1,223 @@
+/**
+ * The `form` screen type: an @rjsf form over a request schema of schemas/api, laid out by the
+ * screen's `fields`, sent to one endpoint. Shown as a page, as the body of a modal route, or as a
+ * dialog of its own. Beyond the schema's rules it checks new passwords (policy and strength, spec
+ * §5) and repeated fields; a 400 shows the server's messages on their fields. On success it runs
+ * the steps the screen declares (toast, statement, session update, next dialog, navigation, close).
+ */
+import Form from '@rjsf/react-bootstrap';
+import type { IChangeEvent } from '@rjsf/core';
+import type { ErrorSchema, FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
+import { useAtomValue } from 'jotai';
+import { useId, useMemo, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api, ApiError, errorText } from '../api/client';
+import { useConfig } from '../config/ConfigContext';
+import type { FormScreenDecl, FormValueDecl, Session } from '../config/types';
+import { serverErrorSchema, translateErrors } from '../forms/messages';
+import type { PasswordFormContext } from '../forms/NewPasswordWidget';
+import { newPasswordMessage, policyOf, repeatMessage } from '../forms/password-checks';
+import { buildUiSchema, namespaceOf, withoutSchemaTexts } from '../forms/ui-schema';
+import { usePasswordScore } from '../forms/usePasswordScore';
+import { formValidator } from '../forms/validator';
+import { formWidgets } from '../forms/widgets';
+import { sessionAtom, updateSession } from '../state/session';
+import { showStatement, showToast } from '../state/ui';
+import { DialogLinks } from './DialogLinks';
+import { ScreenView } from './ScreenView';
+import type { ScreenProps } from './types';
+
+type Data = Record<string, unknown>;
+
+/** The form's schema: the request schema without the values sent from elsewhere, plus form-only fields. */
+export function formSchema(requestSchema: Record<string, any>, screen: Pick<FormScreenDecl, 'fields' | 'values'>): RJSFSchema {
+  const schema = withoutSchemaTexts(requestSchema);
+  const fixed = new Set(Object.keys(screen.values ?? {}));
+  const properties: Record<string, any> = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !fixed.has(k)));
+  const required: string[] = (schema.required ?? []).filter((k: string) => !fixed.has(k));
+  for (const field of screen.fields.filter((f) => f.formOnly)) {
+    // a repetition takes the rules of the field it repeats
+    properties[field.id] = field.sameAs ? { ...(properties[field.sameAs] as object) } : { type: 'string' };
+    if (field.sameAs && required.includes(field.sameAs)) required.push(field.id);
+  }
+  return { ...schema, properties, required };
+}
+
+const pathValue = (source: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Data | undefined)?.[k], source);
+
+/** The body sent: the form's data without form-only fields, with the declared values. */
+export function requestBody(data: Data, screen: Pick<FormScreenDecl, 'fields' | 'values'>, session: Session | null): Data {
+  const formOnly = new Set(screen.fields.filter((f) => f.formOnly).map((f) => f.id));
+  const body: Data = Object.fromEntries(Object.entries(data).filter(([k]) => !formOnly.has(k)));
+  for (const [name, value] of Object.entries(screen.values ?? {}) as [string, FormValueDecl][]) {
+    body[name] = 'const' in value ? value.const : pathValue(session?.user, value.session);
+  }
+  return body;
+}
+
+export default function FormScreen({ screen, presentation, onClose }: ScreenProps<FormScreenDecl>) {
+  const { t } = useTranslation();
+  const { bundle, preConfig } = useConfig();
+  const session = useAtomValue(sessionAtom);
+  const navigate = useNavigate();
+  const titleId = useId();
+  const schema = useMemo(() => formSchema(bundle.schemas[screen.schema], screen), [bundle, screen]);
+  const namespace = namespaceOf(screen.title, 'app');
+
+  const [formData, setFormData] = useState<Data>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
+  const [dialog, setDialog] = useState<string | null>(null);
+  const [replacedBy, setReplacedBy] = useState<string | null>(null);
+
+  const hasNewPassword = screen.fields.some((f) => f.widget === 'newPassword');
+  const score = usePasswordScore(hasNewPassword);
+  const policy = useMemo(() => policyOf(preConfig), [preConfig]);
+  const userInputs = useMemo(
+    () => [session?.user.login, session?.user.firstName, session?.user.lastName, formData.username].filter((v): v is string => typeof v === 'string' && !!v),
+    [session, formData.username],
+  );
+  const formContext: PasswordFormContext = { policy, score, userInputs };
+
+  const hideSubmit = Boolean(screen.signOut);
+  const uiSchema = useMemo(
+    () => buildUiSchema(screen.fields, { t, namespace, hidden: new Set(), submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
+    [screen, t, namespace, busy, hideSubmit],
+  );
+
+  const customValidate = (data: Data | undefined, errors: FormValidation<Data>) => {
+    for (const field of screen.fields) {
+      const value = data?.[field.id];
+      const message = field.widget === 'newPassword'
+        ? newPasswordMessage(typeof value === 'string' ? value : '', policy, t, score, userInputs)
+        : field.sameAs ? repeatMessage(value, data?.[field.sameAs], t) : null;
+      if (message) (errors as any)[field.id]?.addError(message);
+    }
+    return errors;
+  };
+  const transformErrors = (errors: RJSFValidationError[]) => translateErrors(errors, t, schema);
+
+  const succeed = (response: unknown) => {
+    const steps = screen.onSuccess ?? {};
+    const message = (response as { message?: unknown } | undefined)?.message;
+    if (steps.toast) showToast('success', t(steps.toast));
+    if (steps.toastFromResponse && typeof message === 'string') showToast('success', message);
+    if (steps.statement && typeof message === 'string') showStatement({ text: message });
+    if (steps.sessionUserFrom || steps.sessionPatch) {
+      const user = steps.sessionUserFrom ? (pathValue(response, steps.sessionUserFrom) as Session['user'] | undefined) : undefined;
+      updateSession((s) => ({ ...s, user: { ...(user ?? s.user), ...(steps.sessionPatch ?? {}) } }));
+    }
+    setFormData({});
+    if (steps.openDialog) {
+      // a dialog gives way to the next one (request a code → enter it); a page opens it on top
+      if (presentation === 'dialog') setReplacedBy(steps.openDialog);
+      else setDialog(steps.openDialog);
+      return;
+    }
+    // leaving for another path also leaves a modal route, so closing it would go back twice
+    if (steps.navigate) navigate(steps.navigate);
+    else if (steps.close) onClose?.();
+  };
+
+  const submit = async ({ formData: data }: IChangeEvent<Data>) => {
+    setBusy(true);
+    setError(null);
+    setExtraErrors(undefined);
+    try {
+      const body = requestBody(data ?? {}, screen, session);
+      const method = screen.submit.method === 'PUT' ? api.put : api.post;
+      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast' });
+      setBusy(false);
+      succeed(response);
+    } catch (e) {
+      setBusy(false);
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) setExtraErrors(serverErrorSchema(e.fieldErrors));
+      else if (screen.errorsAs === 'toast') {
+        // the client toasts 5xx details itself; the rest is this form's to say
+        if (!(e instanceof ApiError && e.status >= 500 && e.detail)) showToast('error', errorText(e));
+      } else setError(errorText(e));
+    }
+  };
+
+  if (replacedBy) return <ScreenView screenId={replacedBy} presentation="dialog" onClose={onClose} />;
+  if (!schema) return <Alert variant="danger">{t('app:notFound')}</Alert>;
+
+  const body = (
+    <>
+      {screen.intro && <p className="text-secondary">{t(screen.intro)}</p>}
+      {error && (
+        <Alert variant="danger" role="alert" data-testid="form-error">
+          {error}
+        </Alert>
+      )}
+      <Form
+        schema={schema}
+        uiSchema={uiSchema}
+        formData={formData}
+        formContext={formContext}
+        validator={formValidator}
+        widgets={formWidgets}
+        customValidate={customValidate}
+        transformErrors={transformErrors}
+        extraErrors={extraErrors}
+        showErrorList={false}
+        noHtml5Validate
+        onChange={(e) => setFormData(e.formData ?? {})}
+        onSubmit={submit}
+        onError={() => undefined /* the messages are on the fields */}
+        focusOnFirstError
+        idPrefix={`form-${screen.submit.endpoint.replace(/\W+/g, '-')}`}
+      >
+        {hideSubmit && (
+          <div className="d-flex gap-2 justify-content-end">
+            <Button variant="outline-secondary" onClick={() => navigate('/sign-out')}>
+              {t(screen.signOut!)}
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {t(screen.submit.label)}
+            </Button>
+          </div>
+        )}
+      </Form>
+      <DialogLinks links={screen.links} onOpen={setDialog} />
+      {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}
+    </>
+  );
+
+  if (presentation === 'dialog') {
+    const locked = Boolean(screen.static);
+    return (
+      <Modal
+        show
+        centered
+        backdrop={locked ? 'static' : true}
+        keyboard={!locked}
+        onHide={() => (locked ? undefined : onClose?.())}
+        aria-labelledby={titleId}
+        data-screen-type="form"
+      >
+        <Modal.Header closeButton={!locked} closeLabel={t('app:close')}>
+          <Modal.Title id={titleId} as="h2" className="h5">
+            {t(screen.title)}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>{body}</Modal.Body>
+      </Modal>
+    );
+  }
+  if (presentation === 'modal') return body;
+  return (
+    <section className="form-page">
+      <h1 className="page-title">{t(screen.title)}</h1>
+      <Card className="form-card shadow-sm">
+        <Card.Body>{body}</Card.Body>
+      </Card>
+    </section>
+  );
+}

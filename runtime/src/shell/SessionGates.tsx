@@ -1,0 +1,39 @@
+/**
+ * Session gates (screens/app.json `sessionGates`; spec §4 "Login flow"): dialogs a signed-in user
+ * must get through, in order, before any page shows: the terms modal (USER and MANAGER), then
+ * the forced password change (first login). A gate shows while its condition holds and until its
+ * dialog closes itself; the passed gates are kept in the session, so a reload does not ask again.
+ * A server refusal with a gate's error code (a new terms version published meanwhile) brings the
+ * gate back.
+ */
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useConfig } from '../config/ConfigContext';
+import type { SessionGateDecl } from '../config/types';
+import { useConditionContext } from '../config/useConditionContext';
+import { ScreenView } from '../screens/ScreenView';
+import { sessionAtom, updateSession } from '../state/session';
+import { lastErrorCodeAtom } from '../state/ui';
+
+export function SessionGates({ children }: { children: ReactNode }) {
+  const { bundle, conditions } = useConfig();
+  const session = useAtomValue(sessionAtom);
+  const lastError = useAtomValue(lastErrorCodeAtom);
+  const ctx = useConditionContext();
+  const gates: SessionGateDecl[] = bundle.app.sessionGates ?? [];
+  const passed = session?.gatesPassed ?? [];
+  const handledError = useRef(lastError?.at ?? 0);
+
+  useEffect(() => {
+    if (!lastError || lastError.at <= handledError.current) return;
+    handledError.current = lastError.at;
+    const reopened = gates.filter((g) => g.reopenOnErrorCode === lastError.code).map((g) => g.id);
+    if (reopened.length) updateSession((s) => ({ ...s, gatesPassed: (s.gatesPassed ?? []).filter((id) => !reopened.includes(id)) }));
+  }, [lastError, gates]);
+
+  const pending = gates.find((g) => !passed.includes(g.id) && conditions.matches(g.when, ctx));
+  if (!session || !pending) return <>{children}</>;
+  const pass = () => updateSession((s) => ({ ...s, gatesPassed: [...new Set([...(s.gatesPassed ?? []), pending.id])] }));
+  // the page waits behind the gate: its calls would only be refused until the gate is passed
+  return <ScreenView key={pending.id} screenId={pending.screen} presentation="dialog" onClose={pass} />;
+}
