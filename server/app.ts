@@ -19,6 +19,7 @@ import errorsPlugin from './plugins/errors.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import initRoutes from './routes/init.ts';
+import emailSettingsRoutes from './routes/email-settings.ts';
 import passwordRoutes from './routes/passwords.ts';
 import settingsRoutes from './routes/settings.ts';
 import termsRoutes from './routes/terms.ts';
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(termsRoutes);
   await app.register(passwordRoutes);
   await app.register(settingsRoutes);
+  await app.register(emailSettingsRoutes);
   await app.register(carRoutes);
   await app.register(tableRoutes);
 

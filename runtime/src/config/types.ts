@@ -102,6 +102,8 @@ export interface FormFieldDecl extends DisablableItem {
   formOnly?: boolean;
   /** Must equal that field. */
   sameAs?: string;
+  /** Takes a value when another field changes to a listed value. */
+  followValue?: { field: string; values: Record<string, unknown> };
 }
 
 export interface DialogLinkDecl {
@@ -145,6 +147,8 @@ export interface FormScreenDecl {
   links?: DialogLinkDecl[];
   signOut?: I18nKey;
   static?: boolean;
+  load?: { endpoint: string };
+  actions?: { id: string; label: I18nKey; endpoint: string; method?: 'POST' | 'PUT'; okWhen?: Condition }[];
 }
 
 export interface TermsDialogDecl {

@@ -9,7 +9,7 @@ import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
 import type { ErrorSchema, FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -29,6 +29,7 @@ import { formWidgets } from '../forms/widgets';
 import { sessionAtom, updateSession } from '../state/session';
 import { showStatement, showToast } from '../state/ui';
 import { DialogLinks } from './DialogLinks';
+import { Loading } from './Loading';
 import { ScreenView } from './ScreenView';
 import type { ScreenProps } from './types';
 
@@ -62,7 +63,7 @@ export function requestBody(data: Data, screen: Pick<FormScreenDecl, 'fields' | 
 
 export default function FormScreen({ screen, presentation, onClose }: ScreenProps<FormScreenDecl>) {
   const { t } = useTranslation();
-  const { bundle, preConfig } = useConfig();
+  const { bundle, preConfig, conditions } = useConfig();
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
   const titleId = useId();
@@ -76,6 +77,47 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const [dialog, setDialog] = useState<string | null>(null);
   const [replacedBy, setReplacedBy] = useState<string | null>(null);
 
+  const [loaded, setLoaded] = useState(!screen.load);
+  useEffect(() => {
+    if (!screen.load) return;
+    let live = true;
+    api.get<Data>(screen.load.endpoint).then(
+      (data) => live && (setFormData(data ?? {}), setLoaded(true)),
+      (e) => live && (setError(errorText(e)), setLoaded(true)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [screen.load]);
+
+  /** Keeps fields that follow another field's value (the port of an encryption mode) in step. */
+  const change = (next: Data) => {
+    const followed = { ...next };
+    for (const field of screen.fields) {
+      const rule = field.followValue;
+      if (rule && next[rule.field] !== formData[rule.field] && Object.hasOwn(rule.values, String(next[rule.field]))) {
+        followed[field.id] = rule.values[String(next[rule.field])];
+      }
+    }
+    setFormData(followed);
+  };
+
+  const runAction = async (action: NonNullable<FormScreenDecl['actions']>[number]) => {
+    setBusy(true);
+    setExtraErrors(undefined);
+    try {
+      const body = requestBody(formData, screen, session);
+      const answer = await (action.method === 'PUT' ? api.put : api.post)<Data>(action.endpoint, body, { quiet: true });
+      const ok = action.okWhen === undefined || conditions.matches(action.okWhen, { record: answer });
+      if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) setExtraErrors(serverErrorSchema(e.fieldErrors));
+      else showToast('error', errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const hasNewPassword = screen.fields.some((f) => f.widget === 'newPassword');
   const score = usePasswordScore(hasNewPassword);
   const policy = useMemo(() => policyOf(preConfig), [preConfig]);
@@ -85,7 +127,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   );
   const formContext: PasswordFormContext = { policy, score, userInputs };
 
-  const hideSubmit = Boolean(screen.signOut);
+  const hideSubmit = Boolean(screen.signOut || screen.actions?.length);
   const uiSchema = useMemo(
     () => buildUiSchema(screen.fields, { t, namespace, hidden: new Set(), submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
     [screen, t, namespace, busy, hideSubmit],
@@ -113,7 +155,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
       const user = steps.sessionUserFrom ? (pathValue(response, steps.sessionUserFrom) as Session['user'] | undefined) : undefined;
       updateSession((s) => ({ ...s, user: { ...(user ?? s.user), ...(steps.sessionPatch ?? {}) } }));
     }
-    setFormData({});
+    if (!screen.load) setFormData({});
     if (steps.openDialog) {
       // a dialog gives way to the next one (request a code → enter it); a page opens it on top
       if (presentation === 'dialog') setReplacedBy(steps.openDialog);
@@ -147,6 +189,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
 
   if (replacedBy) return <ScreenView screenId={replacedBy} presentation="dialog" onClose={onClose} />;
   if (!schema) return <Alert variant="danger">{t('app:notFound')}</Alert>;
+  if (!loaded) return <Loading />;
 
   const body = (
     <>
@@ -168,7 +211,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
         extraErrors={extraErrors}
         showErrorList={false}
         noHtml5Validate
-        onChange={(e) => setFormData(e.formData ?? {})}
+        onChange={(e) => change(e.formData ?? {})}
         onSubmit={submit}
         onError={() => undefined /* the messages are on the fields */}
         focusOnFirstError
@@ -176,9 +219,16 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
       >
         {hideSubmit && (
           <div className="d-flex gap-2 justify-content-end">
-            <Button variant="outline-secondary" onClick={() => navigate('/sign-out')}>
-              {t(screen.signOut!)}
-            </Button>
+            {screen.signOut && (
+              <Button variant="outline-secondary" onClick={() => navigate('/sign-out')}>
+                {t(screen.signOut)}
+              </Button>
+            )}
+            {(screen.actions ?? []).map((action) => (
+              <Button key={action.id} variant="outline-primary" disabled={busy} onClick={() => void runAction(action)}>
+                {t(action.label)}
+              </Button>
+            ))}
             <Button type="submit" disabled={busy}>
               {t(screen.submit.label)}
             </Button>

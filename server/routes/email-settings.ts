@@ -1,0 +1,87 @@
+/**
+ * The administrator's e-mail configuration (spec §2 "E-mail configuration", §7 "E-mail
+ * settings"): the SMTP server every mail of the portal goes through (reset codes). The stored
+ * password never leaves the server: GET answers a mask, and the mask sent back keeps it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { readEmailConfig, transportFor, type EmailConfig } from '../mail/mailer.ts';
+
+export const PASSWORD_MASK = '********';
+
+type Body = Omit<EmailConfig, 'smtpHost' | 'smtpUser' | 'smtpPassword' | 'smtpEmail'> & { smtpHost: string; smtpUser: string; smtpPassword: string; smtpEmail: string };
+type TestResult = 'OK' | 'WRONG_HOST' | 'WRONG_PORT' | 'WRONG_PASSWORD' | 'WRONG_USERNAME' | 'UNKNOWN_ERROR';
+
+/** nodemailer's error codes, as the spec's test results. */
+export function testResultOf(error: any): TestResult {
+  const code = String(error?.code ?? '');
+  // nodemailer wraps the system error; its text names it (ECONNREFUSED, ENOTFOUND …)
+  const reason = [code, error?.errno, error?.cause?.code, error?.message].join(' ');
+  if (code === 'EDNS' || /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(reason)) return 'WRONG_HOST';
+  if (['ETIMEDOUT', 'ESOCKET', 'ETLS', 'EPROTOCOL', 'ECONNECTION'].includes(code)) return 'WRONG_PORT';
+  if (code === 'EAUTH') return error?.responseCode === 535 ? 'WRONG_PASSWORD' : 'WRONG_USERNAME';
+  if (code === 'EENVELOPE') return 'WRONG_USERNAME';
+  return 'UNKNOWN_ERROR';
+}
+
+export default async function emailSettingsRoutes(app: FastifyInstance) {
+  const tags = ['settings'];
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
+  /** The body with the mask replaced by the stored password. */
+  const resolve = async (body: Body): Promise<EmailConfig> => {
+    if (body.smtpPassword !== PASSWORD_MASK) return body;
+    return { ...body, smtpPassword: (await readEmailConfig(app.db))?.smtpPassword ?? null };
+  };
+
+  app.get('/api/settings/email', {
+    config: { roles: ['ADMIN'] },
+    schema: { tags, response: { 200: { $ref: 'email-config#' } } },
+    handler: async () => {
+      const c = await readEmailConfig(app.db);
+      return {
+        smtpHost: c?.smtpHost ?? '',
+        smtpPort: c?.smtpPort ?? 25,
+        smtpUser: c?.smtpUser ?? '',
+        smtpPassword: c?.smtpPassword ? PASSWORD_MASK : '',
+        smtpEmail: c?.smtpEmail ?? '',
+        smtpSsl: c?.smtpSsl ?? 'OFF',
+      };
+    },
+  });
+
+  app.put<{ Body: Body }>('/api/settings/email', {
+    config: { roles: ['ADMIN'] },
+    schema: { tags, body: { $ref: 'email-config#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } },
+    handler: async (request) => {
+      const c = await resolve(request.body);
+      await app.db.updateTable('email_config').set({
+        smtpHost: c.smtpHost, smtpPort: c.smtpPort, smtpUser: c.smtpUser, smtpPassword: c.smtpPassword,
+        smtpEmail: c.smtpEmail, smtpSsl: c.smtpSsl, updatedAt: new Date(),
+      }).where('id', '=', 1).execute();
+      return { message: t('email:saved') };
+    },
+  });
+
+  app.post<{ Body: Body }>('/api/settings/email/test', {
+    config: { roles: ['ADMIN'] },
+    schema: {
+      tags,
+      description: 'Sends a test message to the sender address with the given (not yet saved) settings.',
+      body: { $ref: 'email-config#' },
+      response: { 200: { $ref: 'email-test-result#' } },
+    },
+    handler: async (request) => {
+      const c = await resolve(request.body);
+      const transport = transportFor(c);
+      try {
+        await transport.sendMail({ from: c.smtpEmail!, to: c.smtpEmail!, subject: t('email:testSubject'), text: t('email:testText') });
+        return { result: 'OK', message: t('email:test.OK', { email: c.smtpEmail }) };
+      } catch (error) {
+        const result = testResultOf(error);
+        request.log.warn({ err: error, result }, 'e-mail test failed');
+        return { result, message: t(`email:test.${result}`) };
+      } finally {
+        transport.close();
+      }
+    },
+  });
+}
