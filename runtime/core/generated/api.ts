@@ -29,6 +29,23 @@ export interface Count {
   estimated?: boolean;
 }
 
+/**
+ * smtpPassword: GET answers "********" when a password is stored (never the password); sending "********" back keeps the stored one.
+ */
+export interface EmailConfig {
+  smtpHost: string;
+  smtpPort: number;
+  smtpUser: string;
+  smtpPassword: string;
+  smtpEmail: string;
+  smtpSsl: "OFF" | "SSL" | "STARTTLS";
+}
+
+export interface EmailTestResult {
+  result: "OK" | "WRONG_HOST" | "WRONG_PORT" | "WRONG_PASSWORD" | "WRONG_USERNAME" | "UNKNOWN_ERROR";
+  message: string;
+}
+
 export interface ErrorResponse {
   statusCode: number;
   code?: string;

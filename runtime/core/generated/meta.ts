@@ -494,6 +494,13 @@ export interface FormFieldFile {
   autocomplete?: string;
   upperCase?: boolean;
   /**
+   * When that field changes to one of the values listed, this field takes the value given (e.g. the SMTP port of an encryption mode).
+   */
+  followValue?: {
+    field: string;
+    values: {};
+  };
+  /**
    * Shown and checked in the form but not sent (e.g. the repeated password).
    */
   formOnly?: boolean;
@@ -619,6 +626,34 @@ export interface FormFile {
    * As a dialog: no close button, Escape and the backdrop do nothing.
    */
   static?: boolean;
+  /**
+   * GET whose answer fills the form before editing.
+   */
+  load?: {
+    /**
+     * A path under /api; {id} is replaced by the record id.
+     */
+    endpoint: string;
+  };
+  /**
+   * More buttons that send the current form data elsewhere (e.g. test the mail settings) and toast the answer's `message`.
+   */
+  actions?: {
+    id: string;
+    /**
+     * An i18next key `namespace:path` in locales/pl.
+     */
+    label: string;
+    /**
+     * A path under /api; {id} is replaced by the record id.
+     */
+    endpoint: string;
+    method?: "POST" | "PUT";
+    /**
+     * Over { record: answer }: a success toast when it holds, an error toast otherwise.
+     */
+    okWhen?: {} | boolean;
+  }[];
 }
 export interface AFieldOfAFormScreenItsTypeAndValidationComeFromTheRequestOrEntitySchema {
   id: string;
@@ -651,6 +686,13 @@ export interface AFieldOfAFormScreenItsTypeAndValidationComeFromTheRequestOrEnti
   }[];
   autocomplete?: string;
   upperCase?: boolean;
+  /**
+   * When that field changes to one of the values listed, this field takes the value given (e.g. the SMTP port of an encryption mode).
+   */
+  followValue?: {
+    field: string;
+    values: {};
+  };
   /**
    * Shown and checked in the form but not sent (e.g. the repeated password).
    */
@@ -756,6 +798,13 @@ export interface AFieldOfAFormScreenItsTypeAndValidationComeFromTheRequestOrEnti
   }[];
   autocomplete?: string;
   upperCase?: boolean;
+  /**
+   * When that field changes to one of the values listed, this field takes the value given (e.g. the SMTP port of an encryption mode).
+   */
+  followValue?: {
+    field: string;
+    values: {};
+  };
   /**
    * Shown and checked in the form but not sent (e.g. the repeated password).
    */
