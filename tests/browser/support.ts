@@ -5,12 +5,13 @@ export const ACCOUNTS = {
   manager: { login: 'manager', password: 'Manager123!', choice: 'Fleet Manager' },
   kierowca: { login: 'kierowca', password: 'Kierowca123!', choice: 'Użytkownik pojazdu', plate: 'WZ12345' },
   doradca: { login: 'doradca', password: 'Doradca123!', choice: 'Doradca serwisowy', plate: 'WZ12345', vin: '000123' },
+  nowyKierowca: { login: 'nowy.kierowca', password: 'Start123!', choice: 'Użytkownik pojazdu', plate: 'WZ67890' },
+  nowyManager: { login: 'nowy.manager', password: 'Start123!', choice: 'Fleet Manager' },
 } as const;
 export type Account = keyof typeof ACCOUNTS;
 
-/** Signs in through the login screen, as a person would, and waits for the landing page. */
-export async function signIn(page: Page, account: Account) {
-  const a = ACCOUNTS[account] as { login: string; password: string; choice: string; plate?: string; vin?: string };
+/** Fills the login form and submits it, as a person would. */
+export async function submitLogin(page: Page, a: { login: string; password: string; choice: string; plate?: string; vin?: string }) {
   await page.goto('/');
   await page.getByLabel(a.choice, { exact: true }).check();
   await page.getByLabel(/^Login\*?$/).fill(a.login);
@@ -18,8 +19,17 @@ export async function signIn(page: Page, account: Account) {
   if (a.plate) await page.getByLabel(/^Numer rejestracyjny/).fill(a.plate);
   if (a.vin) await page.getByLabel(/^Ostatnie 6 znaków VIN/).fill(a.vin);
   await page.getByRole('button', { name: 'Zaloguj' }).click();
+}
+
+/** Signs in through the login screen and waits for the landing page. */
+export async function signIn(page: Page, account: Account, password?: string) {
+  const a = ACCOUNTS[account] as { login: string; password: string; choice: string; plate?: string; vin?: string };
+  await submitLogin(page, { ...a, password: password ?? a.password });
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
 }
+
+/** The toast with this text (toasts are the portal's status messages). */
+export const toast = (page: Page, text: string | RegExp) => page.locator('.toast').filter({ hasText: text });
 
 /** The menu as the user sees it: group headings and entries, in order. */
 export async function menuEntries(page: Page): Promise<string[]> {

@@ -1,0 +1,34 @@
+import { expect, test } from '@playwright/test';
+import { signIn, toast } from './support';
+
+test('an advisor changes the vehicle: a wrong VIN part shows the server\'s reason, the right one continues on the new vehicle', async ({ page }) => {
+  await signIn(page, 'doradca');
+  await expect(page.getByText('WZ12345').first()).toBeVisible();
+  await page.getByRole('link', { name: 'Zmień pojazd' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Zmień pojazd' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(/^Numer rejestracyjny/).fill('wz67890');
+  await expect(dialog.getByLabel(/^Numer rejestracyjny/)).toHaveValue('WZ67890');
+  await dialog.getByLabel(/^Ostatnie 6 znaków VIN/).fill('12');
+  await dialog.getByRole('button', { name: 'Zmień pojazd' }).click();
+  await expect(dialog.getByText('Podaj dokładnie 6 ostatnich znaków numeru VIN')).toBeVisible();
+  await dialog.getByLabel(/^Ostatnie 6 znaków VIN/).fill('000123');
+  await dialog.getByRole('button', { name: 'Zmień pojazd' }).click();
+  await expect(toast(page, 'Nie znaleziono pojazdu o podanym numerze rejestracyjnym i końcówce VIN')).toBeVisible();
+  await dialog.getByLabel(/^Ostatnie 6 znaków VIN/).fill('000456');
+  await dialog.getByRole('button', { name: 'Zmień pojazd' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await expect(page.getByText('WZ67890').first()).toBeVisible();
+  await expect(page.getByText('WZ12345')).toHaveCount(0);
+});
+
+test('the administrator refreshes the application: the configuration is read again and the page reloads', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.goto('/app/login-history');
+  await page.getByRole('link', { name: 'Odśwież aplikację' }).click();
+  // back where the admin came from, reloaded, still signed in
+  await expect(page).toHaveURL(/\/app\/login-history$/);
+  await page.waitForLoadState('load');
+  await expect(page.getByRole('navigation', { name: 'Menu główne' })).toBeVisible();
+});
