@@ -104,7 +104,8 @@ export function formatKindFor(property: JsonSchema | undefined, explicit?: Forma
  * (an i18n key prefix such as "app:roles") a coded value is shown as its label.
  */
 export function formatValue(value: unknown, kind: FormatKind, t: Translate, emptyText?: string, valueLabels?: string): string {
-  if (valueLabels && !isBlank(value)) return t(`${valueLabels}.${String(value)}`);
+  // a code without a label (e.g. a document group added later) is shown as it is
+  if (valueLabels && !isBlank(value)) return t(`${valueLabels}.${String(value)}`, { defaultValue: String(value) });
   let text: string | null;
   switch (kind) {
     case 'date': text = formatDate(value); break;
