@@ -443,7 +443,7 @@ async function loginHistory(db: Kysely<any>, plan: BulkPlan) {
   ];
   done(await exec(db, `
     insert into login_history ("login", "loginDate", "uwagi", "rola", "rodzaj", "success")
-    select (${textArray(who.map((w) => w[0]))})[x.u], timestamp ${lit(plan.today + ' 18:00')} - g * interval '47 minutes' - make_interval(secs => (r.h2 % 1800)::integer),
+    select (${textArray(who.map((w) => w[0]))})[x.u], timestamp ${lit(plan.today + ' 00:00')} - g * interval '47 minutes' - make_interval(secs => (r.h2 % 1800)::integer),
       case when x.ok then null else 'Błędny login lub hasło' end,
       (${textArray(who.map((w) => w[1]))})[x.u],
       case when not x.ok then 'Logowanie' when r.h3 % 5 = 0 then 'Wylogowanie'

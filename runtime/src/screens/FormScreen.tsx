@@ -7,7 +7,7 @@
  */
 import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
+import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
 import { useEffect, useId, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -18,11 +18,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ApiError, errorText } from '../api/client';
 import { useConfig } from '../config/ConfigContext';
-import type { FormScreenDecl, FormValueDecl, Session } from '../config/types';
+import type { FormScreenDecl, Session } from '../config/types';
 import { serverErrorSchema, translateErrors } from '../forms/messages';
 import type { PasswordFormContext } from '../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../forms/password-checks';
-import { buildUiSchema, namespaceOf, withoutSchemaTexts } from '../forms/ui-schema';
+import { formSchema, pathValue, requestBody } from '../forms/form-data';
+import { buildUiSchema, namespaceOf } from '../forms/ui-schema';
 import { usePasswordScore } from '../forms/usePasswordScore';
 import { formValidator } from '../forms/validator';
 import { formWidgets } from '../forms/widgets';
@@ -34,32 +35,6 @@ import { ScreenView } from './ScreenView';
 import type { ScreenProps } from './types';
 
 type Data = Record<string, unknown>;
-
-/** The form's schema: the request schema without the values sent from elsewhere, plus form-only fields. */
-export function formSchema(requestSchema: Record<string, any>, screen: Pick<FormScreenDecl, 'fields' | 'values'>): RJSFSchema {
-  const schema = withoutSchemaTexts(requestSchema);
-  const fixed = new Set(Object.keys(screen.values ?? {}));
-  const properties: Record<string, any> = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !fixed.has(k)));
-  const required: string[] = (schema.required ?? []).filter((k: string) => !fixed.has(k));
-  for (const field of screen.fields.filter((f) => f.formOnly)) {
-    // a repetition takes the rules of the field it repeats
-    properties[field.id] = field.sameAs ? { ...(properties[field.sameAs] as object) } : { type: 'string' };
-    if (field.sameAs && required.includes(field.sameAs)) required.push(field.id);
-  }
-  return { ...schema, properties, required };
-}
-
-const pathValue = (source: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Data | undefined)?.[k], source);
-
-/** The body sent: the form's data without form-only fields, with the declared values. */
-export function requestBody(data: Data, screen: Pick<FormScreenDecl, 'fields' | 'values'>, session: Session | null): Data {
-  const formOnly = new Set(screen.fields.filter((f) => f.formOnly).map((f) => f.id));
-  const body: Data = Object.fromEntries(Object.entries(data).filter(([k]) => !formOnly.has(k)));
-  for (const [name, value] of Object.entries(screen.values ?? {}) as [string, FormValueDecl][]) {
-    body[name] = 'const' in value ? value.const : pathValue(session?.user, value.session);
-  }
-  return body;
-}
 
 export default function FormScreen({ screen, presentation, onClose }: ScreenProps<FormScreenDecl>) {
   const { t } = useTranslation();

@@ -17,6 +17,7 @@ import { conditionContext } from '../config/context';
 import type { LoginScreenDecl, Session } from '../config/types';
 import { serverErrorSchema, translateErrors } from '../forms/messages';
 import { buildUiSchema, hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../forms/ui-schema';
+import { expiresWithin } from '../forms/password-checks';
 import { formValidator } from '../forms/validator';
 import { formWidgets } from '../forms/widgets';
 import { useRoutesDecl } from '../routing/useNavigateTo';
@@ -33,14 +34,6 @@ interface AuthResponse {
 
 /** Error shake animation length (spec §9). */
 const SHAKE_MS = 500;
-const DAY_MS = 86_400_000;
-
-/** Whether a password expiring on pwdDo (YYYY-MM-DD) expires within `days` days from today. */
-export function expiresWithin(pwdDo: unknown, days: unknown, today = new Date()): boolean {
-  if (typeof pwdDo !== 'string' || typeof days !== 'number' || days <= 0) return false;
-  const expiry = Date.parse(`${pwdDo}T23:59:59`);
-  return Number.isFinite(expiry) && expiry - today.getTime() <= days * DAY_MS;
-}
 
 export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const { t } = useTranslation();

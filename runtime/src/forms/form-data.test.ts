@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { FormScreenDecl, Session } from '../config/types';
+import { formSchema, requestBody } from './form-data';
+
+const request = {
+  $id: 'users-change-password-request',
+  title: 'documentation',
+  type: 'object',
+  required: ['userId', 'password'],
+  properties: { userId: { type: 'integer' }, password: { type: 'string', minLength: 1, maxLength: 30 }, firstLogin: { type: 'boolean' } },
+};
+const screen: Pick<FormScreenDecl, 'fields' | 'values'> = {
+  fields: [{ id: 'password', widget: 'newPassword' }, { id: 'repeatPassword', formOnly: true, sameAs: 'password' }],
+  values: { userId: { session: 'id' }, firstLogin: { const: true } },
+};
+
+describe('form data of a form screen', () => {
+  it('shows the request schema without the values sent from elsewhere, with the repeated field taking the rules it repeats', () => {
+    const schema = formSchema(request, screen);
+    expect(Object.keys(schema.properties!)).toEqual(['password', 'repeatPassword']);
+    expect(schema.required).toEqual(['password', 'repeatPassword']);
+    expect(schema.properties!.repeatPassword).toEqual({ type: 'string', minLength: 1, maxLength: 30 });
+    expect(schema.title).toBeUndefined();
+  });
+
+  it('sends the data without form-only fields, with constants and values from the session', () => {
+    const session = { token: 't', user: { id: 42, login: 'nowy', rola: 'USER', firstLogin: true } } as Session;
+    expect(requestBody({ password: 'x', repeatPassword: 'x' }, screen, session)).toEqual({ password: 'x', userId: 42, firstLogin: true });
+  });
+});

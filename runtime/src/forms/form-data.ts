@@ -1,0 +1,36 @@
+/**
+ * What a `form` screen shows and sends, as pure functions: the form's schema (the request schema
+ * without the values sent from elsewhere, plus form-only fields such as the repeated password)
+ * and the request body (the data without form-only fields, plus the declared values).
+ */
+import type { RJSFSchema } from '@rjsf/utils';
+import type { FormScreenDecl, FormValueDecl, Session } from '../config/types';
+import { withoutSchemaTexts } from './ui-schema';
+
+type Data = Record<string, unknown>;
+
+/** The form's schema: the request schema without the values sent from elsewhere, plus form-only fields. */
+export function formSchema(requestSchema: Record<string, any>, screen: Pick<FormScreenDecl, 'fields' | 'values'>): RJSFSchema {
+  const schema = withoutSchemaTexts(requestSchema);
+  const fixed = new Set(Object.keys(screen.values ?? {}));
+  const properties: Record<string, any> = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !fixed.has(k)));
+  const required: string[] = (schema.required ?? []).filter((k: string) => !fixed.has(k));
+  for (const field of screen.fields.filter((f) => f.formOnly)) {
+    // a repetition takes the rules of the field it repeats
+    properties[field.id] = field.sameAs ? { ...(properties[field.sameAs] as object) } : { type: 'string' };
+    if (field.sameAs && required.includes(field.sameAs)) required.push(field.id);
+  }
+  return { ...schema, properties, required };
+}
+
+export const pathValue = (source: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Data | undefined)?.[k], source);
+
+/** The body sent: the form's data without form-only fields, with the declared values. */
+export function requestBody(data: Data, screen: Pick<FormScreenDecl, 'fields' | 'values'>, session: Session | null): Data {
+  const formOnly = new Set(screen.fields.filter((f) => f.formOnly).map((f) => f.id));
+  const body: Data = Object.fromEntries(Object.entries(data).filter(([k]) => !formOnly.has(k)));
+  for (const [name, value] of Object.entries(screen.values ?? {}) as [string, FormValueDecl][]) {
+    body[name] = 'const' in value ? value.const : pathValue(session?.user, value.session);
+  }
+  return body;
+}
