@@ -20,6 +20,7 @@ import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import initRoutes from './routes/init.ts';
 import userAuthRoutes from './routes/user-auth.ts';
+import userTableSettingsRoutes from './routes/user-table-settings.ts';
 import tableRoutes from './resources/table-routes.ts';
 import { loadBundle } from './config/load-bundle.ts';
 
@@ -84,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userAuthRoutes);
   await app.register(carRoutes);
   await app.register(tableRoutes);
+  await app.register(userTableSettingsRoutes);
 
   if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: options.staticDir, wildcard: false, serve: true });
