@@ -124,6 +124,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           theme={gridTheme}
           columnDefs={columnDefs}
           components={gridComponents}
+          maintainColumnOrder
           tooltipShowDelay={300}
           defaultColDef={{ resizable: true, minWidth: 70, wrapHeaderText: true, autoHeaderHeight: true }}
           rowModelType="infinite"

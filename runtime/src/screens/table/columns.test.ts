@@ -14,8 +14,8 @@ const byId = Object.fromEntries(defs.map((d) => [d.colId, d]));
 describe('table columns', () => {
   it('takes headers from <entity>:fields.<id> and keeps order, width, pinning and hiding', () => {
     expect(defs.map((d) => d.colId)).toEqual(vehiclesTable.columns.map((c) => c.id));
-    expect(byId.rejestr).toMatchObject({ headerName: '[car:fields.rejestr]', width: 130, pinned: 'left', hide: false });
-    expect(byId.grupa.hide).toBe(true);
+    expect(byId.rejestr).toMatchObject({ headerName: '[car:fields.rejestr]', initialWidth: 130, initialPinned: 'left', initialHide: false });
+    expect(byId.grupa.initialHide).toBe(true);
   });
 
   it('chooses the filter from the schema property', () => {
@@ -91,6 +91,6 @@ describe('coded and icon columns (orders list)', async () => {
     expect(ids('MANAGER', { hideRangeForManager: true })).not.toContain('zgloZakres');
     expect(ids('ADVISOR', { hideRangeForManager: true })).toContain('zgloZakres');
     expect(ids('USER', {})).not.toContain('zgloZakres');
-    expect(orderDefs.zgloNazwiskoImie.hide).toBe(true);
+    expect(orderDefs.zgloNazwiskoImie.initialHide).toBe(true);
   });
 });

@@ -79,7 +79,9 @@ export function buildColumnDefs(
         colId: column.id,
         field,
         headerName: t(column.header ?? fieldLabelKey(screen.entity, field)),
-        hide: column.hide ?? false,
+        // initial*: the declared layout applies when a column first appears; afterwards the user's
+        // layout (kept state, a saved view) wins even when the definitions are rebuilt
+        initialHide: column.hide ?? false,
         sortable: serverSide && column.sortable !== false,
         filter,
         // tables show an empty cell for an empty value; the dash is for read-only detail fields.
@@ -102,8 +104,8 @@ export function buildColumnDefs(
         const { when, tone = 'success' } = column.highlight;
         def.cellClassRules = { [`cell-highlight cell-highlight-${tone}`]: (p) => Boolean(p.data) && ev.matches(when, { ...ctx, record: p.data }) };
       }
-      if (column.width) def.width = column.width;
-      if (column.pinned) def.pinned = column.pinned;
+      if (column.width) def.initialWidth = column.width;
+      if (column.pinned) def.initialPinned = column.pinned;
       if (NUMERIC_KINDS.has(kind) && !column.cell) def.type = 'rightAligned';
       return def;
     });
