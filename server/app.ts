@@ -24,6 +24,7 @@ import passwordRoutes from './routes/passwords.ts';
 import settingsRoutes from './routes/settings.ts';
 import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
+import userTableSettingsRoutes from './routes/user-table-settings.ts';
 import tableRoutes from './resources/table-routes.ts';
 import { loadBundle } from './config/load-bundle.ts';
 
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(emailSettingsRoutes);
   await app.register(carRoutes);
   await app.register(tableRoutes);
+  await app.register(userTableSettingsRoutes);
 
   if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: options.staticDir, wildcard: false, serve: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import app from '../../locales/pl/app.json';
 import {
-  formatBoolean, formatDate, formatDateTime, formatKindFor, formatKm, formatMoney, formatNumber, formatTn, formatValue,
+  formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatNumber, formatTn, formatValue,
 } from './format';
 
 const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')] as string;
@@ -38,6 +38,13 @@ describe('format', () => {
     expect(plain(formatMoney(25000))).toBe('25 000,00 zł');
     expect(formatNumber(null)).toBeNull();
     expect(formatNumber('abc')).toBeNull();
+  });
+
+  it('shows a tread depth with exactly one decimal', () => {
+    expect(formatDecimal1(6.5)).toBe('6,5');
+    expect(formatDecimal1(7)).toBe('7,0');
+    expect(formatDecimal1('5.25')).toBe('5,3');
+    expect(formatValue(null, 'decimal1', t, '')).toBe('');
   });
 
   it('shows booleans and T/N flags as Tak/Nie', () => {

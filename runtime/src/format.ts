@@ -9,6 +9,7 @@ export type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
 const LOCALE = 'pl-PL';
 const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
+const decimal1Format = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const kmFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 });
 const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
 
@@ -62,6 +63,12 @@ export function formatNumber(value: unknown): string | null {
   return n === null ? null : numberFormat.format(n);
 }
 
+/** Exactly one decimal (tread depth 6,5; 7,0). */
+export function formatDecimal1(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : decimal1Format.format(n);
+}
+
 export function formatKm(value: unknown): string | null {
   const n = toNumber(value);
   return n === null ? null : kmFormat.format(n);
@@ -111,6 +118,7 @@ export function formatValue(value: unknown, kind: FormatKind, t: Translate, empt
     case 'date': text = formatDate(value); break;
     case 'datetime': text = formatDateTime(value); break;
     case 'number': text = formatNumber(value); break;
+    case 'decimal1': text = formatDecimal1(value); break;
     case 'km': text = formatKm(value); break;
     case 'money': text = formatMoney(value); break;
     case 'boolean': text = formatBoolean(value, t); break;

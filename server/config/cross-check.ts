@@ -107,10 +107,22 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         if (!resources[s.resource]) problems.push({ file, pointer: '/resource', reason: `resource "${s.resource}" does not exist in schemas/resources` });
         if (s.onRowClick?.screen) needScreen(file, '/onRowClick/screen', s.onRowClick.screen);
         s.columns.forEach((c: any, i: number) => {
-          needField(file, `/columns/${i}/id`, s.entity, c.id);
-          needValueLabels(file, `/columns/${i}`, s.entity, c);
-          if (!c.header) needKey(file, `/columns/${i}`, fieldLabelKey(s.entity, c.id));
+          const field = c.field ?? c.id;
+          needField(file, `/columns/${i}/${c.field ? 'field' : 'id'}`, s.entity, field);
+          needValueLabels(file, `/columns/${i}`, s.entity, { ...c, id: field });
+          if (!c.header) needKey(file, `/columns/${i}`, fieldLabelKey(s.entity, field));
+          if (c.headerTooltip) needKey(file, `/columns/${i}/headerTooltip`, c.headerTooltip);
+          for (const [value, icon] of Object.entries<any>(c.cell?.icons ?? {})) {
+            if (icon.text) needKey(file, `/columns/${i}/cell/icons/${value}/text`, icon.text);
+          }
         });
+        if (new Set(s.columns.map((c: any) => c.id)).size !== s.columns.length) problems.push({ file, pointer: '/columns', reason: 'column ids must be unique (use "field" to show one field twice)' });
+        if (s.presetFilter) {
+          const options: any[] = s.presetFilter.options;
+          if (!options.some((o) => o.id === s.presetFilter.default)) problems.push({ file, pointer: '/presetFilter/default', reason: `"${s.presetFilter.default}" is not one of the options` });
+          options.forEach((o, j) => Object.keys(o.filterModel ?? {}).forEach((f) => needField(file, `/presetFilter/options/${j}/filterModel/${f}`, s.entity, f)));
+        }
+        if (s.group && !resources[s.resource]?.groupColumn) problems.push({ file, pointer: '/group', reason: `resource "${s.resource}" declares no groupColumn` });
         break;
       case 'details-dialog':
         s.tabs.forEach((t: any, i: number) => {
@@ -145,6 +157,17 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     const file = `schemas/resources/${r.resource}.json`;
     needField(file, '/key', r.entity, r.key);
     if (r.srcColumn) needField(file, '/srcColumn', r.entity, r.srcColumn);
+    if (r.groupColumn) needField(file, '/groupColumn', r.entity, r.groupColumn);
+    if (r.parentScope) {
+      needField(file, '/parentScope/typeColumn', r.entity, r.parentScope.typeColumn);
+      needField(file, '/parentScope/idColumn', r.entity, r.parentScope.idColumn);
+      for (const [type, name] of Object.entries(r.parentScope.parents)) {
+        const parent = resources[name];
+        const pointer = `/parentScope/parents/${type}`;
+        if (!parent) problems.push({ file, pointer, reason: `resource "${name}" does not exist in schemas/resources` });
+        else if (!parent.access) problems.push({ file, pointer, reason: `parent resource "${name}" must declare access itself (no parent of a parent)` });
+      }
+    }
     (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
   }
   return problems;

@@ -10,6 +10,7 @@ import { basename, join, relative } from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { mergeOverlay, MergeError, type Json } from '../../runtime/core/merge.ts';
+import { linkParentResources } from '../resources/scope.ts';
 import { crossCheck } from './cross-check.ts';
 
 export interface ConfigProblem {
@@ -35,11 +36,25 @@ export interface ResourceDecl {
   source: string;
   key: string;
   srcColumn?: string;
+  /** Column that rowParams.group filters on. */
+  groupColumn?: string;
   byId?: boolean;
+  /** More POST paths /api/<resource>/<alias> answering like /table. */
+  listAliases?: string[];
   defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];
-  access: Partial<Record<'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR', 'all' | 'client' | 'ownVehicle' | 'station' | 'self'>>;
+  /** Row scope per role; absent when the resource takes its parents' scope (parentScope). */
+  access?: Partial<Record<'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR', RowScope>>;
   scopeColumns?: Partial<Record<'client' | 'ownVehicle' | 'station' | 'self', string>>;
+  /** Rows belong to records of other resources and take their scope (note, attachment). */
+  parentScope?: {
+    typeColumn: string;
+    idColumn: string;
+    /** Value of typeColumn → parent resource name. */
+    parents: Record<string, string>;
+  };
 }
+
+export type RowScope = 'all' | 'client' | 'ownVehicle' | 'ownVehicleClient' | 'station' | 'self';
 
 export interface Bundle {
   version: string;
@@ -217,6 +232,7 @@ export function loadBundle(options: LoadOptions): Bundle {
   const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;
   if (problems.length === 0) problems.push(...crossCheck({ screens, schemas, resources, conditions, locales: pl }));
   if (problems.length) throw new ConfigError(problems);
+  linkParentResources(resources);
 
   const body = {
     version: options.version ?? '0.0.0',

@@ -1,25 +1,71 @@
 /**
  * Row scopes of ACCESS.md as SQL: which rows of a resource's view the caller may see. The scope
  * is chosen per role in schemas/resources/<name>.json; this module only knows the scope kinds.
+ *
+ * A resource may instead declare `parentScope` (notes, attachments): its rows belong to records of
+ * other resources, named by a type column and an id column, and a row is visible exactly when the
+ * caller would see its parent row in the parent resource. The parents are linked once when the
+ * bundle is loaded (`linkParentResources`), so a request only reads a map.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { ResourceDecl } from '../config/load-bundle.ts';
+import type { ResourceDecl, RowScope } from '../config/load-bundle.ts';
 import type { Session } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
 
 const DEFAULT_COLUMNS = { client: 'klientSymbol', ownVehicle: 'pojazdId', station: 'stacjaSerw', self: 'userId' } as const;
+type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
+
+/** Parent declarations by type value, per parent-scoped resource; weak so a reloaded bundle frees the old one. */
+const linkedParents = new WeakMap<ResourceDecl, Record<string, ResourceDecl>>();
+
+/** Resolves every `parentScope.parents` name to its declaration (the cross-check has made sure they exist). */
+export function linkParentResources(resources: Record<string, ResourceDecl>): void {
+  for (const resource of Object.values(resources)) {
+    if (!resource.parentScope) continue;
+    const parents: Record<string, ResourceDecl> = {};
+    for (const [type, name] of Object.entries(resource.parentScope.parents)) parents[type] = resources[name];
+    linkedParents.set(resource, parents);
+  }
+}
+
+function parentsOf(resource: ResourceDecl): Record<string, ResourceDecl> {
+  const parents = linkedParents.get(resource);
+  if (!parents) throw new Error(`resource ${resource.resource}: parents not linked (loadBundle links them)`);
+  return parents;
+}
+
+/**
+ * What each role may do with a resource: its row scope, 'parent' when it reads through at least
+ * one parent resource, or nothing (403). Tests use it to know the expected answer per role.
+ */
+export function effectiveAccess(resource: ResourceDecl): Partial<Record<Role, RowScope | 'parent'>> {
+  if (!resource.parentScope) return { ...resource.access };
+  const out: Partial<Record<Role, 'parent'>> = {};
+  for (const parent of Object.values(parentsOf(resource))) {
+    for (const role of Object.keys(parent.access ?? {}) as Role[]) out[role] = 'parent';
+  }
+  return out;
+}
 
 /** The scope of the caller's role, or a 403 when the role is not named in the resource's access. */
-export function scopeOf(resource: ResourceDecl, session: Session, forbidden: string) {
-  const scope = resource.access[session.role as keyof ResourceDecl['access']];
+export function scopeOf(resource: ResourceDecl, session: Session, forbidden: string): RowScope | 'parent' {
+  const scope = effectiveAccess(resource)[session.role as Role];
   if (!scope) throw new HttpError(403, forbidden, { code: 'FORBIDDEN' });
   return scope;
 }
 
 /** A WHERE expression limiting rows to the caller's scope. A missing session value matches nothing. */
 export function scopeExpression(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
+  return scopeWhere(eb, resource, session, forbidden);
+}
+
+/** `qualifier` names the table the scope columns belong to (the parent inside a parent-scope subquery). */
+function scopeWhere(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, session: Session, forbidden: string, qualifier?: string): Expression<SqlBool> {
   const scope = scopeOf(resource, session, forbidden);
-  const column = (kind: keyof typeof DEFAULT_COLUMNS) => eb.ref(resource.scopeColumns?.[kind] ?? DEFAULT_COLUMNS[kind]);
+  const column = (kind: keyof typeof DEFAULT_COLUMNS) => {
+    const name = resource.scopeColumns?.[kind] ?? DEFAULT_COLUMNS[kind];
+    return eb.ref(qualifier ? `${qualifier}.${name}` : name);
+  };
   const equals = (kind: keyof typeof DEFAULT_COLUMNS, value: unknown) =>
     value === null || value === undefined ? sql<SqlBool>`false` : eb(column(kind), '=', value);
   switch (scope) {
@@ -29,9 +75,45 @@ export function scopeExpression(eb: ExpressionBuilder<any, any>, resource: Resou
       return equals('client', session.klientSymbol);
     case 'ownVehicle':
       return equals('ownVehicle', session.pojazdId);
+    case 'ownVehicleClient':
+      // the client that owns the session's vehicle (an advisor at the station reads that client's units)
+      if (session.pojazdId === null || session.pojazdId === undefined) return sql<SqlBool>`false`;
+      return eb(column('client'), '=', sql`(select "klientSymbol" from car where "pojazdId" = ${session.pojazdId})`);
     case 'station':
       return eb.or([equals('station', session.stacjaSerw), equals('ownVehicle', session.pojazdId)]);
     case 'self':
       return equals('self', session.userId);
+    case 'parent':
+      return parentScopeExpression(eb, resource, session, forbidden);
   }
+}
+
+/**
+ * `type = 'AUTORY' and exists (select 1 from v_order as scope_parent where scope_parent."autId" =
+ * v_note."zrodloId" and <the caller's scope on v_order>) or type = 'SZKODY' and …` — one branch per
+ * parent the caller's role may read. The parent's scope columns are qualified with the subquery's
+ * alias, so they can never silently resolve to a column of the child's view.
+ */
+function parentScopeExpression(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
+  const { typeColumn, idColumn } = resource.parentScope!;
+  const branches: Expression<SqlBool>[] = [];
+  for (const [type, parent] of Object.entries(parentsOf(resource))) {
+    const parentScope = parent.access?.[session.role as Role];
+    if (!parentScope) continue;
+    const ofType = eb(eb.ref(`${resource.source}.${typeColumn}`), '=', type);
+    if (parentScope === 'all') {
+      branches.push(ofType);
+      continue;
+    }
+    const visibleParent = eb.exists(
+      eb
+        .selectFrom(`${parent.source} as scope_parent`)
+        .select(sql`1`.as('one'))
+        .whereRef(`scope_parent.${parent.key}`, '=', `${resource.source}.${idColumn}`)
+        .where((inner) => scopeWhere(inner, parent, session, forbidden, 'scope_parent')),
+    );
+    branches.push(eb.and([ofType, visibleParent]));
+  }
+  if (branches.length === 0) throw new HttpError(403, forbidden, { code: 'FORBIDDEN' });
+  return branches.length === 1 ? branches[0] : eb.or(branches);
 }

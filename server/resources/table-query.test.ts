@@ -128,6 +128,10 @@ const filterCases: [string, Record<string, unknown>, number[]][] = [
   ['set matches exactly, case included', { marka: { filterType: 'set', values: ['Opel'] } }, [12]],
   ['set null item selects blank rows', { marka: { filterType: 'set', values: [null, 'Kia'] } }, [5, 6, 15]],
   ['set empty list matches nothing', { marka: { filterType: 'set', values: [] } }, []],
+  // set on a number column (coded values: order status, order type)
+  ['number set matches any listed value', { aktStanLicz: { filterType: 'set', values: [5000, 0] } }, [5, 7, 8]],
+  ['number set null item selects blank rows', { aktStanLicz: { filterType: 'set', values: [null, 1000] } }, [4, 18, 19]],
+  ['number set empty list matches nothing', { aktStanLicz: { filterType: 'set', values: [] } }, []],
   ['set value injection returns nothing', { marka: { filterType: 'set', values: ["' or 1=1 --", '"}'] } }, []],
   ['set values with % and _ are literal', { marka: { filterType: 'set', values: ['100%', '50_50%'] } }, []],
   // combined
@@ -342,7 +346,7 @@ describe('refusals', () => {
     ['a text filter on a number column', { aktStanLicz: text('equals', '1') }, 'aktStanLicz'],
     ['a date filter on a number column', { aktStanLicz: date('equals', '2024-01-01') }, 'aktStanLicz'],
     ['a text filter on a date column', { dataRej: text('equals', '2024-01-01') }, 'dataRej'],
-    ['a set filter on a number column', { aktStanLicz: { filterType: 'set', values: ['1'] } }, 'aktStanLicz'],
+    ['a set filter on a date column', { dataRej: { filterType: 'set', values: ['2020-01-15'] } }, 'dataRej'],
     ['a bigint filter', { aktStanLicz: { filterType: 'bigint', type: 'equals', filter: '1' } }, 'aktStanLicz'],
     ['a filter without filterType', { marka: { type: 'equals', filter: 'x' } }, 'marka'],
     ['a text type not in the list', { marka: text('like', 'x%') }, 'marka'],
@@ -375,6 +379,7 @@ describe('refusals', () => {
     ['a boolean value other than true/false', { aktywny: text('equals', 'tak') }],
     ['a set that is not a list', { marka: { filterType: 'set', values: 'Ford' } }],
     ['a set value that is not a string', { marka: { filterType: 'set', values: [1] } }],
+    ['a number set value sent as a string', { aktStanLicz: { filterType: 'set', values: ['5000'] } }],
     ['a combined model with no conditions', { marka: { filterType: 'text', operator: 'OR', conditions: [] } }],
     ['a column model that is not an object', { marka: 'Ford' }],
   ])('refuses %s as a bad value', (_name, filterModel) => {

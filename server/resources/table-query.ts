@@ -23,8 +23,8 @@
  *   ag-grid's default format, or with `T`); it is validated and ignored. On a datetime column a
  *   day is [00:00, next day 00:00) in the database session's TimeZone, so `equals` means the
  *   same calendar day, `greaterThan` means from the next day on, `lessThan` before that day.
- * - Set filters match exactly (case-sensitive); a `null` item selects the blank rows; an empty
- *   list matches nothing.
+ * - Set filters (text, boolean and number columns) match exactly (case-sensitive); a `null` item
+ *   selects the blank rows; an empty list matches nothing.
  * - Sorting: NULLS LAST ascending, NULLS FIRST descending (PostgreSQL's default, written out so
  *   the order stays the same on any backend and a plain btree index serves it), then the key
  *   column ascending so that consecutive blocks neither repeat nor skip rows.
@@ -175,6 +175,7 @@ function condition(eb: EB, column: ColumnInfo, colId: string, filterType: unknow
     case 'set':
       if (column.kind === 'text') return textSetCondition(eb, column, colId, c);
       if (column.kind === 'boolean') return booleanSetCondition(eb, column, colId, c);
+      if (column.kind === 'number') return numberSetCondition(eb, column, colId, c);
       break;
   }
   throw new TableQueryError('unsupportedFilter', colId);
@@ -268,6 +269,21 @@ function booleanSetCondition(eb: EB, column: ColumnInfo, colId: string, c: Condi
     if (wanted.has(v)) parts.push(eb(ref, '=', eb.cast<boolean>(eb.val(v), 'boolean')));
   }
   if (wanted.has(null)) parts.push(eb(ref, 'is', null));
+  return parts.length === 0 ? eb.lit(false) : parts.length === 1 ? parts[0] : eb.or(parts);
+}
+
+/** A choice list over a coded number column (order status, order type): exact values; `null` selects blanks. */
+function numberSetCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition): Bool {
+  const values = setValues(c, colId);
+  const numbers: number[] = [];
+  let blanks = false;
+  for (const v of values) {
+    if (v === null) blanks = true;
+    else numbers.push(numberValue(v, colId));
+  }
+  const parts: Bool[] = [];
+  if (numbers.length > 0) parts.push(sql<SqlBool>`${eb.ref(column.name)} = any(cast(${numbers} as numeric[]))`);
+  if (blanks) parts.push(eb(eb.ref(column.name), 'is', null));
   return parts.length === 0 ? eb.lit(false) : parts.length === 1 ? parts[0] : eb.or(parts);
 }
 

@@ -25,6 +25,7 @@ interface RowParams {
   sortModel?: unknown;
   filterModel?: unknown;
   srcId?: string | number | null;
+  group?: string | null;
 }
 
 export function createTableQueries(app: FastifyInstance) {
@@ -47,6 +48,10 @@ export function createTableQueries(app: FastifyInstance) {
     if (params.srcId !== undefined && params.srcId !== null && params.srcId !== '') {
       if (!resource.srcColumn) throw new HttpError(400, t('errors:badRequest'), { code: 'NO_SRC' });
       q = q.where(sql.ref(resource.srcColumn), '=', params.srcId);
+    }
+    if (params.group !== undefined && params.group !== null && params.group !== '') {
+      if (!resource.groupColumn) throw new HttpError(400, t('errors:badRequest'), { code: 'NO_GROUP' });
+      q = q.where(sql.ref(resource.groupColumn), '=', params.group);
     }
     return q;
   };
@@ -112,6 +117,13 @@ export default async function tableRoutes(app: FastifyInstance) {
       schema: { tags, body, response: { 200: { $ref: 'count#' } } },
       handler: async (request) => queries.count(name, request.session!, request.body),
     });
+    // spec §7: some resources answer the same list under another name too (POST /users/users)
+    for (const alias of app.config.bundle.resources[name].listAliases ?? []) {
+      app.post<{ Body: RowParams }>(`/api/${name}/${alias}`, {
+        schema: { tags, body, response: { 200: { type: 'array', items: { type: 'object', additionalProperties: true } } } },
+        handler: async (request) => queries.rows(name, request.session!, request.body),
+      });
+    }
     if (app.config.bundle.resources[name].byId) {
       app.get<{ Params: { id: string } }>(`/api/${name}/:id`, {
         schema: { tags, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } },

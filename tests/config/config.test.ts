@@ -111,6 +111,35 @@ describe('configuration', () => {
     expect(reasons(() => loadBundle({ root, variant: 'broken' })).join('\n')).toMatch(/client-variants\/broken\/screens\/menu.json.*anchor id "no-such-item" not found/);
   });
 
+  it('refuses a broken parent scope, preset filter, duplicate column id and a group the resource cannot filter', () => {
+    const root = copyConfig();
+    made.push(root);
+    const edit = (rel: string, change: (json: any) => void) => {
+      const file = join(root, rel);
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      change(json);
+      write(file, json);
+    };
+    edit('schemas/resources/note.json', (r) => (r.parentScope.parents.ZLECENIA = 'no-such-resource'));
+    edit('schemas/resources/attachment.json', (r) => (r.parentScope.parents.SA_NOTE = 'note'));
+    edit('screens/contracts-table.json', (s) => (s.presetFilter.default = 'future'));
+    edit('screens/orders-table.json', (s) => s.columns.push({ id: 'autNr' }));
+    edit('screens/contracts-table.json', (s) => (s.group = 'X'));
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems).toEqual(expect.arrayContaining([
+      'schemas/resources/note.json /parentScope/parents/ZLECENIA resource "no-such-resource" does not exist in schemas/resources',
+      'schemas/resources/attachment.json /parentScope/parents/SA_NOTE parent resource "note" must declare access itself (no parent of a parent)',
+      'screens/contracts-table.json /presetFilter/default "future" is not one of the options',
+      'screens/orders-table.json /columns column ids must be unique (use "field" to show one field twice)',
+      'screens/contracts-table.json /group resource "contract" declares no groupColumn',
+    ]));
+  });
+
   it('refuses to start a variant that does not exist', () => {
     expect(() => loadBundle({ root: ROOT, variant: 'no-such-variant' })).toThrow(/variant folder does not exist/);
   });

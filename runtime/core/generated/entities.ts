@@ -55,6 +55,21 @@ export interface Assignment {
 }
 
 /**
+ * An attachment of an assignment (SA_PRZYDZ), vehicle (SA_POJA), order (SA_AUTO) or damage (SA_SZKODY), parentId being the parent's id (spec §3 Attachment); the rows of view v_attachment, without the file content. Scope: the parent record's (schemas/resources/attachment.json).
+ */
+export interface Attachment {
+  zalaczId?: number;
+  grupa?: "SA_PRZYDZ" | "SA_POJA" | "SA_AUTO" | "SA_SZKODY" | null;
+  parentId?: number | null;
+  tytul?: string | null;
+  opis?: string | null;
+  filename?: string | null;
+  mime?: string | null;
+  size?: number | null;
+  dataMod?: string | null;
+}
+
+/**
  * A vehicle of a client's fleet, with its current driver, insurance, fuel card and contract (spec §3 Vehicle).
  */
 export interface Car {
@@ -249,6 +264,18 @@ export interface LoginHistory {
 }
 
 /**
+ * A note on an order (zrodlo AUTORY) or a damage (SZKODY), zrodloId being the parent's id (spec §3 Note); the rows of view v_note. Scope: the parent record's (schemas/resources/note.json).
+ */
+export interface Note {
+  id?: number;
+  data?: string | null;
+  autor?: string | null;
+  tresc?: string | null;
+  zrodlo?: "AUTORY" | "SZKODY" | null;
+  zrodloId?: number | null;
+}
+
+/**
  * A service or repair order, or a damage row of the orders list (czySzkoda) (spec §3 Order, §4 statuses and types); the rows of view v_order.
  */
 export interface Order {
@@ -279,7 +306,7 @@ export interface Order {
   rejestr?: string | null;
   markaOpis?: string | null;
   modelOpis?: string | null;
-  status?: number | null;
+  status?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | null;
   zatwierdzil?: string | null;
   cenaWidoczna?: "T" | "N" | null;
   uzytkPojazdu?: string | null;
@@ -313,6 +340,19 @@ export interface Tire {
   dataZmianyOp?: string | null;
   magazynSkladOpis?: string | null;
   firmaSkladNazwa?: string | null;
+}
+
+/**
+ * An organisational unit of a client (levels 1…8 feed the stru1…stru8 columns); the rows of view v_unit.
+ */
+export interface Unit {
+  jednId?: number;
+  kod?: string | null;
+  nazwa?: string | null;
+  poziom?: number | null;
+  parentId?: number | null;
+  parentNazwa?: string | null;
+  klientSymbol?: string | null;
 }
 
 /**

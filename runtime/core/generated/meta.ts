@@ -207,9 +207,9 @@ export interface DetailsDialogFile {
            */
           label?: string;
           /**
-           * How a value is shown.
+           * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
            */
-          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
           /**
            * A field of the record holding an alert colour for this value.
            */
@@ -228,6 +228,9 @@ export interface DetailsDialogFile {
           valueLabels?: string;
         }[];
       }[];
+      /**
+       * An embedded table screen listing the record's children; shown below the tab's sections when it has both.
+       */
       table?: {
         screen: string;
         /**
@@ -281,9 +284,9 @@ export interface DetailsDialogFile {
              */
             label?: string;
             /**
-             * How a value is shown.
+             * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
              */
-            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
             /**
              * A field of the record holding an alert colour for this value.
              */
@@ -302,6 +305,9 @@ export interface DetailsDialogFile {
             valueLabels?: string;
           }[];
         }[];
+        /**
+         * An embedded table screen listing the record's children; shown below the tab's sections when it has both.
+         */
         table?: {
           screen: string;
           /**
@@ -356,9 +362,9 @@ export interface DetailsDialogFile {
            */
           label?: string;
           /**
-           * How a value is shown.
+           * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
            */
-          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
           /**
            * A field of the record holding an alert colour for this value.
            */
@@ -377,6 +383,9 @@ export interface DetailsDialogFile {
           valueLabels?: string;
         }[];
       }[];
+      /**
+       * An embedded table screen listing the record's children; shown below the tab's sections when it has both.
+       */
       table?: {
         screen: string;
         /**
@@ -430,9 +439,9 @@ export interface DetailsDialogFile {
              */
             label?: string;
             /**
-             * How a value is shown.
+             * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
              */
-            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
             /**
              * A field of the record holding an alert colour for this value.
              */
@@ -451,6 +460,9 @@ export interface DetailsDialogFile {
             valueLabels?: string;
           }[];
         }[];
+        /**
+         * An embedded table screen listing the record's children; shown below the tab's sections when it has both.
+         */
         table?: {
           screen: string;
           /**
@@ -944,9 +956,9 @@ export interface PanelSetFile {
        */
       label?: string;
       /**
-       * How a value is shown.
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
       /**
        * A field of the record holding an alert colour for this value.
        */
@@ -1029,7 +1041,7 @@ export interface PasswordPolicyFile {
   paragraphs?: string[];
 }
 
-export interface ResourceFile {
+export type ResourceFile = {
   /**
    * Path of the meta-schema this file follows (for editors).
    */
@@ -1058,6 +1070,14 @@ export interface ResourceFile {
    * Column that rowParams.srcId filters on (embedded per-parent tables).
    */
   srcColumn?: string;
+  /**
+   * Column that rowParams.group filters on (the note source AUTORY/SZKODY, the attachment group SA_AUTO …), together with srcId.
+   */
+  groupColumn?: string;
+  /**
+   * More POST paths /api/<resource>/<alias> that answer exactly like /table (spec §7: POST /users/users).
+   */
+  listAliases?: string[];
   defaultSort?: {
     colId: string;
     sort: "asc" | "desc";
@@ -1067,13 +1087,47 @@ export interface ResourceFile {
    */
   byId?: boolean;
   /**
-   * Row scope per role; a role not named gets 403.
+   * Row scope per role; a role not named gets 403. Exactly one of access and parentScope.
    */
-  access: {
-    ADMIN?: "all" | "client" | "ownVehicle" | "station" | "self";
-    MANAGER?: "all" | "client" | "ownVehicle" | "station" | "self";
-    USER?: "all" | "client" | "ownVehicle" | "station" | "self";
-    ADVISOR?: "all" | "client" | "ownVehicle" | "station" | "self";
+  access?: {
+    /**
+     * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
+     */
+    ADMIN?: "all" | "client" | "ownVehicle" | "ownVehicleClient" | "station" | "self";
+    /**
+     * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
+     */
+    MANAGER?: "all" | "client" | "ownVehicle" | "ownVehicleClient" | "station" | "self";
+    /**
+     * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
+     */
+    USER?: "all" | "client" | "ownVehicle" | "ownVehicleClient" | "station" | "self";
+    /**
+     * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
+     */
+    ADVISOR?: "all" | "client" | "ownVehicle" | "ownVehicleClient" | "station" | "self";
+  };
+  /**
+   * Rows belong to a record of another resource and take its scope (ACCESS.md: note, attachment). A role may call this resource when it may read at least one parent resource, and sees a row only when it would see the parent row. Exactly one of access and parentScope.
+   */
+  parentScope?: {
+    /**
+     * Column naming the kind of parent (zrodlo: AUTORY / SZKODY).
+     */
+    typeColumn: string;
+    /**
+     * Column holding the parent's key (zrodloId).
+     */
+    idColumn: string;
+    /**
+     * Value of typeColumn → parent resource.
+     */
+    parents: {
+      /**
+       * Parent resource name; it must declare access itself.
+       */
+      [k: string]: string;
+    };
   };
   /**
    * Which column of the source holds each scope's value (defaults: client → klientSymbol, ownVehicle → pojazdId, station → stacjaSerw, self → userId).
@@ -1084,7 +1138,9 @@ export interface ResourceFile {
     station?: string;
     self?: string;
   };
-}
+} & {
+  [k: string]: unknown;
+};
 
 export interface RoutesFile {
   /**
@@ -1181,14 +1237,73 @@ export interface TableFile {
    */
   entity: string;
   /**
-   * Key of the saved table state (column order, widths, sort, filter).
+   * Name of the table for its saved state: the layout kept in the browser (localStorage portal.table.<stateKey>) and the saved filters and views kept on the server per user (tablename). Spec §2 names INVOICE, HISTORY, ORDER_TABLE, DAMAGE_TABLE, TERMS_ACCEPTANCE_HISTORY.
    */
   stateKey?: string;
+  /**
+   * Offer the toolbar of saved filters and views (needs stateKey).
+   */
+  savedSettings?: boolean;
   onRowClick?: {
     kind: "navigate" | "openDialog";
     to?: string;
     screen?: string;
     idField?: string;
+  };
+  /**
+   * Sent as rowParams.group: which kind of parent an embedded table lists (e.g. AUTORY for the notes of an order); the resource's groupColumn filters on it.
+   */
+  group?: string;
+  /**
+   * A choice of fixed filters shown above the table (e.g. Aktualne / Archiwalne / Wszystkie); the chosen option's filterModel is added to every request, on top of the user's column filters.
+   */
+  presetFilter?: {
+    /**
+     * Accessible name of the choice.
+     */
+    label?: string;
+    /**
+     * Option chosen when the table opens for the first time.
+     */
+    default: string;
+    /**
+     * @minItems 2
+     */
+    options: [
+      {
+        id: string;
+        /**
+         * An i18next key `namespace:path` in locales/pl.
+         */
+        label: string;
+        /**
+         * An ag-grid filter model keyed by entity field; none = no extra filter.
+         */
+        filterModel?: {};
+      },
+      {
+        id: string;
+        /**
+         * An i18next key `namespace:path` in locales/pl.
+         */
+        label: string;
+        /**
+         * An ag-grid filter model keyed by entity field; none = no extra filter.
+         */
+        filterModel?: {};
+      },
+      ...{
+        id: string;
+        /**
+         * An i18next key `namespace:path` in locales/pl.
+         */
+        label: string;
+        /**
+         * An ag-grid filter model keyed by entity field; none = no extra filter.
+         */
+        filterModel?: {};
+      }[]
+    ];
   };
   /**
    * @minItems 1
@@ -1197,13 +1312,63 @@ export interface TableFile {
     {
       id: string;
       /**
+       * Entity field the column shows, sorts and filters on; defaults to id. Lets two columns show one field (e.g. the reporter's role as text and as an icon).
+       */
+      field?: string;
+      /**
        * Defaults to <entity>:fields.<id>.
        */
       header?: string;
       /**
-       * How a value is shown.
+       * Text shown on hovering the header and read by screen readers (for short headers such as Z, K, T).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+      headerTooltip?: string;
+      /**
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       */
+      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      /**
+       * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
+       */
+      cell?: {
+        type: "icon";
+        /**
+         * Value (as text: 4, true, USER) → what to show. A value without an entry shows nothing.
+         */
+        icons: {
+          [k: string]: {
+            /**
+             * A Bootstrap Icons name, e.g. car-front.
+             */
+            icon?: string;
+            /**
+             * A short text (a letter) instead of an icon.
+             */
+            text?: string;
+            /**
+             * What the icon means: its tooltip, its accessible name and its name in the choice filter.
+             */
+            label: string;
+            /**
+             * A Bootstrap colour.
+             */
+            tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+          };
+        };
+      };
+      /**
+       * Highlights the cell when its row satisfies a condition (context.record = the row), e.g. the status text 'Autoryzowano'.
+       */
+      highlight?: {
+        /**
+         * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
+         */
+        when: {} | boolean;
+        /**
+         * A Bootstrap colour.
+         */
+        tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+      };
       width?: number;
       pinned?: "left" | "right";
       /**
@@ -1212,6 +1377,10 @@ export interface TableFile {
       hide?: boolean;
       sortable?: boolean;
       filterable?: boolean;
+      /**
+       * auto: chosen from the field's schema — a list of the values' labels for an enumeration or yes/no (roles, statuses, order types), otherwise text, number or date; plain: the text or number filter even for coded values.
+       */
+      filter?: "auto" | "plain";
       /**
        * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
        */
@@ -1228,13 +1397,63 @@ export interface TableFile {
     ...{
       id: string;
       /**
+       * Entity field the column shows, sorts and filters on; defaults to id. Lets two columns show one field (e.g. the reporter's role as text and as an icon).
+       */
+      field?: string;
+      /**
        * Defaults to <entity>:fields.<id>.
        */
       header?: string;
       /**
-       * How a value is shown.
+       * Text shown on hovering the header and read by screen readers (for short headers such as Z, K, T).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn";
+      headerTooltip?: string;
+      /**
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       */
+      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      /**
+       * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
+       */
+      cell?: {
+        type: "icon";
+        /**
+         * Value (as text: 4, true, USER) → what to show. A value without an entry shows nothing.
+         */
+        icons: {
+          [k: string]: {
+            /**
+             * A Bootstrap Icons name, e.g. car-front.
+             */
+            icon?: string;
+            /**
+             * A short text (a letter) instead of an icon.
+             */
+            text?: string;
+            /**
+             * What the icon means: its tooltip, its accessible name and its name in the choice filter.
+             */
+            label: string;
+            /**
+             * A Bootstrap colour.
+             */
+            tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+          };
+        };
+      };
+      /**
+       * Highlights the cell when its row satisfies a condition (context.record = the row), e.g. the status text 'Autoryzowano'.
+       */
+      highlight?: {
+        /**
+         * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
+         */
+        when: {} | boolean;
+        /**
+         * A Bootstrap colour.
+         */
+        tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+      };
       width?: number;
       pinned?: "left" | "right";
       /**
@@ -1243,6 +1462,10 @@ export interface TableFile {
       hide?: boolean;
       sortable?: boolean;
       filterable?: boolean;
+      /**
+       * auto: chosen from the field's schema — a list of the values' labels for an enumeration or yes/no (roles, statuses, order types), otherwise text, number or date; plain: the text or number filter even for coded values.
+       */
+      filter?: "auto" | "plain";
       /**
        * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
        */

@@ -17,7 +17,7 @@ export interface DisablableItem extends ConditionalItem {
   disabledWhen?: Condition;
 }
 
-export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'km' | 'money' | 'boolean' | 'tn';
+export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'boolean' | 'tn';
 
 export interface FieldDecl extends ConditionalItem {
   id: string;
@@ -182,10 +182,28 @@ export interface PasswordPolicyDecl {
   paragraphs?: I18nKey[];
 }
 
+export type Tone = 'primary' | 'secondary' | 'success' | 'warning' | 'danger' | 'info';
+
+export interface IconDecl {
+  icon?: string;
+  text?: I18nKey;
+  label: I18nKey;
+  tone?: Tone;
+}
+
+/** A cell renderer registered by name (runtime/src/screens/table/cells). */
+export type CellDecl = { type: 'icon'; icons: Record<string, IconDecl> };
+
 export interface ColumnDecl extends ConditionalItem {
   id: string;
+  /** Entity field shown, sorted and filtered on; defaults to id. */
+  field?: string;
   header?: I18nKey;
+  headerTooltip?: I18nKey;
   format?: FormatKind;
+  cell?: CellDecl;
+  highlight?: { when: Condition; tone?: Tone };
+  filter?: 'auto' | 'plain';
   /** i18n key prefix that turns a coded value into its label, e.g. "app:roles". */
   valueLabels?: I18nKey;
   width?: number;
@@ -195,13 +213,23 @@ export interface ColumnDecl extends ConditionalItem {
   filterable?: boolean;
 }
 
+export interface PresetFilterDecl {
+  label?: I18nKey;
+  default: string;
+  options: { id: string; label: I18nKey; filterModel?: Record<string, unknown> }[];
+}
+
 export interface TableScreenDecl {
   type: 'table';
   title?: I18nKey;
   resource: string;
   entity: string;
   stateKey?: string;
+  savedSettings?: boolean;
   onRowClick?: ActionDecl;
+  /** rowParams.group of an embedded table (which kind of parent it lists). */
+  group?: string;
+  presetFilter?: PresetFilterDecl;
   columns: ColumnDecl[];
 }
 

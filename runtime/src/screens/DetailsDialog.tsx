@@ -24,7 +24,9 @@ import { useRecord } from './useRecord';
 function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<string, unknown>; entity: string; ctx: ConditionContext }) {
   const { t } = useTranslation();
   const { conditions } = useConfig();
-  if (tab.table) return <ScreenView screenId={tab.table.screen} presentation="embedded" srcId={record[tab.table.srcField]} />;
+  // a tab may show the record's own fields and, below them, the table of its children (e.g. all fuel cards of the car)
+  const table = tab.table && <ScreenView screenId={tab.table.screen} presentation="embedded" srcId={record[tab.table.srcField]} />;
+  if (!tab.sections) return table;
   return (
     <>
       {(tab.sections ?? [])
@@ -35,6 +37,7 @@ function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<st
             <FieldGrid fields={section.fields} record={record} entity={entity} ctx={ctx} />
           </section>
         ))}
+      {table}
     </>
   );
 }

@@ -15,10 +15,14 @@ import { useConditionContext } from '../config/useConditionContext';
 import { formatNumber } from '../format';
 import { useNavigateTo } from '../routing/useNavigateTo';
 import { ScreenView } from './ScreenView';
-import { buildColumnDefs } from './table/columns';
+import { cellComponents } from './table/cells/registry';
+import ChoiceFilter from './table/ChoiceFilter';
+import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
 import { makeDatasource } from './table/datasource';
 import { gridLocaleText } from './table/locale';
-import { clearTableState, loadTableState, saveTableState } from './table/state';
+import { PresetFilterChoice } from './table/PresetFilterChoice';
+import { SavedSettingsToolbar } from './table/SavedSettingsToolbar';
+import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './table/state';
 import type { ScreenProps } from './types';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -39,6 +43,9 @@ const ROW_HEIGHT = 48;
 /** `{field}` placeholders of a navigation target, filled from the row. */
 const fillPath = (path: string, row: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, f) => encodeURIComponent(String(row[f] ?? '')));
 
+/** Cell renderers and the choice filter, by the names column definitions use. */
+const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter };
+
 export default function TableScreen({ screen, screenId, presentation, srcId }: ScreenProps<TableScreenDecl>) {
   const { t, i18n } = useTranslation();
   const { bundle, conditions } = useConfig();
@@ -53,7 +60,25 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
 
   const entity = bundle.schemas[screen.entity];
   const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx), [screen, entity, t, conditions, ctx]);
-  const datasource = useMemo(() => makeDatasource(screen.resource, srcId, setCount), [screen.resource, srcId]);
+  const presetDecl = screen.presetFilter;
+  const [preset, setPreset] = useState(() => {
+    const kept = stateKey ? loadPreset(stateKey) : undefined;
+    return presetDecl?.options.some((o) => o.id === kept) ? kept! : presetDecl?.default;
+  });
+  const choosePreset = (id: string) => {
+    setPreset(id);
+    if (stateKey) savePreset(stateKey, id);
+  };
+  const query = useMemo(
+    () => ({
+      srcId,
+      group: screen.group,
+      fields: new Map(screen.columns.map((c) => [c.id, fieldOf(c)])),
+      presetFilter: presetDecl?.options.find((o) => o.id === preset)?.filterModel,
+    }),
+    [srcId, screen.group, screen.columns, presetDecl, preset],
+  );
+  const datasource = useMemo(() => makeDatasource(screen.resource, query, setCount), [screen.resource, query]);
   const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
   const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
 
@@ -83,17 +108,24 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
             {count !== null ? t('table:rowCount', { count: formatNumber(count) as unknown as number }) : '\u00a0'}
           </p>
         </div>
-        {stateKey && (
-          <Button variant="outline-secondary" size="sm" onClick={resetLayout}>
-            <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
-            {t('table:resetState')}
-          </Button>
-        )}
+        <div className="table-toolbar">
+          {presetDecl && preset && <PresetFilterChoice preset={presetDecl} value={preset} onChange={choosePreset} />}
+          {screen.stateKey && screen.savedSettings !== false && <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />}
+          {stateKey && (
+            <Button variant="outline-secondary" size="sm" onClick={resetLayout}>
+              <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
+              {t('table:resetState')}
+            </Button>
+          )}
+        </div>
       </div>
       <div className="table-grid">
         <AgGridReact
           theme={gridTheme}
           columnDefs={columnDefs}
+          components={gridComponents}
+          maintainColumnOrder
+          tooltipShowDelay={300}
           defaultColDef={{ resizable: true, minWidth: 70, wrapHeaderText: true, autoHeaderHeight: true }}
           rowModelType="infinite"
           datasource={datasource}

@@ -14,8 +14,8 @@ const byId = Object.fromEntries(defs.map((d) => [d.colId, d]));
 describe('table columns', () => {
   it('takes headers from <entity>:fields.<id> and keeps order, width, pinning and hiding', () => {
     expect(defs.map((d) => d.colId)).toEqual(vehiclesTable.columns.map((c) => c.id));
-    expect(byId.rejestr).toMatchObject({ headerName: '[car:fields.rejestr]', width: 130, pinned: 'left', hide: false });
-    expect(byId.grupa.hide).toBe(true);
+    expect(byId.rejestr).toMatchObject({ headerName: '[car:fields.rejestr]', initialWidth: 130, initialPinned: 'left', initialHide: false });
+    expect(byId.grupa.initialHide).toBe(true);
   });
 
   it('chooses the filter from the schema property', () => {
@@ -36,5 +36,61 @@ describe('table columns', () => {
   it('drops a column whose condition fails', () => {
     const screen = { ...vehiclesTable, columns: [{ id: 'rejestr' }, { id: 'mpk', visibleWhen: { $ref: 'conditions#/$defs/admin' } }] };
     expect(buildColumnDefs(screen as unknown as TableScreenDecl, car, t, ev, { role: 'MANAGER' }).map((d) => d.colId)).toEqual(['rejestr']);
+  });
+});
+
+describe('coded and icon columns (orders list)', async () => {
+  const order = (await import('../../../../schemas/entities/order.schema.json')).default;
+  const login = (await import('../../../../schemas/entities/login-history.schema.json')).default;
+  const ordersTable = (await import('../../../../screens/orders-table.json')).default as unknown as TableScreenDecl;
+  const loginTable = (await import('../../../../screens/login-history-table.json')).default as unknown as TableScreenDecl;
+  const { choicesFor, CHOICE_FILTER } = await import('./columns');
+  const { cellRendererName } = await import('./cells/names');
+  const orderDefs = Object.fromEntries(buildColumnDefs(ordersTable, order, t, ev, { role: 'ADMIN', config: {} }).map((d) => [d.colId, d]));
+
+  it('filters coded columns by a choice list of their labels, sending the codes', () => {
+    const roles = buildColumnDefs(loginTable, login, t, ev, { role: 'ADMIN' }).find((d) => d.colId === 'rola')!;
+    expect(roles.filter).toBe(CHOICE_FILTER);
+    expect(roles.filterParams.choices).toEqual([
+      { value: 'USER', label: '[app:roles.USER]' },
+      { value: 'ADVISOR', label: '[app:roles.ADVISOR]' },
+      { value: 'MANAGER', label: '[app:roles.MANAGER]' },
+      { value: 'ADMIN', label: '[app:roles.ADMIN]' },
+      { value: 'UNKNOWN', label: '[app:roles.UNKNOWN]' },
+    ]);
+    expect(orderDefs.autTyp.filterParams.choices.map((c: any) => c.value)).toEqual([0, 1, 2, 3, 4, 6]);
+    expect(orderDefs.status.filterParams.choices[4]).toEqual({ value: 4, label: '[order:statuses.4]' });
+    expect(orderDefs.czyKosztorys.filterParams.choices).toEqual([
+      { value: true, label: '[order:icons.hasCostEstimate]' },
+      { value: false, label: '[order:icons.noCostEstimate]' },
+    ]);
+    expect(choicesFor({ id: 'rejestr' }, order.properties.rejestr, t)).toBeUndefined();
+    expect(orderDefs.rejestr.filter).toBe('agTextColumnFilter');
+  });
+
+  it('renders icon columns by the registered renderer, and reads their value as its meaning', () => {
+    expect(orderDefs.status.cellRenderer).toBe(cellRendererName('icon'));
+    expect(orderDefs.status.cellRendererParams.icons['4']).toEqual({ icon: 'check-circle-fill', text: undefined, label: '[order:statuses.4]', tone: 'success' });
+    expect((orderDefs.status.valueFormatter as any)({ value: 4 })).toBe('[order:statuses.4]');
+    expect((orderDefs.czyTermin.valueFormatter as any)({ value: null })).toBe('');
+    expect(orderDefs.reporterRole).toMatchObject({ field: 'zgloKto', headerName: '[order:columns.reporterRole]', headerTooltip: '[order:columns.reporterRoleTooltip]' });
+    expect(orderDefs.reporterRole.cellRendererParams.icons.MANAGER.text).toBe('[app:roleIcons.MANAGER]');
+  });
+
+  it('highlights the status text of an authorised order only', () => {
+    const rule = Object.values(orderDefs.statusZnaczenie.cellClassRules as Record<string, (p: any) => boolean>)[0];
+    expect(Object.keys(orderDefs.statusZnaczenie.cellClassRules!)).toEqual(['cell-highlight cell-highlight-success']);
+    expect(rule({ data: { status: 4, statusZnaczenie: 'Autoryzowano' } })).toBe(true);
+    expect(rule({ data: { status: 0, statusZnaczenie: 'Zgłoszono' } })).toBe(false);
+    expect(rule({ data: undefined })).toBe(false);
+  });
+
+  it('hides the scope column for a driver and, with hideRangeForManager, for a manager', () => {
+    const ids = (role: string, config: Record<string, unknown>) => buildColumnDefs(ordersTable, order, t, ev, { role: role as any, config }).map((d) => d.colId);
+    expect(ids('MANAGER', { hideRangeForManager: false })).toContain('zgloZakres');
+    expect(ids('MANAGER', { hideRangeForManager: true })).not.toContain('zgloZakres');
+    expect(ids('ADVISOR', { hideRangeForManager: true })).toContain('zgloZakres');
+    expect(ids('USER', {})).not.toContain('zgloZakres');
+    expect(orderDefs.zgloNazwiskoImie.initialHide).toBe(true);
   });
 });

@@ -1,14 +1,29 @@
 /**
  * ag-grid column definitions of a table screen: header texts, visibility, widths, pinning, the
- * filter chosen from the entity schema property, and the value format. Pure (no grid, no DOM).
+ * filter chosen from the entity schema property, the value format, the declared cell renderer and
+ * highlight. Pure (no grid, no DOM): renderers and the choice filter are referred to by the names
+ * under which TableScreen registers them (`cells/registry.ts`, `CHOICE_FILTER`).
  */
 import type { ColDef } from 'ag-grid-community';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';
-import type { JsonSchema, TableScreenDecl } from '../../config/types';
+import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/types';
 import { formatKindFor, formatValue, type Translate } from '../../format';
+import { cellRendererName } from './cells/names';
 
-const NUMERIC_KINDS = new Set(['number', 'km', 'money']);
+const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money']);
+
+/** Registered name of the choice-list filter (ChoiceFilter.tsx). */
+export const CHOICE_FILTER = 'choiceFilter';
+
+/** The entity field a column shows (a column may show another field than its id). */
+export const fieldOf = (column: Pick<ColumnDecl, 'id' | 'field'>) => column.field ?? column.id;
+
+/** One entry of a choice filter: the value sent to the server and the label the user reads. */
+export interface Choice {
+  value: string | number | boolean;
+  label: string;
+}
 
 /** The server-side filter for a property: by its type and format (x-filter: false = none). */
 export function filterFor(property: JsonSchema | undefined): string | false {
@@ -17,6 +32,29 @@ export function filterFor(property: JsonSchema | undefined): string | false {
   const types = ([] as string[]).concat(property.type ?? []);
   if (types.includes('integer') || types.includes('number')) return 'agNumberColumnFilter';
   return 'agTextColumnFilter';
+}
+
+/**
+ * The values a coded column can hold, with their labels, or undefined when the column is not
+ * coded: an enumeration in the schema (roles, order statuses and types), or yes/no.
+ */
+export function choicesFor(column: ColumnDecl, property: JsonSchema | undefined, t: Translate): Choice[] | undefined {
+  if (!property) return undefined;
+  const types = ([] as string[]).concat(property.type ?? []);
+  let values: (string | number | boolean)[] | undefined;
+  if (Array.isArray(property.enum)) values = (property.enum as unknown[]).filter((v): v is string | number | boolean => v !== null && v !== undefined);
+  else if (types.includes('boolean')) values = [true, false];
+  if (!values) return undefined;
+  return values.map((value) => ({ value, label: choiceLabel(column, value, t) }));
+}
+
+function choiceLabel(column: ColumnDecl, value: string | number | boolean, t: Translate): string {
+  if (column.valueLabels) return t(`${column.valueLabels}.${String(value)}`);
+  const icon = column.cell?.type === 'icon' ? column.cell.icons[String(value)] : undefined;
+  if (icon) return t(icon.label);
+  if (typeof value === 'boolean') return t(value ? 'app:yes' : 'app:no');
+  if (column.format === 'tn' && (value === 'T' || value === 'N')) return t(value === 'T' ? 'app:yes' : 'app:no');
+  return String(value);
 }
 
 export function buildColumnDefs(
@@ -29,24 +67,46 @@ export function buildColumnDefs(
   return screen.columns
     .filter((column) => ev.isVisible(column, ctx))
     .map((column) => {
-      const property = entity?.properties?.[column.id] as JsonSchema | undefined;
+      const field = fieldOf(column);
+      const property = entity?.properties?.[field] as JsonSchema | undefined;
       const kind = formatKindFor(property, column.format);
       const serverSide = property?.['x-filter'] !== false;
-      const filter = serverSide && column.filterable !== false ? filterFor(property) : false;
+      const choices = choicesFor(column, property, t);
+      const wantsChoice = column.filter !== 'plain' && choices !== undefined;
+      const filter = serverSide && column.filterable !== false ? (wantsChoice ? CHOICE_FILTER : filterFor(property)) : false;
+      const icons = column.cell?.type === 'icon' ? column.cell.icons : undefined;
       const def: ColDef = {
         colId: column.id,
-        field: column.id,
-        headerName: t(column.header ?? fieldLabelKey(screen.entity, column.id)),
-        hide: column.hide ?? false,
+        field,
+        headerName: t(column.header ?? fieldLabelKey(screen.entity, field)),
+        // initial*: the declared layout applies when a column first appears; afterwards the user's
+        // layout (kept state, a saved view) wins even when the definitions are rebuilt
+        initialHide: column.hide ?? false,
         sortable: serverSide && column.sortable !== false,
         filter,
-        // tables show an empty cell for an empty value; the dash is for read-only detail fields
-        valueFormatter: (p) => formatValue(p.value, kind, t, '', column.valueLabels),
+        // tables show an empty cell for an empty value; the dash is for read-only detail fields.
+        // An icon column's value reads as the icon's meaning (copy, tooltips, exports).
+        valueFormatter: (p) =>
+          icons ? (icons[String(p.value)] ? t(icons[String(p.value)].label) : '') : formatValue(p.value, kind, t, '', column.valueLabels),
       };
-      if (filter) def.filterParams = { maxNumConditions: 1, buttons: ['reset'] };
-      if (column.width) def.width = column.width;
-      if (column.pinned) def.pinned = column.pinned;
-      if (NUMERIC_KINDS.has(kind)) def.type = 'rightAligned';
+      if (column.headerTooltip) def.headerTooltip = t(column.headerTooltip);
+      if (filter === CHOICE_FILTER) def.filterParams = { choices };
+      else if (filter) def.filterParams = { maxNumConditions: 1, buttons: ['reset'] };
+      if (column.cell) {
+        def.cellRenderer = cellRendererName(column.cell.type);
+        def.cellRendererParams = {
+          icons: Object.fromEntries(
+            Object.entries(icons ?? {}).map(([value, icon]) => [value, { icon: icon.icon, text: icon.text && t(icon.text), label: t(icon.label), tone: icon.tone }]),
+          ),
+        };
+      }
+      if (column.highlight) {
+        const { when, tone = 'success' } = column.highlight;
+        def.cellClassRules = { [`cell-highlight cell-highlight-${tone}`]: (p) => Boolean(p.data) && ev.matches(when, { ...ctx, record: p.data }) };
+      }
+      if (column.width) def.initialWidth = column.width;
+      if (column.pinned) def.initialPinned = column.pinned;
+      if (NUMERIC_KINDS.has(kind) && !column.cell) def.type = 'rightAligned';
       return def;
     });
 }

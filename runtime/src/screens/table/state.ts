@@ -29,3 +29,20 @@ export function saveTableState(stateKey: string, state: GridState): void {
 export function clearTableState(stateKey: string): void {
   localStorage.removeItem(TABLE_STATE_PREFIX + stateKey);
 }
+
+/** The chosen preset filter (Aktualne / Archiwalne / Wszystkie) of a table, kept beside its layout. */
+export function loadPreset(stateKey: string): string | undefined {
+  try {
+    return localStorage.getItem(`${TABLE_STATE_PREFIX}${stateKey}.preset`) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function savePreset(stateKey: string, preset: string): void {
+  try {
+    localStorage.setItem(`${TABLE_STATE_PREFIX}${stateKey}.preset`, preset);
+  } catch {
+    // storage disabled: the choice lasts until the page is left
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Saved table filters and column views (spec §3 "Saved table settings", §5 messages, §7 calls),
+ * kept on the server per user so that they follow the user to another browser. Scope "self"
+ * (ACCESS.md): every query is limited to the caller's own rows, and another user's id is answered
+ * as if it did not exist (404).
+ *
+ * A table is named by its screen's `stateKey` (ORDER_TABLE, INVOICE …). What is saved must apply
+ * to that table: a filter names only the table's columns and compiles to SQL on the table's
+ * resource (so applying it later can never fail), a view lists only the table's column ids.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { Bundle, Screen } from '../config/load-bundle.ts';
+import { jsonb } from '../db/value-types.ts';
+import { HttpError } from '../http-error.ts';
+import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
+
+interface FilterBody {
+  name: string;
+  tablename: string;
+  filterModel: Record<string, unknown> | string;
+}
+interface ViewBody {
+  name: string;
+  tablename: string;
+  columnorder: string[] | string;
+}
+
+/** The table screen a saved setting belongs to: the screen whose stateKey it names. */
+export function tableScreenByStateKey(bundle: Bundle, stateKey: string): Screen | undefined {
+  return Object.values(bundle.screens).find((s) => s.type === 'table' && s.stateKey === stateKey);
+}
+
+/** Column id → entity field of a table screen (a column may show another field than its id). */
+function columnFields(screen: Screen): Map<string, string> {
+  return new Map((screen.columns as { id: string; field?: string }[]).map((c) => [c.id, c.field ?? c.id]));
+}
+
+export default async function userTableSettingsRoutes(app: FastifyInstance) {
+  const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
+  const badField = (field: string, message: string) => new HttpError(400, message, { code: 'VALIDATION', errors: [{ field, message }] });
+
+  const tableOf = (tablename: string) => {
+    const screen = tableScreenByStateKey(app.config.bundle, tablename);
+    if (!screen) throw badField('tablename', t('table:saved.unknownTable', { table: tablename }));
+    return screen;
+  };
+
+  /** JSON text is accepted where the spec keeps JSON text; anything else must already be the value. */
+  const parsed = (value: unknown, field: string): unknown => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      throw badField(field, t('table:saved.badJson'));
+    }
+  };
+
+  /** The filter model, checked against the table's columns and compiled once on its resource. */
+  const checkedFilterModel = (screen: Screen, raw: unknown): Record<string, unknown> => {
+    const model = parsed(raw, 'filterModel');
+    if (typeof model !== 'object' || model === null || Array.isArray(model)) throw badField('filterModel', t('errors:table.badFilterValue', { field: 'filterModel' }));
+    const fields = columnFields(screen);
+    const byField: Record<string, unknown> = {};
+    for (const [colId, columnModel] of Object.entries(model)) {
+      const field = fields.get(colId);
+      if (!field) throw badField(`filterModel.${colId}`, t('table:saved.unknownColumn', { field: colId }));
+      byField[field] = columnModel;
+    }
+    const resource = app.config.bundle.resources[screen.resource];
+    const columns = columnsFromSchema(app.config.bundle.schemas[resource.entity]);
+    // throws TableQueryError (→ 400 naming the column) exactly as a table request would
+    app.db.selectFrom(resource.source).select(sql`1`.as('one')).where((eb) => filterExpression(eb, columns, byField) ?? sql<boolean>`true`).compile();
+    return model as Record<string, unknown>;
+  };
+
+  const checkedColumnOrder = (screen: Screen, raw: unknown): string[] => {
+    const order = parsed(raw, 'columnorder');
+    if (!Array.isArray(order) || order.some((c) => typeof c !== 'string')) throw badField('columnorder', t('validation:type'));
+    if (order.length === 0) throw badField('columnorder', t('table:saved.emptyView'));
+    const fields = columnFields(screen);
+    const unknown = order.find((c) => !fields.has(c));
+    if (unknown !== undefined) throw badField('columnorder', t('table:saved.unknownColumn', { field: unknown }));
+    return [...new Set(order as string[])];
+  };
+
+  /** Inserts a named setting, or answers the spec's "name taken" message (also when a concurrent save wins the race). */
+  async function insertNamed(db: Kysely<any>, table: 'user_table_filter' | 'user_table_view', values: Record<string, unknown>, takenKey: string) {
+    const taken = await db
+      .selectFrom(table)
+      .select('id')
+      .where('userId', '=', values.userId as number)
+      .where('tablename', '=', values.tablename as string)
+      .where('name', '=', values.name as string)
+      .executeTakeFirst();
+    if (taken) throw badField('name', t(takenKey));
+    try {
+      return await db.insertInto(table).values(values).returningAll().executeTakeFirstOrThrow();
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw badField('name', t(takenKey));
+      throw e;
+    }
+  }
+
+  const filterOut = (r: any) => ({ id: r.id, name: r.name, tablename: r.tablename, filterModel: r.filterModel });
+  const viewOut = (r: any) => ({ id: r.id, name: r.name, tablename: r.tablename, columnOrder: r.columnOrder });
+  const tags = ['user-table-settings'];
+  // query strings are text and this server's ajv does not coerce types: the id is a string of digits
+  const idQuery = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } } };
+
+  app.post<{ Body: FilterBody }>('/api/user-table-filter', {
+    schema: { tags, body: { $ref: 'user-table-filter#' }, response: { 200: { $ref: 'saved-table-filter#' } } },
+    handler: async (request) => {
+      const { userId } = request.session!;
+      const screen = tableOf(request.body.tablename);
+      const filterModel = checkedFilterModel(screen, request.body.filterModel);
+      const row = await insertNamed(
+        app.db,
+        'user_table_filter',
+        { userId, tablename: request.body.tablename, name: request.body.name.trim(), filterModel: jsonb(filterModel) },
+        'table:saved.filterNameTaken',
+      );
+      return filterOut(row);
+    },
+  });
+
+  app.post<{ Body: ViewBody }>('/api/user-table-view', {
+    schema: { tags, body: { $ref: 'user-table-view#' }, response: { 200: { $ref: 'saved-table-view#' } } },
+    handler: async (request) => {
+      const { userId } = request.session!;
+      const screen = tableOf(request.body.tablename);
+      const columnOrder = checkedColumnOrder(screen, request.body.columnorder);
+      const row = await insertNamed(
+        app.db,
+        'user_table_view',
+        { userId, tablename: request.body.tablename, name: request.body.name.trim(), columnOrder: jsonb(columnOrder) },
+        'table:saved.viewNameTaken',
+      );
+      return viewOut(row);
+    },
+  });
+
+  for (const [path, table] of [['/api/user-table-filter', 'user_table_filter'], ['/api/user-table-view', 'user_table_view']] as const) {
+    app.delete<{ Querystring: { id: string } }>(path, {
+      schema: { tags, querystring: idQuery, response: { 204: { type: 'null' } } },
+      handler: async (request, reply) => {
+        const result = await app.db
+          .deleteFrom(table)
+          .where('id', '=', Number(request.query.id))
+          .where('userId', '=', request.session!.userId)
+          .executeTakeFirst();
+        // another user's setting is answered as if it did not exist (ACCESS.md, scope self)
+        if (Number(result.numDeletedRows) === 0) throw new HttpError(404, t('errors:notFound'));
+        return reply.status(204).send();
+      },
+    });
+  }
+
+  app.get<{ Params: { tableName: string } }>('/api/user-table-view/:tableName', {
+    schema: {
+      tags,
+      params: { type: 'object', properties: { tableName: { type: 'string', minLength: 1, maxLength: 100 } } },
+      response: { 200: { $ref: 'user-table-settings#' } },
+    },
+    handler: async (request) => {
+      const { userId } = request.session!;
+      const { tableName } = request.params;
+      if (!tableScreenByStateKey(app.config.bundle, tableName)) throw new HttpError(404, t('errors:notFound'));
+      const [filters, views] = await Promise.all([
+        app.db.selectFrom('user_table_filter').selectAll().where('userId', '=', userId).where('tablename', '=', tableName).orderBy('name').orderBy('id').execute(),
+        app.db.selectFrom('user_table_view').selectAll().where('userId', '=', userId).where('tablename', '=', tableName).orderBy('name').orderBy('id').execute(),
+      ]);
+      return { filters: filters.map(filterOut), views: views.map(viewOut) };
+    },
+  });
+}
