@@ -1,6 +1,7 @@
 /**
  * The server the browser tests talk to: the real `server/main.ts` on a database of its own — a
- * fresh PGlite folder, or, with DATABASE_URL, a fresh schema "e2e" — so runs never see old data.
+ * fresh PGlite folder, or, with DATABASE_URL, a fresh schema (E2E_SCHEMA, default "e2e") — so runs
+ * never see old data, and two checkouts can run their journeys side by side on one PostgreSQL.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -10,8 +11,9 @@ import { dropSchema } from '../../server/db/connect.ts';
 
 const env: NodeJS.ProcessEnv = { ...process.env, LOG: 'off' };
 if (process.env.DATABASE_URL) {
-  await dropSchema({ databaseUrl: process.env.DATABASE_URL, schema: 'e2e' });
-  env.DATABASE_SCHEMA = 'e2e';
+  const schema = process.env.E2E_SCHEMA || 'e2e';
+  await dropSchema({ databaseUrl: process.env.DATABASE_URL, schema });
+  env.DATABASE_SCHEMA = schema;
 } else {
   env.DATA_DIR = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 }
