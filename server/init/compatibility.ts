@@ -33,9 +33,12 @@ export async function compatibilityItems(app: FastifyInstance): Promise<Compatib
   const items: CompatibilityItem[] = [];
   try {
     const migrations = await migrationStatus(app.db);
-    const applied = migrations.filter((m) => m.executedAt);
-    if (applied.length < migrations.length) {
-      items.push(item('init:minDatabaseVersion', true, applied.at(-1)?.name ?? '—', migrations.at(-1)?.name ?? '—'));
+    const firstMissing = migrations.findIndex((m) => !m.executedAt);
+    if (firstMissing >= 0) {
+      // the database's version is the last step of the unbroken run from the first migration:
+      // a later step applied out of order does not make up for a missing earlier one
+      const current = firstMissing > 0 ? migrations[firstMissing - 1].name : '—';
+      items.push(item('init:minDatabaseVersion', true, current, migrations.at(-1)?.name ?? '—'));
     }
     if (!isMailConfigured(await readEmailConfig(app.db))) items.push(item('init:mailNotConfigured', false));
   } catch (error) {
