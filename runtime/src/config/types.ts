@@ -4,6 +4,7 @@
  * validated every file against them, so the runtime does not validate again.
  */
 import type { Condition } from '../../core/conditions';
+import type { FormatKind } from '../../core/format-kind';
 
 export type I18nKey = string;
 export type JsonSchema = Record<string, any>;
@@ -17,7 +18,7 @@ export interface DisablableItem extends ConditionalItem {
   disabledWhen?: Condition;
 }
 
-export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'boolean' | 'tn';
+export type { FormatKind };
 
 export interface FieldDecl extends ConditionalItem {
   id: string;
