@@ -17,3 +17,6 @@ export function exportLimitOf(config: Record<string, unknown> | undefined): numb
   const limit = config?.excelExportLimit;
   return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : DEFAULT_EXPORT_LIMIT;
 }
+
+/** Rows per request when the browser reads a CSV export through /table2 (the server allows 1000). */
+export const EXPORT_BLOCK_ROWS = 1000;

@@ -231,6 +231,8 @@ export interface TableScreenDecl {
   /** rowParams.group of an embedded table (which kind of parent it lists). */
   group?: string;
   presetFilter?: PresetFilterDecl;
+  /** Toolbar export: xlsx through the resource's excel endpoints, csv written in the browser. */
+  export?: 'xlsx' | 'csv';
   columns: ColumnDecl[];
 }
 
