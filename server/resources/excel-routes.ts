@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/sessions.ts';
+import type { ResourceDecl } from '../config/load-bundle.ts';
 import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
 import { formatKindFor } from '../../runtime/core/format-kind.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
@@ -74,8 +75,7 @@ export default async function excelRoutes(app: FastifyInstance) {
   };
 
   /** The visible columns of the request, checked against the entity: an unknown field is a 400 naming it. */
-  const columnsOf = (name: string, body: ExcelExportRequest): ExportColumn[] => {
-    const resource = offering(name);
+  const columnsOf = (resource: ResourceDecl, body: ExcelExportRequest): ExportColumn[] => {
     const properties: Record<string, any> = app.config.bundle.schemas[resource.entity]?.properties ?? {};
     const { fieldNames, columnNames, columnFormats = [], valueLabels = [] } = body;
     if (columnNames.length !== fieldNames.length) {
@@ -92,7 +92,7 @@ export default async function excelRoutes(app: FastifyInstance) {
     const resource = offering(name);
     // a role without access is refused before anything about its request is looked at
     scopeOf(resource, session, t('errors:forbidden'));
-    const columns = columnsOf(name, body);
+    const columns = columnsOf(resource, body);
     const params = { ...body.rowParams, startRow: body.rowParams.startRow ?? 0 };
 
     const limit = exportLimitOf(app.config.bundle.config);
