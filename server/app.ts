@@ -26,6 +26,7 @@ import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
 import userTableSettingsRoutes from './routes/user-table-settings.ts';
 import tableRoutes from './resources/table-routes.ts';
+import excelRoutes from './resources/excel-routes.ts';
 import { loadBundle } from './config/load-bundle.ts';
 
 export interface AppOptions {
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(emailSettingsRoutes);
   await app.register(carRoutes);
   await app.register(tableRoutes);
+  await app.register(excelRoutes);
   await app.register(userTableSettingsRoutes);
 
   if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {

@@ -3,7 +3,9 @@
  * 1900-01-02 as empty (the back office stores "no date" as 1900-01-01), numbers, kilometres and money
  * in Polish notation, booleans and T/N flags as Tak/Nie. Every screen formats through this module.
  */
-import type { FormatKind, JsonSchema } from './config/types';
+import type { FormatKind } from './config/types';
+
+export { formatKindFor } from '../core/format-kind';
 
 export type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
@@ -93,18 +95,6 @@ export function formatTn(value: unknown, t: Translate): string | null {
 }
 
 const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
-
-/** The format a value of this schema property is shown in, unless the screen names one. */
-export function formatKindFor(property: JsonSchema | undefined, explicit?: FormatKind): FormatKind {
-  if (explicit) return explicit;
-  if (!property) return 'text';
-  const types = ([] as string[]).concat(property.type ?? []);
-  if (property.format === 'date') return 'date';
-  if (property.format === 'date-time') return 'datetime';
-  if (types.includes('boolean')) return 'boolean';
-  if (types.includes('integer') || types.includes('number')) return 'number';
-  return 'text';
-}
 
 /**
  * A value as text; an empty value as `emptyText` (by default app:empty). With `valueLabels`

@@ -122,6 +122,9 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
           if (!options.some((o) => o.id === s.presetFilter.default)) problems.push({ file, pointer: '/presetFilter/default', reason: `"${s.presetFilter.default}" is not one of the options` });
           options.forEach((o, j) => Object.keys(o.filterModel ?? {}).forEach((f) => needField(file, `/presetFilter/options/${j}/filterModel/${f}`, s.entity, f)));
         }
+        if (s.export === 'xlsx' && resources[s.resource] && !resources[s.resource].excelExport) {
+          problems.push({ file, pointer: '/export', reason: `resource "${s.resource}" offers no Excel export (set "excelExport": true in schemas/resources/${s.resource}.json, or use "csv")` });
+        }
         if (s.group && !resources[s.resource]?.groupColumn) problems.push({ file, pointer: '/group', reason: `resource "${s.resource}" declares no groupColumn` });
         break;
       case 'details-dialog':
@@ -168,6 +171,8 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         else if (!parent.access) problems.push({ file, pointer, reason: `parent resource "${name}" must declare access itself (no parent of a parent)` });
       }
     }
+    // the export names its file and sheet by the entity's title
+    if (r.excelExport) needKey(file, '/excelExport', `${r.entity}:title`);
     (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
   }
   return problems;

@@ -39,6 +39,8 @@ export interface ResourceDecl {
   /** Column that rowParams.group filters on. */
   groupColumn?: string;
   byId?: boolean;
+  /** Offers POST /<resource>/excel/prepare and GET /<resource>/excel/download. */
+  excelExport?: boolean;
   /** More POST paths /api/<resource>/<alias> answering like /table. */
   listAliases?: string[];
   defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];

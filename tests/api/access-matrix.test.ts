@@ -1,8 +1,9 @@
 /**
- * Every table resource as every demo role, with no token and with a forged token: the status is
- * what schemas/resources/<name>.json declares (ACCESS.md), and no row outside the caller's scope
- * comes back.
+ * Every table resource and every Excel export as every demo role, with no token and with a forged
+ * token: the status is what schemas/resources/<name>.json declares (ACCESS.md), and no row outside
+ * the caller's scope comes back, neither in a table answer nor in an exported file.
  */
+import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { effectiveAccess } from '../../server/resources/scope.ts';
 import { startTestApp, type DemoAccount, type TestApp } from '../support/test-app.ts';
@@ -31,7 +32,6 @@ describe('access matrix of the table resources', () => {
   it('answers each role as the resource declares and keeps rows in scope', async () => {
     const failures: string[] = [];
     for (const [name, resource] of Object.entries(t.app.config.bundle.resources)) {
-      const props = t.app.config.bundle.schemas[resource.entity].properties;
       for (const [role, scope] of Object.entries({ ADMIN: undefined, MANAGER: undefined, USER: undefined, ADVISOR: undefined, ...effectiveAccess(resource) })) {
         for (const path of ['table', 'table2', 'table-count', ...(resource.listAliases ?? [])]) {
           const res = await t.call('POST', `/api/${name}/${path}`, { token: tokens[role], body: { startRow: 0, endRow: 500 } });
@@ -39,14 +39,7 @@ describe('access matrix of the table resources', () => {
           if (res.statusCode !== expected) failures.push(`${role} ${name}/${path}: ${res.statusCode}, expected ${expected}`);
           if (!scope || path === 'table-count' || res.statusCode !== 200) continue;
           const rows: any[] = path === 'table2' ? res.json().rows : res.json();
-          const s = sessions[role];
-          if (scope === 'parent') failures.push(...(await foreignParents(name, role, rows)));
-          for (const row of rows) {
-            if (scope === 'client' && 'klientSymbol' in props && row.klientSymbol !== s.klientSymbol) failures.push(`${role} ${name}: foreign client ${row.klientSymbol}`);
-            if (scope === 'ownVehicle' && 'pojazdId' in props && row.pojazdId !== s.pojazdId) failures.push(`${role} ${name}: foreign vehicle ${row.pojazdId}`);
-            if (scope === 'station' && 'stacjaSerw' in props && row.stacjaSerw !== s.stacjaSerw && row.pojazdId !== s.pojazdId) failures.push(`${role} ${name}: foreign station ${row.stacjaSerw}`);
-            if ('passwordHash' in row) failures.push(`${role} ${name}: password hash leaked`);
-          }
+          failures.push(...(await foreignRows(name, role, scope, rows)));
         }
       }
       for (const token of [undefined, 'Zm9yZ2VkLXRva2VuLW5vdC1yZWFsLWF0LWFsbA']) {
@@ -55,6 +48,65 @@ describe('access matrix of the table resources', () => {
           if (res.statusCode !== 401) failures.push(`${token ? 'forged' : 'no'} token ${name}/${path}: ${res.statusCode}`);
           if (res.body.includes('"rows"') || res.body.startsWith('[')) failures.push(`${name}/${path}: rows without a session`);
         }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  /** Rows outside the caller's scope, by the scope columns the rows carry. */
+  async function foreignRows(name: string, role: string, scope: string, rows: any[]): Promise<string[]> {
+    const props = t.app.config.bundle.schemas[t.app.config.bundle.resources[name].entity].properties;
+    const s = sessions[role];
+    const out: string[] = [];
+    if (scope === 'parent') out.push(...(await foreignParents(name, role, rows)));
+    const vehicleClient = scope === 'ownVehicleClient'
+      ? (await t.app.db.selectFrom('car').select('klientSymbol').where('pojazdId', '=', s.pojazdId).executeTakeFirst())?.klientSymbol
+      : undefined;
+    for (const row of rows) {
+      if (scope === 'client' && 'klientSymbol' in props && row.klientSymbol !== s.klientSymbol) out.push(`${role} ${name}: foreign client ${row.klientSymbol}`);
+      if (scope === 'ownVehicle' && 'pojazdId' in props && row.pojazdId !== s.pojazdId) out.push(`${role} ${name}: foreign vehicle ${row.pojazdId}`);
+      if (scope === 'ownVehicleClient' && 'klientSymbol' in props && row.klientSymbol !== vehicleClient) out.push(`${role} ${name}: client ${row.klientSymbol} is not the vehicle's`);
+      if (scope === 'station' && 'stacjaSerw' in props && row.stacjaSerw !== s.stacjaSerw && row.pojazdId !== s.pojazdId) out.push(`${role} ${name}: foreign station ${row.stacjaSerw}`);
+      if ('passwordHash' in row) out.push(`${role} ${name}: password hash leaked`);
+    }
+    return out;
+  }
+
+  it('exports through excel/prepare exactly as the table answers: status per role, no foreign row in the file, nothing without a session', async () => {
+    const failures: string[] = [];
+    const forged = 'Zm9yZ2VkLXRva2VuLW5vdC1yZWFsLWF0LWFsbA';
+    for (const [name, resource] of Object.entries(t.app.config.bundle.resources)) {
+      const props = t.app.config.bundle.schemas[resource.entity].properties;
+      // the key and every scope column the rows carry, so the file itself shows whose rows it holds
+      const fields = [resource.key, 'klientSymbol', 'pojazdId', 'stacjaSerw', 'userId', resource.parentScope?.typeColumn, resource.parentScope?.idColumn]
+        .filter((f, i, all): f is string => Boolean(f) && f! in props && all.indexOf(f) === i);
+      const body = { fieldNames: fields, columnNames: fields, rowParams: { startRow: 0, endRow: 20000 } };
+      for (const [role, scope] of Object.entries({ ADMIN: undefined, MANAGER: undefined, USER: undefined, ADVISOR: undefined, ...effectiveAccess(resource) })) {
+        const res = await t.call('POST', `/api/${name}/excel/prepare`, { token: tokens[role], body });
+        const expected = !resource.excelExport ? 404 : scope ? 200 : 403;
+        if (res.statusCode !== expected) failures.push(`${role} ${name}/excel/prepare: ${res.statusCode}, expected ${expected}`);
+        if (res.statusCode !== 200) continue;
+        const file = await t.call('GET', res.json().data);
+        if (file.statusCode !== 200) {
+          failures.push(`${role} ${name}/excel/download: ${file.statusCode}`);
+          continue;
+        }
+        const book = XLSX.read(file.rawPayload, { type: 'buffer' });
+        const rows = XLSX.utils.sheet_to_json<any>(book.Sheets[book.SheetNames[0]]);
+        const listed = await t.call('POST', `/api/${name}/table`, { token: tokens[role], body: { startRow: 0, endRow: 1000 } });
+        if (rows.length !== listed.json().length) failures.push(`${role} ${name}: ${rows.length} rows exported, ${listed.json().length} listed`);
+        failures.push(...(await foreignRows(name, role, scope!, rows)));
+      }
+      if (!resource.excelExport) continue;
+      for (const token of [undefined, forged]) {
+        const res = await t.call('POST', `/api/${name}/excel/prepare`, { token, body });
+        if (res.statusCode !== 401) failures.push(`${token ? 'forged' : 'no'} token ${name}/excel/prepare: ${res.statusCode}`);
+        if (res.body.includes('/excel/download')) failures.push(`${name}/excel/prepare: a link without a session`);
+      }
+      for (const query of ['', '?token=', `?token=${forged}`, `?token=${'A'.repeat(43)}`]) {
+        const res = await t.call('GET', `/api/${name}/excel/download${query}`);
+        if (res.statusCode !== 403) failures.push(`${name}/excel/download${query}: ${res.statusCode}`);
+        if (res.headers['content-type'] !== 'application/json; charset=utf-8' || res.rawPayload.subarray(0, 2).toString() === 'PK') failures.push(`${name}/excel/download${query}: data without a token`);
       }
     }
     expect(failures).toEqual([]);

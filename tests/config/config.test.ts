@@ -140,6 +140,29 @@ describe('configuration', () => {
     ]));
   });
 
+  it('refuses an Excel export on a table whose resource offers none, and an exporting resource without a title', () => {
+    const root = copyConfig();
+    made.push(root);
+    const edit = (rel: string, change: (json: any) => void) => {
+      const file = join(root, rel);
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      change(json);
+      write(file, json);
+    };
+    edit('screens/acceptance-history-table.json', (s) => (s.export = 'xlsx'));
+    edit('locales/pl/unit.json', (l) => delete l.title);
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems).toEqual(expect.arrayContaining([
+      'screens/acceptance-history-table.json /export resource "acceptance-history" offers no Excel export (set "excelExport": true in schemas/resources/acceptance-history.json, or use "csv")',
+      'schemas/resources/unit.json /excelExport text key "unit:title" is missing from locales/pl',
+    ]));
+  });
+
   it('refuses to start a variant that does not exist', () => {
     expect(() => loadBundle({ root: ROOT, variant: 'no-such-variant' })).toThrow(/variant folder does not exist/);
   });

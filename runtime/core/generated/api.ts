@@ -59,6 +59,51 @@ export interface ErrorResponse {
   }[];
 }
 
+export interface ExcelExportLink {
+  /**
+   * /api/<resource>/excel/download?token=… — one use, valid for a few minutes, only for the session that asked.
+   */
+  data: string;
+}
+
+/**
+ * fieldNames[i] is the entity field of the i-th visible column, columnNames[i] its header as shown. columnFormats[i] and valueLabels[i] (optional, same order) make the file show what the grid shows: the format of the column (as in the screen file) and, for a coded column, the label of each value.
+ */
+export interface ExcelExportRequest {
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  fieldNames: [string, ...string[]];
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  columnNames: [string, ...string[]];
+  /**
+   * @maxItems 200
+   */
+  columnFormats?: ("text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | null)[];
+  /**
+   * @maxItems 200
+   */
+  valueLabels?: ({
+    [k: string]: string;
+  } | null)[];
+  rowParams: {
+    startRow?: number;
+    endRow: number;
+    sortModel?: {
+      colId: string;
+      sort: "asc" | "desc";
+    }[];
+    filterModel?: {} | null;
+    srcId?: string | number | null;
+    userData?: {} | null;
+    group?: string | null;
+  };
+}
+
 export interface ForgottenPasswordChangeRequest {
   username: string;
   resetToken: string;

@@ -1087,6 +1087,10 @@ export type ResourceFile = {
    */
   byId?: boolean;
   /**
+   * Offer the Excel export (spec §7): POST /<resource>/excel/prepare and GET /<resource>/excel/download, with the same roles and rows as the table. A table screen may declare "export": "xlsx" only for a resource that offers it. The file and sheet are named by <entity>:title.
+   */
+  excelExport?: boolean;
+  /**
    * Row scope per role; a role not named gets 403. Exactly one of access and parentScope.
    */
   access?: {
@@ -1244,6 +1248,10 @@ export interface TableFile {
    * Offer the toolbar of saved filters and views (needs stateKey).
    */
   savedSettings?: boolean;
+  /**
+   * Offer an export button in the toolbar. xlsx: the server builds an Excel file from the current filter, sort and visible columns (the resource must declare excelExport); csv: the browser writes a CSV (separator ;) from the same rows, for a resource without an export endpoint. Absent: no export.
+   */
+  export?: "xlsx" | "csv";
   onRowClick?: {
     kind: "navigate" | "openDialog";
     to?: string;

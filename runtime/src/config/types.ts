@@ -4,6 +4,7 @@
  * validated every file against them, so the runtime does not validate again.
  */
 import type { Condition } from '../../core/conditions';
+import type { FormatKind } from '../../core/format-kind';
 
 export type I18nKey = string;
 export type JsonSchema = Record<string, any>;
@@ -17,7 +18,7 @@ export interface DisablableItem extends ConditionalItem {
   disabledWhen?: Condition;
 }
 
-export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'boolean' | 'tn';
+export type { FormatKind };
 
 export interface FieldDecl extends ConditionalItem {
   id: string;
@@ -230,6 +231,8 @@ export interface TableScreenDecl {
   /** rowParams.group of an embedded table (which kind of parent it lists). */
   group?: string;
   presetFilter?: PresetFilterDecl;
+  /** Toolbar export: xlsx through the resource's excel endpoints, csv written in the browser. */
+  export?: 'xlsx' | 'csv';
   columns: ColumnDecl[];
 }
 

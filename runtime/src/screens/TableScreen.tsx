@@ -1,7 +1,8 @@
 /**
  * The `table` screen type: ag-grid with the infinite row model (block 30, 10 blocks, 2 concurrent
  * requests, row height 48 — spec §9), server-side multi-column sort (shift-click) and filters, a
- * row count under the title, the layout kept per table, and a row action (dialog or navigation).
+ * row count under the title, the layout kept per table, a row action (dialog or navigation), and
+ * an export of the current list when the screen declares one (xlsx on the server, csv in the browser).
  * Embedded in a dialog tab it is given the parent's id as `srcId`.
  */
 import { AllCommunityModule, ModuleRegistry, themeQuartz, type GridApi, type GridState, type RowClickedEvent } from 'ag-grid-community';
@@ -19,6 +20,7 @@ import { cellComponents } from './table/cells/registry';
 import ChoiceFilter from './table/ChoiceFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
 import { makeDatasource } from './table/datasource';
+import { ExportButton } from './table/ExportButton';
 import { gridLocaleText } from './table/locale';
 import { PresetFilterChoice } from './table/PresetFilterChoice';
 import { SavedSettingsToolbar } from './table/SavedSettingsToolbar';
@@ -111,6 +113,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
         <div className="table-toolbar">
           {presetDecl && preset && <PresetFilterChoice preset={presetDecl} value={preset} onChange={choosePreset} />}
           {screen.stateKey && screen.savedSettings !== false && <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />}
+          {screen.export && <ExportButton kind={screen.export} screen={screen} query={query} gridApi={() => gridApi.current} />}
           {stateKey && (
             <Button variant="outline-secondary" size="sm" onClick={resetLayout}>
               <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />

@@ -94,3 +94,33 @@ describe('coded and icon columns (orders list)', async () => {
     expect(orderDefs.zgloNazwiskoImie.initialHide).toBe(true);
   });
 });
+
+describe('columns as exports see them', async () => {
+  const order = (await import('../../../../schemas/entities/order.schema.json')).default;
+  const acceptance = (await import('../../../../schemas/entities/acceptance-history.schema.json')).default;
+  const ordersTable = (await import('../../../../screens/orders-table.json')).default as unknown as TableScreenDecl;
+  const { cellTextFor, exportColumnOf } = await import('./columns');
+  const column = (id: string) => ordersTable.columns.find((c) => c.id === id)!;
+  const property = (id: string) => (order.properties as Record<string, any>)[column(id).field ?? column(id).id];
+
+  it('gives the CSV the same text the grid shows', () => {
+    const defs = Object.fromEntries(buildColumnDefs(ordersTable, order, t, ev, { role: 'ADMIN', config: {} }).map((d) => [d.colId, d]));
+    for (const [id, value] of [['status', 4], ['zgloData', '2024-07-01T10:15:00Z'], ['stanLicz', 125000], ['zgloKto', 'MANAGER'], ['czyKosztorys', false], ['autNr', null]] as const) {
+      expect(cellTextFor(column(id), property(id), t)(value), id).toBe((defs[id].valueFormatter as any)({ value }));
+    }
+  });
+
+  it('sends the field, the header as shown, the format and the label of each coded value', () => {
+    expect(exportColumnOf(column('zgloData'), property('zgloData'), 'Data zgłoszenia', t)).toEqual({ field: 'zgloData', header: 'Data zgłoszenia', format: 'datetime', labels: null });
+    expect(exportColumnOf(column('stanLicz'), property('stanLicz'), 'Przebieg', t).format).toBe('km');
+    expect(exportColumnOf(column('status'), property('status'), 'Stan', t).labels).toMatchObject({ 4: '[order:statuses.4]', 0: '[order:statuses.0]' });
+    expect(exportColumnOf(column('reporterRole'), property('reporterRole'), 'Z', t)).toMatchObject({ field: 'zgloKto', labels: { MANAGER: '[app:roles.MANAGER]' } });
+    expect(exportColumnOf(column('czyKosztorys'), property('czyKosztorys'), 'K', t).labels).toEqual({ true: '[order:icons.hasCostEstimate]', false: '[order:icons.noCostEstimate]' });
+  });
+
+  it('takes every label under the prefix for codes the schema does not enumerate', () => {
+    const groups = { regulamin: 'Regulamin', rodo: 'Klauzula RODO' };
+    const tObjects = ((key: string, vars?: Record<string, unknown>) => (vars?.returnObjects && key === 'terms:groups' ? groups : `[${key}]`)) as typeof t;
+    expect(exportColumnOf({ id: 'group', valueLabels: 'terms:groups' }, acceptance.properties.group, 'Grupa', tObjects).labels).toEqual(groups);
+  });
+});

@@ -7,7 +7,7 @@
 import type { ColDef } from 'ag-grid-community';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';
-import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/types';
+import type { ColumnDecl, FormatKind, JsonSchema, TableScreenDecl } from '../../config/types';
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import { cellRendererName } from './cells/names';
 
@@ -57,6 +57,39 @@ function choiceLabel(column: ColumnDecl, value: string | number | boolean, t: Tr
   return String(value);
 }
 
+/**
+ * The text a cell shows for a value: an icon column its icon's meaning (what tooltips, copying and
+ * the CSV export read), any other column its formatted value; an empty value stays empty. The grid
+ * and the CSV export both use it, so a file shows exactly what the table does.
+ */
+export function cellTextFor(column: ColumnDecl, property: JsonSchema | undefined, t: Translate): (value: unknown) => string {
+  const kind = formatKindFor(property, column.format);
+  const icons = column.cell?.type === 'icon' ? column.cell.icons : undefined;
+  if (icons) return (value) => (icons[String(value)] ? t(icons[String(value)].label) : '');
+  return (value) => formatValue(value, kind, t, '', column.valueLabels);
+}
+
+/** One visible column as the Excel export needs it: its field, its header as shown, its format and its value labels. */
+export interface ExportColumnSpec {
+  field: string;
+  header: string;
+  format: FormatKind;
+  /** Value (as text) → label, for a coded or yes/no column; null when values are shown as they are. */
+  labels: Record<string, string> | null;
+}
+
+export function exportColumnOf(column: ColumnDecl, property: JsonSchema | undefined, header: string, t: Translate): ExportColumnSpec {
+  const choices = choicesFor(column, property, t);
+  let labels: Record<string, string> | null = null;
+  if (choices) labels = Object.fromEntries(choices.map((c) => [String(c.value), c.label]));
+  else if (column.valueLabels) {
+    // codes the schema does not enumerate (e.g. document groups): every label under the prefix
+    const all = (t as (key: string, vars: Record<string, unknown>) => unknown)(column.valueLabels, { returnObjects: true });
+    if (all && typeof all === 'object') labels = Object.fromEntries(Object.entries(all).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  }
+  return { field: fieldOf(column), header, format: formatKindFor(property, column.format), labels };
+}
+
 export function buildColumnDefs(
   screen: TableScreenDecl,
   entity: JsonSchema | undefined,
@@ -70,6 +103,7 @@ export function buildColumnDefs(
       const field = fieldOf(column);
       const property = entity?.properties?.[field] as JsonSchema | undefined;
       const kind = formatKindFor(property, column.format);
+      const text = cellTextFor(column, property, t);
       const serverSide = property?.['x-filter'] !== false;
       const choices = choicesFor(column, property, t);
       const wantsChoice = column.filter !== 'plain' && choices !== undefined;
@@ -86,8 +120,7 @@ export function buildColumnDefs(
         filter,
         // tables show an empty cell for an empty value; the dash is for read-only detail fields.
         // An icon column's value reads as the icon's meaning (copy, tooltips, exports).
-        valueFormatter: (p) =>
-          icons ? (icons[String(p.value)] ? t(icons[String(p.value)].label) : '') : formatValue(p.value, kind, t, '', column.valueLabels),
+        valueFormatter: (p) => text(p.value),
       };
       if (column.headerTooltip) def.headerTooltip = t(column.headerTooltip);
       if (filter === CHOICE_FILTER) def.filterParams = { choices };

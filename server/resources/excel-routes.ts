@@ -1,0 +1,165 @@
+/**
+ * Excel export of the table resources (spec §7, DESIGN.md §3, issue 4), for every resource that
+ * declares `"excelExport": true` in schemas/resources/<name>.json:
+ *
+ * - POST /api/<resource>/excel/prepare with the visible columns (fieldNames, columnNames) and the
+ *   table's current rowParams: same role check and row scope as /table (the queries of
+ *   table-routes.ts are reused, not rebuilt); counted first, refused over the configured limit
+ *   (screens/app.json config.excelExportLimit, which a client variant may change); otherwise the
+ *   rows are read block by block into the sheet, and the file is stored in export_file together
+ *   with a one-time download token (one transaction), answering `{ data: <download link> }`.
+ * - GET /api/<resource>/excel/download?token=…: the link a new browser window opens, so it carries
+ *   no bearer header; the token is the credential (single use, minutes, bound to the session, the
+ *   resource and the file — server/downloads/tokens.ts). The file is taken out of export_file as it
+ *   is sent: nothing of an export outlives its download.
+ *
+ * Files live in PostgreSQL, not in a process, so any server process may answer the download.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Session } from '../auth/sessions.ts';
+import type { ResourceDecl } from '../config/load-bundle.ts';
+import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
+import { formatKindFor } from '../../runtime/core/format-kind.ts';
+import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
+import { refuseDownload, sendDownload } from '../downloads/reply.ts';
+import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
+import { HttpError } from '../http-error.ts';
+import { scopeOf } from './scope.ts';
+import { createSheetBuilder, XLSX_MIME, type ExportColumn } from './excel-sheet.ts';
+import { createTableQueries, MAX_BLOCK } from './table-routes.ts';
+import { TableQueryError } from './table-query.ts';
+
+type Queries = ReturnType<typeof createTableQueries>;
+type RowParams = ExcelExportRequest['rowParams'];
+
+/** The token kind of a resource's exports: a token for one resource never opens another's file. */
+export const excelTokenKind = (resource: string) => `excel:${resource}`;
+
+/**
+ * The export's rows in the table's order, one block at a time, until `max` rows or the end.
+ * Kept as one small function on purpose: how a block is read (offset today, a keyset cursor
+ * later) is the table queries' business, and only this loop would change.
+ */
+export async function* exportBlocks(queries: Queries, name: string, session: Session, params: RowParams, max: number) {
+  const start = params.startRow ?? 0;
+  const end = Math.min(params.endRow, start + max);
+  for (let from = start; from < end; from += MAX_BLOCK) {
+    const to = Math.min(from + MAX_BLOCK, end);
+    const block = await queries.rows(name, session, { ...params, startRow: from, endRow: to });
+    if (block.length) yield block;
+    if (block.length < to - from) return;
+  }
+}
+
+/** Warsaw's calendar day as DD.MM.YYYY, for the file name (the user's day, not the server's). */
+function warsawDay(now = new Date()): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((x) => [x.type, x.value]),
+  );
+  return `${p.day}.${p.month}.${p.year}`;
+}
+
+const linkResponse = { $ref: 'excel-export-link#' };
+const errorResponse = { $ref: 'error-response#' };
+const xlsxResponse = { description: 'The Excel file (attachment)', content: { [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } } } };
+
+export default async function excelRoutes(app: FastifyInstance) {
+  const queries = createTableQueries(app);
+  const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
+
+  /** The declaration as it is now (a configuration reload may switch the export off). */
+  const offering = (name: string) => {
+    const resource = app.config.bundle.resources[name];
+    if (!resource?.excelExport) throw new HttpError(404, t('errors:notFound'));
+    return resource;
+  };
+
+  /** The visible columns of the request, checked against the entity: an unknown field is a 400 naming it. */
+  const columnsOf = (resource: ResourceDecl, body: ExcelExportRequest): ExportColumn[] => {
+    const properties: Record<string, any> = app.config.bundle.schemas[resource.entity]?.properties ?? {};
+    const { fieldNames, columnNames, columnFormats = [], valueLabels = [] } = body;
+    if (columnNames.length !== fieldNames.length) {
+      const message = t('errors:excel.columnMismatch');
+      throw new HttpError(400, message, { code: 'VALIDATION', errors: [{ field: 'columnNames', message }] });
+    }
+    return fieldNames.map((field, i) => {
+      if (!Object.hasOwn(properties, field)) throw new TableQueryError('unknownColumn', field);
+      return { field, header: columnNames[i], format: formatKindFor(properties[field], columnFormats[i]), labels: valueLabels[i] ?? null };
+    });
+  };
+
+  async function prepare(name: string, session: Session, body: ExcelExportRequest) {
+    const resource = offering(name);
+    // a role without access is refused before anything about its request is looked at
+    scopeOf(resource, session, t('errors:forbidden'));
+    const columns = columnsOf(resource, body);
+    const params = { ...body.rowParams, startRow: body.rowParams.startRow ?? 0 };
+
+    const limit = exportLimitOf(app.config.bundle.config);
+    const { count, estimated } = await queries.count(name, session, params);
+    const wanted = Math.min(count, params.endRow) - params.startRow;
+    if (estimated || wanted > limit) {
+      throw new HttpError(400, t('errors:excel.dataSizeLimit', { limit }), { code: EXPORT_LIMIT_CODE });
+    }
+
+    const sheet = createSheetBuilder(columns, { yes: t('app:yes'), no: t('app:no') });
+    // at most `limit` rows even if rows were added since the count
+    for await (const block of exportBlocks(queries, name, session, params, limit)) sheet.addRows(block);
+    const title = t(`${resource.entity}:title`);
+    const content = sheet.finish(title);
+
+    const expiresAt = new Date(Date.now() + DOWNLOAD_TOKEN_TTL_MS);
+    const token = await app.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('export_file').where('expiresAt', '<', new Date()).execute();
+      const file = await trx
+        .insertInto('export_file')
+        .values({ userId: session.userId, filename: `${title} ${warsawDay()}.xlsx`, mime: XLSX_MIME, content, expiresAt })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return issueDownloadToken(trx, session, { kind: excelTokenKind(name), refId: String(file.id) });
+    });
+    return { data: `/api/${name}/excel/download?token=${encodeURIComponent(token)}` };
+  }
+
+  for (const [name, resource] of Object.entries(app.config.bundle.resources)) {
+    if (!resource.excelExport) continue;
+    const tags = [name];
+
+    app.post<{ Body: ExcelExportRequest }>(`/api/${name}/excel/prepare`, {
+      schema: {
+        tags,
+        description: 'Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.',
+        body: { $ref: 'excel-export-request#' },
+        response: { 200: linkResponse, 400: errorResponse, 403: errorResponse },
+      },
+      handler: async (request) => prepare(name, request.session!, request.body),
+    });
+
+    app.get<{ Querystring: { token?: string } }>(`/api/${name}/excel/download`, {
+      // the link opens in a new window without the bearer header: the token is the credential
+      config: { public: true },
+      schema: {
+        tags,
+        description: 'The prepared Excel file, once, for the session that prepared it.',
+        security: [],
+        querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 200 } } },
+        response: { 200: xlsxResponse, 403: errorResponse },
+      },
+      handler: async (request, reply) => {
+        const refuse = () => refuseDownload(request, reply, 403, t('errors:download.expired'), 'DOWNLOAD_REFUSED');
+        const redeemed = await redeemDownloadToken(app.db, request.query.token, excelTokenKind(name));
+        if (!redeemed) return refuse();
+        // taken out as it is sent: the token is spent already, so the file has no further use
+        const file = await app.db
+          .deleteFrom('export_file')
+          .where('id', '=', Number(redeemed.refId))
+          .where('userId', '=', redeemed.userId)
+          .where('expiresAt', '>', new Date())
+          .returning(['filename', 'mime', 'content'])
+          .executeTakeFirst();
+        if (!file) return refuse();
+        return sendDownload(reply, { filename: file.filename, mime: file.mime, content: file.content });
+      },
+    });
+  }
+}
