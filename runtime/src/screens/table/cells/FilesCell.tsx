@@ -62,7 +62,7 @@ export default function FilesCell(props: CustomCellRendererProps & { files: File
   return (
     <>
       {button(decl.many, () => setChoosing(true))}
-      <Modal show={choosing} onHide={() => setChoosing(false)} centered size="sm" aria-labelledby={`files-title-${String(id)}`}>
+      <Modal show={choosing} onHide={() => setChoosing(false)} centered aria-labelledby={`files-title-${String(id)}`}>
         <Modal.Header closeButton closeLabel={t('app:close')}>
           <Modal.Title id={`files-title-${String(id)}`} as="h2" className="h5">
             {t(decl.dialog.title, vars)}

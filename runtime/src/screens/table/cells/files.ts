@@ -29,7 +29,14 @@ export class WindowBlockedError extends Error {
   }
 }
 
-type OpenWindow = (url: string, target: string) => Pick<Window, 'close' | 'closed' | 'location' | 'opener'> | null;
+/** What is used of a window opened by window.open. */
+interface OpenedWindow {
+  readonly closed: boolean;
+  opener: unknown;
+  location: { href: string };
+  close(): void;
+}
+type OpenWindow = (url: string, target: string) => OpenedWindow | null;
 
 /**
  * Opens a file in a new window. The window is opened at once, inside the user's click, because a
