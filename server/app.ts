@@ -19,6 +19,7 @@ import errorsPlugin from './plugins/errors.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import initRoutes from './routes/init.ts';
+import invoiceFileRoutes from './routes/invoice-files.ts';
 import emailSettingsRoutes from './routes/email-settings.ts';
 import passwordRoutes from './routes/passwords.ts';
 import settingsRoutes from './routes/settings.ts';
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tableRoutes);
   await app.register(excelRoutes);
   await app.register(userTableSettingsRoutes);
+  await app.register(invoiceFileRoutes);
 
   if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: options.staticDir, wildcard: false, serve: true });

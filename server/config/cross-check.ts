@@ -115,6 +115,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
           for (const [value, icon] of Object.entries<any>(c.cell?.icons ?? {})) {
             if (icon.text) needKey(file, `/columns/${i}/cell/icons/${value}/text`, icon.text);
           }
+          if (c.cell?.type === 'files') needField(file, `/columns/${i}/cell/link/idField`, s.entity, c.cell.link.idField);
         });
         if (new Set(s.columns.map((c: any) => c.id)).size !== s.columns.length) problems.push({ file, pointer: '/columns', reason: 'column ids must be unique (use "field" to show one field twice)' });
         if (s.presetFilter) {

@@ -14,11 +14,47 @@ const fontFile = (name: string) => readFileSync(require.resolve(`dejavu-fonts-tt
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
 const fontBytes = () => (fonts ??= { regular: fontFile('DejaVuSans.ttf'), bold: fontFile('DejaVuSans-Bold.ttf') });
 
+/**
+ * Rendering dozens of documents in a row (the seed's invoices) spent its time in two places that
+ * do not depend on the document: parsing the font file (pdf-lib parses it again for every
+ * document) and OpenType shaping of the same strings (labels, headers, words) again and again.
+ * The parsed font is read-only for pdf-lib (each document makes its own subset of it), and a
+ * shaped run is only read (glyph ids and advances), so both are kept: one parse per font file, and
+ * a bounded memo of shaped runs per font.
+ */
+type ParsedFont = ReturnType<typeof fontkit.create>;
+const parsedFonts = new Map<Uint8Array, ParsedFont>();
+const LAYOUT_MEMO_LIMIT = 20_000;
+
+function memoiseLayout(font: ParsedFont): ParsedFont {
+  const layout = font.layout.bind(font);
+  const memo = new Map<string, ReturnType<ParsedFont['layout']>>();
+  font.layout = ((text: string, features?: unknown) => {
+    const key = features === undefined ? text : `${JSON.stringify(features)}\u0000${text}`;
+    let run = memo.get(key);
+    if (!run) {
+      if (memo.size >= LAYOUT_MEMO_LIMIT) memo.clear();
+      memo.set(key, (run = layout(text, features as any)));
+    }
+    return run;
+  }) as ParsedFont['layout'];
+  return font;
+}
+
+const cachingFontkit = {
+  create(buffer: Uint8Array, postscriptName?: string) {
+    if (postscriptName !== undefined) return fontkit.create(buffer, postscriptName);
+    let font = parsedFonts.get(buffer);
+    if (!font) parsedFonts.set(buffer, (font = memoiseLayout(fontkit.create(buffer))));
+    return font;
+  },
+};
+
 export type PdfBlock =
   | { kind: 'title'; text: string }
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
-  /** Rows of cells; the first row is the header. Widths are fractions of the text width. */
+  /** Rows of cells; the first row is the header. Widths are fractions of the text width; a long cell wraps. */
   | { kind: 'table'; widths: number[]; rows: string[][]; alignRight?: number[] };
 
 export interface PdfDocumentSpec {
@@ -33,16 +69,30 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
 const WIDTH = A4[0] - 2 * MARGIN;
 
+/**
+ * Greedy line breaking. A line's width is the sum of its words' widths and the spaces between
+ * them (kerning across a space is negligible), so each word is measured once instead of measuring
+ * every growing line again.
+ */
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const space = font.widthOfTextAtSize(' ', size);
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
+    let lineWidth = 0;
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (line && font.widthOfTextAtSize(candidate, size) > width) {
+      const wordWidth = font.widthOfTextAtSize(word, size);
+      if (line && lineWidth + space + wordWidth > width) {
         lines.push(line);
         line = word;
-      } else line = candidate;
+        lineWidth = wordWidth;
+      } else if (line) {
+        line = `${line} ${word}`;
+        lineWidth += space + wordWidth;
+      } else {
+        line = word;
+        lineWidth = wordWidth;
+      }
     }
     lines.push(line);
   }
@@ -51,7 +101,7 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 
 export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(cachingFontkit);
   // subsetting keeps each file small (tens of kB instead of the whole font)
   const regular = await doc.embedFont(fontBytes().regular, { subset: true });
   const bold = await doc.embedFont(fontBytes().bold, { subset: true });
@@ -85,19 +135,25 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
     else if (block.kind === 'paragraph') write(block.text, regular, 10, 6);
     else {
       const size = 9;
+      const lineHeight = size * 1.3;
       for (const [r, row] of block.rows.entries()) {
-        ensure(size * 2);
+        const font = r === 0 ? bold : regular;
+        // a long cell (an invoice position's description) wraps within its column; the row grows
+        const cells = row.map((cell, c) => wrap(cell, font, size, block.widths[c] * WIDTH - 4));
+        const lines = Math.max(1, ...cells.map((l) => l.length));
+        ensure(size * 2 + (lines - 1) * lineHeight);
         let x = MARGIN;
-        for (const [c, cell] of row.entries()) {
+        for (const [c, cellLines] of cells.entries()) {
           const width = block.widths[c] * WIDTH;
-          const font = r === 0 ? bold : regular;
-          const text = wrap(cell, font, size, width - 4)[0] ?? '';
-          const right = r > 0 && block.alignRight?.includes(c);
-          const tx = right ? x + width - 4 - font.widthOfTextAtSize(text, size) : x;
-          page.drawText(text, { x: tx, y: y - size, size, font });
+          // numbers and their headers line up on the right
+          const right = block.alignRight?.includes(c);
+          for (const [k, text] of cellLines.entries()) {
+            const tx = right ? x + width - 4 - font.widthOfTextAtSize(text, size) : x;
+            page.drawText(text, { x: tx, y: y - size - k * lineHeight, size, font });
+          }
           x += width;
         }
-        y -= size * 1.8;
+        y -= size * 1.8 + (lines - 1) * lineHeight;
         if (r === 0) page.drawLine({ start: { x: MARGIN, y: y + 4 }, end: { x: MARGIN + WIDTH, y: y + 4 }, thickness: 0.5 });
       }
       y -= 6;

@@ -16,7 +16,7 @@ import {
 import type { UnitLeaf } from './demo.ts';
 import { withBulkLoad } from './bulk-load.ts';
 import { sqlHash } from './prng.ts';
-import { tinyPdf } from './pdf.ts';
+import { attachmentFileName, invoiceFileName, renderInvoiceFiles, renderSharedInvoiceFiles, type BilledVehicle, type InvoiceFacts } from './invoice-pdfs.ts';
 import { exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
 
 export interface BulkPlan {
@@ -421,18 +421,76 @@ async function invoices(db: Kysely<any>, plan: BulkPlan) {
       ${hashes(plan, 5, 2)} offset 0) r
     cross join lateral (select round((300 + r.h1 % 14700 + (r.h2 % 100) / 100.0)::numeric, 2) as netto) x`);
   await syncIdentity(db, 'invoice', 'faktId');
-  // iloscZal follows faktId mod 3: 0 → no file, 1 → invoice only, 2 → invoice and attachment.
-  const invoicePdf = tinyPdf(['Faktura VAT', 'Dokument demonstracyjny portalu Partner CFM', 'Kwoty zgodne z portalem.']);
-  const attachmentPdf = tinyPdf(['Zalacznik do faktury', 'Zestawienie uslug (dokument demonstracyjny)']);
+  rows += await invoiceFiles(db, plan, base);
+  done(rows);
+}
+
+/**
+ * Invoices rendered one by one, newest first (the invoices table opens sorted by issue date,
+ * newest first, so those are the ones a user opens). The default seed's 72 invoices are all
+ * rendered; a benchmark seed of 100 000 invoices would take minutes and gigabytes, so beyond this
+ * many the files are one shared, self-describing document per kind (docs/decisions.md).
+ */
+export const RENDERED_INVOICES = 300;
+/** Billed vehicles are picked from the first this-many vehicles of the client. */
+const BILLABLE_VEHICLES = 40;
+/** Rows per INSERT of rendered files (each carries two PDFs of ~15 kB). */
+const FILE_BATCH = 25;
+
+/**
+ * How many files invoice faktId has (iloscZal): 1 → the invoice (F), 2 → the invoice and its
+ * attachment (F + A), 0 → none. The client follows faktId mod 3, so the count follows the next
+ * digit in base 3: every client gets invoices of all three kinds, in turn.
+ */
+const fileCount = (faktId: number) => [1, 2, 0][Math.floor((faktId - 1) / 3) % 3];
+const FILE_COUNT_SQL = `(array[1, 2, 0])[1 + ((i."faktId" - 1) / 3) % 3]`;
+
+/** Writes the invoice_file rows of the new invoices; returns how many. */
+async function invoiceFiles(db: Kysely<any>, plan: BulkPlan, base: number): Promise<number> {
+  const withFiles = sql<boolean>`i."faktId" > ${base} and ${sql.raw(FILE_COUNT_SQL)} > 0`;
+  const invoices = await db
+    .selectFrom('invoice as i')
+    .innerJoin('client as cl', 'cl.klient', 'i.klientSymbol')
+    .select(['i.faktId', 'i.faktNrCaly', 'i.faktDataWyst', 'i.dokument', 'i.korFaktNrCaly', 'i.ogNetto', 'i.ogVat', 'i.ogBrutto', 'i.dataZap',
+      'i.klientSymbol', 'cl.klientNazwa', 'cl.nip', 'cl.miejscow'])
+    .where(withFiles)
+    .orderBy('i.faktDataWyst', 'desc').orderBy('i.faktId', 'desc')
+    .limit(RENDERED_INVOICES)
+    .execute();
+  const { rows: cars } = await sql<{ klientSymbol: string } & BilledVehicle>`
+    select "klientSymbol", rejestr, "markaOpis", "modelOpis" from (
+      select c.*, row_number() over (partition by "klientSymbol" order by "pojazdId") as n from car c) x
+    where n <= ${BILLABLE_VEHICLES} order by "klientSymbol", "pojazdId"`.execute(db);
+  const fleet = new Map<string, BilledVehicle[]>();
+  for (const { klientSymbol, ...car } of cars) fleet.set(klientSymbol, [...(fleet.get(klientSymbol) ?? []), car]);
+
+  let written = 0;
+  for (let i = 0; i < invoices.length; i += FILE_BATCH) {
+    const values: Record<string, unknown>[] = [];
+    for (const inv of invoices.slice(i, i + FILE_BATCH)) {
+      const facts = inv as InvoiceFacts & { klientSymbol: string };
+      const files = await renderInvoiceFiles(facts, fleet.get(facts.klientSymbol) ?? [], fileCount(facts.faktId) === 2);
+      values.push({ faktId: facts.faktId, kind: 'F', mime: 'application/pdf', filename: invoiceFileName(facts.faktNrCaly), content: files.invoice });
+      if (files.attachment) {
+        values.push({ faktId: facts.faktId, kind: 'A', mime: 'application/pdf', filename: attachmentFileName(facts.faktNrCaly), content: files.attachment });
+      }
+    }
+    if (values.length) await db.insertInto('invoice_file').values(values).execute();
+    written += values.length;
+  }
+  if (invoices.length < RENDERED_INVOICES) return written;
+
+  // The rest (benchmark sizes only): the shared documents, named after their invoice all the same.
+  const shared = await renderSharedInvoiceFiles();
   const result = await sql`
     insert into invoice_file ("faktId", "kind", "mime", "filename", "content")
     select i."faktId", k.kind, 'application/pdf',
-      case k.kind when 'F' then 'faktura-' else 'zalacznik-' end || translate(i."faktNrCaly", '/', '-') || '.pdf',
-      case k.kind when 'F' then ${invoicePdf}::bytea else ${attachmentPdf}::bytea end
+      case k.kind when 'F' then 'Faktura ' else 'Załącznik do faktury ' end || translate(i."faktNrCaly", '/', '_') || '.pdf',
+      case k.kind when 'F' then ${shared.invoice}::bytea else ${shared.attachment}::bytea end
     from invoice i cross join (values ('F'), ('A')) k(kind)
-    where i."faktId" > ${base} and ((i."faktId" % 3 = 1 and k.kind = 'F') or i."faktId" % 3 = 2)`.execute(db);
-  rows += Number(result.numAffectedRows ?? 0);
-  done(rows);
+    where ${withFiles} and (k.kind = 'F' or ${sql.raw(FILE_COUNT_SQL)} = 2)
+      and not exists (select 1 from invoice_file f where f."faktId" = i."faktId")`.execute(db);
+  return written + Number(result.numAffectedRows ?? 0);
 }
 
 async function loginHistory(db: Kysely<any>, plan: BulkPlan) {

@@ -1,7 +1,8 @@
 /**
- * A tiny but valid one-page PDF (correct xref offsets), used as demo invoice files so that the
- * download flow serves something a browser really opens. Text is limited to ASCII because the
- * built-in Helvetica has no Polish glyphs without an embedded font.
+ * A tiny but valid one-page PDF (correct xref offsets), used for the demo damage's attachment so
+ * that the download flow serves something a browser really opens. Text is limited to ASCII because
+ * the built-in Helvetica has no Polish glyphs without an embedded font; invoices use the real
+ * renderer (invoice-pdfs.ts).
  */
 export function tinyPdf(lines: string[]): Buffer {
   const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L')

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/password.ts';
 import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
@@ -121,13 +122,30 @@ describe.each(testBackends)('seed on %s', (kind) => {
     expect(types.map((x) => x.autTyp)).toEqual([0, 1, 2, 3, 4, 6]);
   });
 
-  it('has invoices with 0, 1 and 2 attachments, each a PDF', async () => {
-    const counts = await t.db.selectFrom('v_invoice').select('iloscZal').distinct().orderBy('iloscZal').execute();
-    expect(counts.map((c) => c.iloscZal)).toEqual([0, 1, 2]);
-    const file = await t.db.selectFrom('invoice_file').select(['content', 'mime']).where('kind', '=', 'A').executeTakeFirstOrThrow();
-    expect(file.mime).toBe('application/pdf');
-    expect(file.content.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(file.content.subarray(-6).toString()).toBe('%%EOF\n');
+  it('gives every client invoices with 0, 1 and 2 files, so each manager sees every kind of button', async () => {
+    const rows = await t.db.selectFrom('v_invoice').select(['klient', 'iloscZal']).distinct().orderBy('klient').orderBy('iloscZal').execute();
+    for (const klient of result.clients) expect(rows.filter((r) => r.klient === klient).map((r) => r.iloscZal), klient).toEqual([0, 1, 2]);
+  });
+
+  it('stores each invoice file as a real PDF about its own invoice: the invoice (F) for 1 and 2 files, the attachment (A) for 2', async () => {
+    const files = await t.db.selectFrom('invoice_file as f').innerJoin('v_invoice as i', 'i.faktId', 'f.faktId')
+      .select(['f.kind', 'f.mime', 'f.filename', 'f.content', 'i.faktNrCaly', 'i.dokument', 'i.iloscZal']).execute();
+    expect(files.length).toBe(72);
+    for (const f of files) {
+      expect(f.kind === 'F' || f.iloscZal === 2, f.faktNrCaly).toBe(true);
+      expect(f.mime).toBe('application/pdf');
+      expect(f.content.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(f.content.length).toBeGreaterThan(5_000); // an embedded font, not a placeholder
+      const nr = f.faktNrCaly.replaceAll('/', '_');
+      const title = (await PDFDocument.load(f.content, { updateMetadata: false })).getTitle();
+      if (f.kind === 'F') {
+        expect(f.filename).toBe(`Faktura ${nr}.pdf`);
+        expect(title).toBe(`${f.dokument} nr ${f.faktNrCaly}`);
+      } else {
+        expect(f.filename).toBe(`Załącznik do faktury ${nr}.pdf`);
+        expect(title).toBe(`Załącznik do faktury nr ${f.faktNrCaly}`);
+      }
+    }
   });
 
   it('does nothing when seeded twice', async () => {

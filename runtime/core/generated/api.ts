@@ -30,6 +30,13 @@ export interface Count {
 }
 
 /**
+ * Opens one file once, for the session that asked, for a few minutes; the file's URL carries it as ?token=, so a new browser window needs no bearer header.
+ */
+export interface DownloadLinkResponse {
+  token: string;
+}
+
+/**
  * smtpPassword: GET answers "********" when a password is stored (never the password); sending "********" back keeps the stored one.
  */
 export interface EmailConfig {
@@ -108,6 +115,10 @@ export interface ForgottenPasswordChangeRequest {
   username: string;
   resetToken: string;
   newPassword: string;
+}
+
+export interface InvoiceDownloadLinkRequest {
+  faktId: number;
 }
 
 export interface MessageResponse {

@@ -1233,6 +1233,10 @@ export interface TableFile {
    */
   title?: string;
   /**
+   * A short help text shown under the title (e.g. how to download an invoice's files).
+   */
+  help?: string;
+  /**
    * Resource name under schemas/resources.
    */
   resource: string;
@@ -1338,32 +1342,166 @@ export interface TableFile {
       /**
        * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
        */
-      cell?: {
-        type: "icon";
-        /**
-         * Value (as text: 4, true, USER) → what to show. A value without an entry shows nothing.
-         */
-        icons: {
-          [k: string]: {
+      cell?:
+        | {
+            type: "icon";
             /**
-             * A Bootstrap Icons name, e.g. car-front.
+             * Value (as text: 4, true, USER) → what to show. A value without an entry shows nothing.
              */
-            icon?: string;
+            icons: {
+              [k: string]: {
+                /**
+                 * A Bootstrap Icons name, e.g. car-front.
+                 */
+                icon?: string;
+                /**
+                 * A short text (a letter) instead of an icon.
+                 */
+                text?: string;
+                /**
+                 * What the icon means: its tooltip, its accessible name and its name in the choice filter.
+                 */
+                label: string;
+                /**
+                 * A Bootstrap colour.
+                 */
+                tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+              };
+            };
+          }
+        | {
+            type: "files";
             /**
-             * A short text (a letter) instead of an icon.
+             * How a one-time download token is asked for: POST <endpoint> with { <bodyField>: row[idField] } answers { token }.
              */
-            text?: string;
+            link: {
+              /**
+               * API path under /api, e.g. /invoice/download-link.
+               */
+              endpoint: string;
+              /**
+               * Entity field that identifies the row's record (e.g. faktId); sent to the endpoint and as ?id= to the file.
+               */
+              idField: string;
+              /**
+               * Name of the id in the request body; defaults to idField.
+               */
+              bodyField?: string;
+            };
             /**
-             * What the icon means: its tooltip, its accessible name and its name in the choice filter.
+             * The files a row can have, in order. The column's value is how many it has: N means the first N of this list.
+             *
+             * @minItems 1
              */
-            label: string;
+            files: [
+              {
+                id: string;
+                /**
+                 * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window.
+                 */
+                path: string;
+                /**
+                 * The file's name in the choice dialog (Faktura, Załącznik do faktury).
+                 */
+                label: string;
+                /**
+                 * A Bootstrap Icons name, e.g. car-front.
+                 */
+                icon?: string;
+              },
+              ...{
+                id: string;
+                /**
+                 * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window.
+                 */
+                path: string;
+                /**
+                 * The file's name in the choice dialog (Faktura, Załącznik do faktury).
+                 */
+                label: string;
+                /**
+                 * A Bootstrap Icons name, e.g. car-front.
+                 */
+                icon?: string;
+              }[]
+            ];
             /**
-             * A Bootstrap colour.
+             * The button of a row with one file: opens it.
              */
-            tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            one: {
+              /**
+               * The button's visible text (Pobierz, Pokaż listę, Brak).
+               */
+              text: string;
+              /**
+               * The button's accessible name and tooltip; the row's fields can be named in it ({{faktNrCaly}}). It should begin with the visible text. Defaults to the text.
+               */
+              label?: string;
+              /**
+               * A Bootstrap Icons name, e.g. car-front.
+               */
+              icon?: string;
+              /**
+               * A Bootstrap colour.
+               */
+              tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            };
+            /**
+             * The button of a row with several files: opens a dialog to choose one.
+             */
+            many: {
+              /**
+               * The button's visible text (Pobierz, Pokaż listę, Brak).
+               */
+              text: string;
+              /**
+               * The button's accessible name and tooltip; the row's fields can be named in it ({{faktNrCaly}}). It should begin with the visible text. Defaults to the text.
+               */
+              label?: string;
+              /**
+               * A Bootstrap Icons name, e.g. car-front.
+               */
+              icon?: string;
+              /**
+               * A Bootstrap colour.
+               */
+              tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            };
+            /**
+             * The disabled button of a row without files.
+             */
+            none: {
+              /**
+               * The button's visible text (Pobierz, Pokaż listę, Brak).
+               */
+              text: string;
+              /**
+               * The button's accessible name and tooltip; the row's fields can be named in it ({{faktNrCaly}}). It should begin with the visible text. Defaults to the text.
+               */
+              label?: string;
+              /**
+               * A Bootstrap Icons name, e.g. car-front.
+               */
+              icon?: string;
+              /**
+               * A Bootstrap colour.
+               */
+              tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            };
+            /**
+             * The choice dialog of a row with several files.
+             */
+            dialog: {
+              /**
+               * May name the row's fields ({{faktNrCaly}}).
+               */
+              title: string;
+              /**
+               * An i18next key `namespace:path` in locales/pl.
+               */
+              intro?: string;
+            };
           };
-        };
-      };
       /**
        * Highlights the cell when its row satisfies a condition (context.record = the row), e.g. the status text 'Autoryzowano'.
        */
@@ -1423,32 +1561,166 @@ export interface TableFile {
       /**
        * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
        */
-      cell?: {
-        type: "icon";
-        /**
-         * Value (as text: 4, true, USER) → what to show. A value without an entry shows nothing.
-         */
-        icons: {
-          [k: string]: {
+      cell?:
+        | {
+            type: "icon";
             /**
-             * A Bootstrap Icons name, e.g. car-front.
+             * Value (as text: 4, true, USER) → what to show. A value without an entry shows nothing.
              */
-            icon?: string;
+            icons: {
+              [k: string]: {
+                /**
+                 * A Bootstrap Icons name, e.g. car-front.
+                 */
+                icon?: string;
+                /**
+                 * A short text (a letter) instead of an icon.
+                 */
+                text?: string;
+                /**
+                 * What the icon means: its tooltip, its accessible name and its name in the choice filter.
+                 */
+                label: string;
+                /**
+                 * A Bootstrap colour.
+                 */
+                tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+              };
+            };
+          }
+        | {
+            type: "files";
             /**
-             * A short text (a letter) instead of an icon.
+             * How a one-time download token is asked for: POST <endpoint> with { <bodyField>: row[idField] } answers { token }.
              */
-            text?: string;
+            link: {
+              /**
+               * API path under /api, e.g. /invoice/download-link.
+               */
+              endpoint: string;
+              /**
+               * Entity field that identifies the row's record (e.g. faktId); sent to the endpoint and as ?id= to the file.
+               */
+              idField: string;
+              /**
+               * Name of the id in the request body; defaults to idField.
+               */
+              bodyField?: string;
+            };
             /**
-             * What the icon means: its tooltip, its accessible name and its name in the choice filter.
+             * The files a row can have, in order. The column's value is how many it has: N means the first N of this list.
+             *
+             * @minItems 1
              */
-            label: string;
+            files: [
+              {
+                id: string;
+                /**
+                 * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window.
+                 */
+                path: string;
+                /**
+                 * The file's name in the choice dialog (Faktura, Załącznik do faktury).
+                 */
+                label: string;
+                /**
+                 * A Bootstrap Icons name, e.g. car-front.
+                 */
+                icon?: string;
+              },
+              ...{
+                id: string;
+                /**
+                 * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window.
+                 */
+                path: string;
+                /**
+                 * The file's name in the choice dialog (Faktura, Załącznik do faktury).
+                 */
+                label: string;
+                /**
+                 * A Bootstrap Icons name, e.g. car-front.
+                 */
+                icon?: string;
+              }[]
+            ];
             /**
-             * A Bootstrap colour.
+             * The button of a row with one file: opens it.
              */
-            tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            one: {
+              /**
+               * The button's visible text (Pobierz, Pokaż listę, Brak).
+               */
+              text: string;
+              /**
+               * The button's accessible name and tooltip; the row's fields can be named in it ({{faktNrCaly}}). It should begin with the visible text. Defaults to the text.
+               */
+              label?: string;
+              /**
+               * A Bootstrap Icons name, e.g. car-front.
+               */
+              icon?: string;
+              /**
+               * A Bootstrap colour.
+               */
+              tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            };
+            /**
+             * The button of a row with several files: opens a dialog to choose one.
+             */
+            many: {
+              /**
+               * The button's visible text (Pobierz, Pokaż listę, Brak).
+               */
+              text: string;
+              /**
+               * The button's accessible name and tooltip; the row's fields can be named in it ({{faktNrCaly}}). It should begin with the visible text. Defaults to the text.
+               */
+              label?: string;
+              /**
+               * A Bootstrap Icons name, e.g. car-front.
+               */
+              icon?: string;
+              /**
+               * A Bootstrap colour.
+               */
+              tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            };
+            /**
+             * The disabled button of a row without files.
+             */
+            none: {
+              /**
+               * The button's visible text (Pobierz, Pokaż listę, Brak).
+               */
+              text: string;
+              /**
+               * The button's accessible name and tooltip; the row's fields can be named in it ({{faktNrCaly}}). It should begin with the visible text. Defaults to the text.
+               */
+              label?: string;
+              /**
+               * A Bootstrap Icons name, e.g. car-front.
+               */
+              icon?: string;
+              /**
+               * A Bootstrap colour.
+               */
+              tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+            };
+            /**
+             * The choice dialog of a row with several files.
+             */
+            dialog: {
+              /**
+               * May name the row's fields ({{faktNrCaly}}).
+               */
+              title: string;
+              /**
+               * An i18next key `namespace:path` in locales/pl.
+               */
+              intro?: string;
+            };
           };
-        };
-      };
       /**
        * Highlights the cell when its row satisfies a condition (context.record = the row), e.g. the status text 'Autoryzowano'.
        */

@@ -141,6 +141,15 @@ export const api = {
 };
 
 /**
+ * The address of an API path for the browser itself rather than for fetch: a link or a new window
+ * (a one-time download URL carries its token in the query, as it cannot send the bearer header).
+ */
+export function apiUrl(path: string, query: Record<string, string> = {}): string {
+  const search = new URLSearchParams(query).toString();
+  return `${API_PREFIX}${path}${search ? `?${search}` : ''}`;
+}
+
+/**
  * The text to show for a failed call (spec §8 "error display helper"): the server's detail,
  * otherwise the caller's fallback, otherwise 'Brak połączenia z serwerem'.
  */

@@ -192,8 +192,28 @@ export interface IconDecl {
   tone?: Tone;
 }
 
+/** One of the buttons of a `files` cell (one file, several, none). */
+export interface FilesButtonDecl {
+  text: I18nKey;
+  /** Accessible name and tooltip; may name the row's fields ({{faktNrCaly}}). */
+  label?: I18nKey;
+  icon?: string;
+  tone?: Tone;
+}
+
+/** A column whose value is how many files a row has; opens them through one-time download tokens. */
+export interface FilesCellDecl {
+  type: 'files';
+  link: { endpoint: string; idField: string; bodyField?: string };
+  files: { id: string; path: string; label: I18nKey; icon?: string }[];
+  one: FilesButtonDecl;
+  many: FilesButtonDecl;
+  none: FilesButtonDecl;
+  dialog: { title: I18nKey; intro?: I18nKey };
+}
+
 /** A cell renderer registered by name (runtime/src/screens/table/cells). */
-export type CellDecl = { type: 'icon'; icons: Record<string, IconDecl> };
+export type CellDecl = { type: 'icon'; icons: Record<string, IconDecl> } | FilesCellDecl;
 
 export interface ColumnDecl extends ConditionalItem {
   id: string;
@@ -223,6 +243,8 @@ export interface PresetFilterDecl {
 export interface TableScreenDecl {
   type: 'table';
   title?: I18nKey;
+  /** Help text under the title. */
+  help?: I18nKey;
   resource: string;
   entity: string;
   stateKey?: string;

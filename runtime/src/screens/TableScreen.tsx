@@ -16,6 +16,7 @@ import { useConditionContext } from '../config/useConditionContext';
 import { formatNumber } from '../format';
 import { useNavigateTo } from '../routing/useNavigateTo';
 import { ScreenView } from './ScreenView';
+import { isFromCellControl, pressCellControl } from './table/cells/interactive';
 import { cellComponents } from './table/cells/registry';
 import ChoiceFilter from './table/ChoiceFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
@@ -106,6 +107,12 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
       <div className="table-screen-head">
         <div>
           {screen.title && !embedded && <TitleTag className="page-title">{t(screen.title)}</TitleTag>}
+          {screen.help && (
+            <p className="table-help mb-1">
+              <i className="bi bi-info-circle me-1" aria-hidden="true" />
+              {t(screen.help)}
+            </p>
+          )}
           <p className="row-count text-secondary mb-0" aria-live="polite" data-testid="row-count">
             {count !== null ? t('table:rowCount', { count: formatNumber(count) as unknown as number }) : '\u00a0'}
           </p>
@@ -140,10 +147,14 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           onStateUpdated={onStateUpdated}
           localeText={localeText}
           onGridReady={(e) => (gridApi.current = e.api)}
-          onRowClicked={(e: RowClickedEvent) => runAction(screen.onRowClick, e.data)}
+          onRowClicked={(e: RowClickedEvent) => {
+            // a button inside a cell (a file download) is not a click on the row
+            if (!isFromCellControl(e.event)) runAction(screen.onRowClick, e.data);
+          }}
           onCellKeyDown={(e) => {
-            // keyboard users open the row the same way a click does
-            if ((e.event as KeyboardEvent | undefined)?.key === 'Enter') runAction(screen.onRowClick, e.data);
+            const event = e.event as KeyboardEvent | undefined;
+            // keyboard users open the row the same way a click does, unless Enter pressed a cell's button
+            if (event?.key === 'Enter' && !pressCellControl(event)) runAction(screen.onRowClick, e.data);
           }}
           rowClass={screen.onRowClick ? 'clickable-row' : undefined}
         />

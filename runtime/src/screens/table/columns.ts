@@ -127,11 +127,15 @@ export function buildColumnDefs(
       else if (filter) def.filterParams = { maxNumConditions: 1, buttons: ['reset'] };
       if (column.cell) {
         def.cellRenderer = cellRendererName(column.cell.type);
-        def.cellRendererParams = {
-          icons: Object.fromEntries(
-            Object.entries(icons ?? {}).map(([value, icon]) => [value, { icon: icon.icon, text: icon.text && t(icon.text), label: t(icon.label), tone: icon.tone }]),
-          ),
-        };
+        def.cellRendererParams =
+          column.cell.type === 'files'
+            ? // texts name the row's fields, so the renderer translates them per row
+              { files: column.cell }
+            : {
+                icons: Object.fromEntries(
+                  Object.entries(icons ?? {}).map(([value, icon]) => [value, { icon: icon.icon, text: icon.text && t(icon.text), label: t(icon.label), tone: icon.tone }]),
+                ),
+              };
       }
       if (column.highlight) {
         const { when, tone = 'success' } = column.highlight;

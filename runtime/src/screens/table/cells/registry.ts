@@ -4,11 +4,13 @@
  * definition in schemas/meta/table.schema.json.
  */
 import type { ComponentType } from 'react';
+import FilesCell from './FilesCell';
 import IconCell from './IconCell';
 import { cellRendererName, type CellType } from './names';
 
 const renderers: Record<CellType, ComponentType<any>> = {
   icon: IconCell,
+  files: FilesCell,
 };
 
 /** The grid's `components` option: registered name → component. */
