@@ -74,6 +74,15 @@ export interface AppFile {
     attachmentExtensions?: string[];
     maxStructureLevel?: number;
   };
+  /**
+   * Generic table resources (every list screen).
+   */
+  tables?: {
+    /**
+     * Row counts are exact up to this many rows; beyond it a table shows the database's estimate ("około …") and grows as the user scrolls. Counting costs up to this many index entries per new filter.
+     */
+    countCap?: number;
+  };
   footer?: {
     /**
      * An i18next key `namespace:path` in locales/pl.
