@@ -39,6 +39,8 @@ export interface ResourceDecl {
   /** Column that rowParams.group filters on. */
   groupColumn?: string;
   byId?: boolean;
+  /** Grows with the fleet: every sortable column must have an index per scope (table-indexes.test.ts). */
+  large?: boolean;
   /** More POST paths /api/<resource>/<alias> answering like /table. */
   listAliases?: string[];
   defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];

@@ -1096,6 +1096,10 @@ export type ResourceFile = {
    */
   byId?: boolean;
   /**
+   * The rows grow with the fleet to hundreds of thousands or millions (orders, vehicles): every column a screen over this resource lets the user sort must be served by an index for each scope that reads many rows (ADMIN: all, MANAGER: client, ADVISOR: station) — a test checks the query plans; a column that cannot be indexed (one joined from another table) is declared "sortable": false.
+   */
+  large?: boolean;
+  /**
    * Row scope per role; a role not named gets 403. Exactly one of access and parentScope.
    */
   access?: {
