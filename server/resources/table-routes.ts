@@ -92,6 +92,11 @@ export function createTableQueries(app: FastifyInstance) {
       if (cursor.q === fingerprint) fit = cursor;
     }
 
+    // The first block's count runs beside its rows (on PostgreSQL a second pooled connection), so
+    // the first block costs the slower of the two rather than both; a short block does not need it.
+    const counting = withCount && offset === 0 ? countRows(app.db, base, countCap()) : undefined;
+    counting?.catch(() => undefined); // not awaited when the block is short
+
     const block = await readBlock({
       base, selection: selection(entity), keys, offset, limit,
       after: fit && fit.p === offset && fit.k !== undefined ? { s: fit.s, k: fit.k } : undefined,
@@ -103,8 +108,8 @@ export function createTableQueries(app: FastifyInstance) {
     let counted: RowCount | undefined;
     let lastRow: number;
     if (rows.length < limit) lastRow = total = offset + rows.length;
-    else if (withCount && offset === 0) {
-      counted = await countRows(app.db, base, countCap());
+    else if (counting) {
+      counted = await counting;
       if (!counted.estimated) total = counted.count;
       lastRow = counted.estimated ? -1 : counted.count;
     } else lastRow = total ?? -1;
