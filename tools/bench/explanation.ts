@@ -27,4 +27,4 @@ export const EXPLANATION = `
 `;
 
 export const RATIO_NOTE =
-  'the SQL takes a few milliseconds at most, and every API call adds a fixed cost of a few milliseconds (the API − SQL column): the session check and the committed nonce insert of the signed request (two more round trips to the database), HTTP and JSON. The ratio holds where the SQL itself takes longer; the absolute time stays far under the 30 ms target.';
+  'The SQL takes a few milliseconds at most, and every API call adds a fixed cost of a few milliseconds (the API − SQL column): the session check and the committed nonce insert of the signed request (two more round trips to the database), HTTP and JSON. The ratio holds where the SQL itself takes longer; the absolute time stays far under the 30 ms target.';

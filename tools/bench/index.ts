@@ -48,6 +48,7 @@ async function main() {
   const schema = values.schema ?? 'bench';
   const out = resolve(root, values.out ?? 'docs/benchmarks.md');
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const loadAtStart = os.loadavg();
 
   await prepareData(databaseUrl, schema, size, log);
 
@@ -72,13 +73,13 @@ async function main() {
     ];
     for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
 
-    const pgVersion = (await sql<{ v: string }>`show server_version`.execute(database.db)).rows[0].v;
+    const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
     const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);
     const cpus = os.cpus();
     const report = renderReport({
       date: new Date(),
       facts: [
-        ['Machine', `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (the machine may be shared)`],
+        ['Machine', `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}; load average (1/5/15 min) ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')} at the start, ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (the machine may be shared with other work, which shows in the p95 figures)`],
         ['Database', `PostgreSQL ${pgVersion} (default settings; JIT off in the portal's connections), schema \`${schema}\``],
         ['Node.js', process.version],
         ['Data', `${(await rows('car')).toLocaleString('en-US')} vehicles, ${(await rows('service_order')).toLocaleString('en-US')} orders (\`npm run seed -- --cars ${size.cars} --orders ${size.orders}\`), VACUUM ANALYZE before measuring; count cap ${(app.config.bundle.app.tables?.countCap ?? DEFAULT_COUNT_CAP).toLocaleString('en-US')}`],

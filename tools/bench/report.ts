@@ -49,13 +49,14 @@ export function renderReport(input: ReportInput): string {
   lines.push('', `${met} of ${input.results.length} figures meet their targets.`);
   const missed = input.results.filter((r) => !allMet(r));
   if (missed.length) {
-    lines.push('', '### Not met, and why', '');
+    lines.push('', '### Not met, and why');
     const reasons = new Map<string, string[]>();
     for (const r of missed) {
       const why = !r.met.p95 && r.whenMissed ? r.whenMissed : r.met.ratio === false ? input.ratioNote : (r.whenMissed ?? 'See "How" below.');
-      reasons.set(why, [...(reasons.get(why) ?? []), `${r.section} / ${r.name} (${metText(r).replace(/\*\*/g, '')})`]);
+      const which = [...(r.met.p95 ? [] : ['p95']), ...(r.met.ratio === false ? ['ratio'] : [])].join(', ');
+      reasons.set(why, [...(reasons.get(why) ?? []), `${r.section} / ${r.name} (${which})`]);
     }
-    for (const [why, names] of reasons) lines.push(`- ${names.join('; ')}: ${why}`);
+    for (const [why, names] of reasons) lines.push('', why, '', ...names.map((n) => `- ${n}`));
   }
   lines.push('', '### How the database reads them (EXPLAIN of the SQL above)', '');
   for (const r of input.results) lines.push(`- ${r.section} / ${r.name}: ${r.paths.join('; ') || '—'}`);

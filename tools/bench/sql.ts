@@ -47,15 +47,18 @@ export async function replay(client: pg.Client, queries: readonly CapturedQuery[
   for (const q of queries) await client.query(q.sql, [...q.parameters]);
 }
 
-type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; Plans?: PlanNode[] };
+type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; 'Parent Relationship'?: string; Plans?: PlanNode[] };
 
-/** How each query reaches its rows: the scans of its plan, e.g. "Index Only Scan service_order_klientSymbol_rejestr_autId_idx". */
+/**
+ * How each query reaches its rows: the scans of its plan, e.g. "Index Only Scan
+ * service_order_klientSymbol_rejestr_autId_idx". Sub-plans (the per-row lookups of a view's
+ * joined columns) are left out.
+ */
 export async function accessPaths(client: pg.Client, queries: readonly CapturedQuery[]): Promise<string[]> {
   const paths: string[] = [];
   const walk = (n: PlanNode) => {
-    if (/Scan/.test(n['Node Type']) && n['Relation Name'] && !/^(order_status|intervention_type|client|employee|order_position|damage)$/.test(n['Relation Name'])) {
-      paths.push(`${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : ` ${n['Relation Name']}`}`);
-    }
+    if (n['Parent Relationship'] === 'SubPlan') return;
+    if (/Scan/.test(n['Node Type']) && n['Relation Name']) paths.push(`${n['Node Type']} ${n['Index Name'] ?? n['Relation Name']}`);
     for (const child of n.Plans ?? []) walk(child);
   };
   for (const q of queries) {
