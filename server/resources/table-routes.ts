@@ -71,12 +71,13 @@ export function createTableQueries(app: FastifyInstance) {
   };
 
   /**
-   * A block of rows. As a page (table2), the first block also counts the query, so the grid knows
-   * its length from the start, and a block after which more rows may follow carries a cursor. A cursor that fits this query (same resource, order, filter,
+   * A block of rows. With `count` (table2), the first block also counts the query, so the grid
+   * knows its length from the start; with `cursor` (table2, or a server-side loop over blocks such
+   * as an export), a block after which more rows may follow carries a cursor for the next one. A cursor that fits this query (same resource, order, filter,
    * parent and caller) lets the block be read by keyset, or, with the count it carries, from the
    * end; one that does not fit is ignored (OFFSET), one the server did not issue is a 400.
    */
-  async function page(name: string, session: Session, params: RowParams, asPage: boolean): Promise<TablePage> {
+  async function page(name: string, session: Session, params: RowParams, answer: { count?: boolean; cursor?: boolean } = { count: true, cursor: true }): Promise<TablePage> {
     const { resource, entity, columns } = resolve(name);
     const { offset, limit } = blockWindow(params, MAX_BLOCK);
     const sortModel = Array.isArray(params.sortModel) && params.sortModel.length ? params.sortModel : resource.defaultSort ?? [];
@@ -94,7 +95,7 @@ export function createTableQueries(app: FastifyInstance) {
 
     // The first block's count runs beside its rows (on PostgreSQL a second pooled connection), so
     // the first block costs the slower of the two rather than both; a short block does not need it.
-    const counting = asPage && offset === 0 ? countRows(app.db, base, countCap()) : undefined;
+    const counting = answer.count && offset === 0 ? countRows(app.db, base, countCap()) : undefined;
     counting?.catch(() => undefined); // not awaited when the block is short
 
     const block = await readBlock({
@@ -115,14 +116,14 @@ export function createTableQueries(app: FastifyInstance) {
     } else lastRow = total ?? -1;
 
     let cursor: string | undefined;
-    if (asPage && rows.length === limit && (block.last || total !== undefined)) {
+    if (answer.cursor && rows.length === limit && (block.last || total !== undefined)) {
       cursor = encodeCursor(await cursorKey(), { q: fingerprint, p: offset + limit, ...(total !== undefined ? { n: total } : {}), ...block.last });
     }
     return { rows, lastRow, ...(cursor ? { cursor } : {}), ...(counted ?? {}) };
   }
 
   async function rows(name: string, session: Session, params: RowParams) {
-    return (await page(name, session, params, false)).rows;
+    return (await page(name, session, params, {})).rows;
   }
 
   async function count(name: string, session: Session, params: Partial<RowParams>): Promise<RowCount> {
@@ -160,7 +161,7 @@ export default async function tableRoutes(app: FastifyInstance) {
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table2`, {
       schema: { tags, body, response: { 200: { $ref: 'table-page#' } } },
-      handler: async (request) => queries.page(name, request.session!, request.body, true),
+      handler: async (request) => queries.page(name, request.session!, request.body),
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table-count`, {
       schema: { tags, body, response: { 200: { $ref: 'count#' } } },
