@@ -41,6 +41,8 @@ export interface ResourceDecl {
   byId?: boolean;
   /** Offers POST /<resource>/excel/prepare and GET /<resource>/excel/download. */
   excelExport?: boolean;
+  /** Grows with the fleet: every sortable column must have an index per scope (table-indexes.test.ts). */
+  large?: boolean;
   /** More POST paths /api/<resource>/<alias> answering like /table. */
   listAliases?: string[];
   defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];

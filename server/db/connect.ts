@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
@@ -27,6 +27,8 @@ export interface OpenDatabaseOptions {
   timeZone?: string;
   /** Pool size for PostgreSQL (default 10). */
   maxConnections?: number;
+  /** Kysely's query log (npm run bench records the SQL a request runs to time it directly). */
+  log?: LogConfig;
 }
 
 export interface DatabaseHandle {
@@ -48,11 +50,11 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Data
   if (!TIME_ZONE.test(timeZone)) throw new Error(`Invalid time zone "${timeZone}"`);
   if (opts.schema !== undefined) assertSchemaName(opts.schema);
   return opts.databaseUrl
-    ? openPostgres(opts.databaseUrl, opts.schema, timeZone, opts.maxConnections ?? 10)
-    : openPGlite(opts.dataDir, opts.schema, timeZone);
+    ? openPostgres(opts.databaseUrl, opts.schema, timeZone, opts.maxConnections ?? 10, opts.log)
+    : openPGlite(opts.dataDir, opts.schema, timeZone, opts.log);
 }
 
-async function openPostgres(url: string, schema: string | undefined, timeZone: string, max: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, schema: string | undefined, timeZone: string, max: number, log?: LogConfig): Promise<DatabaseHandle> {
   if (schema) {
     // Created on a separate connection before the pool starts: the pool's connections already
     // carry the search_path, and CREATE SCHEMA IF NOT EXISTS is safe to race.
@@ -64,37 +66,39 @@ async function openPostgres(url: string, schema: string | undefined, timeZone: s
       await client.end();
     }
   }
-  // Startup options apply to every pooled connection, including ones opened later.
-  const options = [`-c TimeZone=${timeZone}`, ...(schema ? [`-c search_path=${schema}`] : [])].join(' ');
+  // Startup options apply to every pooled connection, including ones opened later. JIT is off:
+  // the portal's queries are short index reads, and compiling one (triggered by the planner's cost
+  // estimate of a deep OFFSET or a count) took longer than running it, hundreds of milliseconds.
+  const options = [`-c TimeZone=${timeZone}`, '-c jit=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(' ');
   const pool = new pg.Pool({ connectionString: url, options, max, types: pgTypes, application_name: 'fleet-portal' });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (err) => console.error('[db] idle PostgreSQL connection error:', err.message));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
-async function openPGlite(dataDir: string | undefined, schema: string | undefined, timeZone: string): Promise<DatabaseHandle> {
+async function openPGlite(dataDir: string | undefined, schema: string | undefined, timeZone: string, log?: LogConfig): Promise<DatabaseHandle> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.resolve(dataDir);
     await mkdir(dir, { recursive: true });
   }
   const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), parsers: pgliteParsers });
-  return wrapPGlite(client, schema, timeZone);
+  return wrapPGlite(client, schema, timeZone, log);
 }
 
 /**
  * Kysely over an already created PGlite (tests use it to start from a pre-migrated snapshot).
  * PGlite is one session, so SET applies to everything that follows.
  */
-export async function wrapPGlite(client: PGlite, schema?: string, timeZone = 'Europe/Warsaw'): Promise<DatabaseHandle> {
+export async function wrapPGlite(client: PGlite, schema?: string, timeZone = 'Europe/Warsaw', log?: LogConfig): Promise<DatabaseHandle> {
   if (!TIME_ZONE.test(timeZone)) throw new Error(`Invalid time zone "${timeZone}"`);
   await client.exec(`set TimeZone = '${timeZone}'`);
   if (schema) {
     assertSchemaName(schema);
     await client.exec(`create schema if not exists "${schema}"; set search_path = "${schema}"`);
   }
-  const db = new Kysely<any>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<any>({ dialect: new PGliteDialect(client), log });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
 

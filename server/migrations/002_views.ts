@@ -49,7 +49,7 @@ const POSITION_COLUMNS = [
   'rabatProc', 'ogNetto', 'markaOp', 'rozmiarOp', 'stanBieznika', 'autOk',
 ];
 
-const VIEWS: Record<string, string> = {
+export const VIEWS: Record<string, string> = {
   // Vehicles with their current driver's contact data (the "Użytkownik pojazdu" fields).
   v_car: `
   select

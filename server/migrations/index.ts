@@ -8,10 +8,12 @@ import { migration001 } from './001_data_model.ts';
 import { migration002 } from './002_views.ts';
 import { migration003 } from './003_sign_in_security.ts';
 import { migration004 } from './004_download_tokens.ts';
+import { migration005 } from './005_table_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
   '002_views': migration002,
   '003_sign_in_security': migration003,
   '004_download_tokens': migration004,
+  '005_table_indexes': migration005,
 };

@@ -435,6 +435,6 @@ describe('SQL text', () => {
       expect.arrayContaining(['%Zzmarka\\%%', "x' or 1=1 --", ['ZZ12345', 'YY67890'], 424242, 434343, 987.65, '2031-07-19', '2032-08-21', '2033-09-21', '2033-09-22', false]),
     );
     expect(text_).toContain('"aktStanLicz" desc nulls first');
-    expect(text_).toContain('"id" asc nulls last');
+    expect(text_).toContain('"id" desc nulls first'); // the key follows the last sort direction
   });
 });

@@ -27,7 +27,8 @@
  *   selects the blank rows; an empty list matches nothing.
  * - Sorting: NULLS LAST ascending, NULLS FIRST descending (PostgreSQL's default, written out so
  *   the order stays the same on any backend and a plain btree index serves it), then the key
- *   column ascending so that consecutive blocks neither repeat nor skip rows.
+ *   column in the direction of the last sort column, so that consecutive blocks neither repeat
+ *   nor skip rows and one (column, key) index serves both directions.
  */
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
@@ -38,9 +39,9 @@ export interface ColumnInfo {
 }
 export type Columns = ReadonlyMap<string, ColumnInfo>;
 
-export type TableQueryErrorCode = 'unknownColumn' | 'unsupportedFilter' | 'badFilterValue' | 'badRange';
+export type TableQueryErrorCode = 'unknownColumn' | 'unsupportedFilter' | 'badFilterValue' | 'badRange' | 'badCursor';
 
-/** A request the table resource refuses (→ HTTP 400). `field` is the column id (or `startRow`/`endRow`, `filterModel`/`sortModel` for a malformed whole model). */
+/** A request the table resource refuses (→ HTTP 400). `field` is the column id (or `startRow`/`endRow`, `filterModel`/`sortModel` for a malformed whole model, `cursor` for a cursor the server did not issue). */
 export class TableQueryError extends Error {
   constructor(
     public code: TableQueryErrorCode,
@@ -282,7 +283,10 @@ function numberSetCondition(eb: EB, column: ColumnInfo, colId: string, c: Condit
     else numbers.push(numberValue(v, colId));
   }
   const parts: Bool[] = [];
-  if (numbers.length > 0) parts.push(sql<SqlBool>`${eb.ref(column.name)} = any(cast(${numbers} as numeric[]))`);
+  if (numbers.length > 0) {
+    const type = numbers.every(Number.isSafeInteger) ? sql`bigint[]` : sql`numeric[]`;
+    parts.push(sql<SqlBool>`${eb.ref(column.name)} = any(cast(${numbers} as ${type}))`);
+  }
   if (blanks) parts.push(eb(eb.ref(column.name), 'is', null));
   return parts.length === 0 ? eb.lit(false) : parts.length === 1 ? parts[0] : eb.or(parts);
 }
@@ -305,8 +309,10 @@ function numberCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition
   const type = typeOf(c, NUMBER_TYPES, colId);
   if (type === 'blank' || type === 'notBlank') return blankness(eb, column, type);
   const ref = eb.ref(column.name);
-  // numeric holds any finite double exactly enough and compares with integer, numeric and float columns alike.
-  const num = (v: number) => eb.cast<number>(eb.val(v), 'numeric');
+  // numeric holds any finite double exactly enough and compares with integer, numeric and float
+  // columns alike; a whole number goes as bigint, which compares with a smallint or integer column
+  // without casting the column (a cast column cannot use its index).
+  const num = (v: number) => eb.cast<number>(eb.val(v), Number.isSafeInteger(v) ? 'bigint' : 'numeric');
   const from = numberValue(c.filter, colId);
   if (type === 'inRange') {
     const to = numberValue(c.filterTo, colId);
@@ -370,19 +376,27 @@ function dateCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition):
 // ---------------------------------------------------------------------------------------------
 // Sort
 
+/** One term of a table's ORDER BY: a column (or the key) and its direction. */
+export interface SortKey {
+  name: string;
+  dir: 'asc' | 'desc';
+}
+
 /**
- * ORDER BY for the sort model (multi-column, in order), then the key column ascending as a
- * tiebreaker so blocks are stable. Ascending puts NULLs last, descending first.
- * `key` is trusted (it comes from the resource definition), but must still be a plain identifier;
- * it need not be filterable.
+ * The full order of a table request: the sort model's columns (multi-column, in order; a repeated
+ * column adds nothing), then the key column as the tiebreaker, so the order is total and
+ * consecutive blocks neither repeat nor skip rows. The key follows the direction of the last sort
+ * column: `col desc, key desc` is the exact reverse of `col asc, key asc`, so one (col, key) index
+ * serves both directions (a backward scan), and a keyset condition on (col, key) is one row
+ * comparison. `key` is trusted (it comes from the resource definition), but must still be a plain
+ * identifier; it need not be filterable.
  */
-export function applySort<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, columns: Columns, sortModel: unknown, key: string): QB {
+export function sortKeys(columns: Columns, sortModel: unknown, key: string): SortKey[] {
   if (!IDENTIFIER.test(key)) throw new Error(`table-query: key ${JSON.stringify(key)} is not a plain identifier`);
   if (sortModel !== undefined && sortModel !== null && !Array.isArray(sortModel)) throw new TableQueryError('badFilterValue', 'sortModel');
   const items = (sortModel ?? []) as unknown[];
   if (items.length > columns.size + 1) throw new TableQueryError('badFilterValue', 'sortModel');
-  let out: SelectQueryBuilder<any, any, any> = qb;
-  const sorted = new Set<string>();
+  const keys: SortKey[] = [];
   for (const item of items) {
     if (!isPlainObject(item) || typeof item.colId !== 'string') throw new TableQueryError('badFilterValue', 'sortModel');
     const colId = item.colId;
@@ -391,12 +405,30 @@ export function applySort<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, 
     if ((item.sort !== 'asc' && item.sort !== 'desc') || (item.type !== undefined && item.type !== 'default')) {
       throw new TableQueryError('unsupportedFilter', colId);
     }
-    if (sorted.has(column.name)) continue; // a repeated column adds nothing to the order
-    sorted.add(column.name);
-    out = out.orderBy(sql.ref(column.name), item.sort === 'asc' ? sql`asc nulls last` : sql`desc nulls first`);
+    if (keys.some((k) => k.name === column.name)) continue;
+    keys.push({ name: column.name, dir: item.sort });
   }
-  if (!sorted.has(key)) out = out.orderBy(sql.ref(key), sql`asc nulls last`);
+  if (!keys.some((k) => k.name === key)) keys.push({ name: key, dir: keys.at(-1)?.dir ?? 'asc' });
+  return keys;
+}
+
+/**
+ * ORDER BY for the given keys. Ascending puts NULLs last, descending first (PostgreSQL's
+ * defaults, written out so the order is the same on any backend and a plain btree index serves
+ * it). `reversed` inverts every term, NULL placement included: the same rows from the other end.
+ */
+export function orderBy<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, keys: readonly SortKey[], reversed = false): QB {
+  let out: SelectQueryBuilder<any, any, any> = qb;
+  for (const k of keys) {
+    const asc = (k.dir === 'asc') !== reversed;
+    out = out.orderBy(sql.ref(k.name), asc ? sql`asc nulls last` : sql`desc nulls first`);
+  }
   return out as QB;
+}
+
+/** ORDER BY for the sort model then the key (see `sortKeys`). */
+export function applySort<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, columns: Columns, sortModel: unknown, key: string): QB {
+  return orderBy(qb, sortKeys(columns, sortModel, key));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,12 +12,15 @@ import type { Session } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from './rows.ts';
 import { scopeExpression } from './scope.ts';
-import { applySort, blockWindow, columnsFromSchema, filterExpression, type Columns } from './table-query.ts';
+import { readBlock } from './table-block.ts';
+import { countRows, type RowCount } from './table-count.ts';
+import { cursorKeyLoader, decodeCursor, encodeCursor, queryFingerprint, type CursorPayload } from './table-cursor.ts';
+import { blockWindow, columnsFromSchema, filterExpression, sortKeys, type Columns } from './table-query.ts';
 
 /** Largest block a client may ask for in one call (ag-grid asks for 30). */
 export const MAX_BLOCK = 1000;
-/** Counts are exact up to this many rows; beyond it the answer says "estimated". */
-export const COUNT_CAP = 100_000;
+/** Counts are exact up to this many rows unless screens/app.json sets `tables.countCap`. */
+export const DEFAULT_COUNT_CAP = 100_000;
 
 interface RowParams {
   startRow: number;
@@ -26,10 +29,21 @@ interface RowParams {
   filterModel?: unknown;
   srcId?: string | number | null;
   group?: string | null;
+  /** A cursor of the same query from an earlier block (table-cursor.ts). */
+  cursor?: string | null;
+}
+
+/** A block as /table2 answers it: `count`/`estimated` only for the first block, `cursor` when more rows may follow. */
+export interface TablePage extends Partial<RowCount> {
+  rows: Record<string, unknown>[];
+  lastRow: number;
+  cursor?: string;
 }
 
 export function createTableQueries(app: FastifyInstance) {
   const t = (k: string) => app.config.t(k);
+  const cursorKey = cursorKeyLoader(app.db);
+  const countCap = () => (app.config.bundle.app.tables?.countCap as number | undefined) ?? DEFAULT_COUNT_CAP;
 
   const resolve = (name: string) => {
     const resource = app.config.bundle.resources[name];
@@ -56,22 +70,65 @@ export function createTableQueries(app: FastifyInstance) {
     return q;
   };
 
-  async function rows(name: string, session: Session, params: RowParams) {
+  /**
+   * A block of rows. With `count` (table2), the first block also counts the query, so the grid
+   * knows its length from the start; with `cursor` (table2, or a server-side loop over blocks such
+   * as an export), a block after which more rows may follow carries a cursor for the next one. A cursor that fits this query (same resource, order, filter,
+   * parent and caller) lets the block be read by keyset, or, with the count it carries, from the
+   * end; one that does not fit is ignored (OFFSET), one the server did not issue is a 400.
+   */
+  async function page(name: string, session: Session, params: RowParams, answer: { count?: boolean; cursor?: boolean } = { count: true, cursor: true }): Promise<TablePage> {
     const { resource, entity, columns } = resolve(name);
     const { offset, limit } = blockWindow(params, MAX_BLOCK);
     const sortModel = Array.isArray(params.sortModel) && params.sortModel.length ? params.sortModel : resource.defaultSort ?? [];
-    let q = baseQuery(app.db, resource, columns, session, params).select(selection(entity));
-    q = applySort(q, columns, sortModel, resource.key);
-    const result = await q.limit(limit).offset(offset).execute();
-    return result.map((r) => normaliseRow(r, entity));
+    const keys = sortKeys(columns, sortModel, resource.key);
+    const base = baseQuery(app.db, resource, columns, session, params);
+    const fingerprint = queryFingerprint({
+      resource: name, keys, filter: params.filterModel ?? null, srcId: params.srcId ?? null, group: params.group ?? null,
+      caller: [session.role, session.userId, session.klientSymbol, session.stacjaSerw, session.pojazdId],
+    });
+    let fit: CursorPayload | undefined;
+    if (typeof params.cursor === 'string' && params.cursor !== '') {
+      const cursor = decodeCursor(await cursorKey(), params.cursor);
+      if (cursor.q === fingerprint) fit = cursor;
+    }
+
+    // The first block's count runs beside its rows (on PostgreSQL a second pooled connection), so
+    // the first block costs the slower of the two rather than both; a short block does not need it.
+    const counting = answer.count && offset === 0 ? countRows(app.db, base, countCap()) : undefined;
+    counting?.catch(() => undefined); // not awaited when the block is short
+
+    const block = await readBlock({
+      base, selection: selection(entity), keys, offset, limit,
+      after: fit && fit.p === offset && fit.k !== undefined ? { s: fit.s, k: fit.k } : undefined,
+      total: fit?.n,
+    });
+    const rows = block.rows.map((r) => normaliseRow(r, entity));
+
+    let total = fit?.n;
+    let counted: RowCount | undefined;
+    let lastRow: number;
+    if (rows.length < limit) lastRow = total = offset + rows.length;
+    else if (counting) {
+      counted = await counting;
+      if (!counted.estimated) total = counted.count;
+      lastRow = counted.estimated ? -1 : counted.count;
+    } else lastRow = total ?? -1;
+
+    let cursor: string | undefined;
+    if (answer.cursor && rows.length === limit && (block.last || total !== undefined)) {
+      cursor = encodeCursor(await cursorKey(), { q: fingerprint, p: offset + limit, ...(total !== undefined ? { n: total } : {}), ...block.last });
+    }
+    return { rows, lastRow, ...(cursor ? { cursor } : {}), ...(counted ?? {}) };
   }
 
-  async function count(name: string, session: Session, params: Partial<RowParams>): Promise<{ count: number; estimated: boolean }> {
+  async function rows(name: string, session: Session, params: RowParams) {
+    return (await page(name, session, params, {})).rows;
+  }
+
+  async function count(name: string, session: Session, params: Partial<RowParams>): Promise<RowCount> {
     const { resource, columns } = resolve(name);
-    const inner = baseQuery(app.db, resource, columns, session, params).select(sql`1`.as('one')).limit(COUNT_CAP + 1);
-    const row = await app.db.selectFrom(inner.as('capped')).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    const n = Number(row.n);
-    return n > COUNT_CAP ? { count: COUNT_CAP, estimated: true } : { count: n, estimated: false };
+    return countRows(app.db, baseQuery(app.db, resource, columns, session, params), countCap());
   }
 
   async function byId(name: string, session: Session, id: string) {
@@ -90,7 +147,7 @@ export function createTableQueries(app: FastifyInstance) {
     return normaliseRow(row, entity);
   }
 
-  return { rows, count, byId };
+  return { page, rows, count, byId };
 }
 
 export default async function tableRoutes(app: FastifyInstance) {
@@ -104,14 +161,7 @@ export default async function tableRoutes(app: FastifyInstance) {
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table2`, {
       schema: { tags, body, response: { 200: { $ref: 'table-page#' } } },
-      handler: async (request) => {
-        const params = request.body;
-        const list = await queries.rows(name, request.session!, params);
-        const requested = params.endRow - params.startRow;
-        if (list.length < requested) return { rows: list, lastRow: params.startRow + list.length };
-        const total = await queries.count(name, request.session!, params);
-        return { rows: list, lastRow: total.estimated ? -1 : total.count };
-      },
+      handler: async (request) => queries.page(name, request.session!, request.body),
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table-count`, {
       schema: { tags, body, response: { 200: { $ref: 'count#' } } },

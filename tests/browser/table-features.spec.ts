@@ -220,3 +220,33 @@ test('a saved column view (order and visibility) follows the manager to another 
   await expect(page2.getByText('Usunięto widok „Terminy”')).toBeVisible();
   await other.close();
 });
+
+test('orders: scrolling asks for the next block with the cursor of the block before it; an estimated count reads "około"', async ({ page }) => {
+  // The e2e database is small, so the server's answer to the first block is turned into what a
+  // list beyond the count cap gets: an estimate, and no known end (the grid grows as it scrolls).
+  await page.route('**/api/order/table2', async (route) => {
+    const body = route.request().postDataJSON();
+    if (body.startRow !== 0) return route.continue();
+    const response = await route.fetch();
+    const page0 = await response.json();
+    await route.fulfill({ response, json: { ...page0, count: 1_003_412, estimated: true, lastRow: -1 } });
+  });
+  const blocks: { startRow: number; cursor?: string }[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/order/table2')) blocks.push(r.postDataJSON());
+  });
+  await signIn(page, 'manager');
+  await page.goto('/app/order');
+  await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
+  await expect(page.getByTestId('row-count')).toHaveText(/^Liczba rekordów: około 1\s000\s000$/);
+
+  await page.locator('.ag-row[row-index="0"] .ag-cell[col-id="rejestr"]').hover();
+  for (let i = 0; i < 10 && !blocks.some((b) => b.startRow === 30); i++) {
+    await page.mouse.wheel(0, 800);
+    await page.waitForTimeout(300);
+  }
+  const second = blocks.find((b) => b.startRow === 30);
+  expect(second?.cursor).toEqual(expect.any(String));
+  expect(blocks.find((b) => b.startRow === 0)?.cursor).toBeUndefined();
+  await expect(page.locator('.ag-row[row-index="30"]').first()).toBeVisible();
+});

@@ -24,6 +24,9 @@ export interface AuthResponse {
   };
 }
 
+/**
+ * Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true.
+ */
 export interface Count {
   count: number;
   estimated?: boolean;
@@ -170,6 +173,10 @@ export interface RowParams {
   srcId?: string | number | null;
   userData?: {} | null;
   group?: string | null;
+  /**
+   * A cursor the server answered for an earlier block of the same query (table-page.cursor): the one ending where this block starts lets the server read by keyset instead of OFFSET. Opaque; a cursor of another query is ignored, one the server did not issue is refused.
+   */
+  cursor?: string | null;
 }
 
 export interface SavedTableFilter {
@@ -188,11 +195,26 @@ export interface SavedTableView {
   columnOrder: string[];
 }
 
+/**
+ * The first block (startRow 0) also carries the query's count; a block after which more rows may follow carries a cursor to send with the request for the next one.
+ */
 export interface TablePage {
   rows: {
     [k: string]: unknown;
   }[];
   lastRow: number;
+  /**
+   * Opaque position after the last row of this block (send as rowParams.cursor).
+   */
+  cursor?: string;
+  /**
+   * First block only: the number of rows the query matches, exact up to the configured cap.
+   */
+  count?: number;
+  /**
+   * First block only: count is the database planner's estimate (the query matches more rows than the cap).
+   */
+  estimated?: boolean;
 }
 
 export interface TermsAcceptRequest {

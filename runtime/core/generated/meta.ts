@@ -74,6 +74,15 @@ export interface AppFile {
     attachmentExtensions?: string[];
     maxStructureLevel?: number;
   };
+  /**
+   * Generic table resources (every list screen).
+   */
+  tables?: {
+    /**
+     * Row counts are exact up to this many rows; beyond it a table shows the database's estimate ("około …") and grows as the user scrolls. Counting costs up to this many index entries per new filter.
+     */
+    countCap?: number;
+  };
   footer?: {
     /**
      * An i18next key `namespace:path` in locales/pl.
@@ -1090,6 +1099,10 @@ export type ResourceFile = {
    * Offer the Excel export (spec §7): POST /<resource>/excel/prepare and GET /<resource>/excel/download, with the same roles and rows as the table. A table screen may declare "export": "xlsx" only for a resource that offers it. The file and sheet are named by <entity>:title.
    */
   excelExport?: boolean;
+  /**
+   * The rows grow with the fleet to hundreds of thousands or millions (orders, vehicles): every column a screen over this resource lets the user sort must be served by an index for each scope that reads many rows (ADMIN: all, MANAGER: client, ADVISOR: station) — a test checks the query plans; a column that cannot be indexed (one joined from another table) is declared "sortable": false.
+   */
+  large?: boolean;
   /**
    * Row scope per role; a role not named gets 403. Exactly one of access and parentScope.
    */

@@ -20,7 +20,7 @@ import { isFromCellControl, pressCellControl } from './table/cells/interactive';
 import { cellComponents } from './table/cells/registry';
 import ChoiceFilter from './table/ChoiceFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
-import { makeDatasource } from './table/datasource';
+import { makeDatasource, roundEstimate, type RowCount } from './table/datasource';
 import { ExportButton } from './table/ExportButton';
 import { gridLocaleText } from './table/locale';
 import { PresetFilterChoice } from './table/PresetFilterChoice';
@@ -55,7 +55,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const ctx = useConditionContext();
   const navigateTo = useNavigateTo();
   const gridApi = useRef<GridApi | null>(null);
-  const [count, setCount] = useState<number | null>(null);
+  const [count, setCount] = useState<RowCount | null>(null);
   const [dialog, setDialog] = useState<{ screen: string; id: unknown } | null>(null);
   const embedded = presentation === 'embedded';
   // an embedded table keeps its own layout, apart from the same table shown as a page
@@ -114,7 +114,11 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
             </p>
           )}
           <p className="row-count text-secondary mb-0" aria-live="polite" data-testid="row-count">
-            {count !== null ? t('table:rowCount', { count: formatNumber(count) as unknown as number }) : '\u00a0'}
+            {count === null
+              ? '\u00a0'
+              : count.estimated
+                ? t('table:rowCountEstimated', { count: formatNumber(roundEstimate(count.count)) as unknown as number })
+                : t('table:rowCount', { count: formatNumber(count.count) as unknown as number })}
           </p>
         </div>
         <div className="table-toolbar">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowParamsOf } from './datasource';
+import { CursorMemory, roundEstimate, rowParamsOf } from './datasource';
 
 describe('table requests', () => {
   const grid = { startRow: 30, endRow: 60, sortModel: [{ colId: 'reporterRole', sort: 'asc' as const }, { colId: 'autNr', sort: 'desc' as const }], filterModel: { reporterRole: { filterType: 'set', values: ['USER'] } } };
@@ -18,5 +18,38 @@ describe('table requests', () => {
     });
     expect(p.filterModel).toEqual({ umowaNr: { filterType: 'text', type: 'contains', filter: 'UM' }, dataTyp: { filterType: 'set', values: ['current'] } });
     expect(p).toMatchObject({ startRow: 30, endRow: 60, srcId: 7, group: 'AUTORY' });
+  });
+});
+
+describe('cursor memory', () => {
+  it('sends the cursor of the block that ends where the requested one starts, else the latest of the query', () => {
+    const m = new CursorMemory();
+    expect(m.forBlock('q', 0)).toBeUndefined();
+    m.remember('q', 30, 'c30');
+    m.remember('q', 60, 'c60');
+    expect(m.forBlock('q', 30)).toBe('c30');
+    expect(m.forBlock('q', 60)).toBe('c60');
+    expect(m.forBlock('q', 900)).toBe('c60');
+  });
+
+  it('forgets the cursors when the query changes or starts again, and ignores answers of an old query', () => {
+    const m = new CursorMemory();
+    m.forBlock('q', 0);
+    m.remember('q', 30, 'c30');
+    expect(m.forBlock('other', 30)).toBeUndefined();
+    m.remember('q', 60, 'late answer of the old query');
+    expect(m.forBlock('other', 60)).toBeUndefined();
+    m.remember('other', 30, 'o30');
+    expect(m.forBlock('other', 0)).toBeUndefined();
+    expect(m.forBlock('other', 30)).toBeUndefined();
+  });
+});
+
+describe('estimated counts', () => {
+  it('read as estimates: two significant digits', () => {
+    expect(roundEstimate(1_003_412)).toBe(1_000_000);
+    expect(roundEstimate(333_367)).toBe(330_000);
+    expect(roundEstimate(48_765)).toBe(49_000);
+    expect(roundEstimate(87)).toBe(87);
   });
 });

@@ -1,7 +1,14 @@
 /**
  * The infinite row model's datasource: each block is one POST /api/<resource>/table2 with the
  * grid's own sort and filter models (the server translates them to SQL). The first block of every
- * new query also asks /table-count, so the count shown always matches the current filter.
+ * new query also answers the query's count, so the count shown always matches the current filter.
+ *
+ * Deep blocks stay fast because each answer carries a cursor for its last row: the datasource
+ * remembers them for the current query and sends the one that ends where the requested block
+ * starts (the server then reads by keyset instead of skipping rows). For a block with no known
+ * predecessor (a jump) it sends the latest cursor of the query; the count it carries lets the
+ * server read a block near the end from the end. Cursors are opaque; the server ignores one that
+ * does not fit.
  *
  * The grid names columns by column id; the server knows entity fields. A column may show another
  * field than its id (`field`), so sort and filter models are translated to fields here; a preset
@@ -15,6 +22,15 @@ import { showToast } from '../../state/ui';
 export interface TablePage {
   rows: Record<string, unknown>[];
   lastRow: number;
+  cursor?: string;
+  count?: number;
+  estimated?: boolean;
+}
+
+/** A query's row count; `estimated` when it is the database's estimate (beyond the configured cap). */
+export interface RowCount {
+  count: number;
+  estimated: boolean;
 }
 
 /** What a table adds to the grid's own request: the parent, the preset filter, field names. */
@@ -49,25 +65,68 @@ function reportFailure(error: unknown) {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) showToast('error', errorText(error));
 }
 
-export function makeDatasource(resource: string, query: TableQuery, onCount: (count: number | null) => void): IDatasource {
+/** How many cursors one query keeps (a long scroll would otherwise collect one per block). */
+const MAX_CURSORS = 200;
+
+/** The cursors the server answered for one query, by the row they continue at. */
+export class CursorMemory {
+  private query: string | undefined;
+  private readonly byStart = new Map<number, string>();
+  private latest: string | undefined;
+
+  /** The cursor to send with a block of `query` starting at `startRow`; the first block starts the query afresh. */
+  forBlock(query: string, startRow: number): string | undefined {
+    if (startRow === 0 || query !== this.query) {
+      this.query = query;
+      this.byStart.clear();
+      this.latest = undefined;
+      return undefined;
+    }
+    return this.byStart.get(startRow) ?? this.latest;
+  }
+
+  /** Keeps the cursor a block of `query` ending at `endRow` answered (ignored when the query has changed since). */
+  remember(query: string, endRow: number, cursor: string): void {
+    if (query !== this.query) return;
+    this.byStart.delete(endRow);
+    this.byStart.set(endRow, cursor);
+    if (this.byStart.size > MAX_CURSORS) this.byStart.delete(this.byStart.keys().next().value!);
+    this.latest = cursor;
+  }
+}
+
+export function makeDatasource(resource: string, query: TableQuery, onCount: (count: RowCount | null) => void): IDatasource {
   const { srcId, ...rest } = query;
+  const cursors = new CursorMemory();
   return {
     getRows(params) {
       const rowParams = rowParamsOf(params, srcId, rest);
-      if (params.startRow === 0) {
-        onCount(null);
-        api
-          .post<{ count: number }>(`/${resource}/table-count`, rowParams)
-          .then((r) => onCount(r.count))
-          .catch(() => onCount(null));
-      }
+      // The query without the block: what the cursors belong to.
+      const queryKey = JSON.stringify({ ...rowParams, startRow: undefined, endRow: undefined });
+      const cursor = cursors.forBlock(queryKey, params.startRow);
+      if (params.startRow === 0) onCount(null);
       api
-        .post<TablePage>(`/${resource}/table2`, rowParams)
-        .then((page) => params.successCallback(page.rows, page.lastRow >= 0 ? page.lastRow : undefined))
+        .post<TablePage>(`/${resource}/table2`, cursor ? { ...rowParams, cursor } : rowParams)
+        .then((page) => {
+          if (page.cursor) cursors.remember(queryKey, params.endRow, page.cursor);
+          if (params.startRow === 0) {
+            // a short first block has no count: its lastRow is the exact count
+            if (page.count !== undefined) onCount({ count: page.count, estimated: page.estimated === true });
+            else if (page.lastRow >= 0) onCount({ count: page.lastRow, estimated: false });
+          }
+          params.successCallback(page.rows, page.lastRow >= 0 ? page.lastRow : undefined);
+        })
         .catch((error) => {
           reportFailure(error);
           params.failCallback();
         });
     },
   };
+}
+
+/** An estimate reads as one: two significant digits (1 003 412 → 1 000 000, 48 765 → 49 000). */
+export function roundEstimate(count: number): number {
+  if (count < 100) return count;
+  const unit = 10 ** (Math.floor(Math.log10(count)) - 1);
+  return Math.round(count / unit) * unit;
 }

@@ -1,0 +1,113 @@
+/**
+ * npm run bench [-- --cars 100000 --orders 1000000 --repetitions 40 --warmup 5 --schema bench]
+ *
+ * Seeds (once; later runs reuse the data) the bulk demo data into its own schema of the
+ * PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), starts the real
+ * server on a free port, signs in, and measures every section over HTTP side by side with the
+ * same SQL run directly; prints the figures and writes docs/benchmarks.md. Never part of npm test:
+ * timings belong here, not in assertions (DESIGN.md §6).
+ */
+import { execSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { buildApp } from '../../server/app.ts';
+import { openDatabase } from '../../server/db/connect.ts';
+import { DEFAULT_COUNT_CAP } from '../../server/resources/table-routes.ts';
+import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
+import { prepareData } from './data.ts';
+import { apiClient } from './http.ts';
+import { runMeasurement, type Measurement, type Result } from './measure.ts';
+import { orderMeasurements } from './orders.ts';
+import { renderReport } from './report.ts';
+import { directConnection, SqlRecorder } from './sql.ts';
+import { EXPLANATION, RATIO_NOTE } from './explanation.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const log = (m: string) => console.log(m);
+
+function count(name: string, value: string | undefined, fallback: number): number {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      cars: { type: 'string' }, orders: { type: 'string' }, repetitions: { type: 'string' }, warmup: { type: 'string' },
+      schema: { type: 'string' }, out: { type: 'string' },
+    },
+  });
+  const size = { cars: count('cars', values.cars, 100_000), orders: count('orders', values.orders, 1_000_000) };
+  const repetitions = count('repetitions', values.repetitions, 40);
+  const warmup = count('warmup', values.warmup, 5);
+  const schema = values.schema ?? 'bench';
+  const out = resolve(root, values.out ?? 'docs/benchmarks.md');
+  const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const loadAtStart = os.loadavg();
+
+  await prepareData(databaseUrl, schema, size, log);
+
+  const recorder = new SqlRecorder();
+  const database = await openDatabase({ databaseUrl, schema, log: recorder.log });
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+  const app = await buildApp({ db: database.db, root, version, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server did not report its port');
+  const direct = await directConnection(databaseUrl, schema);
+  const results: Result[] = [];
+  try {
+    const api = apiClient(`http://127.0.0.1:${address.port}`, app.config.bundle.app.name);
+    const signIn = (a: { login: string; password: string }) => api.signIn({ username: a.login, password: a.password, role: 'MANAGER' });
+    const admin = await signIn(DEMO_ACCOUNTS.admin);
+    const manager = await signIn(DEMO_ACCOUNTS.manager);
+    await api.post('/terms/accept-current', {}, manager); // a manager's table calls wait for the terms
+
+    const measurements: Measurement[] = [
+      ...(await orderMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin }, { label: 'MANAGER (one client)', token: manager }])),
+    ];
+    for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
+
+    const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
+    const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);
+    const cpus = os.cpus();
+    const report = renderReport({
+      date: new Date(),
+      facts: [
+        ['Machine', `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}; load average (1/5/15 min) ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')} at the start, ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (the machine may be shared with other work, which shows in the p95 figures)`],
+        ['Database', `PostgreSQL ${pgVersion} (default settings; JIT off in the portal's connections), schema \`${schema}\``],
+        ['Node.js', process.version],
+        ['Data', `${(await rows('car')).toLocaleString('en-US')} vehicles, ${(await rows('service_order')).toLocaleString('en-US')} orders (\`npm run seed -- --cars ${size.cars} --orders ${size.orders}\`), VACUUM ANALYZE before measuring; count cap ${(app.config.bundle.app.tables?.countCap ?? DEFAULT_COUNT_CAP).toLocaleString('en-US')}`],
+        ['Code', gitDescription()],
+      ],
+      method: `Each figure: ${warmup} warm-up calls, then ${repetitions} calls of the API over HTTP (signed POST with a real session, as the browser sends it, response parsed) interleaved with ${repetitions} runs of the same SQL — the statements the server ran for that call, recorded from its query log — one after another on one direct connection (the server runs a first block's count beside its rows, on a second connection). Times in milliseconds; API / SQL is the ratio of the medians, API − SQL their difference.`,
+      results,
+      explanation: EXPLANATION,
+      ratioNote: RATIO_NOTE,
+    });
+    writeFileSync(out, report);
+    log(`\nwrote ${out}`);
+  } finally {
+    await direct.end();
+    await app.close();
+    await database.close();
+  }
+}
+
+function gitDescription(): string {
+  try {
+    return `commit ${execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim()}${execSync('git status --porcelain', { cwd: root }).toString().trim() ? ' (with uncommitted changes)' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});
