@@ -36,18 +36,21 @@ type RowParams = ExcelExportRequest['rowParams'];
 export const excelTokenKind = (resource: string) => `excel:${resource}`;
 
 /**
- * The export's rows in the table's order, one block at a time, until `max` rows or the end.
- * Kept as one small function on purpose: how a block is read (offset today, a keyset cursor
- * later) is the table queries' business, and only this loop would change.
+ * The export's rows in the table's order, one block at a time, until `max` rows or the end. Each
+ * block hands the next one its cursor, so a deep export reads by keyset (table-block.ts) instead
+ * of skipping ever more rows by OFFSET, where the order allows it.
  */
 export async function* exportBlocks(queries: Queries, name: string, session: Session, params: RowParams, max: number) {
   const start = params.startRow ?? 0;
   const end = Math.min(params.endRow, start + max);
+  let cursor: string | undefined;
   for (let from = start; from < end; from += MAX_BLOCK) {
     const to = Math.min(from + MAX_BLOCK, end);
-    const block = await queries.rows(name, session, { ...params, startRow: from, endRow: to });
-    if (block.length) yield block;
-    if (block.length < to - from) return;
+    const block = await queries.page(name, session, { ...params, startRow: from, endRow: to, cursor }, { cursor: true });
+    if (block.rows.length) yield block.rows;
+    if (block.rows.length < to - from) return;
+    // an order the keyset cannot follow (several sort columns) answers no cursor: the next block is read by OFFSET
+    cursor = block.cursor;
   }
 }
 
