@@ -40,13 +40,13 @@ export const excelTokenKind = (resource: string) => `excel:${resource}`;
  * block hands the next one its cursor, so a deep export reads by keyset (table-block.ts) instead
  * of skipping ever more rows by OFFSET, where the order allows it.
  */
-export async function* exportBlocks(queries: Queries, name: string, session: Session, params: RowParams, max: number) {
+export async function* exportBlocks(queries: Queries, name: string, session: Session, params: RowParams, max: number, fields?: readonly string[]) {
   const start = params.startRow ?? 0;
   const end = Math.min(params.endRow, start + max);
   let cursor: string | undefined;
   for (let from = start; from < end; from += MAX_BLOCK) {
     const to = Math.min(from + MAX_BLOCK, end);
-    const block = await queries.page(name, session, { ...params, startRow: from, endRow: to, cursor }, { cursor: true });
+    const block = await queries.page(name, session, { ...params, startRow: from, endRow: to, cursor }, { cursor: true, fields });
     if (block.rows.length) yield block.rows;
     if (block.rows.length < to - from) return;
     // an order the keyset cannot follow (several sort columns) answers no cursor: the next block is read by OFFSET
@@ -107,7 +107,9 @@ export default async function excelRoutes(app: FastifyInstance) {
 
     const sheet = createSheetBuilder(columns, { yes: t('app:yes'), no: t('app:no') });
     // at most `limit` rows even if rows were added since the count
-    for await (const block of exportBlocks(queries, name, session, params, limit)) sheet.addRows(block);
+    // only the exported columns are read: a block's rows are garbage as soon as the sheet has them
+    const fields = columns.map((c) => c.field);
+    for await (const block of exportBlocks(queries, name, session, params, limit, fields)) sheet.addRows(block);
     const title = t(`${resource.entity}:title`);
     const content = sheet.finish(title);
 

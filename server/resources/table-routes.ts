@@ -52,8 +52,9 @@ export function createTableQueries(app: FastifyInstance) {
     return { resource, entity, columns: columnsFromSchema(entity) };
   };
 
-  /** The visible columns of a resource: every entity property. */
-  const selection = (entity: Record<string, any>) => Object.keys(entity.properties).map((p) => sql.ref(p).as(p));
+  /** The columns a block reads: every entity property, or only those a caller needs (an export's columns). */
+  const selection = (entity: Record<string, any>, fields?: readonly string[]) =>
+    (fields ?? Object.keys(entity.properties)).filter((p) => Object.hasOwn(entity.properties, p)).map((p) => sql.ref(p).as(p));
 
   const baseQuery = (db: Kysely<any>, resource: ResourceDecl, columns: Columns, session: Session, params: Partial<RowParams>) => {
     let q = db.selectFrom(resource.source).where((eb) => scopeExpression(eb, resource, session, t('errors:forbidden')));
@@ -77,7 +78,12 @@ export function createTableQueries(app: FastifyInstance) {
    * parent and caller) lets the block be read by keyset, or, with the count it carries, from the
    * end; one that does not fit is ignored (OFFSET), one the server did not issue is a 400.
    */
-  async function page(name: string, session: Session, params: RowParams, answer: { count?: boolean; cursor?: boolean } = { count: true, cursor: true }): Promise<TablePage> {
+  async function page(
+    name: string,
+    session: Session,
+    params: RowParams,
+    answer: { count?: boolean; cursor?: boolean; fields?: readonly string[] } = { count: true, cursor: true },
+  ): Promise<TablePage> {
     const { resource, entity, columns } = resolve(name);
     const { offset, limit } = blockWindow(params, MAX_BLOCK);
     const sortModel = Array.isArray(params.sortModel) && params.sortModel.length ? params.sortModel : resource.defaultSort ?? [];
@@ -99,7 +105,7 @@ export function createTableQueries(app: FastifyInstance) {
     counting?.catch(() => undefined); // not awaited when the block is short
 
     const block = await readBlock({
-      base, selection: selection(entity), keys, offset, limit,
+      base, selection: selection(entity, answer.fields), keys, offset, limit,
       after: fit && fit.p === offset && fit.k !== undefined ? { s: fit.s, k: fit.k } : undefined,
       total: fit?.n,
     });

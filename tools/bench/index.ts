@@ -8,7 +8,7 @@
  * timings belong here, not in assertions (DESIGN.md §6).
  */
 import { execSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { openDatabase } from '../../server/db/connect.ts';
 import { DEFAULT_COUNT_CAP } from '../../server/resources/table-routes.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { prepareData } from './data.ts';
+import { configRootWithExportLimit, exportMeasurement, EXPORT_ROWS } from './export.ts';
 import { apiClient } from './http.ts';
 import { runMeasurement, type Measurement, type Result } from './measure.ts';
 import { orderMeasurements } from './orders.ts';
@@ -55,20 +56,24 @@ async function main() {
   const recorder = new SqlRecorder();
   const database = await openDatabase({ databaseUrl, schema, log: recorder.log });
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
-  const app = await buildApp({ db: database.db, root, version, logger: false });
+  // the project's configuration with a client variant that raises the export limit to what is measured
+  const config = configRootWithExportLimit(root, EXPORT_ROWS);
+  const app = await buildApp({ db: database.db, root: config.root, variant: config.variant, version, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report its port');
   const direct = await directConnection(databaseUrl, schema);
   const results: Result[] = [];
   try {
-    const api = apiClient(`http://127.0.0.1:${address.port}`, app.config.bundle.app.name);
+    const baseUrl = `http://127.0.0.1:${address.port}`;
+    const api = apiClient(baseUrl, app.config.bundle.app.name);
     const signIn = (a: { login: string; password: string }) => api.signIn({ username: a.login, password: a.password, role: 'MANAGER' });
     const admin = await signIn(DEMO_ACCOUNTS.admin);
     const manager = await signIn(DEMO_ACCOUNTS.manager);
     await api.post('/terms/accept-current', {}, manager); // a manager's table calls wait for the terms
 
     const measurements: Measurement[] = [
+      exportMeasurement(api, baseUrl, admin, Math.min(repetitions, 10), { databaseUrl, schema, config }),
       ...(await orderMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin }, { label: 'MANAGER (one client)', token: manager }])),
     ];
     for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
@@ -83,6 +88,7 @@ async function main() {
         ['Database', `PostgreSQL ${pgVersion} (default settings; JIT off in the portal's connections), schema \`${schema}\``],
         ['Node.js', process.version],
         ['Data', `${(await rows('car')).toLocaleString('en-US')} vehicles, ${(await rows('service_order')).toLocaleString('en-US')} orders (\`npm run seed -- --cars ${size.cars} --orders ${size.orders}\`), VACUUM ANALYZE before measuring; count cap ${(app.config.bundle.app.tables?.countCap ?? DEFAULT_COUNT_CAP).toLocaleString('en-US')}`],
+        ['Configuration', `the project's own, with a client variant raising config.excelExportLimit (screens/app.json) to ${EXPORT_ROWS.toLocaleString('en-US')}`],
         ['Code', gitDescription()],
       ],
       method: `Each figure: ${warmup} warm-up calls, then ${repetitions} calls of the API over HTTP (signed POST with a real session, as the browser sends it, response parsed) interleaved with ${repetitions} runs of the same SQL — the statements the server ran for that call, recorded from its query log — one after another on one direct connection (the server runs a first block's count beside its rows, on a second connection). Times in milliseconds; API / SQL is the ratio of the medians, API − SQL their difference.`,
@@ -96,6 +102,7 @@ async function main() {
     await direct.end();
     await app.close();
     await database.close();
+    rmSync(config.root, { recursive: true, force: true });
   }
 }
 

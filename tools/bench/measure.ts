@@ -27,6 +27,19 @@ export interface Measurement {
   check?(answer: any): void;
   /** Why, when the target is missed: printed in the report next to the figure. */
   whenMissed?: string;
+  /** Fewer calls for a slow measurement (an export takes seconds); defaults to the run's. */
+  repetitions?: number;
+  warmup?: number;
+  /** Figures beside the latency (e.g. peak memory), read after the timed calls. */
+  extras?(): Extra[];
+}
+
+/** A figure of a measurement other than its latency, with its own target where it has one. */
+export interface Extra {
+  label: string;
+  value: string;
+  target?: string;
+  met?: boolean;
 }
 
 export interface Result {
@@ -42,6 +55,7 @@ export interface Result {
   /** The scans of the SQL's plans (indexes used). */
   paths: string[];
   whenMissed?: string;
+  extras: Extra[];
 }
 
 export interface RunOptions {
@@ -58,24 +72,25 @@ export async function runMeasurement(m: Measurement, o: RunOptions): Promise<Res
   const queries = await o.recorder.record(() => m.call());
   if (queries.length === 0) throw new Error(`${m.name}: the call ran no table query`);
   const paths = await accessPaths(o.direct, queries);
-  for (let i = 0; i < o.warmup; i++) {
+  for (let i = 0; i < (m.warmup ?? o.warmup); i++) {
     await m.call();
     await replay(o.direct, queries);
   }
   // Interleaved, so that both see the same moments of a shared machine.
   const api: number[] = [];
   const db: number[] = [];
-  for (let i = 0; i < o.repetitions; i++) {
+  for (let i = 0; i < (m.repetitions ?? o.repetitions); i++) {
     api.push(await timed(() => m.call()));
     db.push(await timed(() => replay(o.direct, queries)));
   }
   const result: Result = {
-    section: m.section, name: m.name, target: m.target, api: latency(api), db: latency(db), ratio: 0, met: { p95: false }, paths, whenMissed: m.whenMissed,
+    section: m.section, name: m.name, target: m.target, api: latency(api), db: latency(db), ratio: 0, met: { p95: false }, paths, whenMissed: m.whenMissed, extras: [],
   };
   result.ratio = result.api.median / result.db.median;
   result.met = { p95: result.api.p95 < m.target.p95Ms, ...(m.target.maxRatio !== undefined ? { ratio: result.ratio <= m.target.maxRatio } : {}) };
+  result.extras = m.extras?.() ?? [];
   o.log(`${allMet(result) ? 'met    ' : 'MISSED '} ${m.section} / ${m.name}: API median ${result.api.median.toFixed(1)} ms, p95 ${result.api.p95.toFixed(1)} ms; SQL median ${result.db.median.toFixed(1)} ms, p95 ${result.db.p95.toFixed(1)} ms; ratio ${result.ratio.toFixed(2)}`);
   return result;
 }
 
-export const allMet = (r: Result) => r.met.p95 && r.met.ratio !== false;
+export const allMet = (r: Result) => r.met.p95 && r.met.ratio !== false && r.extras.every((e) => e.met !== false);

@@ -18,9 +18,11 @@ function targetText(r: Result): string {
   return `p95 < ${r.target.p95Ms} ms${r.target.maxRatio !== undefined ? `, ≤ ${r.target.maxRatio}×` : ''}`;
 }
 
+const missedParts = (r: Result) => [...(r.met.p95 ? [] : ['p95']), ...(r.met.ratio === false ? ['ratio'] : []), ...r.extras.filter((e) => e.met === false).map((e) => e.label)];
+
 function metText(r: Result): string {
   if (allMet(r)) return 'met';
-  const missed = [...(r.met.p95 ? [] : ['p95']), ...(r.met.ratio === false ? ['ratio'] : [])];
+  const missed = missedParts(r);
   return `**not met** (${missed.join(', ')})`;
 }
 
@@ -40,9 +42,15 @@ export function renderReport(input: ReportInput): string {
   ];
   const sections = [...new Set(input.results.map((r) => r.section))];
   for (const section of sections) {
-    lines.push('', `### ${section}`, '', '| measurement | API median | API p95 | SQL median | SQL p95 | API / SQL | API − SQL | target | |', '|---|---:|---:|---:|---:|---:|---:|---|---|');
-    for (const r of input.results.filter((x) => x.section === section)) {
-      lines.push(`| ${r.name} | ${ms(r.api.median)} | ${ms(r.api.p95)} | ${ms(r.db.median)} | ${ms(r.db.p95)} | ${r.ratio.toFixed(2)}× | ${ms(r.api.median - r.db.median)} | ${targetText(r)} | ${metText(r)} |`);
+    const results = input.results.filter((x) => x.section === section);
+    lines.push('', `### ${section}`, '', '| measurement | calls | API median | API p95 | SQL median | SQL p95 | API / SQL | API − SQL | target | |', '|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+    for (const r of results) {
+      lines.push(`| ${r.name} | ${r.api.n} | ${ms(r.api.median)} | ${ms(r.api.p95)} | ${ms(r.db.median)} | ${ms(r.db.p95)} | ${r.ratio.toFixed(2)}× | ${ms(r.api.median - r.db.median)} | ${targetText(r)} | ${metText(r)} |`);
+    }
+    const extras = results.flatMap((r) => r.extras);
+    if (extras.length) {
+      lines.push('');
+      for (const e of extras) lines.push(`- ${e.label}: ${e.value}${e.target ? ` — target ${e.target}: ${e.met ? 'met' : '**not met**'}` : ''}`);
     }
   }
   const met = input.results.filter(allMet).length;
@@ -53,7 +61,7 @@ export function renderReport(input: ReportInput): string {
     const reasons = new Map<string, string[]>();
     for (const r of missed) {
       const why = !r.met.p95 && r.whenMissed ? r.whenMissed : r.met.ratio === false ? input.ratioNote : (r.whenMissed ?? 'See "How" below.');
-      const which = [...(r.met.p95 ? [] : ['p95']), ...(r.met.ratio === false ? ['ratio'] : [])].join(', ');
+      const which = missedParts(r).join(', ');
       reasons.set(why, [...(reasons.get(why) ?? []), `${r.section} / ${r.name} (${which})`]);
     }
     for (const [why, names] of reasons) lines.push('', why, '', ...names.map((n) => `- ${n}`));
