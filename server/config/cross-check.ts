@@ -157,6 +157,16 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     }
   }
 
+  // "x-sortBy" names the property that orders another (a joined label by its code)
+  for (const [id, schema] of Object.entries(schemas)) {
+    for (const [name, property] of Object.entries((schema as any).properties ?? {})) {
+      const target = (property as any)?.['x-sortBy'];
+      if (target !== undefined && !(typeof target === 'string' && (schema as any).properties[target])) {
+        problems.push({ file: `schemas/entities/${id}.schema.json`, pointer: `/properties/${name}/x-sortBy`, reason: `"${target}" is not a property of "${id}"` });
+      }
+    }
+  }
+
   for (const r of Object.values(resources)) {
     const file = `schemas/resources/${r.resource}.json`;
     needField(file, '/key', r.entity, r.key);

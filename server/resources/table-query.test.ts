@@ -4,7 +4,7 @@ import { KyselyPGlite } from 'kysely-pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_IDS, VIEW, createFixture, pojazdSchema } from './table-query.fixture.ts';
-import { TableQueryError, applySort, blockWindow, columnsFromSchema, filterExpression } from './table-query.ts';
+import { TableQueryError, applySort, blockWindow, columnsFromSchema, filterExpression, sortKeys } from './table-query.ts';
 
 const columns = columnsFromSchema(pojazdSchema);
 const MAX_BLOCK = 100;
@@ -296,6 +296,16 @@ describe('columnsFromSchema', () => {
   it('leaves out properties flagged x-filter false and those of no scalar type', () => {
     expect(columns.has('uwagi')).toBe(false);
     expect(columns.has('wyposazenie')).toBe(false);
+  });
+
+  it('sorts a label by the code its x-sortBy names, and refuses one naming no column', () => {
+    const coded = columnsFromSchema({
+      properties: { id: { type: 'integer' }, status: { type: 'integer' }, statusText: { type: 'string', 'x-sortBy': 'status' } },
+    });
+    expect(sortKeys(coded, [{ colId: 'statusText', sort: 'desc' }], 'id')).toEqual([{ name: 'status', dir: 'desc' }, { name: 'id', dir: 'desc' }]);
+    // the label still filters as itself
+    expect(coded.get('statusText')).toMatchObject({ name: 'statusText', kind: 'text' });
+    expect(() => columnsFromSchema({ properties: { a: { type: 'string', 'x-sortBy': 'missing' } } })).toThrow(/not a column/);
   });
 
   it('refuses a property name that is not a plain identifier', () => {

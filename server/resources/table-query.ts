@@ -36,6 +36,12 @@ export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
 export interface ColumnInfo {
   name: string;
   kind: ColumnKind;
+  /**
+   * The column that orders this one (`"x-sortBy"` in the entity schema): a label joined from
+   * another table (an order's status text) sorts by the code it names (the status), which the
+   * list's indexes serve; the label itself could only be sorted by reading every row.
+   */
+  sortBy?: string;
 }
 export type Columns = ReadonlyMap<string, ColumnInfo>;
 
@@ -63,7 +69,7 @@ const IDENTIFIER = /^[\p{L}_][\p{L}\p{N}_]*$/u;
  * date → date, date-time → datetime; boolean → boolean; nullable via type arrays
  * ["string","null"] (or an anyOf/oneOf with a {"type":"null"} branch). Properties flagged
  * "x-filter": false, and properties of any other shape (object, array, untyped), are not
- * filterable/sortable and are left out.
+ * filterable/sortable and are left out. "x-sortBy": "<property>" sorts a column by another one.
  */
 export function columnsFromSchema(schema: object): Columns {
   const columns = new Map<string, ColumnInfo>();
@@ -77,7 +83,13 @@ export function columnsFromSchema(schema: object): Columns {
     if (!IDENTIFIER.test(name)) {
       throw new Error(`table-query: property ${JSON.stringify(name)} is not a plain identifier and cannot be a view column`);
     }
-    columns.set(name, { name, kind });
+    const sortBy = property['x-sortBy'];
+    columns.set(name, { name, kind, ...(typeof sortBy === 'string' ? { sortBy } : {}) });
+  }
+  for (const column of columns.values()) {
+    if (column.sortBy !== undefined && !columns.has(column.sortBy)) {
+      throw new Error(`table-query: "x-sortBy" of ${JSON.stringify(column.name)} names ${JSON.stringify(column.sortBy)}, which is not a column`);
+    }
   }
   return columns;
 }
@@ -405,8 +417,9 @@ export function sortKeys(columns: Columns, sortModel: unknown, key: string): Sor
     if ((item.sort !== 'asc' && item.sort !== 'desc') || (item.type !== undefined && item.type !== 'default')) {
       throw new TableQueryError('unsupportedFilter', colId);
     }
-    if (keys.some((k) => k.name === column.name)) continue;
-    keys.push({ name: column.name, dir: item.sort });
+    const name = column.sortBy ?? column.name;
+    if (keys.some((k) => k.name === name)) continue;
+    keys.push({ name, dir: item.sort });
   }
   if (!keys.some((k) => k.name === key)) keys.push({ name: key, dir: keys.at(-1)?.dir ?? 'asc' });
   return keys;
