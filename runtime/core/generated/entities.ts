@@ -315,6 +315,9 @@ export interface Order {
   terminNapr?: string | null;
   stacjaSerw?: string | null;
   klientSymbol?: string | null;
+  /**
+   * The status as text (joined from order_status); sorted by the status code, which groups the same statuses together in the order of the workflow and is indexed.
+   */
   statusZnaczenie?: string | null;
   zgloInterwNazwa?: string | null;
   sprawaId?: number | null;
