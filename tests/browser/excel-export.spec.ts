@@ -11,16 +11,8 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { dropSchema } from '../../server/db/connect.ts';
-import { signIn, toast } from './support.ts';
+import { signIn, toast, openColumnFilter, rowCount } from './support.ts';
 
-const rowCount = async (page: Page) => Number((await page.getByTestId('row-count').innerText()).replace(/\D/g, ''));
-
-async function openColumnFilter(page: Page, colId: string) {
-  const header = page.locator(`.ag-header-cell[col-id="${colId}"]`);
-  await header.scrollIntoViewIfNeeded();
-  await header.hover();
-  await header.locator('.ag-header-cell-filter-button, .ag-header-icon.ag-header-cell-menu-button').first().click();
-}
 
 test('a manager exports the filtered orders to Excel: the visible columns in order, the filtered rows', async ({ page }) => {
   await signIn(page, 'manager');

@@ -37,3 +37,20 @@ export async function menuEntries(page: Page): Promise<string[]> {
   await expect(nav).toBeVisible();
   return (await nav.getByRole('link').allInnerTexts()).map((s) => s.trim());
 }
+
+/**
+ * The table's row count as a number, or NaN while it is blank (a new query's count is on its way),
+ * so that `expect.poll(() => rowCount(page))` waits for the count instead of reading 0.
+ */
+export async function rowCount(page: Page): Promise<number> {
+  const digits = (await page.getByTestId('row-count').innerText()).replace(/\D/g, '');
+  return digits ? Number(digits) : NaN;
+}
+
+/** Opens the filter of a table column from its header, as a user does. */
+export async function openColumnFilter(page: Page, colId: string) {
+  const header = page.locator(`.ag-header-cell[col-id="${colId}"]`);
+  await header.scrollIntoViewIfNeeded();
+  await header.hover();
+  await header.locator('.ag-header-cell-filter-button, .ag-header-icon.ag-header-cell-menu-button').first().click();
+}

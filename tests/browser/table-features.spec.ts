@@ -5,16 +5,8 @@
  * browser (a fresh browser context has no localStorage of the first one).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { signIn, openColumnFilter, rowCount } from './support.ts';
 
-const rowCount = async (page: Page) => Number((await page.getByTestId('row-count').innerText()).replace(/\D/g, ''));
-
-async function openColumnFilter(page: Page, colId: string) {
-  const header = page.locator(`.ag-header-cell[col-id="${colId}"]`);
-  await header.scrollIntoViewIfNeeded();
-  await header.hover();
-  await header.locator('.ag-header-cell-filter-button, .ag-header-icon.ag-header-cell-menu-button').first().click();
-}
 
 /** Scrolls the grid body sideways so that columns at the right end are rendered. */
 async function scrollGridRight(page: Page) {
@@ -88,7 +80,8 @@ test('contracts: Aktualne by default, Archiwalne, Wszystkie = both, kept after a
   const archiveRows: { dataDo: string }[] = (await (await archiveBlock).json()).rows;
   expect(archiveRows.length).toBeGreaterThan(0);
   expect(archiveRows.every((r) => new Date(`${r.dataDo}T00:00:00`) < today)).toBe(true);
-  await expect.poll(() => rowCount(page)).not.toBe(current);
+  // a number, and another one than before (NaN while the new count is on its way)
+  await expect.poll(async () => { const n = await rowCount(page); return !Number.isNaN(n) && n !== current; }).toBe(true);
   const archive = await rowCount(page);
   await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="umowaNr"]')).toHaveText(/UM\//);
 

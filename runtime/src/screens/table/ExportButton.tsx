@@ -50,7 +50,7 @@ export function ExportButton({ kind, screen, query, gridApi }: Props) {
   };
 
   return (
-    <Button variant="outline-success" size="sm" onClick={run} disabled={busy} aria-busy={busy} data-testid="table-export">
+    <Button variant="outline-secondary" size="sm" onClick={run} disabled={busy} aria-busy={busy} data-testid="table-export">
       {busy ? <Spinner animation="border" size="sm" className="me-1" aria-hidden="true" /> : <i className={`bi ${ICONS[kind]} me-1`} aria-hidden="true" />}
       {busy ? t('table:export.preparing') : t(`table:export.${kind}`)}
     </Button>
