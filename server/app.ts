@@ -4,7 +4,7 @@
  * in-memory or throwaway database and call it with inject(); main.ts adds listening.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,7 +12,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import authPlugin from './plugins/auth.ts';
+import authPlugin, { declareScopeAccess, requireAccessDeclarations, type DeclaredRoute } from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -45,6 +45,25 @@ function apiSchemas(schemas: Record<string, Record<string, any>>) {
   return Object.values(schemas).map(({ $schema: _ignored, ...schema }) => schema);
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, with its access declaration (the route-access test walks it). */
+    declaredRoutes: DeclaredRoute[];
+  }
+}
+
+/** Whether a path (the SPA fallback's, already decoded by the router) is an API path however it is spelt. */
+export function isApiPath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true; // undecodable: certainly not a page of the runtime
+  }
+  const normal = posix.normalize(`/${decoded.replace(/\\/g, '/').split(';')[0]}`).toLowerCase();
+  return normal === '/api' || normal.startsWith('/api/');
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const load = { root: options.root, variant: options.variant, version: options.version };
   // Fails fast, before anything listens, with file, pointer and reason.
@@ -66,10 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
 
-  // The API documentation is public, like the API's own description of itself should be.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
-  });
+  // Deny by default: a route without an access declaration stops start-up (plugins/auth.ts).
+  // First of all hooks, so it sees every route, the plugins' ones too.
+  app.decorate('declaredRoutes', requireAccessDeclarations(app));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -79,7 +97,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The API documentation is public, like the API's own description of itself should be.
+  await app.register(async (docs) => {
+    declareScopeAccess(docs, 'public');
+    await docs.register(swaggerUi, { routePrefix: '/api/docs' });
+  });
 
   await app.register(configPlugin, { load });
   await app.register(dbPlugin, { db: options.db });
@@ -100,11 +122,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(invoiceFileRoutes);
 
   if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: options.staticDir, wildcard: false, serve: true });
-    // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; unknown /api paths stay 404 JSON.
-    app.get('/*', { config: { public: true }, schema: { hide: true } }, (request, reply) => {
-      if (request.url.startsWith('/api/')) return reply.callNotFound();
-      return reply.sendFile('index.html');
+    const staticDir = options.staticDir;
+    await app.register(async (site) => {
+      // the runtime's files are public: what they show comes from the API, which checks every call
+      declareScopeAccess(site, 'public');
+      await site.register(fastifyStatic, { root: staticDir, wildcard: false, serve: true });
+      // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
+      // /api path once decoded and normalised (%61pi, //api, /API/, /x/../api) stays a 404 JSON.
+      site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
+        if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
+        return reply.sendFile('index.html');
+      });
     });
   }
   return app;

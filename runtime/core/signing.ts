@@ -21,8 +21,9 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-export function signBody(preConfigName: string, nonce: string, body: string): string {
-  return toBase64(hmac(sha256, encoder.encode(preConfigName + nonce), encoder.encode(body)));
+/** The signature of a body: text is signed as its UTF-8 bytes, bytes as they are. */
+export function signBody(preConfigName: string, nonce: string, body: string | Uint8Array): string {
+  return toBase64(hmac(sha256, encoder.encode(preConfigName + nonce), typeof body === 'string' ? encoder.encode(body) : body));
 }
 
 /** A fresh nonce: current time in ms, a dot, and 8 random bytes in hex (so two calls in one ms differ). */
@@ -54,7 +55,8 @@ export function checkSignature(args: {
   preConfigName: string;
   nonce: string | undefined;
   signature: string | undefined;
-  body: string;
+  /** The raw body exactly as received (bytes), or '' when there is none. */
+  body: string | Uint8Array;
   now?: number;
 }): SignatureProblem | null {
   const { nonce, signature } = args;

@@ -19,6 +19,8 @@ export interface Session {
   pojazdId: number | null;
   /** A current terms document exists that this user has not accepted (spec §4 "Terms modal"). */
   termsPending: boolean;
+  /** The user has not chosen their own password yet (first sign-in, or a password an administrator set). */
+  firstLogin: boolean;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -33,13 +35,21 @@ export async function createSession(db: Kysely<any>, userId: number, role: Role,
   return token;
 }
 
-/** The live session of a token, sliding its expiry; null when unknown, expired or the account has ended. */
+/**
+ * The live session of a token, sliding its expiry; null when unknown or expired, or when the
+ * account behind it no longer allows it: deleted (the join finds no account), its end date
+ * (dataDo) passed, locked (lockedUntil in the future), or its role changed since sign-in. The
+ * role, client and station are the account's as they are now, not copies from the sign-in. One
+ * query (session ⨝ account, with the terms check as a subquery), one round trip per request.
+ */
 export async function findSession(db: Kysely<any>, token: string): Promise<Session | null> {
   const tokenHash = hashToken(token);
   const row = await db
     .selectFrom('user_session as s')
     .innerJoin('app_user as u', 'u.id', 's.userId')
-    .select(['s.tokenHash', 's.userId', 'u.login', 's.role', 'u.klientSymbol', 'u.stacjaSerw', 's.pojazdId', 's.expiresAt', 's.lastSeenAt'])
+    .select(['s.tokenHash', 's.userId', 'u.login', 'u.rola as role', 's.role as signedInAs', 'u.klientSymbol', 'u.stacjaSerw', 's.pojazdId', 's.expiresAt', 's.lastSeenAt', 'u.firstLogin'])
+    // the account's state, judged by the database clock like everything else it stores
+    .select(sql<boolean>`(u."dataDo" is null or u."dataDo" >= current_date) and (u."lockedUntil" is null or u."lockedUntil" <= now())`.as('accountOpen'))
     // in the same query, so enforcing the terms costs no extra round trip per request
     .select((eb) => eb.exists(
       eb.selectFrom('terms_template as t').select(sql`1`.as('one')).where('t.current', '=', true)
@@ -51,6 +61,11 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     .where('s.tokenHash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || new Date(row.expiresAt).getTime() < Date.now()) return null;
+  // an ended, locked or re-roled account has no session any more: its next call is a 401
+  if (!row.accountOpen || row.role !== row.signedInAs) {
+    await revokeSession(db, tokenHash); // for good: extending the account later does not revive it
+    return null;
+  }
   // Write the sliding expiry at most once a minute: reads stay cheap.
   if (Date.now() - new Date(row.lastSeenAt).getTime() > 60_000) {
     const now = new Date();
@@ -69,6 +84,7 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     stacjaSerw: row.stacjaSerw,
     pojazdId: row.pojazdId,
     termsPending: Boolean(row.termsPending),
+    firstLogin: Boolean(row.firstLogin),
   };
 }
 

@@ -1,29 +1,100 @@
 /**
- * Authentication as one hook: a Bearer token is looked up in the database for every request.
- * Routes are closed by default; a route opens itself with `config: { public: true }` and narrows
- * itself to roles with `config: { roles: [...] }`. Row scopes are applied by the resources.
- * Until a user whom `security.termsRequiredWhen` (screens/app.json) names has accepted every
- * current terms document, only routes marked `termsExempt` answer them.
+ * Route access, deny by default (ACCESS.md, docs/security.md "Route access"). Every route declares
+ * in its route options who may call it:
+ *
+ *   config: { access: 'public' }                 anyone, no session needed
+ *   config: { access: 'signedIn' }               any signed-in role (rows are the resource's business)
+ *   config: { access: { roles: ['ADMIN'] } }     only these roles
+ *   config: { access: { resource: 'invoice' } }  the roles schemas/resources/invoice.json names
+ *
+ * and optionally `signed` (POST and PUT are signed writes unless a route says `signed: false`),
+ * `termsExempt` and `firstLoginExempt` (open while the terms or a new password are pending).
+ *
+ * The declaration is read from the MATCHED route (request.routeOptions.config), never from the
+ * URL text, so no spelling of a path (%61pi, //api, an absolute URL in the request line) can
+ * reach a route with another route's rules. A route registered without a declaration stops
+ * start-up (`requireAccessDeclarations`), routes added by plugins included: a plugin's routes get
+ * theirs from the scope it is registered in (`declareScopeAccess`).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '../../runtime/core/conditions.ts';
 import { findSession, type Session } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
+import { effectiveAccess } from '../resources/scope.ts';
+
+export type RouteAccess = 'public' | 'signedIn' | { roles: Role[] } | { resource: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
   }
   interface FastifyContextConfig {
-    public?: boolean;
-    roles?: Role[];
+    /** Who may call the route; required on every route (the server does not start without it). */
+    access?: RouteAccess;
+    /** A signed write (X-Nonce, X-Signature over the raw body). Defaults to true for POST and PUT, false otherwise. */
+    signed?: boolean;
     /**
      * Open to a signed-in USER or MANAGER who has not accepted the current terms yet (ACCESS.md:
      * only the terms calls, sign-out and the password calls are).
      */
     termsExempt?: boolean;
+    /** Open to a user who has not chosen their own password yet (first sign-in, or a password an administrator set). */
+    firstLoginExempt?: boolean;
+    /** The content types a signed route takes besides application/json (e.g. multipart/form-data). */
+    bodyTypes?: string[];
   }
+}
+
+/** One registered route with its resolved declaration, as the onRoute hook saw it. */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  signed: boolean;
+}
+
+/** Methods whose requests are signed writes unless the route says otherwise (spec §7). */
+export const SIGNED_BY_DEFAULT = new Set(['POST', 'PUT']);
+
+/** The scope's default declaration for routes that plugins (swagger-ui, static) add without one. */
+const SCOPE_ACCESS = 'routeAccessOfScope';
+
+/** Declares the access of every route a plugin registered inside this (encapsulated) scope adds. */
+export function declareScopeAccess(scope: FastifyInstance, access: RouteAccess): void {
+  scope.decorate(SCOPE_ACCESS, { getter: () => access });
+}
+
+/**
+ * The first onRoute hook of the application: a route must declare its access (or be added inside a
+ * scope that declares it for its plugin's routes), else start-up fails naming the route. The
+ * resolved declaration (with `signed` made explicit) is written back into the route's config and
+ * listed in `routes`, which the route-access test walks.
+ */
+export function requireAccessDeclarations(app: FastifyInstance): DeclaredRoute[] {
+  const routes: DeclaredRoute[] = [];
+  app.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions) {
+    const methods = ([] as string[]).concat(route.method);
+    const access = route.config?.access ?? ((this as any)[SCOPE_ACCESS] as RouteAccess | undefined);
+    if (!access || !isAccess(access)) {
+      throw new Error(
+        `route ${methods.join(',')} ${route.url} declares no access: add config.access ('public', 'signedIn', { roles: [...] } or { resource: '...' }) to its route options`,
+      );
+    }
+    const signedByDefault = methods.some((m) => SIGNED_BY_DEFAULT.has(m));
+    const signed = route.config?.signed ?? signedByDefault;
+    route.config = { ...(route.config ?? {}), access, signed };
+    for (const method of methods) routes.push({ method, url: route.url, access, signed });
+  });
+  return routes;
+}
+
+function isAccess(value: unknown): value is RouteAccess {
+  if (value === 'public' || value === 'signedIn') return true;
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  if (Array.isArray(v.roles)) return v.roles.length > 0 && v.roles.every((r) => typeof r === 'string');
+  return typeof v.resource === 'string';
 }
 
 export function bearerToken(header: string | undefined): string | null {
@@ -38,21 +109,37 @@ export function termsRequired(app: FastifyInstance, session: Session): boolean {
   return rule !== undefined && conditions.matches(rule, { role: session.role, variant: bundle.variant, config: bundle.config });
 }
 
+/** The roles a declaration lets in; a resource's come from its declaration as the bundle holds it now. */
+export function rolesOf(app: FastifyInstance, access: Exclude<RouteAccess, 'public' | 'signedIn'>): readonly string[] {
+  if ('roles' in access) return access.roles;
+  const resource = app.config.bundle.resources[access.resource];
+  return resource ? Object.keys(effectiveAccess(resource)) : [];
+}
+
 export default fp(
   async (app) => {
     app.decorateRequest('session', null);
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/api/')) return;
+      // no route matched: the not-found handler answers 404 and nothing else runs
+      if (request.is404) return;
+      const config = request.routeOptions.config ?? {};
+      const access = config.access;
+      // cannot happen (start-up refuses such a route), but if it did: closed, not open
+      if (!access) throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
+      if (access === 'public') return;
       const token = bearerToken(request.headers.authorization);
       request.session = token ? await findSession(app.db, token) : null;
-      const config = request.routeOptions.config ?? {};
-      if (config.public) return;
-      if (!request.session) throw new HttpError(401, app.config.t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
-      if (config.roles && !config.roles.includes(request.session.role)) {
+      const session = request.session;
+      if (!session) throw new HttpError(401, app.config.t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
+      if (access !== 'signedIn' && !rolesOf(app, access).includes(session.role)) {
         throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
       }
-      if (request.session.termsPending && !config.termsExempt && termsRequired(app, request.session)) {
+      // the same order as the runtime's session gates (screens/app.json): the terms first, then the new password
+      if (session.termsPending && !config.termsExempt && termsRequired(app, session)) {
         throw new HttpError(403, app.config.t('terms:notAccepted'), { code: 'TERMS_NOT_ACCEPTED' });
+      }
+      if (session.firstLogin && !config.firstLoginExempt) {
+        throw new HttpError(403, app.config.t('password:errors.firstLoginRequired'), { code: 'FIRST_LOGIN_REQUIRED' });
       }
     });
   },

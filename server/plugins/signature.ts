@@ -1,6 +1,7 @@
 /**
- * Signed writes (spec §7): every POST and PUT must carry X-Nonce and X-Signature over its raw
- * body. Nonces are recorded in the database (not in memory), so a replay is refused by any server
+ * Signed writes (spec §7): every route whose declaration says `signed` (POST and PUT unless a
+ * route says otherwise, server/plugins/auth.ts) must carry X-Nonce and X-Signature over its raw
+ * body, the bytes received whatever their Content-Type. Nonces are recorded in the database (not in memory), so a replay is refused by any server
  * process behind the same database.
  */
 import fp from 'fastify-plugin';
@@ -10,27 +11,40 @@ import { HttpError } from '../http-error.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    rawBody?: string;
+    /** The body's bytes exactly as received, whatever their content type: what the signature covers. */
+    rawBody?: Buffer;
   }
 }
 
-const SIGNED_METHODS = new Set(['POST', 'PUT']);
+const JSON_TYPE = 'application/json';
+
+/** The media type of a request (`text/plain; charset=utf-8` → `text/plain`), lower case. */
+const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].trim().toLowerCase();
 
 export default fp(
   async (app) => {
-    // Keep the exact bytes the client signed; parse JSON ourselves afterwards.
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      request.rawBody = body as string;
-      if (body === '') return done(null, undefined);
+    // Every body is kept as the bytes received, so the signature is checked over exactly those
+    // (Fastify's own text/plain parser would hand over a string nobody signed). JSON is parsed
+    // from the same bytes; any other type stays a Buffer that only a route declaring it accepts.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
+      const bytes = body as Buffer;
+      request.rawBody = bytes;
+      if (bytes.length === 0) return done(null, undefined);
       try {
-        done(null, JSON.parse(body as string));
+        done(null, JSON.parse(bytes.toString('utf8')));
       } catch {
         done(new HttpError(400, app.config.t('errors:badRequest'), { code: 'BAD_JSON' }), undefined);
       }
     });
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+      request.rawBody = body as Buffer;
+      done(null, body);
+    });
 
     app.addHook('preValidation', async (request) => {
-      if (!SIGNED_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+      const config = request.routeOptions.config ?? {};
+      if (!config.signed) return;
       const nonce = request.headers[NONCE_HEADER] as string | undefined;
       const problem = checkSignature({
         preConfigName: app.config.bundle.app.name,
@@ -39,6 +53,11 @@ export default fp(
         body: request.rawBody ?? '',
       });
       if (problem) throw new HttpError(400, app.config.t(`errors:signature.${problem}`), { code: `SIGNATURE_${problem.toUpperCase()}` });
+      // a body of a type the route does not take is refused, signed or not
+      const type = mediaType(request.headers['content-type']);
+      if (request.rawBody?.length && type !== JSON_TYPE && !(config.bodyTypes ?? []).includes(type)) {
+        throw new HttpError(415, app.config.t('errors:unsupportedMediaType'), { code: 'UNSUPPORTED_MEDIA_TYPE' });
+      }
       const inserted = await app.db
         .insertInto('used_nonce')
         .values({ nonce: nonce!, usedAt: sql`now()` })

@@ -131,6 +131,8 @@ export default async function excelRoutes(app: FastifyInstance) {
     const tags = [name];
 
     app.post<{ Body: ExcelExportRequest }>(`/api/${name}/excel/prepare`, {
+      // the roles of the resource's declaration (schemas/resources/<name>.json), as for its table
+      config: { access: { resource: name } },
       schema: {
         tags,
         description: 'Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.',
@@ -142,7 +144,7 @@ export default async function excelRoutes(app: FastifyInstance) {
 
     app.get<{ Querystring: { token?: string } }>(`/api/${name}/excel/download`, {
       // the link opens in a new window without the bearer header: the token is the credential
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags,
         description: 'The prepared Excel file, once, for the session that prepared it.',

@@ -161,27 +161,34 @@ export default async function tableRoutes(app: FastifyInstance) {
   const body = { $ref: 'row-params#' };
   for (const name of Object.keys(app.config.bundle.resources)) {
     const tags = [name];
+    // who may call: the roles schemas/resources/<name>.json gives a scope, read per request (plugins/auth.ts)
+    const config = { access: { resource: name } };
     app.post<{ Body: RowParams }>(`/api/${name}/table`, {
+      config,
       schema: { tags, body, response: { 200: { type: 'array', items: { type: 'object', additionalProperties: true } } } },
       handler: async (request) => queries.rows(name, request.session!, request.body),
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table2`, {
+      config,
       schema: { tags, body, response: { 200: { $ref: 'table-page#' } } },
       handler: async (request) => queries.page(name, request.session!, request.body),
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table-count`, {
+      config,
       schema: { tags, body, response: { 200: { $ref: 'count#' } } },
       handler: async (request) => queries.count(name, request.session!, request.body),
     });
     // spec §7: some resources answer the same list under another name too (POST /users/users)
     for (const alias of app.config.bundle.resources[name].listAliases ?? []) {
       app.post<{ Body: RowParams }>(`/api/${name}/${alias}`, {
-        schema: { tags, body, response: { 200: { type: 'array', items: { type: 'object', additionalProperties: true } } } },
+        config,
+      schema: { tags, body, response: { 200: { type: 'array', items: { type: 'object', additionalProperties: true } } } },
         handler: async (request) => queries.rows(name, request.session!, request.body),
       });
     }
     if (app.config.bundle.resources[name].byId) {
       app.get<{ Params: { id: string } }>(`/api/${name}/:id`, {
+        config,
         schema: { tags, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } },
         handler: async (request) => queries.byId(name, request.session!, request.params.id),
       });

@@ -6,6 +6,7 @@ import { createTableQueries } from '../resources/table-routes.ts';
 export default async function carRoutes(app: FastifyInstance) {
   const queries = createTableQueries(app);
   app.get('/api/car/single-car', {
+    config: { access: { resource: 'car' } },
     schema: { tags: ['car'], response: { 200: { $ref: 'car#' } } },
     handler: async (request) => {
       const { pojazdId } = request.session!;

@@ -33,7 +33,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
   };
 
   app.get('/api/settings/email', {
-    config: { roles: ['ADMIN'] },
+    config: { access: { roles: ['ADMIN'] } },
     schema: { tags, response: { 200: { $ref: 'email-config#' } } },
     handler: async () => {
       const c = await readEmailConfig(app.db);
@@ -49,7 +49,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
   });
 
   app.put<{ Body: Body }>('/api/settings/email', {
-    config: { roles: ['ADMIN'] },
+    config: { access: { roles: ['ADMIN'] } },
     schema: { tags, body: { $ref: 'email-config#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const c = await resolve(request.body);
@@ -62,7 +62,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: Body }>('/api/settings/email/test', {
-    config: { roles: ['ADMIN'] },
+    config: { access: { roles: ['ADMIN'] } },
     schema: {
       tags,
       description: 'Sends a test message to the sender address with the given (not yet saved) settings.',

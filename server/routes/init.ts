@@ -5,7 +5,7 @@ import { compatibilityItems } from '../init/compatibility.ts';
 
 export default async function initRoutes(app: FastifyInstance) {
   app.get('/api/init/pre-config', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: { tags: ['init'], response: { 200: { $ref: 'pre-config#' } } },
     handler: async () => {
       const { app: settings } = app.config.bundle;
@@ -19,7 +19,7 @@ export default async function initRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/ui/config', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: { tags: ['init'], description: 'The merged, validated configuration bundle the runtime renders from.' },
     handler: async (request, reply) => {
       const { etag, resources: _server_only, ...bundle } = app.config.bundle;
@@ -30,7 +30,7 @@ export default async function initRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/health', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: { tags: ['init'] },
     handler: async (_request, reply) => {
       try {

@@ -51,6 +51,7 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
   };
 
   app.post<{ Body: { faktId: number } }>('/api/invoice/download-link', {
+    config: { access: { resource: RESOURCE } },
     schema: {
       tags,
       description: 'A one-time token for the files of one invoice the caller may see (its invoice or its attachment, one file, once, for a few minutes).',
@@ -80,7 +81,7 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
       .executeTakeFirst();
     if (!user) return null;
     // no vehicle: a vehicle scope (none is declared for invoices) would then match nothing
-    return { tokenHash: '', userId: user.id, login: user.login, role: user.rola, klientSymbol: user.klientSymbol, stacjaSerw: user.stacjaSerw, pojazdId: null, termsPending: false };
+    return { tokenHash: '', userId: user.id, login: user.login, role: user.rola, klientSymbol: user.klientSymbol, stacjaSerw: user.stacjaSerw, pojazdId: null, termsPending: false, firstLogin: false };
   };
 
   const serveFile = (kind: (typeof FILE_KINDS)[keyof typeof FILE_KINDS]) =>
@@ -111,7 +112,7 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
   const fileRoute = (path: keyof typeof FILE_KINDS, description: string) =>
     app.get<{ Querystring: { id: string; token?: string } }>(`/api/invoice/${path}`, {
       // opened in a new window: the token in the URL is the credential, not a bearer header
-      config: { public: true },
+      config: { access: 'public' },
       schema: {
         tags,
         description,

@@ -58,12 +58,12 @@ export default async function passwordRoutes(app: FastifyInstance) {
   };
 
   const changeSchema = { tags, body: { $ref: 'password-change-request#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } };
-  app.post<{ Body: ChangeBody }>('/api/password/change-password', { config: { termsExempt: true }, schema: changeSchema, handler: changeOwn });
+  app.post<{ Body: ChangeBody }>('/api/password/change-password', { config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true }, schema: changeSchema, handler: changeOwn });
   // spec §7 "POST /account: password change (passwordChangeDTO)": the same change under its other name
-  app.post<{ Body: ChangeBody }>('/api/account', { config: { termsExempt: true }, schema: changeSchema, handler: changeOwn });
+  app.post<{ Body: ChangeBody }>('/api/account', { config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true }, schema: changeSchema, handler: changeOwn });
 
   app.put<{ Body: UsersChangeBody }>('/api/users/change-password', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: {
       tags,
       description: 'firstLogin: the forced change after the first sign-in (own account only, while the account still has to change it). ' +
@@ -93,7 +93,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: ResetBody }>('/api/password/reset-password', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: {
       tags,
       description: 'Sends a reset code to every active account with this e-mail. The answer is the same whether or not such an account exists.',
@@ -142,7 +142,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
   });
 
   app.put<{ Body: ForgottenBody }>('/api/password/change-forgotten-password', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: {
       tags,
       body: { $ref: 'forgotten-password-change-request#' },

@@ -11,7 +11,7 @@ import { HttpError } from '../http-error.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
   app.get('/api/settings/restart-application', {
-    config: { roles: ['ADMIN'] },
+    config: { access: { roles: ['ADMIN'] } },
     schema: {
       tags: ['settings'],
       response: { 200: { $ref: 'message-response#' }, 500: { $ref: 'error-response#' } },

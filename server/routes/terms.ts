@@ -57,13 +57,13 @@ export default async function termsRoutes(app: FastifyInstance) {
   };
 
   app.get('/api/terms/status', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags, response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => termsStatus(app.db, request.session!.userId),
   });
 
   app.get('/api/terms/next', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: {
       tags,
       description: 'The first current document the user has not accepted, as a PDF (headers X-Template-Id, X-Template-Name); 204 when none is left.',
@@ -83,7 +83,7 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Querystring: { templateId: string } }>('/api/terms/latest', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: {
       tags,
       description: 'The current version of the document group that templateId belongs to, as a PDF.',
@@ -113,7 +113,7 @@ export default async function termsRoutes(app: FastifyInstance) {
   };
 
   app.post<{ Body: { templateId: number } }>('/api/terms/accept', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags, body: { $ref: 'terms-accept-request#' }, response: { 200: { $ref: 'terms-status#' }, 400: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const { templateId } = request.body;
@@ -129,7 +129,7 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/terms/accept-current', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags, description: 'Accepts every current document at once.', response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => {
       const current = await app.db.selectFrom('terms_template').select('id').where('current', '=', true).execute();
@@ -139,7 +139,7 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Querystring: { login?: string; limit?: string } }>('/api/terms/history', {
-    config: { roles: ['ADMIN'] },
+    config: { access: { resource: 'acceptance-history' } },
     schema: {
       tags,
       description: 'Who accepted which document and when, newest first (the admin\'s acceptance history; the table screen pages through /api/acceptance-history/table2).',

@@ -91,7 +91,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
   };
 
   app.post<{ Body: AuthBody }>('/api/user/auth', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: {
       tags: ['session'],
       body: { $ref: 'auth-request#' },
@@ -147,7 +147,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: { rejestr: string; vin: string } }>('/api/user/re-logging', {
-    config: { roles: ['ADVISOR'] },
+    config: { access: { roles: ['ADVISOR'] } },
     schema: {
       tags: ['session'],
       description: 'An advisor switches the session to another vehicle (plate + last six VIN characters); the token stays the same.',
@@ -169,7 +169,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/user/logout', {
-    config: { termsExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags: ['session'], response: { 204: { type: 'null' } } },
     handler: async (request, reply) => {
       const session = request.session!;

@@ -108,7 +108,11 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
   // query strings are text and this server's ajv does not coerce types: the id is a string of digits
   const idQuery = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } } };
 
+  // every signed-in user has their own saved settings (ACCESS.md: self); the rows are theirs only
+  const config = { access: 'signedIn' } as const;
+
   app.post<{ Body: FilterBody }>('/api/user-table-filter', {
+    config,
     schema: { tags, body: { $ref: 'user-table-filter#' }, response: { 200: { $ref: 'saved-table-filter#' } } },
     handler: async (request) => {
       const { userId } = request.session!;
@@ -125,6 +129,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: ViewBody }>('/api/user-table-view', {
+    config,
     schema: { tags, body: { $ref: 'user-table-view#' }, response: { 200: { $ref: 'saved-table-view#' } } },
     handler: async (request) => {
       const { userId } = request.session!;
@@ -142,6 +147,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
 
   for (const [path, table] of [['/api/user-table-filter', 'user_table_filter'], ['/api/user-table-view', 'user_table_view']] as const) {
     app.delete<{ Querystring: { id: string } }>(path, {
+      config,
       schema: { tags, querystring: idQuery, response: { 204: { type: 'null' } } },
       handler: async (request, reply) => {
         const result = await app.db
@@ -157,6 +163,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
   }
 
   app.get<{ Params: { tableName: string } }>('/api/user-table-view/:tableName', {
+    config,
     schema: {
       tags,
       params: { type: 'object', properties: { tableName: { type: 'string', minLength: 1, maxLength: 100 } } },
