@@ -1,0 +1,383 @@
+/**
+ * Every route the server registers, as every kind of caller, under every spelling of its path.
+ *
+ * The routes come from Fastify itself (the onRoute registry `app.declaredRoutes`, filled for each
+ * route as Fastify adds it, plugins' routes included); the expected answers come from the LITERAL
+ * table below, written from /work/shared/ACCESS.md, never from the server's own declarations. A
+ * registered route missing from the table fails the test, and so does a table row no route has.
+ *
+ * A caller outside the policy only ever gets 401, 403 or 404; a caller inside it is never stopped
+ * by the access gate (no 401, no FORBIDDEN). Empty bodies keep the allowed calls harmless (they
+ * end in a 400 of the body validation, or in a read).
+ */
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { buildApp } from '../../server/app.ts';
+import { hashToken } from '../../server/auth/sessions.ts';
+import { openTestDatabase } from '../../server/db/testing.ts';
+import { DEMO, ROOT, type DemoAccount } from '../support/test-app.ts';
+
+type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
+type Who = 'public' | 'signedIn' | Role[];
+
+const ALL: Role[] = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'];
+const A: Role[] = ['ADMIN'];
+const AM: Role[] = ['ADMIN', 'MANAGER'];
+const AMU: Role[] = ['ADMIN', 'MANAGER', 'USER'];
+const AMV: Role[] = ['ADMIN', 'MANAGER', 'ADVISOR'];
+
+/**
+ * ACCESS.md, route by route. Table resources (`/table`, `/table2`, `/table-count`, aliases, by id,
+ * `excel/prepare`) follow the resource's row of ACCESS.md; notes and attachments follow their
+ * parents (attachment: assignment, car, order, damage → every role; note: order, damage → every
+ * role). Download links carry their own one-time token, so the download routes are public and
+ * refuse without it (their own tests). HEAD answers as its GET.
+ */
+const EXPECTED: Record<string, Who> = {
+  // API description (public, like the API's own description of itself)
+  'GET /api/docs': 'public',
+  'HEAD /api/docs/': 'public',
+  'GET /api/docs/static/index.html': 'public',
+  'GET /api/docs/static/swagger-initializer.js': 'public',
+  'GET /api/docs/json': 'public',
+  'GET /api/docs/yaml': 'public',
+  'GET /api/docs/static/*': 'public',
+  // start-up
+  'GET /api/init/pre-config': 'public',
+  'GET /api/ui/config': 'public',
+  'GET /api/health': 'public',
+  // session
+  'POST /api/user/auth': 'public',
+  'POST /api/user/re-logging': ['ADVISOR'],
+  'POST /api/user/logout': 'signedIn',
+  // terms status/next/accept: self; acceptance history: ADMIN
+  'GET /api/terms/status': 'signedIn',
+  'GET /api/terms/next': 'signedIn',
+  'GET /api/terms/latest': 'signedIn',
+  'POST /api/terms/accept': 'signedIn',
+  'POST /api/terms/accept-current': 'signedIn',
+  'GET /api/terms/history': A,
+  // passwords: own (self); users/change-password: ADMIN for anyone, the user for the first-login change
+  'POST /api/password/change-password': 'signedIn',
+  'POST /api/account': 'signedIn',
+  'PUT /api/users/change-password': 'signedIn',
+  'POST /api/password/reset-password': 'public',
+  'PUT /api/password/change-forgotten-password': 'public',
+  // settings
+  'GET /api/settings/restart-application': A,
+  'GET /api/settings/email': A,
+  'PUT /api/settings/email': A,
+  'POST /api/settings/email/test': A,
+  // car
+  'GET /api/car/single-car': ALL,
+  'POST /api/car/table': ALL,
+  'POST /api/car/table2': ALL,
+  'POST /api/car/table-count': ALL,
+  'GET /api/car/:id': ALL,
+  'POST /api/car/excel/prepare': ALL,
+  'GET /api/car/excel/download': 'public',
+  // acceptance history (terms/history) and login history: ADMIN
+  'POST /api/acceptance-history/table': A,
+  'POST /api/acceptance-history/table2': A,
+  'POST /api/acceptance-history/table-count': A,
+  'POST /api/login-history/table': A,
+  'POST /api/login-history/table2': A,
+  'POST /api/login-history/table-count': A,
+  'POST /api/login-history/excel/prepare': A,
+  'GET /api/login-history/excel/download': 'public',
+  // assignment: ADMIN, MANAGER
+  'POST /api/assignment/table': AM,
+  'POST /api/assignment/table2': AM,
+  'POST /api/assignment/table-count': AM,
+  'POST /api/assignment/excel/prepare': AM,
+  'GET /api/assignment/excel/download': 'public',
+  // attachment: the parent record's scope (assignment, car, order, damage → every role)
+  'POST /api/attachment/table': ALL,
+  'POST /api/attachment/table2': ALL,
+  'POST /api/attachment/table-count': ALL,
+  // note: the parent record's scope (order, damage → every role)
+  'POST /api/note/table': ALL,
+  'POST /api/note/table2': ALL,
+  'POST /api/note/table-count': ALL,
+  'POST /api/note/excel/prepare': ALL,
+  'GET /api/note/excel/download': 'public',
+  // contract, damage, fuel card, tire: ADMIN, MANAGER, USER
+  'POST /api/contract/table': AMU,
+  'POST /api/contract/table2': AMU,
+  'POST /api/contract/table-count': AMU,
+  'POST /api/contract/excel/prepare': AMU,
+  'GET /api/contract/excel/download': 'public',
+  'POST /api/damage/table': AMU,
+  'POST /api/damage/table2': AMU,
+  'POST /api/damage/table-count': AMU,
+  'POST /api/damage/excel/prepare': AMU,
+  'GET /api/damage/excel/download': 'public',
+  'POST /api/fuel-card/table': AMU,
+  'POST /api/fuel-card/table2': AMU,
+  'POST /api/fuel-card/table-count': AMU,
+  'POST /api/fuel-card/excel/prepare': AMU,
+  'GET /api/fuel-card/excel/download': 'public',
+  'POST /api/tire/table': AMU,
+  'POST /api/tire/table2': AMU,
+  'POST /api/tire/table-count': AMU,
+  'POST /api/tire/excel/prepare': AMU,
+  'GET /api/tire/excel/download': 'public',
+  // invoice: ADMIN, MANAGER; its files by one-time token
+  'POST /api/invoice/table': AM,
+  'POST /api/invoice/table2': AM,
+  'POST /api/invoice/table-count': AM,
+  'POST /api/invoice/excel/prepare': AM,
+  'GET /api/invoice/excel/download': 'public',
+  'POST /api/invoice/download-link': AM,
+  'GET /api/invoice/f': 'public',
+  'GET /api/invoice/a': 'public',
+  // order: every role (USER own vehicle, ADVISOR station)
+  'POST /api/order/table': ALL,
+  'POST /api/order/table2': ALL,
+  'POST /api/order/table-count': ALL,
+  'POST /api/order/excel/prepare': ALL,
+  'GET /api/order/excel/download': 'public',
+  // unit: ADMIN, MANAGER, ADVISOR (read only)
+  'POST /api/unit/table': AMV,
+  'POST /api/unit/table2': AMV,
+  'POST /api/unit/table-count': AMV,
+  'POST /api/unit/excel/prepare': AMV,
+  'GET /api/unit/excel/download': 'public',
+  // users: ADMIN
+  'POST /api/users/table': A,
+  'POST /api/users/table2': A,
+  'POST /api/users/table-count': A,
+  'POST /api/users/users': A,
+  'POST /api/users/excel/prepare': A,
+  'GET /api/users/excel/download': 'public',
+  // saved table settings: self
+  'POST /api/user-table-filter': 'signedIn',
+  'POST /api/user-table-view': 'signedIn',
+  'DELETE /api/user-table-filter': 'signedIn',
+  'DELETE /api/user-table-view': 'signedIn',
+  'GET /api/user-table-view/:tableName': 'signedIn',
+  // the runtime's files and its client-side routes (the SPA fallback), public
+  'GET /': 'public',
+  'GET /index.html': 'public',
+  'GET /assets/app.js': 'public',
+  'GET /*': 'public',
+};
+
+const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };
+const GATE_CODES = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'FIRST_LOGIN_REQUIRED', 'TERMS_NOT_ACCEPTED']);
+const FORGED = 'Zm9yZ2VkLXRva2VuLW5vdC1yZWFsLWF0LWFsbA';
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+
+/** A concrete path for a route pattern. */
+const concrete = (url: string) => url.replace(':id', '1').replace(':tableName', 'ORDER_TABLE').replace(/\*$/, 'x');
+
+/** The table row of a registered route (HEAD answers as its GET). */
+const expectedOf = (method: string, url: string): Who | undefined =>
+  EXPECTED[`${method} ${url}`] ?? (method === 'HEAD' ? EXPECTED[`GET ${url}`] : undefined);
+
+/** Spellings of an /api path that a raw-URL check would not have recognised. */
+function spellings(path: string): Record<string, string> {
+  const rest = path.slice('/api/'.length);
+  return {
+    '%61pi': `/%61pi/${rest}`,
+    '%2F separators': `/api%2F${rest.replace(/\//g, '%2F')}`,
+    '//api': `//api/${rest}`,
+    '/API/': `/API/${rest}`,
+    '/api/./x': `/api/./${rest}`,
+    '/api/x/..': `/api/${rest}/x/..`,
+    'trailing ;': `${path};`,
+    'encoded %2e%2e': `/x/%2e%2e/api/${rest}`,
+  };
+}
+
+describe('every registered route, every caller, every spelling', () => {
+  let app: FastifyInstance;
+  let closeDb: () => Promise<void>;
+  let preConfigName: string;
+  const tokens: Record<string, string | undefined> = {};
+
+  const call = (method: string, url: string, token?: string) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (method === 'POST' || method === 'PUT') {
+      payload = '{}';
+      headers['content-type'] = 'application/json';
+      const nonce = makeNonce();
+      headers['x-nonce'] = nonce;
+      headers['x-signature'] = signBody(preConfigName, nonce, payload);
+    }
+    return app.inject({ method: method as any, url, headers, payload });
+  };
+  const signIn = async (account: DemoAccount) => {
+    const payload = JSON.stringify(DEMO[account]);
+    const res = await app.inject({ method: 'POST', url: '/api/user/auth', headers: signedJson(payload), payload });
+    if (res.statusCode !== 200) throw new Error(`sign-in of ${account}: ${res.statusCode} ${res.body}`);
+    return res.json().id_token as string;
+  };
+  const signedJson = (payload: string) => {
+    const nonce = makeNonce();
+    return { 'content-type': 'application/json', 'x-nonce': nonce, 'x-signature': signBody(preConfigName, nonce, payload) };
+  };
+
+  beforeAll(async () => {
+    // a built runtime stand-in, so the static files and the SPA fallback are registered too
+    const site = mkdtempSync(join(tmpdir(), 'route-access-'));
+    mkdirSync(join(site, 'assets'));
+    writeFileSync(join(site, 'index.html'), '<!doctype html><html><body>runtime</body></html>');
+    writeFileSync(join(site, 'assets', 'app.js'), 'console.log(1)');
+    const database = await openTestDatabase({ seed: true });
+    closeDb = database.close;
+    app = await buildApp({ db: database.db, root: ROOT, version: VERSION, staticDir: site });
+    await app.ready();
+    preConfigName = app.config.bundle.app.name;
+    for (const [role, account] of Object.entries(ROLE_ACCOUNTS)) tokens[role] = await signIn(account);
+    tokens.none = undefined;
+    tokens.forged = FORGED;
+    // an expired session: its idle window has passed
+    tokens.expired = await signIn('manager');
+    await app.db.updateTable('user_session').set({ expiresAt: new Date(Date.now() - 1000) }).where('tokenHash', '=', hashToken(tokens.expired)).execute();
+    // a revoked session: signed out
+    tokens.revoked = await signIn('admin');
+    expect((await call('POST', '/api/user/logout', tokens.revoked)).statusCode).toBe(204);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await closeDb?.();
+  });
+
+  const routes = () => app.declaredRoutes;
+
+  it('has a row in the literal table for every route Fastify registered, and no row without a route', () => {
+    const registered = new Set(routes().map((r) => `${r.method} ${r.url}`));
+    const missing = [...registered].filter((key) => expectedOf(key.split(' ')[0], key.slice(key.indexOf(' ') + 1)) === undefined);
+    expect(missing).toEqual([]);
+    const stale = Object.keys(EXPECTED).filter((key) => !registered.has(key));
+    expect(stale).toEqual([]);
+    expect(registered.size).toBeGreaterThan(100);
+  });
+
+  it('answers each caller as ACCESS.md says: outside the policy only 401, 403 or 404; inside it the gate never refuses', async () => {
+    const failures: string[] = [];
+    const callers = ['none', 'forged', 'expired', 'revoked', ...ALL];
+    const ordered = [...routes()].sort((a, b) => Number(a.url === '/api/user/logout') - Number(b.url === '/api/user/logout'));
+    for (const route of ordered) {
+      const who = expectedOf(route.method, route.url);
+      for (const caller of callers) {
+        const res = await call(route.method, concrete(route.url), tokens[caller]);
+        const code = route.method === 'HEAD' ? undefined : safeCode(res.body);
+        const label = `${caller} ${route.method} ${route.url}: ${res.statusCode} ${code ?? ''}`;
+        const role = ALL.includes(caller as Role) ? (caller as Role) : undefined;
+        const allowed = who === 'public' || (role !== undefined && (who === 'signedIn' || who!.includes(role)));
+        if (allowed) {
+          if (res.statusCode === 401 || (code && GATE_CODES.has(code))) failures.push(`${label}, expected to pass the gate`);
+        } else {
+          if (![401, 403, 404].includes(res.statusCode)) failures.push(`${label}, expected 401/403/404`);
+          if (!role && res.statusCode !== 401) failures.push(`${label}, expected 401 without a live session`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('refuses every spelling of a closed route (%61pi, %2F, //api, /API/, dot segments, ;) without a session, and as a role it is closed to', async () => {
+    const failures: string[] = [];
+    for (const route of routes()) {
+      const who = expectedOf(route.method, route.url);
+      if (who === 'public' || !route.url.startsWith('/api/')) continue;
+      const outsiders: (string | undefined)[] = [undefined, FORGED];
+      if (Array.isArray(who)) outsiders.push(...ALL.filter((r) => !who.includes(r)).map((r) => tokens[r]));
+      for (const [name, path] of Object.entries(spellings(concrete(route.url)))) {
+        for (const token of outsiders) {
+          const res = await call(route.method, path, token);
+          const label = `${name} ${route.method} ${path} (${token === undefined ? 'no token' : token === FORGED ? 'forged' : 'other role'}): ${res.statusCode}`;
+          if (![401, 403, 404].includes(res.statusCode)) failures.push(label);
+          if (res.body.includes('<html')) failures.push(`${label}: the runtime's page for an API path`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('refuses an absolute URL in the request line (GET http://host/api/… HTTP/1.1) over a real socket', async () => {
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const failures: string[] = [];
+    for (const route of routes()) {
+      const who = expectedOf(route.method, route.url);
+      if (who === 'public' || !route.url.startsWith('/api/')) continue;
+      for (const target of [`${address}${concrete(route.url)}`, `http://evil.example${concrete(route.url)}`, `${address}/%61pi${concrete(route.url).slice(4)}`]) {
+        const status = await rawStatus(port, route.method, target);
+        if (![401, 403, 404, 400].includes(status)) failures.push(`${route.method} ${target}: ${status}`);
+        if (status === 200) failures.push(`${route.method} ${target}: answered without a session`);
+      }
+    }
+    // and the plain path over the same socket for comparison: 401
+    expect(await rawStatus(port, 'GET', '/api/settings/email')).toBe(401);
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('serves the runtime page for client-side routes but never for anything that is an /api path once decoded', async () => {
+    expect((await call('GET', '/app/order')).body).toContain('runtime');
+    for (const path of ['/%61pi/nothing', '/API/nothing', '//api/nothing', '/x/../api/nothing', '/%2561pi/nothing', '/api%2Fnothing', '/Api;x/nothing']) {
+      const res = await call('GET', path);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.body, path).not.toContain('runtime');
+    }
+  });
+});
+
+describe('a route without an access declaration', () => {
+  it('stops start-up, naming the method and the path, whether the app or a plugin adds it', async () => {
+    const database = await openTestDatabase({ seed: false });
+    try {
+      const app = await buildApp({ db: database.db, root: ROOT, version: VERSION });
+      expect(() => app.get('/api/undeclared', async () => 'open')).toThrow(/GET.*\/api\/undeclared.*declares no access/);
+      const boot = async () => {
+        await app.register(fp(async (plugin) => {
+          plugin.post('/api/from-a-plugin', async () => 'open');
+        }));
+        await app.ready();
+      };
+      await expect(boot()).rejects.toThrow(/POST \/api\/from-a-plugin declares no access/);
+      await app.close().catch(() => undefined);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+function safeCode(body: string): string | undefined {
+  try {
+    return JSON.parse(body)?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The status of one raw HTTP/1.1 request whose request line carries `target` as it is. */
+function rawStatus(port: number, method: string, target: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('connect', () => {
+      const body = method === 'POST' || method === 'PUT' ? '{}' : '';
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n` +
+        (body ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` : '') + `\r\n${body}`);
+    });
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('end', () => {
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(data);
+      if (m) resolve(Number(m[1]));
+      else reject(new Error(`no status line for ${method} ${target}: ${data.slice(0, 80)}`));
+    });
+    socket.on('error', reject);
+  });
+}
