@@ -59,4 +59,41 @@ describe('signed writes', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/user/auth', payload: JSON.stringify(DEMO.manager), headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(400);
   });
+
+  /** A write with any content type, signed by the caller over `signed` (the bytes it claims to send). */
+  const raw = (url: string, contentType: string, payload: Buffer | string, signed: Buffer | string) => {
+    const nonce = `${Date.now()}.${Math.random().toString(16).slice(2, 10)}`;
+    return t.app.inject({
+      method: 'POST', url, payload,
+      headers: { 'content-type': contentType, authorization: `Bearer ${token}`, 'x-nonce': nonce, 'x-signature': signBody(t.preConfigName, nonce, signed) },
+    });
+  };
+
+  it('checks the signature over the bytes received whatever the content type: a text/plain body signed over nothing is refused', async () => {
+    // POST /api/terms/accept-current takes no body, so only the signature can refuse this
+    const res = await raw('/api/terms/accept-current', 'text/plain', 'smuggled', '');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('SIGNATURE_MISMATCH');
+  });
+
+  it('refuses a multipart or form body signed over nothing, and refuses a correctly signed body of a type the route does not take (415)', async () => {
+    const multipart = '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n';
+    for (const [type, body] of [['multipart/form-data; boundary=b', multipart], ['application/x-www-form-urlencoded', 'a=1'], ['application/octet-stream', Buffer.from([0, 1, 2, 255])]] as const) {
+      const unsigned = await raw('/api/terms/accept-current', type, body, '');
+      expect(unsigned.statusCode, type).toBe(400);
+      expect(unsigned.json().code, type).toBe('SIGNATURE_MISMATCH');
+      const signed = await raw('/api/terms/accept-current', type, body, Buffer.isBuffer(body) ? body : Buffer.from(body));
+      expect(signed.statusCode, type).toBe(415);
+      expect(signed.json().code, type).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
+  it('signs JSON as its UTF-8 bytes, so Polish letters verify and a re-encoded body does not', async () => {
+    const text = JSON.stringify({ name: 'Zażółć', tablename: 'ORDER_TABLE', columnorder: ['autNr'] });
+    const ok = await raw('/api/user-table-view', 'application/json', Buffer.from(text, 'utf8'), Buffer.from(text, 'utf8'));
+    expect(ok.statusCode, ok.body).toBe(200);
+    const latin1 = Buffer.from(text.replace('Zażółć', 'Zazolc'), 'latin1');
+    const reencoded = await raw('/api/user-table-view', 'application/json', latin1, Buffer.from(text, 'utf8'));
+    expect(reencoded.json().code).toBe('SIGNATURE_MISMATCH');
+  });
 });
