@@ -13,7 +13,12 @@ interface Parts {
   resources: Record<string, ResourceDecl>;
   conditions: Record<string, unknown>;
   locales: Record<string, Record<string, unknown>>;
+  /** The variant and its settings, for conditions that depend on them (menu entries, allowed routes). */
+  variant?: string;
+  config?: Record<string, unknown>;
 }
+
+const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
 
 const CONDITION_KEYS = new Set(['visibleWhen', 'hiddenWhen', 'disabledWhen', 'when', 'allowedWhen', 'okWhen', 'termsRequiredWhen']);
 const TEXT_KEYS = new Set(['label', 'title', 'header', 'copyright', 'help', 'intro', 'text', 'running', 'failure', 'success', 'signOut', 'toast', 'passwordExpiryWarning']);
@@ -186,6 +191,73 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     if (r.excelExport) needKey(file, '/excelExport', `${r.entity}:title`);
     (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
   }
+  problems.push(...screenAccessProblems(parts, evaluator));
+  return problems;
+}
+
+/**
+ * A role that can open a screen must be able to read the resource behind it (ACCESS.md: the menu,
+ * the routes of screens/routes.json and the resources agree). For every route of routes.json, each
+ * role its `allowedWhen` lets in (under this variant's settings) must be named by the access of
+ * the resource of every table screen the route shows that role; every menu entry a role sees must
+ * lead to a route that lets the role in. The server enforces the resources' roles; this check keeps
+ * the screens from offering more than the server answers.
+ */
+function screenAccessProblems(parts: Parts, evaluator: ConditionEvaluator): ConfigProblem[] {
+  const { screens, resources } = parts;
+  const problems: ConfigProblem[] = [];
+  const context = (role: string) => ({ role: role as any, variant: parts.variant ?? 'default', config: parts.config ?? {} });
+  const matches = (condition: unknown, role: string) => {
+    try {
+      return condition === undefined || evaluator.matches(condition as any, context(role));
+    } catch {
+      return false; // reported above as a condition that does not compile
+    }
+  };
+  /** The roles that may read a resource: its own access, or its parents' (notes, attachments). */
+  const readers = (name: string): Set<string> => {
+    const r = resources[name];
+    if (!r) return new Set();
+    if (!r.parentScope) return new Set(Object.keys(r.access ?? {}));
+    return new Set(Object.values(r.parentScope.parents).flatMap((p) => Object.keys(resources[p]?.access ?? {})));
+  };
+  const routes: any[] = (screens.routes as any)?.routes ?? [];
+  routes.forEach((route, i) => {
+    for (const role of ROLES) {
+      if (route.public || !matches(route.allowedWhen, role)) continue;
+      const shown: { screen: string; pointer: string }[] = [];
+      if (route.screen) shown.push({ screen: route.screen, pointer: `/routes/${i}/screen` });
+      (route.screens ?? []).forEach((c: any, j: number) => {
+        if (matches(c.when, role)) shown.push({ screen: c.screen, pointer: `/routes/${i}/screens/${j}/screen` });
+      });
+      for (const { screen, pointer } of shown) {
+        const resource = (screens[screen] as any)?.type === 'table' ? (screens[screen] as any).resource : undefined;
+        if (resource && resources[resource] && !readers(resource).has(role)) {
+          problems.push({
+            file: 'screens/routes.json', pointer,
+            reason: `route "${route.path}" lets ${role} open screen "${screen}", but resource "${resource}" does not let ${role} read it (schemas/resources/${resource}.json access): narrow allowedWhen or widen the resource`,
+          });
+        }
+      }
+    }
+  });
+  const menu = screens.menu as any;
+  (menu?.groups ?? []).forEach((group: any, i: number) => {
+    group.items.forEach((item: any, j: number) => {
+      const route = routes.find((r) => r.path === item.route);
+      if (!route || route.public) return;
+      for (const role of ROLES) {
+        const visible = matches(group.visibleWhen, role) && !(group.hiddenWhen !== undefined && matches(group.hiddenWhen, role))
+          && matches(item.visibleWhen, role) && !(item.hiddenWhen !== undefined && matches(item.hiddenWhen, role));
+        if (visible && !matches(route.allowedWhen, role)) {
+          problems.push({
+            file: 'screens/menu.json', pointer: `/groups/${i}/items/${j}`,
+            reason: `menu entry "${item.id}" is shown to ${role}, but route "${route.path}" does not let ${role} in (allowedWhen)`,
+          });
+        }
+      }
+    });
+  });
   return problems;
 }
 

@@ -234,7 +234,7 @@ export function loadBundle(options: LoadOptions): Bundle {
   for (const [ns, { value }] of Object.entries(localeFiles)) pl[ns] = value as Record<string, unknown>;
 
   const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;
-  if (problems.length === 0) problems.push(...crossCheck({ screens, schemas, resources, conditions, locales: pl }));
+  if (problems.length === 0) problems.push(...crossCheck({ screens, schemas, resources, conditions, locales: pl, variant, config: (app?.config ?? {}) as Record<string, unknown> }));
   if (problems.length) throw new ConfigError(problems);
   linkParentResources(resources);
 

@@ -140,6 +140,34 @@ describe('configuration', () => {
     ]));
   });
 
+  it('refuses a route or a menu entry that lets a role open a screen whose resource that role cannot read', () => {
+    const root = copyConfig();
+    made.push(root);
+    const edit = (rel: string, change: (json: any) => void) => {
+      const file = join(root, rel);
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      change(json);
+      write(file, json);
+    };
+    // the assignments route open to every role (the resource: ADMIN and MANAGER only)
+    edit('screens/routes.json', (r) => delete r.routes.find((x: any) => x.id === 'assignments').allowedWhen);
+    // the invoices menu entry shown to every role, its route still for ADMIN and MANAGER
+    edit('screens/menu.json', (m) => delete m.groups[0].items.find((x: any) => x.id === 'invoices').visibleWhen);
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    const route = JSON.parse(readFileSync(join(root, 'screens/routes.json'), 'utf8')).routes.findIndex((x: any) => x.id === 'assignments');
+    const item = JSON.parse(readFileSync(join(root, 'screens/menu.json'), 'utf8')).groups[0].items.findIndex((x: any) => x.id === 'invoices');
+    expect(problems).toEqual(expect.arrayContaining([
+      `screens/routes.json /routes/${route}/screen route "/app/przydzialy" lets USER open screen "assignments-table", but resource "assignment" does not let USER read it (schemas/resources/assignment.json access): narrow allowedWhen or widen the resource`,
+      `screens/routes.json /routes/${route}/screen route "/app/przydzialy" lets ADVISOR open screen "assignments-table", but resource "assignment" does not let ADVISOR read it (schemas/resources/assignment.json access): narrow allowedWhen or widen the resource`,
+      `screens/menu.json /groups/0/items/${item} menu entry "invoices" is shown to USER, but route "/app/invoice" does not let USER in (allowedWhen)`,
+    ]));
+  });
+
   it('refuses an Excel export on a table whose resource offers none, and an exporting resource without a title', () => {
     const root = copyConfig();
     made.push(root);
