@@ -45,6 +45,12 @@ export default fp(
     app.addHook('preValidation', async (request) => {
       const config = request.routeOptions.config ?? {};
       if (!config.signed) return;
+      // a body some other parser consumed (a plugin's multipart, say) has no bytes to check: refused
+      const length = request.headers['content-length'];
+      const hasBody = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+      if (hasBody && request.rawBody === undefined) {
+        throw new HttpError(400, app.config.t('errors:signature.unverifiable'), { code: 'SIGNATURE_UNVERIFIABLE' });
+      }
       const nonce = request.headers[NONCE_HEADER] as string | undefined;
       const problem = checkSignature({
         preConfigName: app.config.bundle.app.name,

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../../runtime/core/signing.ts';
-import { DEMO, startTestApp, type TestApp } from '../support/test-app.ts';
+import { buildApp } from '../../server/app.ts';
+import { openTestDatabase } from '../../server/db/testing.ts';
+import { DEMO, ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('signed writes', () => {
   let t: TestApp;
@@ -96,4 +100,31 @@ describe('signed writes', () => {
     const reencoded = await raw('/api/user-table-view', 'application/json', latin1, Buffer.from(text, 'utf8'));
     expect(reencoded.json().code).toBe('SIGNATURE_MISMATCH');
   });
+});
+
+describe('a signed route and a body it cannot verify', () => {
+  it('refuses a body that a parser other than the raw-bytes ones consumed (as a multipart plugin would)', async () => {
+    const database = await openTestDatabase({ seed: false });
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+    const app = await buildApp({ db: database.db, root: ROOT, version });
+    try {
+      // a parser that hands over the body without keeping its bytes
+      app.addContentTypeParser('application/x-streamed', (_request, payload, done) => {
+        payload.resume();
+        payload.on('end', () => done(null, { streamed: true }));
+      });
+      app.post('/api/test-streamed', { config: { access: 'public', bodyTypes: ['application/x-streamed'] } }, async () => ({ accepted: true }));
+      await app.ready();
+      const nonce = `${Date.now()}.0c1d`;
+      const res = await app.inject({
+        method: 'POST', url: '/api/test-streamed', payload: 'anything',
+        headers: { 'content-type': 'application/x-streamed', 'x-nonce': nonce, 'x-signature': signBody(app.config.bundle.app.name, nonce, '') },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('SIGNATURE_UNVERIFIABLE');
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  }, 120_000);
 });
