@@ -5,7 +5,7 @@
  * huge strings — in bodies, query strings and path parameters. And whatever still reaches the
  * database as a data error (SQLSTATE class 22) is a 400 that does not show the SQL.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import configPlugin from '../../server/plugins/config.ts';
@@ -179,7 +179,7 @@ describe('bad input answered with 400 naming the field, never 500', () => {
 
 describe('a data error of the database that still reaches the error handler', () => {
   let db: TestDatabase;
-  let app: ReturnType<typeof Fastify>;
+  let app: FastifyInstance;
 
   beforeAll(async () => {
     db = await openTestDatabase({ migrate: false });
@@ -188,7 +188,8 @@ describe('a data error of the database that still reaches the error handler', ()
     await app.register(errorsPlugin);
     // a route that hands the database whatever it is given, as a handler with a missing schema limit would
     app.get<{ Querystring: { value: string; type: string } }>('/probe', async (request) => {
-      const type = { int: sql`integer`, date: sql`date`, text: sql`text`, ts: sql`timestamptz` }[request.query.type]!;
+      const types = { int: sql`integer`, date: sql`date`, text: sql`text`, ts: sql`timestamptz` };
+      const type = types[request.query.type as keyof typeof types];
       return db.db.executeQuery(sql`select cast(${request.query.value} as ${type}) as v`.compile(db.db));
     });
     await app.ready();

@@ -332,7 +332,7 @@ export interface RunOptions {
   ctx: GenContext;
   seed: number;
   /** Inputs per operation; each is sent as every caller. */
-  runs: number;
+  runs: number | ((op: Operation) => number);
   send: (op: Operation, url: string, body: unknown, token: string | undefined) => Promise<{ statusCode: number; body: string }>;
   /** Inputs not to send (e.g. a valid mail-test body would make the server connect to a fuzzed host). */
   skip?: (op: Operation, input: FuzzInput) => boolean;
@@ -363,7 +363,7 @@ export async function runFuzz(options: RunOptions): Promise<{ findings: Finding[
   for (const [i, op] of options.operations.entries()) {
     const report: OperationReport = { operation: op.key, requests: 0, byStatus: {}, fiveXx: 0 };
     const started = Date.now();
-    const inputs = fc.sample(inputsOf(op, options.ctx), { seed: options.seed + i, numRuns: options.runs });
+    const inputs = fc.sample(inputsOf(op, options.ctx), { seed: options.seed + i, numRuns: typeof options.runs === 'number' ? options.runs : options.runs(op) });
     for (const input of inputs) {
       if (options.skip?.(op, input)) continue;
       const url = urlOf(op, input);
