@@ -12,6 +12,7 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { startTestSmtp, useTestSmtp, type TestSmtp } from '../support/smtp.ts';
 import { DEMO, startTestApp, type DemoAccount, type TestApp } from '../support/test-app.ts';
 import { NASTY_NUMBERS, NASTY_STRINGS, formatFindings, type FuzzInput, operationsOf, runFuzz, type Caller, type GenContext, type Operation } from '../support/fuzz.ts';
 
@@ -73,6 +74,7 @@ function reachHandlers(_op: Operation, input: FuzzInput, n: number): FuzzInput {
 
 describe('the API fuzz: no input makes any operation answer 5xx', () => {
   let t: TestApp;
+  let smtp: TestSmtp;
   let operations: Operation[];
   let ctx: GenContext;
   let demoRows: Record<string, unknown>[];
@@ -80,6 +82,9 @@ describe('the API fuzz: no input makes any operation answer 5xx', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    // mail goes to a sink inside the test, so a reset request is answered as in production (not 503 "mail not configured")
+    smtp = await startTestSmtp();
+    await useTestSmtp(t.app.db, smtp);
     const doc = (await t.call('GET', '/api/docs/json')).json();
     operations = operationsOf(doc);
     const components = doc.components?.schemas ?? {};
@@ -93,7 +98,10 @@ describe('the API fuzz: no input makes any operation answer 5xx', () => {
     for (const { $schema: _s, ...schema } of Object.values(t.app.config.bundle.schemas)) ajv.addSchema(schema);
     validates = (schema, value) => ajv.validate(schema as object, value) as boolean;
   }, 120_000);
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
 
   it(`answers every operation, as every role and anonymously, below 500 (${RUNS} inputs per operation, seed ${SEED})`, async () => {
     const callers: Caller[] = [
