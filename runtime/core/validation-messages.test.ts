@@ -35,6 +35,13 @@ describe('validation messages', () => {
     expect(fieldMessages(validate.errors!, t, authRequest)).toContainEqual({ field: 'username', message: 'Pole może mieć najwyżej 50 znaków' });
   });
 
+  it('refuses a NUL character in the same schema the browser uses, with its own message', () => {
+    // the browser's login form and the server validate one schema: the rule holds in both
+    expect(validate({ username: 'a\u0000b', password: 'x', role: 'MANAGER' })).toBe(false);
+    expect(fieldMessages(validate.errors!, t, authRequest)).toContainEqual({ field: 'username', message: 'Pole zawiera niedozwolony znak (NUL)' });
+    expect(validate({ username: 'Zażółć', password: 'x', role: 'MANAGER' })).toBe(true);
+  });
+
   it('requires the plate for a vehicle user', () => {
     validate({ username: 'a', password: 'x', role: 'USER' });
     expect(fieldMessages(validate.errors!, t, authRequest)).toContainEqual({ field: 'rejestr', message: 'Pole nie może być puste' });

@@ -36,8 +36,15 @@ function propertySchema(root: any, field: string): any {
 /** Keywords whose message is the generic "required" one: an empty string counts as missing. */
 const REQUIRED_LIKE = new Set(['required']);
 
+/**
+ * The pattern every request text carries (schemas/api): no NUL character, which no text column
+ * can store. Its message says what is wrong rather than "bad format".
+ */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
 export function messageKey(error: AjvLikeError, rootSchema?: object): string {
   const field = fieldOf(error);
+  if (error.keyword === 'pattern' && error.params.pattern === NO_NUL_PATTERN) return 'validation:noNul';
   const own = propertySchema(rootSchema, field)?.['x-messages']?.[error.keyword];
   if (typeof own === 'string') return own;
   if (REQUIRED_LIKE.has(error.keyword)) return 'validation:required';

@@ -8,6 +8,12 @@ import { fieldMessages } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { TableQueryError } from '../resources/table-query.ts';
 
+/** PostgreSQL's class 22 "data exception" (22001 too long, 22003 out of range, 22021 NUL, 22P02 bad number, 22007/22008 bad date …). */
+export function isDataException(error: unknown): error is { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 export default fp(
   async (app) => {
     app.setErrorHandler((error: any, request, reply) => {
@@ -25,6 +31,13 @@ export default fp(
         const errors = fieldMessages(error.validation, (k, v) => t(k, v as any), root);
         const detail = errors.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : t('validation:invalid');
         return reply.status(400).send({ statusCode: 400, code: 'VALIDATION', detail, errors });
+      }
+      if (isDataException(error)) {
+        // Last line of defence: a value the database cannot take (NUL in text, a number out of the
+        // column's range, a malformed date …) is the caller's mistake. The schemas should have
+        // refused it first; the SQL and the database's own text stay in the log.
+        request.log.warn({ err: error, sqlState: error.code }, 'database refused a value: a schema limit is missing');
+        return reply.status(400).send({ statusCode: 400, code: 'BAD_VALUE', detail: t('errors:badValue') });
       }
       if (error.statusCode && error.statusCode < 500) {
         // Fastify's own client errors (bad JSON, body too large, unsupported media type)

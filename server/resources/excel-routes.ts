@@ -23,6 +23,7 @@ import { formatKindFor } from '../../runtime/core/format-kind.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
+import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeOf } from './scope.ts';
 import { createSheetBuilder, XLSX_MIME, type ExportColumn } from './excel-sheet.ts';
@@ -149,7 +150,7 @@ export default async function excelRoutes(app: FastifyInstance) {
         tags,
         description: 'The prepared Excel file, once, for the session that prepared it.',
         security: [],
-        querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 200 } } },
+        querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 200, pattern: NO_NUL_PATTERN } } },
         response: { 200: xlsxResponse, 403: errorResponse },
       },
       handler: async (request, reply) => {

@@ -208,6 +208,11 @@ function blankness(eb: EB, column: ColumnInfo, type: 'blank' | 'notBlank'): Bool
   return eb(ref, type === 'blank' ? 'is' : 'is not', null);
 }
 
+/** A text a text column can hold: a string without NUL (PostgreSQL refuses it in any text value). */
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && !value.includes('\u0000');
+}
+
 /** `%`, `_` and the escape character itself are literal in the pattern (Postgres' default LIKE escape is `\`). */
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, '\\$&');
@@ -216,7 +221,7 @@ function escapeLike(value: string): string {
 function textCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition): Bool {
   const type = typeOf(c, TEXT_TYPES, colId);
   if (type === 'blank' || type === 'notBlank') return blankness(eb, column, type);
-  if (typeof c.filter !== 'string') throw new TableQueryError('badFilterValue', colId);
+  if (!isText(c.filter)) throw new TableQueryError('badFilterValue', colId);
   const text = escapeLike(c.filter);
   const ref = eb.ref(column.name);
   switch (type) {
@@ -264,7 +269,7 @@ function textSetCondition(eb: EB, column: ColumnInfo, colId: string, c: Conditio
   let blanks = false;
   for (const v of values) {
     if (v === null) blanks = true;
-    else if (typeof v === 'string') strings.push(v);
+    else if (isText(v)) strings.push(v);
     else throw new TableQueryError('badFilterValue', colId);
   }
   const parts: Bool[] = [];

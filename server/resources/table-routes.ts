@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { ResourceDecl } from '../config/load-bundle.ts';
 import type { Session } from '../auth/sessions.ts';
+import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from './rows.ts';
 import { scopeExpression } from './scope.ts';
@@ -56,17 +57,39 @@ export function createTableQueries(app: FastifyInstance) {
   const selection = (entity: Record<string, any>, fields?: readonly string[]) =>
     (fields ?? Object.keys(entity.properties)).filter((p) => Object.hasOwn(entity.properties, p)).map((p) => sql.ref(p).as(p));
 
-  const baseQuery = (db: Kysely<any>, resource: ResourceDecl, columns: Columns, session: Session, params: Partial<RowParams>) => {
+  /**
+   * A request value compared with a column (srcId, group) as the column's type: a number column
+   * takes a whole number in the range of PostgreSQL's integer (also written as digits); a text
+   * column takes text. Anything else is a 400 naming the request field, never a database error.
+   */
+  const columnValue = (entity: Record<string, any>, column: string, value: string | number, field: string): string | number => {
+    const type = entity.properties?.[column]?.type;
+    const types: unknown[] = Array.isArray(type) ? type : [type];
+    const bad = () => {
+      const message = t('validation:type');
+      return new HttpError(400, `${field}: ${message}`, { code: 'VALIDATION', errors: [{ field, message }] });
+    };
+    if (types.includes('integer') || types.includes('number')) {
+      const n = typeof value === 'number' ? value : /^-?\d{1,10}$/.test(value) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < -2147483648 || n > 2147483647) throw bad();
+      return n;
+    }
+    const text = String(value);
+    if (text.includes('\u0000')) throw bad();
+    return text;
+  };
+
+  const baseQuery = (db: Kysely<any>, resource: ResourceDecl, entity: Record<string, any>, columns: Columns, session: Session, params: Partial<RowParams>) => {
     let q = db.selectFrom(resource.source).where((eb) => scopeExpression(eb, resource, session, t('errors:forbidden')));
     const filter = (eb: any) => filterExpression(eb, columns, params.filterModel);
     q = q.where((eb) => filter(eb) ?? sql<boolean>`true`);
     if (params.srcId !== undefined && params.srcId !== null && params.srcId !== '') {
       if (!resource.srcColumn) throw new HttpError(400, t('errors:badRequest'), { code: 'NO_SRC' });
-      q = q.where(sql.ref(resource.srcColumn), '=', params.srcId);
+      q = q.where(sql.ref(resource.srcColumn), '=', columnValue(entity, resource.srcColumn, params.srcId, 'srcId'));
     }
     if (params.group !== undefined && params.group !== null && params.group !== '') {
       if (!resource.groupColumn) throw new HttpError(400, t('errors:badRequest'), { code: 'NO_GROUP' });
-      q = q.where(sql.ref(resource.groupColumn), '=', params.group);
+      q = q.where(sql.ref(resource.groupColumn), '=', columnValue(entity, resource.groupColumn, params.group, 'group'));
     }
     return q;
   };
@@ -88,7 +111,7 @@ export function createTableQueries(app: FastifyInstance) {
     const { offset, limit } = blockWindow(params, MAX_BLOCK);
     const sortModel = Array.isArray(params.sortModel) && params.sortModel.length ? params.sortModel : resource.defaultSort ?? [];
     const keys = sortKeys(columns, sortModel, resource.key);
-    const base = baseQuery(app.db, resource, columns, session, params);
+    const base = baseQuery(app.db, resource, entity, columns, session, params);
     const fingerprint = queryFingerprint({
       resource: name, keys, filter: params.filterModel ?? null, srcId: params.srcId ?? null, group: params.group ?? null,
       caller: [session.role, session.userId, session.klientSymbol, session.stacjaSerw, session.pojazdId],
@@ -133,8 +156,8 @@ export function createTableQueries(app: FastifyInstance) {
   }
 
   async function count(name: string, session: Session, params: Partial<RowParams>): Promise<RowCount> {
-    const { resource, columns } = resolve(name);
-    return countRows(app.db, baseQuery(app.db, resource, columns, session, params), countCap());
+    const { resource, entity, columns } = resolve(name);
+    return countRows(app.db, baseQuery(app.db, resource, entity, columns, session, params), countCap());
   }
 
   async function byId(name: string, session: Session, id: string) {
@@ -189,7 +212,7 @@ export default async function tableRoutes(app: FastifyInstance) {
     if (app.config.bundle.resources[name].byId) {
       app.get<{ Params: { id: string } }>(`/api/${name}/:id`, {
         config,
-        schema: { tags, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } },
+        schema: { tags, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64, pattern: NO_NUL_PATTERN } } } },
         handler: async (request) => queries.byId(name, request.session!, request.params.id),
       });
     }

@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import type { Session } from '../auth/sessions.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
+import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeExpression } from '../resources/scope.ts';
 
@@ -123,7 +124,7 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
           required: ['id'],
           properties: {
             id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$', description: 'faktId' },
-            token: { type: 'string', maxLength: 200, description: 'from POST /api/invoice/download-link' },
+            token: { type: 'string', maxLength: 200, pattern: NO_NUL_PATTERN, description: 'from POST /api/invoice/download-link' },
           },
         },
         response: { 200: pdfResponse, 400: errorResponse, 403: errorResponse, 404: errorResponse },

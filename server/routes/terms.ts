@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from '../resources/rows.ts';
 
@@ -145,7 +146,7 @@ export default async function termsRoutes(app: FastifyInstance) {
       description: 'Who accepted which document and when, newest first (the admin\'s acceptance history; the table screen pages through /api/acceptance-history/table2).',
       querystring: {
         type: 'object',
-        properties: { login: { type: 'string', maxLength: 50 }, limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$|^1000$', description: '1…1000, default 200' } },
+        properties: { login: { type: 'string', maxLength: 50, pattern: NO_NUL_PATTERN }, limit: { type: 'string', pattern: '^[1-9][0-9]{0,2}$|^1000$', description: '1…1000, default 200' } },
       },
       response: { 200: { $ref: 'acceptance-history-list#' } },
     },

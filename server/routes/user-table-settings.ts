@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Bundle, Screen } from '../config/load-bundle.ts';
 import { jsonb } from '../db/value-types.ts';
+import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
 
@@ -166,7 +167,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
     config,
     schema: {
       tags,
-      params: { type: 'object', properties: { tableName: { type: 'string', minLength: 1, maxLength: 100 } } },
+      params: { type: 'object', properties: { tableName: { type: 'string', minLength: 1, maxLength: 100, pattern: NO_NUL_PATTERN } } },
       response: { 200: { $ref: 'user-table-settings#' } },
     },
     handler: async (request) => {

@@ -103,6 +103,9 @@ export interface ExcelExportRequest {
   rowParams: {
     startRow?: number;
     endRow: number;
+    /**
+     * @maxItems 100
+     */
     sortModel?: {
       colId: string;
       sort: "asc" | "desc";
@@ -165,6 +168,9 @@ export interface ResetPasswordRequest {
 export interface RowParams {
   startRow: number;
   endRow: number;
+  /**
+   * @maxItems 100
+   */
   sortModel?: {
     colId: string;
     sort: "asc" | "desc";
