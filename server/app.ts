@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -84,6 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(configPlugin, { load });
   await app.register(dbPlugin, { db: options.db });
   await app.register(errorsPlugin);
+  // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
+  await app.register(rateLimit, { global: false });
   await app.register(authPlugin);
   await app.register(signaturePlugin);
 
