@@ -46,7 +46,7 @@ export async function startTestApp(options: { variant?: string; root?: string; r
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
   if (options.rateLimits !== 'configured') {
-    const limits = (app.config.bundle.app.security as { rateLimit: Record<string, { max: number }> }).rateLimit;
+    const limits = (app.config.bundle.app.security as { rateLimit?: Record<string, { max: number }> }).rateLimit ?? {};
     for (const limit of Object.values(limits)) limit.max = 1_000_000;
   }
 
