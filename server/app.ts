@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -46,6 +47,40 @@ function apiSchemas(schemas: Record<string, Record<string, any>>) {
   return Object.values(schemas).map(({ $schema: _ignored, ...schema }) => schema);
 }
 
+/**
+ * Security headers on every answer (docs/security.md "Security headers"). The CSP is what the
+ * runtime needs and no more: scripts only from the server itself, never inline (no <script>
+ * block, no on… attribute); eval only because the runtime's form validation (ajv, compiled from
+ * the configuration's schemas at run time) builds its validators with new Function;
+ * styles also inline (ag-grid and React-Bootstrap inject <style> and style attributes); images
+ * and fonts also as data: (Bootstrap's icons in CSS) and blob:; the PDF viewer's worker from the
+ * server or a blob:; calls only to the server. Swagger UI at /api/docs lives with the same policy.
+ * No upgrade-insecure-requests and HSTS without subdomains: TLS is the reverse proxy's business,
+ * and the portal must not decide for the client's other sites.
+ */
+const securityHeaders = {
+  global: true,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'", "'unsafe-eval'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      frameSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'self'"],
+      formAction: ["'self'"],
+    },
+  },
+  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+};
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const load = { root: options.root, variant: options.variant, version: options.version };
   // Fails fast, before anything listens, with file, pointer and reason.
@@ -66,6 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addSchema(schema);
   }
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+
+  await app.register(helmet, securityHeaders);
 
   // The API documentation is public, like the API's own description of itself should be.
   app.addHook('onRoute', (route) => {
