@@ -40,6 +40,19 @@ export interface AppOptions {
   /** Folder of the built runtime; served with a fallback to index.html for client-side routes. */
   staticDir?: string;
   logger?: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (lock-out and call limits
+   * count per address): Fastify's trustProxy — "true", a hop count, or addresses/CIDRs separated
+   * by commas. Unset: the address of the connection.
+   */
+  trustProxy?: string;
+}
+
+function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
+  if (!value) return undefined;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 /** Schemas of schemas/ as the API uses them: $schema and our x- keywords are for tools, not for requests. */
@@ -89,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
+    // a hop count is a number for Fastify (its typings leave it out)
+    trustProxy: trustProxyOption(options.trustProxy) as boolean | string | undefined,
     ajv: { customOptions: { strict: false } },
   });
 
