@@ -5,6 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -38,6 +40,19 @@ export interface AppOptions {
   /** Folder of the built runtime; served with a fallback to index.html for client-side routes. */
   staticDir?: string;
   logger?: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (lock-out and call limits
+   * count per address): Fastify's trustProxy — "true", a hop count, or addresses/CIDRs separated
+   * by commas. Unset: the address of the connection.
+   */
+  trustProxy?: string;
+}
+
+function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
+  if (!value) return undefined;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 /** Schemas of schemas/ as the API uses them: $schema and our x- keywords are for tools, not for requests. */
@@ -64,6 +79,40 @@ export function isApiPath(path: string): boolean {
   return normal === '/api' || normal.startsWith('/api/');
 }
 
+/**
+ * Security headers on every answer (docs/security.md "Security headers"). The CSP is what the
+ * runtime needs and no more: scripts only from the server itself, never inline (no <script>
+ * block, no on… attribute); eval only because the runtime's form validation (ajv, compiled from
+ * the configuration's schemas at run time) builds its validators with new Function;
+ * styles also inline (ag-grid and React-Bootstrap inject <style> and style attributes); images
+ * and fonts also as data: (Bootstrap's icons in CSS) and blob:; the PDF viewer's worker from the
+ * server or a blob:; calls only to the server. Swagger UI at /api/docs lives with the same policy.
+ * No upgrade-insecure-requests and HSTS without subdomains: TLS is the reverse proxy's business,
+ * and the portal must not decide for the client's other sites.
+ */
+const securityHeaders = {
+  global: true,
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      scriptSrc: ["'self'", "'unsafe-eval'"],
+      scriptSrcAttr: ["'none'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      frameSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'self'"],
+      formAction: ["'self'"],
+    },
+  },
+  strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+};
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const load = { root: options.root, variant: options.variant, version: options.version };
   // Fails fast, before anything listens, with file, pointer and reason.
@@ -72,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
+    // a hop count is a number for Fastify (its typings leave it out)
+    trustProxy: trustProxyOption(options.trustProxy) as boolean | string | undefined,
     ajv: { customOptions: { strict: false } },
   });
 
@@ -88,6 +139,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Deny by default: a route without an access declaration stops start-up (plugins/auth.ts).
   // First of all hooks, so it sees every route, the plugins' ones too.
   app.decorate('declaredRoutes', requireAccessDeclarations(app));
+
+  await app.register(helmet, securityHeaders);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -106,6 +159,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(configPlugin, { load });
   await app.register(dbPlugin, { db: options.db });
   await app.register(errorsPlugin);
+  // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
+  await app.register(rateLimit, { global: false });
   await app.register(authPlugin);
   await app.register(signaturePlugin);
 

@@ -30,6 +30,7 @@ async function main() {
       version,
       staticDir: join(root, 'dist/runtime'),
       logger: process.env.LOG !== 'off',
+      trustProxy: process.env.TRUST_PROXY || undefined,
     });
     app.addHook('onClose', async () => database.close());
     if (process.argv.includes('--dev')) watchConfiguration(app);

@@ -41,4 +41,6 @@ export async function setPassword(db: Kysely<any>, userId: number, password: str
     lastFailedAt: null,
     lockedUntil: null,
   }).where('id', '=', userId).execute();
+  // the lock-out counts per login name and address (user-auth.ts): a new password lifts all of them
+  await db.deleteFrom('sign_in_failure').where('login', '=', db.selectFrom('app_user').select('login').where('id', '=', userId)).execute();
 }

@@ -4,6 +4,7 @@
  * password never leaves the server: GET answers a mask, and the mask sent back keeps it.
  */
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../http-error.ts';
 import { readEmailConfig, transportFor, type EmailConfig } from '../mail/mailer.ts';
 
 export const PASSWORD_MASK = '********';
@@ -26,10 +27,23 @@ export function testResultOf(error: any): TestResult {
 export default async function emailSettingsRoutes(app: FastifyInstance) {
   const tags = ['settings'];
   const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
-  /** The body with the mask replaced by the stored password. */
+  /**
+   * The body with the mask replaced by the stored password. The stored password goes only to the
+   * server it was saved for: with another host, port, user or encryption the mask is refused
+   * (400 on smtpPassword) and the password must be typed again. Otherwise "Testuj" (or saving,
+   * then testing) against a server of one's own would hand the stored password to that server.
+   */
   const resolve = async (body: Body): Promise<EmailConfig> => {
     if (body.smtpPassword !== PASSWORD_MASK) return body;
-    return { ...body, smtpPassword: (await readEmailConfig(app.db))?.smtpPassword ?? null };
+    const stored = await readEmailConfig(app.db);
+    const same = (a: unknown, b: unknown) => String(a ?? '').trim().toLowerCase() === String(b ?? '').trim().toLowerCase();
+    const sameServer = stored && same(stored.smtpHost, body.smtpHost) && Number(stored.smtpPort) === Number(body.smtpPort)
+      && same(stored.smtpUser, body.smtpUser) && stored.smtpSsl === body.smtpSsl;
+    if (stored?.smtpPassword && !sameServer) {
+      const message = t('email:errors.passwordForOtherServer');
+      throw new HttpError(400, message, { code: 'VALIDATION', errors: [{ field: 'smtpPassword', message }] });
+    }
+    return { ...body, smtpPassword: stored?.smtpPassword ?? null };
   };
 
   app.get('/api/settings/email', {
@@ -65,9 +79,10 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
     config: { access: { roles: ['ADMIN'] } },
     schema: {
       tags,
-      description: 'Sends a test message to the sender address with the given (not yet saved) settings.',
+      description: 'Sends a test message to the sender address with the given (not yet saved) settings. The password mask stands for the ' +
+        'stored password only while host, port, user and encryption are the saved ones; otherwise 400 on smtpPassword.',
       body: { $ref: 'email-config#' },
-      response: { 200: { $ref: 'email-test-result#' } },
+      response: { 200: { $ref: 'email-test-result#' }, 400: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       const c = await resolve(request.body);

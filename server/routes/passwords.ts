@@ -12,6 +12,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
 import { isMailConfigured, readEmailConfig, sendMail } from '../mail/mailer.ts';
+import { perAddressLimit } from '../rate-limit.ts';
 
 /** Letters and digits that cannot be mistaken for one another when typed from an e-mail. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -94,11 +95,12 @@ export default async function passwordRoutes(app: FastifyInstance) {
 
   app.post<{ Body: ResetBody }>('/api/password/reset-password', {
     config: { access: 'public' },
+    onRequest: perAddressLimit(app, 'resetRequest'),
     schema: {
       tags,
       description: 'Sends a reset code to every active account with this e-mail. The answer is the same whether or not such an account exists.',
       body: { $ref: 'reset-password-request#' },
-      response: { 200: { $ref: 'message-response#' }, 503: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'message-response#' }, 429: { $ref: 'error-response#' }, 503: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       // checked before looking the address up, so an unconfigured server answers every address alike
@@ -143,10 +145,11 @@ export default async function passwordRoutes(app: FastifyInstance) {
 
   app.put<{ Body: ForgottenBody }>('/api/password/change-forgotten-password', {
     config: { access: 'public' },
+    onRequest: perAddressLimit(app, 'resetCode'),
     schema: {
       tags,
       body: { $ref: 'forgotten-password-change-request#' },
-      response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' }, 429: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       const { username, resetToken, newPassword } = request.body;

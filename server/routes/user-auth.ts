@@ -2,9 +2,11 @@
  * Sign-in and sign-out (spec §3 "Login request/response", §7 "Authentication and session").
  * A USER signs in to the vehicle assigned to them (plate); an ADVISOR to any vehicle whose plate
  * and last six VIN characters match; MANAGER and ADMIN accounts use the office choice. Every
- * attempt is written to the login history. Repeated wrong passwords lock the login for a few
- * minutes (screens/app.json security.lockout): long enough to stop guessing, short enough that
- * an attacker cannot keep someone out for long (and a password reset unlocks at once).
+ * attempt is written to the login history. Every refusal that could confirm a login or a password
+ * answers alike (docs/security.md "Sign-in, reset and mail-test abuse"). Repeated failures lock a
+ * login name for the client address they came from for a few minutes (screens/app.json
+ * security.lockout): long enough to stop guessing, while the owner elsewhere is not affected (and
+ * a password reset unlocks at once). Each address also has a call limit (security.rateLimit).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -13,6 +15,7 @@ import type { Role } from '../../runtime/core/conditions.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { createSession, revokeSession, setSessionVehicle } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
+import { perAddressLimit } from '../rate-limit.ts';
 
 interface AuthBody {
   username: string;
@@ -76,29 +79,62 @@ export default async function userAuthRoutes(app: FastifyInstance) {
     app.db.insertInto('login_history').values({ login: login.slice(0, 50), loginDate: new Date(), rola, rodzaj, uwagi, success }).execute();
   const lockout = () => app.config.bundle.app.security.lockout as Lockout;
 
-  /** Counts a wrong password; the failure that reaches the limit locks the login. */
-  const recordFailure = async (user: Record<string, any>) => {
+  /**
+   * Failed sign-ins count per login *name* and client address (table sign_in_failure), whether or
+   * not the login exists: an unknown login is locked exactly like a real one, so no answer tells
+   * them apart, and a stranger at another address cannot lock the owner out. The account's
+   * "failedLogins"/"lockedUntil" (users table) mirror the latest count; that update runs for an
+   * unknown login too (touching no row), so both take the same work.
+   */
+  const lockedMinutes = async (login: string, address: string): Promise<number> => {
+    const row = await app.db.selectFrom('sign_in_failure').select('lockedUntil')
+      .where('login', '=', login).where('address', '=', address).executeTakeFirst();
+    const ms = row?.lockedUntil ? new Date(row.lockedUntil).getTime() - Date.now() : 0;
+    return ms > 0 ? Math.ceil(ms / 60_000) : 0;
+  };
+
+  /** Counts a failed sign-in; the failure that reaches the limit locks the login for this address. */
+  const recordFailure = async (login: string, address: string) => {
     const { maxFailures, windowMinutes, lockMinutes } = lockout();
-    const now = Date.now();
-    const inWindow = user.lastFailedAt && now - new Date(user.lastFailedAt).getTime() < windowMinutes * 60_000;
-    const failures = (inWindow ? user.failedLogins : 0) + 1;
-    const locks = failures >= maxFailures;
-    await app.db.updateTable('app_user').set({
-      failedLogins: locks ? 0 : failures,
-      lastFailedAt: locks ? null : new Date(now),
-      lockedUntil: locks ? new Date(now + lockMinutes * 60_000) : null,
-    }).where('id', '=', user.id).execute();
+    const now = new Date();
+    const windowStart = new Date(now.getTime() - windowMinutes * 60_000);
+    await app.db.transaction().execute(async (trx) => {
+      // rows whose window and lock are both over are forgotten
+      await trx.deleteFrom('sign_in_failure').where('lastFailedAt', '<', windowStart)
+        .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', now)])).execute();
+      const { failures } = await trx.insertInto('sign_in_failure')
+        .values({ login, address, failures: 1, lastFailedAt: now, lockedUntil: null })
+        .onConflict((oc) => oc.columns(['login', 'address']).doUpdateSet({
+          failures: sql`case when sign_in_failure."lastFailedAt" >= ${windowStart} then sign_in_failure."failures" + 1 else 1 end`,
+          lastFailedAt: now,
+          lockedUntil: null,
+        }))
+        .returning('failures').executeTakeFirstOrThrow();
+      const locks = Number(failures) >= maxFailures;
+      const lockedUntil = locks ? new Date(now.getTime() + lockMinutes * 60_000) : null;
+      if (locks) {
+        await trx.updateTable('sign_in_failure').set({ failures: 0, lockedUntil })
+          .where('login', '=', login).where('address', '=', address).execute();
+      }
+      await trx.updateTable('app_user').set({ failedLogins: locks ? 0 : Number(failures), lastFailedAt: now, lockedUntil })
+        .where('login', '=', login).execute();
+    });
   };
 
   app.post<{ Body: AuthBody }>('/api/user/auth', {
     config: { access: 'public' },
+    onRequest: perAddressLimit(app, 'signIn'),
     schema: {
       tags: ['session'],
+      description: 'Every refusal that could tell whether the login exists or the password is right (unknown login, wrong password, ' +
+        'role choice or vehicle) answers the same 401 UNAUTHORIZED. Failed sign-ins of one login name from one address lock it for ' +
+        'that address for a few minutes (429 LOCKED), known or unknown alike; each address has a call limit (429 TOO_MANY_REQUESTS).',
       body: { $ref: 'auth-request#' },
-      response: { 200: { $ref: 'auth-response#' }, 401: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'auth-response#' }, 401: { $ref: 'error-response#' }, 429: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       const body = request.body;
+      const address = request.ip.slice(0, 64);
       const user = await app.db.selectFrom('app_user').selectAll().where('login', '=', body.username).executeTakeFirst();
       // `code` carries the spec's machine value for outside clients; `detail` is the Polish text to show.
       const refuse = async (code: string, detail: string, reason: string, status = 401) => {
@@ -106,15 +142,18 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         throw new HttpError(status, detail, { code });
       };
       // a locked login is refused before the password is even checked, so guessing gains nothing
-      const lockedMs = user?.lockedUntil ? new Date(user.lockedUntil).getTime() - Date.now() : 0;
-      if (lockedMs > 0) {
-        const minutes = Math.ceil(lockedMs / 60_000);
-        return refuse('LOCKED', t('login:errors.locked', { minutes }), t('login:history.locked'), 429);
-      }
+      const minutes = await lockedMinutes(body.username, address);
+      if (minutes > 0) return refuse('LOCKED', t('login:errors.locked', { minutes }), t('login:history.locked'), 429);
+
+      // an unknown login is checked against a dummy hash: it takes as long as a wrong password
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
-      if (user && !passwordOk) await recordFailure(user);
+      /** The one answer for every failure that must not tell what was wrong; it counts towards the lock. */
+      const badCredentials = async (reason: string) => {
+        await recordFailure(body.username, address);
+        return refuse('UNAUTHORIZED', t('login:errors.unauthorized'), reason);
+      };
       if (!user || !passwordOk || !ACCOUNT_ROLES_FOR_CHOICE[body.role].includes(user.rola)) {
-        return refuse('UNAUTHORIZED', t('login:errors.unauthorized'), t('login:history.badCredentials'));
+        return badCredentials(t('login:history.badCredentials'));
       }
       if (user.dataDo && isoDate(user.dataDo)! < today()) {
         return refuse('User credentials have expired', t('login:errors.accountExpired'), t('login:history.accountExpired'));
@@ -126,12 +165,11 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       let vehicle: any = null;
       if (body.role === 'USER' || body.role === 'ADVISOR') {
         vehicle = await findVehicle(app.db, body, user);
-        if (!vehicle) {
-          const detail = t(body.role === 'USER' ? 'login:errors.vehicleNotAssigned' : 'login:errors.vehicleNotFound');
-          return refuse('UNAUTHORIZED', detail, detail);
-        }
+        // a vehicle that does not fit answers like a wrong password: anything else would confirm the password
+        if (!vehicle) return badCredentials(t(body.role === 'USER' ? 'login:errors.vehicleNotAssigned' : 'login:errors.vehicleNotFound'));
       }
       const token = await createSession(app.db, user.id, user.rola, vehicle?.pojazdId ?? null);
+      await app.db.deleteFrom('sign_in_failure').where('login', '=', user.login).where('address', '=', address).execute();
       if (user.failedLogins > 0 || user.lockedUntil) {
         await app.db.updateTable('app_user').set({ failedLogins: 0, lastFailedAt: null, lockedUntil: null }).where('id', '=', user.id).execute();
       }

@@ -27,9 +27,45 @@ describe('e-mail configuration', () => {
     const read = (await t.call('GET', '/api/settings/email', { token: admin })).json();
     expect(read).toMatchObject({ smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpPassword: '********' });
     // saving the mask back keeps the stored password
-    await t.call('PUT', '/api/settings/email', { token: admin, body: { ...read, smtpUser: 'portal2' } });
+    await t.call('PUT', '/api/settings/email', { token: admin, body: { ...read, smtpEmail: 'flota@partnercfm.pl' } });
     const row = await t.app.db.selectFrom('email_config').selectAll().executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ smtpUser: 'portal2', smtpPassword: 'Tajne-haslo-1' });
+    expect(row).toMatchObject({ smtpEmail: 'flota@partnercfm.pl', smtpPassword: 'Tajne-haslo-1' });
+    await t.call('PUT', '/api/settings/email', { token: admin, body: settings() });
+  });
+
+  describe('the stored password goes only to the saved server', () => {
+    const masked = () => ({ ...settings(), smtpPassword: '********' });
+    const retype = { field: 'smtpPassword', message: 'Podaj hasło ponownie: zmieniono serwer, port, użytkownika lub szyfrowanie' };
+
+    it('tests the saved server with the stored password when the mask is sent back', async () => {
+      await t.call('PUT', '/api/settings/email', { token: admin, body: settings() });
+      const ok = await t.call('POST', '/api/settings/email/test', { token: admin, body: masked() });
+      expect(ok.json().result).toBe('OK');
+      expect(smtp.logins.at(-1)).toEqual({ username: 'portal', password: 'Tajne-haslo-1' });
+    });
+
+    it('refuses the mask for another host, port, user or encryption, naming the password field, and sends nothing', async () => {
+      const other = await startTestSmtp();
+      try {
+        for (const change of [{ smtpHost: 'localhost' }, { smtpPort: other.port }, { smtpUser: 'ktos' }, { smtpSsl: 'STARTTLS' }]) {
+          const res = await t.call('POST', '/api/settings/email/test', { token: admin, body: { ...masked(), ...change } });
+          expect(res.statusCode, JSON.stringify(change)).toBe(400);
+          expect(res.json().errors).toEqual([retype]);
+        }
+        // nor can it be saved for another server and then tested there
+        const saved = await t.call('PUT', '/api/settings/email', { token: admin, body: { ...masked(), smtpPort: other.port } });
+        expect(saved.statusCode).toBe(400);
+        expect(saved.json().errors).toEqual([retype]);
+        expect((await t.app.db.selectFrom('email_config').select('smtpPort').executeTakeFirstOrThrow()).smtpPort).toBe(smtp.port);
+        expect(other.logins).toEqual([]);
+        // with the password typed again the other server is tested
+        const typed = await t.call('POST', '/api/settings/email/test', { token: admin, body: { ...settings(), smtpPort: other.port, smtpPassword: 'Inne-haslo-2' } });
+        expect(typed.json().result).toBe('OK');
+        expect(other.logins).toEqual([{ username: 'portal', password: 'Inne-haslo-2' }]);
+      } finally {
+        await other.close();
+      }
+    });
   });
 
   it('validates every field with the spec\'s messages', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('sign-in security', () => {
@@ -12,7 +12,9 @@ describe('sign-in security', () => {
   const wrong = (username: string) => signIn({ username, password: 'Zgaduje123!', role: 'MANAGER' });
 
   describe('lock-out', () => {
-    it('locks one login after five wrong passwords in a row, refusing even the right password, with the minutes to wait', async () => {
+    const failures = (login: string) => t.app.db.selectFrom('sign_in_failure').selectAll().where('login', '=', login).execute();
+
+    it('locks one login after five failed sign-ins in a row from one address, refusing even the right password, with the minutes to wait', async () => {
       for (let i = 0; i < 5; i++) expect((await wrong('manager3')).statusCode).toBe(401);
       const locked = await signIn({ username: 'manager3', password: 'Haslo123!', role: 'MANAGER' });
       expect(locked.statusCode).toBe(429);
@@ -21,17 +23,31 @@ describe('sign-in security', () => {
       expect((await signIn(DEMO.manager)).statusCode).toBe(200);
       const history = await t.app.db.selectFrom('login_history').select(['uwagi', 'success']).where('login', '=', 'manager3').orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(history).toEqual({ uwagi: 'Konto czasowo zablokowane', success: false });
+      // the administrator sees the lock in the users table
+      const account = await t.app.db.selectFrom('app_user').select('lockedUntil').where('login', '=', 'manager3').executeTakeFirstOrThrow();
+      expect(new Date(account.lockedUntil).getTime()).toBeGreaterThan(Date.now());
     });
 
     it('keeps an attacker from locking anyone out for long: guesses during the lock do not extend it, and it ends by itself', async () => {
-      const before = await t.app.db.selectFrom('app_user').select('lockedUntil').where('login', '=', 'manager3').executeTakeFirstOrThrow();
+      const [before] = await failures('manager3');
       for (let i = 0; i < 10; i++) expect((await wrong('manager3')).statusCode).toBe(429);
-      const after = await t.app.db.selectFrom('app_user').select('lockedUntil').where('login', '=', 'manager3').executeTakeFirstOrThrow();
+      const [after] = await failures('manager3');
       expect(new Date(after.lockedUntil).getTime()).toBe(new Date(before.lockedUntil).getTime());
       expect(new Date(after.lockedUntil).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
-      // five minutes later (moved back in the database) the owner signs in
-      await t.app.db.updateTable('app_user').set({ lockedUntil: new Date(Date.now() - 1000) }).where('login', '=', 'manager3').execute();
-      expect((await signIn({ username: 'manager3', password: 'Haslo123!', role: 'MANAGER' })).statusCode).toBe(200);
+      // five minutes later the owner signs in (the clock of the server is moved on)
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(after.lockedUntil).getTime() + 1000 });
+      try {
+        expect((await signIn({ username: 'manager3', password: 'Haslo123!', role: 'MANAGER' })).statusCode).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('does not let a stranger at another address lock the owner out', async () => {
+      const stranger = (body: Record<string, unknown>) => t.call('POST', '/api/user/auth', { body, remoteAddress: '203.0.113.7' });
+      for (let i = 0; i < 5; i++) await stranger({ username: 'manager', password: 'Zgaduje123!', role: 'MANAGER' });
+      expect((await stranger(DEMO.manager)).statusCode).toBe(429);
+      expect((await signIn(DEMO.manager)).statusCode).toBe(200);
     });
 
     it('forgets failures once the owner signs in, and failures older than the window', async () => {
@@ -40,9 +56,26 @@ describe('sign-in security', () => {
       for (let i = 0; i < 4; i++) await wrong('manager');
       expect((await signIn(DEMO.manager)).statusCode).toBe(200);
       for (let i = 0; i < 4; i++) await wrong('manager');
-      await t.app.db.updateTable('app_user').set({ lastFailedAt: new Date(Date.now() - 16 * 60_000) }).where('login', '=', 'manager').execute();
-      await wrong('manager');
-      expect((await signIn(DEMO.manager)).statusCode).toBe(200);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 16 * 60_000 });
+      try {
+        await wrong('manager');
+        expect((await signIn(DEMO.manager)).statusCode).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('lifts the lock when the password is reset', async () => {
+      for (let i = 0; i < 5; i++) await wrong('manager2');
+      expect((await signIn(DEMO.manager2)).statusCode).toBe(429);
+      const admin = await t.signIn('admin');
+      const account = await t.app.db.selectFrom('app_user').select(['id', 'passwordHash', 'pwdDo']).where('login', '=', 'manager2').executeTakeFirstOrThrow();
+      const set = await t.call('PUT', '/api/users/change-password', { token: admin, body: { userId: account.id, password: 'Nowe-Haslo-2026!' } });
+      expect(set.statusCode).toBe(200);
+      expect(await failures('manager2')).toEqual([]);
+      expect((await signIn({ ...DEMO.manager2, password: 'Nowe-Haslo-2026!' })).statusCode).toBe(200);
+      // the demo password back for the tests below
+      await t.app.db.updateTable('app_user').set({ passwordHash: account.passwordHash, pwdDo: account.pwdDo, firstLogin: false }).where('id', '=', account.id).execute();
     });
   });
 

@@ -41,11 +41,11 @@ describe('sign-in and sign-out', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('refuses a driver who names a vehicle that is not theirs', async () => {
+  it('refuses a driver who names a vehicle that is not theirs exactly like a wrong password', async () => {
     const other = await t.app.db.selectFrom('car').select('rejestr').where('rejestr', '!=', 'WZ12345').executeTakeFirstOrThrow();
     const res = await t.call('POST', '/api/user/auth', { body: { ...DEMO.kierowca, rejestr: other.rejestr } });
     expect(res.statusCode).toBe(401);
-    expect(res.json().detail).toMatch(/nie jest przypisany/);
+    expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED', detail: 'Błąd logowania: Błędny login lub hasło!' });
   });
 
   it('refuses an advisor whose VIN part does not match the plate', async () => {

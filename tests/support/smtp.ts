@@ -19,6 +19,8 @@ export interface ReceivedMail {
 export interface TestSmtp {
   port: number;
   received: ReceivedMail[];
+  /** The user names and passwords clients signed in with (AUTH), in order. */
+  logins: { username: string; password: string }[];
   /** The next message to arrive (or the first one not yet taken). */
   nextMail(timeoutMs?: number): Promise<ReceivedMail>;
   /** Refuse every message from now on (a mail server that is down for the portal). */
@@ -57,6 +59,7 @@ export function parseMail(raw: string, from: string, to: string[]): ReceivedMail
 
 export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
+  const logins: TestSmtp['logins'] = [];
   const waiting: ((m: ReceivedMail) => void)[] = [];
   let taken = 0;
   let refusing = false;
@@ -65,7 +68,10 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onAuth: (_auth, _session, callback) => callback(null, { user: 'portal' }),
+    onAuth: (auth, _session, callback) => {
+      logins.push({ username: String(auth.username), password: String(auth.password) });
+      callback(null, { user: 'portal' });
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -83,6 +89,7 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   return {
     port: (server.server.address() as AddressInfo).port,
     received,
+    logins,
     nextMail(timeoutMs = 15_000) {
       if (taken < received.length) return Promise.resolve(received[taken++]);
       return new Promise((resolve, reject) => {

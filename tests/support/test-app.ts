@@ -28,18 +28,27 @@ export type DemoAccount = keyof typeof DEMO;
 export interface TestApp {
   app: FastifyInstance;
   preConfigName: string;
-  /** A signed POST/PUT (or a plain GET/DELETE) with an optional bearer token. */
-  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; sign?: boolean }): Promise<LightMyRequestResponse>;
+  /** A signed POST/PUT (or a plain GET/DELETE) with an optional bearer token, from 127.0.0.1 or the given client address. */
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; sign?: boolean; remoteAddress?: string }): Promise<LightMyRequestResponse>;
   signIn(account: DemoAccount): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { variant?: string; root?: string } = {}): Promise<TestApp> {
+/**
+ * `rateLimits: 'configured'` keeps the per-address call limits of screens/app.json. Otherwise they
+ * are lifted for this app: every inject call comes from the one address 127.0.0.1, and a test file
+ * signs in far more often than a person would (the limits have tests of their own).
+ */
+export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted' } = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
   const database = await openTestDatabase({ seed: true });
   const app = await buildApp({ db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION });
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
+  if (options.rateLimits !== 'configured') {
+    const limits = (app.config.bundle.app.security as { rateLimit?: Record<string, { max: number }> }).rateLimit ?? {};
+    for (const limit of Object.values(limits)) limit.max = 1_000_000;
+  }
 
   const call: TestApp['call'] = (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -54,7 +63,7 @@ export async function startTestApp(options: { variant?: string; root?: string } 
       headers['x-nonce'] = nonce;
       headers['x-signature'] = signBody(preConfigName, nonce, payload ?? '');
     }
-    return app.inject({ method, url, headers, payload });
+    return app.inject({ method, url, headers, payload, remoteAddress: opts.remoteAddress });
   };
 
   return {

@@ -9,6 +9,9 @@ export type AuthRequest = {
   password: string;
   role: "USER" | "MANAGER" | "ADVISOR";
   rejestr?: string | null;
+  /**
+   * Exactly the last six VIN characters; empty or null when the choice has no VIN field (a login form sends its hidden fields empty).
+   */
   vin?: string | null;
 };
 

@@ -90,7 +90,7 @@ export interface AppFile {
     copyright?: string;
   };
   /**
-   * Sign-in security: who must accept the terms, lock-out after failed sign-ins, reset codes, password lifetime.
+   * Sign-in security: who must accept the terms, lock-out after failed sign-ins, per-address limits, reset codes, password lifetime.
    */
   security: {
     /**
@@ -98,12 +98,29 @@ export interface AppFile {
      */
     termsRequiredWhen: {} | boolean;
     /**
-     * After maxFailures wrong passwords for one login within windowMinutes, that login is refused for lockMinutes (short, so nobody can be locked out for long; a password reset also unlocks).
+     * After maxFailures failed sign-ins for one login name from one client address within windowMinutes, that login is refused to that address for lockMinutes (short, and other addresses are not affected, so nobody can be locked out for long; a password reset also unlocks). Unknown logins are counted alike.
      */
     lockout: {
       maxFailures: number;
       windowMinutes: number;
       lockMinutes: number;
+    };
+    /**
+     * Calls per client address within windowMinutes for the public calls a stranger can repeat: sign-in, the reset request (it sends mail) and the reset-code check. Counted in each server process's memory; the 429 says how many minutes to wait.
+     */
+    rateLimit: {
+      signIn: {
+        max: number;
+        windowMinutes: number;
+      };
+      resetRequest: {
+        max: number;
+        windowMinutes: number;
+      };
+      resetCode: {
+        max: number;
+        windowMinutes: number;
+      };
     };
     resetCode: {
       validMinutes: number;
