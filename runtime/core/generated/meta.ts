@@ -216,9 +216,10 @@ export interface DetailsDialogFile {
            */
           label?: string;
           /**
-           * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+           * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
            */
-          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+          format?:
+            "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
           /**
            * A field of the record holding an alert colour for this value.
            */
@@ -293,9 +294,20 @@ export interface DetailsDialogFile {
              */
             label?: string;
             /**
-             * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+             * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
              */
-            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+            format?:
+              | "text"
+              | "date"
+              | "datetime"
+              | "number"
+              | "km"
+              | "money"
+              | "boolean"
+              | "tn"
+              | "decimal1"
+              | "litres"
+              | "mm";
             /**
              * A field of the record holding an alert colour for this value.
              */
@@ -371,9 +383,10 @@ export interface DetailsDialogFile {
            */
           label?: string;
           /**
-           * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+           * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
            */
-          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+          format?:
+            "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
           /**
            * A field of the record holding an alert colour for this value.
            */
@@ -448,9 +461,20 @@ export interface DetailsDialogFile {
              */
             label?: string;
             /**
-             * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+             * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
              */
-            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+            format?:
+              | "text"
+              | "date"
+              | "datetime"
+              | "number"
+              | "km"
+              | "money"
+              | "boolean"
+              | "tn"
+              | "decimal1"
+              | "litres"
+              | "mm";
             /**
              * A field of the record holding an alert colour for this value.
              */
@@ -965,9 +989,10 @@ export interface PanelSetFile {
        */
       label?: string;
       /**
-       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      format?:
+        "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
       /**
        * A field of the record holding an alert colour for this value.
        */
@@ -1349,9 +1374,10 @@ export interface TableFile {
        */
       headerTooltip?: string;
       /**
-       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      format?:
+        "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
       /**
        * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
        */
@@ -1568,9 +1594,10 @@ export interface TableFile {
        */
       headerTooltip?: string;
       /**
-       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      format?:
+        "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
       /**
        * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
        */

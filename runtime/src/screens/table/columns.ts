@@ -11,7 +11,7 @@ import type { ColumnDecl, FormatKind, JsonSchema, TableScreenDecl } from '../../
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import { cellRendererName } from './cells/names';
 
-const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money']);
+const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money', 'litres', 'mm']);
 
 /** Registered name of the choice-list filter (ChoiceFilter.tsx). */
 export const CHOICE_FILTER = 'choiceFilter';
