@@ -1554,7 +1554,14 @@ export interface TableFile {
          */
         tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
       };
+      /**
+       * Initial width in pixels. The runtime never makes a column narrower than its header's longest word and its typical value (the schema's maxLength of a short identifier, the longest label of a coded value, a formatted date or amount).
+       */
       width?: number;
+      /**
+       * The narrowest the column may be, in pixels, for a value the schema cannot describe (e.g. a case number SZK/2026/0000048 without a maxLength): key identifiers are never cut.
+       */
+      minWidth?: number;
       pinned?: "left" | "right";
       /**
        * Hidden by default; the user may show it.
@@ -1774,7 +1781,14 @@ export interface TableFile {
          */
         tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
       };
+      /**
+       * Initial width in pixels. The runtime never makes a column narrower than its header's longest word and its typical value (the schema's maxLength of a short identifier, the longest label of a coded value, a formatted date or amount).
+       */
       width?: number;
+      /**
+       * The narrowest the column may be, in pixels, for a value the schema cannot describe (e.g. a case number SZK/2026/0000048 without a maxLength): key identifiers are never cut.
+       */
+      minWidth?: number;
       pinned?: "left" | "right";
       /**
        * Hidden by default; the user may show it.

@@ -87,10 +87,10 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
       const body = requestBody(formData, screen, session);
       const answer = await (action.method === 'PUT' ? api.put : api.post)<Data>(action.endpoint, body, { quiet: true });
       const ok = action.okWhen === undefined || conditions.matches(action.okWhen, { record: answer });
-      if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message);
+      if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message, action.endpoint);
     } catch (e) {
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
-      else showToast('error', errorText(e));
+      else showToast('error', errorText(e), action.endpoint);
     } finally {
       setBusy(false);
     }
@@ -126,8 +126,10 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const succeed = (response: unknown) => {
     const steps = screen.onSuccess ?? {};
     const message = (response as { message?: unknown } | undefined)?.message;
-    if (steps.toast) showToast('success', t(steps.toast));
-    if (steps.toastFromResponse && typeof message === 'string') showToast('success', message);
+    // the form's toasts share its endpoint as their key: a success replaces an earlier error
+    const key = screen.submit.endpoint;
+    if (steps.toast) showToast('success', t(steps.toast), key);
+    if (steps.toastFromResponse && typeof message === 'string') showToast('success', message, key);
     if (steps.statement && typeof message === 'string') showStatement({ text: message });
     if (steps.sessionUserFrom || steps.sessionPatch) {
       const user = steps.sessionUserFrom ? (pathValue(response, steps.sessionUserFrom) as Session['user'] | undefined) : undefined;
@@ -152,7 +154,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
     try {
       const body = requestBody(data ?? {}, screen, session);
       const method = screen.submit.method === 'PUT' ? api.put : api.post;
-      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast' });
+      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast', toastKey: screen.submit.endpoint });
       setBusy(false);
       succeed(response);
     } catch (e) {
@@ -160,7 +162,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
       else if (screen.errorsAs === 'toast') {
         // the client toasts 5xx details itself; the rest is this form's to say
-        if (!(e instanceof ApiError && e.status >= 500 && e.detail)) showToast('error', errorText(e));
+        if (!(e instanceof ApiError && e.status >= 500 && e.detail)) showToast('error', errorText(e), screen.submit.endpoint);
       } else setError(errorText(e));
     }
   };

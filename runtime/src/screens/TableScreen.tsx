@@ -14,6 +14,8 @@ import { useConfig } from '../config/ConfigContext';
 import type { ActionDecl, TableScreenDecl } from '../config/types';
 import { useConditionContext } from '../config/useConditionContext';
 import { formatNumber } from '../format';
+import { EmptyState } from './EmptyState';
+import { Loading } from './Loading';
 import { useNavigateTo } from '../routing/useNavigateTo';
 import { ScreenView } from './ScreenView';
 import { isFromCellControl, pressCellControl } from './table/cells/interactive';
@@ -23,6 +25,7 @@ import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
 import { makeDatasource, roundEstimate, type RowCount } from './table/datasource';
 import { ExportButton } from './table/ExportButton';
 import { gridLocaleText } from './table/locale';
+import { measureText } from './table/measure';
 import { PresetFilterChoice } from './table/PresetFilterChoice';
 import { SavedSettingsToolbar } from './table/SavedSettingsToolbar';
 import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './table/state';
@@ -55,14 +58,24 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const ctx = useConditionContext();
   const navigateTo = useNavigateTo();
   const gridApi = useRef<GridApi | null>(null);
+  // the last count stays on screen while a new query loads (marked busy), so the page does not jump
   const [count, setCount] = useState<RowCount | null>(null);
+  const [loading, setLoading] = useState(true);
+  const onCount = useCallback((next: RowCount | null) => {
+    if (next === null) setLoading(true);
+    else {
+      setCount(next);
+      setLoading(false);
+    }
+  }, []);
+  const onFailed = useCallback(() => setLoading(false), []);
   const [dialog, setDialog] = useState<{ screen: string; id: unknown } | null>(null);
   const embedded = presentation === 'embedded';
   // an embedded table keeps its own layout, apart from the same table shown as a page
   const stateKey = screen.stateKey ? `${screen.stateKey}${embedded ? '.embedded' : ''}` : undefined;
 
   const entity = bundle.schemas[screen.entity];
-  const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx), [screen, entity, t, conditions, ctx]);
+  const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx, measureText), [screen, entity, t, conditions, ctx]);
   const presetDecl = screen.presetFilter;
   const [preset, setPreset] = useState(() => {
     const kept = stateKey ? loadPreset(stateKey) : undefined;
@@ -81,7 +94,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     }),
     [srcId, screen.group, screen.columns, presetDecl, preset],
   );
-  const datasource = useMemo(() => makeDatasource(screen.resource, query, setCount), [screen.resource, query]);
+  const datasource = useMemo(() => makeDatasource(screen.resource, query, onCount, onFailed), [screen.resource, query, onCount, onFailed]);
   const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
   const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
 
@@ -113,7 +126,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
               {t(screen.help)}
             </p>
           )}
-          <p className="row-count text-secondary mb-0" aria-live="polite" data-testid="row-count">
+          <p className="row-count text-secondary mb-0" aria-live="polite" aria-busy={loading} data-loading={loading || undefined} data-testid="row-count">
             {count === null
               ? '\u00a0'
               : count.estimated
@@ -133,14 +146,26 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           )}
         </div>
       </div>
-      <div className="table-grid">
+      <div className="table-grid" aria-busy={loading}>
+        {loading && (
+          <div className="table-overlay table-overlay--loading" data-testid="table-loading">
+            <Loading />
+          </div>
+        )}
+        {!loading && count?.count === 0 && (
+          <div className="table-overlay" aria-live="polite">
+            <EmptyState text={t('table:noRows')} />
+          </div>
+        )}
         <AgGridReact
           theme={gridTheme}
           columnDefs={columnDefs}
           components={gridComponents}
           maintainColumnOrder
           tooltipShowDelay={300}
-          defaultColDef={{ resizable: true, minWidth: 70, wrapHeaderText: true, autoHeaderHeight: true }}
+          tooltipShowMode="whenTruncated"
+          suppressNoRowsOverlay
+          defaultColDef={{ resizable: true, wrapHeaderText: true, autoHeaderHeight: true }}
           rowModelType="infinite"
           datasource={datasource}
           cacheBlockSize={BLOCK_SIZE}
