@@ -6,24 +6,14 @@
 import { Templates } from '@rjsf/react-bootstrap';
 import type { BaseInputTemplateProps, FieldErrorProps, TemplatesType } from '@rjsf/utils';
 import { errorId } from '@rjsf/utils';
+import { distinctMessages, maxLengthOf } from './field-messages';
 
 const DefaultBaseInput = (Templates as Partial<TemplatesType>).BaseInputTemplate!;
-
-/** The schema's maxLength as the input's maxlength, so a user cannot type past it. */
-export function maxLengthOf(schema: { maxLength?: unknown } | undefined): number | undefined {
-  const max = schema?.maxLength;
-  return typeof max === 'number' && Number.isInteger(max) && max > 0 ? max : undefined;
-}
 
 function BaseInputTemplate(props: BaseInputTemplateProps) {
   const maxLength = maxLengthOf(props.schema);
   const extraProps = maxLength ? { ...props.extraProps, maxLength } : props.extraProps;
   return <DefaultBaseInput {...props} extraProps={extraProps} />;
-}
-
-/** The distinct messages of a field, in order (one line per message). */
-export function distinctMessages(errors: readonly unknown[] | undefined): string[] {
-  return [...new Set((errors ?? []).filter((e): e is string => typeof e === 'string' && e !== ''))];
 }
 
 function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
