@@ -45,6 +45,8 @@ const BLOCK_SIZE = 30;
 const MAX_BLOCKS = 10;
 const CONCURRENT_REQUESTS = 2;
 const ROW_HEIGHT = 48;
+/** Declared widths up to this much wider than the grid are fitted to it instead of scrolling. */
+const FIT_SLACK = 1.25;
 
 /** `{field}` placeholders of a navigation target, filled from the row. */
 const fillPath = (path: string, row: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, f) => encodeURIComponent(String(row[f] ?? '')));
@@ -106,6 +108,18 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     },
     [navigateTo],
   );
+
+  /**
+   * The declared widths are for a wide window: when they add up to a little more than the grid has
+   * (up to FIT_SLACK), or to less, the columns are fitted to it — never below their minimum — so a
+   * column is not left half under the pinned ones. Far wider tables scroll. A layout the user kept wins.
+   */
+  const fitColumns = useCallback((api: GridApi) => {
+    if (initialState?.columnSizing) return;
+    const available = document.querySelector<HTMLElement>(`[data-screen="${screenId}"] .ag-body-viewport`)?.clientWidth ?? 0;
+    const total = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
+    if (available > 0 && total <= available * FIT_SLACK) api.sizeColumnsToFit();
+  }, [initialState, screenId]);
 
   const onStateUpdated = useCallback((e: { state: GridState }) => stateKey && saveTableState(stateKey, e.state), [stateKey]);
   const resetLayout = () => {
@@ -175,7 +189,10 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           initialState={initialState}
           onStateUpdated={onStateUpdated}
           localeText={localeText}
-          onGridReady={(e) => (gridApi.current = e.api)}
+          onGridReady={(e) => {
+            gridApi.current = e.api;
+            requestAnimationFrame(() => !e.api.isDestroyed() && fitColumns(e.api));
+          }}
           onRowClicked={(e: RowClickedEvent) => {
             // a button inside a cell (a file download) is not a click on the row
             if (!isFromCellControl(e.event)) runAction(screen.onRowClick, e.data);
