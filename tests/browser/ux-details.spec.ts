@@ -45,6 +45,7 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('table headers wrap only between words, at 1400 and at 900 px', async ({ page }) => {
+  test.setTimeout(240_000);
   await signIn(page, 'admin');
   for (const route of ['/app/dane-pojazdu', '/app/przydzialy', '/app/order', '/app/damage', '/app/invoice', '/app/users', '/app/fuel-card', '/app/contract', '/app/tire']) {
     for (const width of [1400, 900]) {
@@ -121,10 +122,9 @@ test('the e-mail configuration shows one message per field and drops it once the
   const errors = form.locator('.field-error');
   await expect(errors.first()).toBeVisible();
   // one message under each field, never two
-  const perField = await form.locator('.form-group, .mb-3').evaluateAll((groups) => groups.map((g) => g.querySelectorAll('.field-error').length));
-  expect(Math.max(...perField)).toBe(1);
-  const texts = await errors.allInnerTexts();
-  expect(new Set(texts).size).toBeGreaterThan(0);
+  await expect(errors).toHaveCount(await form.locator('.is-invalid').count());
+  expect(await errors.count()).toBeGreaterThanOrEqual(4);
+  for (const text of await errors.allInnerTexts()) expect(text).toBe('Pole nie może być puste');
 
   const before = await errors.count();
   await host.fill('smtp.example.pl');
@@ -134,8 +134,8 @@ test('the e-mail configuration shows one message per field and drops it once the
   // Zapisz with the rest still empty: the form's own check shows one message per empty field
   await page.getByRole('button', { name: 'Zapisz' }).click();
   await expect(host).not.toHaveClass(/is-invalid/);
-  const perFieldAfter = await form.locator('.form-group, .mb-3').evaluateAll((groups) => groups.map((g) => g.querySelectorAll('.field-error').length));
-  expect(Math.max(...perFieldAfter)).toBe(1);
+  await expect(errors).toHaveCount(await form.locator('.is-invalid').count());
+  await expect(errors).toHaveCount(before - 1);
 });
 
 test('login: the character rule of spec §5 and maxlength from the schema', async ({ page }) => {
@@ -180,7 +180,12 @@ test('quantities show their units: fuel in litres, odometer in km', async ({ pag
   await signIn(page, 'manager');
   await page.goto('/app/przydzialy');
   await tableLoaded(page);
-  await expect(page.locator('.ag-row .ag-cell[col-id="palWy"]').first()).toHaveText(/^\d+(,\d+)?\sl$/);
+  // the grid draws only the columns in view: scroll sideways to the fuel column, as a user would
+  const fuel = page.locator('.ag-row .ag-cell[col-id="palWy"]').first();
+  for (let x = 300; x <= 3000 && !(await fuel.count()); x += 300) {
+    await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el, left) => (el.scrollLeft = left), x);
+  }
+  await expect(fuel).toHaveText(/^\d+(,\d+)?\sl$/);
   await page.goto('/app/dane-pojazdu');
   await tableLoaded(page);
   await page.locator('.ag-row .ag-cell[col-id="rejestr"]', { hasText: 'WZ12345' }).first().click();
@@ -245,6 +250,7 @@ for (const role of ['admin', 'manager', 'kierowca', 'doradca'] as Account[]) {
   test(`axe finds no serious or critical violation on any screen of ${role}, at 1400 and 900 px`, async ({ page }) => {
     test.setTimeout(240_000);
     await signIn(page, role);
+    await expect(page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link').first()).toBeVisible();
     const links = await page
       .getByRole('navigation', { name: 'Menu główne' })
       .getByRole('link')
@@ -255,7 +261,10 @@ for (const role of ['admin', 'manager', 'kierowca', 'doradca'] as Account[]) {
       for (const href of links) {
         await page.goto(href);
         await expect(page.locator('main')).toBeVisible();
-        if (await page.getByTestId('row-count').count()) await tableLoaded(page);
+        if (await page.getByTestId('row-count').count()) {
+          await tableLoaded(page);
+          if ((await rowCount(page)) > 0) await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
+        }
         const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         found.push(...violations.map((v) => `${href} @${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
       }

@@ -46,10 +46,19 @@ const MAX_BLOCKS = 10;
 const CONCURRENT_REQUESTS = 2;
 const ROW_HEIGHT = 48;
 /** Declared widths up to this much wider than the grid are fitted to it instead of scrolling. */
-const FIT_SLACK = 1.25;
+const FIT_SLACK = 1.35;
 
 /** `{field}` placeholders of a navigation target, filled from the row. */
 const fillPath = (path: string, row: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, f) => encodeURIComponent(String(row[f] ?? '')));
+
+/** The loading overlay of the grid (the spinner and "Ładowanie..." every screen uses). */
+function TableLoading() {
+  return (
+    <div className="table-loading" data-testid="table-loading">
+      <Loading />
+    </div>
+  );
+}
 
 /** Cell renderers and the choice filter, by the names column definitions use. */
 const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter };
@@ -161,11 +170,6 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
         </div>
       </div>
       <div className="table-grid" aria-busy={loading}>
-        {loading && (
-          <div className="table-overlay table-overlay--loading" data-testid="table-loading">
-            <Loading />
-          </div>
-        )}
         {!loading && count?.count === 0 && (
           <div className="table-overlay" aria-live="polite">
             <EmptyState text={t('table:noRows')} />
@@ -179,6 +183,9 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           tooltipShowDelay={300}
           tooltipShowMode="whenTruncated"
           suppressNoRowsOverlay
+          // the grid's own overlay lies over the rows, below the header, while a block loads
+          loading={loading}
+          loadingOverlayComponent={TableLoading}
           defaultColDef={{ resizable: true, wrapHeaderText: true, autoHeaderHeight: true }}
           rowModelType="infinite"
           datasource={datasource}
