@@ -1236,6 +1236,10 @@ export interface RoutesFile {
      * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
      */
     allowedWhen?: {} | boolean;
+    /**
+     * Help text of the page (locales): a Pomoc button in the top bar opens it in the help dialog (spec §2 Other dialogs). Line breaks in the text start new paragraphs.
+     */
+    help?: string;
   })[];
 }
 
