@@ -117,7 +117,7 @@ test('the e-mail configuration shows one message per field and drops it once the
   const form = page.locator('form');
   const host = form.getByLabel(/^Serwer SMTP|^Host/);
   await expect(host).toBeVisible();
-  for (const input of await form.locator('input[type="text"], input[type="password"], input:not([type])').all()) await input.fill('');
+  for (const input of await form.locator('input[type="text"], input[type="password"], input[type="email"], input:not([type])').all()) await input.fill('');
   await page.getByRole('button', { name: 'Testuj' }).click();
   const errors = form.locator('.field-error');
   await expect(errors.first()).toBeVisible();
