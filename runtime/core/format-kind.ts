@@ -4,12 +4,20 @@
  * looks the same on screen and in the file.
  */
 
-export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'boolean' | 'tn';
+/**
+ * A quantity's kind names its unit, so every quantity is shown with it (docs/decisions.md):
+ * km (odometer), money (zł), litres (fuel levels and fuel quantities), mm (tread depth, one decimal).
+ */
+export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'litres' | 'mm' | 'boolean' | 'tn';
+
+const FORMAT_KINDS: ReadonlySet<FormatKind> = new Set(['text', 'date', 'datetime', 'number', 'decimal1', 'km', 'money', 'litres', 'mm', 'boolean', 'tn']);
 
 /** The format a value of this schema property is shown in, unless the screen names one. */
 export function formatKindFor(property: Record<string, any> | undefined, explicit?: FormatKind | null): FormatKind {
   if (explicit) return explicit;
   if (!property) return 'text';
+  // the entity schema names a quantity's unit once, for every screen that shows the field
+  if (typeof property['x-format'] === 'string' && FORMAT_KINDS.has(property['x-format'] as FormatKind)) return property['x-format'] as FormatKind;
   const types = ([] as string[]).concat(property.type ?? []);
   if (property.format === 'date') return 'date';
   if (property.format === 'date-time') return 'datetime';

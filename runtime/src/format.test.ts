@@ -8,6 +8,21 @@ const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')]
 // Intl separates groups and units with (narrow) no-break spaces; compare with plain ones
 const plain = (s: string | null) => s?.replace(/[\u00a0\u202f]/g, ' ') ?? null;
 
+describe('units', () => {
+  it('shows fuel in litres and tread depth in millimetres with one decimal', () => {
+    expect(plain(formatValue(48, 'litres', t))).toBe('48 l');
+    expect(plain(formatValue(6.5, 'mm', t))).toBe('6,5 mm');
+    expect(plain(formatValue(7, 'mm', t))).toBe('7,0 mm');
+    expect(formatValue(null, 'litres', t, '')).toBe('');
+  });
+
+  it('takes the unit from the entity schema (x-format) unless the screen names a format', () => {
+    expect(formatKindFor({ type: ['number', 'null'], 'x-format': 'litres' })).toBe('litres');
+    expect(formatKindFor({ type: ['number', 'null'], 'x-format': 'litres' }, 'number')).toBe('number');
+    expect(formatKindFor({ type: 'number', 'x-format': 'nonsense' })).toBe('number');
+  });
+});
+
 describe('format', () => {
   it('shows dates as DD.MM.YYYY and date-times as DD.MM.YYYY HH:mm', () => {
     expect(formatDate('2024-03-07')).toBe('07.03.2024');

@@ -14,6 +14,8 @@ const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 })
 const decimal1Format = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const kmFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 });
 const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
+const litresFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 });
+const mmFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 interface DateParts {
   y: number;
@@ -81,6 +83,18 @@ export function formatMoney(value: unknown): string | null {
   return n === null ? null : moneyFormat.format(n);
 }
 
+/** Fuel: 48 l. */
+export function formatLitres(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : litresFormat.format(n);
+}
+
+/** Tread depth: 6,5 mm. */
+export function formatMm(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : mmFormat.format(n);
+}
+
 export function formatBoolean(value: unknown, t: Translate): string | null {
   if (value === true) return t('app:yes');
   if (value === false) return t('app:no');
@@ -111,6 +125,8 @@ export function formatValue(value: unknown, kind: FormatKind, t: Translate, empt
     case 'decimal1': text = formatDecimal1(value); break;
     case 'km': text = formatKm(value); break;
     case 'money': text = formatMoney(value); break;
+    case 'litres': text = formatLitres(value); break;
+    case 'mm': text = formatMm(value); break;
     case 'boolean': text = formatBoolean(value, t); break;
     case 'tn': text = formatTn(value, t); break;
     default: text = isBlank(value) ? null : String(value);

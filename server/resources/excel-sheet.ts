@@ -42,6 +42,8 @@ export const NUMBER_FORMATS = {
   datetime: 'dd\\.mm\\.yyyy hh:mm',
   money: '#,##0.00 "zł"',
   km: '#,##0 "km"',
+  litres: '#,##0.## "l"',
+  mm: '0.0 "mm"',
   integer: '#,##0',
   fraction: '#,##0.00',
   decimal1: '0.0',
@@ -153,6 +155,8 @@ export function createSheetBuilder(columns: readonly ExportColumn[], texts: Shee
       }
       case 'money':
       case 'km':
+      case 'litres':
+      case 'mm':
       case 'number':
       case 'decimal1': {
         const n = toNumber(value);

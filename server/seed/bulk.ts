@@ -17,7 +17,7 @@ import type { UnitLeaf } from './demo.ts';
 import { withBulkLoad } from './bulk-load.ts';
 import { sqlHash } from './prng.ts';
 import { attachmentFileName, invoiceFileName, renderInvoiceFiles, renderSharedInvoiceFiles, type BilledVehicle, type InvoiceFacts } from './invoice-pdfs.ts';
-import { exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
+import { CASE_NUMBER_DIGITS, exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
 
 export interface BulkPlan {
   today: string;      // YYYY-MM-DD, the anchor of all relative dates
@@ -357,7 +357,7 @@ async function orderChildren(db: Kysely<any>, plan: BulkPlan, orderBase: number)
       "winaPrac", "firmaZglosz", "dataZgloSzkody", "dataZgloFm", "opisSzkody", "przyczynaSzkody", "telefon", "skadPolicja",
       "holowanyData", "sprawcaNazImie", "sprawcaMiejscow", "sprawcaKodPoczt", "sprawcaUlica", "sprawcaPojRejestr", "sprawcaPojMarka",
       "sprawcaPolisaOc", "sprawcaFirmaTu", "klientSymbol")
-    select o."autId", 'SZK/' || to_char(o."zgloData", 'YYYY') || '/' || lpad(o."autId"::text, 7, '0'),
+    select o."autId", 'SZK/' || to_char(o."zgloData", 'YYYY') || '/' || lpad(o."autId"::text, ${CASE_NUMBER_DIGITS}, '0'),
       case when o."status" = 6 then 'Zakończona' else ${pick(DAMAGE_STAGES, 'r.h1')} end,
       case when r.h2 % 2 = 0 then 'TU/' || to_char(o."zgloData", 'YYYY') || '/' || lpad((r.h3 % 1000000)::text, 6, '0') else '-' end,
       x.dataszkod, x.rodzaj, ${pick(RISK_TYPES, 'r.h4')}, o."pojazdId", o."rejestr", o."pracId", o."stru1", o."stanLicz",

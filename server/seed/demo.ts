@@ -9,7 +9,7 @@ import {
   CLIENTS, COMPANIES, DEPARTMENTS, MODELS, REGIONS, SERVICE_PLAN_ITEMS, STATIONS,
 } from './data.ts';
 import { tinyPdf } from './pdf.ts';
-import { addDays, at } from './sql-util.ts';
+import { addDays, at, caseNumber } from './sql-util.ts';
 import { seedTerms } from './terms.ts';
 
 /** The demo accounts (spec: exactly these credentials). */
@@ -236,7 +236,7 @@ async function seedDemoOrders(
     { autId: tyres, czynnoscTyp: 'Wymiana na letnie', tresc: 'Wymiana kompletu opon z wyważeniem', ilosc: 4, cena: 40, markaOp: 'Michelin', rozmiarOp: '205/55 R16', stanBieznika: 6.5, autOk: 'V' },
   ]).execute();
   const damage = await db.insertInto('damage').values({
-    zrodloId: damageOrder, nrSprawy: `SZK/${today.slice(0, 4)}/000001`, etapZnacz: 'Zgłoszona', nrZglosz: '-',
+    zrodloId: damageOrder, nrSprawy: caseNumber(today.slice(0, 4), damageOrder), etapZnacz: 'Zgłoszona', nrZglosz: '-',
     dataSzkod: at(addDays(today, -8), '18:10'), rodzSzkod: 'Szkoda parkingowa', zpolisTyp: 'AC', pojazdId: wzId, rejestr: DEMO_VEHICLE.rejestr,
     pracId, stru1, stanLicz: 87200, nrPodw: DEMO_VEHICLE.nrPodw, rokProd: 2020, pojNrVin: DEMO_VEHICLE.nrPodw, pojRokProd: 2020,
     zgloNazwiskoImie: 'Kowalski Jan', zgloTelef: '+48 601 234 567', zgloEmail: 'jan.kowalski@transbud.pl', winaPrac: 'N',

@@ -103,6 +103,12 @@ describe.each(testBackends)('seed on %s', (kind) => {
     expect(rows.every((r) => r.statusZnaczenie)).toBe(true);
   });
 
+  it('numbers every damage case in one format, SZK/<year>/<seven digits>', async () => {
+    const rows = await t.db.selectFrom('damage').select('nrSprawy').execute();
+    expect(rows.length).toBeGreaterThan(1);
+    for (const { nrSprawy } of rows) expect(nrSprawy).toMatch(/^SZK\/\d{4}\/\d{7}$/);
+  });
+
   it('pairs every damage with a czySzkoda order row', async () => {
     const { rows } = await sql<{ orders: number; damages: number; paired: number }>`
       select (select count(*) from service_order where "czySzkoda") as orders,

@@ -51,3 +51,11 @@ export async function syncIdentity(db: Kysely<any>, table: string, column: strin
     `select setval(pg_get_serial_sequence('${table}', '${column}'), coalesce(max("${column}"), 0) + 1, false) from ${table}`,
   ).execute(db);
 }
+
+/** Digits of the number part of a damage case number (SZK/2026/0000048): one format for the demo and bulk data. */
+export const CASE_NUMBER_DIGITS = 7;
+
+/** A damage case number SZK/<year>/<order id on CASE_NUMBER_DIGITS digits>. */
+export function caseNumber(year: string, orderId: number): string {
+  return `SZK/${year}/${String(orderId).padStart(CASE_NUMBER_DIGITS, '0')}`;
+}

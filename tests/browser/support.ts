@@ -39,11 +39,14 @@ export async function menuEntries(page: Page): Promise<string[]> {
 }
 
 /**
- * The table's row count as a number, or NaN while it is blank (a new query's count is on its way),
+ * The table's row count as a number, or NaN while it is blank or busy (a new query's count is on its way),
  * so that `expect.poll(() => rowCount(page))` waits for the count instead of reading 0.
  */
 export async function rowCount(page: Page): Promise<number> {
-  const digits = (await page.getByTestId('row-count').innerText()).replace(/\D/g, '');
+  const count = page.getByTestId('row-count');
+  // while a new query loads, the last count stays on screen marked busy: not the answer yet
+  if ((await count.getAttribute('aria-busy')) === 'true') return NaN;
+  const digits = (await count.innerText()).replace(/\D/g, '');
   return digits ? Number(digits) : NaN;
 }
 

@@ -99,7 +99,7 @@ test('tyres show the tread with one decimal; the vehicle details embed the carâ€
   await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
   const treads = (await page.locator('.ag-cell[col-id="stanBieznika"]').allInnerTexts()).filter(Boolean);
   expect(treads.length).toBeGreaterThan(0);
-  for (const tread of treads) expect(tread).toMatch(/^\d+,\d$/);
+  for (const tread of treads) expect(tread).toMatch(/^\d+,\d\smm$/);
   await page.screenshot({ path: 'test-results/tires.png' });
 
   await page.goto('/app/dane-pojazdu');

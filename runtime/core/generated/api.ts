@@ -96,7 +96,9 @@ export interface ExcelExportRequest {
   /**
    * @maxItems 200
    */
-  columnFormats?: ("text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | null)[];
+  columnFormats?: (
+    "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | null
+  )[];
   /**
    * @maxItems 200
    */

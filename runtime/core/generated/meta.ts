@@ -233,9 +233,10 @@ export interface DetailsDialogFile {
            */
           label?: string;
           /**
-           * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+           * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
            */
-          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+          format?:
+            "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
           /**
            * A field of the record holding an alert colour for this value.
            */
@@ -310,9 +311,20 @@ export interface DetailsDialogFile {
              */
             label?: string;
             /**
-             * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+             * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
              */
-            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+            format?:
+              | "text"
+              | "date"
+              | "datetime"
+              | "number"
+              | "km"
+              | "money"
+              | "boolean"
+              | "tn"
+              | "decimal1"
+              | "litres"
+              | "mm";
             /**
              * A field of the record holding an alert colour for this value.
              */
@@ -388,9 +400,10 @@ export interface DetailsDialogFile {
            */
           label?: string;
           /**
-           * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+           * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
            */
-          format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+          format?:
+            "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
           /**
            * A field of the record holding an alert colour for this value.
            */
@@ -465,9 +478,20 @@ export interface DetailsDialogFile {
              */
             label?: string;
             /**
-             * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+             * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
              */
-            format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+            format?:
+              | "text"
+              | "date"
+              | "datetime"
+              | "number"
+              | "km"
+              | "money"
+              | "boolean"
+              | "tn"
+              | "decimal1"
+              | "litres"
+              | "mm";
             /**
              * A field of the record holding an alert colour for this value.
              */
@@ -982,9 +1006,10 @@ export interface PanelSetFile {
        */
       label?: string;
       /**
-       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      format?:
+        "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
       /**
        * A field of the record holding an alert colour for this value.
        */
@@ -1228,6 +1253,10 @@ export interface RoutesFile {
      * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
      */
     allowedWhen?: {} | boolean;
+    /**
+     * Help text of the page (locales): a Pomoc button in the top bar opens it in the help dialog (spec §2 Other dialogs). Line breaks in the text start new paragraphs.
+     */
+    help?: string;
   })[];
 }
 
@@ -1366,9 +1395,10 @@ export interface TableFile {
        */
       headerTooltip?: string;
       /**
-       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      format?:
+        "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
       /**
        * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
        */
@@ -1545,7 +1575,14 @@ export interface TableFile {
          */
         tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
       };
+      /**
+       * Initial width in pixels. The runtime never makes a column narrower than its header's longest word and its typical value (the schema's maxLength of a short identifier, the longest label of a coded value, a formatted date or amount).
+       */
       width?: number;
+      /**
+       * The narrowest the column may be, in pixels, for a value the schema cannot describe (e.g. a case number SZK/2026/0000048 without a maxLength): key identifiers are never cut.
+       */
+      minWidth?: number;
       pinned?: "left" | "right";
       /**
        * Hidden by default; the user may show it.
@@ -1585,9 +1622,10 @@ export interface TableFile {
        */
       headerTooltip?: string;
       /**
-       * How a value is shown (decimal1: a number with exactly one decimal, e.g. tread 6,5).
+       * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
        */
-      format?: "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1";
+      format?:
+        "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
       /**
        * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
        */
@@ -1764,7 +1802,14 @@ export interface TableFile {
          */
         tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
       };
+      /**
+       * Initial width in pixels. The runtime never makes a column narrower than its header's longest word and its typical value (the schema's maxLength of a short identifier, the longest label of a coded value, a formatted date or amount).
+       */
       width?: number;
+      /**
+       * The narrowest the column may be, in pixels, for a value the schema cannot describe (e.g. a case number SZK/2026/0000048 without a maxLength): key identifiers are never cut.
+       */
+      minWidth?: number;
       pinned?: "left" | "right";
       /**
        * Hidden by default; the user may show it.

@@ -56,6 +56,8 @@ export interface RequestOptions {
   responseType?: 'json' | 'text' | 'blob';
   /** Receives the response headers of a successful call (e.g. the id of a served document). */
   onHeaders?: (headers: Headers) => void;
+  /** The action's toast key: an error toast of this call is replaced by the action's next toast. */
+  toastKey?: string;
 }
 
 const API_PREFIX = '/api';
@@ -115,7 +117,7 @@ export async function request<T = unknown>(method: string, path: string, options
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') throw e;
     const text = noConnectionText();
-    if (!options.quiet) showToast('error', text);
+    if (!options.quiet) showToast('error', text, options.toastKey);
     throw new ApiError(0, null, text);
   } finally {
     store.set(pendingRequestsAtom, (n) => Math.max(0, n - 1));
@@ -129,7 +131,7 @@ export async function request<T = unknown>(method: string, path: string, options
   const body = await readErrorBody(response);
   if (body?.code) store.set(lastErrorCodeAtom, { code: body.code, at: Date.now() });
   if (response.status === 401 && options.signOutOn401 !== false) clearSession();
-  if (response.status >= 500 && body?.detail && !options.quiet) showToast('error', body.detail);
+  if (response.status >= 500 && body?.detail && !options.quiet) showToast('error', body.detail, options.toastKey);
   throw new ApiError(response.status, body, body?.detail ?? `HTTP ${response.status}`);
 }
 

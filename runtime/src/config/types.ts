@@ -83,6 +83,8 @@ export interface RouteDecl {
   guestOnly?: boolean;
   modal?: boolean;
   allowedWhen?: Condition;
+  /** Help text of the page, opened from the top bar's help button. */
+  help?: I18nKey;
 }
 
 export interface RoutesDecl {
@@ -228,6 +230,8 @@ export interface ColumnDecl extends ConditionalItem {
   /** i18n key prefix that turns a coded value into its label, e.g. "app:roles". */
   valueLabels?: I18nKey;
   width?: number;
+  /** The narrowest the column may be (a key identifier the schema does not measure). */
+  minWidth?: number;
   pinned?: 'left' | 'right';
   hide?: boolean;
   sortable?: boolean;

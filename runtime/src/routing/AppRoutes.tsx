@@ -62,7 +62,14 @@ export function AppRoutes() {
   const layout = (decision: RouteDecision, pagePath: string) => {
     const content = <PageContent decision={decision} />;
     const isPublicScreen = decision.kind === 'screen' && decision.route.public;
-    return session && !isPublicScreen ? <Shell pagePath={pagePath}>{content}</Shell> : <PublicLayout>{content}</PublicLayout>;
+    const help = decision.kind === 'screen' && decision.route.help ? { text: decision.route.help, title: decision.route.title } : undefined;
+    return session && !isPublicScreen ? (
+      <Shell pagePath={pagePath} help={help}>
+        {content}
+      </Shell>
+    ) : (
+      <PublicLayout>{content}</PublicLayout>
+    );
   };
 
   // The same element structure whether or not a modal is open, so opening one over a page does

@@ -15,7 +15,7 @@ import { errorText } from '../api/client';
 import { useConfig } from '../config/ConfigContext';
 import type { DetailsDialogDecl, TabDecl } from '../config/types';
 import { useConditionContext } from '../config/useConditionContext';
-import { FieldGrid } from './FieldGrid';
+import { allFieldsEmpty, FieldGrid } from './FieldGrid';
 import { Loading } from './Loading';
 import { ScreenView } from './ScreenView';
 import type { ScreenProps } from './types';
@@ -27,11 +27,12 @@ function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<st
   // a tab may show the record's own fields and, below them, the table of its children (e.g. all fuel cards of the car)
   const table = tab.table && <ScreenView screenId={tab.table.screen} presentation="embedded" srcId={record[tab.table.srcField]} />;
   if (!tab.sections) return table;
+  const sections = tab.sections.filter((section) => conditions.isVisible(section, ctx));
+  // empty fields above a table: the table alone says what there is (one empty state, not two)
+  if (table && sections.every((s) => allFieldsEmpty(s.fields.filter((f) => conditions.isVisible(f, ctx)), record))) return table;
   return (
     <>
-      {(tab.sections ?? [])
-        .filter((section) => conditions.isVisible(section, ctx))
-        .map((section) => (
+      {sections.map((section) => (
           <section key={section.id} className="details-section" aria-label={section.label ? t(section.label) : undefined}>
             {section.label && <h3 className="details-section-title">{t(section.label)}</h3>}
             <FieldGrid fields={section.fields} record={record} entity={entity} ctx={ctx} />

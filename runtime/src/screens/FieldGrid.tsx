@@ -11,6 +11,14 @@ import { fieldLabelKey } from '../../core/labels';
 import { useConfig } from '../config/ConfigContext';
 import type { FieldDecl } from '../config/types';
 import { formatKindFor, formatValue } from '../format';
+import { EmptyState } from './EmptyState';
+
+const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+
+/** True when every field shown has no value: the grid then says so in one sentence instead of a column of dashes. */
+export function allFieldsEmpty(fields: FieldDecl[], record: Record<string, unknown>): boolean {
+  return fields.every((f) => isBlank(record[f.id]));
+}
 
 /** Only a value the browser understands as a colour is used as one. */
 function cssColor(value: unknown): string | undefined {
@@ -33,6 +41,7 @@ export function FieldGrid({ fields, record, entity, ctx, columns = { sm: 2, lg: 
   const { bundle, conditions } = useConfig();
   const schema = bundle.schemas[entity];
   const visible = fields.filter((f) => conditions.isVisible(f, ctx));
+  if (allFieldsEmpty(visible, record)) return <EmptyState text={t('app:emptyFields')} />;
   return (
     <Row as="dl" xs={1} sm={columns.sm} lg={columns.lg} xl={columns.xl} className="field-grid g-3 mb-0">
       {visible.map((field) => {

@@ -7,7 +7,7 @@
  */
 import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
+import type { FormValidation, RJSFValidationError } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
 import { useEffect, useId, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -25,6 +25,8 @@ import { newPasswordMessage, policyOf, repeatMessage } from '../forms/password-c
 import { formSchema, pathValue, requestBody } from '../forms/form-data';
 import { buildUiSchema, namespaceOf } from '../forms/ui-schema';
 import { usePasswordScore } from '../forms/usePasswordScore';
+import { formTemplates } from '../forms/templates';
+import { useFieldErrors } from '../forms/useFieldErrors';
 import { formValidator } from '../forms/validator';
 import { formWidgets } from '../forms/widgets';
 import { sessionAtom, updateSession } from '../state/session';
@@ -48,7 +50,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const [formData, setFormData] = useState<Data>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
+  const fieldErrors = useFieldErrors();
   const [dialog, setDialog] = useState<string | null>(null);
   const [replacedBy, setReplacedBy] = useState<string | null>(null);
 
@@ -74,20 +76,21 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
         followed[field.id] = rule.values[String(next[rule.field])];
       }
     }
+    fieldErrors.changed(formData, followed);
     setFormData(followed);
   };
 
   const runAction = async (action: NonNullable<FormScreenDecl['actions']>[number]) => {
     setBusy(true);
-    setExtraErrors(undefined);
+    fieldErrors.clear();
     try {
       const body = requestBody(formData, screen, session);
       const answer = await (action.method === 'PUT' ? api.put : api.post)<Data>(action.endpoint, body, { quiet: true });
       const ok = action.okWhen === undefined || conditions.matches(action.okWhen, { record: answer });
-      if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message);
+      if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message, action.endpoint);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) setExtraErrors(serverErrorSchema(e.fieldErrors));
-      else showToast('error', errorText(e));
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
+      else showToast('error', errorText(e), action.endpoint);
     } finally {
       setBusy(false);
     }
@@ -123,8 +126,10 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const succeed = (response: unknown) => {
     const steps = screen.onSuccess ?? {};
     const message = (response as { message?: unknown } | undefined)?.message;
-    if (steps.toast) showToast('success', t(steps.toast));
-    if (steps.toastFromResponse && typeof message === 'string') showToast('success', message);
+    // the form's toasts share its endpoint as their key: a success replaces an earlier error
+    const key = screen.submit.endpoint;
+    if (steps.toast) showToast('success', t(steps.toast), key);
+    if (steps.toastFromResponse && typeof message === 'string') showToast('success', message, key);
     if (steps.statement && typeof message === 'string') showStatement({ text: message });
     if (steps.sessionUserFrom || steps.sessionPatch) {
       const user = steps.sessionUserFrom ? (pathValue(response, steps.sessionUserFrom) as Session['user'] | undefined) : undefined;
@@ -145,19 +150,19 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const submit = async ({ formData: data }: IChangeEvent<Data>) => {
     setBusy(true);
     setError(null);
-    setExtraErrors(undefined);
+    fieldErrors.clear();
     try {
       const body = requestBody(data ?? {}, screen, session);
       const method = screen.submit.method === 'PUT' ? api.put : api.post;
-      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast' });
+      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast', toastKey: screen.submit.endpoint });
       setBusy(false);
       succeed(response);
     } catch (e) {
       setBusy(false);
-      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) setExtraErrors(serverErrorSchema(e.fieldErrors));
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
       else if (screen.errorsAs === 'toast') {
         // the client toasts 5xx details itself; the rest is this form's to say
-        if (!(e instanceof ApiError && e.status >= 500 && e.detail)) showToast('error', errorText(e));
+        if (!(e instanceof ApiError && e.status >= 500 && e.detail)) showToast('error', errorText(e), screen.submit.endpoint);
       } else setError(errorText(e));
     }
   };
@@ -183,12 +188,14 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
         widgets={formWidgets}
         customValidate={customValidate}
         transformErrors={transformErrors}
-        extraErrors={extraErrors}
+        templates={formTemplates}
+        extraErrors={fieldErrors.extraErrors}
+        liveValidate={fieldErrors.liveValidate}
         showErrorList={false}
         noHtml5Validate
         onChange={(e) => change(e.formData ?? {})}
         onSubmit={submit}
-        onError={() => undefined /* the messages are on the fields */}
+        onError={() => fieldErrors.failed() /* the messages are on the fields */}
         focusOnFirstError
         idPrefix={`form-${screen.submit.endpoint.replace(/\W+/g, '-')}`}
       >

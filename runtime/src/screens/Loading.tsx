@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 export function Loading({ text }: { text?: string } = {}) {
   const { t } = useTranslation();
   return (
-    <div className="d-flex justify-content-center align-items-center gap-2 p-4 text-secondary" role="status">
+    <div className="d-flex justify-content-center align-items-center gap-2 p-4 loading-text" role="status">
       <Spinner animation="border" size="sm" aria-hidden="true" />
       <span>{text ?? t('app:loading')}</span>
     </div>

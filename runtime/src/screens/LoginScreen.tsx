@@ -5,7 +5,7 @@
  */
 import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
+import type { RJSFValidationError } from '@rjsf/utils';
 import { useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
@@ -18,6 +18,8 @@ import type { LoginScreenDecl, Session } from '../config/types';
 import { serverErrorSchema, translateErrors } from '../forms/messages';
 import { buildUiSchema, hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../forms/ui-schema';
 import { expiresWithin } from '../forms/password-checks';
+import { formTemplates } from '../forms/templates';
+import { useFieldErrors } from '../forms/useFieldErrors';
 import { formValidator } from '../forms/validator';
 import { formWidgets } from '../forms/widgets';
 import { useRoutesDecl } from '../routing/useNavigateTo';
@@ -45,7 +47,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const [formData, setFormData] = useState<Record<string, unknown>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>();
+  const fieldErrors = useFieldErrors();
   const [shake, setShake] = useState(false);
   const [searchParams] = useSearchParams();
   // /?reset opens the set-password dialog (spec §2); other query dialogs the same way
@@ -74,7 +76,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const submit = async ({ formData: data }: IChangeEvent<Record<string, unknown>>) => {
     setBusy(true);
     setError(null);
-    setExtraErrors(undefined);
+    fieldErrors.clear();
     try {
       const response = await api.post<AuthResponse>(screen.submit.endpoint, withoutHidden(data ?? {}, hidden), { signOutOn401: false });
       const user = response.body.userDetails;
@@ -85,7 +87,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
       navigate(landing, { replace: true });
     } catch (e) {
       setBusy(false);
-      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) setExtraErrors(serverErrorSchema(e.fieldErrors));
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
       // the server words its refusals in Polish (spec §8 catalogue); any detail is shown as is
       fail(errorText(e));
     }
@@ -111,12 +113,18 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
             validator={formValidator}
             widgets={formWidgets}
             transformErrors={transformErrors}
-            extraErrors={extraErrors}
+            templates={formTemplates}
+            extraErrors={fieldErrors.extraErrors}
+            liveValidate={fieldErrors.liveValidate}
             showErrorList={false}
             noHtml5Validate
-            onChange={(e) => setFormData(e.formData ?? {})}
+            onChange={(e) => {
+              const next = e.formData ?? {};
+              fieldErrors.changed(formData, next);
+              setFormData(next);
+            }}
             onSubmit={submit}
-            onError={() => undefined /* the messages are on the fields; rjsf would also log them */}
+            onError={() => fieldErrors.failed() /* the messages are on the fields; rjsf would also log them */}
             focusOnFirstError
             idPrefix="login"
           />

@@ -14,6 +14,8 @@ import { useConfig } from '../config/ConfigContext';
 import type { ActionDecl, TableScreenDecl } from '../config/types';
 import { useConditionContext } from '../config/useConditionContext';
 import { formatNumber } from '../format';
+import { EmptyState } from './EmptyState';
+import { Loading } from './Loading';
 import { useNavigateTo } from '../routing/useNavigateTo';
 import { ScreenView } from './ScreenView';
 import { isFromCellControl, pressCellControl } from './table/cells/interactive';
@@ -23,6 +25,7 @@ import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
 import { makeDatasource, roundEstimate, type RowCount } from './table/datasource';
 import { ExportButton } from './table/ExportButton';
 import { gridLocaleText } from './table/locale';
+import { measureText } from './table/measure';
 import { PresetFilterChoice } from './table/PresetFilterChoice';
 import { SavedSettingsToolbar } from './table/SavedSettingsToolbar';
 import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './table/state';
@@ -42,9 +45,20 @@ const BLOCK_SIZE = 30;
 const MAX_BLOCKS = 10;
 const CONCURRENT_REQUESTS = 2;
 const ROW_HEIGHT = 48;
+/** Declared widths up to this much wider than the grid are fitted to it instead of scrolling. */
+const FIT_SLACK = 1.35;
 
 /** `{field}` placeholders of a navigation target, filled from the row. */
 const fillPath = (path: string, row: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, f) => encodeURIComponent(String(row[f] ?? '')));
+
+/** The loading overlay of the grid (the spinner and "Ładowanie..." every screen uses). */
+function TableLoading() {
+  return (
+    <div className="table-loading" data-testid="table-loading">
+      <Loading />
+    </div>
+  );
+}
 
 /** Cell renderers and the choice filter, by the names column definitions use. */
 const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter };
@@ -55,14 +69,24 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const ctx = useConditionContext();
   const navigateTo = useNavigateTo();
   const gridApi = useRef<GridApi | null>(null);
+  // the last count stays on screen while a new query loads (marked busy), so the page does not jump
   const [count, setCount] = useState<RowCount | null>(null);
+  const [loading, setLoading] = useState(true);
+  const onCount = useCallback((next: RowCount | null) => {
+    if (next === null) setLoading(true);
+    else {
+      setCount(next);
+      setLoading(false);
+    }
+  }, []);
+  const onFailed = useCallback(() => setLoading(false), []);
   const [dialog, setDialog] = useState<{ screen: string; id: unknown } | null>(null);
   const embedded = presentation === 'embedded';
   // an embedded table keeps its own layout, apart from the same table shown as a page
   const stateKey = screen.stateKey ? `${screen.stateKey}${embedded ? '.embedded' : ''}` : undefined;
 
   const entity = bundle.schemas[screen.entity];
-  const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx), [screen, entity, t, conditions, ctx]);
+  const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx, measureText), [screen, entity, t, conditions, ctx]);
   const presetDecl = screen.presetFilter;
   const [preset, setPreset] = useState(() => {
     const kept = stateKey ? loadPreset(stateKey) : undefined;
@@ -81,7 +105,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     }),
     [srcId, screen.group, screen.columns, presetDecl, preset],
   );
-  const datasource = useMemo(() => makeDatasource(screen.resource, query, setCount), [screen.resource, query]);
+  const datasource = useMemo(() => makeDatasource(screen.resource, query, onCount, onFailed), [screen.resource, query, onCount, onFailed]);
   const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
   const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
 
@@ -93,6 +117,18 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     },
     [navigateTo],
   );
+
+  /**
+   * The declared widths are for a wide window: when they add up to a little more than the grid has
+   * (up to FIT_SLACK), or to less, the columns are fitted to it — never below their minimum — so a
+   * column is not left half under the pinned ones. Far wider tables scroll. A layout the user kept wins.
+   */
+  const fitColumns = useCallback((api: GridApi) => {
+    if (initialState?.columnSizing) return;
+    const available = document.querySelector<HTMLElement>(`[data-screen="${screenId}"] .ag-body-viewport`)?.clientWidth ?? 0;
+    const total = api.getAllDisplayedColumns().reduce((sum, c) => sum + c.getActualWidth(), 0);
+    if (available > 0 && total <= available * FIT_SLACK) api.sizeColumnsToFit();
+  }, [initialState, screenId]);
 
   const onStateUpdated = useCallback((e: { state: GridState }) => stateKey && saveTableState(stateKey, e.state), [stateKey]);
   const resetLayout = () => {
@@ -113,7 +149,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
               {t(screen.help)}
             </p>
           )}
-          <p className="row-count text-secondary mb-0" aria-live="polite" data-testid="row-count">
+          <p className="row-count text-secondary mb-0" aria-live="polite" aria-busy={loading} data-loading={loading || undefined} data-testid="row-count">
             {count === null
               ? '\u00a0'
               : count.estimated
@@ -133,14 +169,24 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           )}
         </div>
       </div>
-      <div className="table-grid">
+      <div className="table-grid" aria-busy={loading}>
+        {!loading && count?.count === 0 && (
+          <div className="table-overlay" aria-live="polite">
+            <EmptyState text={t('table:noRows')} />
+          </div>
+        )}
         <AgGridReact
           theme={gridTheme}
           columnDefs={columnDefs}
           components={gridComponents}
           maintainColumnOrder
           tooltipShowDelay={300}
-          defaultColDef={{ resizable: true, minWidth: 70, wrapHeaderText: true, autoHeaderHeight: true }}
+          tooltipShowMode="whenTruncated"
+          suppressNoRowsOverlay
+          // the grid's own overlay lies over the rows, below the header, while a block loads
+          loading={loading}
+          loadingOverlayComponent={TableLoading}
+          defaultColDef={{ resizable: true, wrapHeaderText: true, autoHeaderHeight: true }}
           rowModelType="infinite"
           datasource={datasource}
           cacheBlockSize={BLOCK_SIZE}
@@ -150,7 +196,10 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           initialState={initialState}
           onStateUpdated={onStateUpdated}
           localeText={localeText}
-          onGridReady={(e) => (gridApi.current = e.api)}
+          onGridReady={(e) => {
+            gridApi.current = e.api;
+            requestAnimationFrame(() => !e.api.isDestroyed() && fitColumns(e.api));
+          }}
           onRowClicked={(e: RowClickedEvent) => {
             // a button inside a cell (a file download) is not a click on the row
             if (!isFromCellControl(e.event)) runAction(screen.onRowClick, e.data);

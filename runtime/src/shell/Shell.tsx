@@ -8,13 +8,13 @@ import { Footer } from './Footer';
 import { SessionGates } from './SessionGates';
 import { DEFAULT_MENU_BREAKPOINT, DEFAULT_MENU_WIDTH } from './menu';
 import { SideMenu } from './SideMenu';
-import { TopBar } from './TopBar';
+import { TopBar, type PageHelp } from './TopBar';
 import { useIsWide } from './useMediaQuery';
 
 export const MAIN_ID = 'main-content';
 
 /** The signed-in layout: top bar, side menu, the page, footer. */
-export function Shell({ children, pagePath }: { children: ReactNode; pagePath: string }) {
+export function Shell({ children, pagePath, help }: { children: ReactNode; pagePath: string; help?: PageHelp }) {
   const { t } = useTranslation();
   const { bundle } = useConfig();
   const session = useAtomValue(sessionAtom);
@@ -46,6 +46,7 @@ export function Shell({ children, pagePath }: { children: ReactNode; pagePath: s
       <TopBar
         session={session}
         landing={(bundle.screens.routes as RoutesDecl).landing}
+        help={help}
         menuOpen={wide ? wideOpen : narrowOpen}
         onToggleMenu={() => (wide ? setWideOpen((o) => !o) : setNarrowOpen((o) => !o))}
       />

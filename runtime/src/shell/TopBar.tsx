@@ -1,4 +1,7 @@
 import { useAtomValue } from 'jotai';
+import { useId, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,7 +10,51 @@ import type { Session } from '../config/types';
 import { pendingRequestsAtom } from '../state/ui';
 import { RoleBadge } from './RoleBadge';
 
+/** The help of the page shown (a route's `help` key, its title for the dialog's heading). */
+export interface PageHelp {
+  text: string;
+  title?: string;
+}
+
+/** The help dialog (spec §2 "Other dialogs"): the page's help text from the locales, paragraph by paragraph. */
+function HelpButton({ help }: { help: PageHelp }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const titleId = useId();
+  const title = help.title ? t('app:help.title', { title: t(help.title) }) : t('app:help.button');
+  return (
+    <>
+      <button type="button" className="btn btn-link text-white p-1 help-button" onClick={() => setOpen(true)} aria-haspopup="dialog" data-testid="help-button">
+        <i className="bi bi-question-circle fs-5" aria-hidden="true" />
+        <span className="help-button-text ms-1">{t('app:help.button')}</span>
+      </button>
+      <Modal show={open} onHide={() => setOpen(false)} centered aria-labelledby={titleId} data-testid="help-dialog">
+        <Modal.Header closeButton closeLabel={t('app:close')}>
+          <Modal.Title id={titleId} as="h2" className="h5">
+            {title}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {t(help.text)
+            .split(/\n+/)
+            .map((paragraph, i) => (
+              <p key={i} className={i ? undefined : 'mt-0'}>
+                {paragraph}
+              </p>
+            ))}
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setOpen(false)}>
+            {t('app:close')}
+          </Button>
+        </Modal.Footer>
+      </Modal>
+    </>
+  );
+}
+
 interface TopBarProps {
+  help?: PageHelp;
   session: Session;
   menuOpen: boolean;
   onToggleMenu: () => void;
@@ -15,7 +62,7 @@ interface TopBarProps {
 }
 
 /** App title, menu toggle, request spinner and the role badge. */
-export function TopBar({ session, menuOpen, onToggleMenu, landing }: TopBarProps) {
+export function TopBar({ session, menuOpen, onToggleMenu, landing, help }: TopBarProps) {
   const { t } = useTranslation();
   const { preConfig } = useConfig();
   const pending = useAtomValue(pendingRequestsAtom);
@@ -45,6 +92,7 @@ export function TopBar({ session, menuOpen, onToggleMenu, landing }: TopBarProps
             </>
           )}
         </span>
+        {help && <HelpButton help={help} />}
         <RoleBadge user={session.user} />
       </div>
     </header>

@@ -17,14 +17,20 @@ export interface ToastMessage {
   kind: ToastKind;
   /** Already translated text (server details are shown as they come). */
   text: string;
+  /** The action the toast reports on (e.g. a form's endpoint): a later toast of the same action replaces it. */
+  key?: string;
 }
 
 export const toastsAtom = atom<ToastMessage[]>([]);
 let nextToastId = 1;
 
-export function showToast(kind: ToastKind, text: string): void {
+/**
+ * Shows a toast. With a `key` (one per action), the action's earlier toast gives way: a success
+ * after a failed attempt replaces the error instead of standing beside it.
+ */
+export function showToast(kind: ToastKind, text: string, key?: string): void {
   const id = nextToastId++;
-  store.set(toastsAtom, (list) => [...list, { id, kind, text }]);
+  store.set(toastsAtom, (list) => [...(key ? list.filter((t) => t.key !== key) : list), { id, kind, text, key }]);
 }
 
 export function dismissToast(id: number): void {

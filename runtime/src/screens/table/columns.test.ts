@@ -4,7 +4,7 @@ import car from '../../../../schemas/entities/car.schema.json';
 import conditionsJson from '../../../../screens/conditions.json';
 import vehiclesTable from '../../../../screens/vehicles-table.json';
 import type { TableScreenDecl } from '../../config/types';
-import { buildColumnDefs, filterFor } from './columns';
+import { buildColumnDefs, columnSizes, estimateText, filterFor } from './columns';
 
 const ev = new ConditionEvaluator(conditionsJson);
 const t = (key: string) => `[${key}]`;
@@ -14,7 +14,8 @@ const byId = Object.fromEntries(defs.map((d) => [d.colId, d]));
 describe('table columns', () => {
   it('takes headers from <entity>:fields.<id> and keeps order, width, pinning and hiding', () => {
     expect(defs.map((d) => d.colId)).toEqual(vehiclesTable.columns.map((c) => c.id));
-    expect(byId.rejestr).toMatchObject({ headerName: '[car:fields.rejestr]', initialWidth: 130, initialPinned: 'left', initialHide: false });
+    expect(byId.rejestr).toMatchObject({ headerName: '[car:fields.rejestr]', initialPinned: 'left', initialHide: false });
+    for (const def of defs) expect(def.initialWidth, def.colId).toBeGreaterThanOrEqual(def.minWidth!);
     expect(byId.grupa.initialHide).toBe(true);
   });
 
@@ -122,5 +123,31 @@ describe('columns as exports see them', async () => {
     const groups = { regulamin: 'Regulamin', rodo: 'Klauzula RODO' };
     const tObjects = ((key: string, vars?: Record<string, unknown>) => (vars?.returnObjects && key === 'terms:groups' ? groups : `[${key}]`)) as typeof t;
     expect(exportColumnOf({ id: 'group', valueLabels: 'terms:groups' }, acceptance.properties.group, 'Grupa', tObjects).labels).toEqual(groups);
+  });
+});
+
+describe('column sizes', () => {
+  const measure = estimateText;
+  it('never makes a column narrower than its header\'s longest word', () => {
+    const { minWidth, width } = columnSizes({ id: 'rejestr', width: 90 }, 'Nr rejestracyjny', undefined, [], measure, true);
+    expect(minWidth).toBeGreaterThanOrEqual(measure('rejestracyjny', 'header') + 60);
+    expect(width).toBe(minWidth);
+  });
+
+  it('fits a short identifier of the schema (a 17-character VIN) and the longest label of a coded value', () => {
+    const vin = columnSizes({ id: 'nrPodw', width: 100 }, 'VIN', { type: 'string', maxLength: 17 }, [], measure, true);
+    expect(vin.minWidth).toBeGreaterThanOrEqual(measure('WVWZZZ1JZXW000001', 'cell'));
+    const role = columnSizes({ id: 'rola', width: 100 }, 'Rola', { type: 'string' }, ['Użytkownik', 'Doradca Serwisowy'], measure, true);
+    expect(role.minWidth).toBeGreaterThanOrEqual(measure('Doradca Serwisowy', 'cell') + 30);
+  });
+
+  it('keeps a declared width above the minimum, and a declared minWidth', () => {
+    expect(columnSizes({ id: 'marka', width: 300 }, 'Marka', { type: 'string' }, [], measure, true)).toEqual({ minWidth: expect.any(Number), width: 300 });
+    expect(columnSizes({ id: 'nrSprawy', minWidth: 170 }, 'Nr sprawy', { type: 'string' }, [], measure, true).minWidth).toBe(170);
+  });
+
+  it('gives every column a tooltip with its whole text, and none to a rendered cell', () => {
+    expect((byId.nrPodw.tooltipValueGetter as any)({ value: 'WVWZZZ1JZXW000001' })).toBe('WVWZZZ1JZXW000001');
+    expect((byId.aktStanLicz.tooltipValueGetter as any)({ value: 12000 }).replace(/\s/g, ' ')).toBe('12 000 km');
   });
 });

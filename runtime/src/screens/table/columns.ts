@@ -11,7 +11,57 @@ import type { ColumnDecl, FormatKind, JsonSchema, TableScreenDecl } from '../../
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import { cellRendererName } from './cells/names';
 
-const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money']);
+const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money', 'litres', 'mm']);
+
+/** Width of a text in pixels as the grid draws it (a header in bold, a cell in the regular weight). */
+export type MeasureText = (text: string, kind: 'header' | 'cell') => number;
+
+/** Without a DOM (tests, the server): an average glyph of a 14 px sans-serif, a bold one wider. */
+export const estimateText: MeasureText = (text, kind) => Math.ceil(text.length * (kind === 'header' ? 8.6 : 8));
+
+/** Room a header needs beside its text: the cell's padding, the filter button and the sort arrow. */
+const HEADER_CHROME = 2 * 16 + 26 + 22;
+/** Room a cell needs beside its text: the cell's padding. */
+const CELL_CHROME = 2 * 16 + 4;
+/** The grid's own floor and default width. */
+const FLOOR_WIDTH = 70;
+const DEFAULT_WIDTH = 200;
+/** Values up to this many characters (a plate, a VIN, a date) are identifiers a column shows whole. */
+const SHORT_VALUE = 24;
+
+/** A sample of a value's typical width: digits and capitals of an identifier are wider than an average glyph. */
+const sample = (length: number) => 'W0'.repeat(Math.ceil(length / 2)).slice(0, length);
+
+/** Characters a formatted value of this kind takes (dates, money, kilometres). */
+const KIND_LENGTH: Partial<Record<FormatKind, number>> = { date: 10, datetime: 16, money: 13, km: 10, litres: 6, mm: 6, decimal1: 5 };
+
+/**
+ * A column's sizes: the minimum fits the longest word of its header (headers wrap only between
+ * words) and its typical value — the schema's maxLength of a short identifier (a VIN is 17), the
+ * longest label of a coded value, the length of a formatted date or amount — or the screen's
+ * declared minWidth; the initial width is the declared width, never below the minimum.
+ */
+export function columnSizes(
+  column: ColumnDecl,
+  header: string,
+  property: JsonSchema | undefined,
+  labels: readonly string[],
+  measure: MeasureText,
+  hasFilter: boolean,
+): { minWidth: number; width: number } {
+  const longestWord = header.split(/\s+/).reduce((w, word) => Math.max(w, measure(word, 'header')), 0);
+  const headerMin = longestWord + HEADER_CHROME - (hasFilter ? 0 : 26);
+  let contentMin = 0;
+  if (!column.cell) {
+    const kind = formatKindFor(property, column.format);
+    const maxLength = typeof property?.maxLength === 'number' ? property.maxLength : undefined;
+    if (labels.length) contentMin = Math.max(...labels.map((l) => measure(l, 'cell'))) + CELL_CHROME;
+    else if (maxLength && maxLength <= SHORT_VALUE && kind === 'text') contentMin = measure(sample(maxLength), 'cell') + CELL_CHROME;
+    else if (KIND_LENGTH[kind]) contentMin = measure(sample(KIND_LENGTH[kind]!).replace(/W/g, '0'), 'cell') + CELL_CHROME;
+  }
+  const minWidth = Math.ceil(Math.max(FLOOR_WIDTH, headerMin, contentMin, column.minWidth ?? 0));
+  return { minWidth, width: Math.max(column.width ?? DEFAULT_WIDTH, minWidth) };
+}
 
 /** Registered name of the choice-list filter (ChoiceFilter.tsx). */
 export const CHOICE_FILTER = 'choiceFilter';
@@ -96,6 +146,7 @@ export function buildColumnDefs(
   t: Translate,
   ev: ConditionEvaluator,
   ctx: ConditionContext,
+  measure: MeasureText = estimateText,
 ): ColDef[] {
   return screen.columns
     .filter((column) => ev.isVisible(column, ctx))
@@ -109,10 +160,14 @@ export function buildColumnDefs(
       const wantsChoice = column.filter !== 'plain' && choices !== undefined;
       const filter = serverSide && column.filterable !== false ? (wantsChoice ? CHOICE_FILTER : filterFor(property)) : false;
       const icons = column.cell?.type === 'icon' ? column.cell.icons : undefined;
+      const headerName = t(column.header ?? fieldLabelKey(screen.entity, field));
+      const sizes = columnSizes(column, headerName, property, Object.values(exportColumnOf(column, property, headerName, t).labels ?? {}), measure, Boolean(filter));
       const def: ColDef = {
         colId: column.id,
         field,
-        headerName: t(column.header ?? fieldLabelKey(screen.entity, field)),
+        headerName,
+        minWidth: sizes.minWidth,
+        initialWidth: sizes.width,
         // initial*: the declared layout applies when a column first appears; afterwards the user's
         // layout (kept state, a saved view) wins even when the definitions are rebuilt
         initialHide: column.hide ?? false,
@@ -141,7 +196,9 @@ export function buildColumnDefs(
         const { when, tone = 'success' } = column.highlight;
         def.cellClassRules = { [`cell-highlight cell-highlight-${tone}`]: (p) => Boolean(p.data) && ev.matches(when, { ...ctx, record: p.data }) };
       }
-      if (column.width) def.initialWidth = column.width;
+      // a cell cut short shows its whole text on hover (the grid shows the tooltip only then);
+      // a screen reader reads the cell's whole text, which is in the DOM
+      if (!column.cell) def.tooltipValueGetter = (p) => text(p.value) || undefined;
       if (column.pinned) def.initialPinned = column.pinned;
       if (NUMERIC_KINDS.has(kind) && !column.cell) def.type = 'rightAligned';
       return def;

@@ -95,7 +95,11 @@ export class CursorMemory {
   }
 }
 
-export function makeDatasource(resource: string, query: TableQuery, onCount: (count: RowCount | null) => void): IDatasource {
+/**
+ * The grid's datasource. `onCount(null)`: a new query's first block is on its way (the screen keeps
+ * showing the last count, marked as loading); `onFailed`: a block could not be read.
+ */
+export function makeDatasource(resource: string, query: TableQuery, onCount: (count: RowCount | null) => void, onFailed?: () => void): IDatasource {
   const { srcId, ...rest } = query;
   const cursors = new CursorMemory();
   return {
@@ -118,6 +122,7 @@ export function makeDatasource(resource: string, query: TableQuery, onCount: (co
         })
         .catch((error) => {
           reportFailure(error);
+          onFailed?.();
           params.failCallback();
         });
     },
