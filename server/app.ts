@@ -3,9 +3,6 @@
  * app's own plugins (config, db, errors, auth, signature), then routes. Tests build it with an
  * in-memory or throwaway database and call it with inject(); main.ts adds listening.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -15,7 +12,9 @@ import type { Kysely } from 'kysely';
 import authPlugin from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
+import { compression, runtimeFiles } from './plugins/delivery.ts';
 import errorsPlugin from './plugins/errors.ts';
+import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import initRoutes from './routes/init.ts';
@@ -38,6 +37,8 @@ export interface AppOptions {
   /** Folder of the built runtime; served with a fallback to index.html for client-side routes. */
   staticDir?: string;
   logger?: boolean;
+  /** Request time-outs and load shedding (plugins/limits.ts); main.ts reads them from the environment. */
+  limits?: Partial<ServerLimits>;
 }
 
 /** Schemas of schemas/ as the API uses them: $schema and our x- keywords are for tools, not for requests. */
@@ -50,7 +51,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Fails fast, before anything listens, with file, pointer and reason.
   const initial = loadBundle(load);
 
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const app = Fastify({
+    ...serverLimits(limits),
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { strict: false } },
@@ -84,6 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(configPlugin, { load });
   await app.register(dbPlugin, { db: options.db });
   await app.register(errorsPlugin);
+  await app.register(limitsPlugin, { limits });
+  await app.register(compression);
   await app.register(authPlugin);
   await app.register(signaturePlugin);
 
@@ -99,13 +104,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userTableSettingsRoutes);
   await app.register(invoiceFileRoutes);
 
-  if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: options.staticDir, wildcard: false, serve: true });
-    // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; unknown /api paths stay 404 JSON.
-    app.get('/*', { config: { public: true }, schema: { hide: true } }, (request, reply) => {
-      if (request.url.startsWith('/api/')) return reply.callNotFound();
-      return reply.sendFile('index.html');
-    });
-  }
+  await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;
 }
