@@ -57,6 +57,7 @@ async function main() {
       limits: defined({
         requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS'),
         maxEventLoopDelayMs: envNumber('MAX_EVENT_LOOP_DELAY_MS') ?? 2_000,
+        maxHeapUsedBytes: envNumber('MAX_HEAP_USED_BYTES'),
       }),
       db: database.db,
       root,
