@@ -11,6 +11,7 @@ import { ConfigError } from './config/load-bundle.ts';
 import { openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDatabase } from './seed/seed.ts';
+import { stopGracefullyOnSignals } from './shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
@@ -70,25 +71,8 @@ async function main() {
     if (process.argv.includes('--dev')) watchConfiguration(app);
     const port = Number(process.env.PORT || 3000);
     await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
-    // Graceful stop: stop accepting connections, let the requests in flight finish (app.close
-    // waits for them; idle keep-alive sockets are closed at once), then close the database. A
-    // second signal, or SHUTDOWN_TIMEOUT_MS (10 s) without finishing, ends the process anyway.
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) process.exit(1);
-      stopping = true;
-      app.log.info({ signal }, 'shutting down: finishing requests in flight');
-      setTimeout(() => {
-        console.error('shutdown did not finish in time; exiting');
-        process.exit(1);
-      }, envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000).unref();
-      app.close().then(() => process.exit(0), (e) => {
-        console.error(e);
-        process.exit(1);
-      });
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    // SIGTERM: finish the requests in flight, close the database, exit 0 (SHUTDOWN_TIMEOUT_MS at most)
+    stopGracefullyOnSignals(app, envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000);
   } catch (e) {
     await database.close();
     throw e;

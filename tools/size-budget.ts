@@ -42,14 +42,14 @@ export function initialFiles(manifest: Manifest, keys: string[]): Set<string> {
   return files;
 }
 
-export function measure(distDir: string) {
+export function measure(distDir: string, budgets = BUDGETS_KB) {
   const manifestPath = join(distDir, '.vite/manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run npm run build first`);
   const manifest: Manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   if (!entry) throw new Error('no entry in the vite manifest');
   const gz = (file: string) => gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length;
-  return BUDGETS_KB.map(({ page, screen, budgetKb }) => {
+  return budgets.map(({ page, screen, budgetKb }) => {
     const files = [...initialFiles(manifest, [entry, screen])];
     const jsKb = files.filter((f) => /\.m?js$/.test(f)).reduce((sum, f) => sum + gz(f), 0) / 1024;
     const cssKb = files.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gz(f), 0) / 1024;
