@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError } from './config/load-bundle.ts';
-import { openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
+import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { stopGracefullyOnSignals } from './shutdown.ts';
@@ -34,13 +34,13 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
-  const poolLimits: Partial<PoolLimits> = defined({
+  const poolLimits: PoolLimits = { ...DEFAULT_POOL_LIMITS, ...defined({
     connectTimeoutMs: envNumber('DB_CONNECT_TIMEOUT_MS'),
     statementTimeoutMs: envNumber('DB_STATEMENT_TIMEOUT_MS'),
     idleInTransactionTimeoutMs: envNumber('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
     maxQueue: envNumber('DB_POOL_QUEUE'),
     idleTimeoutMs: envNumber('DB_IDLE_TIMEOUT_MS'),
-  });
+  }) };
   const database = await openDatabase({
     databaseUrl,
     dataDir,

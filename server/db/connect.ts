@@ -27,7 +27,7 @@ export interface OpenDatabaseOptions {
   timeZone?: string;
   /** Pool size for PostgreSQL (default 10). */
   maxConnections?: number;
-  /** PostgreSQL only: the time limits and pool bounds of the serving pool (see PoolLimits). */
+  /** PostgreSQL only: time limits and pool bounds (see PoolLimits; main.ts passes DEFAULT_POOL_LIMITS). */
   limits?: Partial<PoolLimits>;
   /** PostgreSQL only: application_name of the pool's connections (default fleet-portal). */
   applicationName?: string;
@@ -55,6 +55,17 @@ export interface PoolLimits {
   minConnections: number;
 }
 
+/** What openDatabase uses when not told otherwise (tools: seeding, bench, tests): pg's own defaults. */
+export const UNBOUNDED_POOL: PoolLimits = {
+  connectTimeoutMs: 0,
+  statementTimeoutMs: 0,
+  idleInTransactionTimeoutMs: 0,
+  maxQueue: 0,
+  idleTimeoutMs: 10_000,
+  minConnections: 0,
+};
+
+/** The serving pool of `npm start` (main.ts; each can be changed by an environment variable). */
 export const DEFAULT_POOL_LIMITS: PoolLimits = {
   connectTimeoutMs: 5_000,
   statementTimeoutMs: 30_000,
@@ -91,7 +102,7 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Data
   if (!TIME_ZONE.test(timeZone)) throw new Error(`Invalid time zone "${timeZone}"`);
   if (opts.schema !== undefined) assertSchemaName(opts.schema);
   return opts.databaseUrl
-    ? openPostgres(opts.databaseUrl, opts.schema, timeZone, opts.maxConnections ?? 10, opts.log, { ...DEFAULT_POOL_LIMITS, ...opts.limits }, opts.applicationName ?? 'fleet-portal')
+    ? openPostgres(opts.databaseUrl, opts.schema, timeZone, opts.maxConnections ?? 10, opts.log, { ...UNBOUNDED_POOL, ...opts.limits }, opts.applicationName ?? 'fleet-portal')
     : openPGlite(opts.dataDir, opts.schema, timeZone, opts.log);
 }
 

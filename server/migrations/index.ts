@@ -9,6 +9,7 @@ import { migration002 } from './002_views.ts';
 import { migration003 } from './003_sign_in_security.ts';
 import { migration004 } from './004_download_tokens.ts';
 import { migration005 } from './005_table_indexes.ts';
+import { migration006 } from './006_list_view_joins.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '003_sign_in_security': migration003,
   '004_download_tokens': migration004,
   '005_table_indexes': migration005,
+  '006_list_view_joins': migration006,
 };
