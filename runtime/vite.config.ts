@@ -2,18 +2,52 @@
  * Build of the browser runtime. The runtime is generic: it ships no screen, text or client data,
  * so one build serves every client variant (the server hands it the merged bundle at start-up).
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { HASH_FILE, runtimeSourceHash } from '../tools/runtime-hash.ts';
 
 const runtimeDir = fileURLToPath(new URL('.', import.meta.url));
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * After the build: every text asset gets a brotli (.br) and gzip (.gz) twin, compressed once at
+ * the highest level (the server sends them as they are, @fastify/static preCompressed), and the
+ * hash of the sources is recorded so that `npm start` can skip an up-to-date build.
+ */
+function precompressAndRecord(): Plugin {
+  let outDir = '';
+  return {
+    name: 'portal-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+      for (const file of walk(outDir)) {
+        if (!/\.(js|mjs|css|html|svg|json|txt|map|ttf|woff)$/.test(file)) continue;
+        const content = readFileSync(file);
+        if (content.length < 1024) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      }
+      writeFileSync(join(projectDir, HASH_FILE), `${runtimeSourceHash(projectDir)}\n`);
+    },
+  };
+}
+
 export default defineConfig({
   root: runtimeDir,
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [react(), precompressAndRecord()],
   build: {
+    // the manifest names each entry's and lazy chunk's files (tools/size-budget.ts reads it)
+    manifest: true,
     outDir: `${projectDir}dist/runtime`,
     emptyOutDir: true,
     // ag-grid is large on its own; it is loaded lazily with the first table screen

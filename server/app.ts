@@ -3,11 +3,8 @@
  * app's own plugins (config, db, errors, auth, signature), then routes. Tests build it with an
  * in-memory or throwaway database and call it with inject(); main.ts adds listening.
  */
-import { existsSync } from 'node:fs';
-import { join, posix } from 'node:path';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -17,7 +14,9 @@ import type { Kysely } from 'kysely';
 import authPlugin, { declareScopeAccess, requireAccessDeclarations, type DeclaredRoute } from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
+import { compression, runtimeFiles } from './plugins/delivery.ts';
 import errorsPlugin from './plugins/errors.ts';
+import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import initRoutes from './routes/init.ts';
@@ -46,6 +45,8 @@ export interface AppOptions {
    * by commas. Unset: the address of the connection.
    */
   trustProxy?: string;
+  /** Request time-outs and load shedding (plugins/limits.ts); main.ts reads them from the environment. */
+  limits?: Partial<ServerLimits>;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -67,17 +68,6 @@ declare module 'fastify' {
   }
 }
 
-/** Whether a path (the SPA fallback's, already decoded by the router) is an API path however it is spelt. */
-export function isApiPath(path: string): boolean {
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return true; // undecodable: certainly not a page of the runtime
-  }
-  const normal = posix.normalize(`/${decoded.replace(/\\/g, '/').split(';')[0]}`).toLowerCase();
-  return normal === '/api' || normal.startsWith('/api/');
-}
 
 /**
  * Security headers on every answer (docs/security.md "Security headers"). The CSP is what the
@@ -118,7 +108,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Fails fast, before anything listens, with file, pointer and reason.
   const initial = loadBundle(load);
 
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const app = Fastify({
+    ...serverLimits(limits),
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: 1024 * 1024,
     // a hop count is a number for Fastify (its typings leave it out)
@@ -161,6 +153,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
   await app.register(rateLimit, { global: false });
+  await app.register(limitsPlugin, { limits });
+  await app.register(compression);
   await app.register(authPlugin);
   await app.register(signaturePlugin);
 
@@ -176,19 +170,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userTableSettingsRoutes);
   await app.register(invoiceFileRoutes);
 
-  if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
-    const staticDir = options.staticDir;
-    await app.register(async (site) => {
-      // the runtime's files are public: what they show comes from the API, which checks every call
-      declareScopeAccess(site, 'public');
-      await site.register(fastifyStatic, { root: staticDir, wildcard: false, serve: true });
-      // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
-      // /api path once decoded and normalised (%61pi, //api, /API/, /x/../api) stays a 404 JSON.
-      site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
-        if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
-        return reply.sendFile('index.html');
-      });
-    });
-  }
+  await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;
 }

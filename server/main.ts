@@ -8,22 +8,58 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError } from './config/load-bundle.ts';
-import { openDatabase } from './db/connect.ts';
+import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDatabase } from './seed/seed.ts';
+import { stopGracefullyOnSignals } from './shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+
+/** A whole number of milliseconds (or a count) from the environment; unset keeps the default. */
+function envNumber(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0, not "${raw}"`);
+  return value;
+}
+
+/** Leaves out unset values so that the defaults of connect.ts / limits.ts apply. */
+function defined<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
 
 async function main() {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
-  const database = await openDatabase({ databaseUrl, dataDir, schema: databaseUrl ? process.env.DATABASE_SCHEMA || undefined : undefined });
+  const poolLimits: PoolLimits = { ...DEFAULT_POOL_LIMITS, ...defined({
+    connectTimeoutMs: envNumber('DB_CONNECT_TIMEOUT_MS'),
+    statementTimeoutMs: envNumber('DB_STATEMENT_TIMEOUT_MS'),
+    idleInTransactionTimeoutMs: envNumber('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+    maxQueue: envNumber('DB_POOL_QUEUE'),
+    idleTimeoutMs: envNumber('DB_IDLE_TIMEOUT_MS'),
+  }) };
+  const database = await openDatabase({
+    databaseUrl,
+    dataDir,
+    schema: databaseUrl ? process.env.DATABASE_SCHEMA || undefined : undefined,
+    maxConnections: envNumber('DB_POOL_SIZE'),
+    limits: poolLimits,
+  });
   try {
-    await migrateToLatest(database.db);
-    await seedDatabase(database.db, {});
+    // migrations may build indexes on large tables: no statement time-out for them
+    await withoutStatementTimeout(database, async (db) => {
+      await migrateToLatest(db);
+      await seedDatabase(db, {});
+    });
     const app = await buildApp({
+      limits: defined({
+        requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS'),
+        maxEventLoopDelayMs: envNumber('MAX_EVENT_LOOP_DELAY_MS') ?? 2_000,
+        maxHeapUsedBytes: envNumber('MAX_HEAP_USED_BYTES'),
+      }),
       db: database.db,
       root,
       variant: process.env.PORTAL_VARIANT || undefined,
@@ -36,12 +72,8 @@ async function main() {
     if (process.argv.includes('--dev')) watchConfiguration(app);
     const port = Number(process.env.PORT || 3000);
     await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
-    const stop = async () => {
-      await app.close();
-      process.exit(0);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    // SIGTERM: finish the requests in flight, close the database, exit 0 (SHUTDOWN_TIMEOUT_MS at most)
+    stopGracefullyOnSignals(app, envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000);
   } catch (e) {
     await database.close();
     throw e;

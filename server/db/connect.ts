@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
+import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
@@ -27,8 +27,60 @@ export interface OpenDatabaseOptions {
   timeZone?: string;
   /** Pool size for PostgreSQL (default 10). */
   maxConnections?: number;
+  /** PostgreSQL only: time limits and pool bounds (see PoolLimits; main.ts passes DEFAULT_POOL_LIMITS). */
+  limits?: Partial<PoolLimits>;
+  /** PostgreSQL only: application_name of the pool's connections (default fleet-portal). */
+  applicationName?: string;
   /** Kysely's query log (npm run bench records the SQL a request runs to time it directly). */
   log?: LogConfig;
+}
+
+/**
+ * Bounded waiting on PostgreSQL: nothing waits for the database longer than these limits, and a
+ * request that cannot have a connection soon is refused (503) instead of queueing for minutes.
+ * 0 turns a limit off. PGlite runs in the process: none of these apply.
+ */
+export interface PoolLimits {
+  /** Opening a connection or waiting for a free one in the pool (pg connectionTimeoutMillis). */
+  connectTimeoutMs: number;
+  /** One SQL statement (PostgreSQL statement_timeout). */
+  statementTimeoutMs: number;
+  /** A transaction left open without work (PostgreSQL idle_in_transaction_session_timeout). */
+  idleInTransactionTimeoutMs: number;
+  /** Requests allowed to wait for a pooled connection at once; more are refused at once. */
+  maxQueue: number;
+  /** How long an idle connection is kept open (warm) before it is closed. */
+  idleTimeoutMs: number;
+  /** Connections kept open even when idle. */
+  minConnections: number;
+}
+
+/** What openDatabase uses when not told otherwise (tools: seeding, bench, tests): pg's own defaults. */
+export const UNBOUNDED_POOL: PoolLimits = {
+  connectTimeoutMs: 0,
+  statementTimeoutMs: 0,
+  idleInTransactionTimeoutMs: 0,
+  maxQueue: 0,
+  idleTimeoutMs: 10_000,
+  minConnections: 0,
+};
+
+/** The serving pool of `npm start` (main.ts; each can be changed by an environment variable). */
+export const DEFAULT_POOL_LIMITS: PoolLimits = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 30_000,
+  idleInTransactionTimeoutMs: 60_000,
+  maxQueue: 200,
+  idleTimeoutMs: 300_000,
+  minConnections: 2,
+};
+
+/** Thrown when the pool's waiting line is full: the request is answered 503 at once. */
+export class PoolQueueFullError extends Error {
+  readonly code = 'POOL_QUEUE_FULL';
+  constructor(waiting: number) {
+    super(`database pool queue is full (${waiting} waiting)`);
+  }
 }
 
 export interface DatabaseHandle {
@@ -50,11 +102,13 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Data
   if (!TIME_ZONE.test(timeZone)) throw new Error(`Invalid time zone "${timeZone}"`);
   if (opts.schema !== undefined) assertSchemaName(opts.schema);
   return opts.databaseUrl
-    ? openPostgres(opts.databaseUrl, opts.schema, timeZone, opts.maxConnections ?? 10, opts.log)
+    ? openPostgres(opts.databaseUrl, opts.schema, timeZone, opts.maxConnections ?? 10, opts.log, { ...UNBOUNDED_POOL, ...opts.limits }, opts.applicationName ?? 'fleet-portal')
     : openPGlite(opts.dataDir, opts.schema, timeZone, opts.log);
 }
 
-async function openPostgres(url: string, schema: string | undefined, timeZone: string, max: number, log?: LogConfig): Promise<DatabaseHandle> {
+async function openPostgres(
+  url: string, schema: string | undefined, timeZone: string, max: number, log: LogConfig | undefined, limits: PoolLimits, applicationName: string,
+): Promise<DatabaseHandle> {
   if (schema) {
     // Created on a separate connection before the pool starts: the pool's connections already
     // carry the search_path, and CREATE SCHEMA IF NOT EXISTS is safe to race.
@@ -70,11 +124,61 @@ async function openPostgres(url: string, schema: string | undefined, timeZone: s
   // the portal's queries are short index reads, and compiling one (triggered by the planner's cost
   // estimate of a deep OFFSET or a count) took longer than running it, hundreds of milliseconds.
   const options = [`-c TimeZone=${timeZone}`, '-c jit=off', ...(schema ? [`-c search_path=${schema}`] : [])].join(' ');
-  const pool = new pg.Pool({ connectionString: url, options, max, types: pgTypes, application_name: 'fleet-portal' });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', (err) => console.error('[db] idle PostgreSQL connection error:', err.message));
+  const pool = new BoundedPool({
+    connectionString: url,
+    options,
+    max,
+    min: Math.min(limits.minConnections, max),
+    types: pgTypes,
+    application_name: applicationName,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    idleTimeoutMillis: limits.idleTimeoutMs,
+    ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
+    ...(limits.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs } : {}),
+  }, limits.maxQueue);
+  // A connection lost while idle in the pool, or while a request uses it (a database restart
+  // sends FATAL 57P01 to every backend), must not crash the process: without a listener Node
+  // treats the client's 'error' event as unhandled and exits. The request using the connection
+  // gets the error from its query (answered 503); the pool drops the broken client and opens a
+  // new one on the next checkout.
+  pool.on('error', (err) => console.error('[db] idle PostgreSQL connection lost:', err.message));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => console.error('[db] PostgreSQL connection lost:', err.message));
+  });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log });
   return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** pg's Pool with a bounded waiting line: past maxQueue waiters a checkout fails at once. */
+class BoundedPool extends pg.Pool {
+  constructor(config: pg.PoolConfig, private readonly maxQueue: number) {
+    super(config);
+  }
+
+  override connect(callback?: any): any {
+    if (this.maxQueue > 0 && this.waitingCount >= this.maxQueue) {
+      const error = new PoolQueueFullError(this.waitingCount);
+      if (callback) return void process.nextTick(() => callback(error));
+      return Promise.reject(error);
+    }
+    return super.connect(callback);
+  }
+}
+
+/**
+ * Runs fn on one connection without a statement time-out (migrations and seeding may create
+ * indexes on large tables); the connection returns to the pool with the pool's own limit.
+ */
+export async function withoutStatementTimeout<T>(handle: DatabaseHandle, fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
+  if (handle.kind !== 'postgres') return fn(handle.db);
+  return handle.db.connection().execute(async (db) => {
+    await sql`set statement_timeout = 0`.execute(db);
+    try {
+      return await fn(db);
+    } finally {
+      await sql`reset statement_timeout`.execute(db).catch(() => undefined);
+    }
+  });
 }
 
 async function openPGlite(dataDir: string | undefined, schema: string | undefined, timeZone: string, log?: LogConfig): Promise<DatabaseHandle> {

@@ -53,7 +53,7 @@ const index = (table: string, columns: string[], include?: string) =>
 const drop = (table: string, columns: string[]) => `drop index if exists ${name(table, columns)}`;
 const withStatus = (c: string) => (c === 'status' ? undefined : 'status');
 
-const ORDER_VIEW = `
+export const ORDER_VIEW = `
   select
     o."autId", o."autTyp", o."autNr", o."autData", o."zgloData", o."zgloPrzyjal", o."zgloKto", o."zgloTelef",
     o."zgloNazwiskoImie", o."zgloEmail", o."zgloFirma", o."zgloInterw", o."zgloZakres", o."zlecZakres", o."uwagi",
@@ -67,7 +67,7 @@ const ORDER_VIEW = `
     (o."terminNapr" is not null) as "czyTermin"
   from service_order o`;
 
-const CAR_COLUMNS = [
+export const CAR_COLUMNS = [
   'pojazdId', 'klientSymbol', 'pracId', 'stacjaSerw',
   'rejestr', 'nrPodw', 'marka', 'markaOpis', 'modelOpis', 'markaModel', 'rokProd', 'pojStatus', 'grupa', 'kategoria', 'dataRej',
   'aktStanLicz', 'aktDataLicz', 'stanPal', 'dataPrzeg', 'otOstatData', 'otOstatKm', 'otDoDaty', 'otDoKm',
@@ -76,9 +76,9 @@ const CAR_COLUMNS = [
   'kpalFirma', 'kpalNrKarty', 'kpalDataOd', 'kpalDataDo', 'kpalPin', 'kpalLimitMcIlosc', 'kpalLimitMcWartosc',
   'kontrKontraktNr', 'kontrDataOd', 'kontrDataDo', 'kontrLimitKmOgol',
 ];
-const DRIVER = ['nazwisko', 'imie', 'telefon', 'telefonKom', 'email', 'mpk'];
+export const DRIVER = ['nazwisko', 'imie', 'telefon', 'telefonKom', 'email', 'mpk'];
 
-const CAR_VIEW = `
+export const CAR_VIEW = `
   select
     ${CAR_COLUMNS.map((c) => `c."${c}"`).join(', ')},
     (select cl."klientNazwa" from client cl where cl."klient" = c."klientSymbol") as "klientNazwa",

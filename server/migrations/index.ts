@@ -10,6 +10,7 @@ import { migration003 } from './003_sign_in_security.ts';
 import { migration004 } from './004_download_tokens.ts';
 import { migration005 } from './005_table_indexes.ts';
 import { migration006 } from './006_sign_in_failures.ts';
+import { migration007 } from './007_list_view_joins.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '004_download_tokens': migration004,
   '005_table_indexes': migration005,
   '006_sign_in_failures': migration006,
+  '007_list_view_joins': migration007,
 };

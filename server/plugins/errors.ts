@@ -1,10 +1,12 @@
 /**
  * One error format for every failure: `{ statusCode, code?, detail, errors? }`, Polish texts from
  * locales/pl. Validation failures become a 400 naming each field with the spec's message; an
- * unexpected failure is logged and answered with a generic 500 that leaks nothing.
+ * unexpected failure is logged and answered with a generic 500 that leaks nothing. A database that
+ * cannot be reached (restart, lost connection, time-out, full pool) is a 503 "try again".
  */
 import fp from 'fastify-plugin';
 import { fieldMessages } from '../../runtime/core/validation-messages.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { HttpError } from '../http-error.ts';
 import { TableQueryError } from '../resources/table-query.ts';
 
@@ -42,6 +44,12 @@ export default fp(
       if (error.statusCode && error.statusCode < 500) {
         // Fastify's own client errors (bad JSON, body too large, unsupported media type)
         return reply.status(error.statusCode).send({ statusCode: error.statusCode, code: error.code, detail: t('errors:badRequest') });
+      }
+      if (isDatabaseUnavailable(error)) {
+        // the database is away (restart, lost connection, time-out, full pool): only this request
+        // fails, the process stays up and the client may retry
+        request.log.warn({ err: error }, 'database unavailable');
+        return reply.status(503).header('retry-after', '5').send({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', detail: t('errors:databaseUnavailable') });
       }
       request.log.error(error);
       return reply.status(500).send({ statusCode: 500, detail: t('errors:internal') });

@@ -1,9 +1,12 @@
 /** Start-up calls of the runtime: pre-configuration, the configuration bundle, health. */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { compatibilityItems } from '../init/compatibility.ts';
+import { compatibilityItems, refreshMigrationCheck } from '../init/compatibility.ts';
 
 export default async function initRoutes(app: FastifyInstance) {
+  // the migration status is read once, when the application is ready (and on restart-application)
+  app.addHook('onReady', async () => refreshMigrationCheck(app));
+
   app.get('/api/init/pre-config', {
     config: { access: 'public' },
     schema: { tags: ['init'], response: { 200: { $ref: 'pre-config#' } } },

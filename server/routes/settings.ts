@@ -1,6 +1,7 @@
 /**
  * GET /settings/restart-application (spec §7; the admin's "Odśwież aplikację"): re-reads and
- * re-validates the whole configuration (screens, schemas, locales, the variant) without stopping
+ * re-validates the whole configuration (screens, schemas, locales, the variant) and the database's
+ * migration status (shown by the pre-configuration) without stopping
  * the process. An invalid configuration keeps the one in use and is reported with its reasons.
  * Request-body validators are compiled at start-up, so a changed API body schema needs a
  * process restart; everything the runtime renders from (and every text) takes effect at once.
@@ -8,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfigError } from '../config/load-bundle.ts';
 import { HttpError } from '../http-error.ts';
+import { refreshMigrationCheck } from '../init/compatibility.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
   app.get('/api/settings/restart-application', {
@@ -17,6 +19,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
       response: { 200: { $ref: 'message-response#' }, 500: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
+      await refreshMigrationCheck(app); // the start-up check of the database's migrations, read again
       try {
         await app.config.reload();
       } catch (error) {

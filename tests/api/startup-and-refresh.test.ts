@@ -34,14 +34,20 @@ describe('pre-configuration and initialization errors', () => {
     expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);
   });
 
-  it('blocks start-up when the database lacks a migration this server needs, naming both versions', async () => {
+  it('blocks start-up when the database lacks a migration this server needs, naming both versions (read at start-up and on restart-application)', async () => {
+    const admin = await t.signIn('admin');
     await t.app.db.deleteFrom('kysely_migration').where('name', '=', '003_sign_in_security').execute();
     try {
+      // the status is read once, not on every page load: the administrator's refresh reads it again
+      expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);
+      expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
       const item = (await t.call('GET', '/api/init/pre-config')).json().compatibility[0];
       expect(item).toEqual({ initError: 'init:minDatabaseVersion', current: '002_views', required: expect.stringMatching(/^\d{3}_/), initializationBlocking: true });
     } finally {
       await t.app.db.insertInto('kysely_migration').values({ name: '003_sign_in_security', timestamp: new Date().toISOString() }).execute();
     }
+    expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);
   });
 
   it('has a Polish text for every initialization error of spec §8', () => {

@@ -5,8 +5,9 @@
  * an export of the current list when the screen declares one (xlsx on the server, csv in the browser).
  * Embedded in a dialog tab it is given the parent's id as `srcId`.
  */
-import { AllCommunityModule, ModuleRegistry, themeQuartz, type GridApi, type GridState, type RowClickedEvent } from 'ag-grid-community';
+import { themeQuartz, type GridApi, type GridState, type RowClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
+import './table/grid-modules';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
@@ -30,8 +31,6 @@ import { PresetFilterChoice } from './table/PresetFilterChoice';
 import { SavedSettingsToolbar } from './table/SavedSettingsToolbar';
 import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './table/state';
 import type { ScreenProps } from './types';
-
-ModuleRegistry.registerModules([AllCommunityModule]);
 
 const gridTheme = themeQuartz.withParams({
   fontFamily: 'inherit',

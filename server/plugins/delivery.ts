@@ -1,0 +1,64 @@
+/**
+ * How responses travel: JSON (and any other compressible reply over ~1 KB) compressed on the fly
+ * (brotli or gzip, @fastify/compress); the built runtime served from files compressed at build
+ * time (dist/runtime/**.br and .gz, @fastify/static preCompressed), its content-hashed /assets/*
+ * cached by browsers for a year (immutable: a new build has new names) and index.html revalidated
+ * on every load (no-cache) so a new build is picked up at once.
+ */
+import { existsSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { declareScopeAccess } from './auth.ts';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Registered before the routes so that every reply passes through it. */
+export const compression = fp(
+  async (app) => {
+    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate', 'identity'] });
+  },
+  { name: 'compression' },
+);
+
+/**
+ * Registered after the API routes: the runtime's files and the fallback to index.html. An
+ * encapsulated scope that declares its routes public (plugins/auth.ts): the runtime's files are
+ * public, what they show comes from the API, which checks every call.
+ */
+export async function runtimeFiles(app: FastifyInstance, { staticDir }: { staticDir?: string }) {
+  if (!staticDir || !existsSync(join(staticDir, 'index.html'))) return;
+  await app.register(async (site) => {
+    declareScopeAccess(site, 'public');
+    await site.register(fastifyStatic, {
+      root: staticDir,
+      wildcard: false,
+      serve: true,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+      },
+    });
+    // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
+    // /api path once decoded and normalised (%61pi, //api, /API/, /x/../api) stays a 404 JSON.
+    site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
+      if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
+      return reply.sendFile('index.html');
+    });
+  });
+}
+
+/** Whether a path (the SPA fallback's, already decoded by the router) is an API path however it is spelt. */
+export function isApiPath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true; // undecodable: certainly not a page of the runtime
+  }
+  const normal = posix.normalize(`/${decoded.replace(/\\/g, '/').split(';')[0]}`).toLowerCase();
+  return normal === '/api' || normal.startsWith('/api/');
+}

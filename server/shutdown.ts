@@ -1,0 +1,33 @@
+/**
+ * Graceful stop on SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish
+ * (fastify's close waits for them and answers 503 to a new request on a kept-alive socket;
+ * sockets are closed as soon as they fall idle), then run the onClose hooks (the database is closed last) and exit 0.
+ * A second signal, or `timeoutMs` without finishing, ends the process with 1.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export function stopGracefullyOnSignals(app: FastifyInstance, timeoutMs: number): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    setTimeout(() => {
+      console.error(`shutdown did not finish within ${timeoutMs} ms; exiting`);
+      process.exit(1);
+    }, timeoutMs).unref();
+    // a keep-alive socket whose request finishes after the close began would keep the server
+    // open until the client lets go: close each one as soon as it falls idle
+    const sweep = setInterval(() => app.server.closeIdleConnections?.(), 100);
+    sweep.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

@@ -1,0 +1,85 @@
+/**
+ * How responses travel: JSON compressed above ~1 KB, the runtime's files served precompressed,
+ * hashed assets cached for a year, index.html revalidated on every load.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
+
+describe('compression and caching of responses', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let dir: string;
+  const script = `console.log(${JSON.stringify('portal '.repeat(400))});`;
+  beforeAll(async () => {
+    t = await startTestApp();
+    // a built runtime as vite + tools/compress-assets.ts leave it
+    dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Portal</title><script type="module" src="/assets/index-AbC123.js"></script>');
+    writeFileSync(join(dir, 'assets/index-AbC123.js'), script);
+    writeFileSync(join(dir, 'assets/index-AbC123.js.br'), brotliCompressSync(script));
+    writeFileSync(join(dir, 'assets/index-AbC123.js.gz'), gzipSync(script));
+    app = await buildApp({ db: t.app.db, root: ROOT, version: 'test', staticDir: dir });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('compresses a JSON answer over 1 KB with brotli or gzip, as the client accepts', async () => {
+    const br = await app.inject({ method: 'GET', url: '/api/ui/config', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString()).locales.pl).toBeDefined();
+    const gz = await app.inject({ method: 'GET', url: '/api/ui/config', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).length).toBeGreaterThan(gz.rawPayload.length * 3);
+  });
+
+  it('leaves small answers and clients without compression alone', async () => {
+    const small = await app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const plain = await app.inject({ method: 'GET', url: '/api/ui/config' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().locales.pl).toBeDefined();
+  });
+
+  it('serves a hashed asset from its precompressed file, cached for a year as immutable', async () => {
+    const br = await app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    const gz = await app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('makes the browser revalidate index.html, on its own path and on client-side routes', async () => {
+    for (const url of ['/', '/index.html', '/app/car', '/login']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body, url).toContain('<title>Portal</title>');
+    }
+  });
+
+  it('keeps unknown API paths a JSON 404', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().detail).toBe('Nie znaleziono');
+  });
+});

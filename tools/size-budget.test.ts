@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measure } from './size-budget.ts';
+
+describe('the size budget of the runtime', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'portal-size-'));
+    mkdirSync(join(dir, '.vite'), { recursive: true });
+    mkdirSync(join(dir, 'assets'));
+    // random bytes do not compress: the gzipped size is about the file size
+    const file = (name: string, kb: number) => writeFileSync(join(dir, 'assets', name), randomBytes(kb * 1024));
+    file('index.js', 100);
+    file('shared.js', 20);
+    file('Login.js', 10);
+    file('Table.js', 150);
+    file('Pdf.js', 500);
+    writeFileSync(join(dir, '.vite/manifest.json'), JSON.stringify({
+      'index.html': { file: 'assets/index.js', isEntry: true, dynamicImports: ['src/Login.tsx', 'src/Table.tsx'] },
+      _shared: { file: 'assets/shared.js' },
+      'src/Login.tsx': { file: 'assets/Login.js', imports: ['_shared', 'index.html'], dynamicImports: ['src/Pdf.tsx'] },
+      'src/Table.tsx': { file: 'assets/Table.js', imports: ['_shared'] },
+      'src/Pdf.tsx': { file: 'assets/Pdf.js' },
+    }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("counts the entry and the screen's static imports once each, not what it loads later", () => {
+    const [login] = measure(dir, [{ page: 'login', screen: 'src/Login.tsx', budgetKb: 200 }]);
+    expect(login.files.sort()).toEqual(['assets/Login.js', 'assets/index.js', 'assets/shared.js']);
+    expect(login.jsKb).toBeGreaterThan(130);
+    expect(login.jsKb).toBeLessThan(132);
+    expect(login.ok).toBe(true);
+  });
+
+  it('fails a page over its budget', () => {
+    const [table] = measure(dir, [{ page: 'table', screen: 'src/Table.tsx', budgetKb: 200 }]);
+    expect(table.jsKb).toBeGreaterThan(200);
+    expect(table.ok).toBe(false);
+  });
+});
