@@ -116,7 +116,9 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         await trx.updateTable('sign_in_failure').set({ failures: 0, lockedUntil })
           .where('login', '=', login).where('address', '=', address).execute();
       }
-      await trx.updateTable('app_user').set({ failedLogins: locks ? 0 : Number(failures), lastFailedAt: now, lockedUntil })
+      // The account's own lockedUntil is not touched: it ends the account's sessions
+      // (auth/sessions.ts), and a stranger's guesses from another address must not sign the owner out.
+      await trx.updateTable('app_user').set({ failedLogins: locks ? 0 : Number(failures), lastFailedAt: now })
         .where('login', '=', login).execute();
     });
   };
