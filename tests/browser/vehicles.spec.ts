@@ -22,8 +22,13 @@ test('the manager scrolls the vehicles table, block after block, and opens a veh
   expect(blocks.some((b) => b.startRow === 30 && b.endRow === 60)).toBe(true);
   await expect(page.locator('.ag-row[row-index="30"]').first()).toBeVisible();
 
-  // Dates are DD.MM.YYYY.
-  await expect(page.locator('.ag-cell[col-id="aktDataLicz"]').first()).toHaveText(/^\d{2}\.\d{2}\.\d{4}$/);
+  // Dates are DD.MM.YYYY (the grid draws only the columns in view: scroll sideways to the date).
+  const readingDate = page.locator('.ag-cell[col-id="aktDataLicz"]').first();
+  for (let x = 300; x <= 3000 && !(await readingDate.count()); x += 300) {
+    await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el, left) => (el.scrollLeft = left), x);
+  }
+  await expect(readingDate).toHaveText(/^\d{2}\.\d{2}\.\d{4}$/);
+  await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => (el.scrollLeft = 0));
   await page.screenshot({ path: 'test-results/vehicles-table.png' });
 
   await page.mouse.wheel(0, -20000);
