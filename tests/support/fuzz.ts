@@ -88,6 +88,8 @@ export function operationsOf(doc: any): Operation[] {
 // Nasty values
 
 const MB = 1024 * 1024;
+/** The pattern of every request text in schemas/api: no NUL. */
+const NO_NUL = '^[^\\u0000]*$';
 export const NASTY_STRINGS: string[] = [
   '',
   ' ',
@@ -210,19 +212,24 @@ function ofType(type: string, s: Record<string, any>, ctx: GenContext, depth: nu
       const minLength = s.minLength ?? 0;
       const maxLength = Math.min(s.maxLength ?? 40, 200);
       let plain: fc.Arbitrary<string>;
-      if (typeof s.pattern === 'string') {
+      const chars = fc.oneof(fc.constantFrom(...'abcXYZ019 ąęłż_-.%'.split('')), fc.integer({ min: nasty ? 0 : 1, max: 0xffff }).map((c) => String.fromCharCode(c)));
+      // a pattern that only forbids NUL (every request text has it) says nothing about the shape
+      if (typeof s.pattern === 'string' && s.pattern !== NO_NUL) {
         try {
-          plain = fc.stringMatching(new RegExp(s.pattern, 'u')).filter((v) => v.length >= minLength && (s.maxLength === undefined || v.length <= s.maxLength));
+          const re = new RegExp(s.pattern, 'u');
+          // cut to the length limits, then keep what still matches (a filter alone could search for long)
+          plain = fc.stringMatching(re).map((v) => v.slice(0, s.maxLength ?? v.length)).filter((v) => v.length >= minLength && re.test(v));
         } catch {
           plain = fc.string({ minLength, maxLength });
         }
       } else if (s.format === 'email') plain = fc.emailAddress().filter((v) => v.length <= (s.maxLength ?? 320));
       else if (s.format === 'date') plain = fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       else if (s.format === 'date-time') plain = fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
-      else plain = fc.string({ minLength, maxLength: Math.max(maxLength, minLength), unit: fc.oneof(fc.constantFrom(...'abcXYZ019 ąęłż_-.%'.split('')), fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c))) });
-      const fitting = nastyString.filter((v) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity));
+      else plain = fc.string({ minLength, maxLength: Math.max(maxLength, minLength), unit: chars });
       if (!nasty) return plain;
-      return fc.oneof({ weight: 6, arbitrary: plain }, { weight: 1, arbitrary: fitting }, { weight: 1, arbitrary: nastyString });
+      // nasty strings within the length limits (chosen up front: a filter that never passes would search forever)
+      const fitting = NASTY_STRINGS.filter((v) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity));
+      return fc.oneof({ weight: 6, arbitrary: plain }, { weight: 1, arbitrary: fitting.length ? fc.constantFrom(...fitting) : plain }, { weight: 1, arbitrary: nastyString });
     }
     case 'array': {
       const items = s.items ? valid(s.items, ctx, depth + 1, nasty) : anyJson;
