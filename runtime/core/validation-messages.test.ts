@@ -37,8 +37,11 @@ describe('validation messages', () => {
 
   it('refuses a NUL character in the same schema the browser uses, with its own message', () => {
     // the browser's login form and the server validate one schema: the rule holds in both
+    expect(validate({ username: 'a', password: 'a\u0000b', role: 'MANAGER' })).toBe(false);
+    expect(fieldMessages(validate.errors!, t, authRequest)).toContainEqual({ field: 'password', message: 'Pole zawiera niedozwolony znak (NUL)' });
+    // the login has the stricter rule of spec §5 (letters, digits, dot, underscore, hyphen), NUL included
     expect(validate({ username: 'a\u0000b', password: 'x', role: 'MANAGER' })).toBe(false);
-    expect(fieldMessages(validate.errors!, t, authRequest)).toContainEqual({ field: 'username', message: 'Pole zawiera niedozwolony znak (NUL)' });
+    expect(fieldMessages(validate.errors!, t, authRequest)).toContainEqual({ field: 'username', message: 'Wprowadzony login zawiera niedozwolone znaki' });
     expect(validate({ username: 'Zażółć', password: 'x', role: 'MANAGER' })).toBe(true);
   });
 

@@ -41,9 +41,14 @@ describe('bad input answered with 400 naming the field, never 500', () => {
   const page = { startRow: 0, endRow: 30 };
 
   describe('a NUL character in text', () => {
-    it('in the sign-in login is refused as a bad login field', async () => {
+    it('in the sign-in login is refused as a login with characters it may not have (spec §5)', async () => {
       const res = await t.call('POST', '/api/user/auth', { body: { ...DEMO.manager, username: NUL } });
-      expectFieldError(res, 'username', NUL_MESSAGE);
+      expectFieldError(res, 'username', 'Wprowadzony login zawiera niedozwolone znaki');
+    });
+
+    it('in the sign-in password is refused as a bad password field', async () => {
+      const res = await t.call('POST', '/api/user/auth', { body: { ...DEMO.manager, password: NUL } });
+      expectFieldError(res, 'password', NUL_MESSAGE);
     });
 
     it('in a text filter value names the filtered column', async () => {
