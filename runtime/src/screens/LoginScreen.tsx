@@ -1,11 +1,8 @@
 /**
- * The `login` screen type: an @rjsf form over the request schema the screen names, laid out by
- * the screen's `fields`. On success the session (token + user) is stored and the user goes to the
+ * The `login` screen type: a light form (forms/LightForm.tsx — not the form library, so the first
+ * page loads quickly) over the request schema the screen names, laid out by the screen's `fields`. On success the session (token + user) is stored and the user goes to the
  * routes' landing page; a refusal shows the server's detail, a 400's field errors on their fields.
  */
-import Form from '@rjsf/react-bootstrap';
-import type { IChangeEvent } from '@rjsf/core';
-import type { RJSFValidationError } from '@rjsf/utils';
 import { useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
@@ -15,13 +12,12 @@ import { api, ApiError, errorText } from '../api/client';
 import { useConfig } from '../config/ConfigContext';
 import { conditionContext } from '../config/context';
 import type { LoginScreenDecl, Session } from '../config/types';
-import { serverErrorSchema, translateErrors } from '../forms/messages';
-import { buildUiSchema, hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../forms/ui-schema';
+import { LightForm } from '../forms/LightForm';
+import { initialData, type ObjectSchema } from '../forms/light-form';
+import { serverErrorSchema } from '../forms/messages';
+import { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../forms/ui-schema';
 import { expiresWithin } from '../forms/password-checks';
-import { formTemplates } from '../forms/templates';
 import { useFieldErrors } from '../forms/useFieldErrors';
-import { formValidator } from '../forms/validator';
-import { formWidgets } from '../forms/widgets';
 import { useRoutesDecl } from '../routing/useNavigateTo';
 import { saveSession } from '../state/session';
 import { showToast } from '../state/ui';
@@ -42,9 +38,10 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const { bundle, preConfig, conditions } = useConfig();
   const { landing } = useRoutesDecl();
   const navigate = useNavigate();
-  const schema = useMemo(() => withoutSchemaTexts(bundle.schemas[screen.schema]), [bundle, screen.schema]);
+  const schema = useMemo(() => withoutSchemaTexts(bundle.schemas[screen.schema]) as ObjectSchema | undefined, [bundle, screen.schema]);
 
-  const [formData, setFormData] = useState<Record<string, unknown>>({});
+  // the schema's defaults are the first values (the login choice starts on its default)
+  const [formData, setFormData] = useState<Record<string, unknown>>(() => (schema ? initialData(schema) : {}));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fieldErrors = useFieldErrors();
@@ -61,11 +58,6 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     [screen.fields, conditions, guestContext, formData],
   );
   const namespace = namespaceOf(screen.title, 'login');
-  const uiSchema = useMemo(
-    () => buildUiSchema(screen.fields, { t, namespace, hidden, submitLabel: t(screen.submit.label), submitDisabled: busy }),
-    [screen.fields, t, namespace, hidden, screen.submit.label, busy],
-  );
-  const transformErrors = (errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden });
 
   const fail = (message: string) => {
     setError(message);
@@ -73,7 +65,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     setTimeout(() => setShake(false), SHAKE_MS);
   };
 
-  const submit = async ({ formData: data }: IChangeEvent<Record<string, unknown>>) => {
+  const submit = async (data: Record<string, unknown>) => {
     setBusy(true);
     setError(null);
     fieldErrors.clear();
@@ -106,27 +98,24 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
               {error}
             </Alert>
           )}
-          <Form
+          <LightForm
+            idPrefix="login"
             schema={schema}
-            uiSchema={uiSchema}
+            fields={screen.fields}
+            namespace={namespace}
+            t={t}
             formData={formData}
-            validator={formValidator}
-            widgets={formWidgets}
-            transformErrors={transformErrors}
-            templates={formTemplates}
+            hidden={hidden}
             extraErrors={fieldErrors.extraErrors}
-            liveValidate={fieldErrors.liveValidate}
-            showErrorList={false}
-            noHtml5Validate
-            onChange={(e) => {
-              const next = e.formData ?? {};
+            liveValidate={fieldErrors.liveValidate !== undefined}
+            submitLabel={t(screen.submit.label)}
+            submitDisabled={busy}
+            onChange={(next) => {
               fieldErrors.changed(formData, next);
               setFormData(next);
             }}
             onSubmit={submit}
-            onError={() => fieldErrors.failed() /* the messages are on the fields; rjsf would also log them */}
-            focusOnFirstError
-            idPrefix="login"
+            onError={() => fieldErrors.failed()}
           />
           <DialogLinks links={screen.links} onOpen={setDialog} />
         </Card.Body>

@@ -1,0 +1,78 @@
+/**
+ * The pure half of the light form (LightForm.tsx): the form of the login page, drawn without the
+ * form library so that the first page a user sees loads quickly (issue 11: no form library on the
+ * login page). It reads the same screen `fields` and request schema as every @rjsf form and gives
+ * the same Polish messages (runtime/core/validation-messages.ts, shared with the server's 400s).
+ *
+ * Validation is ajv's draft 2020-12 class, the dialect of schemas/ — its code is shared with the
+ * condition evaluator already in the entry chunk, so it costs the login page a few KB.
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { fieldMessages, type Translate } from '../../core/validation-messages';
+
+type Data = Record<string, unknown>;
+export interface ObjectSchema {
+  type?: unknown;
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+// allErrors: every field gets its message at once, as on the @rjsf forms
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** The schema's validator, compiled once per schema object. */
+export function validatorFor(schema: ObjectSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    // the $id would clash when a new bundle brings the same schema again; $schema is the dialect itself
+    const { $id: _id, $schema: _dialect, ...rest } = schema;
+    validate = ajv.compile(rest);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** The form's first data: each property's schema `default` (the login choice starts on USER). */
+export function initialData(schema: ObjectSchema): Data {
+  const data: Data = {};
+  for (const [id, property] of Object.entries(schema.properties ?? {})) if (property.default !== undefined) data[id] = property.default;
+  return data;
+}
+
+/** An emptied input removes its value, so that "required" says it is missing (as @rjsf does). */
+export function withValue(data: Data, field: string, value: unknown): Data {
+  const next = { ...data };
+  if (value === '' || value === undefined) delete next[field];
+  else next[field] = value;
+  return next;
+}
+
+/**
+ * One Polish message per visible field for the data as it would be sent (hidden fields are not
+ * sent, so neither their values nor their messages count). Keys are top-level field ids.
+ */
+export function formMessages(schema: ObjectSchema, data: Data, hidden: ReadonlySet<string>, t: Translate): Record<string, string> {
+  const sent = Object.fromEntries(Object.entries(data).filter(([k]) => !hidden.has(k)));
+  const validate = validatorFor(schema);
+  if (validate(sent)) return {};
+  const out: Record<string, string> = {};
+  for (const { field, message } of fieldMessages(validate.errors ?? [], t, schema)) {
+    const id = field.split('.')[0];
+    if (!id || hidden.has(id) || id in out) continue;
+    out[id] = message;
+  }
+  return out;
+}
+
+/** The choices of a radio or select field: the screen's options, else the schema's enum. */
+export function choicesOf(
+  field: { options?: { value: unknown; label: string }[] },
+  property: Record<string, unknown> | undefined,
+  t: Translate,
+): { value: unknown; label: string }[] {
+  if (field.options) return field.options.map((o) => ({ value: o.value, label: t(o.label) }));
+  const values = Array.isArray(property?.enum) ? (property.enum as unknown[]) : [];
+  return values.map((value) => ({ value, label: String(value) }));
+}
