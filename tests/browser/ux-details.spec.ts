@@ -233,6 +233,34 @@ test('toasts stay clear of the top bar; a success replaces the same action’s e
   await expect(error).toHaveCount(0);
 });
 
+test('every icon and file cell says its meaning on hover and to screen readers', async ({ page }) => {
+  await signIn(page, 'manager');
+  const check = async (route: string, columns: string[]) => {
+    await page.goto(route);
+    await tableLoaded(page);
+    await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
+    for (const colId of columns) {
+      const cells = page.locator(`.ag-row .ag-cell[col-id="${colId}"]`);
+      // the grid draws only the columns in view: scroll right until this one is drawn
+      for (let step = 0; step < 12 && (await cells.count()) === 0; step++) {
+        await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => el.scrollBy(300, 0));
+        await page.waitForTimeout(150);
+      }
+      expect(await cells.count(), colId).toBeGreaterThan(0);
+      for (const cell of await cells.all()) {
+        // the hover text (title) and the accessible name come from the locales, never empty
+        const marked = cell.locator('[title]').first();
+        const title = await marked.getAttribute('title');
+        expect(title?.trim(), `${route} ${colId}`).toBeTruthy();
+        const named = cell.locator('[aria-label]').first();
+        expect((await named.getAttribute('aria-label'))?.trim(), `${route} ${colId}`).toBeTruthy();
+      }
+    }
+  };
+  await check('/app/order', ['status', 'reporterRole', 'czyKosztorys', 'czyTermin']);
+  await check('/app/invoice', ['iloscZal']);
+});
+
 test('the help button opens the page’s help text in a dialog', async ({ page }) => {
   await signIn(page, 'manager');
   await page.getByTestId('help-button').click();

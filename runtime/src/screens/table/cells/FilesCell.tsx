@@ -39,7 +39,7 @@ export default function FilesCell(props: CustomCellRendererProps & { files: File
 
   const button = (b: FilesButtonDecl, onClick: (() => void) | undefined) => {
     const label = t(b.label ?? b.text, vars);
-    return (
+    const control = (
       <Button
         size="sm"
         variant={onClick ? `outline-${b.tone ?? 'primary'}` : 'outline-secondary'}
@@ -54,6 +54,12 @@ export default function FilesCell(props: CustomCellRendererProps & { files: File
         {b.icon && <i className={`bi bi-${b.icon} me-1`} aria-hidden="true" />}
         {t(b.text, vars)}
       </Button>
+    );
+    // a disabled button gets no pointer events, so its hover text sits on a wrapper
+    return onClick ? control : (
+      <span className="cell-files-disabled" title={label}>
+        {control}
+      </span>
     );
   };
 
