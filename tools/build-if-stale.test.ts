@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeIsStale } from './build-if-stale.ts';
-import { HASH_FILE, runtimeSourceHash } from './runtime-hash.ts';
+import { runtimeIsStale, serverIsStale } from './build-if-stale.ts';
+import { buildServer, SERVER_OUTPUT } from './build-server.ts';
+import { HASH_FILE, runtimeSourceHash, SERVER_HASH_FILE, serverSourceHash } from './runtime-hash.ts';
 
 describe('npm start builds the runtime only when its sources changed', () => {
   let dir: string;
@@ -52,5 +53,71 @@ describe('npm start builds the runtime only when its sources changed', () => {
     recordBuild();
     rmSync(join(dir, 'dist/runtime/index.html'));
     expect(runtimeIsStale(dir)).toBe(true);
+  });
+});
+
+describe('npm start compiles the server only when its sources changed', () => {
+  let dir: string;
+  const write = (path: string, text: string) => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  const recordBuild = () => {
+    write(SERVER_OUTPUT, 'export {};');
+    write(SERVER_HASH_FILE, `${serverSourceHash(dir)}\n`);
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'portal-server-build-'));
+    write('server/main.ts', 'export {};');
+    write('runtime/core/conditions.ts', 'export {};');
+    write('runtime/src/main.tsx', 'export {};');
+    write('tools/build-server.ts', 'export {};');
+    write('package-lock.json', '{"lockfileVersion":3}');
+    write('screens/menu.json', '{}');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('compiles when there is no compiled server yet, or its output is gone', () => {
+    expect(serverIsStale(dir)).toBe(true);
+    recordBuild();
+    expect(serverIsStale(dir)).toBe(false);
+    rmSync(join(dir, SERVER_OUTPUT));
+    expect(serverIsStale(dir)).toBe(true);
+  });
+
+  it('compiles again after a server source, a shared runtime/core module, the lock file or the recipe changed', () => {
+    for (const file of ['server/main.ts', 'server/db/new-module.ts', 'runtime/core/conditions.ts', 'package-lock.json', 'tools/build-server.ts']) {
+      recordBuild();
+      write(file, `export const changed = ${JSON.stringify(file)};`);
+      expect(serverIsStale(dir), file).toBe(true);
+    }
+  });
+
+  it('ignores the browser-only runtime, the configuration and tests', () => {
+    recordBuild();
+    write('runtime/src/main.tsx', 'export const x = 1;');
+    write('screens/menu.json', '{"changed":true}');
+    write('server/app.test.ts', 'it("x", () => {});');
+    expect(serverIsStale(dir)).toBe(false);
+  });
+});
+
+describe('the compiled server', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'portal-server-out-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is one module that imports only libraries and Node built-ins, no TypeScript source', async () => {
+    const outfile = join(dir, 'main.js');
+    await buildServer(join(import.meta.dirname, '..'), outfile);
+    const code = readFileSync(outfile, 'utf8');
+    const specifiers = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(specifiers.length).toBeGreaterThan(5);
+    expect(specifiers.filter((s) => s.startsWith('.') || s.endsWith('.ts'))).toEqual([]);
+    expect(specifiers).toContain('fastify');
+    // the server's own modules are inside (the route plugins, the shared condition evaluator)
+    expect(code).toMatch(/ConditionEvaluator = class/);
   });
 });

@@ -1,14 +1,18 @@
 /**
- * The fingerprint of what the browser runtime is built from: every file under runtime/ (its
- * sources, index.html, public/ and vite.config.ts) and package-lock.json (the libraries bundled
- * into it). Screens, texts and variants are not in it: the runtime fetches them at run time.
- * The build records it in dist/runtime.hash; tools/build-if-stale.ts compares.
+ * Fingerprints of what the two builds are made from, so `npm start` rebuilds only when needed
+ * (tools/build-if-stale.ts compares them with the ones each build recorded):
+ * - the browser runtime: every file under runtime/ (its sources, index.html, public/ and
+ *   vite.config.ts) and package-lock.json (the libraries bundled into it), in dist/runtime.hash;
+ * - the compiled server (tools/build-server.ts): server/ and runtime/core/ (the modules both
+ *   sides share), package-lock.json and the build recipe itself, in dist-server/server.hash.
+ * Screens, texts and variants are in neither: both read them at run time. Tests are left out.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const HASH_FILE = 'dist/runtime.hash';
+export const SERVER_HASH_FILE = 'dist-server/server.hash';
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -18,10 +22,20 @@ function files(dir: string): string[] {
   });
 }
 
-export function runtimeSourceHash(root: string): string {
+/** The hash of every non-test file under the folders, plus the single files, by path and content. */
+export function sourceHash(root: string, folders: string[], singleFiles: string[]): string {
   const hash = createHash('sha256');
-  for (const path of [...files(join(root, 'runtime')), join(root, 'package-lock.json')].sort()) {
-    hash.update(relative(root, path).replaceAll('\\', '/')).update('\0').update(readFileSync(path)).update('\0');
+  const paths = [...folders.flatMap((f) => (existsSync(join(root, f)) ? files(join(root, f)) : [])), ...singleFiles.map((f) => join(root, f))];
+  for (const path of paths.sort()) {
+    hash.update(relative(root, path).replaceAll('\\', '/')).update('\0').update(existsSync(path) ? readFileSync(path) : '').update('\0');
   }
   return hash.digest('hex');
+}
+
+export function runtimeSourceHash(root: string): string {
+  return sourceHash(root, ['runtime'], ['package-lock.json']);
+}
+
+export function serverSourceHash(root: string): string {
+  return sourceHash(root, ['server', 'runtime/core'], ['package-lock.json', 'tools/build-server.ts']);
 }
