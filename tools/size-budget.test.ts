@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measure } from './size-budget.ts';
+import { measure, screenChunkKey } from './size-budget.ts';
 
 describe('the size budget of the runtime', () => {
   let dir: string;
@@ -19,17 +19,20 @@ describe('the size budget of the runtime', () => {
     file('Table.js', 150);
     file('Pdf.js', 500);
     writeFileSync(join(dir, '.vite/manifest.json'), JSON.stringify({
-      'index.html': { file: 'assets/index.js', isEntry: true, dynamicImports: ['src/Login.tsx', 'src/Table.tsx'] },
+      'index.html': { file: 'assets/index.js', isEntry: true, dynamicImports: ['src/screens/Login.tsx', 'src/screens/table/index.tsx'] },
       _shared: { file: 'assets/shared.js' },
-      'src/Login.tsx': { file: 'assets/Login.js', imports: ['_shared', 'index.html'], dynamicImports: ['src/Pdf.tsx'] },
-      'src/Table.tsx': { file: 'assets/Table.js', imports: ['_shared'] },
+      'src/screens/Login.tsx': { file: 'assets/Login.js', imports: ['_shared', 'index.html'], dynamicImports: ['src/Pdf.tsx'] },
+      'src/screens/table/index.tsx': { file: 'assets/Table.js', imports: ['_shared'] },
       'src/Pdf.tsx': { file: 'assets/Pdf.js' },
     }));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // the screen registry names each type's component; a screen may live in a folder of its own
+  const registry = `export const screenRegistry = {\n  login: lazy(() => import('./Login')),\n  'details-table': lazy(() => import('./Nope')),\n  table: lazy(() => import('./table')),\n};`;
+
   it("counts the entry and the screen's static imports once each, not what it loads later", () => {
-    const [login] = measure(dir, [{ page: 'login', screen: 'src/Login.tsx', budgetKb: 200 }]);
+    const [login] = measure(dir, registry, [{ page: 'login', screenType: 'login', budgetKb: 200 }]);
     expect(login.files.sort()).toEqual(['assets/Login.js', 'assets/index.js', 'assets/shared.js']);
     expect(login.jsKb).toBeGreaterThan(130);
     expect(login.jsKb).toBeLessThan(132);
@@ -37,8 +40,16 @@ describe('the size budget of the runtime', () => {
   });
 
   it('fails a page over its budget', () => {
-    const [table] = measure(dir, [{ page: 'table', screen: 'src/Table.tsx', budgetKb: 200 }]);
+    const [table] = measure(dir, registry, [{ page: 'table', screenType: 'table', budgetKb: 200 }]);
     expect(table.jsKb).toBeGreaterThan(200);
     expect(table.ok).toBe(false);
+  });
+
+  it('finds a screen type\'s chunk through the registry, and says so when it cannot', () => {
+    const manifest = { 'src/screens/Login.tsx': { file: 'a.js' }, 'src/screens/table/index.tsx': { file: 'b.js' } };
+    expect(screenChunkKey(manifest, registry, 'table')).toBe('src/screens/table/index.tsx');
+    expect(screenChunkKey(manifest, registry, 'login')).toBe('src/screens/Login.tsx');
+    expect(() => screenChunkKey(manifest, registry, 'page')).toThrow(/no lazy import/);
+    expect(() => screenChunkKey(manifest, registry, 'details-table')).toThrow(/not in the vite manifest/);
   });
 });

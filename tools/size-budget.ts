@@ -14,16 +14,31 @@ interface ManifestChunk { file: string; imports?: string[]; dynamicImports?: str
 type Manifest = Record<string, ManifestChunk>;
 
 /**
- * Budgets (KB of gzipped JavaScript). The goals are 250 KB for the login page and 300 KB for a
- * table screen; the budgets hold today's sizes with a little room so that growth is caught:
- * the login form is rendered by the form library (@rjsf with its ajv validator, ~105 KB gzipped),
- * and ag-grid's core alone is ~270 KB gzipped even with only the modules in use
- * (screens/table/grid-modules.ts). See docs/decisions.md.
+ * Budgets (KB of gzipped JavaScript), the goals of issue 11. The login page meets its goal: its
+ * form is drawn without the form library (forms/LightForm.tsx). The table screen cannot meet 300
+ * while the tables are ag-grid: ag-grid 36's core alone (createGrid with no module) is ~185 KB
+ * gzipped and the entry every page shares (react-dom, the router, i18next, ajv for the
+ * conditions) ~125 KB; its budget holds today's size, so growth still fails `npm test`
+ * (docs/decisions.md, "Size budget").
  */
-export const BUDGETS_KB: { page: string; screen: string; budgetKb: number }[] = [
-  { page: 'login page', screen: 'src/screens/LoginScreen.tsx', budgetKb: 280 },
-  { page: 'table screen', screen: 'src/screens/TableScreen.tsx', budgetKb: 440 },
+export const BUDGETS_KB: { page: string; screenType: string; budgetKb: number }[] = [
+  { page: 'login page', screenType: 'login', budgetKb: 250 },
+  { page: 'table screen', screenType: 'table', budgetKb: 435 },
 ];
+
+/**
+ * The vite manifest key of a screen type's component, read from the screen registry
+ * (`login: lazy(() => import('./LoginScreen'))`), so the budget follows the file wherever it moves.
+ */
+export function screenChunkKey(manifest: Manifest, registrySource: string, screenType: string): string {
+  const escaped = screenType.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const match = new RegExp(`(?:^|[\\s,{])['"]?${escaped}['"]?\\s*:\\s*lazy\\(\\s*\\(\\)\\s*=>\\s*import\\(\\s*['"]([^'"]+)['"]`).exec(registrySource);
+  if (!match) throw new Error(`screen type ${screenType} has no lazy import in the screen registry`);
+  const base = `src/screens/${match[1].replace(/^\.\//, '')}`.replace(/\.tsx?$/, '');
+  const key = [`${base}.tsx`, `${base}.ts`, `${base}/index.tsx`, `${base}/index.ts`].find((k) => manifest[k]);
+  if (!key) throw new Error(`${base} (screen type ${screenType}) is not in the vite manifest`);
+  return key;
+}
 
 /** Files a chunk needs at once: itself and its static imports, transitively. */
 export function initialFiles(manifest: Manifest, keys: string[]): Set<string> {
@@ -42,15 +57,15 @@ export function initialFiles(manifest: Manifest, keys: string[]): Set<string> {
   return files;
 }
 
-export function measure(distDir: string, budgets = BUDGETS_KB) {
+export function measure(distDir: string, registrySource: string, budgets = BUDGETS_KB) {
   const manifestPath = join(distDir, '.vite/manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run npm run build first`);
   const manifest: Manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   if (!entry) throw new Error('no entry in the vite manifest');
   const gz = (file: string) => gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length;
-  return budgets.map(({ page, screen, budgetKb }) => {
-    const files = [...initialFiles(manifest, [entry, screen])];
+  return budgets.map(({ page, screenType, budgetKb }) => {
+    const files = [...initialFiles(manifest, [entry, screenChunkKey(manifest, registrySource, screenType)])];
     const jsKb = files.filter((f) => /\.m?js$/.test(f)).reduce((sum, f) => sum + gz(f), 0) / 1024;
     const cssKb = files.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gz(f), 0) / 1024;
     return { page, budgetKb, jsKb, cssKb, files, ok: jsKb <= budgetKb };
@@ -59,7 +74,8 @@ export function measure(distDir: string, budgets = BUDGETS_KB) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dist = resolve(fileURLToPath(new URL('../dist/runtime', import.meta.url)));
-  const results = measure(dist);
+  const registry = readFileSync(fileURLToPath(new URL('../runtime/src/screens/registry.ts', import.meta.url)), 'utf8');
+  const results = measure(dist, registry);
   for (const r of results) {
     console.log(`${r.ok ? 'ok  ' : 'OVER'} ${r.page}: ${r.jsKb.toFixed(1)} KB of JavaScript gzipped (budget ${r.budgetKb} KB), CSS ${r.cssKb.toFixed(1)} KB, ${r.files.length} files`);
   }
