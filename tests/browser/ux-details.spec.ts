@@ -138,6 +138,22 @@ test('the e-mail configuration shows one message per field and drops it once the
   await expect(errors).toHaveCount(before - 1);
 });
 
+test('the login page loads neither the icon font nor the form library', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  // the toasts and the cookie notice draw their icons inline
+  await expect(page.getByTestId('cookie-notice').locator('svg')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Zaloguj' }).click();
+  await expect(page.locator('.field-error').first()).toBeVisible();
+  expect(requested.filter((p) => /\.(woff2?|ttf)$/.test(p))).toEqual([]);
+  // the form screens' chunk (the form library) is not fetched until a form screen opens
+  const scripts = requested.filter((p) => p.endsWith('.js'));
+  expect(scripts.some((p) => /LoginScreen/.test(p))).toBe(true);
+  expect(scripts.filter((p) => /FormScreen/.test(p))).toEqual([]);
+});
+
 test('login: the character rule of spec §5 and maxlength from the schema', async ({ page }) => {
   await submitLogin(page, { login: 'zły login!', password: 'cokolwiek', choice: 'Fleet Manager' });
   await expect(page.getByText('Wprowadzony login zawiera niedozwolone znaki')).toHaveCount(1);

@@ -10,7 +10,7 @@ import { fieldLabelKey } from '../../core/labels';
 import type { FormFieldDecl } from '../config/types';
 import type { Translate } from '../format';
 import { distinctMessages, maxLengthOf } from './field-messages';
-import { choicesOf, formMessages, withValue, type ObjectSchema } from './light-form';
+import { choicesOf, formMessages, requiredFields, withValue, type ObjectSchema } from './light-form';
 
 type Data = Record<string, unknown>;
 type ServerErrors = Record<string, { __errors?: unknown[] } | undefined> | undefined;
@@ -42,7 +42,7 @@ export function LightForm(props: LightFormProps) {
   // messages of the form's own checks show once an attempt was made (then they follow the typing)
   const [checked, setChecked] = useState(false);
   const own = checked || props.liveValidate ? formMessages(schema, formData, hidden, t) : {};
-  const required = new Set(schema.required ?? []);
+  const required = requiredFields(schema, formData, fields.filter((f) => !hidden.has(f.id)).map((f) => f.id));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choicesOf, formMessages, initialData, withValue } from './light-form';
+import { choicesOf, formMessages, initialData, requiredFields, withValue } from './light-form';
 
 const t = (key: string, vars?: Record<string, unknown>) => (vars?.limit !== undefined ? `${key}(${vars.limit})` : key);
 
@@ -44,5 +44,11 @@ describe('the light form (login page)', () => {
   it('takes the choices from the screen, else from the enum', () => {
     expect(choicesOf({ options: [{ value: 'USER', label: 'login:roles.USER' }] }, schema.properties.role, t)).toEqual([{ value: 'USER', label: 'login:roles.USER' }]);
     expect(choicesOf({}, schema.properties.role, t).map((c) => c.value)).toEqual(['USER', 'MANAGER']);
+  });
+
+  it('marks as required what the schema requires for the data as it stands', () => {
+    const ids = ['username', 'password', 'role', 'rejestr'];
+    expect([...requiredFields(schema, { role: 'USER' }, ids)].sort()).toEqual(['password', 'rejestr', 'role', 'username']);
+    expect([...requiredFields(schema, { role: 'MANAGER', rejestr: 'WZ1' }, ids)].sort()).toEqual(['password', 'role', 'username']);
   });
 });

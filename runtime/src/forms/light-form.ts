@@ -66,6 +66,22 @@ export function formMessages(schema: ObjectSchema, data: Data, hidden: ReadonlyS
   return out;
 }
 
+/**
+ * The fields required for the data as it stands: the schema's `required` and those its
+ * conditions require (the plate once the choice is a driver), found by asking the validator
+ * whether the data without the field misses it. Their labels carry the asterisk.
+ */
+export function requiredFields(schema: ObjectSchema, data: Data, fieldIds: string[]): Set<string> {
+  const validate = validatorFor(schema);
+  const out = new Set<string>();
+  for (const id of fieldIds) {
+    const { [id]: _value, ...without } = data;
+    validate(without);
+    if ((validate.errors ?? []).some((e) => e.keyword === 'required' && e.params.missingProperty === id && e.instancePath === '')) out.add(id);
+  }
+  return out;
+}
+
 /** The choices of a radio or select field: the screen's options, else the schema's enum. */
 export function choicesOf(
   field: { options?: { value: unknown; label: string }[] },

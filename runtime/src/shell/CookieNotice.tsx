@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
+import { ShellIcon } from './ShellIcon';
 
 export const COOKIES_ACCEPTED_KEY = 'portal.cookiesAccepted';
 
@@ -28,7 +29,7 @@ export function CookieNotice() {
   return (
     <section className="cookie-notice shadow" aria-label={t('app:cookies.title')} data-testid="cookie-notice">
       <p className="mb-0">
-        <i className="bi bi-info-circle me-2" aria-hidden="true" />
+        <ShellIcon name="info-circle" className="me-2" />
         {t('app:cookies.text')}
       </p>
       <Button variant="light" size="sm" onClick={accept}>

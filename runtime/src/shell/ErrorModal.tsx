@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { errorModalAtom } from '../state/ui';
+import { ShellIcon } from './ShellIcon';
 
 /** The error modal (spec §2): a blocking one cannot be closed (e.g. no connection at start-up). */
 export function ErrorModal() {
@@ -21,7 +22,7 @@ export function ErrorModal() {
     >
       <Modal.Header closeButton={!error?.blocking} closeLabel={t('app:close')}>
         <Modal.Title id="error-modal-title" as="h2" className="h5">
-          <i className="bi bi-exclamation-octagon-fill text-danger me-2" aria-hidden="true" />
+          <ShellIcon name="exclamation-octagon-fill" className="text-danger me-2" />
           {t('app:errorTitle')}
         </Modal.Title>
       </Modal.Header>

@@ -4,10 +4,11 @@ import Toast from 'react-bootstrap/Toast';
 import ToastContainer from 'react-bootstrap/ToastContainer';
 import { useTranslation } from 'react-i18next';
 import { dismissToast, toastsAtom, type ToastKind } from '../state/ui';
+import { ShellIcon, type ShellIconName } from './ShellIcon';
 import { useIsWide } from './useMediaQuery';
 
 const BACKGROUND: Record<ToastKind, string> = { success: 'success', error: 'danger', warning: 'warning' };
-const ICON: Record<ToastKind, string> = { success: 'check-circle-fill', error: 'x-octagon-fill', warning: 'exclamation-triangle-fill' };
+const ICON: Record<ToastKind, ShellIconName> = { success: 'check-circle-fill', error: 'x-octagon-fill', warning: 'exclamation-triangle-fill' };
 const AUTOHIDE_MS = 6000;
 
 /** Success, error and warning toasts: top-right on wide windows, bottom-centre below the breakpoint (spec §2). */
@@ -30,7 +31,7 @@ export function Toasts({ breakpoint }: { breakpoint: number }) {
           data-kind={toast.kind}
         >
           <div className={`d-flex align-items-start gap-2 p-3 ${toast.kind === 'warning' ? 'text-dark' : 'text-white'}`}>
-            <i className={`bi bi-${ICON[toast.kind]}`} aria-hidden="true" />
+            <ShellIcon name={ICON[toast.kind]} />
             <div className="flex-grow-1 toast-text">{toast.text}</div>
             <CloseButton variant={toast.kind === 'warning' ? undefined : 'white'} aria-label={t('app:close')} onClick={() => dismissToast(toast.id)} />
           </div>
