@@ -35,4 +35,4 @@ export const EXPLANATION = `
 `;
 
 export const RATIO_NOTE =
-  'The SQL takes a few milliseconds at most, and every API call adds a fixed cost of a few milliseconds (the API − SQL column): the nonce insert of the signed request (one more round trip; the session comes from the process's cache), the signature check, HTTP, JSON and compression. The ratio holds where the SQL itself takes longer; the absolute time stays far under the 30 ms target.';
+  'The SQL takes a few milliseconds at most, and every API call adds a fixed cost of a few milliseconds (the API − SQL column): the nonce insert of the signed request (one more round trip; the session comes from the cache of the process), the signature check, HTTP, JSON and compression. The ratio holds where the SQL itself takes longer; the absolute time stays far under the 30 ms target.';
