@@ -47,6 +47,8 @@ async function main() {
     schema: databaseUrl ? process.env.DATABASE_SCHEMA || undefined : undefined,
     maxConnections: envNumber('DB_POOL_SIZE'),
     limits: poolLimits,
+    // tells this server's connections apart in pg_stat_activity (the bench's restart drill ends them)
+    applicationName: process.env.DB_APPLICATION_NAME || undefined,
   });
   try {
     // migrations may build indexes on large tables: no statement time-out for them

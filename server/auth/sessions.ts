@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
+import { sessionCacheOf } from './session-cache.ts';
 
 /** Idle sessions end after this long; each use slides the window. */
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
@@ -40,10 +41,26 @@ export async function createSession(db: Kysely<any>, userId: number, role: Role,
  * account behind it no longer allows it: deleted (the join finds no account), its end date
  * (dataDo) passed, locked (lockedUntil in the future), or its role changed since sign-in. The
  * role, client and station are the account's as they are now, not copies from the sign-in. One
- * query (session ⨝ account, with the terms check as a subquery), one round trip per request.
+ * query (session ⨝ account, with the terms check as a subquery), one round trip per request —
+ * none when the database's session cache holds it (session-cache.ts: a few seconds, invalidated
+ * by the database at the commit of any change to it).
  */
 export async function findSession(db: Kysely<any>, token: string): Promise<Session | null> {
   const tokenHash = hashToken(token);
+  const cache = sessionCacheOf(db);
+  const cached = cache?.get(tokenHash);
+  if (cached) {
+    if (cached.expiresAt < Date.now()) {
+      cache!.delete(tokenHash);
+      return null;
+    }
+    if (Date.now() - cached.lastSeenAt > SLIDE_EVERY_MS) {
+      cached.lastSeenAt = await slideExpiry(db, tokenHash);
+      cached.expiresAt = cached.lastSeenAt + SESSION_IDLE_MS;
+    }
+    return cached.session;
+  }
+  const epoch = cache?.mark() ?? 0;
   const row = await db
     .selectFrom('user_session as s')
     .innerJoin('app_user as u', 'u.id', 's.userId')
@@ -66,16 +83,13 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     await revokeSession(db, tokenHash); // for good: extending the account later does not revive it
     return null;
   }
-  // Write the sliding expiry at most once a minute: reads stay cheap.
-  if (Date.now() - new Date(row.lastSeenAt).getTime() > 60_000) {
-    const now = new Date();
-    await db
-      .updateTable('user_session')
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) })
-      .where('tokenHash', '=', tokenHash)
-      .execute();
+  let lastSeenAt = new Date(row.lastSeenAt).getTime();
+  let expiresAt = new Date(row.expiresAt).getTime();
+  if (Date.now() - lastSeenAt > SLIDE_EVERY_MS) {
+    lastSeenAt = await slideExpiry(db, tokenHash);
+    expiresAt = lastSeenAt + SESSION_IDLE_MS;
   }
-  return {
+  const session: Session = Object.freeze({
     tokenHash: row.tokenHash,
     userId: row.userId,
     login: row.login,
@@ -85,11 +99,32 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     pojazdId: row.pojazdId,
     termsPending: Boolean(row.termsPending),
     firstLogin: Boolean(row.firstLogin),
-  };
+  });
+  cache?.set(tokenHash, { session, expiresAt, lastSeenAt }, epoch);
+  return session;
 }
 
+/** The sliding expiry is written at most once a minute: reads stay cheap. */
+const SLIDE_EVERY_MS = 60_000;
+
+/** Moves the session's expiry to SESSION_IDLE_MS from now; returns the new lastSeenAt. */
+async function slideExpiry(db: Kysely<any>, tokenHash: string): Promise<number> {
+  const now = new Date();
+  await db
+    .updateTable('user_session')
+    .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_IDLE_MS) })
+    .where('tokenHash', '=', tokenHash)
+    .execute();
+  return now.getTime();
+}
+
+/**
+ * The cache of this process forgets the session at once; the other processes' caches are told by
+ * the database (migration 008) when the deletion commits.
+ */
 export async function revokeSession(db: Kysely<any>, tokenHash: string): Promise<void> {
   await db.deleteFrom('user_session').where('tokenHash', '=', tokenHash).execute();
+  sessionCacheOf(db)?.delete(tokenHash);
 }
 
 /** Ends every session of a user except, optionally, the one making the change (a new password). */
@@ -97,6 +132,8 @@ export async function revokeUserSessions(db: Kysely<any>, userId: number, keepTo
   let q = db.deleteFrom('user_session').where('userId', '=', userId);
   if (keepTokenHash) q = q.where('tokenHash', '<>', keepTokenHash);
   await q.execute();
+  // inside a transaction (db is then not the app's) the trigger's message at commit does it
+  sessionCacheOf(db)?.deleteUser(userId);
 }
 
 /** The vehicle a session works on (an advisor switching vehicles keeps the same token). */

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely';
+import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogConfig, type OperationNode } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
@@ -83,6 +83,86 @@ export class PoolQueueFullError extends Error {
   }
 }
 
+/**
+ * What a listener of a notification channel is told: each message, and each moment it cannot be
+ * sure it heard everything (its connection was lost and is back: messages sent meanwhile are gone).
+ */
+export interface NotificationHandlers {
+  message(payload: string): void;
+  gap(): void;
+}
+
+export interface NotificationSubscription {
+  /** True while messages are known to arrive (false while a lost listening connection is reopened). */
+  readonly live: boolean;
+  close(): Promise<void>;
+}
+
+export type Subscribe = (channel: string, handlers: NotificationHandlers) => Promise<NotificationSubscription>;
+
+/** LISTEN of the database behind a kysely instance made by this module (see notificationsOf). */
+const subscribers = new WeakMap<Kysely<any>, Subscribe>();
+
+/**
+ * How to LISTEN on the database of `db`: a dedicated connection on PostgreSQL (the pool's
+ * connections come and go), PGlite's own listen in the process. Undefined for a kysely instance
+ * this module did not open.
+ */
+export function notificationsOf(db: Kysely<any>): Subscribe | undefined {
+  return subscribers.get(db);
+}
+
+/** A write this process is about to run: its table and, for an UPDATE, the columns it sets. */
+export interface LocalWrite {
+  kind: 'insert' | 'update' | 'delete';
+  table: string;
+  columns: string[];
+}
+
+/** Who is told of this process's writes, per kysely instance (see observeWrites). */
+const writeObservers = new WeakMap<Kysely<any>, Set<(write: LocalWrite) => void>>();
+
+/**
+ * Calls `observer` with every INSERT, UPDATE and DELETE built with kysely's query builder on `db`
+ * or a transaction of it, as it is compiled (before it runs). A cache of this process uses it to
+ * forget what its own next request would otherwise read stale; writes of other processes, and
+ * raw SQL, reach it through the database's notifications instead. Returns the un-registration.
+ */
+export function observeWrites(db: Kysely<any>, observer: (write: LocalWrite) => void): () => void {
+  const set = writeObservers.get(db);
+  if (!set) return () => undefined;
+  set.add(observer);
+  return () => set.delete(observer);
+}
+
+/** The kysely plugin behind observeWrites (a new instance per database). */
+function writeWatcher(observers: Set<(write: LocalWrite) => void>): KyselyPlugin {
+  const name = (n: any): string => (n?.kind === 'AliasNode' ? name(n.node) : n?.kind === 'TableNode' ? n.table.identifier.name : '');
+  return {
+    transformQuery({ node }) {
+      if (observers.size === 0) return node;
+      const q = node as OperationNode & Record<string, any>;
+      const writes: LocalWrite[] = [];
+      if (q.kind === 'InsertQueryNode') writes.push({ kind: 'insert', table: name(q.into), columns: [] });
+      else if (q.kind === 'UpdateQueryNode') writes.push({ kind: 'update', table: name(q.table), columns: (q.updates ?? []).map((u: any) => u.column?.column?.name ?? '') });
+      else if (q.kind === 'DeleteQueryNode') for (const from of q.from?.froms ?? []) writes.push({ kind: 'delete', table: name(from), columns: [] });
+      for (const write of writes) for (const observer of observers) observer(write);
+      return node;
+    },
+    async transformResult({ result }) {
+      return result;
+    },
+  };
+}
+
+/** A kysely instance over a dialect, with the write watcher (observeWrites) in place. */
+function kyselyWithWatcher(dialect: ConstructorParameters<typeof Kysely<any>>[0]['dialect'], log: LogConfig | undefined): Kysely<any> {
+  const observers = new Set<(write: LocalWrite) => void>();
+  const db = new Kysely<any>({ dialect, log, plugins: [writeWatcher(observers)] });
+  writeObservers.set(db, observers);
+  return db;
+}
+
 export interface DatabaseHandle {
   db: Kysely<any>;
   kind: DatabaseKind;
@@ -145,8 +225,78 @@ async function openPostgres(
   pool.on('connect', (client) => {
     client.on('error', (err) => console.error('[db] PostgreSQL connection lost:', err.message));
   });
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log });
+  const db = kyselyWithWatcher(new PostgresDialect({ pool }), log);
+  subscribers.set(db, postgresSubscriber({ connectionString: url, options, application_name: `${applicationName}-listen` }));
   return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Reconnection delays of a lost listening connection: doubling from the first to the last. */
+const LISTEN_RETRY_MS = { first: 100, last: 2_000 };
+
+/**
+ * LISTEN on a connection of its own, outside the pool, reopened after it is lost (a database
+ * restart ends it like every other backend): each reconnection is reported as a gap, since what
+ * was notified in between is lost, and `live` is false until the LISTEN is in place again.
+ */
+function postgresSubscriber(config: pg.ClientConfig): Subscribe {
+  return async (channel, handlers) => {
+    let client: pg.Client | null = null;
+    let closed = false;
+    let retryMs = LISTEN_RETRY_MS.first;
+    let timer: NodeJS.Timeout | undefined;
+    const lost = (c: pg.Client, err?: Error) => {
+      if (client !== c) return;
+      if (err) console.error('[db] listening PostgreSQL connection lost:', err.message);
+      client = null;
+      c.end().catch(() => undefined);
+      handlers.gap();
+      retry();
+    };
+    const retry = () => {
+      if (closed) return;
+      timer = setTimeout(() => void open(), retryMs);
+      timer.unref();
+      retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MS.last);
+    };
+    const open = async (): Promise<boolean> => {
+      const c = new pg.Client(config);
+      c.on('error', (err) => lost(c, err));
+      c.on('end', () => lost(c));
+      c.on('notification', (m) => {
+        if (m.channel === channel) handlers.message(m.payload ?? '');
+      });
+      try {
+        await c.connect();
+        await c.query(`listen "${channel}"`);
+      } catch {
+        c.end().catch(() => undefined);
+        retry();
+        return false;
+      }
+      if (closed) {
+        await c.end().catch(() => undefined);
+        return false;
+      }
+      client = c;
+      retryMs = LISTEN_RETRY_MS.first;
+      handlers.gap(); // whatever was notified before this LISTEN was not heard
+      return true;
+    };
+    if (!IDENTIFIER.test(channel)) throw new Error(`Invalid channel name "${channel}"`);
+    await open();
+    return {
+      get live() {
+        return client !== null;
+      },
+      async close() {
+        closed = true;
+        clearTimeout(timer);
+        const c = client;
+        client = null;
+        await c?.end().catch(() => undefined);
+      },
+    };
+  };
 }
 
 /** pg's Pool with a bounded waiting line: past maxQueue waiters a checkout fails at once. */
@@ -202,7 +352,13 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = 'Eu
     assertSchemaName(schema);
     await client.exec(`create schema if not exists "${schema}"; set search_path = "${schema}"`);
   }
-  const db = new Kysely<any>({ dialect: new PGliteDialect(client), log });
+  const db = kyselyWithWatcher(new PGliteDialect(client), log);
+  // One process, one session: a notification is delivered while the committing query's answer is
+  // read, before that query's promise resolves, so nothing is ever missed and there is no gap.
+  subscribers.set(db, async (channel, handlers) => {
+    const unlisten = await client.listen(channel, handlers.message);
+    return { live: true, close: () => unlisten() };
+  });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
 

@@ -19,6 +19,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '../../runtime/core/conditions.ts';
+import { SessionCache } from '../auth/session-cache.ts';
 import { findSession, type Session } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
 import { effectiveAccess } from '../resources/scope.ts';
@@ -28,6 +29,10 @@ export type RouteAccess = 'public' | 'signedIn' | { roles: Role[] } | { resource
 declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
+  }
+  interface FastifyInstance {
+    /** The sessions checked lately (server/auth/session-cache.ts). */
+    sessionCache: SessionCache;
   }
   interface FastifyContextConfig {
     /** Who may call the route; required on every route (the server does not start without it). */
@@ -119,6 +124,10 @@ export function rolesOf(app: FastifyInstance, access: Exclude<RouteAccess, 'publ
 export default fp(
   async (app) => {
     app.decorateRequest('session', null);
+    // a session checked here is trusted for a few seconds, until the database says it changed
+    const cache = await SessionCache.start(app.db);
+    app.decorate('sessionCache', cache);
+    app.addHook('onClose', async () => cache.close());
     app.addHook('onRequest', async (request) => {
       // no route matched: the not-found handler answers 404 and nothing else runs
       if (request.is404) return;

@@ -64,12 +64,17 @@ export default fp(
       if (request.rawBody?.length && type !== JSON_TYPE && !(config.bodyTypes ?? []).includes(type)) {
         throw new HttpError(415, app.config.t('errors:unsupportedMediaType'), { code: 'UNSUPPORTED_MEDIA_TYPE' });
       }
-      const inserted = await app.db
-        .insertInto('used_nonce')
-        .values({ nonce: nonce!, usedAt: sql`now()` })
-        .onConflict((oc) => oc.column('nonce').doNothing())
-        .returning('nonce')
-        .executeTakeFirst();
+      // The commit does not wait for the write-ahead log to reach the disk (synchronous_commit off
+      // for this one-statement transaction only: set_config(…, true) is local to it). A replay is
+      // still refused by every process at once, as the row is visible when the insert returns; a
+      // database crash could lose the last few hundred milliseconds of nonces, within a window
+      // whose requests an attacker would have had to capture and replay across the crash.
+      // docs/decisions.md "Nonce insert without waiting for fsync": 0.3 ms instead of 7 ms.
+      const { rows } = await sql<{ nonce: string }>`
+        with async_commit as (select set_config('synchronous_commit', 'off', true))
+        insert into used_nonce ("nonce", "usedAt") select ${nonce!}, now() from async_commit
+        on conflict ("nonce") do nothing returning "nonce"`.execute(app.db);
+      const inserted = rows[0];
       if (!inserted) throw new HttpError(400, app.config.t('errors:signature.replayed'), { code: 'SIGNATURE_REPLAYED' });
     });
 

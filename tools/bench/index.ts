@@ -1,5 +1,8 @@
 /**
- * npm run bench [-- --cars 100000 --orders 1000000 --repetitions 40 --warmup 5 --schema bench]
+ * npm run bench [-- --cars 100000 --orders 1000000 --repetitions 40 --warmup 5 --seconds 5 --schema bench]
+ *
+ * BENCH_QUICK=1 (or --quick): 10 repetitions and 2-second load runs, to try a change; the
+ * committed docs/benchmarks.md is always a full run.
  *
  * Seeds (once; later runs reuse the data) the bulk demo data into its own schema of the
  * PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), starts the real
@@ -15,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app.ts';
-import { openDatabase } from '../../server/db/connect.ts';
+import { DEFAULT_POOL_LIMITS, openDatabase } from '../../server/db/connect.ts';
 import { DEFAULT_COUNT_CAP } from '../../server/resources/table-routes.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { prepareData } from './data.ts';
@@ -23,6 +26,7 @@ import { configRootWithExportLimit, exportMeasurement, EXPORT_ROWS } from './exp
 import { apiClient } from './http.ts';
 import { runMeasurement, type Measurement, type Result } from './measure.ts';
 import { orderMeasurements } from './orders.ts';
+import { operations } from './operations.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
 import { EXPLANATION, RATIO_NOTE } from './explanation.ts';
@@ -40,11 +44,13 @@ async function main() {
   const { values } = parseArgs({
     options: {
       cars: { type: 'string' }, orders: { type: 'string' }, repetitions: { type: 'string' }, warmup: { type: 'string' },
-      schema: { type: 'string' }, out: { type: 'string' },
+      schema: { type: 'string' }, out: { type: 'string' }, seconds: { type: 'string' }, quick: { type: 'boolean' },
     },
   });
+  const quick = values.quick || Boolean(process.env.BENCH_QUICK);
   const size = { cars: count('cars', values.cars, 100_000), orders: count('orders', values.orders, 1_000_000) };
-  const repetitions = count('repetitions', values.repetitions, 40);
+  const repetitions = count('repetitions', values.repetitions, quick ? 10 : 40);
+  const seconds = count('seconds', values.seconds, quick ? 2 : 5);
   const warmup = count('warmup', values.warmup, 5);
   const schema = values.schema ?? 'bench';
   const out = resolve(root, values.out ?? 'docs/benchmarks.md');
@@ -54,7 +60,8 @@ async function main() {
   await prepareData(databaseUrl, schema, size, log);
 
   const recorder = new SqlRecorder();
-  const database = await openDatabase({ databaseUrl, schema, log: recorder.log });
+  // the serving pool of npm start (warm connections, its time limits), as the server runs
+  const database = await openDatabase({ databaseUrl, schema, log: recorder.log, limits: DEFAULT_POOL_LIMITS });
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
   // the project's configuration with a client variant that raises the export limit to what is measured
   const config = configRootWithExportLimit(root, EXPORT_ROWS);
@@ -77,6 +84,9 @@ async function main() {
       ...(await orderMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin }, { label: 'MANAGER (one client)', token: manager }])),
     ];
     for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
+    const operatorFigures = await operations({
+      root, databaseUrl, schema, preConfigName: app.config.bundle.app.name, api, db: database.db, recorder, adminToken: admin, seconds, log,
+    });
 
     const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
     const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);
@@ -89,12 +99,13 @@ async function main() {
         ['Node.js', process.version],
         ['Data', `${(await rows('car')).toLocaleString('en-US')} vehicles, ${(await rows('service_order')).toLocaleString('en-US')} orders (\`npm run seed -- --cars ${size.cars} --orders ${size.orders}\`), VACUUM ANALYZE before measuring; count cap ${(app.config.bundle.app.tables?.countCap ?? DEFAULT_COUNT_CAP).toLocaleString('en-US')}`],
         ['Configuration', `the project's own, with a client variant raising config.excelExportLimit (screens/app.json) to ${EXPORT_ROWS.toLocaleString('en-US')}`],
-        ['Code', gitDescription()],
+        ['Code', `${gitDescription()}${quick ? ' — QUICK RUN (BENCH_QUICK): fewer calls, shorter load runs; not for committing' : ''}`],
       ],
       method: `Each figure: ${warmup} warm-up calls, then ${repetitions} calls of the API over HTTP (signed POST with a real session, as the browser sends it, response parsed) interleaved with ${repetitions} runs of the same SQL — the statements the server ran for that call, recorded from its query log — one after another on one direct connection (the server runs a first block's count beside its rows, on a second connection). Times in milliseconds; API / SQL is the ratio of the medians, API − SQL their difference.`,
       results,
       explanation: EXPLANATION,
       ratioNote: RATIO_NOTE,
+      operations: operatorFigures,
     });
     writeFileSync(out, report);
     log(`\nwrote ${out}`);

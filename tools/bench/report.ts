@@ -10,6 +10,8 @@ export interface ReportInput {
   explanation: string;
   /** Why a fast call misses only the API/SQL ratio. */
   ratioNote: string;
+  /** Markdown of the operator's figures (operations.ts), after the per-call sections. */
+  operations?: string[];
 }
 
 const ms = (n: number) => n.toFixed(1);
@@ -66,6 +68,7 @@ export function renderReport(input: ReportInput): string {
     }
     for (const [why, names] of reasons) lines.push('', why, '', ...names.map((n) => `- ${n}`));
   }
+  lines.push(...(input.operations ?? []));
   lines.push('', '### How the database reads them (EXPLAIN of the SQL above)', '');
   for (const r of input.results) lines.push(`- ${r.section} / ${r.name}: ${r.paths.join('; ') || '—'}`);
   lines.push('', input.explanation.trim(), '');

@@ -1,0 +1,81 @@
+/**
+ * The portal's server in a process of its own, as an operator runs it (server/main.ts, or `npm
+ * start` whole for the start-up times): the bench's load generator then does not share the
+ * server's event loop, its resident size is the server's alone, and the restart drill can see
+ * whether the process outlives its database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface ServerProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  /** Milliseconds from spawning to the first 200 of /api/health. */
+  msToHealthy: number;
+  alive(): boolean;
+  /** Resident size of the server's node process, MB (Linux /proc). */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Starts `node --import tsx server/main.ts` (the server's own process), or `npm start` (build if
+ * stale, then the server: a process group, whose node process is found for the resident size).
+ */
+export async function startServer(root: string, env: Record<string, string>, how: 'main' | 'npm start' = 'main'): Promise<ServerProcess> {
+  const port = await freePort();
+  const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG: 'off', ...env };
+  const started = performance.now();
+  const child = how === 'main'
+    ? spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    : spawn('npm', ['start'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (exited) throw new Error(`the server exited before it was healthy:\n${stderr}`);
+    const ok = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const msToHealthy = performance.now() - started;
+  const serverPid = () => (how === 'main' ? child.pid! : nodeListeningOn(child.pid!));
+  return {
+    baseUrl, child, msToHealthy,
+    alive: () => !exited,
+    rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serverPid()}/status`, 'utf8'))![1]) / 1024,
+    async stop() {
+      if (exited) return;
+      const done = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGTERM');
+      await done;
+    },
+  };
+}
+
+/** The node process of an `npm start` group: the deepest descendant (npm → sh → tsx → node). */
+function nodeListeningOn(pid: number): number {
+  const children = (p: number) => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  let current = pid;
+  for (let next = children(current); next.length; next = children(current)) current = next[next.length - 1];
+  return current;
+}
