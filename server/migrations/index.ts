@@ -11,6 +11,7 @@ import { migration004 } from './004_download_tokens.ts';
 import { migration005 } from './005_table_indexes.ts';
 import { migration006 } from './006_sign_in_failures.ts';
 import { migration007 } from './007_list_view_joins.ts';
+import { migration009 } from './009_login_history_codes.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '005_table_indexes': migration005,
   '006_sign_in_failures': migration006,
   '007_list_view_joins': migration007,
+  '009_login_history_codes': migration009,
 };

@@ -17,7 +17,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/sessions.ts';
-import type { ResourceDecl } from '../config/load-bundle.ts';
+import type { ResourceDecl } from '../config/bundle.ts';
 import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
 import { formatKindFor } from '../../runtime/core/format-kind.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
@@ -27,10 +27,9 @@ import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeOf } from './scope.ts';
 import { createSheetBuilder, XLSX_MIME, type ExportColumn } from './excel-sheet.ts';
-import { createTableQueries, MAX_BLOCK } from './table-routes.ts';
+import { MAX_BLOCK, type TableQueries } from './table-queries.ts';
 import { TableQueryError } from './table-query.ts';
 
-type Queries = ReturnType<typeof createTableQueries>;
 type RowParams = ExcelExportRequest['rowParams'];
 
 /** The token kind of a resource's exports: a token for one resource never opens another's file. */
@@ -41,7 +40,7 @@ export const excelTokenKind = (resource: string) => `excel:${resource}`;
  * block hands the next one its cursor, so a deep export reads by keyset (table-block.ts) instead
  * of skipping ever more rows by OFFSET, where the order allows it.
  */
-export async function* exportBlocks(queries: Queries, name: string, session: Session, params: RowParams, max: number, fields?: readonly string[]) {
+export async function* exportBlocks(queries: TableQueries, name: string, session: Session, params: RowParams, max: number, fields?: readonly string[]) {
   const start = params.startRow ?? 0;
   const end = Math.min(params.endRow, start + max);
   let cursor: string | undefined;
@@ -68,7 +67,7 @@ const errorResponse = { $ref: 'error-response#' };
 const xlsxResponse = { description: 'The Excel file (attachment)', content: { [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } } } };
 
 export default async function excelRoutes(app: FastifyInstance) {
-  const queries = createTableQueries(app);
+  const queries = app.tableQueries;
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
 
   /** The declaration as it is now (a configuration reload may switch the export off). */
@@ -95,7 +94,7 @@ export default async function excelRoutes(app: FastifyInstance) {
   async function prepare(name: string, session: Session, body: ExcelExportRequest) {
     const resource = offering(name);
     // a role without access is refused before anything about its request is looked at
-    scopeOf(resource, session, t('errors:forbidden'));
+    scopeOf(app.config.bundle.resources, resource, session, t('errors:forbidden'));
     const columns = columnsOf(resource, body);
     const params = { ...body.rowParams, startRow: body.rowParams.startRow ?? 0 };
 
