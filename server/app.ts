@@ -35,6 +35,7 @@ import sessionsRepository from './repositories/sessions.ts';
 import settingsRepository from './repositories/settings.ts';
 import termsRepository from './repositories/terms.ts';
 import usersRepository from './repositories/users.ts';
+import type { Bundle } from './config/bundle.ts';
 
 export interface AppOptions {
   db: Kysely<any>;
@@ -50,6 +51,8 @@ export interface AppOptions {
    * by commas. Unset: the address of the connection.
    */
   trustProxy?: string;
+  /** The configuration, when the caller loaded it already (main.ts, for the database's time zone); otherwise loaded here. */
+  bundle?: Bundle;
   /** Request time-outs and load shedding (plugins/limits.ts); main.ts reads them from the environment. */
   limits?: Partial<ServerLimits>;
 }
@@ -106,7 +109,7 @@ const securityHeaders = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const load = { root: options.root, variant: options.variant, version: options.version };
   // The one load at start; fails fast, before anything listens, with file, pointer and reason.
-  const initial = loadBundle(load);
+  const initial = options.bundle ?? loadBundle(load);
 
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const app = Fastify({

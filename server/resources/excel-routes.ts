@@ -20,6 +20,7 @@ import type { Session } from '../auth/sessions.ts';
 import type { ResourceDecl } from '../config/bundle.ts';
 import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
 import { formatKindFor } from '../../runtime/core/format-kind.ts';
+import { timeZoneOf } from '../config/locale.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
@@ -54,10 +55,10 @@ export async function* exportBlocks(queries: TableQueries, name: string, session
   }
 }
 
-/** Warsaw's calendar day as DD.MM.YYYY, for the file name (the user's day, not the server's). */
-function warsawDay(now = new Date()): string {
+/** The calendar day in the configured zone as DD.MM.YYYY, for the file name (the user's day, not the server's). */
+function dayIn(timeZone: string, now = new Date()): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((x) => [x.type, x.value]),
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((x) => [x.type, x.value]),
   );
   return `${p.day}.${p.month}.${p.year}`;
 }
@@ -105,7 +106,14 @@ export default async function excelRoutes(app: FastifyInstance) {
       throw new HttpError(400, t('errors:excel.dataSizeLimit', { limit }), { code: EXPORT_LIMIT_CODE });
     }
 
-    const sheet = createSheetBuilder(columns, { yes: t('app:yes'), no: t('app:no') });
+    const timeZone = timeZoneOf(app.config.bundle.config);
+    const sheet = createSheetBuilder(columns, {
+      yes: t('app:yes'),
+      no: t('app:no'),
+      units: { money: t('app:excel.units.money'), km: t('app:excel.units.km'), litres: t('app:excel.units.litres'), mm: t('app:excel.units.mm') },
+      defaultSheetName: t('app:excel.defaultSheetName'),
+      timeZone,
+    });
     // at most `limit` rows even if rows were added since the count
     // only the exported columns are read: a block's rows are garbage as soon as the sheet has them
     const fields = columns.map((c) => c.field);
@@ -118,7 +126,7 @@ export default async function excelRoutes(app: FastifyInstance) {
       await trx.deleteFrom('export_file').where('expiresAt', '<', new Date()).execute();
       const file = await trx
         .insertInto('export_file')
-        .values({ userId: session.userId, filename: `${title} ${warsawDay()}.xlsx`, mime: XLSX_MIME, content, expiresAt })
+        .values({ userId: session.userId, filename: `${title} ${dayIn(timeZone)}.xlsx`, mime: XLSX_MIME, content, expiresAt })
         .returning('id')
         .executeTakeFirstOrThrow();
       return issueDownloadToken(trx, session, { kind: excelTokenKind(name), refId: String(file.id) });

@@ -12,13 +12,16 @@ import type { RowParams } from './table-queries.ts';
 export default async function tableRoutes(app: FastifyInstance) {
   const queries = app.tableQueries;
   const body = { $ref: 'row-params#' };
-  for (const name of Object.keys(app.config.bundle.resources)) {
+  for (const [name, declared] of Object.entries(app.config.bundle.resources)) {
     const tags = [name];
+    // the rows are the entity's properties (schemas/entities/<entity>.schema.json)
+    const row = { $ref: `${declared.entity}#` };
+    const list = { type: 'array', items: row };
     // who may call: the roles schemas/resources/<name>.json gives a scope, read per request (plugins/auth.ts)
     const config = { access: { resource: name } };
     app.post<{ Body: RowParams }>(`/api/${name}/table`, {
       config,
-      schema: { tags, body, response: { 200: { type: 'array', items: { type: 'object', additionalProperties: true } } } },
+      schema: { tags, body, response: { 200: list } },
       handler: async (request) => queries.rows(name, request.session!, request.body),
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table2`, {
@@ -32,17 +35,17 @@ export default async function tableRoutes(app: FastifyInstance) {
       handler: async (request) => queries.count(name, request.session!, request.body),
     });
     // spec §7: some resources answer the same list under another name too (POST /users/users)
-    for (const alias of app.config.bundle.resources[name].listAliases ?? []) {
+    for (const alias of declared.listAliases ?? []) {
       app.post<{ Body: RowParams }>(`/api/${name}/${alias}`, {
         config,
-      schema: { tags, body, response: { 200: { type: 'array', items: { type: 'object', additionalProperties: true } } } },
+        schema: { tags, body, response: { 200: list } },
         handler: async (request) => queries.rows(name, request.session!, request.body),
       });
     }
-    if (app.config.bundle.resources[name].byId) {
+    if (declared.byId) {
       app.get<{ Params: { id: string } }>(`/api/${name}/:id`, {
         config,
-        schema: { tags, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64, pattern: NO_NUL_PATTERN } } } },
+        schema: { tags, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64, pattern: NO_NUL_PATTERN } } }, response: { 200: row } },
         handler: async (request) => queries.byId(name, request.session!, request.params.id),
       });
     }
