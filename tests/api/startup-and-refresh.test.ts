@@ -86,6 +86,28 @@ describe('refreshing the configuration without a restart', () => {
     expect(after.json().locales.pl.login.submit).toBe('Zaloguj się');
   });
 
+  it('validates request bodies against the reloaded schemas, without a restart of the process', async () => {
+    const admin = await t.signIn('admin');
+    const save = (name: string) => t.call('POST', '/api/user-table-filter', { token: admin, body: { name, tablename: 'HISTORY', filterModel: {} } });
+    const schemaFile = join(dir, 'schemas/api/user-table-filter.schema.json');
+    const original = readFileSync(schemaFile, 'utf8');
+    expect((await save('Dłuższa nazwa 1')).statusCode).toBe(200);
+    const schema = JSON.parse(original);
+    schema.properties.name.maxLength = 5;
+    writeFileSync(schemaFile, JSON.stringify(schema));
+    try {
+      expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
+      const refused = await save('Dłuższa nazwa 2');
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().errors[0].field).toBe('name');
+      expect((await save('Krót')).statusCode).toBe(200);
+    } finally {
+      writeFileSync(schemaFile, original);
+      await t.call('GET', '/api/settings/restart-application', { token: admin });
+    }
+    expect((await save('Dłuższa nazwa 3')).statusCode).toBe(200);
+  });
+
   it('keeps the configuration in use when the files are invalid, reports why, and warns at start-up', async () => {
     const admin = await t.signIn('admin');
     const before = (await t.call('GET', '/api/ui/config')).headers.etag;
