@@ -7,8 +7,6 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import authPlugin, { declareScopeAccess, requireAccessDeclarations, type DeclaredRoute } from './plugins/auth.ts';
@@ -29,7 +27,15 @@ import userAuthRoutes from './routes/user-auth.ts';
 import userTableSettingsRoutes from './routes/user-table-settings.ts';
 import tableRoutes from './resources/table-routes.ts';
 import excelRoutes from './resources/excel-routes.ts';
+import { apiSchemas, bundleCompilers } from './config/bundle-compilers.ts';
 import { loadBundle } from './config/load-bundle.ts';
+import tableQueriesPlugin from './resources/table-queries.ts';
+import loginHistoryRepository from './repositories/login-history.ts';
+import sessionsRepository from './repositories/sessions.ts';
+import settingsRepository from './repositories/settings.ts';
+import termsRepository from './repositories/terms.ts';
+import usersRepository from './repositories/users.ts';
+import type { Bundle } from './config/bundle.ts';
 
 export interface AppOptions {
   db: Kysely<any>;
@@ -45,6 +51,8 @@ export interface AppOptions {
    * by commas. Unset: the address of the connection.
    */
   trustProxy?: string;
+  /** The configuration, when the caller loaded it already (main.ts, for the database's time zone); otherwise loaded here. */
+  bundle?: Bundle;
   /** Request time-outs and load shedding (plugins/limits.ts); main.ts reads them from the environment. */
   limits?: Partial<ServerLimits>;
 }
@@ -54,11 +62,6 @@ function trustProxyOption(value: string | undefined): boolean | number | string 
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
-}
-
-/** Schemas of schemas/ as the API uses them: $schema and our x- keywords are for tools, not for requests. */
-function apiSchemas(schemas: Record<string, Record<string, any>>) {
-  return Object.values(schemas).map(({ $schema: _ignored, ...schema }) => schema);
 }
 
 declare module 'fastify' {
@@ -105,8 +108,8 @@ const securityHeaders = {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const load = { root: options.root, variant: options.variant, version: options.version };
-  // Fails fast, before anything listens, with file, pointer and reason.
-  const initial = loadBundle(load);
+  // The one load at start; fails fast, before anything listens, with file, pointer and reason.
+  const initial = options.bundle ?? loadBundle(load);
 
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const app = Fastify({
@@ -118,15 +121,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { strict: false } },
   });
 
-  // One ajv (draft 2020-12, formats) validates every request body against schemas/.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false });
-  addFormats(ajv);
-  const schemas = apiSchemas(initial.schemas);
-  for (const schema of schemas) {
-    ajv.addSchema(schema);
-    app.addSchema(schema);
-  }
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  // Request bodies are validated, and answers serialised, against schemas/ as the bundle in use
+  // holds them, so a reload changes them too (config/bundle-compilers.ts). Fastify keeps its own
+  // copy for the OpenAPI document, which describes the configuration of the start.
+  for (const schema of apiSchemas(initial.schemas)) app.addSchema(schema);
+  const compilers = bundleCompilers(() => (app.hasDecorator('config') ? app.config.bundle : initial));
+  app.setValidatorCompiler(compilers.validatorCompiler as any); // ajv's error objects are what Fastify expects
+  app.setSerializerCompiler(compilers.serializerCompiler);
 
   // Deny by default: a route without an access declaration stops start-up (plugins/auth.ts).
   // First of all hooks, so it sees every route, the plugins' ones too.
@@ -148,9 +149,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await docs.register(swaggerUi, { routePrefix: '/api/docs' });
   });
 
-  await app.register(configPlugin, { load });
-  await app.register(dbPlugin, { db: options.db });
+  // Tier 1, the app's own plugins: each declares what it depends on (fastify-plugin checks it).
+  await app.register(configPlugin, { load, initial });
   await app.register(errorsPlugin);
+  await app.register(dbPlugin, { db: options.db });
   // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
   await app.register(rateLimit, { global: false });
   await app.register(limitsPlugin, { limits });
@@ -158,6 +160,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(signaturePlugin);
 
+  // Tier 2, services and repositories on app.*: routes call them instead of writing SQL.
+  await app.register(tableQueriesPlugin);
+  await app.register(usersRepository);
+  await app.register(sessionsRepository);
+  await app.register(termsRepository);
+  await app.register(loginHistoryRepository);
+  await app.register(settingsRepository);
+
+  // Tier 3, routes.
   await app.register(initRoutes);
   await app.register(userAuthRoutes);
   await app.register(termsRoutes);

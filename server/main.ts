@@ -7,7 +7,8 @@ import { readFileSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { ConfigError } from './config/load-bundle.ts';
+import { ConfigError, loadBundle } from './config/load-bundle.ts';
+import { timeZoneOf } from './config/locale.ts';
 import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDatabase } from './seed/seed.ts';
@@ -31,6 +32,9 @@ function defined<T extends object>(values: T): Partial<T> {
 }
 
 async function main() {
+  // The configuration, loaded once: a broken one stops start-up before the database is opened.
+  const variant = process.env.PORTAL_VARIANT || undefined;
+  const bundle = loadBundle({ root, variant, version });
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
@@ -46,6 +50,8 @@ async function main() {
     dataDir,
     schema: databaseUrl ? process.env.DATABASE_SCHEMA || undefined : undefined,
     maxConnections: envNumber('DB_POOL_SIZE'),
+    // the database's sessions read dates on the users' wall clock (screens/app.json config.timeZone)
+    timeZone: timeZoneOf(bundle.config),
     limits: poolLimits,
     // tells this server's connections apart in pg_stat_activity (the bench's restart drill ends them)
     applicationName: process.env.DB_APPLICATION_NAME || undefined,
@@ -64,8 +70,9 @@ async function main() {
       }),
       db: database.db,
       root,
-      variant: process.env.PORTAL_VARIANT || undefined,
+      variant,
       version,
+      bundle,
       staticDir: join(root, 'dist/runtime'),
       logger: process.env.LOG !== 'off',
       trustProxy: process.env.TRUST_PROXY || undefined,

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 import { MIN_ACCEPTED_SCORE, policyViolations, type PasswordPolicy } from '../../runtime/core/password-rules.ts';
 import { passwordScore } from '../../runtime/core/password-strength.ts';
 import { HttpError } from '../http-error.ts';
@@ -31,7 +32,7 @@ export interface SetPasswordOptions {
 }
 
 /** Stores a new password: hash, expiry (pwdDo), first-login flag; clears a lock-out. */
-export async function setPassword(db: Kysely<any>, userId: number, password: string, options: SetPasswordOptions): Promise<void> {
+export async function setPassword(db: Kysely<DB>, userId: number, password: string, options: SetPasswordOptions): Promise<void> {
   const pwdDo = new Date(Date.now() + options.validityDays * 86_400_000).toISOString().slice(0, 10);
   await db.updateTable('app_user').set({
     passwordHash: await hashPassword(password),

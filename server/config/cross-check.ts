@@ -5,7 +5,7 @@
  */
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { fieldLabelKey, hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
-import type { ConfigProblem, ResourceDecl, Screen } from './load-bundle.ts';
+import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
 
 interface Parts {
   screens: Record<string, Screen>;

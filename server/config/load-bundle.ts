@@ -10,14 +10,10 @@ import { basename, join, relative } from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { mergeOverlay, MergeError, type Json } from '../../runtime/core/merge.ts';
-import { linkParentResources } from '../resources/scope.ts';
 import { crossCheck } from './cross-check.ts';
 
-export interface ConfigProblem {
-  file: string;
-  pointer: string;
-  reason: string;
-}
+export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
+import type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, Screen } from './bundle.ts';
 
 export class ConfigError extends Error {
   constructor(public readonly problems: ConfigProblem[]) {
@@ -26,58 +22,6 @@ export class ConfigError extends Error {
         problems.map((p) => `  ${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('\n'),
     );
   }
-}
-
-export type Screen = Record<string, any> & { type: string };
-
-export interface ResourceDecl {
-  resource: string;
-  entity: string;
-  source: string;
-  key: string;
-  srcColumn?: string;
-  /** Column that rowParams.group filters on. */
-  groupColumn?: string;
-  byId?: boolean;
-  /** Offers POST /<resource>/excel/prepare and GET /<resource>/excel/download. */
-  excelExport?: boolean;
-  /** Grows with the fleet: every sortable column must have an index per scope (table-indexes.test.ts). */
-  large?: boolean;
-  /** More POST paths /api/<resource>/<alias> answering like /table. */
-  listAliases?: string[];
-  defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];
-  /** Row scope per role; absent when the resource takes its parents' scope (parentScope). */
-  access?: Partial<Record<'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR', RowScope>>;
-  scopeColumns?: Partial<Record<'client' | 'ownVehicle' | 'station' | 'self', string>>;
-  /** Rows belong to records of other resources and take their scope (note, attachment). */
-  parentScope?: {
-    typeColumn: string;
-    idColumn: string;
-    /** Value of typeColumn → parent resource name. */
-    parents: Record<string, string>;
-  };
-}
-
-export type RowScope = 'all' | 'client' | 'ownVehicle' | 'ownVehicleClient' | 'station' | 'self';
-
-export interface Bundle {
-  version: string;
-  variant: string;
-  app: Record<string, any>;
-  config: Record<string, unknown>;
-  screens: Record<string, Screen>;
-  /** Entity and API schemas by $id. */
-  schemas: Record<string, Record<string, any>>;
-  resources: Record<string, ResourceDecl>;
-  conditions: Record<string, unknown>;
-  locales: { pl: Record<string, Record<string, unknown>> };
-  etag: string;
-}
-
-export interface LoadOptions {
-  root: string;
-  variant?: string;
-  version?: string;
 }
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8'));
@@ -236,7 +180,6 @@ export function loadBundle(options: LoadOptions): Bundle {
   const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;
   if (problems.length === 0) problems.push(...crossCheck({ screens, schemas, resources, conditions, locales: pl, variant, config: (app?.config ?? {}) as Record<string, unknown> }));
   if (problems.length) throw new ConfigError(problems);
-  linkParentResources(resources);
 
   const body = {
     version: options.version ?? '0.0.0',

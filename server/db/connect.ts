@@ -10,6 +10,7 @@ import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogConfig, type O
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
+import { DEFAULT_TIME_ZONE } from '../config/locale.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -178,7 +179,7 @@ export function assertSchemaName(schema: string): void {
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
-  const timeZone = opts.timeZone ?? 'Europe/Warsaw';
+  const timeZone = opts.timeZone ?? DEFAULT_TIME_ZONE;
   if (!TIME_ZONE.test(timeZone)) throw new Error(`Invalid time zone "${timeZone}"`);
   if (opts.schema !== undefined) assertSchemaName(opts.schema);
   return opts.databaseUrl
@@ -345,7 +346,7 @@ async function openPGlite(dataDir: string | undefined, schema: string | undefine
  * Kysely over an already created PGlite (tests use it to start from a pre-migrated snapshot).
  * PGlite is one session, so SET applies to everything that follows.
  */
-export async function wrapPGlite(client: PGlite, schema?: string, timeZone = 'Europe/Warsaw', log?: LogConfig): Promise<DatabaseHandle> {
+export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEFAULT_TIME_ZONE, log?: LogConfig): Promise<DatabaseHandle> {
   if (!TIME_ZONE.test(timeZone)) throw new Error(`Invalid time zone "${timeZone}"`);
   await client.exec(`set TimeZone = '${timeZone}'`);
   if (schema) {

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 import { hashToken, type Session } from '../auth/sessions.ts';
 
 /** A link is meant to be opened right away; a few minutes cover a slow window or a retry. */
@@ -24,7 +25,7 @@ export interface TokenTarget {
 }
 
 /** Issues a token for the caller's session; expired tokens are pruned on the way. */
-export async function issueDownloadToken(db: Kysely<any>, session: Session, target: TokenTarget, ttlMs = DOWNLOAD_TOKEN_TTL_MS): Promise<string> {
+export async function issueDownloadToken(db: Kysely<DB>, session: Session, target: TokenTarget, ttlMs = DOWNLOAD_TOKEN_TTL_MS): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.deleteFrom('download_token').where('expiresAt', '<', new Date()).execute();
   await db
@@ -55,7 +56,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * null when it is unknown, already used, expired, for something else, or its session has ended.
  * A token presented for the wrong file is not spent, so a mistyped id does not burn a good link.
  */
-export async function redeemDownloadToken(db: Kysely<any>, token: unknown, kind: string, refId?: string): Promise<RedeemedToken | null> {
+export async function redeemDownloadToken(db: Kysely<DB>, token: unknown, kind: string, refId?: string): Promise<RedeemedToken | null> {
   if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
   const now = new Date();
   let q = db

@@ -5,6 +5,7 @@
  * STARTTLS → upgrade required.
  */
 import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 import nodemailer from 'nodemailer';
 
 export interface EmailConfig {
@@ -22,7 +23,7 @@ export class MailNotConfiguredError extends Error {
   }
 }
 
-export async function readEmailConfig(db: Kysely<any>): Promise<EmailConfig | null> {
+export async function readEmailConfig(db: Kysely<DB>): Promise<EmailConfig | null> {
   const row = await db.selectFrom('email_config')
     .select(['smtpHost', 'smtpPort', 'smtpUser', 'smtpPassword', 'smtpEmail', 'smtpSsl'])
     .where('id', '=', 1).executeTakeFirst();
@@ -54,7 +55,7 @@ export interface Message {
 }
 
 /** Sends one message; throws MailNotConfiguredError, or nodemailer's error when the server refuses. */
-export async function sendMail(db: Kysely<any>, message: Message): Promise<void> {
+export async function sendMail(db: Kysely<DB>, message: Message): Promise<void> {
   const config = await readEmailConfig(db);
   if (!isMailConfigured(config)) throw new MailNotConfiguredError();
   const transport = transportFor(config);

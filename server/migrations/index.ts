@@ -12,6 +12,7 @@ import { migration005 } from './005_table_indexes.ts';
 import { migration006 } from './006_sign_in_failures.ts';
 import { migration007 } from './007_list_view_joins.ts';
 import { migration008 } from './008_session_notifications.ts';
+import { migration009 } from './009_login_history_codes.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '006_sign_in_failures': migration006,
   '007_list_view_joins': migration007,
   '008_session_notifications': migration008,
+  '009_login_history_codes': migration009,
 };

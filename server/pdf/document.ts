@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { DEFAULT_LOCALE } from '../config/locale.ts';
 
 const require = createRequire(import.meta.url);
 const fontFile = (name: string) => readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`));
@@ -107,7 +108,7 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
   const bold = await doc.embedFont(fontBytes().bold, { subset: true });
   doc.setTitle(spec.title);
   if (spec.author) doc.setAuthor(spec.author);
-  doc.setLanguage('pl-PL');
+  doc.setLanguage(DEFAULT_LOCALE);
   // fixed dates keep the seed deterministic
   doc.setCreationDate(new Date(Date.UTC(2026, 0, 1)));
   doc.setModificationDate(new Date(Date.UTC(2026, 0, 1)));

@@ -118,7 +118,7 @@ export function termsRequired(app: FastifyInstance, session: Session): boolean {
 export function rolesOf(app: FastifyInstance, access: Exclude<RouteAccess, 'public' | 'signedIn'>): readonly string[] {
   if ('roles' in access) return access.roles;
   const resource = app.config.bundle.resources[access.resource];
-  return resource ? Object.keys(effectiveAccess(resource)) : [];
+  return resource ? Object.keys(effectiveAccess(resource, app.config.bundle.resources)) : [];
 }
 
 export default fp(

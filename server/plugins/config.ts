@@ -1,12 +1,16 @@
 /**
- * Holds the merged configuration bundle and the server's translator. The bundle is replaced as a
- * whole by reload(), so a request sees either the old or the new configuration, never a mix.
+ * Holds the merged configuration bundle and the server's translator. The bundle is loaded once,
+ * by buildApp before anything is registered (its schemas are the API's), and handed in as
+ * `initial`; reload() loads it again and replaces it as a whole, so a request sees either the old
+ * or the new configuration, never a mix. Everything that depends on the configuration reads
+ * `app.config` when it runs (the request validators and serializers too: config/bundle-compilers.ts).
  */
 import fp from 'fastify-plugin';
 import i18next from 'i18next';
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
-import { loadBundle, type Bundle, type LoadOptions } from '../config/load-bundle.ts';
+import type { Bundle, LoadOptions } from '../config/bundle.ts';
+import { loadBundle } from '../config/load-bundle.ts';
 
 export interface ConfigState {
   bundle: Bundle;
@@ -37,13 +41,18 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ load: LoadOptions }>(
+export interface ConfigOptions {
+  load: LoadOptions;
+  /** The bundle buildApp loaded already (omitted: loaded here). */
+  initial?: Bundle;
+}
+
+export default fp<ConfigOptions>(
   async (app, opts) => {
-    const make = async (): Promise<Omit<ConfigState, 'reload' | 'reloadError'>> => {
-      const bundle = loadBundle(opts.load);
+    const make = async (bundle = loadBundle(opts.load)): Promise<Omit<ConfigState, 'reload' | 'reloadError'>> => {
       return { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle) };
     };
-    let current = await make();
+    let current = await make(opts.initial);
     let reloadError: string | null = null;
     const state: ConfigState = {
       get bundle() { return current.bundle; },

@@ -1,31 +1,50 @@
 /**
  * One error format for every failure: `{ statusCode, code?, detail, errors? }`, Polish texts from
  * locales/pl. Validation failures become a 400 naming each field with the spec's message; an
- * unexpected failure is logged and answered with a generic 500 that leaks nothing. A database that
- * cannot be reached (restart, lost connection, time-out, full pool) is a 503 "try again".
+ * unexpected failure is logged and answered with a generic 500 that leaks nothing.
+ *
+ * This plugin knows only the errors every tier shares (HttpError, Fastify's validation and client
+ * errors). A plugin that throws errors of its own maps them itself: it declares a dependency on
+ * 'errors' and calls `app.mapErrors(mapper)` (the db plugin maps the database's data exceptions
+ * and outages, the table-queries service its TableQueryError). So this module imports no tier
+ * above it.
  */
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { fieldMessages } from '../../runtime/core/validation-messages.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { fieldMessages, type Translate } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
-import { TableQueryError } from '../resources/table-query.ts';
 
-/** PostgreSQL's class 22 "data exception" (22001 too long, 22003 out of range, 22021 NUL, 22P02 bad number, 22007/22008 bad date …). */
-export function isDataException(error: unknown): error is { code: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+/** An answer in the one error format. */
+export interface ErrorAnswer {
+  statusCode: number;
+  body: { statusCode: number; code?: string; detail: string; errors?: { field: string; message: string }[] };
+  headers?: Record<string, string>;
+}
+
+/**
+ * Turns an error a plugin knows into an answer, or undefined for an error it does not know. Its
+ * own logging (a warning with the error) is its business; `t` is the configuration's translator now.
+ */
+export type ErrorMapper = (error: unknown, context: { t: Translate; log: FastifyBaseLogger; request: FastifyRequest }) => ErrorAnswer | undefined;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Registers how a plugin's own errors are answered; asked in order of registration. */
+    mapErrors(mapper: ErrorMapper): void;
+  }
 }
 
 export default fp(
   async (app) => {
+    const mappers: ErrorMapper[] = [];
+    app.decorate('mapErrors', (mapper: ErrorMapper) => {
+      mappers.push(mapper);
+    });
+
     app.setErrorHandler((error: any, request, reply) => {
       const t = app.config.t;
       if (error instanceof HttpError) {
         return reply.status(error.statusCode).send({ statusCode: error.statusCode, detail: error.detail, ...error.extra });
-      }
-      if (error instanceof TableQueryError) {
-        const message = t(`errors:table.${error.code}`, { field: error.field });
-        return reply.status(400).send({ statusCode: 400, code: error.code, detail: message, errors: [{ field: error.field, message }] });
       }
       if (error.validation) {
         const schema = (request.routeOptions.schema as any)?.[error.validationContext ?? 'body'];
@@ -34,22 +53,13 @@ export default fp(
         const detail = errors.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : t('validation:invalid');
         return reply.status(400).send({ statusCode: 400, code: 'VALIDATION', detail, errors });
       }
-      if (isDataException(error)) {
-        // Last line of defence: a value the database cannot take (NUL in text, a number out of the
-        // column's range, a malformed date …) is the caller's mistake. The schemas should have
-        // refused it first; the SQL and the database's own text stay in the log.
-        request.log.warn({ err: error, sqlState: error.code }, 'database refused a value: a schema limit is missing');
-        return reply.status(400).send({ statusCode: 400, code: 'BAD_VALUE', detail: t('errors:badValue') });
+      for (const mapper of mappers) {
+        const answer = mapper(error, { t, log: request.log, request });
+        if (answer) return reply.status(answer.statusCode).headers(answer.headers ?? {}).send(answer.body);
       }
       if (error.statusCode && error.statusCode < 500) {
         // Fastify's own client errors (bad JSON, body too large, unsupported media type)
         return reply.status(error.statusCode).send({ statusCode: error.statusCode, code: error.code, detail: t('errors:badRequest') });
-      }
-      if (isDatabaseUnavailable(error)) {
-        // the database is away (restart, lost connection, time-out, full pool): only this request
-        // fails, the process stays up and the client may retry
-        request.log.warn({ err: error }, 'database unavailable');
-        return reply.status(503).header('retry-after', '5').send({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', detail: t('errors:databaseUnavailable') });
       }
       request.log.error(error);
       return reply.status(500).send({ statusCode: 500, detail: t('errors:internal') });

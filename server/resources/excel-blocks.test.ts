@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../auth/sessions.ts';
 import { exportBlocks } from './excel-routes.ts';
-import { MAX_BLOCK, type TablePage } from './table-routes.ts';
+import { MAX_BLOCK, type TablePage } from './table-queries.ts';
 
 const session = { userId: 1, role: 'ADMIN' } as Session;
 

@@ -17,9 +17,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/sessions.ts';
-import type { ResourceDecl } from '../config/load-bundle.ts';
+import type { ResourceDecl } from '../config/bundle.ts';
 import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
 import { formatKindFor } from '../../runtime/core/format-kind.ts';
+import { timeZoneOf } from '../config/locale.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
@@ -27,10 +28,9 @@ import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeOf } from './scope.ts';
 import { createSheetBuilder, XLSX_MIME, type ExportColumn } from './excel-sheet.ts';
-import { createTableQueries, MAX_BLOCK } from './table-routes.ts';
+import { MAX_BLOCK, type TableQueries } from './table-queries.ts';
 import { TableQueryError } from './table-query.ts';
 
-type Queries = ReturnType<typeof createTableQueries>;
 type RowParams = ExcelExportRequest['rowParams'];
 
 /** The token kind of a resource's exports: a token for one resource never opens another's file. */
@@ -41,7 +41,7 @@ export const excelTokenKind = (resource: string) => `excel:${resource}`;
  * block hands the next one its cursor, so a deep export reads by keyset (table-block.ts) instead
  * of skipping ever more rows by OFFSET, where the order allows it.
  */
-export async function* exportBlocks(queries: Queries, name: string, session: Session, params: RowParams, max: number, fields?: readonly string[]) {
+export async function* exportBlocks(queries: TableQueries, name: string, session: Session, params: RowParams, max: number, fields?: readonly string[]) {
   const start = params.startRow ?? 0;
   const end = Math.min(params.endRow, start + max);
   let cursor: string | undefined;
@@ -55,10 +55,10 @@ export async function* exportBlocks(queries: Queries, name: string, session: Ses
   }
 }
 
-/** Warsaw's calendar day as DD.MM.YYYY, for the file name (the user's day, not the server's). */
-function warsawDay(now = new Date()): string {
+/** The calendar day in the configured zone as DD.MM.YYYY, for the file name (the user's day, not the server's). */
+function dayIn(timeZone: string, now = new Date()): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((x) => [x.type, x.value]),
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((x) => [x.type, x.value]),
   );
   return `${p.day}.${p.month}.${p.year}`;
 }
@@ -68,7 +68,7 @@ const errorResponse = { $ref: 'error-response#' };
 const xlsxResponse = { description: 'The Excel file (attachment)', content: { [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } } } };
 
 export default async function excelRoutes(app: FastifyInstance) {
-  const queries = createTableQueries(app);
+  const queries = app.tableQueries;
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
 
   /** The declaration as it is now (a configuration reload may switch the export off). */
@@ -95,7 +95,7 @@ export default async function excelRoutes(app: FastifyInstance) {
   async function prepare(name: string, session: Session, body: ExcelExportRequest) {
     const resource = offering(name);
     // a role without access is refused before anything about its request is looked at
-    scopeOf(resource, session, t('errors:forbidden'));
+    scopeOf(app.config.bundle.resources, resource, session, t('errors:forbidden'));
     const columns = columnsOf(resource, body);
     const params = { ...body.rowParams, startRow: body.rowParams.startRow ?? 0 };
 
@@ -106,7 +106,14 @@ export default async function excelRoutes(app: FastifyInstance) {
       throw new HttpError(400, t('errors:excel.dataSizeLimit', { limit }), { code: EXPORT_LIMIT_CODE });
     }
 
-    const sheet = createSheetBuilder(columns, { yes: t('app:yes'), no: t('app:no') });
+    const timeZone = timeZoneOf(app.config.bundle.config);
+    const sheet = createSheetBuilder(columns, {
+      yes: t('app:yes'),
+      no: t('app:no'),
+      units: { money: t('app:excel.units.money'), km: t('app:excel.units.km'), litres: t('app:excel.units.litres'), mm: t('app:excel.units.mm') },
+      defaultSheetName: t('app:excel.defaultSheetName'),
+      timeZone,
+    });
     // at most `limit` rows even if rows were added since the count
     // only the exported columns are read: a block's rows are garbage as soon as the sheet has them
     const fields = columns.map((c) => c.field);
@@ -119,7 +126,7 @@ export default async function excelRoutes(app: FastifyInstance) {
       await trx.deleteFrom('export_file').where('expiresAt', '<', new Date()).execute();
       const file = await trx
         .insertInto('export_file')
-        .values({ userId: session.userId, filename: `${title} ${warsawDay()}.xlsx`, mime: XLSX_MIME, content, expiresAt })
+        .values({ userId: session.userId, filename: `${title} ${dayIn(timeZone)}.xlsx`, mime: XLSX_MIME, content, expiresAt })
         .returning('id')
         .executeTakeFirstOrThrow();
       return issueDownloadToken(trx, session, { kind: excelTokenKind(name), refId: String(file.id) });

@@ -1,9 +1,12 @@
 // The test reads the file back with the xlsx package to see what Excel would see; the server never does.
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
-import { createSheetBuilder, excelSerial, NUMBER_FORMATS, sheetName, type ExportColumn } from './excel-sheet.ts';
+import { createSheetBuilder, excelSerial, numberFormats, sheetName, type ExportColumn } from './excel-sheet.ts';
 
-const texts = { yes: 'Tak', no: 'Nie' };
+const texts = {
+  yes: 'Tak', no: 'Nie', units: { money: 'zł', km: 'km', litres: 'l', mm: 'mm' }, defaultSheetName: 'Arkusz1', timeZone: 'Europe/Warsaw',
+};
+const NUMBER_FORMATS = numberFormats(texts.units);
 
 function read(buffer: Buffer) {
   const book = XLSX.read(buffer, { type: 'buffer', cellNF: true, cellStyles: true, cellDates: false });
@@ -71,9 +74,9 @@ describe('the export sheet', () => {
   });
 
   it('names the sheet within Excel\'s rules', () => {
-    expect(sheetName('Faktury: 2024/25 [kopia]')).toBe('Faktury 2024 25 kopia');
-    expect(sheetName('Jednostki organizacyjne i inne długie nazwy').length).toBeLessThanOrEqual(31);
-    expect(sheetName('///')).toBe('Arkusz1');
+    expect(sheetName('Faktury: 2024/25 [kopia]', 'Arkusz1')).toBe('Faktury 2024 25 kopia');
+    expect(sheetName('Jednostki organizacyjne i inne długie nazwy', 'Arkusz1').length).toBeLessThanOrEqual(31);
+    expect(sheetName('///', 'Arkusz1')).toBe('Arkusz1');
   });
 
   it('counts Excel days as Excel does, including its 29.02.1900', () => {

@@ -7,9 +7,9 @@
  *
  * A cell shows what the grid shows, but stays usable in Excel:
  * - dates and date-times are real Excel dates (numbers) formatted DD.MM.YYYY / DD.MM.YYYY HH:mm,
- *   date-times in Europe/Warsaw wall-clock time whatever the server's own zone; dates before
+ *   date-times in the configured zone's wall-clock time (config.timeZone) whatever the server's own zone; dates before
  *   1900-01-02 are the back office's "no date" and stay empty (as in runtime/src/format.ts);
- * - money, kilometres and numbers are numbers with a number format (2 decimals and "zł" for money);
+ * - money, kilometres and numbers are numbers with a number format (2 decimals and the money unit of locales/pl/app.json excel.units);
  * - yes/no fields and coded values are their Polish labels (sent by the runtime from the column
  *   declarations, or Tak/Nie from locales for a yes/no field without labels).
  * The header row carries an autofilter (the community edition of `xlsx` writes no cell styles, so
@@ -30,24 +30,39 @@ export interface ExportColumn {
   labels?: Readonly<Record<string, string>> | null;
 }
 
+/** What the sheet writes in words, from the configuration (locales/pl/app.json excel.*, screens/app.json config.timeZone). */
 export interface SheetTexts {
   yes: string;
   no: string;
+  /** Unit shown after a number in its number format: money (zł), km, litres (l), mm. */
+  units: { money: string; km: string; litres: string; mm: string };
+  /** The sheet's name when the title leaves nothing Excel allows. */
+  defaultSheetName: string;
+  /** The zone whose wall-clock time date-times are written in (IANA name). */
+  timeZone: string;
 }
 
-/** Excel number format codes per column format (the file's own codes, independent of the reader's locale). */
-export const NUMBER_FORMATS = {
-  // a dot is Excel's decimal point in a format code; escaped it is the literal DD.MM.YYYY separator
-  date: 'dd\\.mm\\.yyyy',
-  datetime: 'dd\\.mm\\.yyyy hh:mm',
-  money: '#,##0.00 "zł"',
-  km: '#,##0 "km"',
-  litres: '#,##0.## "l"',
-  mm: '0.0 "mm"',
-  integer: '#,##0',
-  fraction: '#,##0.00',
-  decimal1: '0.0',
-} as const;
+/** A unit as a literal of an Excel format code (a quote inside is doubled away). */
+const literal = (unit: string) => `"${unit.replace(/"/g, '')}"`;
+
+/**
+ * Excel number format codes per column format (the file's own codes, independent of the reader's
+ * locale); the units come from the configuration's texts.
+ */
+export function numberFormats(units: SheetTexts['units']) {
+  return {
+    // a dot is Excel's decimal point in a format code; escaped it is the literal DD.MM.YYYY separator
+    date: 'dd\\.mm\\.yyyy',
+    datetime: 'dd\\.mm\\.yyyy hh:mm',
+    money: `#,##0.00 ${literal(units.money)}`,
+    km: `#,##0 ${literal(units.km)}`,
+    litres: `#,##0.## ${literal(units.litres)}`,
+    mm: `0.0 ${literal(units.mm)}`,
+    integer: '#,##0',
+    fraction: '#,##0.00',
+    decimal1: '0.0',
+  } as const;
+}
 
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
@@ -67,12 +82,13 @@ interface WallClock {
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * Europe/Warsaw wall-clock time of instants. The zone's offset only changes on a whole UTC hour,
- * so it is computed once per hour that occurs (an export covers few distinct hours per row).
+ * The wall-clock time of instants in a zone (screens/app.json config.timeZone). The zone's offset
+ * only changes on a whole UTC hour, so it is computed once per hour that occurs (an export covers
+ * few distinct hours per row).
  */
-function warsawClock() {
+function wallClock(timeZone: string) {
   const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Europe/Warsaw', hourCycle: 'h23',
+    timeZone, hourCycle: 'h23',
     year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
   });
   const offsets = new Map<number, number>();
@@ -111,9 +127,9 @@ function toNumber(value: unknown): number | null {
 }
 
 /** Excel forbids : \ / ? * [ ] in a sheet name and allows 31 characters. */
-export function sheetName(title: string): string {
+export function sheetName(title: string, fallback: string): string {
   const clean = title.replace(/[:\\/?*[\]]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 31).trim();
-  return clean || 'Arkusz1';
+  return clean || fallback;
 }
 
 type Cell = XLSX.CellObject;
@@ -123,7 +139,8 @@ type Cell = XLSX.CellObject;
  * `finish` may be called once.
  */
 export function createSheetBuilder(columns: readonly ExportColumn[], texts: SheetTexts) {
-  const clock = warsawClock();
+  const clock = wallClock(texts.timeZone);
+  const NUMBER_FORMATS = numberFormats(texts.units);
   const widths = columns.map((c) => Math.max(MIN_WIDTH, c.header.length + 2));
   // dense sheet: rows[r][c]; the xlsx writer accepts an array with the sheet's "!" keys set on it
   const rows: Cell[][] = [columns.map((c) => ({ t: 's', v: c.header }))];
@@ -212,7 +229,7 @@ export function createSheetBuilder(columns: readonly ExportColumn[], texts: Shee
       sheet['!cols'] = widths.map((wch) => ({ wch }));
       sheet['!autofilter'] = { ref: range };
       const book = XLSX.utils.book_new();
-      XLSX.utils.book_append_sheet(book, sheet, sheetName(title));
+      XLSX.utils.book_append_sheet(book, sheet, sheetName(title, texts.defaultSheetName));
       book.Props = { Title: title };
       return XLSX.write(book, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: true }) as Buffer;
     },

@@ -4,33 +4,32 @@
  *
  * A resource may instead declare `parentScope` (notes, attachments): its rows belong to records of
  * other resources, named by a type column and an id column, and a row is visible exactly when the
- * caller would see its parent row in the parent resource. The parents are linked once when the
- * bundle is loaded (`linkParentResources`), so a request only reads a map.
+ * caller would see its parent row in the parent resource. The parents are looked up by name in the
+ * bundle's resources, which every call is given: this module keeps no state of its own.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { ResourceDecl, RowScope } from '../config/load-bundle.ts';
+import type { ResourceDecl, RowScope } from '../config/bundle.ts';
 import type { Session } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
 
 const DEFAULT_COLUMNS = { client: 'klientSymbol', ownVehicle: 'pojazdId', station: 'stacjaSerw', self: 'userId' } as const;
 type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
 
-/** Parent declarations by type value, per parent-scoped resource; weak so a reloaded bundle frees the old one. */
-const linkedParents = new WeakMap<ResourceDecl, Record<string, ResourceDecl>>();
+/** Every resource of the bundle in use, by name: a parent-scoped resource finds its parents here. */
+export type Resources = Readonly<Record<string, ResourceDecl>>;
 
-/** Resolves every `parentScope.parents` name to its declaration (the cross-check has made sure they exist). */
-export function linkParentResources(resources: Record<string, ResourceDecl>): void {
-  for (const resource of Object.values(resources)) {
-    if (!resource.parentScope) continue;
-    const parents: Record<string, ResourceDecl> = {};
-    for (const [type, name] of Object.entries(resource.parentScope.parents)) parents[type] = resources[name];
-    linkedParents.set(resource, parents);
+/**
+ * The declarations of a resource's parents by type value, looked up in the bundle the caller
+ * passes (the cross-check has made sure every name exists). Passed, never remembered: a reloaded
+ * bundle brings its own parents and nothing here can hold an old one.
+ */
+function parentsOf(resource: ResourceDecl, resources: Resources): Record<string, ResourceDecl> {
+  const parents: Record<string, ResourceDecl> = {};
+  for (const [type, name] of Object.entries(resource.parentScope?.parents ?? {})) {
+    const parent = resources[name];
+    if (!parent) throw new Error(`resource ${resource.resource}: parent resource ${name} is not in the bundle`);
+    parents[type] = parent;
   }
-}
-
-function parentsOf(resource: ResourceDecl): Record<string, ResourceDecl> {
-  const parents = linkedParents.get(resource);
-  if (!parents) throw new Error(`resource ${resource.resource}: parents not linked (loadBundle links them)`);
   return parents;
 }
 
@@ -38,30 +37,30 @@ function parentsOf(resource: ResourceDecl): Record<string, ResourceDecl> {
  * What each role may do with a resource: its row scope, 'parent' when it reads through at least
  * one parent resource, or nothing (403). Tests use it to know the expected answer per role.
  */
-export function effectiveAccess(resource: ResourceDecl): Partial<Record<Role, RowScope | 'parent'>> {
+export function effectiveAccess(resource: ResourceDecl, resources: Resources): Partial<Record<Role, RowScope | 'parent'>> {
   if (!resource.parentScope) return { ...resource.access };
   const out: Partial<Record<Role, 'parent'>> = {};
-  for (const parent of Object.values(parentsOf(resource))) {
+  for (const parent of Object.values(parentsOf(resource, resources))) {
     for (const role of Object.keys(parent.access ?? {}) as Role[]) out[role] = 'parent';
   }
   return out;
 }
 
 /** The scope of the caller's role, or a 403 when the role is not named in the resource's access. */
-export function scopeOf(resource: ResourceDecl, session: Session, forbidden: string): RowScope | 'parent' {
-  const scope = effectiveAccess(resource)[session.role as Role];
+export function scopeOf(resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): RowScope | 'parent' {
+  const scope = effectiveAccess(resource, resources)[session.role as Role];
   if (!scope) throw new HttpError(403, forbidden, { code: 'FORBIDDEN' });
   return scope;
 }
 
 /** A WHERE expression limiting rows to the caller's scope. A missing session value matches nothing. */
-export function scopeExpression(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
-  return scopeWhere(eb, resource, session, forbidden);
+export function scopeExpression(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
+  return scopeWhere(eb, resources, resource, session, forbidden);
 }
 
 /** `qualifier` names the table the scope columns belong to (the parent inside a parent-scope subquery). */
-function scopeWhere(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, session: Session, forbidden: string, qualifier?: string): Expression<SqlBool> {
-  const scope = scopeOf(resource, session, forbidden);
+function scopeWhere(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string, qualifier?: string): Expression<SqlBool> {
+  const scope = scopeOf(resources, resource, session, forbidden);
   const column = (kind: keyof typeof DEFAULT_COLUMNS) => {
     const name = resource.scopeColumns?.[kind] ?? DEFAULT_COLUMNS[kind];
     return eb.ref(qualifier ? `${qualifier}.${name}` : name);
@@ -84,7 +83,7 @@ function scopeWhere(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, ses
     case 'self':
       return equals('self', session.userId);
     case 'parent':
-      return parentScopeExpression(eb, resource, session, forbidden);
+      return parentScopeExpression(eb, resources, resource, session, forbidden);
   }
 }
 
@@ -94,10 +93,10 @@ function scopeWhere(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, ses
  * parent the caller's role may read. The parent's scope columns are qualified with the subquery's
  * alias, so they can never silently resolve to a column of the child's view.
  */
-function parentScopeExpression(eb: ExpressionBuilder<any, any>, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
+function parentScopeExpression(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
   const { typeColumn, idColumn } = resource.parentScope!;
   const branches: Expression<SqlBool>[] = [];
-  for (const [type, parent] of Object.entries(parentsOf(resource))) {
+  for (const [type, parent] of Object.entries(parentsOf(resource, resources))) {
     const parentScope = parent.access?.[session.role as Role];
     if (!parentScope) continue;
     const ofType = eb(eb.ref(`${resource.source}.${typeColumn}`), '=', type);
@@ -110,7 +109,7 @@ function parentScopeExpression(eb: ExpressionBuilder<any, any>, resource: Resour
         .selectFrom(`${parent.source} as scope_parent`)
         .select(sql`1`.as('one'))
         .whereRef(`scope_parent.${parent.key}`, '=', `${resource.source}.${idColumn}`)
-        .where((inner) => scopeWhere(inner, parent, session, forbidden, 'scope_parent')),
+        .where((inner) => scopeWhere(inner, resources, parent, session, forbidden, 'scope_parent')),
     );
     branches.push(eb.and([ofType, visibleParent]));
   }

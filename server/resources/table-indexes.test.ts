@@ -61,7 +61,7 @@ async function plan(db: Kysely<any>, c: Case): Promise<PlanNode> {
   const query = orderBy(
     db
       .selectFrom(c.resource.source)
-      .where((eb) => scopeExpression(eb, c.resource, session, 'forbidden'))
+      .where((eb) => scopeExpression(eb, bundle.resources, c.resource, session, 'forbidden'))
       .select(Object.keys(entity.properties).map((p) => sql.ref(p).as(p))),
     sortKeys(columns, [{ colId: c.field, sort: c.dir }], c.resource.key),
   )

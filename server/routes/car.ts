@@ -1,17 +1,15 @@
 /** Vehicle calls beyond the generic table: the session's own vehicle (spec §7 GET /car/single-car). */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { createTableQueries } from '../resources/table-routes.ts';
 
 export default async function carRoutes(app: FastifyInstance) {
-  const queries = createTableQueries(app);
   app.get('/api/car/single-car', {
     config: { access: { resource: 'car' } },
     schema: { tags: ['car'], response: { 200: { $ref: 'car#' } } },
     handler: async (request) => {
       const { pojazdId } = request.session!;
       if (pojazdId === null) throw new HttpError(404, app.config.t('car:noVehicle'));
-      return queries.byId('car', request.session!, String(pojazdId));
+      return app.tableQueries.byId('car', request.session!, String(pojazdId));
     },
   });
 }

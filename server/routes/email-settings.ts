@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { readEmailConfig, transportFor, type EmailConfig } from '../mail/mailer.ts';
+import { transportFor, type EmailConfig } from '../mail/mailer.ts';
 
 export const PASSWORD_MASK = '********';
 
@@ -35,7 +35,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
    */
   const resolve = async (body: Body): Promise<EmailConfig> => {
     if (body.smtpPassword !== PASSWORD_MASK) return body;
-    const stored = await readEmailConfig(app.db);
+    const stored = await app.settings.emailConfig();
     const same = (a: unknown, b: unknown) => String(a ?? '').trim().toLowerCase() === String(b ?? '').trim().toLowerCase();
     const sameServer = stored && same(stored.smtpHost, body.smtpHost) && Number(stored.smtpPort) === Number(body.smtpPort)
       && same(stored.smtpUser, body.smtpUser) && stored.smtpSsl === body.smtpSsl;
@@ -50,7 +50,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
     config: { access: { roles: ['ADMIN'] } },
     schema: { tags, response: { 200: { $ref: 'email-config#' } } },
     handler: async () => {
-      const c = await readEmailConfig(app.db);
+      const c = await app.settings.emailConfig();
       return {
         smtpHost: c?.smtpHost ?? '',
         smtpPort: c?.smtpPort ?? 25,
@@ -67,10 +67,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
     schema: { tags, body: { $ref: 'email-config#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const c = await resolve(request.body);
-      await app.db.updateTable('email_config').set({
-        smtpHost: c.smtpHost, smtpPort: c.smtpPort, smtpUser: c.smtpUser, smtpPassword: c.smtpPassword,
-        smtpEmail: c.smtpEmail, smtpSsl: c.smtpSsl, updatedAt: new Date(),
-      }).where('id', '=', 1).execute();
+      await app.settings.saveEmailConfig(c);
       return { message: t('email:saved') };
     },
   });

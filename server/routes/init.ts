@@ -3,6 +3,28 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { compatibilityItems, refreshMigrationCheck } from '../init/compatibility.ts';
 
+/**
+ * The shape of GET /api/ui/config (docs/architecture.md "The merged bundle"). Its parts are
+ * validated by the configuration compiler against schemas/meta; here they only need to pass
+ * through whole, so each part is an open object.
+ */
+const open = { type: 'object', additionalProperties: true };
+const uiConfigResponse = {
+  type: 'object',
+  required: ['version', 'variant', 'app', 'config', 'screens', 'schemas', 'conditions', 'locales'],
+  properties: {
+    version: { type: 'string' },
+    variant: { type: 'string' },
+    app: open,
+    config: open,
+    screens: { type: 'object', additionalProperties: open },
+    schemas: { type: 'object', additionalProperties: open },
+    conditions: open,
+    locales: { type: 'object', properties: { pl: { type: 'object', additionalProperties: open } }, required: ['pl'] },
+  },
+};
+const healthResponse = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP', 'DOWN'] } } };
+
 export default async function initRoutes(app: FastifyInstance) {
   // the migration status is read once, when the application is ready (and on restart-application)
   app.addHook('onReady', async () => refreshMigrationCheck(app));
@@ -23,7 +45,11 @@ export default async function initRoutes(app: FastifyInstance) {
 
   app.get('/api/ui/config', {
     config: { access: 'public' },
-    schema: { tags: ['init'], description: 'The merged, validated configuration bundle the runtime renders from.' },
+    schema: {
+      tags: ['init'],
+      description: 'The merged, validated configuration bundle the runtime renders from.',
+      response: { 200: uiConfigResponse, 304: { type: 'null', description: 'Not modified (If-None-Match)' } },
+    },
     handler: async (request, reply) => {
       const { etag, resources: _server_only, ...bundle } = app.config.bundle;
       reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -34,7 +60,7 @@ export default async function initRoutes(app: FastifyInstance) {
 
   app.get('/api/health', {
     config: { access: 'public' },
-    schema: { tags: ['init'] },
+    schema: { tags: ['init'], response: { 200: healthResponse, 503: healthResponse } },
     handler: async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);

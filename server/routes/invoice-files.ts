@@ -10,13 +10,11 @@
  * for, once (docs/decisions.md: the UI asks for a token per click).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Session } from '../auth/sessions.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeExpression } from '../resources/scope.ts';
 
 /** The table resource whose access and rows the files follow. */
 const RESOURCE = 'invoice';
@@ -36,20 +34,11 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
   const tags = [RESOURCE];
 
   /**
-   * Whether the caller sees this invoice, through the resource's declaration as it is now (read per
-   * request, so a configuration reload applies). A role the resource does not name gets 403 from
-   * scopeExpression; a row outside the caller's scope is simply not found.
+   * Whether the caller sees this invoice: the table-query service checks the row through the
+   * resource's declaration as it is now (a configuration reload applies). A role the resource does
+   * not name gets 403; a row outside the caller's scope is simply not found.
    */
-  const isVisible = async (session: Session, faktId: number) => {
-    const resource = app.config.bundle.resources[RESOURCE];
-    const row = await app.db
-      .selectFrom(resource.source)
-      .select(sql`1`.as('one'))
-      .where((eb) => scopeExpression(eb, resource, session, t('errors:forbidden')))
-      .where(sql.ref(resource.key), '=', faktId)
-      .executeTakeFirst();
-    return row !== undefined;
-  };
+  const isVisible = (session: Session, faktId: number) => app.tableQueries.isVisible(RESOURCE, session, faktId);
 
   app.post<{ Body: { faktId: number } }>('/api/invoice/download-link', {
     config: { access: { resource: RESOURCE } },
@@ -74,16 +63,8 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
    * was live when it was redeemed; the check is made again here because a few minutes can pass
    * between issuing and opening, and an account's role or client can change in between.
    */
-  const issuedTo = async (userId: number): Promise<Session | null> => {
-    const user = await app.db
-      .selectFrom('app_user')
-      .select(['id', 'login', 'rola', 'klientSymbol', 'stacjaSerw'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (!user) return null;
-    // no vehicle: a vehicle scope (none is declared for invoices) would then match nothing
-    return { tokenHash: '', userId: user.id, login: user.login, role: user.rola, klientSymbol: user.klientSymbol, stacjaSerw: user.stacjaSerw, pojazdId: null, termsPending: false, firstLogin: false };
-  };
+  // no vehicle: a vehicle scope (none is declared for invoices) would then match nothing
+  const issuedTo = (userId: number): Promise<Session | null> => app.users.asSession(userId);
 
   const serveFile = (kind: (typeof FILE_KINDS)[keyof typeof FILE_KINDS]) =>
     async (request: FastifyRequest<{ Querystring: { id: string; token?: string } }>, reply: FastifyReply) => {

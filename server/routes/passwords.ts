@@ -6,12 +6,10 @@
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
 import { verifyPassword } from '../auth/password.ts';
-import { revokeUserSessions } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
-import { isMailConfigured, readEmailConfig, sendMail } from '../mail/mailer.ts';
+import { isMailConfigured, sendMail } from '../mail/mailer.ts';
 import { perAddressLimit } from '../rate-limit.ts';
 
 /** Letters and digits that cannot be mistaken for one another when typed from an e-mail. */
@@ -37,8 +35,11 @@ export default async function passwordRoutes(app: FastifyInstance) {
   const fieldError = (status: number, field: string, message: string, code = 'VALIDATION') =>
     new HttpError(status, message, { code, errors: [{ field, message }] });
 
-  const account = (id: number) => app.db.selectFrom('app_user')
-    .select(['id', 'login', 'firstName', 'lastName', 'email', 'passwordHash', 'firstLogin']).where('id', '=', id).executeTakeFirstOrThrow();
+  const account = async (id: number) => {
+    const user = await app.users.byId(id);
+    if (!user) throw new HttpError(404, t('errors:notFound'));
+    return user;
+  };
   const personalWords = (u: { login: string; firstName: string | null; lastName: string | null; email: string | null }) =>
     [u.login, u.firstName, u.lastName, u.email?.split('@')[0]];
 
@@ -53,7 +54,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
     assertAcceptablePassword(app, 'newPassword', request.body.newPassword, personalWords(user));
     await app.db.transaction().execute(async (trx) => {
       await setPassword(trx, user.id, request.body.newPassword, { firstLogin: false, validityDays: security().passwordValidityDays });
-      await revokeUserSessions(trx, user.id, session.tokenHash);
+      await app.sessions.revokeAllOf(user.id, session.tokenHash, trx);
     });
     return ok('password:changed');
   };
@@ -77,8 +78,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
       const { userId, password } = request.body;
       const isAdmin = session.role === 'ADMIN';
       const own = userId === session.userId;
-      const target = await app.db.selectFrom('app_user').select(['id', 'login', 'firstName', 'lastName', 'email', 'firstLogin'])
-        .where('id', '=', userId).executeTakeFirst();
+      const target = await app.users.byId(userId);
       // another user's account does not exist for a non-admin (ACCESS.md: self)
       if (!target || (!own && !isAdmin)) throw new HttpError(404, t('errors:notFound'));
       if (own && !target.firstLogin && !isAdmin) throw new HttpError(403, t('password:errors.useChangeForm'), { code: 'FORBIDDEN' });
@@ -87,7 +87,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
       const firstLogin = isAdmin && !own;
       await app.db.transaction().execute(async (trx) => {
         await setPassword(trx, userId, password, { firstLogin, validityDays: security().passwordValidityDays });
-        await revokeUserSessions(trx, userId, own ? session.tokenHash : undefined);
+        await app.sessions.revokeAllOf(userId, own ? session.tokenHash : undefined, trx);
       });
       return ok('password:changed');
     },
@@ -104,25 +104,18 @@ export default async function passwordRoutes(app: FastifyInstance) {
     },
     handler: async (request) => {
       // checked before looking the address up, so an unconfigured server answers every address alike
-      if (!isMailConfigured(await readEmailConfig(app.db))) {
+      if (!isMailConfigured(await app.settings.emailConfig())) {
         request.log.error('password reset requested but the e-mail configuration is incomplete');
         throw new HttpError(503, t('password:errors.resetMailFailed'), { code: 'MAIL' });
       }
-      const email = request.body.email.trim().toLowerCase();
-      const accounts = await app.db.selectFrom('app_user').select(['id', 'login', 'email'])
-        .where(sql`lower("email")`, '=', email)
-        .where((eb) => eb.or([eb('dataDo', 'is', null), eb('dataDo', '>=', sql<Date>`current_date`)]))
-        .execute();
+      const accounts = await app.users.openByEmail(request.body.email);
       const { validMinutes } = security().resetCode;
       const codes = accounts.map((a) => ({ userId: a.id, login: a.login, code: newResetCode() }));
       try {
         await app.db.transaction().execute(async (trx) => {
           for (const c of codes) {
             // a new code replaces any earlier one of the account
-            await trx.deleteFrom('password_reset').where('userId', '=', c.userId).execute();
-            await trx.insertInto('password_reset').values({
-              tokenHash: hashCode(c.code).toString('hex'), userId: c.userId, expiresAt: new Date(Date.now() + validMinutes * 60_000),
-            }).execute();
+            await app.users.resets.replace(trx, c.userId, hashCode(c.code).toString('hex'), new Date(Date.now() + validMinutes * 60_000));
           }
           if (codes.length) {
             const link = `${request.protocol}://${request.host}/?reset`;
@@ -154,27 +147,22 @@ export default async function passwordRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const { username, resetToken, newPassword } = request.body;
       const invalid = () => fieldError(400, 'resetToken', t('password:errors.resetCodeInvalid'), 'RESET_CODE');
-      const user = await app.db.selectFrom('app_user').select(['id', 'login', 'firstName', 'lastName', 'email'])
-        .where(sql`lower("login")`, '=', username.trim().toLowerCase()).executeTakeFirst();
+      const user = await app.users.byLoginIgnoringCase(username);
       if (!user) throw invalid();
-      const pending = await app.db.selectFrom('password_reset').select(['tokenHash', 'attempts', 'expiresAt'])
-        .where('userId', '=', user.id).where('usedAt', 'is', null).where('expiresAt', '>', new Date())
-        .orderBy('createdAt', 'desc').executeTakeFirst();
+      const pending = await app.users.resets.pending(user.id);
       const { maxAttempts } = security().resetCode;
       if (!pending || pending.attempts >= maxAttempts) throw invalid();
       const given = hashCode(resetToken);
       if (!timingSafeEqual(given, Buffer.from(pending.tokenHash, 'hex'))) {
-        await app.db.updateTable('password_reset').set({ attempts: sql`"attempts" + 1` }).where('tokenHash', '=', pending.tokenHash).execute();
+        await app.users.resets.countAttempt(pending.tokenHash);
         throw invalid();
       }
       // the code is right; a password that breaks the rules leaves it usable for a better one
       assertAcceptablePassword(app, 'newPassword', newPassword, [user.login, user.firstName, user.lastName, user.email?.split('@')[0]]);
       await app.db.transaction().execute(async (trx) => {
-        const spent = await trx.updateTable('password_reset').set({ usedAt: new Date() })
-          .where('tokenHash', '=', pending.tokenHash).where('usedAt', 'is', null).executeTakeFirst();
-        if (Number(spent.numUpdatedRows) !== 1) throw invalid(); // used by a parallel request
+        if (!(await app.users.resets.spend(trx, pending.tokenHash))) throw invalid(); // used by a parallel request
         await setPassword(trx, user.id, newPassword, { firstLogin: false, validityDays: security().passwordValidityDays });
-        await revokeUserSessions(trx, user.id);
+        await app.sessions.revokeAllOf(user.id, undefined, trx);
       });
       return ok('password:changedForgotten');
     },

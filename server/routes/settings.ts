@@ -3,8 +3,9 @@
  * re-validates the whole configuration (screens, schemas, locales, the variant) and the database's
  * migration status (shown by the pre-configuration) without stopping
  * the process. An invalid configuration keeps the one in use and is reported with its reasons.
- * Request-body validators are compiled at start-up, so a changed API body schema needs a
- * process restart; everything the runtime renders from (and every text) takes effect at once.
+ * Everything takes effect at once: what the runtime renders from, every text, and the request
+ * validators and response serializers (config/bundle-compilers.ts compiles them per bundle). Only
+ * the set of paths is fixed at start: a resource added by the reload needs a restart for its routes.
  */
 import type { FastifyInstance } from 'fastify';
 import { ConfigError } from '../config/load-bundle.ts';

@@ -5,38 +5,12 @@
  * open to them (`termsExempt`), and to every role: an ADMIN or ADVISOR may read and accept too.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sql, type Kysely } from 'kysely';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from '../resources/rows.ts';
 
-interface TemplateStatus {
-  templateId: number;
-  name: string;
-  group: string;
-  version: number;
-  accepted: boolean;
-  acceptedAt: string | null;
-}
-
-/** The current documents, in a stable order, with this user's acceptance of each. */
-export async function termsStatus(db: Kysely<any>, userId: number): Promise<{ allAccepted: boolean; documents: TemplateStatus[] }> {
-  const rows = await db.selectFrom('terms_template as t')
-    .leftJoin('terms_acceptance as a', (join) => join.onRef('a.templateId', '=', 't.id').on('a.userId', '=', userId))
-    .select(['t.id as templateId', 't.name', 't.grupa as group', 't.version', 'a.acceptedAt'])
-    .where('t.current', '=', true)
-    .orderBy('t.id')
-    .execute();
-  const documents = rows.map((r) => ({
-    templateId: r.templateId,
-    name: r.name,
-    group: r.group,
-    version: r.version,
-    accepted: r.acceptedAt !== null,
-    acceptedAt: r.acceptedAt === null ? null : new Date(r.acceptedAt).toISOString(),
-  }));
-  return { allAccepted: documents.every((d) => d.accepted), documents };
-}
+/** The terms status of a user (kept here for the callers that import it from the route module). */
+export { termsStatus } from '../repositories/terms.ts';
 
 const pdfResponse = { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } };
 
@@ -60,7 +34,7 @@ export default async function termsRoutes(app: FastifyInstance) {
   app.get('/api/terms/status', {
     config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags, response: { 200: { $ref: 'terms-status#' } } },
-    handler: async (request) => termsStatus(app.db, request.session!.userId),
+    handler: async (request) => app.terms.status(request.session!.userId),
   });
 
   app.get('/api/terms/next', {
@@ -71,13 +45,7 @@ export default async function termsRoutes(app: FastifyInstance) {
       response: { 200: pdfResponse, 204: { type: 'null', description: 'Nothing left to accept' } },
     },
     handler: async (request, reply) => {
-      const doc = await app.db.selectFrom('terms_template as t')
-        .select(['t.id', 't.name', 't.version', 't.pdf'])
-        .where('t.current', '=', true)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('terms_acceptance as a').select(sql`1`.as('one'))
-          .whereRef('a.templateId', '=', 't.id').where('a.userId', '=', request.session!.userId))))
-        .orderBy('t.id')
-        .executeTakeFirst();
+      const doc = await app.terms.nextToAccept(request.session!.userId);
       if (!doc) return reply.status(204).send();
       return sendPdf(reply, doc);
     },
@@ -93,39 +61,24 @@ export default async function termsRoutes(app: FastifyInstance) {
       response: { 200: pdfResponse, 404: { $ref: 'error-response#' } },
     },
     handler: async (request, reply) => {
-      const doc = await app.db.selectFrom('terms_template as t')
-        .innerJoin('terms_template as asked', 'asked.grupa', 't.grupa')
-        .select(['t.id', 't.name', 't.version', 't.pdf'])
-        .where('asked.id', '=', Number(request.query.templateId))
-        .where('t.current', '=', true)
-        .executeTakeFirst();
+      const doc = await app.terms.currentOfGroupOf(Number(request.query.templateId));
       if (!doc) throw new HttpError(404, t('terms:documentMissing'));
       return sendPdf(reply, doc);
     },
   });
-
-  /** Records acceptance of current templates (idempotent: a second acceptance keeps the first date). */
-  const accept = async (userId: number, templateIds: number[]) => {
-    if (!templateIds.length) return;
-    await app.db.insertInto('terms_acceptance')
-      .values(templateIds.map((templateId) => ({ userId, templateId, acceptedAt: new Date() })))
-      .onConflict((oc) => oc.columns(['userId', 'templateId']).doNothing())
-      .execute();
-  };
 
   app.post<{ Body: { templateId: number } }>('/api/terms/accept', {
     config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags, body: { $ref: 'terms-accept-request#' }, response: { 200: { $ref: 'terms-status#' }, 400: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const { templateId } = request.body;
-      const template = await app.db.selectFrom('terms_template').select(['id']).where('id', '=', templateId).where('current', '=', true).executeTakeFirst();
-      if (!template) {
+      if (!(await app.terms.isCurrent(templateId))) {
         // an old version (or none): accepting it would not let the user in, so say so
         const message = t('terms:notCurrent');
         throw new HttpError(400, message, { code: 'VALIDATION', errors: [{ field: 'templateId', message }] });
       }
-      await accept(request.session!.userId, [templateId]);
-      return termsStatus(app.db, request.session!.userId);
+      await app.terms.accept(request.session!.userId, [templateId]);
+      return app.terms.status(request.session!.userId);
     },
   });
 
@@ -133,9 +86,8 @@ export default async function termsRoutes(app: FastifyInstance) {
     config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
     schema: { tags, description: 'Accepts every current document at once.', response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => {
-      const current = await app.db.selectFrom('terms_template').select('id').where('current', '=', true).execute();
-      await accept(request.session!.userId, current.map((r) => r.id));
-      return termsStatus(app.db, request.session!.userId);
+      await app.terms.accept(request.session!.userId, await app.terms.currentIds());
+      return app.terms.status(request.session!.userId);
     },
   });
 
@@ -151,12 +103,7 @@ export default async function termsRoutes(app: FastifyInstance) {
       response: { 200: { $ref: 'acceptance-history-list#' } },
     },
     handler: async (request) => {
-      let q = app.db.selectFrom('v_terms_acceptance')
-        .select(['id', 'userId', 'login', 'name', 'surname', 'client', 'templateId', 'templateName', 'group', 'acceptedAt', 'klientSymbol'])
-        .orderBy('acceptedAt', 'desc').orderBy('id', 'desc')
-        .limit(Number(request.query.limit ?? 200));
-      if (request.query.login) q = q.where(sql`lower("login")`, '=', request.query.login.toLowerCase());
-      const rows = await q.execute();
+      const rows = await app.terms.acceptanceHistory({ login: request.query.login, limit: Number(request.query.limit ?? 200) });
       return rows.map((r) => normaliseRow(r, app.config.bundle.schemas['acceptance-history']));
     },
   });

@@ -10,8 +10,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import type { Bundle, Screen } from '../config/load-bundle.ts';
-import { jsonb } from '../db/value-types.ts';
+import { NameTakenError, type SavedKind, type SavedSetting } from '../repositories/settings.ts';
+import type { Bundle, Screen } from '../config/bundle.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
@@ -71,7 +71,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
     const resource = app.config.bundle.resources[screen.resource];
     const columns = columnsFromSchema(app.config.bundle.schemas[resource.entity]);
     // throws TableQueryError (→ 400 naming the column) exactly as a table request would
-    app.db.selectFrom(resource.source).select(sql`1`.as('one')).where((eb) => filterExpression(eb, columns, byField) ?? sql<boolean>`true`).compile();
+    (app.db as unknown as Kysely<any>).selectFrom(resource.source).select(sql`1`.as('one')).where((eb) => filterExpression(eb, columns, byField) ?? sql<boolean>`true`).compile();
     return model as Record<string, unknown>;
   };
 
@@ -85,26 +85,18 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
     return [...new Set(order as string[])];
   };
 
-  /** Inserts a named setting, or answers the spec's "name taken" message (also when a concurrent save wins the race). */
-  async function insertNamed(db: Kysely<any>, table: 'user_table_filter' | 'user_table_view', values: Record<string, unknown>, takenKey: string) {
-    const taken = await db
-      .selectFrom(table)
-      .select('id')
-      .where('userId', '=', values.userId as number)
-      .where('tablename', '=', values.tablename as string)
-      .where('name', '=', values.name as string)
-      .executeTakeFirst();
-    if (taken) throw badField('name', t(takenKey));
+  /** Inserts a named setting, or answers the spec's "name taken" message. */
+  async function insertNamed(kind: SavedKind, values: { userId: number; tablename: string; name: string; value: unknown }, takenKey: string) {
     try {
-      return await db.insertInto(table).values(values).returningAll().executeTakeFirstOrThrow();
+      return await app.settings.insertNamed(kind, values);
     } catch (e) {
-      if ((e as { code?: string }).code === '23505') throw badField('name', t(takenKey));
+      if (e instanceof NameTakenError) throw badField('name', t(takenKey));
       throw e;
     }
   }
 
-  const filterOut = (r: any) => ({ id: r.id, name: r.name, tablename: r.tablename, filterModel: r.filterModel });
-  const viewOut = (r: any) => ({ id: r.id, name: r.name, tablename: r.tablename, columnOrder: r.columnOrder });
+  const filterOut = (r: SavedSetting) => ({ id: r.id, name: r.name, tablename: r.tablename, filterModel: r.value });
+  const viewOut = (r: SavedSetting) => ({ id: r.id, name: r.name, tablename: r.tablename, columnOrder: r.value });
   const tags = ['user-table-settings'];
   // query strings are text and this server's ajv does not coerce types: the id is a string of digits
   const idQuery = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } } };
@@ -119,12 +111,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
       const { userId } = request.session!;
       const screen = tableOf(request.body.tablename);
       const filterModel = checkedFilterModel(screen, request.body.filterModel);
-      const row = await insertNamed(
-        app.db,
-        'user_table_filter',
-        { userId, tablename: request.body.tablename, name: request.body.name.trim(), filterModel: jsonb(filterModel) },
-        'table:saved.filterNameTaken',
-      );
+      const row = await insertNamed('filter', { userId, tablename: request.body.tablename, name: request.body.name.trim(), value: filterModel }, 'table:saved.filterNameTaken');
       return filterOut(row);
     },
   });
@@ -136,28 +123,18 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
       const { userId } = request.session!;
       const screen = tableOf(request.body.tablename);
       const columnOrder = checkedColumnOrder(screen, request.body.columnorder);
-      const row = await insertNamed(
-        app.db,
-        'user_table_view',
-        { userId, tablename: request.body.tablename, name: request.body.name.trim(), columnOrder: jsonb(columnOrder) },
-        'table:saved.viewNameTaken',
-      );
+      const row = await insertNamed('view', { userId, tablename: request.body.tablename, name: request.body.name.trim(), value: columnOrder }, 'table:saved.viewNameTaken');
       return viewOut(row);
     },
   });
 
-  for (const [path, table] of [['/api/user-table-filter', 'user_table_filter'], ['/api/user-table-view', 'user_table_view']] as const) {
+  for (const [path, kind] of [['/api/user-table-filter', 'filter'], ['/api/user-table-view', 'view']] as const) {
     app.delete<{ Querystring: { id: string } }>(path, {
       config,
       schema: { tags, querystring: idQuery, response: { 204: { type: 'null' } } },
       handler: async (request, reply) => {
-        const result = await app.db
-          .deleteFrom(table)
-          .where('id', '=', Number(request.query.id))
-          .where('userId', '=', request.session!.userId)
-          .executeTakeFirst();
         // another user's setting is answered as if it did not exist (ACCESS.md, scope self)
-        if (Number(result.numDeletedRows) === 0) throw new HttpError(404, t('errors:notFound'));
+        if (!(await app.settings.remove(kind, request.session!.userId, Number(request.query.id)))) throw new HttpError(404, t('errors:notFound'));
         return reply.status(204).send();
       },
     });
@@ -175,8 +152,8 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
       const { tableName } = request.params;
       if (!tableScreenByStateKey(app.config.bundle, tableName)) throw new HttpError(404, t('errors:notFound'));
       const [filters, views] = await Promise.all([
-        app.db.selectFrom('user_table_filter').selectAll().where('userId', '=', userId).where('tablename', '=', tableName).orderBy('name').orderBy('id').execute(),
-        app.db.selectFrom('user_table_view').selectAll().where('userId', '=', userId).where('tablename', '=', tableName).orderBy('name').orderBy('id').execute(),
+        app.settings.saved('filter', userId, tableName),
+        app.settings.saved('view', userId, tableName),
       ]);
       return { filters: filters.map(filterOut), views: views.map(viewOut) };
     },

@@ -502,10 +502,10 @@ async function loginHistory(db: Kysely<any>, plan: BulkPlan) {
   done(await exec(db, `
     insert into login_history ("login", "loginDate", "uwagi", "rola", "rodzaj", "success")
     select (${textArray(who.map((w) => w[0]))})[x.u], timestamp ${lit(plan.today + ' 00:00')} - g * interval '47 minutes' - make_interval(secs => (r.h2 % 1800)::integer),
-      case when x.ok then null else 'Błędny login lub hasło' end,
+      case when x.ok then null else 'BAD_CREDENTIALS' end,
       (${textArray(who.map((w) => w[1]))})[x.u],
-      case when not x.ok then 'Logowanie' when r.h3 % 5 = 0 then 'Wylogowanie'
-           when (${textArray(who.map((w) => w[1]))})[x.u] = 'ADVISOR' and r.h3 % 7 = 1 then 'Zmiana pojazdu' else 'Logowanie' end,
+      case when not x.ok then 'SIGN_IN' when r.h3 % 5 = 0 then 'SIGN_OUT'
+           when (${textArray(who.map((w) => w[1]))})[x.u] = 'ADVISOR' and r.h3 % 7 = 1 then 'VEHICLE_CHANGE' else 'SIGN_IN' end,
       x.ok
     from generate_series(1, ${int(plan.loginHistory)}) g
     cross join lateral (select

@@ -10,6 +10,7 @@
  */
 import { renderPdf, type PdfBlock, type PdfDocumentSpec } from '../pdf/document.ts';
 import { COMPANIES } from './data.ts';
+import { DEFAULT_LOCALE } from '../config/locale.ts';
 
 export interface InvoiceFacts {
   faktId: number;
@@ -46,7 +47,7 @@ const PAYMENT_DAYS = 14;
 export const invoiceFileName = (faktNrCaly: string) => `Faktura ${faktNrCaly.replaceAll('/', '_')}.pdf`;
 export const attachmentFileName = (faktNrCaly: string) => `Załącznik do faktury ${faktNrCaly.replaceAll('/', '_')}.pdf`;
 
-const moneyFormat = new Intl.NumberFormat('pl-PL', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
+const moneyFormat = new Intl.NumberFormat(DEFAULT_LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
 const money = (cents: number) => `${moneyFormat.format(cents / 100)} zł`;
 const amount = (cents: number) => moneyFormat.format(cents / 100);
 const day = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;

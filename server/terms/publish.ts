@@ -4,6 +4,7 @@
  * every USER and MANAGER accepts the new version at their next call.
  */
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 
 export interface PublishRequest {
   /** The document group, e.g. REGULAMIN or POLITYKA_PRYWATNOSCI (a new group adds a document). */
@@ -13,7 +14,7 @@ export interface PublishRequest {
   pdf: Uint8Array;
 }
 
-export async function publishTermsVersion(db: Kysely<any>, request: PublishRequest): Promise<{ id: number; version: number }> {
+export async function publishTermsVersion(db: Kysely<DB>, request: PublishRequest): Promise<{ id: number; version: number }> {
   if (!/^[A-Z][A-Z0-9_]{0,49}$/.test(request.group)) throw new Error('group must be upper-case letters, digits and _ (e.g. REGULAMIN)');
   if (!request.name.trim()) throw new Error('name must not be empty');
   if (Buffer.from(request.pdf.subarray(0, 5)).toString('latin1') !== '%PDF-') throw new Error('the file is not a PDF');
@@ -23,14 +24,14 @@ export async function publishTermsVersion(db: Kysely<any>, request: PublishReque
     await trx.updateTable('terms_template').set({ current: false }).where('grupa', '=', request.group).where('current', '=', true).execute();
     const version = Number(last.v) + 1;
     const row = await trx.insertInto('terms_template')
-      .values({ name: request.name.trim(), grupa: request.group, version, current: true, pdf: request.pdf })
+      .values({ name: request.name.trim(), grupa: request.group, version, current: true, pdf: Buffer.from(request.pdf) })
       .returning('id').executeTakeFirstOrThrow();
     return { id: row.id, version };
   });
 }
 
 /** Takes a group out of use (its documents no longer have to be accepted). */
-export async function withdrawTermsGroup(db: Kysely<any>, group: string): Promise<number> {
+export async function withdrawTermsGroup(db: Kysely<DB>, group: string): Promise<number> {
   const result = await db.updateTable('terms_template').set({ current: false }).where('grupa', '=', group).where('current', '=', true).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

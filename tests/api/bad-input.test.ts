@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import configPlugin from '../../server/plugins/config.ts';
+import dbPlugin from '../../server/plugins/db.ts';
 import errorsPlugin from '../../server/plugins/errors.ts';
 import { openTestDatabase, type TestDatabase } from '../../server/db/testing.ts';
 import { DEMO, ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
@@ -191,6 +192,8 @@ describe('a data error of the database that still reaches the error handler', ()
     app = Fastify();
     await app.register(configPlugin, { load: { root: ROOT, version: '0.0.0' } });
     await app.register(errorsPlugin);
+    // the db plugin answers the database's own errors (server/plugins/db.ts)
+    await app.register(dbPlugin, { db: db.db });
     // a route that hands the database whatever it is given, as a handler with a missing schema limit would
     app.get<{ Querystring: { value: string; type: string } }>('/probe', async (request) => {
       const types = { int: sql`integer`, date: sql`date`, text: sql`text`, ts: sql`timestamptz` };

@@ -45,6 +45,29 @@ describe('the OpenAPI document against the spec and schemas/', () => {
     expect(bodies).toEqual([]);
   });
 
+  it('describes a successful answer of every operation (a 2xx response schema), so no route answers unchecked data', () => {
+    const undescribed: string[] = [];
+    for (const [path, methods] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const responses = Object.keys(op.responses ?? {});
+        if (!responses.some((status) => /^2\d\d$/.test(status))) undescribed.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(undescribed).toEqual([]);
+  });
+
+  it('answers each list and single row of a table resource with its entity schema', () => {
+    const entityOf = (resource: string) => t.app.config.bundle.resources[resource].entity;
+    for (const [name, resource] of Object.entries(t.app.config.bundle.resources)) {
+      const list = paths[`/api/${name}/table`]?.post?.responses?.['200']?.content?.['application/json']?.schema;
+      expect(list?.items?.$ref, `POST /api/${name}/table`).toBe(`#/components/schemas/${entityOf(name)}`);
+      if (resource.byId) {
+        const row = paths[`/api/${name}/{id}`]?.get?.responses?.['200']?.content?.['application/json']?.schema;
+        expect(row?.$ref, `GET /api/${name}/{id}`).toBe(`#/components/schemas/${entityOf(name)}`);
+      }
+    }
+  });
+
   it('serves the documentation UI', async () => {
     const res = await t.call('GET', '/api/docs');
     expect(res.statusCode).toBe(200);

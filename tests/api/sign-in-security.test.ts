@@ -22,10 +22,11 @@ describe('sign-in security', () => {
       // other logins are not affected
       expect((await signIn(DEMO.manager)).statusCode).toBe(200);
       const history = await t.app.db.selectFrom('login_history').select(['uwagi', 'success']).where('login', '=', 'manager3').orderBy('id', 'desc').executeTakeFirstOrThrow();
-      expect(history).toEqual({ uwagi: 'Konto czasowo zablokowane', success: false });
+      // a code, shown in Polish by the screen (locales/pl/login.json history.reasons)
+      expect(history).toEqual({ uwagi: 'LOCKED', success: false });
       // the lock is of the login at this address, not of the account (whose lock would end its sessions)
       const [row] = await failures('manager3');
-      expect(new Date(row.lockedUntil).getTime()).toBeGreaterThan(Date.now());
+      expect(new Date(row.lockedUntil!).getTime()).toBeGreaterThan(Date.now());
       const account = await t.app.db.selectFrom('app_user').select('lockedUntil').where('login', '=', 'manager3').executeTakeFirstOrThrow();
       expect(account.lockedUntil).toBeNull();
     });
@@ -34,10 +35,10 @@ describe('sign-in security', () => {
       const [before] = await failures('manager3');
       for (let i = 0; i < 10; i++) expect((await wrong('manager3')).statusCode).toBe(429);
       const [after] = await failures('manager3');
-      expect(new Date(after.lockedUntil).getTime()).toBe(new Date(before.lockedUntil).getTime());
-      expect(new Date(after.lockedUntil).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+      expect(new Date(after.lockedUntil!).getTime()).toBe(new Date(before.lockedUntil!).getTime());
+      expect(new Date(after.lockedUntil!).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
       // five minutes later the owner signs in (the clock of the server is moved on)
-      vi.useFakeTimers({ toFake: ['Date'], now: new Date(after.lockedUntil).getTime() + 1000 });
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(after.lockedUntil!).getTime() + 1000 });
       try {
         expect((await signIn({ username: 'manager3', password: 'Haslo123!', role: 'MANAGER' })).statusCode).toBe(200);
       } finally {
@@ -111,13 +112,18 @@ describe('sign-in security', () => {
     const token = await t.signIn('doradca');
     await t.call('POST', '/api/user/re-logging', { token, body: { rejestr: 'WZ67890', vin: '000456' } });
     await t.call('POST', '/api/user/logout', { token });
-    const rows = await t.app.db.selectFrom('login_history').select(['rola', 'rodzaj', 'success', 'uwagi'])
+    const rows = await t.app.db.selectFrom('login_history').select(['rola', 'rodzaj', 'success', 'uwagi', 'rejestr'])
       .where('login', '=', 'doradca').orderBy('id').execute();
+    // codes, not texts (migration 009): the table screen shows them through valueLabels
     expect(rows.slice(-3)).toEqual([
-      { rola: 'ADVISOR', rodzaj: 'Logowanie', success: true, uwagi: 'Zalogowano' },
-      { rola: 'ADVISOR', rodzaj: 'Zmiana pojazdu', success: true, uwagi: 'WZ67890' },
-      { rola: 'ADVISOR', rodzaj: 'Wylogowanie', success: true, uwagi: 'Wylogowano' },
+      { rola: 'ADVISOR', rodzaj: 'SIGN_IN', success: true, uwagi: 'SUCCESS', rejestr: null },
+      { rola: 'ADVISOR', rodzaj: 'VEHICLE_CHANGE', success: true, uwagi: 'VEHICLE_CHANGED', rejestr: 'WZ67890' },
+      { rola: 'ADVISOR', rodzaj: 'SIGN_OUT', success: true, uwagi: 'SIGNED_OUT', rejestr: null },
     ]);
+    // and the texts the screen shows come from the locales
+    const labels = t.app.config.bundle.locales.pl.login as { history: { kinds: Record<string, string>; reasons: Record<string, string> } };
+    expect(rows.slice(-3).map((r) => `${labels.history.kinds[r.rodzaj!]}: ${labels.history.reasons[r.uwagi!]}`))
+      .toEqual(['Logowanie: Zalogowano', 'Zmiana pojazdu: Pojazd zmieniony', 'Wylogowanie: Wylogowano']);
   });
 
   describe('advisor changes vehicle', () => {

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
 import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /** A copy of the configuration folders that a test may break without touching the repository. */
@@ -36,7 +37,7 @@ describe('pre-configuration and initialization errors', () => {
 
   it('blocks start-up when the database lacks a migration this server needs, naming both versions (read at start-up and on restart-application)', async () => {
     const admin = await t.signIn('admin');
-    await t.app.db.deleteFrom('kysely_migration').where('name', '=', '003_sign_in_security').execute();
+    await (t.app.db as unknown as Kysely<any>).deleteFrom('kysely_migration').where('name', '=', '003_sign_in_security').execute();
     try {
       // the status is read once, not on every page load: the administrator's refresh reads it again
       expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);
@@ -44,7 +45,7 @@ describe('pre-configuration and initialization errors', () => {
       const item = (await t.call('GET', '/api/init/pre-config')).json().compatibility[0];
       expect(item).toEqual({ initError: 'init:minDatabaseVersion', current: '002_views', required: expect.stringMatching(/^\d{3}_/), initializationBlocking: true });
     } finally {
-      await t.app.db.insertInto('kysely_migration').values({ name: '003_sign_in_security', timestamp: new Date().toISOString() }).execute();
+      await (t.app.db as unknown as Kysely<any>).insertInto('kysely_migration').values({ name: '003_sign_in_security', timestamp: new Date().toISOString() }).execute();
     }
     expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
     expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);
@@ -83,6 +84,28 @@ describe('refreshing the configuration without a restart', () => {
     const after = await t.call('GET', '/api/ui/config');
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(after.json().locales.pl.login.submit).toBe('Zaloguj się');
+  });
+
+  it('validates request bodies against the reloaded schemas, without a restart of the process', async () => {
+    const admin = await t.signIn('admin');
+    const save = (name: string) => t.call('POST', '/api/user-table-filter', { token: admin, body: { name, tablename: 'HISTORY', filterModel: {} } });
+    const schemaFile = join(dir, 'schemas/api/user-table-filter.schema.json');
+    const original = readFileSync(schemaFile, 'utf8');
+    expect((await save('Dłuższa nazwa 1')).statusCode).toBe(200);
+    const schema = JSON.parse(original);
+    schema.properties.name.maxLength = 5;
+    writeFileSync(schemaFile, JSON.stringify(schema));
+    try {
+      expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
+      const refused = await save('Dłuższa nazwa 2');
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().errors[0].field).toBe('name');
+      expect((await save('Krót')).statusCode).toBe(200);
+    } finally {
+      writeFileSync(schemaFile, original);
+      await t.call('GET', '/api/settings/restart-application', { token: admin });
+    }
+    expect((await save('Dłuższa nazwa 3')).statusCode).toBe(200);
   });
 
   it('keeps the configuration in use when the files are invalid, reports why, and warns at start-up', async () => {

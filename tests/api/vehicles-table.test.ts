@@ -15,7 +15,7 @@ describe('vehicles table (car resource)', () => {
     t = await startTestApp();
     [admin, manager, driver, advisor] = await Promise.all([t.signIn('admin'), t.signIn('manager'), t.signIn('kierowca'), t.signIn('doradca')]);
     const m = await t.app.db.selectFrom('app_user').select('klientSymbol').where('login', '=', 'manager').executeTakeFirstOrThrow();
-    managerClient = m.klientSymbol;
+    managerClient = m.klientSymbol!;
   }, 60_000);
   afterAll(async () => t?.close());
 

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app.ts';
 import { DEFAULT_POOL_LIMITS, openDatabase } from '../../server/db/connect.ts';
-import { DEFAULT_COUNT_CAP } from '../../server/resources/table-routes.ts';
+import { DEFAULT_COUNT_CAP } from '../../server/resources/table-queries.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { prepareData } from './data.ts';
 import { configRootWithExportLimit, exportMeasurement, EXPORT_ROWS } from './export.ts';

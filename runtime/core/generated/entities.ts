@@ -257,10 +257,20 @@ export interface LoginHistory {
   id?: number;
   login?: string | null;
   loginDate?: string | null;
+  /**
+   * The outcome as a code (SUCCESS, BAD_CREDENTIALS, LOCKED …); its text is login:history.reasons.<code>.
+   */
   uwagi?: string | null;
   rola?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | "UNKNOWN" | null;
+  /**
+   * The event as a code (SIGN_IN, SIGN_OUT, VEHICLE_CHANGE); its text is login:history.kinds.<code>.
+   */
   rodzaj?: string | null;
   success?: boolean | null;
+  /**
+   * The plate a vehicle change switched to.
+   */
+  rejestr?: string | null;
 }
 
 /**

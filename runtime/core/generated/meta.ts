@@ -73,6 +73,14 @@ export interface AppFile {
     attachmentMaxSizeKb?: number;
     attachmentExtensions?: string[];
     maxStructureLevel?: number;
+    /**
+     * BCP 47 locale of numbers and dates the portal writes (e.g. pl-PL).
+     */
+    locale?: string;
+    /**
+     * IANA time zone of the users' wall clock (e.g. Europe/Warsaw): dates in exports, file names, database sessions.
+     */
+    timeZone?: string;
   };
   /**
    * Generic table resources (every list screen).

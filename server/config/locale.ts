@@ -1,0 +1,13 @@
+/**
+ * The portal's one locale and time zone (screens/app.json config.locale / config.timeZone; a
+ * client variant may change them). Code that formats numbers or dates, or reads a calendar day,
+ * takes them from here instead of naming 'pl-PL' or 'Europe/Warsaw' itself.
+ */
+import type { Bundle } from './bundle.ts';
+
+/** Used when the configuration names none (the product's market). */
+export const DEFAULT_LOCALE = 'pl-PL';
+export const DEFAULT_TIME_ZONE = 'Europe/Warsaw';
+
+export const localeOf = (config: Bundle['config']): string => (typeof config.locale === 'string' ? config.locale : DEFAULT_LOCALE);
+export const timeZoneOf = (config: Bundle['config']): string => (typeof config.timeZone === 'string' ? config.timeZone : DEFAULT_TIME_ZONE);

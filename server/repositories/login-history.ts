@@ -1,0 +1,49 @@
+/**
+ * The login history (spec §3 "Login history"): every sign-in attempt, sign-out and vehicle change.
+ * Codes, not texts (migration 009): the screen shows them through valueLabels
+ * (locales/pl/login.json history.kinds / history.reasons), so rewording never rewrites history.
+ */
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
+
+export type LoginEvent = 'SIGN_IN' | 'SIGN_OUT' | 'VEHICLE_CHANGE';
+export type LoginOutcome =
+  | 'SUCCESS' | 'BAD_CREDENTIALS' | 'ACCOUNT_EXPIRED' | 'PASSWORD_EXPIRED' | 'LOCKED' | 'SIGNED_OUT'
+  | 'VEHICLE_CHANGED' | 'VEHICLE_NOT_ASSIGNED' | 'VEHICLE_NOT_FOUND';
+
+export interface LoginHistoryEntry {
+  login: string;
+  rola: string | null;
+  event: LoginEvent;
+  outcome: LoginOutcome;
+  success: boolean;
+  /** The plate a vehicle change switched to. */
+  rejestr?: string | null;
+}
+
+export function loginHistoryRepository(db: Kysely<DB>) {
+  return {
+    async record(entry: LoginHistoryEntry): Promise<void> {
+      await db.insertInto('login_history').values({
+        login: entry.login.slice(0, 50),
+        loginDate: new Date(),
+        rola: entry.rola,
+        rodzaj: entry.event,
+        uwagi: entry.outcome,
+        success: entry.success,
+        rejestr: entry.rejestr ?? null,
+      }).execute();
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    loginHistory: ReturnType<typeof loginHistoryRepository>;
+  }
+}
+
+export default fp(async (app) => {
+  app.decorate('loginHistory', loginHistoryRepository(app.db));
+}, { name: 'login-history-repository', dependencies: ['db'] });
