@@ -82,12 +82,18 @@ export class SessionCache {
     const subscribe = notificationsOf(db);
     if (!subscribe || ttlMs <= 0) return cache;
     // the schema the portal's tables are in, as the triggers name it (TG_TABLE_SCHEMA)
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    cache.schema = rows[0].schema;
-    cache.subscription = await subscribe(SESSION_CHANNEL, {
-      message: (payload) => cache.onMessage(payload),
-      gap: () => cache.onGap(),
-    });
+    // a database away at start-up must not stop the server: it then runs without the cache
+    // (every check reads the database), which is correct, only slower
+    try {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      cache.schema = rows[0].schema;
+      cache.subscription = await subscribe(SESSION_CHANNEL, {
+        message: (payload) => cache.onMessage(payload),
+        gap: () => cache.onGap(),
+      });
+    } catch {
+      return cache;
+    }
     // this process's own writes: forgotten before they run, so its next request reads them
     // (a notification arrives a moment after the commit, which a request may just beat)
     cache.stopObserving = observeWrites(db, (write) => {
@@ -173,7 +179,9 @@ export class SessionCache {
   async close(): Promise<void> {
     this.stopObserving();
     if (caches.get(this.db) === this) caches.delete(this.db);
-    await this.subscription?.close();
+    // the database may already be closed (onClose hooks of the owner run first): closing the
+    // listener then has nothing to tell it, and must not turn a clean shutdown into a failure
+    await this.subscription?.close().catch(() => undefined);
     this.subscription = null;
     this.clear();
   }
