@@ -30,6 +30,7 @@ import { operations } from './operations.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
 import { EXPLANATION, RATIO_NOTE } from './explanation.ts';
+import { runtimeIsStale } from '../build-if-stale.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (m: string) => console.log(m);
@@ -57,6 +58,12 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const loadAtStart = os.loadavg();
 
+  // bytes on the wire and the start-up figures read the built runtime: build it first when it is
+  // missing or older than its sources (a fresh clone has no dist/)
+  if (runtimeIsStale(root)) {
+    log('building the runtime first (dist/runtime is missing or stale)');
+    execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  }
   await prepareData(databaseUrl, schema, size, log);
 
   const recorder = new SqlRecorder();
