@@ -55,3 +55,15 @@ describe('totals of an estimate', () => {
     expect(orderTotals([])).toEqual({ total: 0, totalAuthorized: 0 });
   });
 });
+
+describe('default tyre action by season', () => {
+  it('is the change to winter tyres from September to March and to summer tyres from April to August', async () => {
+    const { defaultTyreAction } = await import('./order-values.ts');
+    const byMonth = Array.from({ length: 12 }, (_, i) => defaultTyreAction(i + 1));
+    expect(byMonth).toEqual([
+      'Wymiana na zimowe', 'Wymiana na zimowe', 'Wymiana na zimowe',
+      'Wymiana na letnie', 'Wymiana na letnie', 'Wymiana na letnie', 'Wymiana na letnie', 'Wymiana na letnie',
+      'Wymiana na zimowe', 'Wymiana na zimowe', 'Wymiana na zimowe', 'Wymiana na zimowe',
+    ]);
+  });
+});

@@ -59,3 +59,13 @@ export function orderTotals(positions: readonly PositionAmounts[]): OrderTotals 
   }
   return { total: Number(total) / 100, totalAuthorized: Number(authorized) / 100 };
 }
+
+/**
+ * The tyre action a new position of a tyre order starts with (spec §9): the change to winter
+ * tyres from September to March, to summer tyres from April to August. The spec's original
+ * check was faulty and always gave summer; docs/decisions.md "Tyre season default" says why we
+ * use the rule it meant. `month` is 1–12 in the portal's time zone.
+ */
+export function defaultTyreAction(month: number): 'Wymiana na zimowe' | 'Wymiana na letnie' {
+  return month >= 9 || month <= 3 ? 'Wymiana na zimowe' : 'Wymiana na letnie';
+}

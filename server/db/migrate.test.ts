@@ -79,8 +79,8 @@ describe.each(testBackends)('migrations on %s', (kind) => {
       .rejects.toThrow(/check constraint/);
     await expect(t.db.insertInto('service_order').values({ autTyp: 1, czySzkoda: true, pojazdId: car.pojazdId, klientSymbol: 'K1' }).execute())
       .rejects.toThrow(/service_order_damage_type/);
-    // Net value after discount = (price − price × discount %) × quantity, to two decimals (spec §5).
-    const pos = await t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'Robocizna', cena: 99.99, rabatProc: 15, ilosc: 3 })
+    // The net value is written by the server (runtime/core/order-values.ts) since migration 010.
+    const pos = await t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'Robocizna', cena: 99.99, rabatProc: 15, ilosc: 3, ogNetto: 254.97 })
       .returning(['ogNetto', 'autOk', 'rodzaj']).executeTakeFirstOrThrow();
     expect(pos).toEqual({ ogNetto: 254.97, autOk: '?', rodzaj: 'dodatkowa' });
     await expect(t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'x', autOk: 'Y' }).execute()).rejects.toThrow(/check constraint/);

@@ -4,6 +4,7 @@
  * the demo facts tests and manual testers rely on are visible here in one place.
  */
 import type { Kysely } from 'kysely';
+import { positionNet } from '../../runtime/core/order-values.ts';
 import { hashPassword } from '../auth/password.ts';
 import {
   CLIENTS, COMPANIES, DEPARTMENTS, MODELS, REGIONS, SERVICE_PLAN_ITEMS, STATIONS,
@@ -229,12 +230,18 @@ async function seedDemoOrders(
     ids.push((await db.insertInto('service_order').values(o).returning('autId').executeTakeFirstOrThrow()).autId);
   }
   const [inspection, repair, tyres, damageOrder] = ids;
-  await db.insertInto('order_position').values([
+  // The inspection awaits its estimate (status 0, prices hidden from the manager); the repair is
+  // authorised (4) and the tyres closed (6), each with a confirmed estimate. The net is the
+  // server's figure (runtime/core/order-values.ts), as the order calls store it.
+  const positions = [
+    { autId: inspection, uslRodzaj: 1, czynnoscTyp: 'Wykonaj', tresc: 'Wymiana oleju silnikowego z filtrem', ilosc: 1, cena: 150, rabatProc: 0, autOk: '?' },
+    { autId: inspection, uslRodzaj: 2, czynnoscTyp: 'Wykonaj', tresc: 'Olej silnikowy 5W-30', ilosc: 4.5, cena: 52.9, rabatProc: 10, autOk: '?' },
     { autId: repair, uslRodzaj: 1, czynnoscTyp: 'Wykonaj', tresc: 'Wymiana klocków i tarcz hamulcowych — robocizna', ilosc: 1.5, cena: 180, rabatProc: 10, autOk: 'V' },
     { autId: repair, uslRodzaj: 2, czynnoscTyp: 'Wykonaj', nrKatalog: 'TRW GDB1550', tresc: 'Klocki hamulcowe przód', ilosc: 1, cena: 210, rabatProc: 15, autOk: 'V' },
     { autId: repair, uslRodzaj: 2, czynnoscTyp: 'Wykonaj', nrKatalog: 'TRW DF4382', tresc: 'Tarcze hamulcowe przód (para)', ilosc: 1, cena: 390, rabatProc: 15, autOk: 'X' },
     { autId: tyres, czynnoscTyp: 'Wymiana na letnie', tresc: 'Wymiana kompletu opon z wyważeniem', ilosc: 4, cena: 40, markaOp: 'Michelin', rozmiarOp: '205/55 R16', stanBieznika: 6.5, autOk: 'V' },
-  ]).execute();
+  ];
+  await db.insertInto('order_position').values(positions.map((p) => ({ ...p, ogNetto: positionNet(p) }))).execute();
   const damage = await db.insertInto('damage').values({
     zrodloId: damageOrder, nrSprawy: caseNumber(today.slice(0, 4), damageOrder), etapZnacz: 'Zgłoszona', nrZglosz: '-',
     dataSzkod: at(addDays(today, -8), '18:10'), rodzSzkod: 'Szkoda parkingowa', zpolisTyp: 'AC', pojazdId: wzId, rejestr: DEMO_VEHICLE.rejestr,
