@@ -307,6 +307,22 @@ describe('approval workflow: POST /api/order/{id}/transition', () => {
   });
 });
 
+describe('seeded orders', () => {
+  it('carry the net of runtime/core/order-values.ts on every position (demo and generated ones)', async () => {
+    const rows = await t.app.db.selectFrom('order_position').select(['pozId', 'ilosc', 'cena', 'rabatProc', 'ogNetto']).execute();
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((p) => p.ogNetto !== positionNet(p))).toEqual([]);
+  });
+
+  it('give the demo accounts orders with positions in several statuses', async () => {
+    const statuses = await t.app.db.selectFrom('service_order as o').select('o.status').distinct()
+      .where('o.rejestr', '=', 'WZ12345').where('o.userId', 'is not', null)
+      .where((eb) => eb.exists(eb.selectFrom('order_position as p').select('p.pozId').whereRef('p.autId', '=', 'o.autId')))
+      .orderBy('o.status').execute();
+    expect(statuses.map((s) => s.status)).toEqual(expect.arrayContaining([0, 4, 6]));
+  });
+});
+
 describe('details and lookups of the order wizard', () => {
   it('answers the details of an order in scope and 404 outside it', async () => {
     const autId = await stationOrder();
