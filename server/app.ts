@@ -17,6 +17,7 @@ import errorsPlugin from './plugins/errors.ts';
 import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
+import orderRoutes from './routes/orders.ts';
 import initRoutes from './routes/init.ts';
 import invoiceFileRoutes from './routes/invoice-files.ts';
 import emailSettingsRoutes from './routes/email-settings.ts';
@@ -35,6 +36,8 @@ import sessionsRepository from './repositories/sessions.ts';
 import settingsRepository from './repositories/settings.ts';
 import termsRepository from './repositories/terms.ts';
 import usersRepository from './repositories/users.ts';
+import ordersRepository from './repositories/orders.ts';
+import orderService from './services/orders.ts';
 import type { Bundle } from './config/bundle.ts';
 
 export interface AppOptions {
@@ -167,6 +170,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(termsRepository);
   await app.register(loginHistoryRepository);
   await app.register(settingsRepository);
+  await app.register(ordersRepository);
+  await app.register(orderService);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -180,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(excelRoutes);
   await app.register(userTableSettingsRoutes);
   await app.register(invoiceFileRoutes);
+  await app.register(orderRoutes);
 
   await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;

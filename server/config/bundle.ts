@@ -31,12 +31,40 @@ export interface ResourceDecl {
   access?: Partial<Record<'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR', RowScope>>;
   scopeColumns?: Partial<Record<'client' | 'ownVehicle' | 'station' | 'self', string>>;
   /** Rows belong to records of other resources and take their scope (note, attachment). */
+  /** Rules of the resource's domain calls (orders: editable fields, hidden prices, locks, transitions). */
+  rules?: ResourceRules;
   parentScope?: {
     typeColumn: string;
     idColumn: string;
     /** Value of typeColumn → parent resource name. */
     parents: Record<string, string>;
   };
+}
+
+/** A condition of the configuration (runtime/core/conditions.ts): a JSON Schema over the context. */
+export type ConditionDecl = boolean | Record<string, unknown>;
+
+/** A move of a record's status declared in `rules.transitions` (the approval workflow). */
+export interface TransitionDecl {
+  id: string;
+  from: number[];
+  to: number;
+  roles: ('ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR')[];
+  when?: ConditionDecl;
+  /** Text key of the button. */
+  label: string;
+}
+
+/** Write and read rules of a resource's domain calls (schemas/meta/resource.schema.json "rules"). */
+export interface ResourceRules {
+  editableWhen?: Record<string, ConditionDecl>;
+  hiddenWhen?: Record<string, ConditionDecl>;
+  ownVehicleWhen?: ConditionDecl;
+  ownStationWhen?: ConditionDecl;
+  confirmPricingWhen?: ConditionDecl;
+  authoriseOnCreateWhen?: ConditionDecl;
+  positionsLockedWhen?: ConditionDecl;
+  transitions?: TransitionDecl[];
 }
 
 export type RowScope = 'all' | 'client' | 'ownVehicle' | 'ownVehicleClient' | 'station' | 'self';

@@ -190,6 +190,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     // the export names its file and sheet by the entity's title
     if (r.excelExport) needKey(file, '/excelExport', `${r.entity}:title`);
     (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
+    problems.push(...resourceRuleProblems(file, r, evaluator, needKey));
   }
   problems.push(...screenAccessProblems(parts, evaluator));
   return problems;
@@ -273,4 +274,32 @@ function walk(value: unknown, pointer: string, visit: (v: unknown, pointer: stri
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`, visit, String(i)));
   else if (value && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit, k);
+}
+
+/** Issue 12: the conditions of a resource's `rules` compile, the transitions' labels exist and their ids are unique. */
+function resourceRuleProblems(file: string, r: ResourceDecl, evaluator: ConditionEvaluator, needKey: (file: string, pointer: string, key: string) => void): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const rules = r.rules;
+  if (!rules) return problems;
+  const compiles = (pointer: string, condition: unknown) => {
+    try {
+      evaluator.compile(condition as any);
+    } catch (e) {
+      problems.push({ file, pointer, reason: `condition does not compile: ${(e as Error).message}` });
+    }
+  };
+  for (const group of ['editableWhen', 'hiddenWhen'] as const) {
+    for (const [field, condition] of Object.entries(rules[group] ?? {})) compiles(`/rules/${group}/${field}`, condition);
+  }
+  for (const key of ['ownVehicleWhen', 'ownStationWhen', 'confirmPricingWhen', 'authoriseOnCreateWhen', 'positionsLockedWhen'] as const) {
+    if (rules[key] !== undefined) compiles(`/rules/${key}`, rules[key]);
+  }
+  const ids = new Set<string>();
+  (rules.transitions ?? []).forEach((t, i) => {
+    if (ids.has(t.id)) problems.push({ file, pointer: `/rules/transitions/${i}/id`, reason: `transition id "${t.id}" is used twice` });
+    ids.add(t.id);
+    if (t.when !== undefined) compiles(`/rules/transitions/${i}/when`, t.when);
+    needKey(file, `/rules/transitions/${i}/label`, t.label);
+  });
+  return problems;
 }

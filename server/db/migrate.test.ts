@@ -10,6 +10,7 @@ const TABLES = [
   'service_order', 'order_position', 'service_plan', 'intervention_type', 'damage', 'note', 'attachment',
   'login_history', 'terms_template', 'terms_acceptance', 'user_table_filter', 'user_table_view', 'email_config',
   'password_reset', 'download_token', 'user_session', 'used_nonce', 'export_file', 'app_setting', 'sign_in_failure',
+  'order_transition', // issue 12, migration 010
 ];
 const VIEWS = [
   'v_car', 'v_assignment', 'v_order', 'v_order_position', 'v_damage', 'v_users', 'v_login_history', 'v_invoice',
@@ -38,7 +39,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
 
   it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
     const results = await migrateToLatest(t.db);
-    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success']]);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success']]);
     expect(await migrateToLatest(t.db)).toEqual([]);
     expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
     expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());
@@ -79,8 +80,8 @@ describe.each(testBackends)('migrations on %s', (kind) => {
       .rejects.toThrow(/check constraint/);
     await expect(t.db.insertInto('service_order').values({ autTyp: 1, czySzkoda: true, pojazdId: car.pojazdId, klientSymbol: 'K1' }).execute())
       .rejects.toThrow(/service_order_damage_type/);
-    // Net value after discount = (price − price × discount %) × quantity, to two decimals (spec §5).
-    const pos = await t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'Robocizna', cena: 99.99, rabatProc: 15, ilosc: 3 })
+    // The net value is written by the server (runtime/core/order-values.ts) since migration 010.
+    const pos = await t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'Robocizna', cena: 99.99, rabatProc: 15, ilosc: 3, ogNetto: 254.97 })
       .returning(['ogNetto', 'autOk', 'rodzaj']).executeTakeFirstOrThrow();
     expect(pos).toEqual({ ogNetto: 254.97, autOk: '?', rodzaj: 'dodatkowa' });
     await expect(t.db.insertInto('order_position').values({ autId: order.autId, tresc: 'x', autOk: 'Y' }).execute()).rejects.toThrow(/check constraint/);

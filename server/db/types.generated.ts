@@ -357,7 +357,7 @@ export interface OrderPosition {
   ilosc: Generated<number>;
   markaOp: string | null;
   nrKatalog: string | null;
-  ogNetto: Generated<number | null>;
+  ogNetto: Generated<number>;
   pozId: Generated<number>;
   rabatProc: Generated<number>;
   rodzaj: Generated<string>;
@@ -371,6 +371,18 @@ export interface OrderPosition {
 export interface OrderStatus {
   code: number;
   statusZnaczenie: string;
+}
+
+export interface OrderTransition {
+  at: Generated<Timestamp>;
+  autId: number;
+  fromStatus: number;
+  id: Generated<number>;
+  login: string;
+  rola: string;
+  toStatus: number;
+  transition: string;
+  userId: number | null;
 }
 
 export interface PasswordReset {
@@ -970,6 +982,7 @@ export interface DB {
   note: Note;
   order_position: OrderPosition;
   order_status: OrderStatus;
+  order_transition: OrderTransition;
   password_reset: PasswordReset;
   service_order: ServiceOrder;
   service_plan: ServicePlan;

@@ -328,26 +328,30 @@ async function orderChildren(db: Kysely<any>, plan: BulkPlan, orderBase: number)
   // A cost estimate (two positions) on every third non-damage order.
   done(await exec(db, `
     insert into order_position ("autId", "uslRodzaj", "rodzaj", "czynnoscTyp", "nrKatalog", "tresc", "typk", "ilosc", "cena",
-      "rabatProc", "markaOp", "rozmiarOp", "stanBieznika", "autOk")
-    select o."autId",
-      case when o."autTyp" = 2 then null else k.n end,
-      case when k.n = 1 then 'podstawowa' else 'dodatkowa' end,
+      "rabatProc", "markaOp", "rozmiarOp", "stanBieznika", "autOk", "ogNetto")
+    select x."autId", x."uslRodzaj", x."rodzaj", x."czynnoscTyp", x."nrKatalog", x."tresc", x."typk", x."ilosc", x."cena",
+      x."rabatProc", x."markaOp", x."rozmiarOp", x."stanBieznika", x."autOk",
+      -- the net of runtime/core/order-values.ts (the server stores its figure since migration 010), in SQL for speed
+      round((x."cena" - x."cena" * x."rabatProc" / 100.0) * x."ilosc", 2)
+    from (select o."autId",
+      case when o."autTyp" = 2 then null else k.n end as "uslRodzaj",
+      case when k.n = 1 then 'podstawowa' else 'dodatkowa' end as "rodzaj",
       case when o."autTyp" = 2 then (ARRAY['Wymiana na letnie', 'Wymiana na zimowe', 'Depozyt', 'Naprawa'])[1 + (o."autId" + k.n) % 4]
-           else 'Wykonaj' end,
-      case when k.n = 2 and o."autTyp" <> 2 then 'KAT-' || lpad((o."autId" % 99991)::text, 5, '0') end,
+           else 'Wykonaj' end as "czynnoscTyp",
+      case when k.n = 2 and o."autTyp" <> 2 then 'KAT-' || lpad((o."autId" % 99991)::text, 5, '0') end as "nrKatalog",
       case when o."autTyp" = 2 then (ARRAY['Wymiana kompletu opon z wyważeniem', 'Przechowanie opon — sezon'])[k.n]
            when k.n = 1 then 'Robocizna — ' || coalesce(o."zgloZakres", 'usługa serwisowa')
-           else ${pick(['Olej silnikowy 5W-30', 'Klocki hamulcowe przód', 'Filtr kabinowy', 'Akumulator 70 Ah', 'Pióra wycieraczek'], 'o."autId"')} end,
-      case when k.n = 1 then 'R' else 'M' end,
-      case when k.n = 1 then 1 + (o."autId" % 3) * 0.5 else 1 + o."autId" % 4 end,
-      case when k.n = 1 then 160 else 45 + (o."autId" % 20) * 15 end,
-      (ARRAY[0, 0, 5, 10, 15])[1 + o."autId" % 5],
-      case when o."autTyp" = 2 then ${pick(TYRE_BRANDS.map((b) => b[0]), 'o."autId"')} end,
-      case when o."autTyp" = 2 then '205/55 R16' end,
-      case when o."autTyp" = 2 then 7 end,
-      ${autOk}
+           else ${pick(['Olej silnikowy 5W-30', 'Klocki hamulcowe przód', 'Filtr kabinowy', 'Akumulator 70 Ah', 'Pióra wycieraczek'], 'o."autId"')} end as "tresc",
+      case when k.n = 1 then 'R' else 'M' end as "typk",
+      case when k.n = 1 then 1 + (o."autId" % 3) * 0.5 else 1 + o."autId" % 4 end as "ilosc",
+      case when k.n = 1 then 160 else 45 + (o."autId" % 20) * 15 end as "cena",
+      (ARRAY[0, 0, 5, 10, 15])[1 + o."autId" % 5] as "rabatProc",
+      case when o."autTyp" = 2 then ${pick(TYRE_BRANDS.map((b) => b[0]), 'o."autId"')} end as "markaOp",
+      case when o."autTyp" = 2 then '205/55 R16' end as "rozmiarOp",
+      case when o."autTyp" = 2 then 7 end as "stanBieznika",
+      ${autOk} as "autOk"
     from service_order o cross join (values (1), (2)) k(n)
-    where o."autId" > ${orderBase} and o."autId" % 3 = 0 and not o."czySzkoda"`));
+    where o."autId" > ${orderBase} and o."autId" % 3 = 0 and not o."czySzkoda") x`));
 
   done = timed(plan, 'damage');
   const damageBase = await maxId(db, 'damage', 'sprawaId');

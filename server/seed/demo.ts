@@ -4,6 +4,7 @@
  * the demo facts tests and manual testers rely on are visible here in one place.
  */
 import type { Kysely } from 'kysely';
+import { positionNet } from '../../runtime/core/order-values.ts';
 import { hashPassword } from '../auth/password.ts';
 import {
   CLIENTS, COMPANIES, DEPARTMENTS, MODELS, REGIONS, SERVICE_PLAN_ITEMS, STATIONS,
@@ -222,19 +223,34 @@ async function seedDemoOrders(
     { ...station, pojazdId: uninsuredId, rejestr: UNINSURED_VEHICLE.rejestr, markaOpis: 'Toyota', modelOpis: 'Corolla', klientSymbol: 'KL001',
       autTyp: 4, zgloInterw: 'BADANIE', zgloData: at(addDays(today, -4), '11:00'), zgloKto: 'MANAGER', zgloNazwiskoImie: 'Nowak Anna',
       zgloEmail: 'anna.nowak@transbud.pl', zgloFirma: 'Transbud Sp. z o.o.', zgloZakres: 'Okresowe badanie techniczne', stanLicz: 41200,
-      status: 10, uwagi: 'Prośba o termin w godzinach porannych.', userId: userIds.manager },
+      // awaits the fleet manager's acceptance (1): the station priced and confirmed it and handed it over; prices hidden from the manager
+      status: 1, cenaWidoczna: 'N', pricingConfirmed: true, uwagi: 'Prośba o termin w godzinach porannych.', userId: userIds.manager },
   ];
   const ids: number[] = [];
   for (const o of orders) {
     ids.push((await db.insertInto('service_order').values(o).returning('autId').executeTakeFirstOrThrow()).autId);
   }
-  const [inspection, repair, tyres, damageOrder] = ids;
-  await db.insertInto('order_position').values([
+  const [inspection, repair, tyres, damageOrder, technical] = ids;
+  // The inspection awaits its estimate (status 0, prices hidden from the manager); the repair is
+  // authorised (4) and the tyres closed (6), each with a confirmed estimate. The net is the
+  // server's figure (runtime/core/order-values.ts), as the order calls store it.
+  const positions = [
+    { autId: inspection, uslRodzaj: 1, czynnoscTyp: 'Wykonaj', tresc: 'Wymiana oleju silnikowego z filtrem', ilosc: 1, cena: 150, rabatProc: 0, autOk: '?' },
+    { autId: inspection, uslRodzaj: 2, czynnoscTyp: 'Wykonaj', tresc: 'Olej silnikowy 5W-30', ilosc: 4.5, cena: 52.9, rabatProc: 10, autOk: '?' },
     { autId: repair, uslRodzaj: 1, czynnoscTyp: 'Wykonaj', tresc: 'Wymiana klocków i tarcz hamulcowych — robocizna', ilosc: 1.5, cena: 180, rabatProc: 10, autOk: 'V' },
     { autId: repair, uslRodzaj: 2, czynnoscTyp: 'Wykonaj', nrKatalog: 'TRW GDB1550', tresc: 'Klocki hamulcowe przód', ilosc: 1, cena: 210, rabatProc: 15, autOk: 'V' },
     { autId: repair, uslRodzaj: 2, czynnoscTyp: 'Wykonaj', nrKatalog: 'TRW DF4382', tresc: 'Tarcze hamulcowe przód (para)', ilosc: 1, cena: 390, rabatProc: 15, autOk: 'X' },
     { autId: tyres, czynnoscTyp: 'Wymiana na letnie', tresc: 'Wymiana kompletu opon z wyważeniem', ilosc: 4, cena: 40, markaOp: 'Michelin', rozmiarOp: '205/55 R16', stanBieznika: 6.5, autOk: 'V' },
-  ]).execute();
+  ];
+  positions.push(
+    { autId: technical, uslRodzaj: 1, czynnoscTyp: 'Wykonaj', tresc: 'Badanie techniczne okresowe', ilosc: 1, cena: 149, rabatProc: 0, autOk: '?' },
+    { autId: technical, uslRodzaj: 1, czynnoscTyp: 'Wykonaj', tresc: 'Regulacja świateł', ilosc: 1, cena: 60, rabatProc: 20, autOk: '?' },
+  );
+  await db.insertInto('order_position').values(positions.map((p) => ({ ...p, ogNetto: positionNet(p) }))).execute();
+  // the move that brought it to the manager, as POST /api/order/{id}/transition records it
+  await db.insertInto('order_transition').values({
+    autId: technical, fromStatus: 0, toStatus: 1, transition: 'submit', userId: userIds.doradca, login: 'doradca', rola: 'ADVISOR', at: at(addDays(today, -3), '14:00'),
+  }).execute();
   const damage = await db.insertInto('damage').values({
     zrodloId: damageOrder, nrSprawy: caseNumber(today.slice(0, 4), damageOrder), etapZnacz: 'Zgłoszona', nrZglosz: '-',
     dataSzkod: at(addDays(today, -8), '18:10'), rodzSzkod: 'Szkoda parkingowa', zpolisTyp: 'AC', pojazdId: wzId, rejestr: DEMO_VEHICLE.rejestr,

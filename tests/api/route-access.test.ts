@@ -167,6 +167,22 @@ const EXPECTED: Record<string, Who> = {
   'GET /index.html': 'public',
   'GET /assets/app.js': 'public',
   'GET /*': 'public',
+  // issue 12, orders and positions (ACCESS.md "order: add, positions, range plan", "order: details",
+  // "order: confirm-pricing": ADVISOR only; "car: … auto-complete"; "auto-complete/companies": any signed-in user)
+  'POST /api/order/add': ALL,
+  'GET /api/order/details/:id': ALL,
+  'PUT /api/order/:id': ALL,
+  'POST /api/order/:id/transition': ALL,
+  'GET /api/order/confirm-pricing/:id': ['ADVISOR'],
+  'GET /api/order/car-user/:id': ALL,
+  'POST /api/order-range-position': ALL,
+  'GET /api/order-range-position/:id': ALL,
+  'PUT /api/order-range-position/:id': ALL,
+  'DELETE /api/order-range-position/:id': ALL,
+  'POST /api/order-range-plan': ALL,
+  'POST /api/service-plan/table': ALL,
+  'GET /api/auto-complete/cars': ALL,
+  'GET /api/auto-complete/companies': 'signedIn',
 };
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };

@@ -286,6 +286,28 @@ export interface Note {
 }
 
 /**
+ * A position of an order's scope / cost estimate (spec §3 Order position). Quantity, price, discount and net are absent when the caller may not see prices (schemas/resources/order.json rules.hiddenWhen).
+ */
+export interface OrderPosition {
+  pozId?: number;
+  autId?: number;
+  uslRodzaj?: 1 | 2 | 3 | 4 | 5 | 6 | null;
+  rodzaj?: string | null;
+  czynnoscTyp?: string | null;
+  nrKatalog?: string | null;
+  tresc?: string | null;
+  typk?: string | null;
+  ilosc?: number | null;
+  cena?: number | null;
+  rabatProc?: number | null;
+  ogNetto?: number | null;
+  markaOp?: string | null;
+  rozmiarOp?: string | null;
+  stanBieznika?: number | null;
+  autOk?: "V" | "X" | "?" | null;
+}
+
+/**
  * A service or repair order, or a damage row of the orders list (czySzkoda) (spec §3 Order, §4 statuses and types); the rows of view v_order.
  */
 export interface Order {

@@ -67,6 +67,10 @@ export interface AppFile {
   config: {
     showTiresTable?: boolean;
     hideRangeForManager?: boolean;
+    /**
+     * The MANAGER may edit an order's approved scope (zlecZakres); on for client variant T (spec §6), read by conditions#/$defs/approvedScopeEditor.
+     */
+    managerEditsApprovedScope?: boolean;
     advisorRoleEnabled?: boolean;
     passwordExpiryWarningDays?: number;
     excelExportLimit?: number;
@@ -1195,6 +1199,72 @@ export type ResourceFile = {
        */
       [k: string]: string;
     };
+  };
+  /**
+   * Write and read rules of the resource's domain calls (issue 12: orders), each a condition over { role, variant, config, session, record, mode } evaluated by the server with runtime/core/conditions.ts; mode is "create" or "edit", record the stored row (for a create: the row to be written).
+   */
+  rules?: {
+    /**
+     * Field → who may set it. A field named here is refused (400 naming it) for a caller the condition does not match; a field not named follows the request schema alone.
+     */
+    editableWhen?: {
+      /**
+       * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
+       */
+      [k: string]: {} | boolean;
+    };
+    /**
+     * Field ("positions.cena" for a field of each child row, or a part of the answer such as "totals") → when the server leaves it out of its answers.
+     */
+    hiddenWhen?: {
+      /**
+       * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
+       */
+      [k: string]: {} | boolean;
+    };
+    /**
+     * A new record is always for the vehicle of the caller's session (spec §6 USER), whatever the request names.
+     */
+    ownVehicleWhen?: {} | boolean;
+    /**
+     * A new record's contractor and reporting company are the service station of the caller's session (spec §6 ADVISOR).
+     */
+    ownStationWhen?: {} | boolean;
+    /**
+     * Who may confirm the cost estimate (spec §4: advisors only), with the save or afterwards; only for a record of their own station.
+     */
+    confirmPricingWhen?: {} | boolean;
+    /**
+     * A new record gets its authorisation number at once (spec §4 Order creation outcome).
+     */
+    authoriseOnCreateWhen?: {} | boolean;
+    /**
+     * The child rows (order positions) may not be added, edited or deleted.
+     */
+    positionsLockedWhen?: {} | boolean;
+    /**
+     * The moves of the record's status (the approval workflow): a caller may move a record from one of `from` to `to` when their role is in `roles` and `when` (if any) matches; each move is recorded.
+     */
+    transitions?: {
+      id: string;
+      /**
+       * @minItems 1
+       */
+      from: [number, ...number[]];
+      to: number;
+      /**
+       * @minItems 1
+       */
+      roles: ["ADMIN" | "MANAGER" | "USER" | "ADVISOR", ...("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[]];
+      /**
+       * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
+       */
+      when?: {} | boolean;
+      /**
+       * Text key of the button.
+       */
+      label: string;
+    }[];
   };
   /**
    * Which column of the source holds each scope's value (defaults: client → klientSymbol, ownVehicle → pojazdId, station → stacjaSerw, self → userId).

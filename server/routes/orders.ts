@@ -1,0 +1,126 @@
+/**
+ * The order calls of spec §7 "Orders and positions" (issue 12), HTTP only: each declares its
+ * access (ACCESS.md: the order resource's roles; the cost estimate only ADVISOR), its request and
+ * response schemas, and hands over to app.orderService, which applies the row scope and the
+ * rules of schemas/resources/order.json.
+ */
+import type { FastifyInstance } from 'fastify';
+import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
+import type { Session } from '../auth/sessions.ts';
+import type { OrderAddBody } from '../services/orders.ts';
+import type { PositionValues } from '../repositories/orders.ts';
+
+/** A record id in a path: digits only, so that anything else is a 400 and never reaches SQL. */
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } } as const;
+const message = { $ref: 'message-response#' };
+const orderAccess = { access: { resource: 'order' } } as const;
+const tags = ['order'];
+/** Autocomplete query: fewer than 3 characters answer an empty list; the text is compared upper-cased. */
+const hintQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    searchText: { type: 'string', maxLength: 50, pattern: NO_NUL_PATTERN },
+    additionalParam: { type: 'string', maxLength: 20, pattern: NO_NUL_PATTERN },
+  },
+} as const;
+
+export default async function orderRoutes(app: FastifyInstance) {
+  const session = (request: { session?: Session | null }) => request.session!;
+  const id = (request: { params: unknown }) => Number((request.params as { id: string }).id);
+
+  app.post('/api/order/add', {
+    config: orderAccess,
+    schema: { tags, body: { $ref: 'order-add-request#' }, response: { 200: { $ref: 'order-add-response#' } } },
+    handler: async (request) => app.orderService.add(session(request), request.body as OrderAddBody),
+  });
+
+  app.get('/api/order/details/:id', {
+    config: orderAccess,
+    schema: { tags, params: idParams, response: { 200: { $ref: 'order-details#' } } },
+    handler: async (request) => app.orderService.details(session(request), String(id(request))),
+  });
+
+  app.put('/api/order/:id', {
+    config: orderAccess,
+    schema: { tags, params: idParams, body: { $ref: 'order-update-request#' }, response: { 200: message } },
+    handler: async (request) => app.orderService.update(session(request), id(request), request.body as Record<string, unknown>),
+  });
+
+  app.post('/api/order/:id/transition', {
+    config: orderAccess,
+    schema: { tags, params: idParams, body: { $ref: 'order-transition-request#' }, response: { 200: message } },
+    handler: async (request) => app.orderService.transition(session(request), id(request), (request.body as { to: number }).to),
+  });
+
+  // spec §7: a GET that confirms (the runtime calls it so); ACCESS.md: ADVISOR, orders of their station
+  app.get('/api/order/confirm-pricing/:id', {
+    config: { access: { roles: ['ADVISOR'] } },
+    schema: { tags, params: idParams, response: { 200: message } },
+    handler: async (request) => app.orderService.confirmPricing(session(request), id(request)),
+  });
+
+  app.get('/api/order/car-user/:id', {
+    config: { access: { resource: 'car' } },
+    schema: { tags, params: idParams, response: { 200: { $ref: 'car#' } } },
+    handler: async (request) => app.tableQueries.byId('car', session(request), String(id(request))),
+  });
+
+  app.post('/api/order-range-position', {
+    config: orderAccess,
+    schema: { tags, body: { $ref: 'order-position-create-request#' }, response: { 200: { $ref: 'order-position-response#' } } },
+    handler: async (request) => app.orderService.addPosition(session(request), request.body as PositionValues & { autId: number }),
+  });
+
+  app.get('/api/order-range-position/:id', {
+    config: orderAccess,
+    schema: { tags, params: idParams, response: { 200: { $ref: 'order-position-response#' } } },
+    handler: async (request) => app.orderService.position(session(request), id(request)),
+  });
+
+  app.put('/api/order-range-position/:id', {
+    config: orderAccess,
+    schema: { tags, params: idParams, body: { $ref: 'order-position-request#' }, response: { 200: { $ref: 'order-position-response#' } } },
+    handler: async (request) => app.orderService.updatePosition(session(request), id(request), request.body as PositionValues),
+  });
+
+  app.delete('/api/order-range-position/:id', {
+    config: orderAccess,
+    schema: { tags, params: idParams, response: { 200: message } },
+    handler: async (request) => app.orderService.deletePosition(session(request), id(request)),
+  });
+
+  app.post('/api/order-range-plan', {
+    config: orderAccess,
+    schema: { tags, body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'order-range-plan-response#' } } },
+    handler: async (request) => {
+      const { interw, marka } = request.body as { interw: string; marka: string };
+      return app.orderService.rangePlan(interw, marka);
+    },
+  });
+
+  app.post('/api/service-plan/table', {
+    config: orderAccess,
+    schema: { tags, body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'service-plan-list#' } } },
+    handler: async (request) => {
+      const { interw, marka } = request.body as { interw: string; marka: string };
+      return app.orderService.servicePlan(interw, marka);
+    },
+  });
+
+  // spec §7 "Autocomplete": vehicles within the caller's vehicles (ACCESS.md car row), companies for anyone signed in
+  app.get('/api/auto-complete/cars', {
+    config: { access: { resource: 'car' } },
+    schema: { tags: ['auto-complete'], querystring: hintQuery, response: { 200: { $ref: 'car-hint-list#' } } },
+    handler: async (request) => app.orderService.carHints(session(request), (request.query as { searchText?: string }).searchText ?? ''),
+  });
+
+  app.get('/api/auto-complete/companies', {
+    config: { access: 'signedIn' },
+    schema: { tags: ['auto-complete'], querystring: hintQuery, response: { 200: { $ref: 'company-hint-list#' } } },
+    handler: async (request) => {
+      const { searchText, additionalParam } = request.query as { searchText?: string; additionalParam?: string };
+      return app.orderService.companyHints(searchText ?? '', additionalParam);
+    },
+  });
+}
