@@ -25,6 +25,10 @@ import settingsRoutes from './routes/settings.ts';
 import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
 import userTableSettingsRoutes from './routes/user-table-settings.ts';
+import attachmentRoutes from './routes/attachments.ts';
+import contractRoutes from './routes/contract.ts';
+import noteRoutes from './routes/notes.ts';
+import usersAdminRoutes from './routes/users-admin.ts';
 import tableRoutes from './resources/table-routes.ts';
 import excelRoutes from './resources/excel-routes.ts';
 import { apiSchemas, bundleCompilers } from './config/bundle-compilers.ts';
@@ -35,6 +39,8 @@ import sessionsRepository from './repositories/sessions.ts';
 import settingsRepository from './repositories/settings.ts';
 import termsRepository from './repositories/terms.ts';
 import usersRepository from './repositories/users.ts';
+import attachmentsRepository from './repositories/attachments.ts';
+import notesRepository from './repositories/notes.ts';
 import type { Bundle } from './config/bundle.ts';
 
 export interface AppOptions {
@@ -167,6 +173,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(termsRepository);
   await app.register(loginHistoryRepository);
   await app.register(settingsRepository);
+  await app.register(attachmentsRepository);
+  await app.register(notesRepository);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -180,6 +188,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(excelRoutes);
   await app.register(userTableSettingsRoutes);
   await app.register(invoiceFileRoutes);
+  // issue 13: attachments, notes, contract positions, users administration
+  await app.register(attachmentRoutes);
+  await app.register(noteRoutes);
+  await app.register(contractRoutes);
+  await app.register(usersAdminRoutes);
 
   await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;
