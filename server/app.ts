@@ -41,6 +41,7 @@ import termsRepository from './repositories/terms.ts';
 import usersRepository from './repositories/users.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
+import contractsRepository from './repositories/contracts.ts';
 import type { Bundle } from './config/bundle.ts';
 
 export interface AppOptions {
@@ -175,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRepository);
   await app.register(attachmentsRepository);
   await app.register(notesRepository);
+  await app.register(contractsRepository);
 
   // Tier 3, routes.
   await app.register(initRoutes);

@@ -18,9 +18,7 @@ export default async function contractRoutes(app: FastifyInstance) {
     handler: async (request) => {
       // the scope check and the 404 of a foreign contract are the table-query service's
       const contract = await app.tableQueries.byId('contract', request.session!, request.params.id);
-      const positions = await app.db.selectFrom('contract_position').select(['pozId', 'rodzaj', 'tresc', 'ile'])
-        .where('kontraktId', '=', Number(request.params.id)).orderBy('rodzaj').orderBy('pozId').execute();
-      return { contract, positions: positions.map((p) => ({ ...p, ile: Number(p.ile) })) };
+      return { contract, positions: await app.contracts.positions(Number(request.params.id)) };
     },
   });
 }
