@@ -26,6 +26,10 @@ import settingsRoutes from './routes/settings.ts';
 import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
 import userTableSettingsRoutes from './routes/user-table-settings.ts';
+import attachmentRoutes from './routes/attachments.ts';
+import contractRoutes from './routes/contract.ts';
+import noteRoutes from './routes/notes.ts';
+import usersAdminRoutes from './routes/users-admin.ts';
 import tableRoutes from './resources/table-routes.ts';
 import excelRoutes from './resources/excel-routes.ts';
 import { apiSchemas, bundleCompilers } from './config/bundle-compilers.ts';
@@ -38,6 +42,9 @@ import termsRepository from './repositories/terms.ts';
 import usersRepository from './repositories/users.ts';
 import ordersRepository from './repositories/orders.ts';
 import orderService from './services/orders.ts';
+import attachmentsRepository from './repositories/attachments.ts';
+import notesRepository from './repositories/notes.ts';
+import contractsRepository from './repositories/contracts.ts';
 import type { Bundle } from './config/bundle.ts';
 
 export interface AppOptions {
@@ -172,6 +179,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRepository);
   await app.register(ordersRepository);
   await app.register(orderService);
+  await app.register(attachmentsRepository);
+  await app.register(notesRepository);
+  await app.register(contractsRepository);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -186,6 +196,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userTableSettingsRoutes);
   await app.register(invoiceFileRoutes);
   await app.register(orderRoutes);
+  // issue 13: attachments, notes, contract positions, users administration
+  await app.register(attachmentRoutes);
+  await app.register(noteRoutes);
+  await app.register(contractRoutes);
+  await app.register(usersAdminRoutes);
 
   await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;

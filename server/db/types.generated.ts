@@ -32,6 +32,7 @@ export interface AppUser {
   createdAt: Generated<Timestamp>;
   dataDo: string | null;
   dataOd: Generated<string>;
+  deletedAt: Timestamp | null;
   email: string | null;
   failedLogins: Generated<number>;
   firstLogin: Generated<boolean>;

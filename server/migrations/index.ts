@@ -14,6 +14,7 @@ import { migration007 } from './007_list_view_joins.ts';
 import { migration008 } from './008_session_notifications.ts';
 import { migration009 } from './009_login_history_codes.ts';
 import { migration010 } from './010_orders_workflow.ts';
+import { migration011 } from './011_user_deletion.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '008_session_notifications': migration008,
   '009_login_history_codes': migration009,
   '010_orders_workflow': migration010,
+  '011_user_deletion': migration011,
 };

@@ -18,18 +18,34 @@ export interface VehicleChoice {
   vin?: string | null;
 }
 
+/** What the administrator's form writes to an account (the role only on create). */
+export interface AccountValues {
+  login: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  telefon: string | null;
+  telefonKom: string | null;
+  dataOd?: string;
+  dataDo: string;
+  klientSymbol: string | null;
+  stacjaSerw: string | null;
+}
+
 export function usersRepository(db: Kysely<DB>) {
   const account = () => db.selectFrom('app_user');
 
   return {
     byLogin: (login: string) => account().selectAll().where('login', '=', login).executeTakeFirst(),
-    byId: (id: number) => account().selectAll().where('id', '=', id).executeTakeFirst(),
+    /** A live account (a deleted one, migration 011, is kept only for its history). */
+    byId: (id: number) => account().selectAll().where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst(),
     /** Login names compare without case where a person types them (the forgotten-password form). */
     byLoginIgnoringCase: (login: string) => account().select(['id', 'login', 'firstName', 'lastName', 'email'])
       .where(sql`lower("login")`, '=', login.trim().toLowerCase()).executeTakeFirst(),
     /** The accounts of an e-mail address that are still open (dataDo not passed). */
     openByEmail: (email: string) => account().select(['id', 'login', 'email'])
       .where(sql`lower("email")`, '=', email.trim().toLowerCase())
+      .where('deletedAt', 'is', null)
       .where((eb) => eb.or([eb('dataDo', 'is', null), eb('dataDo', '>=', sql<string>`current_date`)]))
       .execute(),
 
@@ -47,7 +63,7 @@ export function usersRepository(db: Kysely<DB>) {
      * vehicle scope then matches nothing). Null when the account is gone.
      */
     async asSession(userId: number): Promise<Session | null> {
-      const user = await account().select(['id', 'login', 'rola', 'klientSymbol', 'stacjaSerw']).where('id', '=', userId).executeTakeFirst();
+      const user = await account().select(['id', 'login', 'rola', 'klientSymbol', 'stacjaSerw']).where('id', '=', userId).where('deletedAt', 'is', null).executeTakeFirst();
       if (!user) return null;
       return { tokenHash: '', userId: user.id, login: user.login, role: user.rola as Role, klientSymbol: user.klientSymbol, stacjaSerw: user.stacjaSerw, pojazdId: null, termsPending: false, firstLogin: false };
     },
@@ -100,6 +116,46 @@ export function usersRepository(db: Kysely<DB>) {
       if (user.failedLogins > 0 || user.lockedUntil) {
         await db.updateTable('app_user').set({ failedLogins: 0, lastFailedAt: null, lockedUntil: null }).where('id', '=', user.id).execute();
       }
+    },
+
+    /** The administrator's side (issue 13, server/routes/users-admin.ts). */
+    admin: {
+      /** Whether a login is taken by any account, deleted ones included (their history keeps the name), ignoring case. */
+      async loginTaken(login: string, exceptId?: number): Promise<boolean> {
+        let q = account().select('id').where(sql`lower("login")`, '=', login.trim().toLowerCase());
+        if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+        return (await q.executeTakeFirst()) !== undefined;
+      },
+      clientExists: async (klient: string) => (await db.selectFrom('client').select('klient').where('klient', '=', klient).executeTakeFirst()) !== undefined,
+      stationExists: async (stacjaSerw: string) => (await db.selectFrom('service_station').select('stacjaSerw').where('stacjaSerw', '=', stacjaSerw).executeTakeFirst()) !== undefined,
+      async create(trx: Transaction<DB>, values: AccountValues & { rola: Role }): Promise<number> {
+        const row = await trx.insertInto('app_user').values({ ...values, firstLogin: true }).returning('id').executeTakeFirstOrThrow();
+        return row.id;
+      },
+      async update(trx: Transaction<DB>, id: number, values: AccountValues): Promise<boolean> {
+        const result = await trx.updateTable('app_user').set(values).where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      },
+      /**
+       * Deletes an account but keeps its history readable (docs/decisions.md "Deleting a user"):
+       * the row stays with its login and name for the login and acceptance histories; it can no
+       * longer sign in (no password, end date passed), asks for no reset codes, and is gone from
+       * the users table. Its sessions are ended by the caller in the same transaction.
+       */
+      async softDelete(trx: Transaction<DB>, id: number): Promise<boolean> {
+        const result = await trx.updateTable('app_user')
+          .set({ deletedAt: new Date(), passwordHash: null, dataDo: sql<string>`current_date - 1`, firstLogin: true })
+          .where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+        await trx.deleteFrom('password_reset').where('userId', '=', id).execute();
+        return Number(result.numUpdatedRows) === 1;
+      },
+      /** Clients whose symbol or name contains the text (the user form's client autocomplete). */
+      clients(searchText: string, limit: number) {
+        const like = `%${searchText.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        return db.selectFrom('client').select(['klient', 'klientNazwa'])
+          .where((eb) => eb.or([eb(sql`lower("klient")`, 'like', like), eb(sql`lower(coalesce("klientNazwa", ''))`, 'like', like)]))
+          .orderBy('klientNazwa').orderBy('klient').limit(limit).execute();
+      },
     },
 
     /** Password reset codes (stored as hashes; one pending code per account). */

@@ -183,6 +183,24 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/service-plan/table': ALL,
   'GET /api/auto-complete/cars': ALL,
   'GET /api/auto-complete/companies': 'signedIn',
+  // issue 13: attachments (the parent record's scope; delete ADMIN), the per-parent lists (the
+  // parent resource's roles), notes (order, damage → every role), contract positions, users administration
+  'POST /api/attachment/upload': ALL,
+  'POST /api/attachment/update': ALL,
+  'GET /api/attachment': ALL,
+  'POST /api/attachment/download-link': ALL,
+  'GET /api/attachment/download': 'public',
+  'DELETE /api/attachment/:id': A,
+  'POST /api/assignment/attachments': AM,
+  'POST /api/damage/attachments': AMU,
+  'POST /api/car/details-attachments': ALL,
+  'POST /api/order/order-attachments': ALL,
+  'POST /api/note': ALL,
+  'GET /api/contract/:id': AMU,
+  'POST /api/users': A,
+  'PUT /api/users/:id': A,
+  'DELETE /api/users/:id': A,
+  'GET /api/auto-complete/clients': A,
 };
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };

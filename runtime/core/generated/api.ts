@@ -4,6 +4,31 @@ import type { AcceptanceHistory, Assignment, Attachment, Car, Contract, Damage, 
 
 export type AcceptanceHistoryList = AcceptanceHistory[];
 
+export interface AttachmentIdRequest {
+  zalaczId?: number;
+  attachmentId?: number;
+}
+
+export type AttachmentList = Attachment[];
+
+export interface AttachmentParentRequest {
+  /**
+   * przydzialId, sprawaId, pojazdId or autId
+   */
+  id: number;
+}
+
+export interface AttachmentUpdateRequest {
+  zalaczId: number;
+  tytul: string;
+  opis: string;
+}
+
+export interface AttachmentUploadResponse {
+  message: string;
+  zalaczIds: number[];
+}
+
 export type AuthRequest = {
   username: string;
   password: string;
@@ -37,12 +62,27 @@ export type CarHintList = {
   stacjaSerw?: string | null;
 }[];
 
+export type ClientAutocomplete = {
+  klient: string;
+  klientNazwa: string | null;
+}[];
+
 export type CompanyHintList = {
   firmaId: number;
   firma: string;
   firmaNazwa: string;
   nip?: string | null;
 }[];
+
+export interface ContractDetails {
+  contract: Contract;
+  positions: {
+    pozId: number;
+    rodzaj: "RATA" | "SERW" | "UBEZ" | "INNE";
+    tresc: string;
+    ile: number;
+  }[];
+}
 
 /**
  * Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true.
@@ -151,6 +191,15 @@ export interface InvoiceDownloadLinkRequest {
 
 export interface MessageResponse {
   message: string;
+}
+
+/**
+ * The author and the date are the server's: the signed-in user's name and now.
+ */
+export interface NoteCreateRequest {
+  zrodlo: "AUTORY" | "SZKODY";
+  zrodloId: number;
+  tresc: string;
 }
 
 /**
@@ -523,6 +572,33 @@ export interface UserDetails {
   marka?: string | null;
   stacjaSerw?: string | null;
   klientSymbol?: string | null;
+}
+
+/**
+ * Spec §5 'User form', §6 ADMIN. rola only on create (an edit may repeat the same role); a MANAGER needs klientSymbol, an ADVISOR stacjaSerw; other roles have neither. password: the first password on create (policy enforced, to be changed at first sign-in); omitted, the account has none until the administrator sets one (PUT /api/users/change-password).
+ */
+export interface UserForm {
+  /**
+   * ignored (a copied row's id)
+   */
+  id?: number | null;
+  login: string;
+  rola?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN";
+  firstName: string;
+  lastName: string;
+  email: string;
+  telefon?: string | null;
+  telefonKom?: string | null;
+  dataOd?: string | null;
+  dataDo: string;
+  klientSymbol?: string | null;
+  stacjaSerw?: string | null;
+  password?: string;
+}
+
+export interface UserSavedResponse {
+  message: string;
+  user: User;
 }
 
 export interface UserTableFilter {
