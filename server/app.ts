@@ -25,6 +25,16 @@ import settingsRoutes from './routes/settings.ts';
 import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
 import userTableSettingsRoutes from './routes/user-table-settings.ts';
+// issue 14: damages, handovers and returns, readings, employees
+import assignmentRoutes from './routes/assignments.ts';
+import counterRoutes from './routes/counter.ts';
+import damageRoutes from './routes/damages.ts';
+import employeeRoutes from './routes/employees.ts';
+import assignmentsRepository from './repositories/assignments.ts';
+import counterRepository from './repositories/counter.ts';
+import damagesRepository from './repositories/damages.ts';
+import employeesRepository from './repositories/employees.ts';
+import writeRules from './repositories/write-rules.ts';
 import tableRoutes from './resources/table-routes.ts';
 import excelRoutes from './resources/excel-routes.ts';
 import { apiSchemas, bundleCompilers } from './config/bundle-compilers.ts';
@@ -167,6 +177,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(termsRepository);
   await app.register(loginHistoryRepository);
   await app.register(settingsRepository);
+  // issue 14
+  await app.register(writeRules);
+  await app.register(damagesRepository);
+  await app.register(assignmentsRepository);
+  await app.register(counterRepository);
+  await app.register(employeesRepository);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -180,6 +196,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(excelRoutes);
   await app.register(userTableSettingsRoutes);
   await app.register(invoiceFileRoutes);
+  // issue 14
+  await app.register(damageRoutes);
+  await app.register(assignmentRoutes);
+  await app.register(counterRoutes);
+  await app.register(employeeRoutes);
 
   await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;

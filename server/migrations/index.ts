@@ -13,6 +13,7 @@ import { migration006 } from './006_sign_in_failures.ts';
 import { migration007 } from './007_list_view_joins.ts';
 import { migration008 } from './008_session_notifications.ts';
 import { migration009 } from './009_login_history_codes.ts';
+import { migration012 } from './012_damages_assignments.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '007_list_view_joins': migration007,
   '008_session_notifications': migration008,
   '009_login_history_codes': migration009,
+  '012_damages_assignments': migration012,
 };
