@@ -5,7 +5,7 @@
  * tenant/employee"), which the route passes in as a filter on a view with column klientSymbol.
  */
 import fp from 'fastify-plugin';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { VehicleScope } from './vehicle-state.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
@@ -45,7 +45,7 @@ export function employeesRepository(db: Kysely<DB>) {
         .where((eb: ExpressionBuilder<any, any>) => scope(eb))
         .where((eb: ExpressionBuilder<any, any>) => eb.or([
           eb('nazwisko', 'ilike', like), eb('imie', 'ilike', like), eb('nrPrac', 'ilike', like),
-          eb(eb.fn('concat', [eb.ref('nazwisko'), eb.val(' '), eb.ref('imie')]), 'ilike', like),
+          eb(sql`"nazwisko" || ' ' || "imie"`, 'ilike', like),
         ]));
       if (pojazdId !== undefined) {
         q = q.where('klientSymbol', '=', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('car').select('klientSymbol').where('pojazdId', '=', pojazdId));
