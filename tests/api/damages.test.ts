@@ -140,6 +140,23 @@ describe('damage reports', () => {
     }
   });
 
+  it('refuses the risk types a client variant limits for the caller\'s role, and only those', async () => {
+    const config = t.app.config.bundle.config as Record<string, unknown>;
+    // what the regional dealer's variant sets (ACCESS.md)
+    config.damageRiskTypeLimits = [{ when: { properties: { role: { enum: ['MANAGER', 'ADVISOR'] } } }, refused: ['AC z regresem', 'OC nasze'] }];
+    try {
+      for (const zpolisTyp of ['AC z regresem', 'OC nasze']) {
+        const res = await report('manager', valid(other, { zpolisTyp }));
+        expect(res.statusCode).toBe(400);
+        expect(res.json().errors).toEqual([{ field: 'zpolisTyp', message: 'Wybierz jedną z dostępnych wartości' }]);
+        expect((await report('admin', valid(other, { zpolisTyp }))).statusCode).toBe(200);
+      }
+      expect((await report('manager', valid(other, { zpolisTyp: 'OC' }))).statusCode).toBe(200);
+    } finally {
+      config.damageRiskTypeLimits = [];
+    }
+  });
+
   it('refuses a participant of another client, a plate of another vehicle, and a reading below the vehicle\'s last one', async () => {
     let res = await report('manager', valid(other, { pracId: foreignEmployee }));
     expect(res.statusCode).toBe(400);
