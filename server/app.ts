@@ -30,6 +30,16 @@ import attachmentRoutes from './routes/attachments.ts';
 import contractRoutes from './routes/contract.ts';
 import noteRoutes from './routes/notes.ts';
 import usersAdminRoutes from './routes/users-admin.ts';
+// issue 14: damages, handovers and returns, readings, employees
+import assignmentRoutes from './routes/assignments.ts';
+import counterRoutes from './routes/counter.ts';
+import damageRoutes from './routes/damages.ts';
+import employeeRoutes from './routes/employees.ts';
+import assignmentsRepository from './repositories/assignments.ts';
+import counterRepository from './repositories/counter.ts';
+import damagesRepository from './repositories/damages.ts';
+import employeesRepository from './repositories/employees.ts';
+import writeRules from './repositories/write-rules.ts';
 import tableRoutes from './resources/table-routes.ts';
 import excelRoutes from './resources/excel-routes.ts';
 import { apiSchemas, bundleCompilers } from './config/bundle-compilers.ts';
@@ -182,6 +192,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(attachmentsRepository);
   await app.register(notesRepository);
   await app.register(contractsRepository);
+  // issue 14
+  await app.register(writeRules);
+  await app.register(damagesRepository);
+  await app.register(assignmentsRepository);
+  await app.register(counterRepository);
+  await app.register(employeesRepository);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -201,6 +217,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(noteRoutes);
   await app.register(contractRoutes);
   await app.register(usersAdminRoutes);
+  // issue 14
+  await app.register(damageRoutes);
+  await app.register(assignmentRoutes);
+  await app.register(counterRoutes);
+  await app.register(employeeRoutes);
 
   await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;

@@ -714,6 +714,8 @@ export interface VDamage {
   stanLicz: number | null;
   stru1: string | null;
   telefon: string | null;
+  uczestnikNazwiskoImie: string | null;
+  uczestnikNrPrac: string | null;
   uwagi: string | null;
   winaPrac: string | null;
   zgloEmail: string | null;

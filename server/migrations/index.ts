@@ -15,6 +15,7 @@ import { migration008 } from './008_session_notifications.ts';
 import { migration009 } from './009_login_history_codes.ts';
 import { migration010 } from './010_orders_workflow.ts';
 import { migration011 } from './011_user_deletion.ts';
+import { migration012 } from './012_damages_assignments.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '009_login_history_codes': migration009,
   '010_orders_workflow': migration010,
   '011_user_deletion': migration011,
+  '012_damages_assignments': migration012,
 };

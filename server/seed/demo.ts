@@ -132,6 +132,18 @@ export async function seedDemo(db: Kysely<any>, today: string): Promise<DemoResu
     { pojazdId: wz.pojazdId, pracId: kierowcaEmp.pracId, klientSymbol: kl1.klient, dataWy: at('2023-07-01', '09:00'), licznikWy: 15,
       palWy: 45, uwagiWy: 'Pojazd nowy, komplet kluczyków i dokumentów.', opWydal: 'Anna Nowak' },
   ]).execute();
+  // WZ67890 was out with its driver and has been returned (Wydanie is offered on it); its readings
+  // follow the rules of issue 14: never below the previous one, the return not before the handover.
+  await db.insertInto('vehicle_assignment').values([
+    { pojazdId: uninsured.pojazdId, pracId: newDriverEmp.pracId, klientSymbol: kl1.klient, dataWy: at(addDays(today, -200), '09:00'),
+      licznikWy: 35500, palWy: 40, uwagiWy: 'Pojazd po przeglądzie.', opWydal: 'Anna Nowak', dataZd: at(addDays(today, -30), '15:00'),
+      licznikZd: 40100, palZd: 25, palStanZd: 25, uwagiZd: 'Drobna rysa na zderzaku.', opOdebral: 'Anna Nowak' },
+  ]).execute();
+  await db.insertInto('mileage_reading').values([
+    { pojazdId: uninsured.pojazdId, licznik: 35500, palStan: 40, data: at(addDays(today, -200), '09:00') },
+    { pojazdId: uninsured.pojazdId, licznik: 40100, palStan: 25, data: at(addDays(today, -30), '15:00') },
+    { pojazdId: uninsured.pojazdId, licznik: 41200, palStan: 20, data: at(addDays(today, -12), '17:00') },
+  ]).execute();
   await db.insertInto('mileage_reading').values([
     { pojazdId: wz.pojazdId, licznik: 82100, palStan: 30, data: at(addDays(today, -40), '08:15') },
     { pojazdId: wz.pojazdId, licznik: 87450, palStan: 38, data: at(addDays(today, -5), '17:40') },

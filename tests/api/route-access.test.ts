@@ -201,6 +201,17 @@ const EXPECTED: Record<string, Who> = {
   'PUT /api/users/:id': A,
   'DELETE /api/users/:id': A,
   'GET /api/auto-complete/clients': A,
+  // issue 14: damage add and details (damage: ADMIN, MANAGER, USER), handover (ADMIN, MANAGER), return and
+  // counter (ADMIN, MANAGER, USER), last assignment (ADMIN, MANAGER), employees (ADMIN, MANAGER, ADVISOR read),
+  // tenant/employee create (ADMIN, MANAGER)
+  'POST /api/damage/add': AMU,
+  'GET /api/damage/:id': AMU,
+  'POST /api/assignment/pickup': AM,
+  'POST /api/assignment/dropoff': AMU,
+  'GET /api/assignment/last/:pojazdId': AM,
+  'POST /api/counter': AMU,
+  'GET /api/employees': AMV,
+  'POST /api/tenant/employee': AM,
 };
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };

@@ -206,6 +206,38 @@ export interface Damage {
   klientSymbol?: string | null;
   markaOpis?: string | null;
   modelOpis?: string | null;
+  /**
+   * The participant (the employee pracId): surname and first name.
+   */
+  uczestnikNazwiskoImie?: string | null;
+  /**
+   * The participant's employee number.
+   */
+  uczestnikNrPrac?: string | null;
+}
+
+/**
+ * An employee of a client (spec §3 Employee, §5 lengths); the rows of view v_employee as the participant picker lists them.
+ */
+export interface Employee {
+  pracId?: number;
+  nazwisko?: string | null;
+  imie?: string | null;
+  nrPrac?: string | null;
+  kodStan?: string | null;
+  email?: string | null;
+  telefonKom?: string | null;
+  jednId?: number | null;
+  jednNazwa?: string | null;
+  mpk?: string | null;
+  stru1?: string | null;
+  stru2?: string | null;
+  stru3?: string | null;
+  stru4?: string | null;
+  stru5?: string | null;
+  stru6?: string | null;
+  stru7?: string | null;
+  stru8?: string | null;
 }
 
 /**

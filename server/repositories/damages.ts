@@ -1,0 +1,114 @@
+/**
+ * Damage reports (spec §2 Damage wizard, §3 Damage, §7 POST /damage/add, GET /damage/{id}). A
+ * damage is written whole or not at all, in one transaction: its row in the orders list (a
+ * service_order with czySzkoda, autTyp 3, as the seed's damages have) and the damage with its
+ * reporter, its participant (an employee of the vehicle's client) and its external participant.
+ * Its case number is SZK/<year>/<order id on 7 digits>, the one format of the seed.
+ */
+import fp from 'fastify-plugin';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
+import { caseNumber } from '../seed/sql-util.ts';
+import { lockVehicle, type VehicleScope } from './vehicle-state.ts';
+import { RuleViolation } from './write-rules.ts';
+
+/** The external participant (the other party), spec §3 "External participant". */
+export const EXTERNAL_FIELDS = [
+  'sprawcaNazImie', 'sprawcaMiejscow', 'sprawcaKodPoczt', 'sprawcaUlica', 'sprawcaPojRejestr', 'sprawcaPojMarka',
+  'sprawcaPolisaOc', 'sprawcaFirmaTu',
+] as const;
+
+/** What the wizard sends (schemas/api/damage-add-request.schema.json). */
+export interface DamageInput {
+  pojazdId: number;
+  rejestr: string;
+  pracId: number;
+  dataSzkod: string;
+  rodzSzkod: string;
+  zpolisTyp: 'AC' | 'OC' | 'AC z regresem' | 'OC nasze';
+  nrZglosz?: string | null;
+  winaPrac?: 'T' | 'N' | null;
+  stanLicz?: number | null;
+  zgloNazwiskoImie: string;
+  zgloTelef: string;
+  zgloEmail: string;
+  firmaZglosz?: string | null;
+  dataZgloSzkody?: string | null;
+  dataZgloFm?: string | null;
+  opisSzkody?: string | null;
+  przyczynaSzkody?: string | null;
+  telefon?: string | null;
+  skadPolicja?: string | null;
+  holowanyData?: string | null;
+  uwagi?: string | null;
+  sprawcaNazImie?: string | null;
+  sprawcaMiejscow?: string | null;
+  sprawcaKodPoczt?: string | null;
+  sprawcaUlica?: string | null;
+  sprawcaPojRejestr?: string | null;
+  sprawcaPojMarka?: string | null;
+  sprawcaPolisaOc?: string | null;
+  sprawcaFirmaTu?: string | null;
+}
+
+export interface Reporter {
+  userId: number;
+  role: string;
+}
+
+const ts = (value: string | null | undefined) => (value ? sql<Date>`cast(${value} as timestamptz)` : null);
+
+export function damagesRepository(db: Kysely<DB>) {
+  return {
+    /** Reports a damage; RuleViolation for a vehicle outside `scope` or a rule the input breaks. */
+    async add(input: DamageInput, scope: VehicleScope, reporter: Reporter): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
+      return db.transaction().execute(async (trx) => {
+        const car = await lockVehicle(trx, input.pojazdId, scope);
+        if (input.rejestr.trim().toUpperCase() !== car.rejestr) throw new RuleViolation(400, 'rejestr', 'damage:errors.otherVehicle', { rejestr: car.rejestr });
+        const participant = await trx.selectFrom('employee').select(['pracId', 'nazwisko', 'imie', 'stru1'])
+          .where('pracId', '=', input.pracId).where('klient', '=', car.klientSymbol).executeTakeFirst();
+        if (!participant) throw new RuleViolation(400, 'pracId', 'damage:errors.participantOfOtherClient');
+        // The damage's odometer (docs/decisions.md): not below the vehicle's last reading, unless the
+        // damage happened before the day of that reading; it does not change the vehicle's reading.
+        if (input.stanLicz !== undefined && input.stanLicz !== null && car.aktStanLicz !== null && input.stanLicz < car.aktStanLicz) {
+          const { rows } = await sql<{ before: boolean }>`
+            select cast(cast(${input.dataSzkod} as timestamptz) as date) < cast(${car.aktDataLicz} as date) as before`.execute(trx);
+          if (!car.aktDataLicz || !rows[0].before) throw new RuleViolation(400, 'stanLicz', 'car:counter.belowLast', { last: car.aktStanLicz });
+        }
+        const order = await trx.insertInto('service_order').values({
+          autTyp: 3, czySzkoda: true, zgloInterw: 'SZKODA', status: 0, zgloKto: reporter.role,
+          zgloNazwiskoImie: input.zgloNazwiskoImie, zgloTelef: input.zgloTelef, zgloEmail: input.zgloEmail, zgloFirma: input.firmaZglosz ?? null,
+          zgloZakres: input.opisSzkody ?? input.rodzSzkod, stacjaSerw: car.stacjaSerw,
+          pojazdId: car.pojazdId, pracId: participant.pracId, stru1: participant.stru1, stanLicz: input.stanLicz ?? null,
+          rejestr: car.rejestr, markaOpis: car.markaOpis, modelOpis: car.modelOpis, uzytkPojazdu: `${participant.imie} ${participant.nazwisko}`,
+          klientSymbol: car.klientSymbol, userId: reporter.userId,
+        }).returning(['autId', sql<string>`to_char("zgloData", 'YYYY')`.as('year')]).executeTakeFirstOrThrow();
+        const nrSprawy = caseNumber(order.year, order.autId);
+        const external = Object.fromEntries(EXTERNAL_FIELDS.map((f) => [f, input[f] ?? null]));
+        const damage = await trx.insertInto('damage').values({
+          zrodloId: order.autId, nrSprawy, etapZnacz: 'Zgłoszona', nrZglosz: input.nrZglosz ?? '-',
+          dataSzkod: ts(input.dataSzkod), rodzSzkod: input.rodzSzkod, zpolisTyp: input.zpolisTyp,
+          pojazdId: car.pojazdId, rejestr: car.rejestr, pracId: participant.pracId, stru1: participant.stru1, stanLicz: input.stanLicz ?? null,
+          nrPodw: car.nrPodw, rokProd: car.rokProd, pojNrVin: car.nrPodw, pojRokProd: car.rokProd,
+          zgloNazwiskoImie: input.zgloNazwiskoImie, zgloTelef: input.zgloTelef, zgloEmail: input.zgloEmail, winaPrac: input.winaPrac ?? null,
+          firmaZglosz: input.firmaZglosz ?? null,
+          dataZgloSzkody: ts(input.dataZgloSzkody) ?? sql<Date>`now()`, dataZgloFm: ts(input.dataZgloFm),
+          opisSzkody: input.opisSzkody ?? null, przyczynaSzkody: input.przyczynaSzkody ?? null, telefon: input.telefon ?? null,
+          skadPolicja: input.skadPolicja ?? null, holowanyData: ts(input.holowanyData), uwagi: input.uwagi ?? null,
+          ...external, klientSymbol: car.klientSymbol, userId: reporter.userId,
+        }).returning('sprawaId').executeTakeFirstOrThrow();
+        return { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId };
+      });
+    },
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    damages: ReturnType<typeof damagesRepository>;
+  }
+}
+
+export default fp(async (app) => {
+  app.decorate('damages', damagesRepository(app.db));
+}, { name: 'damages-repository', dependencies: ['db'] });

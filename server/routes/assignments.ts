@@ -1,0 +1,59 @@
+/**
+ * Handover (Wydanie) and return (Zdanie) of a vehicle and its latest assignment (spec §2
+ * Assignments, §7). ACCESS.md: pickup ADMIN (all) and MANAGER (client); dropoff also USER (own
+ * vehicle); last: the assignment resource's roles. The vehicle is checked against the caller's
+ * vehicle scope inside the write (a foreign vehicle is absent); the rules live in
+ * repositories/assignments.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DropoffInput, PickupInput } from '../repositories/assignments.ts';
+import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
+import { HttpError } from '../http-error.ts';
+import { scopeOfResource } from './scopes.ts';
+
+export default async function assignmentRoutes(app: FastifyInstance) {
+  const tags = ['assignment'];
+  const saved = (przydzialId: number) => ({ przydzialId, message: app.config.t('assignment:messages.saved') });
+
+  app.post<{ Body: PickupInput }>('/api/assignment/pickup', {
+    config: { access: { resource: 'assignment' } },
+    schema: { tags, body: { $ref: 'assignment-pickup-request#' }, response: { 200: { $ref: 'assignment-change-response#' } } },
+    handler: async (request) => {
+      // spec §9: "Handover time can be required by configuration" (screens/app.json config.handoverTimeRequired)
+      if (app.config.bundle.config.handoverTimeRequired === true && !request.body.czasWy) {
+        throw new RuleViolation(400, 'czasWy', 'assignment:errors.timeRequired');
+      }
+      const session = request.session!;
+      const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
+        () => app.assignments.pickup(request.body, scopeOfResource(app, 'car', session), session.userId));
+      return saved(przydzialId);
+    },
+  });
+
+  app.post<{ Body: DropoffInput }>('/api/assignment/dropoff', {
+    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] } },
+    schema: { tags, body: { $ref: 'assignment-dropoff-request#' }, response: { 200: { $ref: 'assignment-change-response#' } } },
+    handler: async (request) => {
+      const session = request.session!;
+      const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
+        () => app.assignments.dropoff(request.body, scopeOfResource(app, 'car', session), session.userId));
+      return saved(przydzialId);
+    },
+  });
+
+  app.get<{ Params: { pojazdId: string } }>('/api/assignment/last/:pojazdId', {
+    config: { access: { resource: 'assignment' } },
+    schema: {
+      tags,
+      params: { type: 'object', required: ['pojazdId'], properties: { pojazdId: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
+      response: { 200: { $ref: 'assignment-last-response#' } },
+    },
+    handler: async (request) => {
+      const session = request.session!;
+      const pojazdId = Number(request.params.pojazdId);
+      // a vehicle outside the caller's scope is absent; one without assignments answers null
+      if (!(await app.tableQueries.isVisible('car', session, pojazdId))) throw new HttpError(404, app.config.t('errors:notFound'));
+      return app.assignments.last(pojazdId, scopeOfResource(app, 'assignment', session));
+    },
+  });
+}

@@ -1,0 +1,21 @@
+/**
+ * A new odometer reading (spec §7 POST /counter). ACCESS.md "counter (mileage)": ADMIN all,
+ * MANAGER client, USER own vehicle; ADVISOR refused (§6: advisors cannot add mileage).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { CounterInput } from '../repositories/counter.ts';
+import { withFailureMessage } from '../repositories/write-rules.ts';
+import { scopeOfResource } from './scopes.ts';
+
+export default async function counterRoutes(app: FastifyInstance) {
+  app.post<{ Body: CounterInput }>('/api/counter', {
+    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] } },
+    schema: { tags: ['car'], body: { $ref: 'counter-request#' }, response: { 200: { $ref: 'counter-response#' } } },
+    handler: async (request) => {
+      const session = request.session!;
+      const result = await withFailureMessage(app, request, 'car:counter.failed',
+        () => app.counter.add(request.body, scopeOfResource(app, 'car', session), session.userId));
+      return { ...result, message: app.config.t('car:counter.saved') };
+    },
+  });
+}

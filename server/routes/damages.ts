@@ -1,0 +1,39 @@
+/**
+ * Reporting a damage (spec §2 Damage wizard, §7 POST /damage/add). Who may: the roles of
+ * schemas/resources/damage.json (ACCESS.md "damage: add": ADMIN all, MANAGER client, USER own
+ * vehicle; ADVISOR refused); the vehicle must be within the caller's vehicle scope, else it is
+ * answered as absent. GET /damage/{id} is the damage resource's own by-id route (byId).
+ *
+ * A client variant may refuse risk types to some callers (ACCESS.md: under the regional dealer a
+ * MANAGER or ADVISOR may not choose 'AC z regresem' and 'OC nasze'): `config.damageRiskTypeLimits`
+ * is a list of { when: condition, refused: [risk types] }, empty by default.
+ */
+interface RiskTypeLimit {
+  when: Condition;
+  refused: string[];
+}
+import type { FastifyInstance } from 'fastify';
+import type { DamageInput } from '../repositories/damages.ts';
+import type { Condition } from '../../runtime/core/conditions.ts';
+import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
+import { scopeOfResource } from './scopes.ts';
+
+export default async function damageRoutes(app: FastifyInstance) {
+  app.post<{ Body: DamageInput }>('/api/damage/add', {
+    config: { access: { resource: 'damage' } },
+    schema: { tags: ['damage'], body: { $ref: 'damage-add-request#' }, response: { 200: { $ref: 'damage-add-response#' } } },
+    handler: async (request) => {
+      const session = request.session!;
+      const { bundle, conditions } = app.config;
+      const limits = (bundle.config.damageRiskTypeLimits ?? []) as RiskTypeLimit[];
+      const context = { role: session.role, variant: bundle.variant, config: bundle.config };
+      if (limits.some((l) => l.refused.includes(request.body.zpolisTyp) && conditions.matches(l.when, context))) {
+        throw new RuleViolation(400, 'zpolisTyp', 'validation:enum');
+      }
+      const scope = scopeOfResource(app, 'car', session);
+      const added = await withFailureMessage(app, request, 'damage:messages.addFailed',
+        () => app.damages.add(request.body, scope, { userId: session.userId, role: session.role }));
+      return { ...added, message: app.config.t('damage:messages.added') };
+    },
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The participant picker (spec §7 GET /employees) and the new employee dialog (POST
+ * /tenant/employee). ACCESS.md row "unit, employees, tenant/employee": reading follows the unit
+ * resource (ADMIN all, MANAGER client, ADVISOR the own vehicle's client; USER none); adding is
+ * ADMIN and MANAGER only, for a unit (and so a client) within their scope.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { EmployeeInput } from '../repositories/employees.ts';
+import { HttpError } from '../http-error.ts';
+import { scopeOfResource } from './scopes.ts';
+
+export default async function employeeRoutes(app: FastifyInstance) {
+  const tags = ['employee'];
+
+  app.get<{ Querystring: { searchText: string; pojazdId?: string } }>('/api/employees', {
+    config: { access: { resource: 'unit' } },
+    schema: { tags, querystring: { $ref: 'employee-search-query#' }, response: { 200: { $ref: 'employee-list#' } } },
+    handler: async (request) => {
+      const session = request.session!;
+      const pojazdId = request.query.pojazdId === undefined ? undefined : Number(request.query.pojazdId);
+      if (pojazdId !== undefined && !(await app.tableQueries.isVisible('car', session, pojazdId))) {
+        throw new HttpError(404, app.config.t('errors:notFound'));
+      }
+      return app.employees.search(request.query.searchText, scopeOfResource(app, 'unit', session), pojazdId);
+    },
+  });
+
+  app.post<{ Body: EmployeeInput }>('/api/tenant/employee', {
+    config: { access: { roles: ['ADMIN', 'MANAGER'] } },
+    schema: { tags, body: { $ref: 'employee-create-request#' }, response: { 200: { $ref: 'employee-create-response#' } } },
+    handler: async (request) => {
+      const { pracId } = await app.employees.create(request.body, scopeOfResource(app, 'unit', request.session!));
+      return { pracId, message: app.config.t('employee:messages.added') };
+    },
+  });
+}
