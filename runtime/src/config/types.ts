@@ -90,13 +90,15 @@ export interface RouteDecl {
 export interface RoutesDecl {
   type: 'routes';
   landing: string;
+  /** Path of the sign-in page (a guest is sent there; signing out ends there). */
+  signIn: string;
   routes: RouteDecl[];
 }
 
 export interface FormFieldDecl extends DisablableItem {
   id: string;
   label?: I18nKey;
-  widget?: 'text' | 'password' | 'radio' | 'select' | 'checkbox' | 'textarea' | 'date' | 'money' | 'mileage' | 'phone' | 'postcode' | 'newPassword';
+  widget?: 'text' | 'password' | 'radio' | 'select' | 'checkbox' | 'textarea' | 'date' | 'dateTime' | 'money' | 'mileage' | 'phone' | 'postcode' | 'newPassword';
   options?: { value: unknown; label: I18nKey }[];
   autocomplete?: string;
   upperCase?: boolean;
@@ -105,6 +107,8 @@ export interface FormFieldDecl extends DisablableItem {
   formOnly?: boolean;
   /** Must equal that field. */
   sameAs?: string;
+  /** The value is one of the user's own words a new password must not resemble (the strength meter's user inputs). */
+  userInput?: boolean;
   /** Takes a value when another field changes to a listed value. */
   followValue?: { field: string; values: Record<string, unknown> };
 }
