@@ -63,6 +63,9 @@ function inlineRefs(schema: any, names: Names, self: any, depth = 0): any {
       out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, inlineRefs(sub, names, self, depth)]));
     } else if (k !== '$defs') out[k] = inlineRefs(v, names, self, depth);
   }
+  // an object with no declared keys (followValue.values, sessionPatch) is a map, not `{}`
+  const open = ['properties', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'tsType'].every((key) => !(key in out));
+  if (out.type === 'object' && open) out.tsType = '{ [key: string]: unknown }';
   return out;
 }
 

@@ -8,7 +8,7 @@ import { BrowserRouter } from 'react-router';
 import { ConfigContext, type LoadedConfig } from './config/ConfigContext';
 import { i18n } from './config/i18n';
 import { startApplication } from './config/startup';
-import type { MenuDecl } from './config/types';
+import type { MenuDecl } from './config/bundle';
 import { AppRoutes } from './routing/AppRoutes';
 import { screenRegistry } from './screens/registry';
 import { ScreenRegistryContext } from './screens/ScreenRegistryContext';

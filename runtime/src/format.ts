@@ -3,7 +3,7 @@
  * 1900-01-02 as empty (the back office stores "no date" as 1900-01-01), numbers, kilometres and money
  * in Polish notation, booleans and T/N flags as Tak/Nie. Every screen formats through this module.
  */
-import type { FormatKind } from './config/types';
+import type { FormatKind } from './config/bundle';
 
 export { formatKindFor } from '../core/format-kind';
 

@@ -275,7 +275,7 @@ export interface FormFieldFile {
    */
   followValue?: {
     field: Id;
-    values: {};
+    values: {[key: string]: unknown};
   };
   /**
    * Shown and checked in the form but not sent (e.g. the repeated password).
@@ -346,7 +346,7 @@ export interface FormFile {
     /**
      * Fields of the session user to set, e.g. {"firstLogin": false}.
      */
-    sessionPatch?: {};
+    sessionPatch?: {[key: string]: unknown};
     /**
      * A dialog screen to open next (e.g. the set-password dialog after the code was sent).
      */
@@ -831,7 +831,7 @@ export interface TableFile {
       /**
        * An ag-grid filter model keyed by entity field; none = no extra filter.
        */
-      filterModel?: {};
+      filterModel?: {[key: string]: unknown};
     }[];
   };
   /**
@@ -935,5 +935,5 @@ export interface VariantFile {
   /**
    * Overlay on screens/app.json (config flags, loginAppName, password policy).
    */
-  app?: {};
+  app?: {[key: string]: unknown};
 }

@@ -8,7 +8,7 @@ import { showErrorModal, showToast } from '../state/ui';
 import { makeLoadedConfig, type LoadedConfig } from './ConfigContext';
 import { configureFormats } from '../format';
 import { applyBundleLocales, i18n } from './i18n';
-import type { Bundle, CompatibilityMessage, PreConfig } from './types';
+import type { Bundle, CompatibilityMessage, PreConfig } from './bundle';
 
 /** Keys of the non-blocking compatibility warnings already shown (spec §4 "Initialization errors"). */
 export const SHOWN_WARNINGS_KEY = 'portal.initWarningsShown';

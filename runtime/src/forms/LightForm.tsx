@@ -7,7 +7,7 @@
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldLabelKey } from '../../core/labels';
-import type { FormFieldDecl } from '../config/types';
+import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
 import { distinctMessages, maxLengthOf } from './field-messages';
 import { choicesOf, formMessages, requiredFields, withValue, type ObjectSchema } from './light-form';

@@ -5,7 +5,7 @@
 import type { UiSchema } from '@rjsf/utils';
 import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
 import { fieldLabelKey } from '../../core/labels';
-import type { FormFieldDecl } from '../config/types';
+import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
 import { inputFormatOf } from './input-formats';
 

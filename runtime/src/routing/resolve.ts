@@ -5,7 +5,7 @@
  */
 import { matchPath } from 'react-router';
 import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
-import type { RouteDecl, RoutesDecl } from '../config/types';
+import type { RouteDecl, RoutesDecl } from '../config/bundle';
 
 export type RouteDecision =
   | { kind: 'screen'; route: RouteDecl; screenId: string }

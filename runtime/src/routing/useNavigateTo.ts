@@ -5,7 +5,7 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
-import type { RoutesDecl } from '../config/types';
+import type { RoutesDecl } from '../config/bundle';
 import { isModalPath, signOutPath } from './resolve';
 
 export interface RouteState {

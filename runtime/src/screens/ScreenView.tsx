@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { useConfig } from '../config/ConfigContext';
-import type { RenderableScreen } from '../config/types';
+import type { RenderableScreen } from '../config/bundle';
 import { Loading } from './Loading';
 import { useScreenRegistry } from './ScreenRegistryContext';
 import type { ScreenProps } from './types';

@@ -1,6 +1,6 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { ScreenCheck } from './check-context';
-import type { RenderableScreen } from '../config/types';
+import type { RenderableScreen } from '../config/bundle';
 
 /**
  * How a screen is placed: a page of the shell; the body of a modal route (the route draws the

@@ -8,7 +8,7 @@ import Alert from 'react-bootstrap/Alert';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ApiError } from '../../api/client';
-import type { ActionScreenDecl } from '../../config/types';
+import type { ActionScreenDecl } from '../../config/bundle';
 import { showToast } from '../../state/ui';
 import { Loading } from '../Loading';
 import type { ScreenProps } from '../types';

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../../core/conditions';
 import { errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
-import type { DetailsDialogDecl, TabDecl } from '../../config/types';
+import type { DetailsDialogDecl, TabDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
 import { allFieldsEmpty, FieldGrid } from '../FieldGrid';
 import { Loading } from '../Loading';

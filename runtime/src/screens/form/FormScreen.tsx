@@ -19,7 +19,7 @@ import { useNavigate } from 'react-router';
 import { api, ApiError, errorText } from '../../api/client';
 import { useSignOut } from '../../routing/useNavigateTo';
 import { useConfig } from '../../config/ConfigContext';
-import type { FormScreenDecl, Session } from '../../config/types';
+import type { FormScreenDecl, Session } from '../../config/bundle';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';

@@ -11,7 +11,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import { conditionContext } from '../../config/context';
-import type { LoginScreenDecl, Session } from '../../config/types';
+import type { LoginScreenDecl, Session } from '../../config/bundle';
 import { LightForm } from '../../forms/LightForm';
 import { initialData, type ObjectSchema } from '../../forms/light-form';
 import { serverErrorSchema } from '../../forms/messages';

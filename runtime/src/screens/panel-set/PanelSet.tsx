@@ -13,7 +13,7 @@ import type { ConditionContext } from '../../../core/conditions';
 import { runAction } from '../../actions/run-action';
 import { errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
-import type { PanelActionDecl, PanelSetDecl } from '../../config/types';
+import type { PanelActionDecl, PanelSetDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
 import { useNavigateTo } from '../../routing/useNavigateTo';
 import { FieldGrid } from '../FieldGrid';

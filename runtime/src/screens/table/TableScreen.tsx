@@ -13,7 +13,7 @@ import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { runAction } from '../../actions/run-action';
 import { useConfig } from '../../config/ConfigContext';
-import type { ActionDecl, TableScreenDecl } from '../../config/types';
+import type { ActionDecl, TableScreenDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
 import { formatNumber } from '../../format';
 import { EmptyState } from '../EmptyState';

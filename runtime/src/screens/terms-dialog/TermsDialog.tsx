@@ -11,17 +11,14 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
+import type { TermsStatus } from '../../../core/generated/api';
 import { api } from '../../api/client';
 import { useSignOut } from '../../routing/useNavigateTo';
-import type { TermsDialogDecl } from '../../config/types';
+import type { TermsDialogDecl } from '../../config/bundle';
 import type { ScreenProps } from '../types';
 
 const PdfViewer = lazy(() => import('./PdfViewer'));
 
-interface TermsStatus {
-  allAccepted: boolean;
-  documents: { templateId: number; accepted: boolean }[];
-}
 
 interface ShownDocument {
   templateId: number;
