@@ -108,6 +108,17 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         const { locale, timeZone } = s.config ?? {};
         if (typeof locale === 'string' && !Intl.NumberFormat.supportedLocalesOf(locale).length) problems.push({ file, pointer: '/config/locale', reason: `"${locale}" is not a locale this platform knows` });
         if (typeof timeZone === 'string' && !validTimeZone(timeZone)) problems.push({ file, pointer: '/config/timeZone', reason: `"${timeZone}" is not an IANA time zone` });
+        // the session carries config flags by name; the reset mail opens a dialog of the login screen by its query
+        (s.sessionConfig ?? []).forEach((name: string, i: number) => {
+          if (!Object.hasOwn(s.config ?? {}, name)) problems.push({ file, pointer: `/sessionConfig/${i}`, reason: `"${name}" is not a flag of config` });
+        });
+        const reset = typeof s.security?.resetLink === 'string' ? /^([^?]*)\?(.+)$/.exec(s.security.resetLink) : null;
+        if (reset) {
+          const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
+          const queries = new Set(Object.values(screens).filter((x) => x.type === 'login').flatMap((x: any) => Object.keys(x.queryDialogs ?? {})));
+          if (!paths.has(reset[1])) problems.push({ file, pointer: '/security/resetLink', reason: `"${reset[1]}" is not the path of a route` });
+          if (!queries.has(reset[2])) problems.push({ file, pointer: '/security/resetLink', reason: `"?${reset[2]}" opens no dialog (not in the queryDialogs of a login screen)` });
+        }
         break;
       }
       default:

@@ -196,7 +196,7 @@ describe('configuration', () => {
   });
 
   // issue 10 (runtime): the names the runtime reads from configuration instead of code
-  it('refuses a sign-in path that is no public route, a second sign-out route, an unknown locale or time zone, and a field widget or userInput it does not know', () => {
+  it('refuses a sign-in path that is no public route, a second sign-out route, an unknown locale or time zone, a session flag or reset link that leads nowhere, and a field widget, userInput or sign-in choice it does not know', () => {
     const root = copyConfig();
     made.push(root);
     const edit = (rel: string, change: (json: any) => void) => {
@@ -212,6 +212,8 @@ describe('configuration', () => {
     edit('screens/app.json', (a) => {
       a.config.locale = 'xx-XX';
       a.config.timeZone = 'Europe/Atlantis';
+      a.sessionConfig = ['hideRangeForDriver'];
+      a.security.resetLink = '/?resetuj';
     });
     let problems: string[] = [];
     try {
@@ -224,6 +226,8 @@ describe('configuration', () => {
       'screens/routes.json /routes exactly one route must have "action": "signOut" (found 2)',
       'screens/app.json /config/locale "xx-XX" is not a locale this platform knows',
       'screens/app.json /config/timeZone "Europe/Atlantis" is not an IANA time zone',
+      'screens/app.json /sessionConfig/0 "hideRangeForDriver" is not a flag of config',
+      'screens/app.json /security/resetLink "?resetuj" opens no dialog (not in the queryDialogs of a login screen)',
     ]));
 
     const second = copyConfig();
@@ -235,6 +239,7 @@ describe('configuration', () => {
       write(file, json);
     };
     editSecond('screens/routes.json', (r) => delete r.signIn);
+    editSecond('screens/app.json', (a) => (a.security.signInChoices = { ADMIN: ['ADMIN'] }));
     editSecond('screens/password-reset-set.json', (s) => {
       s.fields[0].widget = 'iban';
       s.fields[1].userInput = 'yes';
@@ -248,5 +253,6 @@ describe('configuration', () => {
     expect(problems.some((p) => p.startsWith('screens/routes.json') && p.includes('signIn'))).toBe(true);
     expect(problems.some((p) => p.startsWith('screens/password-reset-set.json /fields/0/widget'))).toBe(true);
     expect(problems.some((p) => p.startsWith('screens/password-reset-set.json /fields/1/userInput'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('screens/app.json /security/signInChoices'))).toBe(true);
   });
 });

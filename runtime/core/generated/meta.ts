@@ -108,7 +108,24 @@ export interface AppFile {
      * A new password is valid this many days (pwdDo).
      */
     passwordValidityDays: number;
+    /**
+     * The role chosen on the login screen (POST /user/auth role) → the account roles that may sign in with that choice (spec §4: the manager's choice also admits administrators).
+     */
+    signInChoices: {
+      /**
+       * @minItems 1
+       */
+      [k: string]: ("USER" | "MANAGER" | "ADVISOR" | "ADMIN")[];
+    };
+    /**
+     * Path and query of the page the password-reset mail links to (with the server's own origin); the query must be one of the login screen's queryDialogs (e.g. /?reset opens the set-password dialog).
+     */
+    resetLink: string;
   };
+  /**
+   * Flags of config copied into the session at sign-in (postConfig.logicConfig): the per-user view of settings the runtime's conditions read, e.g. hideRangeForManager. Each must be a key of config.
+   */
+  sessionConfig?: string[];
   /**
    * Dialogs a signed-in user must get through before the portal shows a page (spec §4: the terms modal, then the forced password change). Each shows while its condition holds and until it closes itself.
    */
