@@ -22,51 +22,94 @@ function load(dir: string) {
 
 const pascal = (s: string) => s.replace(/(^|[-_/.])([a-z0-9])/gi, (_, __, c: string) => c.toUpperCase());
 
+/** Where a `$ref` leads: a named type, or a part of a schema to inline. */
+interface Names {
+  /** $id of entity and API schemas → their type name. */
+  ids: Set<string>;
+  /** $id of meta-schemas with a `type` (one file of screens/ or schemas/resources) → `<Name>File`. */
+  metaFiles: Set<string>;
+  byId: Map<string, any>;
+}
+
+/** A definition's type name, spelled as json-schema-to-typescript spells titles (i18nKey → I18NKey). */
+const defName = (name: string) => pascal(name).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+
 /**
- * Our schemas refer to each other by $id: a whole-schema $ref becomes the named type; a $ref into
- * another schema's $defs (the meta-schemas' "common#/$defs/…") is inlined.
+ * Our schemas refer to each other by $id. A whole-schema $ref becomes that schema's named type;
+ * a $ref into a meta-schema's `$defs` ("common#/$defs/i18nKey", "#/$defs/tone") becomes the named
+ * type of that definition (each definition is emitted once, named after its key); any other
+ * fragment ("row-params#/properties/sortModel") is inlined.
  */
-function inlineRefs(schema: any, ids: Set<string>, byId: Map<string, any>, self?: any, depth = 0): any {
-  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, ids, byId, self, depth));
+function inlineRefs(schema: any, names: Names, self: any, depth = 0): any {
+  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, names, self, depth));
   if (!schema || typeof schema !== 'object') return schema;
   const out: any = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === '$ref' && typeof v === 'string') {
-      const [id, frag] = v.split('#');
-      const target = id ? byId.get(id) ?? byId.get(`meta/${id}`) : self;
-      if (!frag && id && ids.has(id)) out.tsType = pascal(id);
+      const [ref, frag] = v.split('#');
+      const id = ref && !names.byId.has(ref) && names.byId.has(`meta/${ref}`) ? `meta/${ref}` : ref;
+      const target = id ? names.byId.get(id) : self;
+      const def = frag?.match(/^\/\$defs\/([^/]+)$/)?.[1];
+      if (!frag && id && names.ids.has(id)) out.tsType = pascal(id);
+      else if (!frag && id && names.metaFiles.has(id)) out.tsType = `${pascal(id.replace(/^meta\//, ''))}File`;
+      else if (def && target?.$defs?.[def]) out.tsType = defName(def);
       else if (target && frag && depth < 8) {
         const pointed = frag.split('/').filter(Boolean).reduce((n: any, p: string) => n?.[p], target);
-        Object.assign(out, inlineRefs(pointed ?? {}, ids, byId, target, depth + 1));
-      } else if (target && !frag && depth < 8) Object.assign(out, inlineRefs(target, ids, byId, target, depth + 1));
+        Object.assign(out, inlineRefs(pointed ?? {}, names, target, depth + 1));
+      } else if (target && !frag && depth < 8) Object.assign(out, inlineRefs(target, names, target, depth + 1));
       else out.tsType = 'unknown';
-    } else if (k !== '$defs') out[k] = inlineRefs(v, ids, byId, self, depth);
+    } else if (k === 'properties' && v && typeof v === 'object') {
+      // property names are names, not keywords: a property called "$defs" (screens/conditions.json) stays
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, inlineRefs(sub, names, self, depth)]));
+    } else if (k !== '$defs') out[k] = inlineRefs(v, names, self, depth);
   }
+  // an object with no declared keys (followValue.values, sessionPatch) is a map, not `{}`
+  const open = ['properties', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'tsType'].every((key) => !(key in out));
+  if (out.type === 'object' && open) out.tsType = '{ [key: string]: unknown }';
   return out;
 }
+
+const OPTIONS = {
+  bannerComment: '',
+  additionalProperties: false,
+  declareExternallyReferenced: true,
+  strictIndexSignatures: false,
+  // minItems/maxItems stay validation rules: as tuples they would give each array a second type
+  ignoreMinAndMaxItems: true,
+  format: true,
+} as const;
 
 async function generate(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const groups: [string, string][] = [['schemas/entities', 'entities.ts'], ['schemas/api', 'api.ts'], ['schemas/meta', 'meta.ts']];
   const all = groups.flatMap(([dir]) => load(dir));
-  const byId = new Map(all.map((s) => [s.schema.$id, s.schema]));
-  const ids = new Set(all.filter((s) => !s.file.startsWith('schemas/meta')).map((s) => s.schema.$id));
+  const names: Names = {
+    byId: new Map(all.map((s) => [s.schema.$id, s.schema])),
+    ids: new Set(all.filter((s) => !s.file.startsWith('schemas/meta')).map((s) => s.schema.$id)),
+    metaFiles: new Set(all.filter((s) => s.file.startsWith('schemas/meta') && s.schema.type).map((s) => s.schema.$id)),
+  };
   for (const [dir, out] of groups) {
     const parts = [HEADER];
-    for (const { schema } of load(dir)) {
+    const defined = new Map<string, string>();
+    for (const { file, schema } of load(dir)) {
       const { $schema: _s, $id, ...rest } = schema;
-      if (dir === 'schemas/meta' && !rest.type) continue; // libraries of $defs (common) are inlined where used
+      // named definitions first, each once (two files may not define the same name differently)
+      for (const [key, def] of Object.entries<any>(schema.$defs ?? {})) {
+        if ($id === 'meta/conditions') break; // its "$defs" is a property of screens/conditions.json
+        const name = defName(key);
+        const text = JSON.stringify(def);
+        if (defined.has(name) && defined.get(name) !== text) throw new Error(`${file}: $defs/${key} is defined differently elsewhere; rename one`);
+        if (defined.has(name)) continue;
+        defined.set(name, text);
+        const ts = await compile(inlineRefs({ ...def, title: name }, names, schema), name, { ...OPTIONS, declareExternallyReferenced: false });
+        parts.push(ts.trim());
+      }
+      if (dir === 'schemas/meta' && !rest.type) continue; // libraries of $defs (common) only name their definitions
       const name = dir === 'schemas/meta' ? `${pascal($id.replace(/^meta\//, ''))}File` : pascal($id);
-      const ts = await compile(inlineRefs({ ...rest, title: name }, ids, byId, schema), name, {
-        bannerComment: '',
-        additionalProperties: false,
-        declareExternallyReferenced: true,
-        strictIndexSignatures: false,
-        format: true,
-      });
+      const ts = await compile(inlineRefs({ ...rest, title: name }, names, schema), name, OPTIONS);
       parts.push(ts.trim());
     }
-    if (out === 'api.ts') parts.splice(1, 0, "import type { " + [...ids].filter((i) => load('schemas/entities').some((e) => e.schema.$id === i)).map(pascal).join(', ') + " } from './entities';");
+    if (out === 'api.ts') parts.splice(1, 0, "import type { " + [...names.ids].filter((i) => load('schemas/entities').some((e) => e.schema.$id === i)).map(pascal).join(', ') + " } from './entities';");
     files.set(out, parts.join('\n\n') + '\n');
   }
   return files;

@@ -3,8 +3,8 @@
  * (tools/build-if-stale.ts compares them with the ones each build recorded):
  * - the browser runtime: every file under runtime/ (its sources, index.html, public/ and
  *   vite.config.ts) and package-lock.json (the libraries bundled into it), in dist/runtime.hash;
- * - the compiled server (tools/build-server.ts): server/ and runtime/core/ (the modules both
- *   sides share), package-lock.json and the build recipe itself, in dist-server/server.hash.
+ * - the compiled server (tools/build-server.ts): server/, runtime/core/ and runtime/src/screens/
+ *   (the modules both sides share: the screen types' cross-checks), package-lock.json and the build recipe itself, in dist-server/server.hash.
  * Screens, texts and variants are in neither: both read them at run time. Tests are left out.
  */
 import { createHash } from 'node:crypto';
@@ -37,5 +37,6 @@ export function runtimeSourceHash(root: string): string {
 }
 
 export function serverSourceHash(root: string): string {
-  return sourceHash(root, ['server', 'runtime/core'], ['package-lock.json', 'tools/build-server.ts']);
+  // the server runs each screen type's cross-check (runtime/src/screens/<type>/check.ts)
+  return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens'], ['package-lock.json', 'tools/build-server.ts']);
 }

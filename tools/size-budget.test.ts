@@ -19,17 +19,23 @@ describe('the size budget of the runtime', () => {
     file('Table.js', 150);
     file('Pdf.js', 500);
     writeFileSync(join(dir, '.vite/manifest.json'), JSON.stringify({
-      'index.html': { file: 'assets/index.js', isEntry: true, dynamicImports: ['src/screens/Login.tsx', 'src/screens/table/index.tsx'] },
+      'index.html': { file: 'assets/index.js', isEntry: true, dynamicImports: ['src/screens/login/Login.tsx', 'src/screens/table/view/index.tsx'] },
       _shared: { file: 'assets/shared.js' },
-      'src/screens/Login.tsx': { file: 'assets/Login.js', imports: ['_shared', 'index.html'], dynamicImports: ['src/Pdf.tsx'] },
-      'src/screens/table/index.tsx': { file: 'assets/Table.js', imports: ['_shared'] },
+      'src/screens/login/Login.tsx': { file: 'assets/Login.js', imports: ['_shared', 'index.html'], dynamicImports: ['src/Pdf.tsx'] },
+      'src/screens/table/view/index.tsx': { file: 'assets/Table.js', imports: ['_shared'] },
       'src/Pdf.tsx': { file: 'assets/Pdf.js' },
     }));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  // the screen registry names each type's component; a screen may live in a folder of its own
-  const registry = `export const screenRegistry = {\n  login: lazy(() => import('./Login')),\n  'details-table': lazy(() => import('./Nope')),\n  table: lazy(() => import('./table')),\n};`;
+  // each screen type's folder module names its component; the component may be a folder of its own
+  const modules: Record<string, string> = {
+    login: `export const screenType = { ...loginChecks, component: lazy(() => import('./Login')) };`,
+    'details-table': `export const screenType = { ...checks, component: lazy(() => import('./Nope')) };`,
+    table: `export const screenType = {\n  ...tableChecks,\n  component: lazy(() => import('./view')),\n};`,
+    page: `export const screenType = { type: 'page' };`,
+  };
+  const registry = (type: string) => modules[type];
 
   it("counts the entry and the screen's static imports once each, not what it loads later", () => {
     const [login] = measure(dir, registry, [{ page: 'login', screenType: 'login', budgetKb: 200 }]);
@@ -46,10 +52,10 @@ describe('the size budget of the runtime', () => {
   });
 
   it('finds a screen type\'s chunk through the registry, and says so when it cannot', () => {
-    const manifest = { 'src/screens/Login.tsx': { file: 'a.js' }, 'src/screens/table/index.tsx': { file: 'b.js' } };
-    expect(screenChunkKey(manifest, registry, 'table')).toBe('src/screens/table/index.tsx');
-    expect(screenChunkKey(manifest, registry, 'login')).toBe('src/screens/Login.tsx');
-    expect(() => screenChunkKey(manifest, registry, 'page')).toThrow(/no lazy import/);
-    expect(() => screenChunkKey(manifest, registry, 'details-table')).toThrow(/not in the vite manifest/);
+    const manifest = { 'src/screens/login/Login.tsx': { file: 'a.js' }, 'src/screens/table/view/index.tsx': { file: 'b.js' } };
+    expect(screenChunkKey(manifest, modules.table, 'table')).toBe('src/screens/table/view/index.tsx');
+    expect(screenChunkKey(manifest, modules.login, 'login')).toBe('src/screens/login/Login.tsx');
+    expect(() => screenChunkKey(manifest, modules.page, 'page')).toThrow(/no lazy component/);
+    expect(() => screenChunkKey(manifest, modules['details-table'], 'details-table')).toThrow(/not in the vite manifest/);
   });
 });

@@ -27,14 +27,14 @@ export const BUDGETS_KB: { page: string; screenType: string; budgetKb: number }[
 ];
 
 /**
- * The vite manifest key of a screen type's component, read from the screen registry
- * (`login: lazy(() => import('./LoginScreen'))`), so the budget follows the file wherever it moves.
+ * The vite manifest key of a screen type's component, read from its folder's module
+ * (runtime/src/screens/<type>/index.ts: `component: lazy(() => import('./LoginScreen'))`), so the
+ * budget follows the component wherever it moves inside the folder.
  */
-export function screenChunkKey(manifest: Manifest, registrySource: string, screenType: string): string {
-  const escaped = screenType.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-  const match = new RegExp(`(?:^|[\\s,{])['"]?${escaped}['"]?\\s*:\\s*lazy\\(\\s*\\(\\)\\s*=>\\s*import\\(\\s*['"]([^'"]+)['"]`).exec(registrySource);
-  if (!match) throw new Error(`screen type ${screenType} has no lazy import in the screen registry`);
-  const base = `src/screens/${match[1].replace(/^\.\//, '')}`.replace(/\.tsx?$/, '');
+export function screenChunkKey(manifest: Manifest, moduleSource: string, screenType: string): string {
+  const match = /component\s*:\s*lazy\(\s*\(\)\s*=>\s*import\(\s*['"]([^'"]+)['"]/.exec(moduleSource);
+  if (!match) throw new Error(`screen type ${screenType} has no lazy component in runtime/src/screens/${screenType}/index.ts`);
+  const base = `src/screens/${screenType}/${match[1].replace(/^\.\//, '')}`.replace(/\.tsx?$/, '');
   const key = [`${base}.tsx`, `${base}.ts`, `${base}/index.tsx`, `${base}/index.ts`].find((k) => manifest[k]);
   if (!key) throw new Error(`${base} (screen type ${screenType}) is not in the vite manifest`);
   return key;
@@ -57,7 +57,8 @@ export function initialFiles(manifest: Manifest, keys: string[]): Set<string> {
   return files;
 }
 
-export function measure(distDir: string, registrySource: string, budgets = BUDGETS_KB) {
+/** `moduleSource(type)`: the text of runtime/src/screens/<type>/index.ts. */
+export function measure(distDir: string, moduleSource: (screenType: string) => string, budgets = BUDGETS_KB) {
   const manifestPath = join(distDir, '.vite/manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run npm run build first`);
   const manifest: Manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
@@ -65,7 +66,7 @@ export function measure(distDir: string, registrySource: string, budgets = BUDGE
   if (!entry) throw new Error('no entry in the vite manifest');
   const gz = (file: string) => gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length;
   return budgets.map(({ page, screenType, budgetKb }) => {
-    const files = [...initialFiles(manifest, [entry, screenChunkKey(manifest, registrySource, screenType)])];
+    const files = [...initialFiles(manifest, [entry, screenChunkKey(manifest, moduleSource(screenType), screenType)])];
     const jsKb = files.filter((f) => /\.m?js$/.test(f)).reduce((sum, f) => sum + gz(f), 0) / 1024;
     const cssKb = files.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gz(f), 0) / 1024;
     return { page, budgetKb, jsKb, cssKb, files, ok: jsKb <= budgetKb };
@@ -74,8 +75,8 @@ export function measure(distDir: string, registrySource: string, budgets = BUDGE
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dist = resolve(fileURLToPath(new URL('../dist/runtime', import.meta.url)));
-  const registry = readFileSync(fileURLToPath(new URL('../runtime/src/screens/registry.ts', import.meta.url)), 'utf8');
-  const results = measure(dist, registry);
+  const screens = fileURLToPath(new URL('../runtime/src/screens/', import.meta.url));
+  const results = measure(dist, (type) => readFileSync(join(screens, type, 'index.ts'), 'utf8'));
   for (const r of results) {
     console.log(`${r.ok ? 'ok  ' : 'OVER'} ${r.page}: ${r.jsKb.toFixed(1)} KB of JavaScript gzipped (budget ${r.budgetKb} KB), CSS ${r.cssKb.toFixed(1)} KB, ${r.files.length} files`);
   }

@@ -8,8 +8,10 @@ import { BrowserRouter } from 'react-router';
 import { ConfigContext, type LoadedConfig } from './config/ConfigContext';
 import { i18n } from './config/i18n';
 import { startApplication } from './config/startup';
-import type { MenuDecl } from './config/types';
+import type { MenuDecl } from './config/bundle';
 import { AppRoutes } from './routing/AppRoutes';
+import { screenRegistry } from './screens/registry';
+import { ScreenRegistryContext } from './screens/ScreenRegistryContext';
 import { CookieNotice } from './shell/CookieNotice';
 import { ErrorModal } from './shell/ErrorModal';
 import { LoadingBar } from './shell/LoadingBar';
@@ -45,9 +47,11 @@ export function App() {
       <LoadingBar />
       {state.phase === 'ready' && (
         <ConfigContext.Provider value={state.config}>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
+          <ScreenRegistryContext.Provider value={screenRegistry}>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </ScreenRegistryContext.Provider>
           <CookieNotice />
           <GlobalStatementModal />
         </ConfigContext.Provider>

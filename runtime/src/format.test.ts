@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import app from '../../locales/pl/app.json';
 import {
-  formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatNumber, formatTn, formatValue,
+  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatNumber, formatTn, formatValue,
 } from './format';
 
 const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')] as string;
@@ -29,7 +29,20 @@ describe('format', () => {
     expect(formatDate('2024-03-07T13:45:00')).toBe('07.03.2024');
     expect(formatDateTime('2024-03-07T13:45:10.123')).toBe('07.03.2024 13:45');
     expect(formatDateTime('2024-12-31 08:05')).toBe('31.12.2024 08:05');
-    expect(formatDateTime(new Date(2024, 0, 2, 9, 3))).toBe('02.01.2024 09:03');
+    // an instant is shown on the configured zone's clock (Europe/Warsaw by default: UTC+1 in winter)
+    expect(formatDateTime(new Date('2024-01-02T08:03:00Z'))).toBe('02.01.2024 09:03');
+    expect(formatDateTime('2024-07-02T22:30:00Z')).toBe('03.07.2024 00:30');
+  });
+
+  it('takes the locale and time zone from the configuration (screens/app.json config)', () => {
+    try {
+      expect(configureFormats({ locale: 'en-GB', timeZone: 'UTC' })).toEqual({ locale: 'en-GB', timeZone: 'UTC' });
+      expect(formatNumber(12345.5)).toBe('12,345.5');
+      expect(formatDateTime(new Date('2024-01-02T08:03:00Z'))).toBe('02.01.2024 08:03');
+    } finally {
+      configureFormats({});
+    }
+    expect(plain(formatNumber(12345.5))).toBe('12 345,5');
   });
 
   it('treats dates before 1900-01-02 as empty', () => {

@@ -3,19 +3,49 @@
  * 1900-01-02 as empty (the back office stores "no date" as 1900-01-01), numbers, kilometres and money
  * in Polish notation, booleans and T/N flags as Tak/Nie. Every screen formats through this module.
  */
-import type { FormatKind } from './config/types';
+import type { FormatKind } from './config/bundle';
 
 export { formatKindFor } from '../core/format-kind';
 
 export type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
-const LOCALE = 'pl-PL';
-const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
-const decimal1Format = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const kmFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 });
-const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
-const litresFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 });
-const mmFormat = new Intl.NumberFormat(LOCALE, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/**
+ * The locale of numbers and the time zone of instants: screens/app.json config.locale and
+ * config.timeZone, set once at start-up (configureFormats, from config/startup.ts). Until then,
+ * and in unit tests, the portal's defaults.
+ */
+export interface FormatSettings {
+  locale: string;
+  timeZone: string;
+}
+
+const DEFAULTS: FormatSettings = { locale: 'pl-PL', timeZone: 'Europe/Warsaw' };
+
+function makeFormats({ locale, timeZone }: FormatSettings) {
+  return {
+    timeZone,
+    number: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
+    decimal1: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
+    money: new Intl.NumberFormat(locale, { style: 'currency', currency: 'PLN' }),
+    litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
+    mm: new Intl.NumberFormat(locale, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    // wall-clock parts of an instant in the configured zone (en-CA: numeric, 24-hour)
+    clock: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+  };
+}
+
+let formats = makeFormats(DEFAULTS);
+
+/** Sets the locale and time zone every value is shown in; values missing from `config` keep the defaults. */
+export function configureFormats(config: Record<string, unknown>): FormatSettings {
+  const settings: FormatSettings = {
+    locale: typeof config.locale === 'string' ? config.locale : DEFAULTS.locale,
+    timeZone: typeof config.timeZone === 'string' ? config.timeZone : DEFAULTS.timeZone,
+  };
+  formats = makeFormats(settings);
+  return settings;
+}
 
 interface DateParts {
   y: number;
@@ -28,11 +58,12 @@ interface DateParts {
 const pad = (n: number) => String(n).padStart(2, '0');
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** Calendar parts of a date value; a value with a zone is shown in the browser's local time. */
+/** Calendar parts of a date value; an instant (a Date, a value with a zone) is shown on the configured zone's clock. */
 function dateParts(value: unknown): DateParts | null {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) return null;
-    return { y: value.getFullYear(), m: value.getMonth() + 1, d: value.getDate(), hh: value.getHours(), mm: value.getMinutes() };
+    const parts = Object.fromEntries(formats.clock.formatToParts(value).map((p) => [p.type, p.value]));
+    return { y: +parts.year, m: +parts.month, d: +parts.day, hh: +parts.hour, mm: +parts.minute };
   }
   if (typeof value !== 'string') return null;
   const match = ISO.exec(value.trim());
@@ -64,35 +95,35 @@ export function formatDateTime(value: unknown): string | null {
 
 export function formatNumber(value: unknown): string | null {
   const n = toNumber(value);
-  return n === null ? null : numberFormat.format(n);
+  return n === null ? null : formats.number.format(n);
 }
 
 /** Exactly one decimal (tread depth 6,5; 7,0). */
 export function formatDecimal1(value: unknown): string | null {
   const n = toNumber(value);
-  return n === null ? null : decimal1Format.format(n);
+  return n === null ? null : formats.decimal1.format(n);
 }
 
 export function formatKm(value: unknown): string | null {
   const n = toNumber(value);
-  return n === null ? null : kmFormat.format(n);
+  return n === null ? null : formats.km.format(n);
 }
 
 export function formatMoney(value: unknown): string | null {
   const n = toNumber(value);
-  return n === null ? null : moneyFormat.format(n);
+  return n === null ? null : formats.money.format(n);
 }
 
 /** Fuel: 48 l. */
 export function formatLitres(value: unknown): string | null {
   const n = toNumber(value);
-  return n === null ? null : litresFormat.format(n);
+  return n === null ? null : formats.litres.format(n);
 }
 
 /** Tread depth: 6,5 mm. */
 export function formatMm(value: unknown): string | null {
   const n = toNumber(value);
-  return n === null ? null : mmFormat.format(n);
+  return n === null ? null : formats.mm.format(n);
 }
 
 export function formatBoolean(value: unknown, t: Translate): string | null {

@@ -3,71 +3,23 @@
  * the cross-check, the row scopes and the routes read. A module of its own so that none of them
  * has to import the loader (which imports them).
  */
-export interface ConfigProblem {
-  file: string;
-  pointer: string;
-  reason: string;
-}
+import type { ResourceFile } from '../../runtime/core/generated/meta.ts';
+
+/** One problem of the configuration, with the file and JSON pointer (runtime/src/screens/check-context.ts). */
+export type { ConfigProblem } from '../../runtime/src/screens/check-context.ts';
 
 export type Screen = Record<string, any> & { type: string };
 
-export interface ResourceDecl {
-  resource: string;
-  entity: string;
-  source: string;
-  key: string;
-  srcColumn?: string;
-  /** Column that rowParams.group filters on. */
-  groupColumn?: string;
-  byId?: boolean;
-  /** Offers POST /<resource>/excel/prepare and GET /<resource>/excel/download. */
-  excelExport?: boolean;
-  /** Grows with the fleet: every sortable column must have an index per scope (table-indexes.test.ts). */
-  large?: boolean;
-  /** More POST paths /api/<resource>/<alias> answering like /table. */
-  listAliases?: string[];
-  defaultSort?: { colId: string; sort: 'asc' | 'desc' }[];
-  /** Row scope per role; absent when the resource takes its parents' scope (parentScope). */
-  access?: Partial<Record<'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR', RowScope>>;
-  scopeColumns?: Partial<Record<'client' | 'ownVehicle' | 'station' | 'self', string>>;
-  /** Rows belong to records of other resources and take their scope (note, attachment). */
-  /** Rules of the resource's domain calls (orders: editable fields, hidden prices, locks, transitions). */
-  rules?: ResourceRules;
-  parentScope?: {
-    typeColumn: string;
-    idColumn: string;
-    /** Value of typeColumn → parent resource name. */
-    parents: Record<string, string>;
-  };
-}
+/** A resource file (schemas/resources/*.json), typed from its meta-schema (npm run gen). */
+export type ResourceDecl = ResourceFile;
 
-/** A condition of the configuration (runtime/core/conditions.ts): a JSON Schema over the context. */
-export type ConditionDecl = boolean | Record<string, unknown>;
+/** Row scope of a role on a resource (ACCESS.md), from the resource meta-schema. */
+export type RowScope = NonNullable<NonNullable<ResourceFile['access']>['ADMIN']>;
 
+/** Write and read rules of a resource's domain calls (orders: editable fields, hidden prices, locks, transitions). */
+export type ResourceRules = NonNullable<ResourceFile['rules']>;
 /** A move of a record's status declared in `rules.transitions` (the approval workflow). */
-export interface TransitionDecl {
-  id: string;
-  from: number[];
-  to: number;
-  roles: ('ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR')[];
-  when?: ConditionDecl;
-  /** Text key of the button. */
-  label: string;
-}
-
-/** Write and read rules of a resource's domain calls (schemas/meta/resource.schema.json "rules"). */
-export interface ResourceRules {
-  editableWhen?: Record<string, ConditionDecl>;
-  hiddenWhen?: Record<string, ConditionDecl>;
-  ownVehicleWhen?: ConditionDecl;
-  ownStationWhen?: ConditionDecl;
-  confirmPricingWhen?: ConditionDecl;
-  authoriseOnCreateWhen?: ConditionDecl;
-  positionsLockedWhen?: ConditionDecl;
-  transitions?: TransitionDecl[];
-}
-
-export type RowScope = 'all' | 'client' | 'ownVehicle' | 'ownVehicleClient' | 'station' | 'self';
+export type TransitionDecl = NonNullable<ResourceRules['transitions']>[number];
 
 export interface Bundle {
   version: string;

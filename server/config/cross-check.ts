@@ -2,9 +2,12 @@
  * Checks across files that a meta-schema alone cannot see: a route naming a missing screen, a
  * column or field its entity lacks, a resource without its entity, a text key missing from
  * locales/pl, a condition that does not compile. Each problem names the file and JSON pointer.
+ * The shell files (routes, menu, app) are checked here; each screen type's own checks live in its
+ * folder (runtime/src/screens/<type>/check.ts), listed by runtime/src/screens/screen-types.ts.
  */
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
-import { fieldLabelKey, hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
+import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
+import { SCREEN_TYPES } from '../../runtime/src/screens/screen-types.ts';
 import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
 
 interface Parts {
@@ -21,6 +24,9 @@ interface Parts {
 const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
 
 const CONDITION_KEYS = new Set(['visibleWhen', 'hiddenWhen', 'disabledWhen', 'when', 'allowedWhen', 'okWhen', 'termsRequiredWhen']);
+/** The type-specific checks, each next to its screen type (runtime/src/screens/<type>/check.ts). */
+const screenTypeChecks = new Map(SCREEN_TYPES.map((t) => [t.type as string, t.check]));
+
 const TEXT_KEYS = new Set(['label', 'title', 'header', 'copyright', 'help', 'intro', 'text', 'running', 'failure', 'success', 'signOut', 'toast', 'passwordExpiryWarning']);
 
 export function crossCheck(parts: Parts): ConfigProblem[] {
@@ -72,12 +78,19 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
   for (const [id, s] of Object.entries(screens)) {
     const file = screenFile(id);
     switch (s.type) {
-      case 'routes':
+      case 'routes': {
         s.routes.forEach((r: any, i: number) => {
           if (r.screen) needScreen(file, `/routes/${i}/screen`, r.screen);
           (r.screens ?? []).forEach((c: any, j: number) => needScreen(file, `/routes/${i}/screens/${j}/screen`, c.screen));
         });
+        // the runtime sends guests to signIn and signs out through the signOut route, by these names only
+        const signIn = s.routes.find((r: any) => r.path === s.signIn);
+        if (!signIn) problems.push({ file, pointer: '/signIn', reason: `"${s.signIn}" is not the path of a route` });
+        else if (!signIn.public) problems.push({ file, pointer: '/signIn', reason: `route "${signIn.id}" must be public to be the sign-in page` });
+        const signOuts = s.routes.filter((r: any) => r.action === 'signOut').length;
+        if (signOuts !== 1) problems.push({ file, pointer: '/routes', reason: `exactly one route must have "action": "signOut" (found ${signOuts})` });
         break;
+      }
       case 'menu': {
         const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
         s.groups.forEach((g: any, i: number) => {
@@ -89,76 +102,34 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         });
         break;
       }
-      case 'login':
-      case 'form': {
-        if (!schemas[s.schema]) problems.push({ file, pointer: '/schema', reason: `request schema "${s.schema}" does not exist` });
-        const namespace = s.type === 'login' ? id : namespaceOfKey(s.title, id);
-        const ids = new Set(s.fields.map((f: any) => f.id));
-        s.fields.forEach((f: any, i: number) => {
-          if (!f.formOnly) needField(file, `/fields/${i}/id`, s.schema, f.id);
-          if (f.sameAs && !ids.has(f.sameAs)) problems.push({ file, pointer: `/fields/${i}/sameAs`, reason: `field "${f.sameAs}" is not a field of this form` });
-          if (!f.label) needKey(file, `/fields/${i}`, fieldLabelKey(namespace, f.id));
+      case 'app': {
+        (s.sessionGates ?? []).forEach((g: any, i: number) => needScreen(file, `/sessionGates/${i}/screen`, g.screen));
+        // the locale and time zone every date and number is written in (runtime/src/format.ts, the Excel export)
+        const { locale, timeZone } = s.config ?? {};
+        if (typeof locale === 'string' && !Intl.NumberFormat.supportedLocalesOf(locale).length) problems.push({ file, pointer: '/config/locale', reason: `"${locale}" is not a locale this platform knows` });
+        if (typeof timeZone === 'string' && !validTimeZone(timeZone)) problems.push({ file, pointer: '/config/timeZone', reason: `"${timeZone}" is not an IANA time zone` });
+        // the session carries config flags by name; the reset mail opens a dialog of the login screen by its query
+        (s.sessionConfig ?? []).forEach((name: string, i: number) => {
+          if (!Object.hasOwn(s.config ?? {}, name)) problems.push({ file, pointer: `/sessionConfig/${i}`, reason: `"${name}" is not a flag of config` });
         });
-        for (const name of Object.keys(s.values ?? {})) needField(file, `/values/${name}`, s.schema, name);
-        (s.links ?? []).forEach((l: any, i: number) => needScreen(file, `/links/${i}/dialog`, l.dialog));
-        for (const [q, dialog] of Object.entries(s.queryDialogs ?? {})) needScreen(file, `/queryDialogs/${q}`, dialog as string);
-        if (s.onSuccess?.openDialog) needScreen(file, '/onSuccess/openDialog', s.onSuccess.openDialog);
+        const reset = typeof s.security?.resetLink === 'string' ? /^([^?]*)\?(.+)$/.exec(s.security.resetLink) : null;
+        if (reset) {
+          const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
+          const queries = new Set(Object.values(screens).filter((x) => x.type === 'login').flatMap((x: any) => Object.keys(x.queryDialogs ?? {})));
+          if (!paths.has(reset[1])) problems.push({ file, pointer: '/security/resetLink', reason: `"${reset[1]}" is not the path of a route` });
+          if (!queries.has(reset[2])) problems.push({ file, pointer: '/security/resetLink', reason: `"?${reset[2]}" opens no dialog (not in the queryDialogs of a login screen)` });
+        }
         break;
       }
-      case 'app':
-        (s.sessionGates ?? []).forEach((g: any, i: number) => needScreen(file, `/sessionGates/${i}/screen`, g.screen));
-        break;
-      case 'table':
-        if (!resources[s.resource]) problems.push({ file, pointer: '/resource', reason: `resource "${s.resource}" does not exist in schemas/resources` });
-        if (s.onRowClick?.screen) needScreen(file, '/onRowClick/screen', s.onRowClick.screen);
-        s.columns.forEach((c: any, i: number) => {
-          const field = c.field ?? c.id;
-          needField(file, `/columns/${i}/${c.field ? 'field' : 'id'}`, s.entity, field);
-          needValueLabels(file, `/columns/${i}`, s.entity, { ...c, id: field });
-          if (!c.header) needKey(file, `/columns/${i}`, fieldLabelKey(s.entity, field));
-          if (c.headerTooltip) needKey(file, `/columns/${i}/headerTooltip`, c.headerTooltip);
-          for (const [value, icon] of Object.entries<any>(c.cell?.icons ?? {})) {
-            if (icon.text) needKey(file, `/columns/${i}/cell/icons/${value}/text`, icon.text);
-          }
-          if (c.cell?.type === 'files') needField(file, `/columns/${i}/cell/link/idField`, s.entity, c.cell.link.idField);
+      default:
+        screenTypeChecks.get(s.type)?.(s, {
+          id, file, screens, schemas, resources,
+          problem: (pointer, reason) => problems.push({ file, pointer, reason }),
+          needKey: (pointer, key) => needKey(file, pointer, key),
+          needScreen: (pointer, target) => needScreen(file, pointer, target),
+          needField: (pointer, entity, field) => needField(file, pointer, entity, field),
+          needValueLabels: (pointer, entity, item) => needValueLabels(file, pointer, entity, item),
         });
-        if (new Set(s.columns.map((c: any) => c.id)).size !== s.columns.length) problems.push({ file, pointer: '/columns', reason: 'column ids must be unique (use "field" to show one field twice)' });
-        if (s.presetFilter) {
-          const options: any[] = s.presetFilter.options;
-          if (!options.some((o) => o.id === s.presetFilter.default)) problems.push({ file, pointer: '/presetFilter/default', reason: `"${s.presetFilter.default}" is not one of the options` });
-          options.forEach((o, j) => Object.keys(o.filterModel ?? {}).forEach((f) => needField(file, `/presetFilter/options/${j}/filterModel/${f}`, s.entity, f)));
-        }
-        if (s.export === 'xlsx' && resources[s.resource] && !resources[s.resource].excelExport) {
-          problems.push({ file, pointer: '/export', reason: `resource "${s.resource}" offers no Excel export (set "excelExport": true in schemas/resources/${s.resource}.json, or use "csv")` });
-        }
-        if (s.group && !resources[s.resource]?.groupColumn) problems.push({ file, pointer: '/group', reason: `resource "${s.resource}" declares no groupColumn` });
-        break;
-      case 'details-dialog':
-        s.tabs.forEach((t: any, i: number) => {
-          if (t.table) {
-            needScreen(file, `/tabs/${i}/table/screen`, t.table.screen);
-            needField(file, `/tabs/${i}/table/srcField`, s.entity, t.table.srcField);
-          }
-          (t.sections ?? []).forEach((sec: any, j: number) =>
-            sec.fields.forEach((f: any, k: number) => {
-              const ptr = `/tabs/${i}/sections/${j}/fields/${k}`;
-              needField(file, `${ptr}/id`, s.entity, f.id);
-              needValueLabels(file, ptr, s.entity, f);
-              if (f.colorField) needField(file, `${ptr}/colorField`, s.entity, f.colorField);
-              if (!f.label) needKey(file, ptr, fieldLabelKey(s.entity, f.id));
-            }),
-          );
-        });
-        break;
-      case 'panel-set':
-        s.panels.forEach((p: any, i: number) =>
-          (p.fields ?? []).forEach((f: any, k: number) => {
-            needField(file, `/panels/${i}/fields/${k}/id`, s.entity, f.id);
-            needValueLabels(file, `/panels/${i}/fields/${k}`, s.entity, f);
-            if (!f.label) needKey(file, `/panels/${i}/fields/${k}`, fieldLabelKey(s.entity, f.id));
-          }),
-        );
-        break;
     }
   }
 
@@ -262,10 +233,13 @@ function screenAccessProblems(parts: Parts, evaluator: ConditionEvaluator): Conf
   return problems;
 }
 
-/** The namespace of a screen's own texts: that of its title key (`password:changeTitle` → `password`). */
-function namespaceOfKey(key: string | undefined, fallback: string): string {
-  const i = key?.indexOf(':') ?? -1;
-  return i > 0 ? key!.slice(0, i) : fallback;
+function validTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Depth-first walk with JSON pointers; the visitor returns false to skip a subtree. */

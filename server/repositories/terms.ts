@@ -7,17 +7,13 @@ import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 
-export interface TemplateStatus {
-  templateId: number;
-  name: string;
-  group: string;
-  version: number;
-  accepted: boolean;
-  acceptedAt: string | null;
-}
+import type { TermsStatus } from '../../runtime/core/generated/api.ts';
+
+/** One current document with this user's acceptance (schemas/api/terms-status.schema.json). */
+export type TemplateStatus = TermsStatus['documents'][number];
 
 /** The current documents, in a stable order, with this user's acceptance of each. */
-export async function termsStatus(db: Kysely<DB>, userId: number): Promise<{ allAccepted: boolean; documents: TemplateStatus[] }> {
+export async function termsStatus(db: Kysely<DB>, userId: number): Promise<TermsStatus> {
   const rows = await db.selectFrom('terms_template as t')
     .leftJoin('terms_acceptance as a', (join) => join.onRef('a.templateId', '=', 't.id').on('a.userId', '=', userId))
     .select(['t.id as templateId', 't.name', 't.grupa as group', 't.version', 'a.acceptedAt'])

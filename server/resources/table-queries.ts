@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { ResourceDecl } from '../config/bundle.ts';
+import type { RowParams, TablePage } from '../../runtime/core/generated/api.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { ErrorMapper } from '../plugins/errors.ts';
 import { HttpError } from '../http-error.ts';
@@ -26,23 +27,8 @@ export const MAX_BLOCK = 1000;
 /** Counts are exact up to this many rows unless screens/app.json sets `tables.countCap`. */
 export const DEFAULT_COUNT_CAP = 100_000;
 
-export interface RowParams {
-  startRow: number;
-  endRow: number;
-  sortModel?: unknown;
-  filterModel?: unknown;
-  srcId?: string | number | null;
-  group?: string | null;
-  /** A cursor of the same query from an earlier block (table-cursor.ts). */
-  cursor?: string | null;
-}
-
-/** A block as /table2 answers it: `count`/`estimated` only for the first block, `cursor` when more rows may follow. */
-export interface TablePage extends Partial<RowCount> {
-  rows: Record<string, unknown>[];
-  lastRow: number;
-  cursor?: string;
-}
+/** The request's rowParams and a block as /table2 answers it (`count`/`estimated` only for the first block, `cursor` when more rows may follow): schemas/api/row-params and table-page. */
+export type { RowParams, TablePage };
 
 function createTableQueries(app: FastifyInstance) {
   /** Resources are read from the bundle in use on every call (dynamic table names: the untyped view of the database). */

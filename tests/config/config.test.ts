@@ -194,4 +194,65 @@ describe('configuration', () => {
   it('refuses to start a variant that does not exist', () => {
     expect(() => loadBundle({ root: ROOT, variant: 'no-such-variant' })).toThrow(/variant folder does not exist/);
   });
+
+  // issue 10 (runtime): the names the runtime reads from configuration instead of code
+  it('refuses a sign-in path that is no public route, a second sign-out route, an unknown locale or time zone, a session flag or reset link that leads nowhere, and a field widget, userInput or sign-in choice it does not know', () => {
+    const root = copyConfig();
+    made.push(root);
+    const edit = (rel: string, change: (json: any) => void) => {
+      const file = join(root, rel);
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      change(json);
+      write(file, json);
+    };
+    edit('screens/routes.json', (r) => {
+      r.signIn = '/app';
+      r.routes.push({ id: 'sign-out-too', path: '/wyloguj', action: 'signOut', public: true });
+    });
+    edit('screens/app.json', (a) => {
+      a.config.locale = 'xx-XX';
+      a.config.timeZone = 'Europe/Atlantis';
+      a.sessionConfig = ['hideRangeForDriver'];
+      a.security.resetLink = '/?resetuj';
+    });
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems).toEqual(expect.arrayContaining([
+      'screens/routes.json /signIn route "app" must be public to be the sign-in page',
+      'screens/routes.json /routes exactly one route must have "action": "signOut" (found 2)',
+      'screens/app.json /config/locale "xx-XX" is not a locale this platform knows',
+      'screens/app.json /config/timeZone "Europe/Atlantis" is not an IANA time zone',
+      'screens/app.json /sessionConfig/0 "hideRangeForDriver" is not a flag of config',
+      'screens/app.json /security/resetLink "?resetuj" opens no dialog (not in the queryDialogs of a login screen)',
+    ]));
+
+    const second = copyConfig();
+    made.push(second);
+    const editSecond = (rel: string, change: (json: any) => void) => {
+      const file = join(second, rel);
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      change(json);
+      write(file, json);
+    };
+    editSecond('screens/routes.json', (r) => delete r.signIn);
+    editSecond('screens/app.json', (a) => (a.security.signInChoices = { ADMIN: ['ADMIN'] }));
+    editSecond('screens/password-reset-set.json', (s) => {
+      s.fields[0].widget = 'iban';
+      s.fields[1].userInput = 'yes';
+    });
+    problems = [];
+    try {
+      loadBundle({ root: second });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems.some((p) => p.startsWith('screens/routes.json') && p.includes('signIn'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('screens/password-reset-set.json /fields/0/widget'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('screens/password-reset-set.json /fields/1/userInput'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('screens/app.json /security/signInChoices'))).toBe(true);
+  });
 });

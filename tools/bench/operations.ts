@@ -240,8 +240,8 @@ async function wireBytes(server: ServerProcess, root: string, preConfigName: str
     return total;
   };
   const html = (await receivedBytes(`${server.baseUrl}/`)).bytes;
-  const loginFiles = initialFiles(manifest, [entry, 'src/screens/LoginScreen.tsx']);
-  const tableFiles = [...initialFiles(manifest, [entry, 'src/screens/TableScreen.tsx'])].filter((f) => !loginFiles.has(f));
+  const loginFiles = initialFiles(manifest, [entry, 'src/screens/login/LoginScreen.tsx']);
+  const tableFiles = [...initialFiles(manifest, [entry, 'src/screens/table/TableScreen.tsx'])].filter((f) => !loginFiles.has(f));
   const apiLogin = (await receivedBytes(`${server.baseUrl}/api/init/pre-config`)).bytes + (await receivedBytes(`${server.baseUrl}/api/ui/config`)).bytes;
   const loginAssets = await sum(loginFiles);
   const tableAssets = await sum(tableFiles);

@@ -302,12 +302,12 @@ export interface ExcelExportRequest {
    * @minItems 1
    * @maxItems 200
    */
-  fieldNames: [string, ...string[]];
+  fieldNames: string[];
   /**
    * @minItems 1
    * @maxItems 200
    */
-  columnNames: [string, ...string[]];
+  columnNames: string[];
   /**
    * @maxItems 200
    */

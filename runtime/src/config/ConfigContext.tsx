@@ -4,7 +4,7 @@
  */
 import { createContext, useContext } from 'react';
 import { ConditionEvaluator } from '../../core/conditions';
-import type { Bundle, PreConfig } from './types';
+import type { Bundle, PreConfig } from './bundle';
 
 export interface LoadedConfig {
   preConfig: PreConfig;

@@ -3,7 +3,7 @@
  * record, mode }. Built in one place so that every screen evaluates rules against the same facts.
  */
 import type { ConditionContext } from '../../core/conditions';
-import type { Bundle, Session } from './types';
+import type { Bundle, Session } from './bundle';
 
 export function conditionContext(
   bundle: Pick<Bundle, 'variant' | 'config'>,

@@ -8,7 +8,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import appTexts from '../../../locales/pl/app.json';
-import type { Bundle } from './types';
+import type { Bundle } from './bundle';
 
 export const LANGUAGE = 'pl';
 

@@ -6,8 +6,9 @@
 import { api, ApiError, configureSigning } from '../api/client';
 import { showErrorModal, showToast } from '../state/ui';
 import { makeLoadedConfig, type LoadedConfig } from './ConfigContext';
+import { configureFormats } from '../format';
 import { applyBundleLocales, i18n } from './i18n';
-import type { Bundle, CompatibilityMessage, PreConfig } from './types';
+import type { Bundle, CompatibilityMessage, PreConfig } from './bundle';
 
 /** Keys of the non-blocking compatibility warnings already shown (spec §4 "Initialization errors"). */
 export const SHOWN_WARNINGS_KEY = 'portal.initWarningsShown';
@@ -59,6 +60,8 @@ export async function startApplication(): Promise<LoadedConfig> {
   document.title = preConfig.loginAppName;
   const bundle = await api.get<Bundle>('/ui/config', { quiet: true });
   applyBundleLocales(bundle);
+  // every date and number is shown in the configured locale and time zone (screens/app.json config)
+  configureFormats(bundle.config);
   showCompatibility(preConfig.compatibility ?? []);
   return makeLoadedConfig(preConfig, bundle);
 }

@@ -7,10 +7,12 @@
  */
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldLabelKey } from '../../core/labels';
-import type { FormFieldDecl } from '../config/types';
+import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
 import { distinctMessages, maxLengthOf } from './field-messages';
 import { choicesOf, formMessages, requiredFields, withValue, type ObjectSchema } from './light-form';
+import { inputFormatOf, type InputFormat } from './input-formats';
+import { useFormattedInput } from './useFormattedInput';
 
 type Data = Record<string, unknown>;
 type ServerErrors = Record<string, { __errors?: unknown[] } | undefined> | undefined;
@@ -179,6 +181,8 @@ function FieldInput({ id, field, property, label, required, value, invalid, desc
         ))}
       </select>
     );
+  } else if (inputFormatOf(field.widget)) {
+    input = <FormattedField {...common} id={id} className={className} format={inputFormatOf(field.widget)!} value={value} autoComplete={field.autocomplete} onChange={onChange} />;
   } else if (field.widget === 'textarea') {
     input = <textarea {...common} id={id} name={id} className={className} maxLength={maxLengthOf(property as { maxLength?: unknown })} value={text} onChange={(e) => onChange(e.target.value)} />;
   } else {
@@ -209,4 +213,10 @@ function FieldInput({ id, field, property, label, required, value, invalid, desc
       {input}
     </>
   );
+}
+
+/** A money, mileage, phone, postcode, date or date-time input (forms/input-formats.ts), as the rjsf forms draw it. */
+function FormattedField({ format, value, onChange, ...rest }: { format: InputFormat; value: unknown; onChange: (value: unknown) => void; id: string; className: string; autoComplete?: string } & Record<`aria-${string}`, unknown>) {
+  const input = useFormattedInput(format, value, onChange);
+  return <input {...rest} {...input} name={rest.id} type="text" />;
 }

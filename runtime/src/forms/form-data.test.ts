@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FormScreenDecl, Session } from '../config/types';
+import type { FormScreenDecl, Session } from '../config/bundle';
 import { formSchema, requestBody } from './form-data';
 
 const request = {

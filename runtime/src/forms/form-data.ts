@@ -4,7 +4,7 @@
  * and the request body (the data without form-only fields, plus the declared values).
  */
 import type { RJSFSchema } from '@rjsf/utils';
-import type { FormScreenDecl, FormValueDecl, Session } from '../config/types';
+import type { FormScreenDecl, FormValueDecl, Session } from '../config/bundle';
 import { withoutSchemaTexts } from './ui-schema';
 
 type Data = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConditionEvaluator } from '../../core/conditions';
 import conditionsJson from '../../../screens/conditions.json';
 import loginJson from '../../../screens/login.json';
-import type { LoginScreenDecl } from '../config/types';
+import type { LoginScreenDecl } from '../config/bundle';
 import { buildUiSchema, hiddenFieldIds, UPPER_CASE_WIDGET, withoutHidden } from './ui-schema';
 
 const ev = new ConditionEvaluator(conditionsJson);

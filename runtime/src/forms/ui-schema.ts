@@ -5,8 +5,9 @@
 import type { UiSchema } from '@rjsf/utils';
 import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
 import { fieldLabelKey } from '../../core/labels';
-import type { FormFieldDecl } from '../config/types';
+import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
+import { inputFormatOf } from './input-formats';
 
 /** Widgets of the screen files that map to rjsf's built-in widget names. */
 const BUILT_IN_WIDGETS: Partial<Record<NonNullable<FormFieldDecl['widget']>, string>> = {
@@ -62,6 +63,8 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     else if (field.upperCase) entry['ui:widget'] = UPPER_CASE_WIDGET;
     else if (field.widget === 'newPassword') entry['ui:widget'] = NEW_PASSWORD_WIDGET;
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
+    // money, mileage, phone, postcode, date, dateTime: forms/widgets.tsx registers each by that name
+    else if (inputFormatOf(field.widget)) entry['ui:widget'] = field.widget;
     if (field.options) entry['ui:enumNames'] = Object.fromEntries(field.options.map((o) => [String(o.value), t(o.label)]));
     // the screen file's value is an HTML autocomplete token (validated by its meta-schema)
     if (field.autocomplete) entry['ui:autocomplete'] = field.autocomplete as UiSchema['ui:autocomplete'];

@@ -2,7 +2,9 @@
  * Custom widgets, registered by name and referred to by name from uiSchemas (DESIGN.md §2).
  */
 import { getTemplate, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
+import { INPUT_FORMATS, type InputFormat } from './input-formats';
 import { NewPasswordWidget } from './NewPasswordWidget';
+import { useFormattedInput } from './useFormattedInput';
 import { NEW_PASSWORD_WIDGET, UPPER_CASE_WIDGET } from './ui-schema';
 
 /** A text input that upper-cases what is typed (plates, VINs) and keeps the caret where it was. */
@@ -18,7 +20,39 @@ function UpperCaseTextWidget(props: WidgetProps) {
   return <BaseInputTemplate {...props} onChange={onChange} />;
 }
 
+/** A text input that shows and reads its value through an input format (money, phone, date …). */
+function FormattedInput({ format, props }: { format: InputFormat; props: WidgetProps }) {
+  const { id, disabled, readonly, required, autofocus, rawErrors, onBlur, onFocus } = props;
+  const input = useFormattedInput(format, props.value, (value) => props.onChange(value));
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  return (
+    <input
+      {...input}
+      id={id}
+      name={id}
+      type="text"
+      className={`form-control${invalid ? ' is-invalid' : ''}`}
+      disabled={disabled || readonly}
+      required={required}
+      autoFocus={autofocus}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid ? `${id}__error` : undefined}
+      onBlur={() => {
+        input.onBlur();
+        onBlur(id, format.parse(input.value));
+      }}
+      onFocus={() => onFocus(id, props.value)}
+    />
+  );
+}
+
+/** One widget per input format, registered under the format's name (the screen file's `widget`). */
+const formattedWidgets: RegistryWidgetsType = Object.fromEntries(
+  Object.entries(INPUT_FORMATS).map(([name, format]) => [name, (props: WidgetProps) => <FormattedInput format={format} props={props} />]),
+);
+
 export const formWidgets: RegistryWidgetsType = {
+  ...formattedWidgets,
   [UPPER_CASE_WIDGET]: UpperCaseTextWidget,
   [NEW_PASSWORD_WIDGET]: NewPasswordWidget,
 };

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
-import type { RouteDecl } from '../config/types';
+import type { RouteDecl } from '../config/bundle';
 import { ScreenView } from '../screens/ScreenView';
 
 /** A route with `modal: true`: its screen in a modal over the page beneath; closing goes back. */

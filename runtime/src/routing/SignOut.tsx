@@ -3,10 +3,11 @@ import { Navigate } from 'react-router';
 import { api } from '../api/client';
 import { clearSession, currentToken } from '../state/session';
 import { Loading } from '../screens/Loading';
-import { LOGIN_PATH } from './resolve';
+import { useRoutesDecl } from './useNavigateTo';
 
-/** /sign-out: revokes the token on the server, clears the session, then goes to the login screen. */
+/** /sign-out: revokes the token on the server, clears the session, then goes to the sign-in page (routes.json signIn). */
 export function SignOut() {
+  const { signIn } = useRoutesDecl();
   const [done, setDone] = useState(false);
   const started = useRef(false);
   useEffect(() => {
@@ -19,5 +20,5 @@ export function SignOut() {
       setDone(true);
     });
   }, []);
-  return done ? <Navigate to={LOGIN_PATH} replace /> : <Loading />;
+  return done ? <Navigate to={signIn} replace /> : <Loading />;
 }

@@ -4,7 +4,7 @@ import appJson from '../../../screens/app.json';
 import conditionsJson from '../../../screens/conditions.json';
 import menuJson from '../../../screens/menu.json';
 import routesJson from '../../../screens/routes.json';
-import type { RoutesDecl } from '../config/types';
+import type { RoutesDecl } from '../config/bundle';
 import { chooseScreen, findRoute, isModalPath, resolveRoute } from './resolve';
 
 const ev = new ConditionEvaluator(conditionsJson);

@@ -5,7 +5,7 @@
  */
 import { matchPath } from 'react-router';
 import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
-import type { RouteDecl, RoutesDecl } from '../config/types';
+import type { RouteDecl, RoutesDecl } from '../config/bundle';
 
 export type RouteDecision =
   | { kind: 'screen'; route: RouteDecl; screenId: string }
@@ -13,8 +13,6 @@ export type RouteDecision =
   | { kind: 'signOut'; route: RouteDecl }
   | { kind: 'noAccess'; route: RouteDecl }
   | { kind: 'notFound' };
-
-export const LOGIN_PATH = '/';
 
 export function findRoute(routes: RoutesDecl, pathname: string): RouteDecl | undefined {
   return routes.routes.find((r) => matchPath({ path: r.path, end: true }, pathname) !== null);
@@ -36,12 +34,19 @@ export function resolveRoute(
   const route = findRoute(routes, pathname);
   if (!route) return { kind: 'notFound' };
   if (route.guestOnly && hasSession) return { kind: 'redirect', to: routes.landing };
-  if (!route.public && !hasSession) return { kind: 'redirect', to: LOGIN_PATH };
+  if (!route.public && !hasSession) return { kind: 'redirect', to: routes.signIn };
   if (route.redirect) return { kind: 'redirect', to: route.redirect };
   if (route.action === 'signOut') return { kind: 'signOut', route };
   if (!ev.matches(route.allowedWhen, ctx)) return { kind: 'noAccess', route };
   const screenId = chooseScreen(route, ev, ctx);
   return screenId ? { kind: 'screen', route, screenId } : { kind: 'noAccess', route };
+}
+
+/** The path of the sign-out route (the one with `action: "signOut"`); the cross-check makes sure there is one. */
+export function signOutPath(routes: RoutesDecl): string {
+  const route = routes.routes.find((r) => r.action === 'signOut');
+  if (!route) throw new Error('screens/routes.json declares no route with "action": "signOut"');
+  return route.path;
 }
 
 /** Whether a path opens as a modal over the current page (menu links and actions pass the background). */

@@ -5,8 +5,8 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
-import type { RoutesDecl } from '../config/types';
-import { isModalPath } from './resolve';
+import type { RoutesDecl } from '../config/bundle';
+import { isModalPath, signOutPath } from './resolve';
 
 export interface RouteState {
   background?: Location;
@@ -14,6 +14,13 @@ export interface RouteState {
 
 export function useRoutesDecl(): RoutesDecl {
   return useConfig().bundle.screens.routes as RoutesDecl;
+}
+
+/** Signs the user out through the route table's sign-out route (screens/routes.json). */
+export function useSignOut(): () => void {
+  const navigate = useNavigate();
+  const routes = useRoutesDecl();
+  return useCallback(() => navigate(signOutPath(routes)), [navigate, routes]);
 }
 
 /** The state a link to `to` should carry (a background for modal routes, kept when already in one). */

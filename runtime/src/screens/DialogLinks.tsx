@@ -1,6 +1,6 @@
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
-import type { DialogLinkDecl } from '../config/types';
+import type { DialogLinkDecl } from '../config/bundle';
 
 /** Links under a form that open another dialog screen (forgotten password, password rules). */
 export function DialogLinks({ links, onOpen }: { links?: DialogLinkDecl[]; onOpen: (screen: string) => void }) {

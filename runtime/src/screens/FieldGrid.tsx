@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../core/conditions';
 import { fieldLabelKey } from '../../core/labels';
 import { useConfig } from '../config/ConfigContext';
-import type { FieldDecl } from '../config/types';
+import type { FieldDecl } from '../config/bundle';
 import { formatKindFor, formatValue } from '../format';
 import { EmptyState } from './EmptyState';
 

@@ -1,26 +1,24 @@
 /**
- * The closed registry of screen types (DESIGN.md §2): one component per `type`. A screen file
- * names its type; nothing else in the runtime knows which screens exist. Components load lazily,
- * so the login page does not wait for the table grid and a signed-in user not for the form kit.
+ * The closed registry of screen types (DESIGN.md §2): one module per `type` listed in
+ * screen-types.ts, read from its folder's `index.ts` (vite finds the folders; the list decides
+ * which are registered). App.tsx passes it down through ScreenRegistryContext. Components load
+ * lazily, so the login page does not wait for the table grid nor a signed-in user for the form kit.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { ScreenType } from '../config/types';
-import type { ScreenProps } from './types';
+import { SCREEN_TYPES } from './screen-types';
+import type { ScreenRegistry } from './ScreenRegistryContext';
+import type { ScreenTypeModule } from './types';
 
-type ScreenComponent = LazyExoticComponent<ComponentType<ScreenProps<any>>>;
+const folders = import.meta.glob<ScreenTypeModule>('./*/index.ts', { eager: true, import: 'screenType' });
 
-export const screenRegistry: Record<ScreenType, ScreenComponent> = {
-  login: lazy(() => import('./LoginScreen')),
-  table: lazy(() => import('./TableScreen')),
-  'details-dialog': lazy(() => import('./DetailsDialog')),
-  'panel-set': lazy(() => import('./PanelSet')),
-  page: lazy(() => import('./PageScreen')),
-  form: lazy(() => import('./FormScreen')),
-  'terms-dialog': lazy(() => import('./TermsDialog')),
-  action: lazy(() => import('./ActionScreen')),
-  'password-policy': lazy(() => import('./PasswordPolicy')),
-};
-
-export function componentFor(type: string): ScreenComponent | undefined {
-  return Object.hasOwn(screenRegistry, type) ? screenRegistry[type as ScreenType] : undefined;
+/** Builds the registry; a listed type without its folder module is a programming error, told at once. */
+export function buildScreenRegistry(modules: Record<string, ScreenTypeModule | undefined> = folders): ScreenRegistry {
+  return new Map(
+    SCREEN_TYPES.map(({ type }) => {
+      const module = modules[`./${type}/index.ts`];
+      if (!module || module.type !== type) throw new Error(`screen type "${type}" (screen-types.ts) has no runtime/src/screens/${type}/index.ts exporting its screenType`);
+      return [type, module] as const;
+    }),
+  );
 }
+
+export const screenRegistry = buildScreenRegistry();

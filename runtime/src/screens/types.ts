@@ -1,4 +1,6 @@
-import type { RenderableScreen } from '../config/types';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ScreenCheck } from './check-context';
+import type { RenderableScreen } from '../config/bundle';
 
 /**
  * How a screen is placed: a page of the shell; the body of a modal route (the route draws the
@@ -16,4 +18,15 @@ export interface ScreenProps<S extends RenderableScreen = RenderableScreen> {
   srcId?: unknown;
   /** Closes a dialog screen or a modal route. */
   onClose?: () => void;
+}
+
+/**
+ * A screen type as the runtime registry holds it (`<type>/index.ts` exports one as `screenType`):
+ * its name, its component loaded lazily (so a page downloads only its own screen types' code) and
+ * its cross-check (`<type>/check.ts`, which the server runs too).
+ */
+export interface ScreenTypeModule {
+  type: string;
+  component: LazyExoticComponent<ComponentType<ScreenProps<any>>>;
+  check: ScreenCheck;
 }

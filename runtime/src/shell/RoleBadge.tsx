@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Session } from '../config/types';
+import type { Session } from '../config/bundle';
 
 /** The display name is last name then first name (spec §3); the login when neither is known. */
 export function displayName(user: Session['user']): string {

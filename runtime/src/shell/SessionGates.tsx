@@ -9,7 +9,7 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useConfig } from '../config/ConfigContext';
-import type { SessionGateDecl } from '../config/types';
+import type { SessionGateDecl } from '../config/bundle';
 import { useConditionContext } from '../config/useConditionContext';
 import { ScreenView } from '../screens/ScreenView';
 import { sessionAtom, updateSession } from '../state/session';

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfig } from '../config/ConfigContext';
-import type { MenuDecl, RoutesDecl } from '../config/types';
+import type { MenuDecl, RoutesDecl } from '../config/bundle';
 import { sessionAtom } from '../state/session';
 import { Footer } from './Footer';
 import { SessionGates } from './SessionGates';

@@ -3,7 +3,7 @@ import Offcanvas from 'react-bootstrap/Offcanvas';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
-import type { MenuDecl } from '../config/types';
+import type { MenuDecl } from '../config/bundle';
 import { useConditionContext } from '../config/useConditionContext';
 import { useLinkState } from '../routing/useNavigateTo';
 import { visibleMenu, type VisibleMenuGroup } from './menu';

@@ -6,7 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
-import type { Session } from '../config/types';
+import type { Session } from '../config/bundle';
 import { pendingRequestsAtom } from '../state/ui';
 import { RoleBadge } from './RoleBadge';
 

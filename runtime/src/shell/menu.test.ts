@@ -3,7 +3,7 @@ import { ConditionEvaluator, type Role } from '../../core/conditions';
 import appJson from '../../../screens/app.json';
 import conditionsJson from '../../../screens/conditions.json';
 import menuJson from '../../../screens/menu.json';
-import type { MenuDecl } from '../config/types';
+import type { MenuDecl } from '../config/bundle';
 import { visibleMenu } from './menu';
 
 const ev = new ConditionEvaluator(conditionsJson);

@@ -5,7 +5,7 @@
  */
 import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
 import { menuGroupKey, menuItemKey } from '../../core/labels';
-import type { MenuDecl } from '../config/types';
+import type { MenuDecl } from '../config/bundle';
 
 export interface VisibleMenuItem {
   id: string;

@@ -3,7 +3,7 @@
  * storage under a fixed key. Login stores it; logout or any 401 clears it.
  */
 import { atom } from 'jotai';
-import type { Session } from '../config/types';
+import type { Session } from '../config/bundle';
 import { store } from './store';
 
 export const SESSION_STORAGE_KEY = 'portal.session';

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { exportLimitOf } from '../../../core/export-limits';
 import { ApiError, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
-import type { TableScreenDecl } from '../../config/types';
+import type { TableScreenDecl } from '../../config/bundle';
 import { showToast } from '../../state/ui';
 import type { TableQuery } from './datasource';
 import { exportCsv, exportExcel, ExportRefused, exportRowParams, shownColumns } from './export';

@@ -6,7 +6,7 @@ import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PresetFilterDecl } from '../../config/types';
+import type { PresetFilterDecl } from '../../config/bundle';
 
 export function PresetFilterChoice({ preset, value, onChange }: { preset: PresetFilterDecl; value: string; onChange: (id: string) => void }) {
   const { t } = useTranslation();

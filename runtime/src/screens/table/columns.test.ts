@@ -3,7 +3,7 @@ import { ConditionEvaluator } from '../../../core/conditions';
 import car from '../../../../schemas/entities/car.schema.json';
 import conditionsJson from '../../../../screens/conditions.json';
 import vehiclesTable from '../../../../screens/vehicles-table.json';
-import type { TableScreenDecl } from '../../config/types';
+import type { TableScreenDecl } from '../../config/bundle';
 import { buildColumnDefs, columnSizes, estimateText, filterFor } from './columns';
 
 const ev = new ConditionEvaluator(conditionsJson);

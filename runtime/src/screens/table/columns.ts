@@ -7,7 +7,7 @@
 import type { ColDef } from 'ag-grid-community';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';
-import type { ColumnDecl, FormatKind, JsonSchema, TableScreenDecl } from '../../config/types';
+import type { ColumnDecl, FormatKind, JsonSchema, TableScreenDecl } from '../../config/bundle';
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import { cellRendererName } from './cells/names';
 

@@ -16,16 +16,12 @@
  * embedded table sends its parent as srcId (and group).
  */
 import type { IDatasource, IGetRowsParams } from 'ag-grid-community';
+import type { TablePage } from '../../../core/generated/api';
 import { api, ApiError, errorText } from '../../api/client';
 import { showToast } from '../../state/ui';
 
-export interface TablePage {
-  rows: Record<string, unknown>[];
-  lastRow: number;
-  cursor?: string;
-  count?: number;
-  estimated?: boolean;
-}
+/** A block as /table2 answers it (schemas/api/table-page.schema.json). */
+export type { TablePage };
 
 /** A query's row count; `estimated` when it is the database's estimate (beyond the configured cap). */
 export interface RowCount {

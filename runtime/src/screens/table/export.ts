@@ -15,7 +15,7 @@
 import type { Column, GridApi } from 'ag-grid-community';
 import { EXPORT_BLOCK_ROWS, EXPORT_MAX_ROWS } from '../../../core/export-limits';
 import { api } from '../../api/client';
-import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/types';
+import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/bundle';
 import { formatDate, type Translate } from '../../format';
 import { cellTextFor, exportColumnOf, type ExportColumnSpec } from './columns';
 import { csvDocument } from './csv';

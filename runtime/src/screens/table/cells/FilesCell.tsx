@@ -10,7 +10,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { api, apiUrl, errorText } from '../../../api/client';
-import type { FilesButtonDecl, FilesCellDecl } from '../../../config/types';
+import type { FilesButtonDecl, FilesCellDecl } from '../../../config/bundle';
 import { showToast } from '../../../state/ui';
 import { filesOf, openWithToken, rowVars, WindowBlockedError, type FileDecl } from './files';
 

@@ -6,7 +6,7 @@
  * screen readers. A value without an entry shows nothing.
  */
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import type { Tone } from '../../../config/types';
+import type { Tone } from '../../../config/bundle';
 
 export interface ResolvedIcon {
   icon?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import invoicesTable from '../../../../../screens/invoices-table.json';
-import type { FilesCellDecl } from '../../../config/types';
+import type { FilesCellDecl } from '../../../config/bundle';
 import { filesOf, openWithToken, rowVars, WindowBlockedError } from './files';
 
 const decl = invoicesTable.columns.find((c) => c.id === 'iloscZal')!.cell as unknown as FilesCellDecl;

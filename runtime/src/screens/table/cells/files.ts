@@ -2,7 +2,7 @@
  * What the `files` cell does, without React: which of the declared files a row has, the values its
  * texts may name, and opening a file in a new window through a one-time download token.
  */
-import type { FilesCellDecl } from '../../../config/types';
+import type { FilesCellDecl } from '../../../config/bundle';
 
 export type FileDecl = FilesCellDecl['files'][number];
 

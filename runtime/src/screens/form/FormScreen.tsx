@@ -16,25 +16,26 @@ import Card from 'react-bootstrap/Card';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api, ApiError, errorText } from '../api/client';
-import { useConfig } from '../config/ConfigContext';
-import type { FormScreenDecl, Session } from '../config/types';
-import { serverErrorSchema, translateErrors } from '../forms/messages';
-import type { PasswordFormContext } from '../forms/NewPasswordWidget';
-import { newPasswordMessage, policyOf, repeatMessage } from '../forms/password-checks';
-import { formSchema, pathValue, requestBody } from '../forms/form-data';
-import { buildUiSchema, namespaceOf } from '../forms/ui-schema';
-import { usePasswordScore } from '../forms/usePasswordScore';
-import { formTemplates } from '../forms/templates';
-import { useFieldErrors } from '../forms/useFieldErrors';
-import { formValidator } from '../forms/validator';
-import { formWidgets } from '../forms/widgets';
-import { sessionAtom, updateSession } from '../state/session';
-import { showStatement, showToast } from '../state/ui';
-import { DialogLinks } from './DialogLinks';
-import { Loading } from './Loading';
-import { ScreenView } from './ScreenView';
-import type { ScreenProps } from './types';
+import { api, ApiError, errorText } from '../../api/client';
+import { useSignOut } from '../../routing/useNavigateTo';
+import { useConfig } from '../../config/ConfigContext';
+import type { FormScreenDecl, Session } from '../../config/bundle';
+import { serverErrorSchema, translateErrors } from '../../forms/messages';
+import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
+import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
+import { formSchema, pathValue, requestBody } from '../../forms/form-data';
+import { buildUiSchema, namespaceOf } from '../../forms/ui-schema';
+import { usePasswordScore } from '../../forms/usePasswordScore';
+import { formTemplates } from '../../forms/templates';
+import { useFieldErrors } from '../../forms/useFieldErrors';
+import { formValidator } from '../../forms/validator';
+import { formWidgets } from '../../forms/widgets';
+import { sessionAtom, updateSession } from '../../state/session';
+import { showStatement, showToast } from '../../state/ui';
+import { DialogLinks } from '../DialogLinks';
+import { Loading } from '../Loading';
+import { ScreenView } from '../ScreenView';
+import type { ScreenProps } from '../types';
 
 type Data = Record<string, unknown>;
 
@@ -43,6 +44,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const { bundle, preConfig, conditions } = useConfig();
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
+  const signOut = useSignOut();
   const titleId = useId();
   const schema = useMemo(() => formSchema(bundle.schemas[screen.schema], screen), [bundle, screen]);
   const namespace = namespaceOf(screen.title, 'app');
@@ -99,9 +101,11 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
   const hasNewPassword = screen.fields.some((f) => f.widget === 'newPassword');
   const score = usePasswordScore(hasNewPassword);
   const policy = useMemo(() => policyOf(preConfig), [preConfig]);
+  // the user's own words: the session's names and the form fields marked `userInput` (screen file)
+  const typed = JSON.stringify(screen.fields.filter((f) => f.userInput).map((f) => formData[f.id]));
   const userInputs = useMemo(
-    () => [session?.user.login, session?.user.firstName, session?.user.lastName, formData.username].filter((v): v is string => typeof v === 'string' && !!v),
-    [session, formData.username],
+    () => [session?.user.login, session?.user.firstName, session?.user.lastName, ...(JSON.parse(typed) as unknown[])].filter((v): v is string => typeof v === 'string' && !!v),
+    [session, typed],
   );
   const formContext: PasswordFormContext = { policy, score, userInputs };
 
@@ -202,7 +206,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
         {hideSubmit && (
           <div className="d-flex gap-2 justify-content-end">
             {screen.signOut && (
-              <Button variant="outline-secondary" onClick={() => navigate('/sign-out')}>
+              <Button variant="outline-secondary" onClick={signOut}>
                 {t(screen.signOut)}
               </Button>
             )}

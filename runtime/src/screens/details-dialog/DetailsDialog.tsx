@@ -10,16 +10,16 @@ import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { useTranslation } from 'react-i18next';
-import type { ConditionContext } from '../../core/conditions';
-import { errorText } from '../api/client';
-import { useConfig } from '../config/ConfigContext';
-import type { DetailsDialogDecl, TabDecl } from '../config/types';
-import { useConditionContext } from '../config/useConditionContext';
-import { allFieldsEmpty, FieldGrid } from './FieldGrid';
-import { Loading } from './Loading';
-import { ScreenView } from './ScreenView';
-import type { ScreenProps } from './types';
-import { useRecord } from './useRecord';
+import type { ConditionContext } from '../../../core/conditions';
+import { errorText } from '../../api/client';
+import { useConfig } from '../../config/ConfigContext';
+import type { DetailsDialogDecl, TabDecl } from '../../config/bundle';
+import { useConditionContext } from '../../config/useConditionContext';
+import { allFieldsEmpty, FieldGrid } from '../FieldGrid';
+import { Loading } from '../Loading';
+import { ScreenView } from '../ScreenView';
+import type { ScreenProps } from '../types';
+import { useRecord } from '../useRecord';
 
 function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<string, unknown>; entity: string; ctx: ConditionContext }) {
   const { t } = useTranslation();

@@ -7,11 +7,11 @@ import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api, ApiError } from '../api/client';
-import type { ActionScreenDecl } from '../config/types';
-import { showToast } from '../state/ui';
-import { Loading } from './Loading';
-import type { ScreenProps } from './types';
+import { api, ApiError } from '../../api/client';
+import type { ActionScreenDecl } from '../../config/bundle';
+import { showToast } from '../../state/ui';
+import { Loading } from '../Loading';
+import type { ScreenProps } from '../types';
 
 export default function ActionScreen({ screen }: ScreenProps<ActionScreenDecl>) {
   const { t } = useTranslation();

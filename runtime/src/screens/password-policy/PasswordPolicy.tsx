@@ -6,9 +6,9 @@ import { useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
-import { useConfig } from '../config/ConfigContext';
-import type { PasswordPolicyDecl } from '../config/types';
-import type { ScreenProps } from './types';
+import { useConfig } from '../../config/ConfigContext';
+import type { PasswordPolicyDecl } from '../../config/bundle';
+import type { ScreenProps } from '../types';
 
 export default function PasswordPolicy({ screen, presentation, onClose }: ScreenProps<PasswordPolicyDecl>) {
   const { t } = useTranslation();

@@ -11,17 +11,14 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { api } from '../api/client';
-import type { TermsDialogDecl } from '../config/types';
-import type { ScreenProps } from './types';
+import type { TermsStatus } from '../../../core/generated/api';
+import { api } from '../../api/client';
+import { useSignOut } from '../../routing/useNavigateTo';
+import type { TermsDialogDecl } from '../../config/bundle';
+import type { ScreenProps } from '../types';
 
-const PdfViewer = lazy(() => import('./terms/PdfViewer'));
+const PdfViewer = lazy(() => import('./PdfViewer'));
 
-interface TermsStatus {
-  allAccepted: boolean;
-  documents: { templateId: number; accepted: boolean }[];
-}
 
 interface ShownDocument {
   templateId: number;
@@ -32,7 +29,7 @@ type Phase = 'checking' | 'loading' | 'ready' | 'loadFailed';
 
 export default function TermsDialog({ screen, onClose }: ScreenProps<TermsDialogDecl>) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const signOut = useSignOut();
   const titleId = useId();
   const texts = screen.texts;
   const [visible, setVisible] = useState(false);
@@ -183,7 +180,7 @@ export default function TermsDialog({ screen, onClose }: ScreenProps<TermsDialog
               {t(texts.download)}
             </a>
           )}
-          <Button variant="outline-secondary" onClick={() => navigate('/sign-out')}>
+          <Button variant="outline-secondary" onClick={signOut}>
             {t(texts.signOut)}
           </Button>
           <Button onClick={() => void accept()} disabled={busy || phase !== 'ready'}>

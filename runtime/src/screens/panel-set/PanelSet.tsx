@@ -9,17 +9,18 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
-import type { ConditionContext } from '../../core/conditions';
-import { errorText } from '../api/client';
-import { useConfig } from '../config/ConfigContext';
-import type { PanelActionDecl, PanelSetDecl } from '../config/types';
-import { useConditionContext } from '../config/useConditionContext';
-import { useNavigateTo } from '../routing/useNavigateTo';
-import { FieldGrid } from './FieldGrid';
-import { Loading } from './Loading';
-import { ScreenView } from './ScreenView';
-import type { ScreenProps } from './types';
-import { useRecord } from './useRecord';
+import type { ConditionContext } from '../../../core/conditions';
+import { runAction } from '../../actions/run-action';
+import { errorText } from '../../api/client';
+import { useConfig } from '../../config/ConfigContext';
+import type { PanelActionDecl, PanelSetDecl } from '../../config/bundle';
+import { useConditionContext } from '../../config/useConditionContext';
+import { useNavigateTo } from '../../routing/useNavigateTo';
+import { FieldGrid } from '../FieldGrid';
+import { Loading } from '../Loading';
+import { ScreenView } from '../ScreenView';
+import type { ScreenProps } from '../types';
+import { useRecord } from '../useRecord';
 
 function ActionButtons({ actions, ctx, onAction }: { actions: PanelActionDecl[]; ctx: ConditionContext; onAction: (a: PanelActionDecl) => void }) {
   const { t } = useTranslation();
@@ -53,10 +54,7 @@ export default function PanelSet({ screen, screenId, params }: ScreenProps<Panel
   const ctx = useConditionContext(record);
   const [dialog, setDialog] = useState<string | null>(null);
 
-  const onAction = (action: PanelActionDecl) => {
-    if (action.kind === 'navigate' && action.to) navigateTo(action.to);
-    if (action.kind === 'openDialog' && action.screen) setDialog(action.screen);
-  };
+  const onAction = (action: PanelActionDecl) => runAction(action, record, { navigate: navigateTo, openDialog: setDialog });
 
   return (
     <section className="panel-set" data-screen={screenId}>

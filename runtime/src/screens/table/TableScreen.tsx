@@ -7,30 +7,31 @@
  */
 import { themeQuartz, type GridApi, type GridState, type RowClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import './table/grid-modules';
+import './grid-modules';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
-import { useConfig } from '../config/ConfigContext';
-import type { ActionDecl, TableScreenDecl } from '../config/types';
-import { useConditionContext } from '../config/useConditionContext';
-import { formatNumber } from '../format';
-import { EmptyState } from './EmptyState';
-import { Loading } from './Loading';
-import { useNavigateTo } from '../routing/useNavigateTo';
-import { ScreenView } from './ScreenView';
-import { isFromCellControl, pressCellControl } from './table/cells/interactive';
-import { cellComponents } from './table/cells/registry';
-import ChoiceFilter from './table/ChoiceFilter';
-import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './table/columns';
-import { makeDatasource, roundEstimate, type RowCount } from './table/datasource';
-import { ExportButton } from './table/ExportButton';
-import { gridLocaleText } from './table/locale';
-import { measureText } from './table/measure';
-import { PresetFilterChoice } from './table/PresetFilterChoice';
-import { SavedSettingsToolbar } from './table/SavedSettingsToolbar';
-import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './table/state';
-import type { ScreenProps } from './types';
+import { runAction } from '../../actions/run-action';
+import { useConfig } from '../../config/ConfigContext';
+import type { ActionDecl, TableScreenDecl } from '../../config/bundle';
+import { useConditionContext } from '../../config/useConditionContext';
+import { formatNumber } from '../../format';
+import { EmptyState } from '../EmptyState';
+import { Loading } from '../Loading';
+import { useNavigateTo } from '../../routing/useNavigateTo';
+import { ScreenView } from '../ScreenView';
+import { isFromCellControl, pressCellControl } from './cells/interactive';
+import { cellComponents } from './cells/registry';
+import ChoiceFilter from './ChoiceFilter';
+import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './columns';
+import { makeDatasource, roundEstimate, type RowCount } from './datasource';
+import { ExportButton } from './ExportButton';
+import { gridLocaleText } from './locale';
+import { measureText } from './measure';
+import { PresetFilterChoice } from './PresetFilterChoice';
+import { SavedSettingsToolbar } from './SavedSettingsToolbar';
+import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './state';
+import type { ScreenProps } from '../types';
 
 const gridTheme = themeQuartz.withParams({
   fontFamily: 'inherit',
@@ -48,7 +49,6 @@ const ROW_HEIGHT = 48;
 const FIT_SLACK = 1.35;
 
 /** `{field}` placeholders of a navigation target, filled from the row. */
-const fillPath = (path: string, row: Record<string, unknown>) => path.replace(/\{(\w+)\}/g, (_, f) => encodeURIComponent(String(row[f] ?? '')));
 
 /** The loading overlay of the grid (the spinner and "Ładowanie..." every screen uses). */
 function TableLoading() {
@@ -108,11 +108,10 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
   const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
 
-  const runAction = useCallback(
+  const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined) => {
       if (!action || !row) return;
-      if (action.kind === 'openDialog') setDialog({ screen: action.screen, id: row[action.idField ?? 'id'] });
-      else navigateTo(fillPath(action.to, row));
+      runAction(action, row, { navigate: navigateTo, openDialog: (dialogScreen, id) => setDialog({ screen: dialogScreen, id }) });
     },
     [navigateTo],
   );
@@ -201,12 +200,12 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           }}
           onRowClicked={(e: RowClickedEvent) => {
             // a button inside a cell (a file download) is not a click on the row
-            if (!isFromCellControl(e.event)) runAction(screen.onRowClick, e.data);
+            if (!isFromCellControl(e.event)) onAction(screen.onRowClick, e.data);
           }}
           onCellKeyDown={(e) => {
             const event = e.event as KeyboardEvent | undefined;
             // keyboard users open the row the same way a click does, unless Enter pressed a cell's button
-            if (event?.key === 'Enter' && !pressCellControl(event)) runAction(screen.onRowClick, e.data);
+            if (event?.key === 'Enter' && !pressCellControl(event)) onAction(screen.onRowClick, e.data);
           }}
           rowClass={screen.onRowClick ? 'clickable-row' : undefined}
         />

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { PageDecl } from '../config/types';
-import type { ScreenProps } from './types';
+import type { PageDecl } from '../../config/bundle';
+import type { ScreenProps } from '../types';
 
 /** The `page` screen type: a title and paragraphs (inside a modal route the route shows the title). */
 export default function PageScreen({ screen, screenId, presentation }: ScreenProps<PageDecl>) {

@@ -1,0 +1,24 @@
+import { describe, expect, it, vi } from 'vitest';
+import { runAction } from './run-action';
+
+const effects = () => ({ navigate: vi.fn(), openDialog: vi.fn() });
+
+describe('configured actions', () => {
+  it('navigates to a path filled with the row\'s values', () => {
+    const fx = effects();
+    runAction({ kind: 'navigate', to: '/app/vehicle/{pojazdId}' }, { pojazdId: 'A/1' }, fx);
+    expect(fx.navigate).toHaveBeenCalledWith('/app/vehicle/A%2F1');
+  });
+
+  it('opens a dialog with the row\'s id, or with its idField', () => {
+    const fx = effects();
+    runAction({ kind: 'openDialog', screen: 'vehicle-details' }, { id: 7, pojazdId: 9 }, fx);
+    runAction({ kind: 'openDialog', screen: 'vehicle-details', idField: 'pojazdId' }, { id: 7, pojazdId: 9 }, fx);
+    runAction({ kind: 'openDialog', screen: 'vehicle-details' }, null, fx);
+    expect(fx.openDialog.mock.calls).toEqual([['vehicle-details', 7], ['vehicle-details', 9], ['vehicle-details', undefined]]);
+  });
+
+  it('refuses a kind it does not know, naming where kinds live', () => {
+    expect(() => runAction({ kind: 'toString' }, null, effects())).toThrow(/no action kind "toString"/);
+  });
+});

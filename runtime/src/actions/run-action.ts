@@ -1,0 +1,38 @@
+/**
+ * What a configured action does (schemas/meta/common.schema.json `$defs/action`: a table's
+ * `onRowClick`, the buttons of an actions panel): one function per `kind`, so a screen never
+ * switches on kinds itself. An action may name fields of the row it runs on: `{id}` in `to`,
+ * `idField` for the id a dialog opens with. No React here; the screen hands in its effects.
+ */
+export interface ActionDeclLike {
+  kind: string;
+  to?: string;
+  screen?: string;
+  idField?: string;
+}
+
+/** What a screen lets an action do. */
+export interface ActionEffects {
+  navigate(path: string): void;
+  openDialog(screen: string, id?: unknown): void;
+}
+
+type Row = Record<string, unknown> | null | undefined;
+
+/** `/app/vehicle/{pojazdId}` with the row's values, each URL-encoded. */
+export const fillPath = (path: string, row: Row) =>
+  row ? path.replace(/\{(\w+)\}/g, (_, f: string) => encodeURIComponent(String(row[f] ?? ''))) : path;
+
+export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, effects: ActionEffects) => void> = {
+  navigate: (action, row, effects) => {
+    if (action.to) effects.navigate(fillPath(action.to, row));
+  },
+  openDialog: (action, row, effects) => {
+    if (action.screen) effects.openDialog(action.screen, row ? row[action.idField ?? 'id'] : undefined);
+  },
+};
+
+export function runAction(action: ActionDeclLike, row: Row, effects: ActionEffects): void {
+  if (!Object.hasOwn(ACTION_KINDS, action.kind)) throw new Error(`no action kind "${action.kind}" in runtime/src/actions/run-action.ts`);
+  ACTION_KINDS[action.kind](action, row, effects);
+}

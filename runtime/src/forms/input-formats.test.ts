@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { date, dateTime, inputFormatOf, mileage, money, phone, postcode } from './input-formats';
+
+describe('the typed inputs of the forms', () => {
+  it('shows money with a decimal comma and grouped thousands, and reads it back in either notation', () => {
+    expect(money.display(1234.5)).toBe('1 234,50');
+    expect(money.display(0)).toBe('0,00');
+    expect(money.display(1000000)).toBe('1 000 000,00');
+    expect(money.parse('1 234,5')).toBe(1234.5);
+    expect(money.parse('1234.56')).toBe(1234.56);
+    expect(money.parse('  ')).toBeUndefined();
+  });
+
+  it('keeps money it cannot read as typed, so the schema reports it', () => {
+    expect(money.parse('12,345')).toBe('12,345');
+    expect(money.parse('abc')).toBe('abc');
+  });
+
+  it('shows mileage in whole kilometres, grouped, and reads only digits', () => {
+    expect(mileage.display(123456)).toBe('123 456');
+    expect(mileage.parse('123 456')).toBe(123456);
+    expect(mileage.parse('12,5')).toBe('12,5');
+    expect(mileage.parse('')).toBeUndefined();
+  });
+
+  it('masks a nine-digit phone number in threes and sends the digits', () => {
+    expect(phone.parse('600 123 456')).toBe('600123456');
+    expect(phone.display('600123456')).toBe('600 123 456');
+    expect(phone.display('6001')).toBe('600 1');
+    expect(phone.parse('6001234567')).toBe('600123456');
+    expect(phone.parse('+48 600')).toBe('+48 600');
+  });
+
+  it('puts the hyphen of a postcode NN-NNN in as the digits come', () => {
+    expect(postcode.parse('00')).toBe('00');
+    expect(postcode.parse('001')).toBe('00-1');
+    expect(postcode.parse('00950')).toBe('00-950');
+    expect(postcode.parse('00-950')).toBe('00-950');
+    expect(postcode.parse('009501')).toBe('00-950');
+    expect(postcode.parse('0a-950')).toBe('0a-950');
+  });
+
+  it('reads a date DD.MM.YYYY into YYYY-MM-DD and shows it back, refusing days that do not exist', () => {
+    expect(date.parse('5.3.2024')).toBe('2024-03-05');
+    expect(date.display('2024-03-05')).toBe('05.03.2024');
+    expect(date.parse('29.02.2023')).toBe('29.02.2023');
+    expect(date.parse('29.02.2024')).toBe('2024-02-29');
+  });
+
+  it('reads a date-time DD.MM.YYYY HH:mm and shows it back', () => {
+    expect(dateTime.parse('05.03.2024 23:59')).toBe('2024-03-05T23:59');
+    expect(dateTime.display('2024-03-05T07:30:00')).toBe('05.03.2024 07:30');
+    expect(dateTime.parse('05.03.2024 24:00')).toBe('05.03.2024 24:00');
+  });
+
+  it('finds the format of a field by its widget name, and none for plain inputs', () => {
+    expect(inputFormatOf('money')).toBe(money);
+    expect(inputFormatOf('text')).toBeUndefined();
+    expect(inputFormatOf('toString')).toBeUndefined();
+  });
+});

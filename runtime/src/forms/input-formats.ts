@@ -1,0 +1,150 @@
+/**
+ * The typed inputs of the forms (spec §5, §9): what a money, mileage, phone, postcode, date or
+ * date-time field shows while it is edited, and the value it sends. Pure functions, so the rjsf
+ * widgets (forms/widgets.tsx) and the login page's LightForm share them.
+ *
+ * Each format has `display(value)` (the value of the form data → the text in the input) and
+ * `parse(text)` (the text typed → the value of the form data). `parse` never throws: text it
+ * cannot read is kept as it was typed, so the JSON schema reports it ("Niepoprawny format", or the
+ * type's message) instead of the input silently dropping it. Empty text is `undefined` (absent).
+ */
+
+export type InputFormatName = 'money' | 'mileage' | 'phone' | 'postcode' | 'date' | 'dateTime';
+
+export interface InputFormat {
+  display(value: unknown): string;
+  parse(text: string): unknown;
+  /** The soft keyboard to offer on a phone (inputmode). */
+  inputMode: 'decimal' | 'numeric' | 'tel' | 'text';
+  /** Longest text the input takes, where the format has one. */
+  maxLength?: number;
+  placeholder?: string;
+  /** Re-shows the text as each character is typed (masks); otherwise it is tidied when the input is left. */
+  maskWhileTyping?: boolean;
+}
+
+const NBSP = /[\s\u00a0\u202f]/g;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Groups thousands with a space, the Polish way (1 234 567). */
+function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+/** Money: two decimals with a comma, thousands grouped (1 234,50); 0.00 … 1,000,000 by the schema. */
+export const money: InputFormat = {
+  inputMode: 'decimal',
+  display(value) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return value === undefined || value === null ? '' : String(value);
+    const [whole, fraction] = Math.abs(value).toFixed(2).split('.');
+    return `${value < 0 ? '-' : ''}${groupThousands(whole)},${fraction}`;
+  },
+  parse(text) {
+    const compact = text.replace(NBSP, '').replace(',', '.');
+    if (compact === '') return undefined;
+    if (!/^-?\d+(\.\d{0,2})?$/.test(compact)) return text;
+    return Math.round(Number(compact) * 100) / 100;
+  },
+};
+
+/** Mileage: whole kilometres, thousands grouped (123 456). */
+export const mileage: InputFormat = {
+  inputMode: 'numeric',
+  display(value) {
+    if (typeof value === 'number' && Number.isInteger(value)) return `${value < 0 ? '-' : ''}${groupThousands(String(Math.abs(value)))}`;
+    return value === undefined || value === null ? '' : String(value);
+  },
+  parse(text) {
+    const compact = text.replace(NBSP, '');
+    if (compact === '') return undefined;
+    return /^\d+$/.test(compact) ? Number(compact) : text;
+  },
+};
+
+/** A phone number: nine digits shown in threes (600 123 456), sent as the digits. */
+export const phone: InputFormat = {
+  inputMode: 'tel',
+  maxLength: 11,
+  maskWhileTyping: true,
+  placeholder: '___ ___ ___',
+  display(value) {
+    if (typeof value !== 'string') return value === undefined || value === null ? '' : String(value);
+    return /^\d{1,9}$/.test(value) ? value.replace(/(\d{3})(?=\d)/g, '$1 ') : value;
+  },
+  parse(text) {
+    const compact = text.replace(NBSP, '');
+    if (compact === '') return undefined;
+    return /^\d+$/.test(compact) ? compact.slice(0, 9) : text;
+  },
+};
+
+/** A Polish postcode NN-NNN: the hyphen is put in as the digits are typed. */
+export const postcode: InputFormat = {
+  inputMode: 'numeric',
+  maxLength: 6,
+  maskWhileTyping: true,
+  placeholder: '__-___',
+  display(value) {
+    return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  },
+  parse(text) {
+    const compact = text.replace(NBSP, '');
+    if (compact === '') return undefined;
+    const digits = compact.replace('-', '');
+    if (!/^\d+$/.test(digits) || compact.indexOf('-') > 2) return text;
+    return digits.length > 2 ? `${digits.slice(0, 2)}-${digits.slice(2, 5)}` : digits;
+  },
+};
+
+const DATE_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
+const DATE_TIME_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})\s+(\d{1,2}):(\d{2})$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})/;
+
+function validDay(y: number, m: number, d: number): boolean {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** A date DD.MM.YYYY, sent as YYYY-MM-DD (JSON schema "format": "date"). */
+export const date: InputFormat = {
+  inputMode: 'numeric',
+  maxLength: 10,
+  placeholder: 'DD.MM.RRRR',
+  display(value) {
+    const m = typeof value === 'string' ? ISO_DATE.exec(value) : null;
+    return m ? `${m[3]}.${m[2]}.${m[1]}` : value === undefined || value === null ? '' : String(value);
+  },
+  parse(text) {
+    const trimmed = text.trim();
+    if (trimmed === '') return undefined;
+    const m = DATE_TEXT.exec(trimmed);
+    if (!m || !validDay(+m[3], +m[2], +m[1])) return text;
+    return `${m[3]}-${pad(+m[2])}-${pad(+m[1])}`;
+  },
+};
+
+/** A date with time DD.MM.YYYY HH:mm, sent as YYYY-MM-DDTHH:mm (local time of the form). */
+export const dateTime: InputFormat = {
+  inputMode: 'numeric',
+  maxLength: 16,
+  placeholder: 'DD.MM.RRRR GG:MM',
+  display(value) {
+    const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
+    return m ? `${m[3]}.${m[2]}.${m[1]} ${m[4]}:${m[5]}` : value === undefined || value === null ? '' : String(value);
+  },
+  parse(text) {
+    const trimmed = text.trim();
+    if (trimmed === '') return undefined;
+    const m = DATE_TIME_TEXT.exec(trimmed);
+    if (!m || !validDay(+m[3], +m[2], +m[1]) || +m[4] > 23 || +m[5] > 59) return text;
+    return `${m[3]}-${pad(+m[2])}-${pad(+m[1])}T${pad(+m[4])}:${m[5]}`;
+  },
+};
+
+export const INPUT_FORMATS: Record<InputFormatName, InputFormat> = { money, mileage, phone, postcode, date, dateTime };
+
+/** The input format of a form field's `widget`, when it has one. */
+export function inputFormatOf(widget: string | undefined): InputFormat | undefined {
+  return widget && Object.hasOwn(INPUT_FORMATS, widget) ? INPUT_FORMATS[widget as InputFormatName] : undefined;
+}

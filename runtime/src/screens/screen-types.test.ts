@@ -1,0 +1,31 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import screenMeta from '../../../schemas/meta/screen.schema.json';
+import { SCREEN_TYPES } from './screen-types';
+
+const here = import.meta.dirname;
+const root = join(here, '../../..');
+/** Files of screens/ that configure the shell rather than a screen (checked by server/config/cross-check.ts). */
+const SHELL_FILES = ['app', 'conditions', 'routes', 'menu'];
+
+describe('the list of screen types', () => {
+  it('has one folder per type, with its component module, its cross-check and its meta-schema', () => {
+    for (const { type } of SCREEN_TYPES) {
+      expect(existsSync(join(here, type, 'index.ts')), `${type}/index.ts`).toBe(true);
+      expect(existsSync(join(here, type, 'check.ts')), `${type}/check.ts`).toBe(true);
+      expect(existsSync(join(root, 'schemas/meta', `${type}.schema.json`)), `schemas/meta/${type}.schema.json`).toBe(true);
+      expect(readFileSync(join(here, type, 'index.ts'), 'utf8')).toMatch(/component:\s*lazy\(\(\) => import\('\.\/[^']+'\)\)/);
+    }
+  });
+
+  it('names exactly the screen types the meta-schema accepts, besides the shell files', () => {
+    const accepted = (screenMeta.properties.type.enum as string[]).filter((t) => !SHELL_FILES.includes(t));
+    expect(SCREEN_TYPES.map((t) => t.type).sort()).toEqual(accepted.sort());
+  });
+
+  it('leaves no screen type folder out of the list', () => {
+    const folders = readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(here, d.name, 'check.ts'))).map((d) => d.name);
+    expect(folders.sort()).toEqual(SCREEN_TYPES.map((t) => t.type).sort());
+  });
+});

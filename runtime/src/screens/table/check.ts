@@ -1,0 +1,30 @@
+import { fieldLabelKey } from '../../../core/labels.ts';
+import { screenChecks } from '../check-context';
+
+/** Columns against the entity, the resource behind the table, its preset filters and export. */
+export const tableChecks = screenChecks('table', (s, ctx) => {
+  const resource = ctx.resources[s.resource];
+  if (!resource) ctx.problem('/resource', `resource "${s.resource}" does not exist in schemas/resources`);
+  if (s.onRowClick?.screen) ctx.needScreen('/onRowClick/screen', s.onRowClick.screen);
+  s.columns.forEach((c: any, i: number) => {
+    const field = c.field ?? c.id;
+    ctx.needField(`/columns/${i}/${c.field ? 'field' : 'id'}`, s.entity, field);
+    ctx.needValueLabels(`/columns/${i}`, s.entity, { ...c, id: field });
+    if (!c.header) ctx.needKey(`/columns/${i}`, fieldLabelKey(s.entity, field));
+    if (c.headerTooltip) ctx.needKey(`/columns/${i}/headerTooltip`, c.headerTooltip);
+    for (const [value, icon] of Object.entries<any>(c.cell?.icons ?? {})) {
+      if (icon.text) ctx.needKey(`/columns/${i}/cell/icons/${value}/text`, icon.text);
+    }
+    if (c.cell?.type === 'files') ctx.needField(`/columns/${i}/cell/link/idField`, s.entity, c.cell.link.idField);
+  });
+  if (new Set(s.columns.map((c: any) => c.id)).size !== s.columns.length) ctx.problem('/columns', 'column ids must be unique (use "field" to show one field twice)');
+  if (s.presetFilter) {
+    const options: any[] = s.presetFilter.options;
+    if (!options.some((o) => o.id === s.presetFilter.default)) ctx.problem('/presetFilter/default', `"${s.presetFilter.default}" is not one of the options`);
+    options.forEach((o, j) => Object.keys(o.filterModel ?? {}).forEach((f) => ctx.needField(`/presetFilter/options/${j}/filterModel/${f}`, s.entity, f)));
+  }
+  if (s.export === 'xlsx' && resource && !resource.excelExport) {
+    ctx.problem('/export', `resource "${s.resource}" offers no Excel export (set "excelExport": true in schemas/resources/${s.resource}.json, or use "csv")`);
+  }
+  if (s.group && !resource?.groupColumn) ctx.problem('/group', `resource "${s.resource}" declares no groupColumn`);
+});
