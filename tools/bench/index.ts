@@ -26,6 +26,7 @@ import { configRootWithExportLimit, exportMeasurement, EXPORT_ROWS } from './exp
 import { apiClient } from './http.ts';
 import { runMeasurement, type Measurement, type Result } from './measure.ts';
 import { orderMeasurements } from './orders.ts';
+import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
@@ -89,6 +90,7 @@ async function main() {
     const measurements: Measurement[] = [
       exportMeasurement(api, baseUrl, admin, Math.min(repetitions, 10), { databaseUrl, schema, config }),
       ...(await orderMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin }, { label: 'MANAGER (one client)', token: manager }])),
+      ...(await orderWriteMeasurements(api, manager)),
     ];
     for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
     const operatorFigures = await operations({

@@ -30,6 +30,10 @@ export interface Measurement {
   /** Fewer calls for a slow measurement (an export takes seconds); defaults to the run's. */
   repetitions?: number;
   warmup?: number;
+  /** Which of the server's statements count as the call's SQL (default: reads of the v_… views). */
+  capture?: RegExp;
+  /** Replay the SQL inside BEGIN … COMMIT, as the server runs a write. */
+  transactional?: boolean;
   /** Figures beside the latency (e.g. peak memory), read after the timed calls. */
   extras?(): Extra[];
 }
@@ -69,19 +73,19 @@ export interface RunOptions {
 export async function runMeasurement(m: Measurement, o: RunOptions): Promise<Result> {
   await m.setup?.();
   m.check?.(await m.call());
-  const queries = await o.recorder.record(() => m.call());
+  const queries = await o.recorder.record(() => m.call(), m.capture);
   if (queries.length === 0) throw new Error(`${m.name}: the call ran no table query`);
-  const paths = await accessPaths(o.direct, queries);
+  const paths = await accessPaths(o.direct, queries.filter((q) => /^select /i.test(q.sql)));
   for (let i = 0; i < (m.warmup ?? o.warmup); i++) {
     await m.call();
-    await replay(o.direct, queries);
+    await replay(o.direct, queries, m.transactional);
   }
   // Interleaved, so that both see the same moments of a shared machine.
   const api: number[] = [];
   const db: number[] = [];
   for (let i = 0; i < (m.repetitions ?? o.repetitions); i++) {
     api.push(await timed(() => m.call()));
-    db.push(await timed(() => replay(o.direct, queries)));
+    db.push(await timed(() => replay(o.direct, queries, m.transactional)));
   }
   const result: Result = {
     section: m.section, name: m.name, target: m.target, api: latency(api), db: latency(db), ratio: 0, met: { p95: false }, paths, whenMissed: m.whenMissed, extras: [],

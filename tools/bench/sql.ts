@@ -17,21 +17,25 @@ const TABLE_QUERY = /\bfrom "v_[a-z_]+"|^explain /;
 
 export class SqlRecorder {
   private recording: CapturedQuery[] | null = null;
+  private pattern = TABLE_QUERY;
 
   /** Pass as `log` to openDatabase. */
   readonly log = (event: LogEvent) => {
-    if (this.recording && event.level === 'query' && TABLE_QUERY.test(event.query.sql)) {
+    if (this.recording && event.level === 'query' && this.pattern.test(event.query.sql)) {
       this.recording.push({ sql: event.query.sql, parameters: event.query.parameters });
     }
   };
 
-  async record(fn: () => Promise<unknown>): Promise<CapturedQuery[]> {
+  /** Records the statements `fn` makes the server run: the table reads, or those `pattern` names. */
+  async record(fn: () => Promise<unknown>, pattern: RegExp = TABLE_QUERY): Promise<CapturedQuery[]> {
     this.recording = [];
+    this.pattern = pattern;
     try {
       await fn();
       return this.recording;
     } finally {
       this.recording = null;
+      this.pattern = TABLE_QUERY;
     }
   }
 }
@@ -43,8 +47,10 @@ export async function directConnection(databaseUrl: string, schema: string): Pro
   return client;
 }
 
-export async function replay(client: pg.Client, queries: readonly CapturedQuery[]): Promise<void> {
+export async function replay(client: pg.Client, queries: readonly CapturedQuery[], transactional = false): Promise<void> {
+  if (transactional) await client.query('begin');
   for (const q of queries) await client.query(q.sql, [...q.parameters]);
+  if (transactional) await client.query('commit');
 }
 
 type PlanNode = { 'Node Type': string; 'Index Name'?: string; 'Relation Name'?: string; 'Parent Relationship'?: string; Plans?: PlanNode[] };
