@@ -8,6 +8,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
 import { verifyPassword } from '../auth/password.ts';
+import { resetLink } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
 import { isMailConfigured, sendMail } from '../mail/mailer.ts';
 import { perAddressLimit } from '../rate-limit.ts';
@@ -118,7 +119,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
             await app.users.resets.replace(trx, c.userId, hashCode(c.code).toString('hex'), new Date(Date.now() + validMinutes * 60_000));
           }
           if (codes.length) {
-            const link = `${request.protocol}://${request.host}/?reset`;
+            const link = resetLink(app.config.bundle.app, `${request.protocol}://${request.host}`);
             const accountsText = codes.map((c) => t('password:resetMail.account', { login: c.login, code: c.code })).join('\n');
             await sendMail(trx, {
               to: accounts[0].email!,

@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../runtime/core/conditions.ts';
 import { verifyPassword } from '../auth/password.ts';
+import { accountRolesFor, resetLink, sessionConfig } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';
 import type { LoginOutcome } from '../repositories/login-history.ts';
@@ -23,13 +24,6 @@ interface AuthBody {
   rejestr?: string | null;
   vin?: string | null;
 }
-
-/** Which account roles may use each choice on the login screen. */
-const ACCOUNT_ROLES_FOR_CHOICE: Record<AuthBody['role'], Role[]> = {
-  USER: ['USER'],
-  ADVISOR: ['ADVISOR'],
-  MANAGER: ['MANAGER', 'ADMIN'],
-};
 
 // Compared against when the login is unknown, so that a wrong login takes as long as a wrong password.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -97,7 +91,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         await app.users.recordFailure(body.username, address, lockout());
         return refuse('UNAUTHORIZED', t('login:errors.unauthorized'), outcome);
       };
-      if (!user || !passwordOk || !ACCOUNT_ROLES_FOR_CHOICE[body.role].includes(user.rola as Role)) {
+      if (!user || !passwordOk || !accountRolesFor(app.config.bundle.app, body.role).includes(user.rola)) {
         return badCredentials('BAD_CREDENTIALS');
       }
       if (user.dataDo && isoDate(user.dataDo)! < today()) {
@@ -120,7 +114,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         id_token: token,
         body: {
           userDetails: userDetails(user, vehicle),
-          postConfig: { logicConfig: { hideRangeForManager: Boolean(app.config.bundle.config.hideRangeForManager) } },
+          postConfig: { logicConfig: sessionConfig(app.config.bundle.app, app.config.bundle.config) },
         },
       };
     },
