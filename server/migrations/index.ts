@@ -16,6 +16,7 @@ import { migration009 } from './009_login_history_codes.ts';
 import { migration010 } from './010_orders_workflow.ts';
 import { migration011 } from './011_user_deletion.ts';
 import { migration012 } from './012_damages_assignments.ts';
+import { migration013 } from './013_count_covering_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '010_orders_workflow': migration010,
   '011_user_deletion': migration011,
   '012_damages_assignments': migration012,
+  '013_count_covering_indexes': migration013,
 };
