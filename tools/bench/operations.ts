@@ -99,7 +99,7 @@ export async function operations(o: OperationsInput): Promise<string[]> {
   return lines;
 }
 
-const LOAD_MISS = 'On two shared cores the load generator, the server and PostgreSQL compete for the same CPU: a request costs the server its HTTP parsing, signature check (HMAC), nonce insert, JSON of 30 rows and compression, on one event loop, while the SQL clients only wait for PostgreSQL; past a few clients the server\'s one core is the bottleneck, not the database.';
+const LOAD_MISS = 'On two shared cores the load generator, the server and PostgreSQL compete for the same CPU: a request costs the server its HTTP parsing, signature check (HMAC), nonce insert, JSON of 30 rows and compression, on one event loop, while the SQL clients only wait for PostgreSQL; past a few clients the server\'s one core is the bottleneck, not the database. Each client sends its next request only when the last is answered, so the mean latency is the number of clients over the throughput (Little\'s law): a p95 of 50 ms at 50 clients needs well over 1,000 answers a second, more than twice what the raw SQL alone reaches on this machine (the SQL runs/s column); the target needs more cores, not less work per request.';
 
 const settle = async () => {
   global.gc?.();
