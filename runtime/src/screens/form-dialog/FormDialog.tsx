@@ -31,7 +31,7 @@ import { formWidgets } from '../../forms/widgets';
 import { showToast } from '../../state/ui';
 import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
-import { conditionalRequired, dialogSchema, initialData, modeOf, sentData, visibleButtons } from './modes';
+import { conditionalRequired, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
 
 type Data = Record<string, unknown>;
 
@@ -58,8 +58,13 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
 
   const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name }), [baseCtx, current?.name]);
   const ctx = useMemo(() => ({ ...modeCtx, record: formData }), [modeCtx, formData]);
-  const schema = useMemo(() => dialogSchema(requestSchema, screen.fields, conditions, modeCtx, initialData(current?.mode ?? { title: '' }, record, requestSchema, new Date())), [requestSchema, screen.fields, conditions, modeCtx, current, record]);
+  const baseSchema = useMemo(() => dialogSchema(requestSchema, screen.fields, conditions, modeCtx, record ?? {}), [requestSchema, screen.fields, conditions, modeCtx, record]);
   const hidden = hiddenFieldIds(screen.fields, conditions, modeCtx, formData);
+  // a field required under a condition (the client of a manager) is required in the schema while it holds
+  const requiredNow = conditionalRequired(screen.fields, conditions, ctx, hidden);
+  const requiredKey = [...requiredNow.keys()].join();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const schema = useMemo(() => withRequired(baseSchema, requiredNow), [baseSchema, requiredKey]);
   const disabled = new Set(screen.fields.filter((f) => conditions.isDisabled(f, ctx)).map((f) => f.id));
   const readOnly = !current?.mode.submit;
   const uiSchema = useMemo(
@@ -82,7 +87,10 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
     for (const field of screen.fields) {
       const rule = field.followValue;
       if (rule && next[rule.field] !== formData[rule.field] && Object.hasOwn(rule.values, String(next[rule.field]))) {
-        followed[field.id] = rule.values[String(next[rule.field])];
+        const value = rule.values[String(next[rule.field])];
+        // null clears the field: absent, so that a rule requiring it asks for it again
+        if (value === null) delete followed[field.id];
+        else followed[field.id] = value;
       }
     }
     fieldErrors.changed(formData, followed);
@@ -98,9 +106,6 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
         ? newPasswordMessage(typeof value === 'string' ? value : '', policy, t, score, userInputs)
         : field.sameAs ? repeatMessage(value, values[field.sameAs], t) : null;
       if (message) (errors as any)[field.id]?.addError(message);
-    }
-    for (const [field, key] of conditionalRequired(screen.fields, conditions, { ...modeCtx, record: values }, hidden)) {
-      (errors as any)[field]?.addError(t(key));
     }
     return errors;
   };

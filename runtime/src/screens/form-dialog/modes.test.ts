@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionEvaluator } from '../../../core/conditions';
 import type { FormDialogDecl, FormFieldDecl } from '../../config/bundle';
-import { conditionalRequired, dateAhead, dialogSchema, initialData, modeOf, sentData, visibleButtons } from './modes';
+import { conditionalRequired, dateAhead, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
 
 const request = {
   title: 'developer text',
@@ -40,6 +40,8 @@ describe('the modes of a form dialog', () => {
     const fields = [{ id: 'rola', options: [{ value: 'USER', label: 'a:b' }, { value: 'ADVISOR', label: 'a:c', visibleWhen: { $ref: 'conditions#/$defs/advisorOn' } }] }] as FormFieldDecl[];
     const off = dialogSchema(request, fields, ev, { config: { advisorRoleEnabled: false } });
     expect((off.properties!.rola as any).enum).toEqual(['USER']);
+    const ordered = [{ id: 'rola', options: [{ value: 'MANAGER', label: 'a:m' }, { value: 'USER', label: 'a:u' }, { value: 'GHOST', label: 'a:g' }] }] as FormFieldDecl[];
+    expect((dialogSchema(request, ordered, ev, {}).properties!.rola as any).enum).toEqual(['MANAGER', 'USER']);
     expect(off.title).toBeUndefined();
     expect((dialogSchema(request, fields, ev, { config: { advisorRoleEnabled: true } }).properties!.rola as any).enum).toEqual(['USER', 'ADVISOR']);
     expect((dialogSchema(request, fields, ev, { config: {} }, { rola: 'ADVISOR' }).properties!.rola as any).enum).toEqual(['USER', 'ADVISOR']);
@@ -47,10 +49,13 @@ describe('the modes of a form dialog', () => {
 
   it('requires a client of a manager only, with its own message, unless the field is hidden', () => {
     const fields = [{ id: 'klientSymbol', requiredWhen: manager, requiredMessage: 'user:errors.clientRequired' }] as FormFieldDecl[];
-    expect([...conditionalRequired(fields, ev, { record: { rola: 'MANAGER', klientSymbol: ' ' } }, new Set())]).toEqual([['klientSymbol', 'user:errors.clientRequired']]);
-    expect(conditionalRequired(fields, ev, { record: { rola: 'MANAGER', klientSymbol: 'KL001' } }, new Set()).size).toBe(0);
+    const now = conditionalRequired(fields, ev, { record: { rola: 'MANAGER' } }, new Set());
+    expect([...now]).toEqual([['klientSymbol', 'user:errors.clientRequired']]);
     expect(conditionalRequired(fields, ev, { record: { rola: 'USER' } }, new Set()).size).toBe(0);
     expect(conditionalRequired(fields, ev, { record: { rola: 'MANAGER' } }, new Set(['klientSymbol'])).size).toBe(0);
+    const schema = withRequired({ type: 'object', required: ['login'], properties: { klientSymbol: { type: 'string' } } }, now);
+    expect(schema.required).toEqual(['login', 'klientSymbol']);
+    expect((schema.properties!.klientSymbol as any)['x-messages'].required).toBe('user:errors.clientRequired');
   });
 
   it('hides delete in create and copy mode', () => {

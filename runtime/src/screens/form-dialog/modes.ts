@@ -47,32 +47,43 @@ export function initialData(mode: FormDialogModeDecl, record: Data | undefined, 
 }
 
 /**
- * The schema of the form: the request schema without developer texts, and for a field whose
- * options carry conditions (the advisor role only when the configuration enables it) an enum of
- * the options offered — unless the value already held is one of them (a record keeps its role).
+ * The schema of the form: the request schema without developer texts, and for a field with
+ * options an enum of the options offered, in their order (the advisor role only when the
+ * configuration enables it) — unless the value already held is one of them (a record keeps its role).
  */
 export function dialogSchema(requestSchema: Data, fields: FormFieldDecl[], ev: ConditionEvaluator, ctx: ConditionContext, held: Data = {}): RJSFSchema {
   const schema = withoutSchemaTexts(requestSchema) as Data & { properties?: Record<string, Data> };
   const properties = { ...(schema.properties ?? {}) };
   for (const field of fields) {
-    if (!field.options?.some((o) => o.visibleWhen !== undefined) || !properties[field.id]) continue;
-    const offered = field.options.filter((o) => ev.isVisible(o, ctx) || Object.is(o.value, held[field.id])).map((o) => o.value);
-    properties[field.id] = { ...properties[field.id], enum: offered };
+    const property = properties[field.id];
+    if (!field.options || !Array.isArray(property?.enum)) continue;
+    // in the order the screen lists them (Fleet Manager first), only those the request allows
+    const allowed = new Set(property.enum as unknown[]);
+    const offered = field.options.filter((o) => allowed.has(o.value) && (ev.isVisible(o, ctx) || Object.is(o.value, held[field.id]))).map((o) => o.value);
+    properties[field.id] = { ...property, enum: offered };
   }
   return { ...schema, properties } as RJSFSchema;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-/** Fields shown, empty and required by their `requiredWhen` for this data: field id → message key. */
+/** Fields shown and required now by their `requiredWhen` (a client for a manager): field id → message key. */
 export function conditionalRequired(fields: FormFieldDecl[], ev: ConditionEvaluator, ctx: ConditionContext, hidden: ReadonlySet<string>): Map<string, string> {
-  const missing = new Map<string, string>();
-  const data = ctx.record ?? {};
+  const required = new Map<string, string>();
   for (const field of fields) {
     if (field.requiredWhen === undefined || hidden.has(field.id)) continue;
-    if (ev.matches(field.requiredWhen, ctx) && isEmpty(data[field.id])) missing.set(field.id, field.requiredMessage ?? 'validation:required');
+    if (ev.matches(field.requiredWhen, ctx)) required.set(field.id, field.requiredMessage ?? 'validation:required');
   }
-  return missing;
+  return required;
+}
+
+/** The schema with those fields required, each with its own message (x-messages, forms/messages.ts). */
+export function withRequired(schema: RJSFSchema, required: ReadonlyMap<string, string>): RJSFSchema {
+  if (!required.size) return schema;
+  const properties = { ...(schema.properties ?? {}) } as Record<string, Data>;
+  for (const [id, key] of required) {
+    const messages = (properties[id]?.['x-messages'] ?? {}) as Data;
+    properties[id] = { ...properties[id], 'x-messages': { ...messages, required: key, minLength: key } };
+  }
+  return { ...schema, properties, required: [...new Set([...(schema.required ?? []), ...required.keys()])] } as RJSFSchema;
 }
 
 /** The footer buttons shown in this mode and for this data. */
