@@ -6,7 +6,9 @@ const row = (page: Page, text: string) => page.locator('.ag-row').filter({ hasTe
 const loginRow = (page: Page, login: string) => page.locator(`.ag-row [col-id="login"]`).filter({ hasText: new RegExp(`^${login.replace('.', '\\.')}$`) });
 const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
 const shot = async (page: Page, name: string) => {
-  if (process.env.SHOTS) await page.screenshot({ path: `/tmp/usersui-${name}.png` });
+  if (!process.env.SHOTS) return;
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await page.screenshot({ path: `/tmp/usersui-${name}.png` });
 };
 
 test('an administrator adds a fleet manager with a client, copies, edits and deletes users; the new manager must change the password', async ({ page }) => {
@@ -43,8 +45,8 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
   await create.getByLabel(/^Imię/).fill('Ewa');
   await create.getByLabel(/^Nazwisko/).fill('Testowa');
   await create.getByLabel(/^E-mail/).fill('ewa.testowa@transbud.pl');
-  await create.getByLabel(/^Telefon/).fill('600123456');
-  await expect(create.getByLabel(/^Telefon/)).toHaveValue('600 123 456');
+  await create.getByLabel(/^Telefon\*?$/).fill('600123456');
+  await expect(create.getByLabel(/^Telefon\*?$/)).toHaveValue('600 123 456');
   // the client through the autocomplete (searches from 3 characters)
   const client = create.getByRole('combobox', { name: /^Klient/ });
   await client.fill('Tra');
@@ -114,6 +116,16 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
   await loginRow(page, 'ewa.testowa').dblclick();
   await expect(page.getByRole('dialog', { name: 'Podgląd użytkownika' })).toBeVisible();
   await shot(page, 'preview-900');
+  await page.getByRole('dialog', { name: 'Podgląd użytkownika' }).getByRole('button', { name: 'Zamknij' }).last().click();
+  await toolbar(page, 'Dodaj').click();
+  await expect(page.getByRole('dialog', { name: 'Dodaj użytkownika' })).toBeVisible();
+  await page.getByRole('dialog', { name: 'Dodaj użytkownika' }).getByRole('combobox', { name: /^Klient/ }).fill('Agro');
+  await expect(page.getByRole('option', { name: /KL003/ })).toBeVisible();
+  await shot(page, 'create-900');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Dodaj użytkownika' })).toBeHidden();
+  await loginRow(page, 'ewa.testowa').dblclick();
   await page.getByRole('dialog', { name: 'Podgląd użytkownika' }).getByRole('button', { name: 'Zamknij' }).last().click();
 
   // the new fleet manager signs in and must choose a password of their own

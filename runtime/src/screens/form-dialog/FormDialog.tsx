@@ -67,11 +67,18 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   const schema = useMemo(() => withRequired(baseSchema, requiredNow), [baseSchema, requiredKey]);
   const disabled = new Set(screen.fields.filter((f) => conditions.isDisabled(f, ctx)).map((f) => f.id));
   const readOnly = !current?.mode.submit;
+  // what the request schema has beyond the screen's fields (a copied row's id) is kept and sent, not shown
+  const declared = new Set(screen.fields.map((f) => f.id));
+  const notShown = new Set([...hidden, ...Object.keys(requestSchema.properties ?? {}).filter((id) => !declared.has(id))]);
   const uiSchema = useMemo(
-    () => buildUiSchema(screen.fields, { t, namespace, hidden, disabled, hideSubmit: true }),
+    () => {
+      const ui = buildUiSchema(screen.fields, { t, namespace, hidden: notShown, disabled, hideSubmit: true });
+      for (const id of notShown) if (!declared.has(id)) ui[id] = { 'ui:widget': 'hidden' };
+      return ui;
+    },
     // the sets are rebuilt each render; their contents decide
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [screen.fields, t, namespace, [...hidden].join(), [...disabled].join()],
+    [screen.fields, t, namespace, [...notShown].join(), [...disabled].join()],
   );
   const buttons = visibleButtons(screen.buttons, conditions, ctx);
 
