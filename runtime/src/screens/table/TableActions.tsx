@@ -31,7 +31,7 @@ export function TableActions({ items, selected, conditions, ctx, onRun }: {
         <Button
           key={item.id}
           size="sm"
-          variant={item.needsRow ? 'outline-primary' : 'primary'}
+          variant={item.needsRow ? 'outline-secondary' : 'primary'}
           data-action={item.id}
           onClick={() => {
             const outcome = toolbarOutcome(item, selected);
