@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn, submitLogin, toast } from './support';
 
@@ -10,6 +11,12 @@ const shot = async (page: Page, name: string) => {
   await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
   await page.screenshot({ path: `/tmp/usersui-${name}.png` });
 };
+
+/** axe over the open dialog: no serious or critical violation. */
+async function expectNoSeriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).include('.modal-dialog').analyze();
+  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 test('an administrator adds a fleet manager with a client, copies, edits and deletes users; the new manager must change the password', async ({ page }) => {
   test.setTimeout(180_000);
@@ -33,6 +40,8 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
   // delete is not offered while creating
   await expect(create.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
   await shot(page, 'create-1400');
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await expectNoSeriousViolations(page);
 
   // the form's rules, with the server's messages
   await create.getByRole('button', { name: 'Zapisz' }).click();
@@ -116,6 +125,8 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
   await loginRow(page, 'ewa.testowa').dblclick();
   await expect(page.getByRole('dialog', { name: 'Podgląd użytkownika' })).toBeVisible();
   await shot(page, 'preview-900');
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await expectNoSeriousViolations(page);
   await page.getByRole('dialog', { name: 'Podgląd użytkownika' }).getByRole('button', { name: 'Zamknij' }).last().click();
   await toolbar(page, 'Dodaj').click();
   await expect(page.getByRole('dialog', { name: 'Dodaj użytkownika' })).toBeVisible();
