@@ -187,6 +187,14 @@ export type Action = {
   to?: string;
   screen?: string;
   idField?: string;
+  /**
+   * openDialog: the mode a form-dialog opens in (screens of type form-dialog).
+   */
+  mode?: "create" | "edit" | "preview" | "copy";
+  /**
+   * openDialog: the id of a button of the dialog pressed as it opens (e.g. delete, which asks Tak/Nie first).
+   */
+  then?: Id;
 };
 
 export interface Field {
@@ -258,6 +266,112 @@ export interface DetailsDialogFile {
   })[];
 }
 
+export interface Mode {
+  title: I18NKey;
+  /**
+   * Start from the record the dialog opened with (edit, preview, copy); otherwise from the mode's values.
+   */
+  fromRecord?: boolean;
+  /**
+   * Fields of the record left empty (a copy's id and login).
+   */
+  clear?: string[];
+  /**
+   * Starting values: {"const": v} or {"date": {"years": n, "months": n, "days": n}} (today plus that, YYYY-MM-DD).
+   */
+  values?: {
+    [k: string]:
+      | {
+          const: unknown;
+        }
+      | {
+          date: {
+            years?: number;
+            months?: number;
+            days?: number;
+          };
+        };
+  };
+  /**
+   * Absent: the mode only shows the record (preview).
+   */
+  submit?: {
+    label: I18NKey;
+    /**
+     * {field} is filled from the record the dialog opened with.
+     */
+    endpoint: Endpoint;
+    method?: "POST" | "PUT";
+  };
+  /**
+   * Shown beside the field messages when the server refuses or fails.
+   */
+  failureToast?: I18NKey;
+}
+
+export interface FormDialogFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "form-dialog";
+  /**
+   * Its namespace is that of the default field labels (<ns>:fields.<id>).
+   */
+  title: I18NKey;
+  /**
+   * Id of the request schema under schemas/api; it validates in the browser and on the server.
+   */
+  schema: string;
+  /**
+   * Width of the dialog (Bootstrap modal size); default the standard width.
+   */
+  size?: "sm" | "lg" | "xl";
+  /**
+   * visibleWhen / hiddenWhen / disabledWhen / requiredWhen see { role, config, session, mode, record = the form's data }.
+   */
+  fields: FormFieldFile[];
+  /**
+   * none is the closed dialog and has no entry.
+   */
+  modes: {
+    create?: Mode;
+    edit?: Mode;
+    preview?: Mode;
+    copy?: Mode;
+  };
+  /**
+   * Buttons in the footer that call an endpoint about the record (e.g. delete after a Tak/Nie confirmation).
+   *
+   * Items: Either a request about the record or a dialog opened with its id.
+   */
+  buttons?: {
+    id: Id;
+    label: I18NKey;
+    icon?: Icon;
+    tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+    /**
+     * A question answered Tak / Nie before the call.
+     */
+    confirm?: I18NKey;
+    request?: {
+      /**
+       * {field} is filled from the record the dialog opened with.
+       */
+      endpoint: Endpoint;
+      method?: "POST" | "PUT" | "DELETE";
+    };
+    /**
+     * Shown when the call fails without a message of the server.
+     */
+    failureToast?: I18NKey;
+    /**
+     * Instead of a request: a dialog screen opened with the record's id (e.g. set the user's password).
+     */
+    dialog?: string;
+  }[];
+}
+
 export interface FormFieldFile {
   id: Id;
   /**
@@ -265,7 +379,7 @@ export interface FormFieldFile {
    */
   label?: I18NKey;
   /**
-   * newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
+   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
    */
   widget?:
     | "text"
@@ -280,12 +394,41 @@ export interface FormFieldFile {
     | "mileage"
     | "phone"
     | "postcode"
-    | "newPassword";
+    | "newPassword"
+    | "autocomplete";
   options?: {
     value: unknown;
     label: I18NKey;
+    /**
+     * The option is offered only when this holds (e.g. a role enabled in the configuration).
+     */
+    visibleWhen?: Condition;
   }[];
   autocomplete?: string;
+  /**
+   * widget autocomplete: GET <endpoint>?<query>=<typed text> answers an array of objects.
+   */
+  source?: {
+    endpoint: Endpoint;
+    query?: string;
+    /**
+     * Property of an answer that is the field's value.
+     */
+    valueField: string;
+    /**
+     * Property of an answer shown beside its value.
+     */
+    labelField?: string;
+    /**
+     * Search from this many characters (spec §5: more than 2).
+     */
+    minLength?: number;
+  };
+  /**
+   * Required only when this holds (e.g. a client for a manager), with requiredMessage.
+   */
+  requiredWhen?: Condition;
+  requiredMessage?: I18NKey;
   upperCase?: boolean;
   /**
    * The value is one of the user's own words (e.g. the login typed on the set-password form) that a new password of the same form must not resemble (the strength meter's user inputs).
@@ -327,7 +470,7 @@ export interface FormFile {
   schema: string;
   fields: FormFieldFile[];
   /**
-   * Values sent without a field: {"const": v} or {"session": "path in the session user"}.
+   * Values sent without a field: {"const": v}, {"session": "path in the session user"} or {"param": "id"} (what the dialog was opened with).
    */
   values?: {
     [k: string]:
@@ -336,6 +479,12 @@ export interface FormFile {
         }
       | {
           session: string;
+        }
+      | {
+          /**
+           * A value the dialog was opened with (e.g. id of the selected row).
+           */
+          param: string;
         };
   };
   submit: {
@@ -749,7 +898,8 @@ export type ScreenFile = {
     | "form"
     | "terms-dialog"
     | "action"
-    | "password-policy";
+    | "password-policy"
+    | "form-dialog";
 };
 
 /**
@@ -964,6 +1114,25 @@ export interface TableFile {
      */
     valueLabels?: I18NKey;
   }[];
+  /**
+   * Buttons above the table that run an action, on the selected row (the last one clicked) when they need one.
+   */
+  toolbarActions?: {
+    id: Id;
+    label: I18NKey;
+    icon?: Icon;
+    action: Action;
+    /**
+     * The action runs on the selected row; with none selected this warning is shown instead.
+     */
+    needsRow?: I18NKey;
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  }[];
+  /**
+   * What a double click (or Enter) on a row does; with toolbarActions a single click selects the row.
+   */
+  onRowDoubleClick?: Action;
 }
 
 export interface TermsDialogFile {

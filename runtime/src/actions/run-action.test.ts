@@ -18,6 +18,18 @@ describe('configured actions', () => {
     expect(fx.openDialog.mock.calls).toEqual([['vehicle-details', 7], ['vehicle-details', 9], ['vehicle-details', undefined]]);
   });
 
+  it('opens a dialog in a mode with the row it is about and the button to press first', () => {
+    const fx = effects();
+    runAction({ kind: 'openDialog', screen: 'user-form', mode: 'copy' }, { id: 3, login: 'a' }, fx);
+    runAction({ kind: 'openDialog', screen: 'user-form', mode: 'create' }, null, fx);
+    runAction({ kind: 'openDialog', screen: 'user-form', mode: 'preview', then: 'delete' }, { id: 4 }, fx);
+    expect(fx.openDialog.mock.calls).toEqual([
+      ['user-form', 3, { record: { id: 3, login: 'a' }, mode: 'copy', then: undefined }],
+      ['user-form', undefined, { record: undefined, mode: 'create', then: undefined }],
+      ['user-form', 4, { record: { id: 4 }, mode: 'preview', then: 'delete' }],
+    ]);
+  });
+
   it('refuses a kind it does not know, naming where kinds live', () => {
     expect(() => runAction({ kind: 'toString' }, null, effects())).toThrow(/no action kind "toString"/);
   });

@@ -9,12 +9,23 @@ export interface ActionDeclLike {
   to?: string;
   screen?: string;
   idField?: string;
+  /** openDialog: the mode a form-dialog opens in (create, edit, preview, copy). */
+  mode?: string;
+  /** openDialog: a button of the dialog pressed as it opens (e.g. delete, which asks first). */
+  then?: string;
+}
+
+/** What a dialog is opened with besides its id: the row it is about, its mode, a button to press. */
+export interface DialogOpening {
+  record?: Record<string, unknown>;
+  mode?: string;
+  then?: string;
 }
 
 /** What a screen lets an action do. */
 export interface ActionEffects {
   navigate(path: string): void;
-  openDialog(screen: string, id?: unknown): void;
+  openDialog(screen: string, id?: unknown, opening?: DialogOpening): void;
 }
 
 type Row = Record<string, unknown> | null | undefined;
@@ -28,7 +39,11 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
     if (action.to) effects.navigate(fillPath(action.to, row));
   },
   openDialog: (action, row, effects) => {
-    if (action.screen) effects.openDialog(action.screen, row ? row[action.idField ?? 'id'] : undefined);
+    if (!action.screen) return;
+    const id = row ? row[action.idField ?? 'id'] : undefined;
+    // a dialog with a mode is a record's form: it starts from the row (edit, copy, preview)
+    if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
+    else effects.openDialog(action.screen, id);
   },
 };
 

@@ -8,7 +8,7 @@
 import type { PreConfig as PreConfigBody, UserDetails as UserDetailsBody } from '../../core/generated/api';
 import type {
   ActionFile, AppFile, DetailsDialogFile, FormFieldFile, FormFile, LoginFile, MenuFile, PageFile, PanelSetFile,
-  PasswordPolicyFile, RoutesFile, TableFile, TermsDialogFile,
+  PasswordPolicyFile, FormDialogFile, RoutesFile, TableFile, TermsDialogFile,
 } from '../../core/generated/meta';
 
 export type { FormatKind } from '../../core/format-kind';
@@ -29,6 +29,10 @@ export type PageDecl = PageFile;
 export type TermsDialogDecl = TermsDialogFile;
 export type ActionScreenDecl = ActionFile;
 export type PasswordPolicyDecl = PasswordPolicyFile;
+export type FormDialogDecl = FormDialogFile;
+export type FormDialogModeDecl = NonNullable<FormDialogFile['modes']['create']>;
+export type FormDialogButtonDecl = NonNullable<FormDialogFile['buttons']>[number];
+export type ToolbarActionDecl = NonNullable<TableFile['toolbarActions']>[number];
 export type FormFieldDecl = FormFieldFile;
 
 /* ---- their parts ---- */
@@ -47,7 +51,7 @@ export type DialogLinkDecl = NonNullable<FormFile['links']>[number];
 /** Screens the registry can render (the closed set of spec-visible types, screens/screen-types.ts). */
 export type RenderableScreen =
   | LoginScreenDecl | TableScreenDecl | DetailsDialogDecl | PanelSetDecl | PageDecl | FormScreenDecl
-  | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl;
+  | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl | FormDialogDecl;
 export type ScreenType = RenderableScreen['type'];
 
 export type AnyScreen = RenderableScreen | MenuDecl | RoutesDecl | AppSettings | { type: string; [key: string]: unknown };

@@ -27,4 +27,9 @@ describe('form data of a form screen', () => {
     const session = { token: 't', user: { id: 42, login: 'nowy', rola: 'USER', firstLogin: true } } as Session;
     expect(requestBody({ password: 'x', repeatPassword: 'x' }, screen, session)).toEqual({ password: 'x', userId: 42, firstLogin: true });
   });
+
+  it('sends a value the dialog was opened with (the selected row\'s id)', () => {
+    const byAdmin = { fields: [{ id: 'password' }], values: { userId: { param: 'id' } } } as Parameters<typeof requestBody>[1];
+    expect(requestBody({ password: 'x' }, byAdmin, null, { id: 7 })).toEqual({ password: 'x', userId: 7 });
+  });
 });

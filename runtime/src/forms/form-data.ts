@@ -25,12 +25,13 @@ export function formSchema(requestSchema: Record<string, any>, screen: Pick<Form
 
 export const pathValue = (source: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Data | undefined)?.[k], source);
 
-/** The body sent: the form's data without form-only fields, with the declared values. */
-export function requestBody(data: Data, screen: Pick<FormScreenDecl, 'fields' | 'values'>, session: Session | null): Data {
+/** The body sent: the form's data without form-only fields, with the declared values (constants, the session's, the dialog's params). */
+export function requestBody(data: Data, screen: Pick<FormScreenDecl, 'fields' | 'values'>, session: Session | null, params: Data = {}): Data {
   const formOnly = new Set(screen.fields.filter((f) => f.formOnly).map((f) => f.id));
   const body: Data = Object.fromEntries(Object.entries(data).filter(([k]) => !formOnly.has(k)));
   for (const [name, value] of Object.entries(screen.values ?? {}) as [string, FormValueDecl][]) {
-    body[name] = 'const' in value ? value.const : pathValue(session?.user, value.session);
+    // a param is what the dialog was opened with (the id of the selected row)
+    body[name] = 'const' in value ? value.const : 'param' in value ? params[value.param] : pathValue(session?.user, value.session);
   }
   return body;
 }

@@ -23,6 +23,8 @@ const BUILT_IN_WIDGETS: Partial<Record<NonNullable<FormFieldDecl['widget']>, str
 export const UPPER_CASE_WIDGET = 'upperCaseText';
 /** Name under which forms/widgets.tsx registers the password input with the strength meter. */
 export const NEW_PASSWORD_WIDGET = 'newPassword';
+/** Name under which forms/widgets.tsx registers the autocomplete input (its `source` in ui:options). */
+export const AUTOCOMPLETE_WIDGET = 'autocomplete';
 
 /** Ids of the fields whose visibleWhen/hiddenWhen fail for the current form data (context.record). */
 export function hiddenFieldIds(
@@ -62,6 +64,10 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     if (hidden.has(field.id)) entry['ui:widget'] = 'hidden';
     else if (field.upperCase) entry['ui:widget'] = UPPER_CASE_WIDGET;
     else if (field.widget === 'newPassword') entry['ui:widget'] = NEW_PASSWORD_WIDGET;
+    else if (field.widget === 'autocomplete') {
+      entry['ui:widget'] = AUTOCOMPLETE_WIDGET;
+      entry['ui:options'] = { source: field.source };
+    }
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
     // money, mileage, phone, postcode, date, dateTime: forms/widgets.tsx registers each by that name
     else if (inputFormatOf(field.widget)) entry['ui:widget'] = field.widget;

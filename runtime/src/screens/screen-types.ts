@@ -10,6 +10,7 @@ import type { ScreenTypeChecks } from './check-context';
 import { actionChecks } from './action/check';
 import { detailsDialogChecks } from './details-dialog/check';
 import { formChecks } from './form/check';
+import { formDialogChecks } from './form-dialog/check';
 import { loginChecks } from './login/check';
 import { pageChecks } from './page/check';
 import { panelSetChecks } from './panel-set/check';
@@ -27,6 +28,7 @@ export const SCREEN_TYPES = [
   termsDialogChecks,
   actionChecks,
   passwordPolicyChecks,
+  formDialogChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];

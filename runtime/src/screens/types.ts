@@ -1,6 +1,7 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { ScreenCheck } from './check-context';
 import type { RenderableScreen } from '../config/bundle';
+import type { DialogOpening } from '../actions/run-action';
 
 /**
  * How a screen is placed: a page of the shell; the body of a modal route (the route draws the
@@ -14,10 +15,14 @@ export interface ScreenProps<S extends RenderableScreen = RenderableScreen> {
   presentation: Presentation;
   /** Values for `{name}` placeholders of the screen's endpoints, e.g. { id } of a details dialog. */
   params?: Record<string, unknown>;
+  /** A form-dialog's opening: the row it is about, its mode, a button to press at once (actions/run-action.ts). */
+  opening?: DialogOpening;
   /** Parent record id of an embedded table (sent as rowParams.srcId). */
   srcId?: unknown;
   /** Closes a dialog screen or a modal route. */
   onClose?: () => void;
+  /** A dialog changed data its opener shows (a table reloads its rows). */
+  onChanged?: () => void;
 }
 
 /**

@@ -39,7 +39,7 @@ import type { ScreenProps } from '../types';
 
 type Data = Record<string, unknown>;
 
-export default function FormScreen({ screen, presentation, onClose }: ScreenProps<FormScreenDecl>) {
+export default function FormScreen({ screen, presentation, params, onClose }: ScreenProps<FormScreenDecl>) {
   const { t } = useTranslation();
   const { bundle, preConfig, conditions } = useConfig();
   const session = useAtomValue(sessionAtom);
@@ -86,7 +86,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
     setBusy(true);
     fieldErrors.clear();
     try {
-      const body = requestBody(formData, screen, session);
+      const body = requestBody(formData, screen, session, params);
       const answer = await (action.method === 'PUT' ? api.put : api.post)<Data>(action.endpoint, body, { quiet: true });
       const ok = action.okWhen === undefined || conditions.matches(action.okWhen, { record: answer });
       if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message, action.endpoint);
@@ -156,7 +156,7 @@ export default function FormScreen({ screen, presentation, onClose }: ScreenProp
     setError(null);
     fieldErrors.clear();
     try {
-      const body = requestBody(data ?? {}, screen, session);
+      const body = requestBody(data ?? {}, screen, session, params);
       const method = screen.submit.method === 'PUT' ? api.put : api.post;
       const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast', toastKey: screen.submit.endpoint });
       setBusy(false);

@@ -5,13 +5,13 @@
  * an export of the current list when the screen declares one (xlsx on the server, csv in the browser).
  * Embedded in a dialog tab it is given the parent's id as `srcId`.
  */
-import { themeQuartz, type GridApi, type GridState, type RowClickedEvent } from 'ag-grid-community';
+import { themeQuartz, type GridApi, type GridState, type RowClickedEvent, type RowDoubleClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import './grid-modules';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
-import { runAction } from '../../actions/run-action';
+import { runAction, type DialogOpening } from '../../actions/run-action';
 import { useConfig } from '../../config/ConfigContext';
 import type { ActionDecl, TableScreenDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -29,6 +29,7 @@ import { ExportButton } from './ExportButton';
 import { gridLocaleText } from './locale';
 import { measureText } from './measure';
 import { PresetFilterChoice } from './PresetFilterChoice';
+import { TableActions } from './TableActions';
 import { SavedSettingsToolbar } from './SavedSettingsToolbar';
 import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './state';
 import type { ScreenProps } from '../types';
@@ -79,7 +80,17 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     }
   }, []);
   const onFailed = useCallback(() => setLoading(false), []);
-  const [dialog, setDialog] = useState<{ screen: string; id: unknown } | null>(null);
+  const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
+  // with toolbar actions a click selects the row they act on (the last clicked), marked by a class
+  const selectable = Boolean(screen.toolbarActions?.length);
+  const [selected, setSelected] = useState<Record<string, unknown> | null>(null);
+  const selectedRef = useRef<Record<string, unknown> | null>(null);
+  const select = (row: Record<string, unknown> | null) => {
+    selectedRef.current = row;
+    setSelected(row);
+    gridApi.current?.redrawRows();
+  };
+  const rowClassRules = useMemo(() => ({ 'row-selected': (p: { data?: unknown }) => p.data !== undefined && p.data === selectedRef.current }), []);
   const embedded = presentation === 'embedded';
   // an embedded table keeps its own layout, apart from the same table shown as a page
   const stateKey = screen.stateKey ? `${screen.stateKey}${embedded ? '.embedded' : ''}` : undefined;
@@ -109,9 +120,9 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
 
   const onAction = useCallback(
-    (action: ActionDecl | undefined, row: Record<string, unknown> | undefined) => {
-      if (!action || !row) return;
-      runAction(action, row, { navigate: navigateTo, openDialog: (dialogScreen, id) => setDialog({ screen: dialogScreen, id }) });
+    (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
+      if (!action || (!row && !withoutRow)) return;
+      runAction(action, row, { navigate: navigateTo, openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening }) });
     },
     [navigateTo],
   );
@@ -159,6 +170,9 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           {presetDecl && preset && <PresetFilterChoice preset={presetDecl} value={preset} onChange={choosePreset} />}
           {screen.stateKey && screen.savedSettings !== false && <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />}
           {screen.export && <ExportButton kind={screen.export} screen={screen} query={query} gridApi={() => gridApi.current} />}
+          {screen.toolbarActions && (
+            <TableActions items={screen.toolbarActions} selected={selected} conditions={conditions} ctx={ctx} onRun={(action, row) => onAction(action, row, true)} />
+          )}
           {stateKey && (
             <Button variant="outline-secondary" size="sm" onClick={resetLayout}>
               <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
@@ -200,18 +214,40 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           }}
           onRowClicked={(e: RowClickedEvent) => {
             // a button inside a cell (a file download) is not a click on the row
-            if (!isFromCellControl(e.event)) onAction(screen.onRowClick, e.data);
+            if (isFromCellControl(e.event)) return;
+            if (selectable) select(e.data ?? null);
+            onAction(screen.onRowClick, e.data);
+          }}
+          onRowDoubleClicked={(e: RowDoubleClickedEvent) => {
+            if (!isFromCellControl(e.event)) onAction(screen.onRowDoubleClick, e.data);
           }}
           onCellKeyDown={(e) => {
             const event = e.event as KeyboardEvent | undefined;
+            const row = (e.data ?? null) as Record<string, unknown> | null;
+            if (selectable && event?.key === ' ') select(row);
             // keyboard users open the row the same way a click does, unless Enter pressed a cell's button
-            if (event?.key === 'Enter' && !pressCellControl(event)) onAction(screen.onRowClick, e.data);
+            if (event?.key === 'Enter' && !pressCellControl(event)) {
+              if (selectable) select(row);
+              onAction(screen.onRowClick ?? screen.onRowDoubleClick, row);
+            }
           }}
-          rowClass={screen.onRowClick ? 'clickable-row' : undefined}
+          rowClass={screen.onRowClick || screen.onRowDoubleClick || selectable ? 'clickable-row' : undefined}
+          rowClassRules={selectable ? rowClassRules : undefined}
         />
       </div>
       {dialog && (
-        <ScreenView screenId={dialog.screen} presentation="dialog" params={{ id: dialog.id }} onClose={() => setDialog(null)} />
+        <ScreenView
+          screenId={dialog.screen}
+          presentation="dialog"
+          params={{ id: dialog.id }}
+          opening={dialog.opening}
+          onClose={() => setDialog(null)}
+          onChanged={() => {
+            // the rows changed (added, edited, deleted): read them again, the old selection is gone
+            select(null);
+            gridApi.current?.refreshInfiniteCache();
+          }}
+        />
       )}
     </section>
   );

@@ -6,6 +6,13 @@ export const tableChecks = screenChecks('table', (s, ctx) => {
   const resource = ctx.resources[s.resource];
   if (!resource) ctx.problem('/resource', `resource "${s.resource}" does not exist in schemas/resources`);
   if (s.onRowClick?.screen) ctx.needScreen('/onRowClick/screen', s.onRowClick.screen);
+  if (s.onRowDoubleClick?.screen) ctx.needScreen('/onRowDoubleClick/screen', s.onRowDoubleClick.screen);
+  (s.toolbarActions ?? []).forEach((a: any, i: number) => {
+    if (a.action.screen) ctx.needScreen(`/toolbarActions/${i}/action/screen`, a.action.screen);
+    // a mode is a form-dialog's; the dialog must declare it
+    const dialog = a.action.screen ? ctx.screens[a.action.screen] : undefined;
+    if (a.action.mode && dialog && !(dialog as any).modes?.[a.action.mode]) ctx.problem(`/toolbarActions/${i}/action/mode`, `screen "${a.action.screen}" has no mode "${a.action.mode}"`);
+  });
   s.columns.forEach((c: any, i: number) => {
     const field = c.field ?? c.id;
     ctx.needField(`/columns/${i}/${c.field ? 'field' : 'id'}`, s.entity, field);

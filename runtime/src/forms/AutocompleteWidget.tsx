@@ -1,0 +1,126 @@
+/**
+ * The autocomplete input of the forms (`widget: "autocomplete"`, e.g. the client of a fleet
+ * manager): a text input whose value is what is typed or the option chosen from the answers of
+ * the field's `source` (ui:options.source), asked for once enough characters are typed. A combobox
+ * with a listbox (WAI-ARIA 1.2), operable by the arrow keys, Enter and Escape.
+ */
+import type { WidgetProps } from '@rjsf/utils';
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { DEFAULT_MIN_LENGTH, nextActive, searchPath, shouldSearch, toOptions, type AutocompleteOption, type AutocompleteSource } from './autocomplete';
+
+/** Wait for a pause in typing before asking the server. */
+const SEARCH_DELAY_MS = 250;
+
+export function AutocompleteWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, required, rawErrors, onBlur, onFocus } = props;
+  const { t } = useTranslation();
+  const source = props.options.source as AutocompleteSource;
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  const [open, setOpen] = useState(false);
+  const [options, setOptions] = useState<AutocompleteOption[]>([]);
+  const [searched, setSearched] = useState(false);
+  const [active, setActive] = useState(-1);
+
+  useEffect(() => {
+    setActive(-1);
+    if (!open || !shouldSearch(text, source)) {
+      setOptions([]);
+      setSearched(false);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      api.get(searchPath(source, text), { signal: controller.signal, quiet: true }).then(
+        (answer) => {
+          setOptions(toOptions(answer, source));
+          setSearched(true);
+        },
+        () => undefined,
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [open, text, source]);
+
+  const choose = (option: AutocompleteOption) => {
+    props.onChange(option.value);
+    setOpen(false);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Escape' && open) {
+      e.stopPropagation(); // closes the list, not the dialog
+      setOpen(false);
+    } else if (e.key === 'Enter' && open && active >= 0 && options[active]) {
+      e.preventDefault();
+      choose(options[active]);
+    } else if (['ArrowDown', 'ArrowUp'].includes(e.key)) {
+      e.preventDefault();
+      setOpen(true);
+      setActive(nextActive(active, e.key, options.length));
+    }
+  };
+
+  const invalid = (rawErrors?.length ?? 0) > 0;
+  const listId = `${id}__options`;
+  const showList = open && (options.length > 0 || searched || text.trim().length > 0);
+  const minLength = source.minLength ?? DEFAULT_MIN_LENGTH;
+  return (
+    <div className="autocomplete position-relative">
+      <input
+        id={id}
+        name={id}
+        type="text"
+        role="combobox"
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? `${id}__error` : undefined}
+        className={`form-control${invalid ? ' is-invalid' : ''}`}
+        value={text}
+        disabled={disabled || readonly}
+        required={required}
+        onChange={(e) => {
+          props.onChange(e.target.value === '' ? undefined : e.target.value);
+          setOpen(true);
+        }}
+        onKeyDown={onKeyDown}
+        onFocus={() => onFocus(id, value)}
+        onBlur={() => {
+          setOpen(false);
+          onBlur(id, value);
+        }}
+      />
+      {showList && (
+        <ul id={listId} role="listbox" className="autocomplete-list list-group shadow-sm" aria-label={t('app:autocomplete.results')}>
+          {!shouldSearch(text, source) && <li className="list-group-item text-secondary small" role="presentation">{t('app:autocomplete.hint', { n: minLength })}</li>}
+          {shouldSearch(text, source) && searched && options.length === 0 && (
+            <li className="list-group-item text-secondary small" role="presentation">{t('app:autocomplete.none')}</li>
+          )}
+          {options.map((option, i) => (
+            <li
+              key={option.value}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={`list-group-item list-group-item-action${i === active ? ' active' : ''}`}
+              // mousedown, not click: the input's blur would close the list first
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(option);
+              }}
+            >
+              {option.label}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * The `form-dialog` screen type: a record's form in a dialog whose mode (create, edit, preview,
+ * copy; none = closed) comes with the action that opened it (actions/run-action.ts). The mode
+ * declares the title, the data the form starts from and where it is sent; a mode without submit
+ * only shows the record. Fields show, hide, lock and require themselves by conditions over
+ * { mode, record = the form's data }; footer buttons (delete after Tak/Nie, another dialog) too.
+ * A 400 shows the server's messages under their fields; every outcome is a toast; a saved change
+ * tells the opener (`onChanged`, a table reloads) and closes the dialog.
+ */
+import Form from '@rjsf/react-bootstrap';
+import type { IChangeEvent } from '@rjsf/core';
+import type { FormValidation, RJSFValidationError } from '@rjsf/utils';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { fillPath } from '../../actions/run-action';
+import { api, ApiError } from '../../api/client';
+import { useConfig } from '../../config/ConfigContext';
+import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
+import { useConditionContext } from '../../config/useConditionContext';
+import { serverErrorSchema, translateErrors } from '../../forms/messages';
+import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
+import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
+import { formTemplates } from '../../forms/templates';
+import { buildUiSchema, hiddenFieldIds, namespaceOf } from '../../forms/ui-schema';
+import { useFieldErrors } from '../../forms/useFieldErrors';
+import { usePasswordScore } from '../../forms/usePasswordScore';
+import { formValidator } from '../../forms/validator';
+import { formWidgets } from '../../forms/widgets';
+import { showToast } from '../../state/ui';
+import { ScreenView } from '../ScreenView';
+import type { ScreenProps } from '../types';
+import { conditionalRequired, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
+
+type Data = Record<string, unknown>;
+
+/** The server's message of a failed call, or the declared one for this kind of failure. */
+function failureText(e: unknown, fallback: string): string {
+  return e instanceof ApiError && e.detail && e.status < 500 ? e.detail : fallback;
+}
+
+export default function FormDialog({ screen, screenId, opening, onClose, onChanged }: ScreenProps<FormDialogDecl>) {
+  const { t } = useTranslation();
+  const { bundle, preConfig, conditions } = useConfig();
+  const baseCtx = useConditionContext();
+  const titleId = useId();
+  const current = modeOf(screen, opening?.mode);
+  const record = opening?.record;
+  const requestSchema = bundle.schemas[screen.schema] ?? {};
+  const namespace = namespaceOf(screen.title, 'app');
+
+  const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date()) : {}));
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
+  const [subDialog, setSubDialog] = useState<string | null>(null);
+  const fieldErrors = useFieldErrors();
+
+  const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name }), [baseCtx, current?.name]);
+  const ctx = useMemo(() => ({ ...modeCtx, record: formData }), [modeCtx, formData]);
+  const baseSchema = useMemo(() => dialogSchema(requestSchema, screen.fields, conditions, modeCtx, record ?? {}), [requestSchema, screen.fields, conditions, modeCtx, record]);
+  const hidden = hiddenFieldIds(screen.fields, conditions, modeCtx, formData);
+  // a field required under a condition (the client of a manager) is required in the schema while it holds
+  const requiredNow = conditionalRequired(screen.fields, conditions, ctx, hidden);
+  const requiredKey = [...requiredNow.keys()].join();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const schema = useMemo(() => withRequired(baseSchema, requiredNow), [baseSchema, requiredKey]);
+  const disabled = new Set(screen.fields.filter((f) => conditions.isDisabled(f, ctx)).map((f) => f.id));
+  const readOnly = !current?.mode.submit;
+  // what the request schema has beyond the screen's fields (a copied row's id) is kept and sent, not shown
+  const declared = new Set(screen.fields.map((f) => f.id));
+  const notShown = new Set([...hidden, ...Object.keys(requestSchema.properties ?? {}).filter((id) => !declared.has(id))]);
+  const uiSchema = useMemo(
+    () => {
+      const ui = buildUiSchema(screen.fields, { t, namespace, hidden: notShown, disabled, hideSubmit: true });
+      for (const id of notShown) if (!declared.has(id)) ui[id] = { 'ui:widget': 'hidden' };
+      return ui;
+    },
+    // the sets are rebuilt each render; their contents decide
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [screen.fields, t, namespace, [...notShown].join(), [...disabled].join()],
+  );
+  const buttons = visibleButtons(screen.buttons, conditions, ctx);
+
+  const hasNewPassword = screen.fields.some((f) => f.widget === 'newPassword' && !hidden.has(f.id));
+  const score = usePasswordScore(hasNewPassword);
+  const policy = useMemo(() => policyOf(preConfig), [preConfig]);
+  const userInputs = [formData.login, formData.firstName, formData.lastName].filter((v): v is string => typeof v === 'string' && !!v);
+  const formContext: PasswordFormContext = { policy, score, userInputs };
+
+  /** Keeps fields that follow another field's value in step (another role clears the client). */
+  const change = (next: Data) => {
+    const followed = { ...next };
+    for (const field of screen.fields) {
+      const rule = field.followValue;
+      if (rule && next[rule.field] !== formData[rule.field] && Object.hasOwn(rule.values, String(next[rule.field]))) {
+        const value = rule.values[String(next[rule.field])];
+        // null clears the field: absent, so that a rule requiring it asks for it again
+        if (value === null) delete followed[field.id];
+        else followed[field.id] = value;
+      }
+    }
+    fieldErrors.changed(formData, followed);
+    setFormData(followed);
+  };
+
+  const customValidate = (data: Data | undefined, errors: FormValidation<Data>) => {
+    const values = data ?? {};
+    for (const field of screen.fields) {
+      if (hidden.has(field.id)) continue;
+      const value = values[field.id];
+      const message = field.widget === 'newPassword'
+        ? newPasswordMessage(typeof value === 'string' ? value : '', policy, t, score, userInputs)
+        : field.sameAs ? repeatMessage(value, values[field.sameAs], t) : null;
+      if (message) (errors as any)[field.id]?.addError(message);
+    }
+    return errors;
+  };
+  const transformErrors = (errors: RJSFValidationError[]) => translateErrors(errors, t, schema);
+
+  const done = (message: unknown, fallback: string | undefined, key: string) => {
+    showToast('success', typeof message === 'string' ? message : t(fallback ?? 'app:ok'), key);
+    onChanged?.();
+    onClose?.();
+  };
+
+  const submit = async ({ formData: data }: IChangeEvent<Data>) => {
+    const decl = current?.mode.submit;
+    if (!decl || !current) return;
+    const key = `${screenId}:${current.name}`;
+    setBusy(true);
+    fieldErrors.clear();
+    try {
+      const path = fillPath(decl.endpoint, record);
+      const body = sentData(data ?? {}, hidden);
+      const answer = await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
+      setBusy(false);
+      done(answer?.message, undefined, key);
+    } catch (e) {
+      setBusy(false);
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
+      showToast('error', failureText(e, t(current.mode.failureToast ?? 'app:noConnection')), key);
+    }
+  };
+
+  const request = async (button: FormDialogButtonDecl) => {
+    if (!button.request) return;
+    const key = `${screenId}:${button.id}`;
+    setBusy(true);
+    try {
+      const path = fillPath(button.request.endpoint, record);
+      const method = button.request.method ?? 'POST';
+      const answer = await (method === 'DELETE' ? api.delete<Data>(path, { quiet: true }) : (method === 'PUT' ? api.put : api.post)<Data>(path, {}, { quiet: true }));
+      setBusy(false);
+      done(answer?.message, undefined, key);
+    } catch (e) {
+      setBusy(false);
+      showToast('error', failureText(e, t(button.failureToast ?? 'app:noConnection')), key);
+    }
+  };
+
+  const press = (button: FormDialogButtonDecl) => {
+    if (button.dialog) setSubDialog(button.dialog);
+    else if (button.confirm) setConfirming(button);
+    else void request(button);
+  };
+
+  // an action may open the dialog to press one of its buttons at once (delete from the toolbar)
+  const pressed = useRef(false);
+  useEffect(() => {
+    if (pressed.current || !opening?.then) return;
+    pressed.current = true;
+    const button = buttons.find((b) => b.id === opening.then);
+    if (button) press(button);
+    // once, as the dialog opens
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (!current) return null; // mode none: the dialog is closed
+
+  return (
+    <>
+      <Modal show centered size={screen.size} onHide={() => onClose?.()} aria-labelledby={titleId} data-screen-type="form-dialog" data-mode={current.name}>
+        <Modal.Header closeButton closeLabel={t('app:close')}>
+          <Modal.Title id={titleId} as="h2" className="h5">
+            {t(current.mode.title)}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form
+            className="form-dialog-grid"
+            schema={schema}
+            uiSchema={uiSchema}
+            formData={formData}
+            formContext={formContext}
+            validator={formValidator}
+            widgets={formWidgets}
+            customValidate={customValidate}
+            transformErrors={transformErrors}
+            templates={formTemplates}
+            extraErrors={fieldErrors.extraErrors}
+            liveValidate={fieldErrors.liveValidate}
+            showErrorList={false}
+            noHtml5Validate
+            disabled={readOnly}
+            onChange={(e) => change(e.formData ?? {})}
+            onSubmit={submit}
+            onError={() => fieldErrors.failed()}
+            focusOnFirstError
+            idPrefix={`dialog-${screenId}`}
+          >
+            <div className="form-dialog-footer d-flex flex-wrap gap-2 justify-content-end border-top pt-3 mt-2">
+              {buttons.map((b) => (
+                <Button key={b.id} variant={`outline-${b.tone ?? 'secondary'}`} disabled={busy} onClick={() => press(b)} className={b.tone === 'danger' ? 'me-auto' : undefined}>
+                  {b.icon && <i className={`bi bi-${b.icon} me-1`} aria-hidden="true" />}
+                  {t(b.label)}
+                </Button>
+              ))}
+              <Button variant="outline-secondary" onClick={() => onClose?.()}>
+                {t('app:close')}
+              </Button>
+              {current.mode.submit && (
+                <Button type="submit" disabled={busy}>
+                  {t(current.mode.submit.label)}
+                </Button>
+              )}
+            </div>
+          </Form>
+        </Modal.Body>
+      </Modal>
+      {confirming && (
+        <Modal show centered size="sm" onHide={() => setConfirming(null)} aria-labelledby={`${titleId}-confirm`} className="confirm-modal" backdropClassName="confirm-backdrop">
+          <Modal.Header>
+            <Modal.Title id={`${titleId}-confirm`} as="h2" className="h5">
+              {t('app:confirmTitle')}
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>{t(confirming.confirm!)}</Modal.Body>
+          <Modal.Footer>
+            <Button variant="outline-secondary" onClick={() => setConfirming(null)} autoFocus>
+              {t('app:no')}
+            </Button>
+            <Button
+              variant={confirming.tone ?? 'primary'}
+              onClick={() => {
+                const button = confirming;
+                setConfirming(null);
+                void request(button);
+              }}
+            >
+              {t('app:yes')}
+            </Button>
+          </Modal.Footer>
+        </Modal>
+      )}
+      {subDialog && <ScreenView screenId={subDialog} presentation="dialog" params={{ id: record?.id }} onClose={() => setSubDialog(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ConditionEvaluator } from '../../../core/conditions';
+import type { FormDialogDecl, FormFieldDecl } from '../../config/bundle';
+import { conditionalRequired, dateAhead, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
+
+const request = {
+  title: 'developer text',
+  type: 'object',
+  required: ['login'],
+  properties: { id: {}, login: { type: 'string', title: 'x' }, rola: { enum: ['USER', 'ADVISOR', 'MANAGER', 'ADMIN'] }, klientSymbol: {}, dataDo: {} },
+};
+const modes: FormDialogDecl['modes'] = {
+  create: { title: 'u:create', values: { rola: { const: 'MANAGER' }, dataDo: { date: { years: 1 } } } },
+  copy: { title: 'u:copy', fromRecord: true, clear: ['id', 'login'] },
+  edit: { title: 'u:edit', fromRecord: true },
+};
+const row = { id: 5, login: 'jan', rola: 'USER', klientSymbol: null, klientNazwa: 'not in the form', dataDo: '2027-01-31' };
+const ev = new ConditionEvaluator({ $defs: { advisorOn: { properties: { config: { properties: { advisorRoleEnabled: { const: true } }, required: ['advisorRoleEnabled'] } } } } });
+const manager = { properties: { record: { properties: { rola: { const: 'MANAGER' } }, required: ['rola'] } } };
+
+describe('the modes of a form dialog', () => {
+  it('is closed (mode none) unless opened in a mode the screen declares', () => {
+    expect(modeOf({ modes }, undefined)).toBeNull();
+    expect(modeOf({ modes }, 'preview')).toBeNull();
+    expect(modeOf({ modes }, 'toString')).toBeNull();
+    expect(modeOf({ modes }, 'edit')?.name).toBe('edit');
+  });
+
+  it('creates from the declared values: role MANAGER, expiry one year ahead', () => {
+    expect(initialData(modes.create!, row, request, new Date(2026, 10, 23))).toEqual({ rola: 'MANAGER', dataDo: '2027-11-23' });
+    expect(dateAhead(new Date(2024, 1, 29), { years: 1 })).toBe('2025-03-01');
+  });
+
+  it('edits the row\'s fields the request knows, and copies them without id and login', () => {
+    expect(initialData(modes.edit!, row, request, new Date())).toEqual({ id: 5, login: 'jan', rola: 'USER', dataDo: '2027-01-31' });
+    expect(initialData(modes.copy!, row, request, new Date())).toEqual({ rola: 'USER', dataDo: '2027-01-31' });
+  });
+
+  it('offers an option only while its condition holds, unless the record already has it', () => {
+    const fields = [{ id: 'rola', options: [{ value: 'USER', label: 'a:b' }, { value: 'ADVISOR', label: 'a:c', visibleWhen: { $ref: 'conditions#/$defs/advisorOn' } }] }] as FormFieldDecl[];
+    const off = dialogSchema(request, fields, ev, { config: { advisorRoleEnabled: false } });
+    expect((off.properties!.rola as any).enum).toEqual(['USER']);
+    const ordered = [{ id: 'rola', options: [{ value: 'MANAGER', label: 'a:m' }, { value: 'USER', label: 'a:u' }, { value: 'GHOST', label: 'a:g' }] }] as FormFieldDecl[];
+    expect((dialogSchema(request, ordered, ev, {}).properties!.rola as any).enum).toEqual(['MANAGER', 'USER']);
+    expect(off.title).toBeUndefined();
+    expect((dialogSchema(request, fields, ev, { config: { advisorRoleEnabled: true } }).properties!.rola as any).enum).toEqual(['USER', 'ADVISOR']);
+    expect((dialogSchema(request, fields, ev, { config: {} }, { rola: 'ADVISOR' }).properties!.rola as any).enum).toEqual(['USER', 'ADVISOR']);
+  });
+
+  it('requires a client of a manager only, with its own message, unless the field is hidden', () => {
+    const fields = [{ id: 'klientSymbol', requiredWhen: manager, requiredMessage: 'user:errors.clientRequired' }] as FormFieldDecl[];
+    const now = conditionalRequired(fields, ev, { record: { rola: 'MANAGER' } }, new Set());
+    expect([...now]).toEqual([['klientSymbol', 'user:errors.clientRequired']]);
+    expect(conditionalRequired(fields, ev, { record: { rola: 'USER' } }, new Set()).size).toBe(0);
+    expect(conditionalRequired(fields, ev, { record: { rola: 'MANAGER' } }, new Set(['klientSymbol'])).size).toBe(0);
+    const schema = withRequired({ type: 'object', required: ['login'], properties: { klientSymbol: { type: 'string' } } }, now);
+    expect(schema.required).toEqual(['login', 'klientSymbol']);
+    expect((schema.properties!.klientSymbol as any)['x-messages'].required).toBe('user:errors.clientRequired');
+  });
+
+  it('hides delete in create and copy mode', () => {
+    const buttons = [{ id: 'delete', label: 'u:d', request: { endpoint: '/users/{id}' }, hiddenWhen: { properties: { mode: { enum: ['create', 'copy'] } } } }];
+    expect(visibleButtons(buttons, ev, { mode: 'create' })).toEqual([]);
+    expect(visibleButtons(buttons, ev, { mode: 'copy' })).toEqual([]);
+    expect(visibleButtons(buttons, ev, { mode: 'edit' }).map((b) => b.id)).toEqual(['delete']);
+  });
+
+  it('sends the shown fields that have a value', () => {
+    expect(sentData({ login: 'a', klientSymbol: 'KL1', password: undefined }, new Set(['klientSymbol']))).toEqual({ login: 'a' });
+  });
+});

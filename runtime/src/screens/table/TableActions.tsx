@@ -1,0 +1,48 @@
+/**
+ * The buttons above a table that run a declared action (`toolbarActions`: add, edit, copy, delete
+ * …), on the selected row when they need one; without a selected row such a button says so
+ * (its `needsRow` text, e.g. 'Należy zaznaczyć rekord, który zostanie skopiowany').
+ */
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
+import type { ActionDecl, ToolbarActionDecl } from '../../config/bundle';
+import { showToast } from '../../state/ui';
+
+type Row = Record<string, unknown>;
+
+/** What a toolbar button does with the selection: run on it, run without a row, or warn. */
+export function toolbarOutcome(item: Pick<ToolbarActionDecl, 'needsRow'>, selected: Row | null): { run: Row | null } | { warn: string } {
+  if (!item.needsRow) return { run: null };
+  return selected ? { run: selected } : { warn: item.needsRow };
+}
+
+export function TableActions({ items, selected, conditions, ctx, onRun }: {
+  items: ToolbarActionDecl[];
+  selected: Row | null;
+  conditions: ConditionEvaluator;
+  ctx: ConditionContext;
+  onRun: (action: ActionDecl, row: Row | null) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>
+      {items.filter((item) => conditions.isVisible(item, ctx)).map((item) => (
+        <Button
+          key={item.id}
+          size="sm"
+          variant={item.needsRow ? 'outline-secondary' : 'primary'}
+          data-action={item.id}
+          onClick={() => {
+            const outcome = toolbarOutcome(item, selected);
+            if ('warn' in outcome) showToast('warning', t(outcome.warn), `toolbar:${item.id}`);
+            else onRun(item.action, outcome.run);
+          }}
+        >
+          {item.icon && <i className={`bi bi-${item.icon} me-1`} aria-hidden="true" />}
+          {t(item.label)}
+        </Button>
+      ))}
+    </div>
+  );
+}

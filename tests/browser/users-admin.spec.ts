@@ -1,0 +1,174 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, submitLogin, toast } from './support';
+
+/** The users table's cells of a login, and rows with a text (the seed has few accounts: every row is on screen). */
+const row = (page: Page, text: string) => page.locator('.ag-row').filter({ hasText: text });
+const loginRow = (page: Page, login: string) => page.locator(`.ag-row [col-id="login"]`).filter({ hasText: new RegExp(`^${login.replace('.', '\\.')}$`) });
+const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
+const shot = async (page: Page, name: string) => {
+  if (!process.env.SHOTS) return;
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await page.screenshot({ path: `/tmp/usersui-${name}.png` });
+};
+
+/** axe over the open dialog: no serious or critical violation. */
+async function expectNoSeriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).include('.modal-dialog').analyze();
+  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('an administrator adds a fleet manager with a client, copies, edits and deletes users; the new manager must change the password', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, 'admin');
+  await page.goto('/app/users');
+  await expect(loginRow(page, 'admin')).toBeVisible();
+
+  // Kopiuj without a selected row says what is missing
+  await toolbar(page, 'Kopiuj').click();
+  await expect(toast(page, 'Należy zaznaczyć rekord, który zostanie skopiowany')).toBeVisible();
+
+  // Dodaj: a new user is a fleet manager whose account expires a year ahead
+  await toolbar(page, 'Dodaj').click();
+  const create = page.getByRole('dialog', { name: 'Dodaj użytkownika' });
+  await expect(create).toBeVisible();
+  await expect(create.getByLabel(/^Rola/).locator('option:checked')).toHaveText('Fleet Manager');
+  const ahead = new Date();
+  ahead.setFullYear(ahead.getFullYear() + 1);
+  const inAYear = `${String(ahead.getDate()).padStart(2, '0')}.${String(ahead.getMonth() + 1).padStart(2, '0')}.${ahead.getFullYear()}`;
+  await expect(create.getByLabel(/^Konto ważne do/)).toHaveValue(inAYear);
+  // delete is not offered while creating
+  await expect(create.getByRole('button', { name: 'Usuń' })).toHaveCount(0);
+  await shot(page, 'create-1400');
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+
+  // the form's rules, with the server's messages
+  await create.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(create.getByText('Login nie może być pusty')).toBeVisible();
+  await expect(create.getByText('Wybierz klienta')).toBeVisible();
+  await create.getByLabel(/^Login/).fill('zły login!');
+  await expect(create.getByText('Wprowadzony login zawiera niedozwolone znaki')).toBeVisible();
+  // a login taken: the server's 400 shows under its field
+  await create.getByLabel(/^Login/).fill('manager');
+  await create.getByLabel(/^Imię/).fill('Ewa');
+  await create.getByLabel(/^Nazwisko/).fill('Testowa');
+  await create.getByLabel(/^E-mail/).fill('ewa.testowa@transbud.pl');
+  await create.getByLabel(/^Telefon\*?$/).fill('600123456');
+  await expect(create.getByLabel(/^Telefon\*?$/)).toHaveValue('600 123 456');
+  // the client through the autocomplete (searches from 3 characters)
+  const client = create.getByRole('combobox', { name: /^Klient/ });
+  await client.fill('Tra');
+  await create.getByRole('option', { name: /KL001 — Transbud/ }).click();
+  await expect(client).toHaveValue('KL001');
+  await shot(page, 'create-filled-1400');
+  await create.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(create.getByText('Użytkownik o podanym loginie już istnieje')).toBeVisible();
+  await expect(toast(page, 'Użytkownik o podanym loginie już istnieje')).toBeVisible();
+
+  // another role clears the client; back to manager, it is asked for again
+  await create.getByLabel(/^Rola/).selectOption({ label: 'Administrator' });
+  await expect(create.getByRole('combobox', { name: /^Klient/ })).toHaveCount(0);
+  await create.getByLabel(/^Rola/).selectOption({ label: 'Fleet Manager' });
+  await expect(create.getByRole('combobox', { name: /^Klient/ })).toHaveValue('');
+  await create.getByRole('combobox', { name: /^Klient/ }).fill('KL001');
+  await create.getByLabel(/^Login/).fill('ewa.testowa');
+  await create.getByLabel(/^Hasło startowe/).fill('Zielony#Rower72');
+  await create.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(create).toBeHidden();
+  await expect(toast(page, 'Dodano użytkownika')).toBeVisible();
+  await expect(loginRow(page, 'ewa.testowa')).toBeVisible();
+
+  // Kopiuj the selected row: everything but the login
+  await loginRow(page, 'ewa.testowa').click();
+  await toolbar(page, 'Kopiuj').click();
+  const copy = page.getByRole('dialog', { name: 'Kopiuj użytkownika' });
+  await expect(copy.getByLabel(/^Login/)).toHaveValue('');
+  await expect(copy.getByLabel(/^Nazwisko/)).toHaveValue('Testowa');
+  await expect(copy.getByRole('combobox', { name: /^Klient/ })).toHaveValue('KL001');
+  await copy.getByLabel(/^Login/).fill('ewa.kopia');
+  await copy.getByLabel(/^E-mail/).fill('ewa.kopia@transbud.pl');
+  await copy.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(copy).toBeHidden();
+  await expect(toast(page, 'Dodano użytkownika')).toBeVisible();
+  await expect(loginRow(page, 'ewa.kopia')).toBeVisible();
+
+  // Edytuj: the role is not chosen again
+  await loginRow(page, 'ewa.kopia').click();
+  await toolbar(page, 'Edytuj').click();
+  const edit = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
+  await expect(edit.getByLabel(/^Rola/)).toBeDisabled();
+  await shot(page, 'edit-1400');
+  await edit.getByLabel(/^Nazwisko/).fill('Kopiowana');
+  await edit.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(edit).toBeHidden();
+  await expect(toast(page, 'Zapisano zmiany użytkownika')).toBeVisible();
+  await expect(row(page, 'Kopiowana')).toBeVisible();
+
+  // Usuń asks Tak / Nie; Nie keeps the user
+  await loginRow(page, 'ewa.kopia').click();
+  await toolbar(page, 'Usuń').click();
+  const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });
+  await expect(confirm).toContainText('Czy na pewno usunąć tego użytkownika?');
+  await shot(page, 'confirm-1400');
+  await confirm.getByRole('button', { name: 'Nie' }).click();
+  const preview = page.getByRole('dialog', { name: 'Podgląd użytkownika' });
+  await expect(preview.getByLabel(/^Login/)).toBeDisabled();
+  await preview.getByRole('button', { name: 'Usuń' }).click();
+  await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, 'Usunięto użytkownika')).toBeVisible();
+  await expect(preview).toBeHidden();
+  await expect(loginRow(page, 'ewa.kopia')).toHaveCount(0);
+
+  // at 900 px the dialog still fits
+  await page.setViewportSize({ width: 900, height: 900 });
+  await loginRow(page, 'ewa.testowa').dblclick();
+  await expect(page.getByRole('dialog', { name: 'Podgląd użytkownika' })).toBeVisible();
+  await shot(page, 'preview-900');
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+  await page.getByRole('dialog', { name: 'Podgląd użytkownika' }).getByRole('button', { name: 'Zamknij' }).last().click();
+  await toolbar(page, 'Dodaj').click();
+  await expect(page.getByRole('dialog', { name: 'Dodaj użytkownika' })).toBeVisible();
+  await page.getByRole('dialog', { name: 'Dodaj użytkownika' }).getByRole('combobox', { name: /^Klient/ }).fill('Agro');
+  await expect(page.getByRole('option', { name: /KL003/ })).toBeVisible();
+  await shot(page, 'create-900');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Dodaj użytkownika' })).toBeHidden();
+  await loginRow(page, 'ewa.testowa').dblclick();
+  await page.getByRole('dialog', { name: 'Podgląd użytkownika' }).getByRole('button', { name: 'Zamknij' }).last().click();
+
+  // the new fleet manager signs in and must choose a password of their own
+  await page.goto('/sign-out');
+  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await submitLogin(page, { login: 'ewa.testowa', password: 'Zielony#Rower72', choice: 'Fleet Manager' });
+  const terms = page.getByRole('dialog', { name: /Regulamin i polityka prywatności/ });
+  for (let i = 0; i < 2; i++) {
+    await expect(terms.getByTestId('terms-progress')).toHaveText(`Dokument ${i + 1} z 2`);
+    await terms.getByLabel(/Zapoznałem się z Regulaminem/).check();
+    await terms.getByRole('button', { name: 'Zatwierdź' }).click();
+  }
+  await expect(page.getByRole('dialog', { name: 'Ustaw własne hasło' })).toBeVisible();
+});
+
+test('an administrator sets a user\'s password from the edit dialog, under the password policy', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.goto('/app/users');
+  await loginRow(page, 'manager').click();
+  await toolbar(page, 'Edytuj').click();
+  const edit = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
+  await edit.getByRole('button', { name: 'Ustaw hasło' }).click();
+  const set = page.getByRole('dialog', { name: 'Ustaw hasło użytkownika' });
+  await set.getByLabel(/^Nowe hasło/).fill('abc');
+  await set.getByRole('button', { name: 'Ustaw hasło' }).click();
+  await expect(set.getByText(/Hasło nie może być krótsze niż/)).toBeVisible();
+  await set.getByRole('button', { name: 'Zasady tworzenia haseł' }).click();
+  await expect(page.getByRole('dialog', { name: 'Zasady tworzenia haseł' }).getByTestId('password-policy')).toContainText('co najmniej 8 znaków');
+  await page.getByRole('dialog', { name: 'Zasady tworzenia haseł' }).getByRole('button', { name: 'Ok' }).click();
+  await set.getByLabel(/^Nowe hasło/).fill('Niebieski#Most58');
+  await set.getByLabel(/^Powtórz nowe hasło/).fill('Niebieski#Most58');
+  await set.getByRole('button', { name: 'Ustaw hasło' }).click();
+  await expect(set).toBeHidden();
+  await expect(page.locator('.toast').filter({ hasText: /hasło/i })).toBeVisible();
+});
