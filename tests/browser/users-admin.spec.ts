@@ -152,10 +152,10 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
   await expect(page.getByRole('dialog', { name: 'Ustaw własne hasło' })).toBeVisible();
 });
 
-test('an administrator sets a user\'s password from the edit dialog, under the password policy', async ({ page }) => {
+test('an administrator sets a user\'s password from the edit dialog, under the password policy (a driver no other journey signs in as)', async ({ page }) => {
   await signIn(page, 'admin');
   await page.goto('/app/users');
-  await loginRow(page, 'manager').click();
+  await loginRow(page, 'kierowca4').click();
   await toolbar(page, 'Edytuj').click();
   const edit = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
   await edit.getByRole('button', { name: 'Ustaw hasło' }).click();
