@@ -11,6 +11,7 @@
  * - handover and return readings are never below the vehicle's last reading.
  */
 import fp from 'fastify-plugin';
+import type { AssignmentDropoffRequest, AssignmentPickupRequest } from '../../runtime/core/generated/api.ts';
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { lockVehicle, recordReading, requireNotBelowLast, type VehicleScope } from './vehicle-state.ts';
@@ -22,27 +23,9 @@ export const END_OF_DAY = '23:59';
 /** A handover without a time is at the start of its day. */
 export const START_OF_DAY = '00:00';
 
-export interface PickupInput {
-  pojazdId: number;
-  pracId: number;
-  dataWy: string;
-  czasWy?: string | null;
-  licznikWy: number;
-  palWy?: number | null;
-  uwagiWy?: string | null;
-  opWydal: string;
-}
+export type PickupInput = AssignmentPickupRequest;
 
-export interface DropoffInput {
-  pojazdId: number;
-  dataZd: string;
-  czasZd?: string | null;
-  licznikZd: number;
-  palZd?: number | null;
-  palStanZd?: number | null;
-  uwagiZd?: string | null;
-  opOdebral: string;
-}
+export type DropoffInput = AssignmentDropoffRequest;
 
 /** 'YYYY-MM-DD HH:mm' read as a moment in the database session's time zone (the portal's). */
 async function moment(trx: Transaction<DB>, day: string, time: string): Promise<Date> {

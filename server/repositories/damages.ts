@@ -6,6 +6,7 @@
  * Its case number is SZK/<year>/<order id on 7 digits>, the one format of the seed.
  */
 import fp from 'fastify-plugin';
+import type { DamageAddRequest } from '../../runtime/core/generated/api.ts';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { caseNumber } from '../seed/sql-util.ts';
@@ -19,37 +20,7 @@ export const EXTERNAL_FIELDS = [
 ] as const;
 
 /** What the wizard sends (schemas/api/damage-add-request.schema.json). */
-export interface DamageInput {
-  pojazdId: number;
-  rejestr: string;
-  pracId: number;
-  dataSzkod: string;
-  rodzSzkod: string;
-  zpolisTyp: 'AC' | 'OC' | 'AC z regresem' | 'OC nasze';
-  nrZglosz?: string | null;
-  winaPrac?: 'T' | 'N' | null;
-  stanLicz?: number | null;
-  zgloNazwiskoImie: string;
-  zgloTelef: string;
-  zgloEmail: string;
-  firmaZglosz?: string | null;
-  dataZgloSzkody?: string | null;
-  dataZgloFm?: string | null;
-  opisSzkody?: string | null;
-  przyczynaSzkody?: string | null;
-  telefon?: string | null;
-  skadPolicja?: string | null;
-  holowanyData?: string | null;
-  uwagi?: string | null;
-  sprawcaNazImie?: string | null;
-  sprawcaMiejscow?: string | null;
-  sprawcaKodPoczt?: string | null;
-  sprawcaUlica?: string | null;
-  sprawcaPojRejestr?: string | null;
-  sprawcaPojMarka?: string | null;
-  sprawcaPolisaOc?: string | null;
-  sprawcaFirmaTu?: string | null;
-}
+export type DamageInput = DamageAddRequest;
 
 export interface Reporter {
   userId: number;

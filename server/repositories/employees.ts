@@ -5,6 +5,7 @@
  * tenant/employee"), which the route passes in as a filter on a view with column klientSymbol.
  */
 import fp from 'fastify-plugin';
+import type { EmployeeCreateRequest } from '../../runtime/core/generated/api.ts';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { VehicleScope } from './vehicle-state.ts';
@@ -14,19 +15,7 @@ import { isUniqueViolation, RuleViolation } from './write-rules.ts';
 export const SUGGESTIONS = 20;
 const STRU = ['stru1', 'stru2', 'stru3', 'stru4', 'stru5', 'stru6', 'stru7', 'stru8'] as const;
 
-export interface EmployeeInput {
-  nazwisko: string;
-  imie: string;
-  nrPrac?: string | null;
-  kodStan?: string | null;
-  email: string;
-  telefonKom?: string | null;
-  kodPoczt?: string | null;
-  miejscow?: string | null;
-  ulica?: string | null;
-  dataJednOd: string;
-  jednId: number;
-}
+export type EmployeeInput = EmployeeCreateRequest;
 
 /** A LIKE pattern matching the text anywhere, the text's own % _ \ taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -27,7 +27,8 @@ export default async function damageRoutes(app: FastifyInstance) {
       const { bundle, conditions } = app.config;
       const limits = (bundle.config.damageRiskTypeLimits ?? []) as RiskTypeLimit[];
       const context = { role: session.role, variant: bundle.variant, config: bundle.config };
-      if (limits.some((l) => l.refused.includes(request.body.zpolisTyp) && conditions.matches(l.when, context))) {
+      // zpolisTyp is always present here: the body schema's default ('AC') fills it during validation
+      if (limits.some((l) => l.refused.includes(request.body.zpolisTyp!) && conditions.matches(l.when, context))) {
         throw new RuleViolation(400, 'zpolisTyp', 'validation:enum');
       }
       const scope = scopeOfResource(app, 'car', session);
