@@ -43,7 +43,7 @@ import writeRules from './repositories/write-rules.ts';
 import tableRoutes from './resources/table-routes.ts';
 import excelRoutes from './resources/excel-routes.ts';
 import { apiSchemas, bundleCompilers } from './config/bundle-compilers.ts';
-import { loadBundle } from './config/load-bundle.ts';
+import { loadVariants, type VariantSet } from './config/variants.ts';
 import tableQueriesPlugin from './resources/table-queries.ts';
 import loginHistoryRepository from './repositories/login-history.ts';
 import sessionsRepository from './repositories/sessions.ts';
@@ -71,8 +71,11 @@ export interface AppOptions {
    * by commas. Unset: the address of the connection.
    */
   trustProxy?: string;
-  /** The configuration, when the caller loaded it already (main.ts, for the database's time zone); otherwise loaded here. */
-  bundle?: Bundle;
+  /**
+   * The configuration, when the caller loaded it already: every served variant (main.ts, which
+   * needs the database's time zone first) or one bundle alone (tests); otherwise loaded here.
+   */
+  bundle?: Bundle | VariantSet;
   /** Request time-outs and load shedding (plugins/limits.ts); main.ts reads them from the environment. */
   limits?: Partial<ServerLimits>;
 }
@@ -129,7 +132,9 @@ const securityHeaders = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const load = { root: options.root, variant: options.variant, version: options.version };
   // The one load at start; fails fast, before anything listens, with file, pointer and reason.
-  const initial = options.bundle ?? loadBundle(load);
+  const loaded = options.bundle ?? loadVariants(load);
+  // the default variant's schemas describe the API (all variants share the base entity schemas)
+  const initial = 'bundles' in loaded ? loaded.bundles.get(loaded.defaultVariant)! : loaded;
 
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const app = Fastify({
@@ -170,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Tier 1, the app's own plugins: each declares what it depends on (fastify-plugin checks it).
-  await app.register(configPlugin, { load, initial });
+  await app.register(configPlugin, { load, initial: loaded });
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { db: options.db });
   // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls

@@ -7,7 +7,8 @@ import { readFileSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { ConfigError, loadBundle } from './config/load-bundle.ts';
+import { ConfigError } from './config/load-bundle.ts';
+import { loadVariants } from './config/variants.ts';
 import { timeZoneOf } from './config/locale.ts';
 import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -34,7 +35,9 @@ function defined<T extends object>(values: T): Partial<T> {
 async function main() {
   // The configuration, loaded once: a broken one stops start-up before the database is opened.
   const variant = process.env.PORTAL_VARIANT || undefined;
-  const bundle = loadBundle({ root, variant, version });
+  // every variant this process serves: PORTAL_VARIANT (the default) and those claiming host names or clients
+  const variants = loadVariants({ root, variant, version });
+  const bundle = variants.bundles.get(variants.defaultVariant)!;
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
@@ -72,7 +75,7 @@ async function main() {
       root,
       variant,
       version,
-      bundle,
+      bundle: variants,
       staticDir: join(root, 'dist/runtime'),
       logger: process.env.LOG !== 'off',
       trustProxy: process.env.TRUST_PROXY || undefined,

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadBundle } from '../server/config/load-bundle.ts';
+import { loadVariants } from '../server/config/variants.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const variantsDir = join(root, 'client-variants');
@@ -18,6 +19,17 @@ for (const variant of variants) {
   } catch (e) {
     failed = true;
     console.error(`✗ ${variant}\n${e instanceof ConfigError ? e.message : String(e)}`);
+  }
+}
+// what one server serving them all needs besides: no host name or client claimed by two variants
+if (!failed) {
+  try {
+    const set = loadVariants({ root });
+    const claims = [...set.byHost].map(([host, v]) => `${host} → ${v}`).concat([...set.byClient].map(([client, v]) => `client ${client} → ${v}`));
+    console.log(`✓ served together: ${[...set.bundles.keys()].join(', ')}${claims.length ? ` (${claims.join('; ')})` : ''}`);
+  } catch (e) {
+    failed = true;
+    console.error(`✗ variants served together\n${e instanceof ConfigError ? e.message : String(e)}`);
   }
 }
 process.exit(failed ? 1 : 0);

@@ -135,11 +135,18 @@ export default fp(
       const access = config.access;
       // cannot happen (start-up refuses such a route), but if it did: closed, not open
       if (!access) throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
-      if (access === 'public') return;
       const token = bearerToken(request.headers.authorization);
+      if (access === 'public') {
+        // a public call that carries a session (the runtime's start-up after sign-in) is served by
+        // the variant of the user's client, when a variant claims clients; an unknown token is ignored
+        if (token && app.config.choosesByClient) app.config.useClientVariant((await findSession(app.db, token))?.klientSymbol);
+        return;
+      }
       request.session = token ? await findSession(app.db, token) : null;
       const session = request.session;
       if (!session) throw new HttpError(401, app.config.t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
+      // from here on the request follows the variant of the user's client, if a variant claims it
+      app.config.useClientVariant(session.klientSymbol);
       if (access !== 'signedIn' && !rolesOf(app, access).includes(session.role)) {
         throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
       }

@@ -1,18 +1,26 @@
 /**
- * Holds the merged configuration bundle and the server's translator. The bundle is loaded once,
- * by buildApp before anything is registered (its schemas are the API's), and handed in as
- * `initial`; reload() loads it again and replaces it as a whole, so a request sees either the old
- * or the new configuration, never a mix. Everything that depends on the configuration reads
- * `app.config` when it runs (the request validators and serializers too: config/bundle-compilers.ts).
+ * Holds the merged configuration bundles, one per served client variant (config/variants.ts), and
+ * their translators. The bundles are loaded once, by buildApp before anything is registered (their
+ * schemas are the API's), and handed in as `initial`; reload() loads them again and replaces them
+ * as a whole, so a request sees either the old or the new configuration, never a mix.
+ *
+ * Which variant a request is served by is chosen as it arrives (its host name) and, once its
+ * session is known, by the user's client (plugins/auth.ts calls `useClientVariant`). The choice is
+ * kept in the request's async context (@fastify/request-context), so everything that reads
+ * `app.config.bundle`, `.t` or `.conditions` while serving it — routes, services, the request
+ * validators and serializers (config/bundle-compilers.ts) — reads that variant without being
+ * handed it. Outside a request (start-up, timers) they read the default variant.
  */
 import fp from 'fastify-plugin';
 import i18next from 'i18next';
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle, LoadOptions } from '../config/bundle.ts';
-import { loadBundle } from '../config/load-bundle.ts';
+import { fastifyRequestContext, requestContext } from '@fastify/request-context';
+import { loadVariants, variantForClient, variantForHost, type VariantSet } from '../config/variants.ts';
 
 export interface ConfigState {
+  /** The bundle of the variant serving the current request (the default one outside requests). */
   bundle: Bundle;
   conditions: ConditionEvaluator;
   /** Polish text of a key `ns:path` with {{vars}}. */
@@ -20,6 +28,18 @@ export interface ConfigState {
   reload(): Promise<void>;
   /** Why the last reload was refused (the configuration in use is then older than the files); null after a good one. */
   readonly reloadError: string | null;
+  /** The served variants' names, the default first. */
+  readonly variants: string[];
+  /** Serves the rest of the current request by the variant that claims this user's client, if one does. */
+  useClientVariant(klientSymbol: string | null | undefined): void;
+  /** Whether some variant is chosen by the user's client (then public calls that carry a session follow it). */
+  readonly choosesByClient: boolean;
+}
+
+declare module '@fastify/request-context' {
+  interface RequestContextData {
+    variant: string;
+  }
 }
 
 async function translatorFor(bundle: Bundle): Promise<Translate> {
@@ -43,25 +63,47 @@ declare module 'fastify' {
 
 export interface ConfigOptions {
   load: LoadOptions;
-  /** The bundle buildApp loaded already (omitted: loaded here). */
-  initial?: Bundle;
+  /** The variants buildApp loaded already, or one bundle alone (omitted: loaded here). */
+  initial?: VariantSet | Bundle;
 }
+
+type VariantState = Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
+
+/** One bundle handed in alone (tests): it is the default and only variant. */
+const asSet = (initial: VariantSet | Bundle): VariantSet =>
+  'bundles' in initial
+    ? initial
+    : { defaultVariant: initial.variant, bundles: new Map([[initial.variant, initial]]), byHost: new Map(), byClient: new Map() };
 
 export default fp<ConfigOptions>(
   async (app, opts) => {
-    const make = async (bundle = loadBundle(opts.load)): Promise<Omit<ConfigState, 'reload' | 'reloadError'>> => {
-      return { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle) };
+    const make = async (set: VariantSet) => {
+      const states = new Map<string, VariantState>();
+      for (const [name, bundle] of set.bundles) {
+        states.set(name, { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle) });
+      }
+      return { set, states };
     };
-    let current = await make(opts.initial);
+    let current = await make(opts.initial ? asSet(opts.initial) : loadVariants(opts.load));
     let reloadError: string | null = null;
+    const serving = (): VariantState => {
+      const name = requestContext.get('variant');
+      return (name !== undefined && current.states.get(name)) || current.states.get(current.set.defaultVariant)!;
+    };
     const state: ConfigState = {
-      get bundle() { return current.bundle; },
-      get conditions() { return current.conditions; },
-      get t() { return current.t; },
+      get bundle() { return serving().bundle; },
+      get conditions() { return serving().conditions; },
+      get t() { return serving().t; },
       get reloadError() { return reloadError; },
+      get variants() { return [current.set.defaultVariant, ...[...current.set.bundles.keys()].filter((v) => v !== current.set.defaultVariant)]; },
+      get choosesByClient() { return current.set.byClient.size > 0; },
+      useClientVariant(klientSymbol) {
+        const variant = variantForClient(current.set, klientSymbol);
+        if (variant) requestContext.set('variant', variant);
+      },
       async reload() {
         try {
-          current = await make(); // throws ConfigError and keeps the old one
+          current = await make(loadVariants(opts.load)); // throws ConfigError and keeps the old ones
           reloadError = null;
         } catch (error) {
           reloadError = error instanceof Error ? error.message : String(error);
@@ -70,6 +112,11 @@ export default fp<ConfigOptions>(
       },
     };
     app.decorate('config', state);
+    // the request's variant lives in its async context from its first hook to its last
+    await app.register(fastifyRequestContext);
+    app.addHook('onRequest', async (request) => {
+      requestContext.set('variant', variantForHost(current.set, request.hostname));
+    });
   },
   { name: 'config' },
 );

@@ -108,13 +108,15 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         if (!vehicle) return badCredentials(body.role === 'USER' ? 'VEHICLE_NOT_ASSIGNED' : 'VEHICLE_NOT_FOUND');
       }
       const token = await app.sessions.create(user.id, user.rola as Role, vehicle?.pojazdId ?? null);
+      // the session is served by the variant of the user's client from now on (config/variants.ts)
+      app.config.useClientVariant(user.klientSymbol);
       await app.users.clearFailures(user, address);
       await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'SIGN_IN', outcome: 'SUCCESS', success: true });
       return {
         id_token: token,
         body: {
           userDetails: userDetails(user, vehicle),
-          postConfig: { logicConfig: sessionConfig(app.config.bundle.app, app.config.bundle.config) },
+          postConfig: { variant: app.config.bundle.variant, logicConfig: sessionConfig(app.config.bundle.app, app.config.bundle.config) },
         },
       };
     },

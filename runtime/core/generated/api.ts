@@ -89,6 +89,10 @@ export interface AuthResponse {
   body: {
     userDetails: UserDetails;
     postConfig: {
+      /**
+       * The client variant serving this user (docs/variants.md); the runtime restarts on it when it differs from the bundle it holds.
+       */
+      variant?: string;
       logicConfig?: {
         hideRangeForManager?: boolean;
       };

@@ -1183,4 +1183,12 @@ export interface VariantFile {
    * Overlay on screens/app.json (config flags, loginAppName, password policy).
    */
   app?: {[key: string]: unknown};
+  /**
+   * Host names (without port, lower case) whose requests this variant serves, e.g. dealer.localhost; one server then serves several variants (docs/variants.md).
+   */
+  hosts?: string[];
+  /**
+   * Client symbols (klientSymbol) whose signed-in users get this variant on any host.
+   */
+  clients?: string[];
 }

@@ -78,7 +78,8 @@ export type RoleName = UserDetails['rola'];
 export interface Session {
   token: string;
   user: UserDetails;
-  postConfig?: { logicConfig?: Record<string, unknown> };
+  /** `variant`: the client variant serving this user (the server's choice by the user's client). */
+  postConfig?: { variant?: string; logicConfig?: Record<string, unknown> };
   /** Session gates (screens/app.json sessionGates) this session has got through. */
   gatesPassed?: string[];
 }

@@ -76,6 +76,13 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
       if (screen.passwordExpiryWarning && expiresWithin(user.pwdDo, bundle.config.passwordExpiryWarningDays)) {
         showToast('warning', t(screen.passwordExpiryWarning));
       }
+      // a user whose client another variant serves: start again with that variant's configuration
+      // (the saved session makes the next start-up fetch it; docs/variants.md)
+      const variant = response.body.postConfig?.variant;
+      if (variant && variant !== bundle.variant) {
+        window.location.replace(landing);
+        return;
+      }
       navigate(landing, { replace: true });
     } catch (e) {
       setBusy(false);

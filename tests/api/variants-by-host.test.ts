@@ -1,0 +1,152 @@
+/**
+ * One server, several client variants (issue 15, docs/variants.md): a request is served by the
+ * variant claiming its host name, a signed-in user by the variant claiming their client, and
+ * nothing of one variant — bundle, texts, rules — reaches a request another variant serves.
+ * The variants here are fixtures written into a copy of the configuration.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../server/config/load-bundle.ts';
+import { loadVariants, variantForClient, variantForHost } from '../../server/config/variants.ts';
+import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
+
+function configCopy(variants: Record<string, object>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'portal-variants-'));
+  for (const sub of ['screens', 'schemas', 'locales']) cpSync(join(ROOT, sub), join(dir, sub), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  for (const [name, variant] of Object.entries(variants)) {
+    mkdirSync(join(dir, 'client-variants', name), { recursive: true });
+    writeFileSync(join(dir, 'client-variants', name, 'variant.json'), JSON.stringify({ schemaVersion: 1, name, ...variant }));
+  }
+  return dir;
+}
+
+const FIXTURES = {
+  dealer: { hosts: ['dealer.localhost'], app: { name: 'portal-dealer', loginAppName: 'Portal dealera', config: { excelExportLimit: 7 } } },
+  brand: { clients: ['KL002'], app: { loginAppName: 'Portal marki', config: { managerEditsApprovedScope: true } } },
+  // claims nothing: served only when it is a deployment's PORTAL_VARIANT
+  quiet: { app: { loginAppName: 'Cichy' } },
+};
+
+describe('choosing the variant of a request', () => {
+  let root: string;
+  beforeAll(() => {
+    root = configCopy(FIXTURES);
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('loads the default and every variant that claims hosts or clients, not the others', () => {
+    const set = loadVariants({ root });
+    expect([...set.bundles.keys()].sort()).toEqual(['brand', 'dealer', 'default']);
+    expect(set.bundles.get('dealer')!.app.loginAppName).toBe('Portal dealera');
+    expect(set.bundles.get('default')!.app.loginAppName).toBe('Partner CFM');
+  });
+
+  it('keeps PORTAL_VARIANT as the default for hosts nobody claims', () => {
+    const set = loadVariants({ root, variant: 'quiet' });
+    expect(variantForHost(set, 'portal.example.com')).toBe('quiet');
+    expect(variantForHost(set, 'DEALER.localhost:3000')).toBe('dealer');
+    expect(variantForClient(set, 'KL002')).toBe('brand');
+    expect(variantForClient(set, 'KL001')).toBeUndefined();
+    expect(variantForClient(set, null)).toBeUndefined();
+  });
+
+  it('refuses a host claimed by two variants, naming the file and pointer', () => {
+    const clash = configCopy({ ...FIXTURES, second: { hosts: ['x.localhost', 'dealer.localhost'] } });
+    try {
+      expect(() => loadVariants({ root: clash })).toThrow(ConfigError);
+      try {
+        loadVariants({ root: clash });
+      } catch (e) {
+        expect((e as ConfigError).problems).toContainEqual({
+          file: 'client-variants/second/variant.json', pointer: '/hosts/1', reason: 'host "dealer.localhost" is claimed by client-variants/dealer too',
+        });
+      }
+    } finally {
+      rmSync(clash, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a broken variant even when it is not the default (every served variant is validated)', () => {
+    const broken = configCopy({ ...FIXTURES, odd: { hosts: ['odd.localhost'], app: { config: 'not an object' } } });
+    try {
+      expect(() => loadVariants({ root: broken })).toThrow(/client-variants\/odd/);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one server serving several variants', () => {
+  let t: TestApp;
+  let root: string;
+  beforeAll(async () => {
+    root = configCopy(FIXTURES);
+    t = await startTestApp({ root });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const config = (headers: Record<string, string>, token?: string) => t.call('GET', '/api/ui/config', { headers, token });
+
+  it('serves each host its own bundle, with its own ETag', async () => {
+    const plain = await config({ host: 'portal.localhost' });
+    const dealer = await config({ host: 'dealer.localhost:3000' });
+    expect(plain.json().variant).toBe('default');
+    expect(dealer.json().variant).toBe('dealer');
+    expect(dealer.json().config.excelExportLimit).toBe(7);
+    expect(plain.json().config.excelExportLimit).not.toBe(7);
+    expect(dealer.headers.etag).not.toBe(plain.headers.etag);
+    // the other variant's ETag does not make a 304: the bundle is the host's
+    expect((await config({ host: 'dealer.localhost', 'if-none-match': String(plain.headers.etag) })).statusCode).toBe(200);
+    expect((await config({ host: 'dealer.localhost', 'if-none-match': String(dealer.headers.etag) })).statusCode).toBe(304);
+  });
+
+  it('answers the pre-configuration of the host (its own signing name and title)', async () => {
+    const dealer = (await t.call('GET', '/api/init/pre-config', { headers: { host: 'dealer.localhost' } })).json();
+    expect(dealer).toMatchObject({ name: 'portal-dealer', loginAppName: 'Portal dealera' });
+    expect((await t.call('GET', '/api/init/pre-config')).json()).toMatchObject({ name: 'portal-cfm', loginAppName: 'Partner CFM' });
+  });
+
+  it('checks a signed write against the signing name of the variant serving it', async () => {
+    // signed with the default name, sent to the dealer host: the signature does not hold there
+    const res = await t.call('POST', '/api/user/auth', { body: { username: 'manager', password: 'x', role: 'MANAGER' }, headers: { host: 'dealer.localhost' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toMatch(/^SIGNATURE_/);
+  });
+
+  it('serves a signed-in user of a claimed client by that variant on any host, and tells the runtime at sign-in', async () => {
+    const signIn = await t.call('POST', '/api/user/auth', { body: { username: 'manager2', password: 'Manager123!', role: 'MANAGER' } });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.json().body.postConfig.variant).toBe('brand');
+    const token = signIn.json().id_token as string;
+    expect((await config({}, token)).json()).toMatchObject({ variant: 'brand', app: { loginAppName: 'Portal marki' } });
+    expect((await config({ host: 'dealer.localhost' }, token)).json().variant).toBe('brand');
+    // a user of an unclaimed client keeps the host's variant
+    const manager = await t.signIn('manager');
+    expect((await config({}, manager)).json().variant).toBe('default');
+    // a token that is not a session is ignored on a public call: the host decides
+    expect((await config({ host: 'dealer.localhost' }, 'x'.repeat(43))).json().variant).toBe('dealer');
+  });
+
+  it('applies the server-side rules of the user’s variant (approved scope editable by the brand’s manager only)', async () => {
+    const brandManager = await t.signIn('manager2');
+    const manager = await t.signIn('manager');
+    const orderOf = async (token: string) => {
+      const res = await t.call('POST', '/api/order/table2', { token, body: { startRow: 0, endRow: 1 } });
+      return res.json().rows[0] as { autId: number } | undefined;
+    };
+    const own = await orderOf(brandManager);
+    const other = await orderOf(manager);
+    expect(own && other).toBeTruthy();
+    const edit = (token: string, autId: number) => t.call('PUT', `/api/order/${autId}`, { token, body: { zlecZakres: 'Zakres uzgodniony z opiekunem' } });
+    expect((await edit(brandManager, own!.autId)).statusCode).toBe(200);
+    const refused = await edit(manager, other!.autId);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ field: 'zlecZakres', message: 'Nie masz uprawnień do zmiany tego pola' }]);
+  });
+});
