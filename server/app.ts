@@ -13,6 +13,7 @@ import authPlugin, { declareScopeAccess, requireAccessDeclarations, type Declare
 import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import { compression, runtimeFiles } from './plugins/delivery.ts';
+import variantAssetRoutes from './routes/variant-assets.ts';
 import errorsPlugin from './plugins/errors.ts';
 import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
 import signaturePlugin from './plugins/signature.ts';
@@ -227,6 +228,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(assignmentRoutes);
   await app.register(counterRoutes);
   await app.register(employeeRoutes);
+
+  // issue 15: the branding images of the request's variant
+  await app.register(variantAssetRoutes, { root: options.root });
 
   await app.register(runtimeFiles, { staticDir: options.staticDir });
   return app;

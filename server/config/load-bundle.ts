@@ -52,12 +52,25 @@ function describe(errors: ErrorObject[] | null | undefined): { pointer: string; 
   }));
 }
 
+/** Compiled meta-schemas by the text of schemas/meta: every variant of a load, and every reload that changed no meta-schema, reuses them. */
+const metaValidators = new Map<string, Ajv2020>();
+
 export function createMetaValidator(root: string) {
+  const texts = jsonFiles(join(root, 'schemas/meta')).map((file) => readFileSync(file, 'utf8'));
+  const key = createHash('sha256').update(texts.join('\0')).digest('base64url');
+  const known = metaValidators.get(key);
+  if (known) return known;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
-  for (const file of jsonFiles(join(root, 'schemas/meta'))) ajv.addSchema(readJson(file) as object);
+  for (const text of texts) ajv.addSchema(JSON.parse(text) as object);
+  metaValidators.clear(); // only the newest set is kept: a changed meta-schema never comes back
+  metaValidators.set(key, ajv);
   return ajv;
 }
+
+/** Where a variant's branding images live: client-variants/<variant>/assets (the base configuration's: assets/). */
+export const variantAssetsDir = (root: string, variant: string) =>
+  variant === 'default' ? join(root, 'assets') : join(root, 'client-variants', variant, 'assets');
 
 export function loadBundle(options: LoadOptions): Bundle {
   const { root } = options;
@@ -140,6 +153,14 @@ export function loadBundle(options: LoadOptions): Bundle {
     }
   }
   if (app) screens.app = app as Screen;
+  // Branding images are files of the variant's assets/ folder (served by server/routes/variant-assets.ts)
+  const branding = (app?.branding ?? {}) as Record<string, unknown>;
+  for (const key of ['logo', 'favicon'] as const) {
+    const file = branding[key];
+    if (typeof file === 'string' && !existsSync(join(variantAssetsDir(root, variant), file))) {
+      problems.push({ file: variant === 'default' ? 'screens/app.json' : rel(join(variantDir, 'variant.json')), pointer: `/app/branding/${key}`, reason: `no file ${file} in ${rel(variantAssetsDir(root, variant))}/` });
+    }
+  }
 
   // Schemas: entities and API bodies by $id; resources by name.
   const schemas: Record<string, Record<string, any>> = {};

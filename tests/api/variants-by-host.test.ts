@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config/load-bundle.ts';
 import { loadVariants, variantForClient, variantForHost } from '../../server/config/variants.ts';
-import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
+import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { DEMO, ROOT, startTestApp, type DemoAccount, type TestApp } from '../support/test-app.ts';
 
 function configCopy(variants: Record<string, object>): string {
   const dir = mkdtempSync(join(tmpdir(), 'portal-variants-'));
@@ -148,5 +149,82 @@ describe('one server serving several variants', () => {
     const refused = await edit(manager, other!.autId);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors).toEqual([{ field: 'zlecZakres', message: 'Nie masz uprawnień do zmiany tego pola' }]);
+  });
+});
+
+describe('the four client variants of the repository, served by one server', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  /** A call to a variant's host, signed with that variant's own pre-configuration name. */
+  const at = async (host: string, method: 'GET' | 'POST' | 'PUT', url: string, options: { token?: string; body?: unknown } = {}) => {
+    const headers: Record<string, string> = { host };
+    if (method !== 'GET') {
+      const name = (await t.call('GET', '/api/init/pre-config', { headers: { host } })).json().name as string;
+      const nonce = makeNonce();
+      headers['x-nonce'] = nonce;
+      headers['x-signature'] = signBody(name, nonce, JSON.stringify(options.body ?? {}));
+    }
+    return t.call(method, url, { ...options, headers, sign: false });
+  };
+  const signInAt = async (host: string, account: DemoAccount) => {
+    const res = await at(host, 'POST', '/api/user/auth', { body: DEMO[account] });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().id_token as string;
+  };
+
+  it('serves each variant at its declared host', async () => {
+    const variantAt = async (host: string) => (await t.call('GET', '/api/ui/config', { headers: { host } })).json().variant;
+    expect(await variantAt('dealer.localhost')).toBe('regional-dealer');
+    expect(await variantAt('t.localhost')).toBe('t');
+    expect(await variantAt('p.localhost')).toBe('p');
+    expect(await variantAt('marka.localhost:3000')).toBe('customer-brand');
+    expect(await variantAt('127.0.0.1:3000')).toBe('default');
+  });
+
+  it('regional dealer: a fleet manager may not report a damage as AC z regresem or OC nasze there, and may elsewhere', async () => {
+    const vehicle = await t.app.db.selectFrom('car').select(['pojazdId', 'rejestr']).where('rejestr', '=', 'WZ67890').executeTakeFirstOrThrow();
+    const kowalski = (await t.app.db.selectFrom('employee').select('pracId').where('nazwisko', '=', 'Kowalski').where('imie', '=', 'Jan').executeTakeFirstOrThrow()).pracId;
+    const damage = (zpolisTyp: string) => ({
+      ...vehicle, pracId: kowalski, dataSzkod: new Date().toISOString(), rodzSzkod: 'Kolizja drogowa', zpolisTyp,
+      zgloNazwiskoImie: 'Nowak Anna', zgloTelef: '+48 600 100 200', zgloEmail: 'anna.nowak@transbud.pl',
+    });
+    const dealerManager = await signInAt('dealer.localhost', 'manager');
+    for (const zpolisTyp of ['AC z regresem', 'OC nasze']) {
+      const refused = await at('dealer.localhost', 'POST', '/api/damage/add', { token: dealerManager, body: damage(zpolisTyp) });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().errors).toEqual([{ field: 'zpolisTyp', message: 'Wybierz jedną z dostępnych wartości' }]);
+    }
+    expect((await at('dealer.localhost', 'POST', '/api/damage/add', { token: dealerManager, body: damage('OC') })).statusCode).toBe(200);
+    const manager = await t.signIn('manager');
+    expect((await t.call('POST', '/api/damage/add', { token: manager, body: damage('OC nasze') })).statusCode).toBe(200);
+  });
+
+  it('T: the fleet manager edits the approved scope there, and not under the default variant', async () => {
+    const autId = (await t.app.db.selectFrom('v_order').select('autId').where('klientSymbol', '=', 'KL001').where('czySzkoda', '=', false).orderBy('autId').executeTakeFirstOrThrow()).autId;
+    const body = { zlecZakres: 'Wymiana klocków hamulcowych (uzgodnione)' };
+    const tManager = await signInAt('t.localhost', 'manager');
+    expect((await at('t.localhost', 'PUT', `/api/order/${autId}`, { token: tManager, body })).statusCode).toBe(200);
+    const refused = await t.call('PUT', `/api/order/${autId}`, { token: await t.signIn('manager'), body });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ field: 'zlecZakres', message: 'Nie masz uprawnień do zmiany tego pola' }]);
+  });
+
+  it('customer brand: its logo and favicon are served at its host only, and nothing else of its folder', async () => {
+    const logo = await t.call('GET', '/api/ui/assets/logo.svg', { headers: { host: 'marka.localhost' } });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(logo.body).toContain('Zielona');
+    expect((await t.call('GET', '/api/ui/assets/favicon.svg', { headers: { host: 'marka.localhost' } })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/ui/assets/logo.svg')).statusCode).toBe(404);
+    expect((await t.call('GET', '/api/ui/assets/logo.svg', { headers: { host: 'dealer.localhost' } })).statusCode).toBe(404);
+    for (const probe of ['variant.json', '..%2Fvariant.json', '..%2F..%2Fpackage.json', '%2Fetc%2Fpasswd']) {
+      expect((await t.call('GET', `/api/ui/assets/${probe}`, { headers: { host: 'marka.localhost' } })).statusCode).toBe(404);
+    }
+    const config = (await t.call('GET', '/api/ui/config', { headers: { host: 'marka.localhost' } })).json();
+    expect(config.app).toMatchObject({ loginAppName: 'Zielona Flota – portal kierowcy', branding: { logo: 'logo.svg', favicon: 'favicon.svg' } });
   });
 });

@@ -18,6 +18,13 @@ export interface ActionFile {
   };
 }
 
+/**
+ * A file name in the variant's assets/ folder (no folders).
+ */
+export type AssetFile = string;
+
+export type CssColor = string;
+
 export interface AppFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
@@ -142,6 +149,34 @@ export interface AppFile {
      */
     reopenOnErrorCode?: string;
   }[];
+  /**
+   * The look of a client variant's portal (docs/variants.md): image files from the variant's assets/ folder, served at /api/ui/assets/<file> to the requests that variant serves, and colours.
+   */
+  branding?: {
+    /**
+     * Shown above the login form (and in the top bar).
+     */
+    logo?: AssetFile;
+    /**
+     * The logo's text alternative (a company name, not an i18n key: it names the brand).
+     */
+    logoAlt?: string;
+    favicon?: AssetFile;
+    colors?: {
+      /**
+       * Buttons, links and the top bar.
+       */
+      primary?: CssColor;
+      /**
+       * Hover and pressed states; the login background's second colour.
+       */
+      primaryDark?: CssColor;
+      /**
+       * The login page's background (its first colour).
+       */
+      loginBackground?: CssColor;
+    };
+  };
 }
 
 /**

@@ -4,12 +4,15 @@
  */
 import { createContext, useContext } from 'react';
 import { ConditionEvaluator } from '../../core/conditions';
+import type { AppliedBranding } from './branding';
 import type { Bundle, PreConfig } from './bundle';
 
 export interface LoadedConfig {
   preConfig: PreConfig;
   bundle: Bundle;
   conditions: ConditionEvaluator;
+  /** The client variant's logo, ready to show (config/branding.ts). */
+  branding: AppliedBranding;
 }
 
 export const ConfigContext = createContext<LoadedConfig | null>(null);
@@ -20,6 +23,6 @@ export function useConfig(): LoadedConfig {
   return value;
 }
 
-export function makeLoadedConfig(preConfig: PreConfig, bundle: Bundle): LoadedConfig {
-  return { preConfig, bundle, conditions: new ConditionEvaluator(bundle.conditions) };
+export function makeLoadedConfig(preConfig: PreConfig, bundle: Bundle, branding: AppliedBranding = {}): LoadedConfig {
+  return { preConfig, bundle, conditions: new ConditionEvaluator(bundle.conditions), branding };
 }

@@ -5,6 +5,7 @@
  */
 import { api, ApiError, configureSigning } from '../api/client';
 import { showErrorModal, showToast } from '../state/ui';
+import { applyBranding } from './branding';
 import { makeLoadedConfig, type LoadedConfig } from './ConfigContext';
 import { configureFormats } from '../format';
 import { applyBundleLocales, i18n } from './i18n';
@@ -63,5 +64,7 @@ export async function startApplication(): Promise<LoadedConfig> {
   // every date and number is shown in the configured locale and time zone (screens/app.json config)
   configureFormats(bundle.config);
   showCompatibility(preConfig.compatibility ?? []);
-  return makeLoadedConfig(preConfig, bundle);
+  // the client variant's colours, favicon and logo (docs/variants.md)
+  const branding = await applyBranding(bundle);
+  return makeLoadedConfig(preConfig, bundle, branding);
 }

@@ -35,7 +35,7 @@ const SHAKE_MS = 500;
 
 export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const { t } = useTranslation();
-  const { bundle, preConfig, conditions } = useConfig();
+  const { bundle, preConfig, conditions, branding } = useConfig();
   const { landing } = useRoutesDecl();
   const navigate = useNavigate();
   const schema = useMemo(() => withoutSchemaTexts(bundle.schemas[screen.schema]) as ObjectSchema | undefined, [bundle, screen.schema]);
@@ -96,6 +96,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
 
   return (
     <div className="login-page">
+      {branding.logoUrl && <img className="login-logo" src={branding.logoUrl} alt={branding.logoAlt ?? preConfig.loginAppName} />}
       <h1 className="login-app-name">{preConfig.loginAppName}</h1>
       <Card className={`login-card shadow-sm${shake ? ' shake' : ''}`}>
         <Card.Body>

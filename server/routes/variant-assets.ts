@@ -1,0 +1,41 @@
+/**
+ * GET /api/ui/assets/{file}: a branding image (logo, favicon) of the variant serving the request
+ * (docs/variants.md). Only the files the variant's `app.branding` names are served, read from its
+ * own assets/ folder, so a host of one variant never gets another variant's images, and the file
+ * name is never a path (the configuration compiler checked the names and that the files exist).
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { variantAssetsDir } from '../config/load-bundle.ts';
+import { HttpError } from '../http-error.ts';
+
+const TYPES: Record<string, string> = {
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.webp': 'image/webp', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg',
+};
+
+export default async function variantAssetRoutes(app: FastifyInstance, options: { root: string }) {
+  app.get<{ Params: { file: string } }>('/api/ui/assets/:file', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['init'],
+      description: "A branding image of the request's client variant (its logo or favicon).",
+      params: { type: 'object', required: ['file'], properties: { file: { type: 'string', maxLength: 120 } } },
+    },
+    handler: async (request, reply) => {
+      const { bundle } = app.config;
+      const branding = (bundle.app.branding ?? {}) as { logo?: string; favicon?: string };
+      const file = request.params.file;
+      if (file !== branding.logo && file !== branding.favicon) throw new HttpError(404, app.config.t('errors:notFound'));
+      const body = await readFile(join(variantAssetsDir(options.root, bundle.variant), file));
+      return reply
+        .type(TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
+        // one URL serves each host its own variant's file: caches must keep them apart
+        .header('vary', 'Host, Authorization')
+        .header('cache-control', 'public, max-age=300')
+        // an SVG opened on its own runs no script of its own
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(body);
+    },
+  });
+}
