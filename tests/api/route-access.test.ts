@@ -51,6 +51,9 @@ const EXPECTED: Record<string, Who> = {
   // start-up
   'GET /api/init/pre-config': 'public',
   'GET /api/ui/config': 'public',
+  // a variant's branding images, shown on the login page (docs/variants.md)
+  'GET /api/ui/assets/:file': 'public',
+  'HEAD /api/ui/assets/:file': 'public',
   'GET /api/health': 'public',
   // session
   'POST /api/user/auth': 'public',
