@@ -36,6 +36,18 @@ describe('the modes of a form dialog', () => {
     expect(initialData(modes.copy!, row, request, new Date())).toEqual({ rola: 'USER', dataDo: '2027-01-31' });
   });
 
+  it('starts from the signed-in user\'s vehicle or the record\'s field, leaving out an empty one', () => {
+    const counter = { properties: { pojaId: {}, data: {}, licznik: {} } };
+    const mode = { title: 'c:t', values: { pojaId: { session: 'pojazdId' }, data: { date: {} } } } as FormDialogDecl['modes']['create'];
+    expect(initialData(mode!, undefined, counter, new Date(2026, 10, 23), { pojazdId: 7 })).toEqual({ pojaId: 7, data: '2026-11-23' });
+    // a fleet manager has no vehicle of their own: the field starts empty, to be chosen
+    expect(initialData(mode!, undefined, counter, new Date(2026, 10, 23), { pojazdId: null })).toEqual({ data: '2026-11-23' });
+    const fromVehicle = { title: 'c:t', values: { pojaId: { record: 'pojazdId', session: 'pojazdId' } } } as FormDialogDecl['modes']['create'];
+    // opened about a vehicle (its details), the record's; from the menu, the user's own
+    expect(initialData(fromVehicle!, { pojazdId: 9, rejestr: 'WZ1' }, counter, new Date(), { pojazdId: 7 })).toEqual({ pojaId: 9 });
+    expect(initialData(fromVehicle!, undefined, counter, new Date(), { pojazdId: 7 })).toEqual({ pojaId: 7 });
+  });
+
   it('offers an option only while its condition holds, unless the record already has it', () => {
     const fields = [{ id: 'rola', options: [{ value: 'USER', label: 'a:b' }, { value: 'ADVISOR', label: 'a:c', visibleWhen: { $ref: 'conditions#/$defs/advisorOn' } }] }] as FormFieldDecl[];
     const off = dialogSchema(request, fields, ev, { config: { advisorRoleEnabled: false } });

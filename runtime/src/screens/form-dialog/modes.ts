@@ -29,9 +29,17 @@ export function dateAhead(today: Date, offset: { years?: number; months?: number
 
 /**
  * The data a mode starts from: the record's fields the request schema knows (a table row carries
- * more, e.g. the client's name) without those the mode clears, then the mode's declared values.
+ * more, e.g. the client's name) without those the mode clears, then the mode's declared values
+ * (a constant, a date ahead of today, a field of the signed-in user or of the record; an empty one
+ * is left out).
  */
-export function initialData(mode: FormDialogModeDecl, record: Data | undefined, requestSchema: { properties?: Record<string, unknown> }, today: Date): Data {
+export function initialData(
+  mode: FormDialogModeDecl,
+  record: Data | undefined,
+  requestSchema: { properties?: Record<string, unknown> },
+  today: Date,
+  sessionUser: Data | null = null,
+): Data {
   const known = new Set(Object.keys(requestSchema.properties ?? {}));
   const cleared = new Set(mode.clear ?? []);
   const data: Data = {};
@@ -41,7 +49,12 @@ export function initialData(mode: FormDialogModeDecl, record: Data | undefined, 
     }
   }
   for (const [key, value] of Object.entries(mode.values ?? {})) {
-    data[key] = 'const' in value ? value.const : dateAhead(today, value.date);
+    const v = value as Record<string, unknown>;
+    const fromRecord = typeof v.record === 'string' ? record?.[v.record] : undefined;
+    const given = 'const' in v ? v.const
+      : 'date' in v ? dateAhead(today, (v.date ?? {}) as Parameters<typeof dateAhead>[1])
+      : fromRecord ?? (typeof v.session === 'string' ? sessionUser?.[v.session] : undefined);
+    if (given !== null && given !== undefined) data[key] = given;
   }
   return data;
 }
