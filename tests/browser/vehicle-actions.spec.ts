@@ -12,6 +12,15 @@ async function pick(page: Page, input: Locator, typed: string, option: string | 
   await page.getByRole('option', { name: option }).click();
 }
 
+/** A cell of the grid, scrolled into view sideways (the grid draws only the columns in view). */
+async function cell(page: Page, rowIndex: number, colId: string): Promise<Locator> {
+  const found = page.locator(`.ag-row[row-index="${rowIndex}"] .ag-cell[col-id="${colId}"]`).first();
+  for (let x = 0; x <= 4000 && !(await found.count()); x += 300) {
+    await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el, left) => (el.scrollLeft = left), x);
+  }
+  return found;
+}
+
 /** The assignments of one vehicle, by the table's registration filter. */
 async function filterByPlate(page: Page, plate: string) {
   await openColumnFilter(page, 'rejestr');
@@ -87,12 +96,12 @@ test('a manager adds an employee, hands a vehicle over to them and takes it back
   await expect(giveBack).toBeHidden();
 
   // Both show in the table: the handover and, on the same row, the return.
-  const newest = page.locator('.ag-row[row-index="0"]');
-  await expect(newest.locator('.ag-cell[col-id="licznikWy"]')).toHaveText('41 300 km');
-  await expect(newest.locator('.ag-cell[col-id="opWydal"]')).toHaveText('Anna Nowak');
-  await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => (el.scrollLeft = 1400));
-  await expect(newest.locator('.ag-cell[col-id="licznikZd"]')).toHaveText('41 450 km');
-  await expect(newest.locator('.ag-cell[col-id="dataZd"]')).toHaveText(/\d{2}\.\d{2}\.\d{4} 16:30/);
+  await expect(page.locator('.ag-row')).toHaveCount(2);
+  await expect(await cell(page, 0, 'licznikWy')).toHaveText('41 300 km');
+  await expect(await cell(page, 0, 'opWydal')).toHaveText('Anna Nowak');
+  await expect(await cell(page, 0, 'licznikZd')).toHaveText('41 450 km');
+  await expect(await cell(page, 0, 'dataZd')).toHaveText(/\d{2}\.\d{2}\.\d{4} 16:30/);
+  await expect(await cell(page, 1, 'licznikZd')).toHaveText('40 100 km');
   await page.screenshot({ path: 'test-results/assignments-after.png' });
 });
 

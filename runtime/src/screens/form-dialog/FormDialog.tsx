@@ -41,20 +41,9 @@ import { FieldGrid } from '../FieldGrid';
 import { ScreenView } from '../ScreenView';
 import { useRecord } from '../useRecord';
 import type { ScreenProps } from '../types';
-import { conditionalRequired, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
+import { conditionalRequired, dialogSchema, hintPath, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
 
 type Data = Record<string, unknown>;
-
-/** The hint's endpoint with the form's values, or null while one of them is empty (nothing to show yet). */
-export function hintPath(endpoint: string, data: Data): string | null {
-  let complete = true;
-  const path = endpoint.replace(/\{(\w+)\}/g, (_, f: string) => {
-    const value = data[f];
-    if (value === undefined || value === null || value === '') complete = false;
-    return encodeURIComponent(String(value ?? ''));
-  });
-  return complete ? path : null;
-}
 
 function FormHint({ hint, data }: { hint: NonNullable<FormDialogDecl['hint']>; data: Data }) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionEvaluator } from '../../../core/conditions';
 import type { FormDialogDecl, FormFieldDecl } from '../../config/bundle';
-import { conditionalRequired, dateAhead, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
+import { conditionalRequired, dateAhead, dialogSchema, hintPath, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
 
 const request = {
   title: 'developer text',
@@ -46,6 +46,12 @@ describe('the modes of a form dialog', () => {
     // opened about a vehicle (its details), the record's; from the menu, the user's own
     expect(initialData(fromVehicle!, { pojazdId: 9, rejestr: 'WZ1' }, counter, new Date(), { pojazdId: 7 })).toEqual({ pojaId: 9 });
     expect(initialData(fromVehicle!, undefined, counter, new Date(), { pojazdId: 7 })).toEqual({ pojaId: 7 });
+  });
+
+  it('loads the hint about the chosen vehicle only once the form holds it', () => {
+    expect(hintPath('/car/{pojaId}', { pojaId: 12 })).toBe('/car/12');
+    expect(hintPath('/car/{pojaId}', {})).toBeNull();
+    expect(hintPath('/car/{pojaId}', { pojaId: '' })).toBeNull();
   });
 
   it('offers an option only while its condition holds, unless the record already has it', () => {

@@ -108,3 +108,14 @@ export function visibleButtons(buttons: FormDialogButtonDecl[] | undefined, ev: 
 export function sentData(data: Data, hidden: ReadonlySet<string>): Data {
   return Object.fromEntries(Object.entries(data).filter(([k, v]) => !hidden.has(k) && v !== undefined));
 }
+
+/** The hint's endpoint with the form's values, or null while one of them is empty (nothing to show yet). */
+export function hintPath(endpoint: string, data: Data): string | null {
+  let complete = true;
+  const path = endpoint.replace(/\{(\w+)\}/g, (_, f: string) => {
+    const value = data[f];
+    if (value === undefined || value === null || value === '') complete = false;
+    return encodeURIComponent(String(value ?? ''));
+  });
+  return complete ? path : null;
+}
