@@ -170,3 +170,27 @@ test('a manager opens a damage\'s details: its tabs, the external participant an
   await expect(dialog.getByText('Oświadczenie sprawcy').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/damage-details-attachments.png' });
 });
+
+test('a manager records a reading from a vehicle\'s details: the vehicle is the one opened', async ({ page }) => {
+  await signIn(page, 'manager');
+  await openColumnFilter(page, 'rejestr');
+  await page.locator('.ag-filter input[type="text"]').first().fill('WZ67890');
+  await page.keyboard.press('Escape');
+  await page.locator('.ag-row .ag-cell[col-id="rejestr"]', { hasText: 'WZ67890' }).click();
+  const details = page.getByRole('dialog', { name: 'Pojazd WZ67890' });
+  // returned: it may be handed over, not given back
+  await expect(details.getByRole('button', { name: 'Wydanie pojazdu' })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Zdanie pojazdu' })).toHaveCount(0);
+  await details.getByRole('button', { name: 'Nowy stan licznika' }).click();
+  const counter = page.getByRole('dialog', { name: 'Nowy stan licznika' });
+  await expect(counter.getByLabel(/^Pojazd/)).toHaveValue('WZ67890');
+  await expect(counter.getByLabel(/^Pojazd/)).toBeEnabled();
+  await expect(counter.getByTestId('form-hint')).toContainText('TOYOTA');
+  await counter.getByLabel(/^Stan licznika/).fill('45000');
+  await counter.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Zapisano stan licznika')).toBeVisible();
+  await expect(counter).toBeHidden();
+  // the details beneath read the vehicle again
+  await details.getByRole('tab', { name: 'Dane pojazdu' }).click();
+  await expect(details.getByText('45 000 km')).toBeVisible();
+});
