@@ -13,7 +13,7 @@ const returned = { czyWydany: false };
 
 describe('vehicle actions by role and state', () => {
   it('offers the return of an issued vehicle to those who may give it back, unless the variant hides it', () => {
-    for (const role of ['ADMIN', 'MANAGER', 'USER']) expect(ev.matches(ref('vehicleReturnOffered'), { role, config: {}, record: issued })).toBe(true);
+    for (const role of ['ADMIN', 'MANAGER', 'USER'] as const) expect(ev.matches(ref('vehicleReturnOffered'), { role, config: {}, record: issued })).toBe(true);
     expect(ev.matches(ref('vehicleReturnOffered'), { role: 'ADVISOR', config: {}, record: issued })).toBe(false);
     expect(ev.matches(ref('vehicleReturnOffered'), { role: 'USER', config: {}, record: returned })).toBe(false);
     expect(ev.matches(ref('vehicleReturnOffered'), { role: 'USER', config: { hideVehicleReturn: true }, record: issued })).toBe(false);
