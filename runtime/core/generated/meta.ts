@@ -48,6 +48,10 @@ export interface AppFile {
     showTiresTable?: boolean;
     hideRangeForManager?: boolean;
     /**
+     * Issue 14, spec §2 Assignments: the vehicle's return button (Zdanie pojazdu) is not offered (the customer-brand variant sets it).
+     */
+    hideVehicleReturn?: boolean;
+    /**
      * The MANAGER may edit an order's approved scope (zlecZakres); on for client variant T (spec §6), read by conditions#/$defs/approvedScopeEditor.
      */
     managerEditsApprovedScope?: boolean;
@@ -273,9 +277,26 @@ export interface DetailsDialogFile {
   title?: I18NKey;
   titleField?: string;
   entity: string;
-  load: {
+  /**
+   * Absent: the dialog shows the row it was opened with (a table row that carries every field).
+   */
+  load?: {
     endpoint: Endpoint;
   };
+  /**
+   * Buttons in the footer, shown by their conditions over { role, config, record = the record shown }: each opens a dialog about the record (a form-dialog in a mode starts from it). A change saved there reloads the record (or, without load, closes this dialog) and tells the opener.
+   */
+  actions?: {
+    id: Id;
+    label: I18NKey;
+    icon?: Icon;
+    kind: "openDialog";
+    screen: string;
+    idField?: string;
+    mode?: "create" | "edit" | "preview" | "copy";
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  }[];
   /**
    * @minItems 1
    */
@@ -312,7 +333,7 @@ export interface Mode {
    */
   clear?: string[];
   /**
-   * Starting values: {"const": v} or {"date": {"years": n, "months": n, "days": n}} (today plus that, YYYY-MM-DD).
+   * Starting values: {"const": v}, {"date": {"years": n, "months": n, "days": n}} (today plus that, YYYY-MM-DD), or {"record": "pojazdId", "session": "pojazdId"}: a field of the record the dialog opened with, else of the signed-in user (either may be given alone); an empty one is left out.
    */
   values?: {
     [k: string]:
@@ -325,7 +346,19 @@ export interface Mode {
             months?: number;
             days?: number;
           };
-        };
+        }
+      | ({
+          [k: string]: unknown;
+        } & {
+          /**
+           * A field of the record the dialog opened with (tried first).
+           */
+          record?: string;
+          /**
+           * A field of the signed-in user.
+           */
+          session?: string;
+        });
   };
   /**
    * Absent: the mode only shows the record (preview).
@@ -404,7 +437,27 @@ export interface FormDialogFile {
      * Instead of a request: a dialog screen opened with the record's id (e.g. set the user's password).
      */
     dialog?: string;
+    /**
+     * With dialog: the mode the dialog (a form-dialog) opens in, e.g. a new employee beside the person picker.
+     */
+    mode?: "create" | "edit" | "preview" | "copy";
   }[];
+  /**
+   * The mode the dialog is in when it is the body of a modal route (screens/routes.json `modal: true`, e.g. the odometer reading opened from the menu); the route's modal draws the frame and its title.
+   */
+  routeMode?: "create" | "edit" | "preview" | "copy";
+  /**
+   * A read-only hint above the fields about the record a field points to (the vehicle: registration, make, current reading), loaded from endpoint once its {field} placeholders are filled from the form's data.
+   */
+  hint?: {
+    /**
+     * {field} is filled from the form's data; nothing is loaded while one is empty.
+     */
+    endpoint: Endpoint;
+    entity: string;
+    label?: I18NKey;
+    fields: Field[];
+  };
 }
 
 export interface FormFieldFile {
@@ -414,7 +467,7 @@ export interface FormFieldFile {
    */
   label?: I18NKey;
   /**
-   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
+   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), time (HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
    */
   widget?:
     | "text"
@@ -425,6 +478,7 @@ export interface FormFieldFile {
     | "textarea"
     | "date"
     | "dateTime"
+    | "time"
     | "money"
     | "mileage"
     | "phone"
@@ -458,6 +512,28 @@ export interface FormFieldFile {
      * Search from this many characters (spec §5: more than 2).
      */
     minLength?: number;
+    /**
+     * The list item's text, a template of the answer's fields: "{nazwisko} {imie} ({nrPrac})".
+     */
+    optionLabel?: string;
+    /**
+     * What the input shows once an option is chosen (a template of the answer's fields). A text field takes it as its value; a number field (an id) holds valueField and shows this.
+     */
+    inputText?: string;
+    /**
+     * More query parameters, templates of the form's data: {"pojazdId": "{pojazdId}"} (left out while empty).
+     */
+    params?: {
+      [k: string]: string;
+    };
+    /**
+     * The endpoint is a table resource's POST /<resource>/table; the typed text filters this column (contains).
+     */
+    tableFilter?: string;
+    /**
+     * GET of the item a value set beforehand stands for ("/car/{value}"), so that the input shows its text.
+     */
+    lookup?: Endpoint;
   };
   /**
    * Required only when this holds (e.g. a client for a manager), with requiredMessage.
@@ -690,6 +766,10 @@ export interface PanelSetFile {
       kind: "navigate" | "openDialog";
       to?: string;
       screen?: string;
+      /**
+       * openDialog of a form-dialog: its mode; it starts from the panel's record.
+       */
+      mode?: "create" | "edit" | "preview" | "copy";
       visibleWhen?: Condition;
       hiddenWhen?: Condition;
       disabledWhen?: Condition;

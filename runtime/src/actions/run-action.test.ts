@@ -10,12 +10,16 @@ describe('configured actions', () => {
     expect(fx.navigate).toHaveBeenCalledWith('/app/vehicle/A%2F1');
   });
 
-  it('opens a dialog with the row\'s id, or with its idField', () => {
+  it('opens a dialog with the row\'s id, or with its idField, and the row itself', () => {
     const fx = effects();
     runAction({ kind: 'openDialog', screen: 'vehicle-details' }, { id: 7, pojazdId: 9 }, fx);
     runAction({ kind: 'openDialog', screen: 'vehicle-details', idField: 'pojazdId' }, { id: 7, pojazdId: 9 }, fx);
     runAction({ kind: 'openDialog', screen: 'vehicle-details' }, null, fx);
-    expect(fx.openDialog.mock.calls).toEqual([['vehicle-details', 7], ['vehicle-details', 9], ['vehicle-details', undefined]]);
+    expect(fx.openDialog.mock.calls).toEqual([
+      ['vehicle-details', 7, { record: { id: 7, pojazdId: 9 } }],
+      ['vehicle-details', 9, { record: { id: 7, pojazdId: 9 } }],
+      ['vehicle-details', undefined, undefined],
+    ]);
   });
 
   it('opens a dialog in a mode with the row it is about and the button to press first', () => {

@@ -41,9 +41,10 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
   openDialog: (action, row, effects) => {
     if (!action.screen) return;
     const id = row ? row[action.idField ?? 'id'] : undefined;
-    // a dialog with a mode is a record's form: it starts from the row (edit, copy, preview)
+    // a dialog with a mode is a record's form: it starts from the row (edit, copy, preview); a
+    // details dialog without a load endpoint shows the row itself
     if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
-    else effects.openDialog(action.screen, id);
+    else effects.openDialog(action.screen, id, row ? { record: row } : undefined);
   },
 };
 

@@ -3,12 +3,26 @@
  * manager): a text input whose value is what is typed or the option chosen from the answers of
  * the field's `source` (ui:options.source), asked for once enough characters are typed. A combobox
  * with a listbox (WAI-ARIA 1.2), operable by the arrow keys, Enter and Escape.
+ *
+ * A field whose schema type is a number (an id: the vehicle, the employee) holds the chosen item's
+ * id and shows its `inputText`; what is typed only searches, and leaves the field empty until an option
+ * is chosen. A value set beforehand (the user's own vehicle) shows the inputText of its `lookup`.
  */
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
-import { DEFAULT_MIN_LENGTH, nextActive, searchPath, shouldSearch, toOptions, type AutocompleteOption, type AutocompleteSource } from './autocomplete';
+import { DEFAULT_MIN_LENGTH, fillTemplate, nextActive, searchRequest, shouldSearch, toOptions, type AutocompleteOption, type AutocompleteSource } from './autocomplete';
+
+/** The form's data, handed to widgets through the form context (a search narrowed by another field). */
+export interface FormDataContext {
+  formData?: Record<string, unknown>;
+}
+
+const isNumeric = (schema: WidgetProps['schema']) => {
+  const type = schema?.type;
+  return (Array.isArray(type) ? type : [type]).some((x) => x === 'integer' || x === 'number');
+};
 
 /** Wait for a pause in typing before asking the server. */
 const SEARCH_DELAY_MS = 250;
@@ -17,12 +31,28 @@ export function AutocompleteWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, required, rawErrors, onBlur, onFocus } = props;
   const { t } = useTranslation();
   const source = props.options.source as AutocompleteSource;
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  const numeric = isNumeric(props.schema);
+  const formData = (props.registry.formContext as FormDataContext | undefined)?.formData;
+  const [shown, setShown] = useState<string | null>(null);
+  const held = value === undefined || value === null ? '' : String(value);
+  const text = numeric ? (shown ?? held) : typeof value === 'string' ? value : held;
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<AutocompleteOption[]>([]);
   const [searched, setSearched] = useState(false);
   const [active, setActive] = useState(-1);
 
+  // a value set beforehand (no text chosen here): show its item's text
+  useEffect(() => {
+    if (!numeric || shown !== null || held === '' || !source.lookup || !source.inputText) return;
+    const controller = new AbortController();
+    api.get<Record<string, unknown>>(source.lookup.replace('{value}', encodeURIComponent(held)), { signal: controller.signal, quiet: true }).then(
+      (item) => item && setShown(fillTemplate(source.inputText!, item)),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [numeric, shown, held, source.lookup, source.inputText]);
+
+  const narrowing = JSON.stringify(searchRequest(source, text, formData ?? {}));
   useEffect(() => {
     setActive(-1);
     if (!open || !shouldSearch(text, source)) {
@@ -32,7 +62,11 @@ export function AutocompleteWidget(props: WidgetProps) {
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      api.get(searchPath(source, text), { signal: controller.signal, quiet: true }).then(
+      const request = JSON.parse(narrowing) as ReturnType<typeof searchRequest>;
+      const answer = request.body
+        ? api.post(request.path, request.body, { signal: controller.signal, quiet: true })
+        : api.get(request.path, { signal: controller.signal, quiet: true });
+      answer.then(
         (answer) => {
           setOptions(toOptions(answer, source));
           setSearched(true);
@@ -44,10 +78,14 @@ export function AutocompleteWidget(props: WidgetProps) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [open, text, source]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, text, narrowing]);
 
   const choose = (option: AutocompleteOption) => {
-    props.onChange(option.value);
+    if (numeric) {
+      props.onChange(Number(option.value));
+      setShown(option.text ?? option.label);
+    } else props.onChange(option.text ?? option.value);
     setOpen(false);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -87,7 +125,11 @@ export function AutocompleteWidget(props: WidgetProps) {
         disabled={disabled || readonly}
         required={required}
         onChange={(e) => {
-          props.onChange(e.target.value === '' ? undefined : e.target.value);
+          if (numeric) {
+            // typing searches; the field holds an id only once an option is chosen
+            setShown(e.target.value);
+            if (value !== undefined) props.onChange(undefined);
+          } else props.onChange(e.target.value === '' ? undefined : e.target.value);
           setOpen(true);
         }}
         onKeyDown={onKeyDown}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { date, dateTime, inputFormatOf, mileage, money, phone, postcode } from './input-formats';
+import { date, dateTime, inputFormatOf, mileage, money, phone, postcode, time } from './input-formats';
 
 describe('the typed inputs of the forms', () => {
   it('shows money with a decimal comma and grouped thousands, and reads it back in either notation', () => {
@@ -57,5 +57,12 @@ describe('the typed inputs of the forms', () => {
     expect(inputFormatOf('money')).toBe(money);
     expect(inputFormatOf('text')).toBeUndefined();
     expect(inputFormatOf('toString')).toBeUndefined();
+  });
+
+  it('reads a time of day as HH:mm and leaves an impossible one for the schema to refuse', () => {
+    expect(time.parse('9:05')).toBe('09:05');
+    expect(time.parse('14.30')).toBe('14:30');
+    expect(time.parse('24:00')).toBe('24:00');
+    expect(time.parse(' ')).toBeUndefined();
   });
 });

@@ -1,9 +1,11 @@
 /**
- * The `details-dialog` screen type: a large modal about one record, loaded from `load.endpoint`,
- * with tabs of read-only sections or an embedded table (given the record's `srcField` as srcId).
- * Tabs and sections follow their conditions with context.record = the loaded record.
+ * The `details-dialog` screen type: a large modal about one record, loaded from `load.endpoint`
+ * (or, without one, the row it was opened with), with tabs of read-only sections or an embedded
+ * table (given the record's `srcField` as srcId), and footer actions that open a dialog about the
+ * record (a handover form). Tabs, sections and actions follow their conditions with
+ * context.record = the record shown.
  */
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
@@ -11,6 +13,7 @@ import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../../core/conditions';
+import { runAction, type DialogOpening } from '../../actions/run-action';
 import { errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { DetailsDialogDecl, TabDecl } from '../../config/bundle';
@@ -19,7 +22,14 @@ import { allFieldsEmpty, FieldGrid } from '../FieldGrid';
 import { Loading } from '../Loading';
 import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
-import { useRecord } from '../useRecord';
+import { useRecord, type RecordState } from '../useRecord';
+
+/** The loaded record, or the row given when the screen declares no load endpoint. */
+function useShownRecord(screen: DetailsDialogDecl, params: Record<string, unknown> | undefined, row: Record<string, unknown> | undefined): RecordState {
+  const loaded = useRecord(screen.load?.endpoint ?? null, params);
+  if (screen.load) return loaded;
+  return row ? { status: 'loaded', record: row } : { status: 'failed', error: null };
+}
 
 function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<string, unknown>; entity: string; ctx: ConditionContext }) {
   const { t } = useTranslation();
@@ -43,11 +53,12 @@ function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<st
   );
 }
 
-export default function DetailsDialog({ screen, screenId, params, onClose }: ScreenProps<DetailsDialogDecl>) {
+export default function DetailsDialog({ screen, screenId, params, opening, onClose, onChanged }: ScreenProps<DetailsDialogDecl>) {
   const { t } = useTranslation();
   const { conditions } = useConfig();
   const titleId = useId();
-  const state = useRecord(screen.load.endpoint, params);
+  const state = useShownRecord(screen, params, opening?.record);
+  const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
   const record = state.status === 'loaded' ? state.record : null;
   const ctx = useConditionContext(record);
 
@@ -58,6 +69,14 @@ export default function DetailsDialog({ screen, screenId, params, onClose }: Scr
   const firstEnabled = tabs.find((x) => !x.disabled)?.tab.id;
   const title = screen.title ? t(screen.title, { title: record && screen.titleField ? String(record[screen.titleField] ?? '') : '' }) : '';
   const close = () => onClose?.();
+  const actions = record ? (screen.actions ?? []).filter((a) => conditions.isVisible(a, ctx)) : [];
+  const open = (action: (typeof actions)[number]) =>
+    runAction(action, record, { navigate: () => undefined, openDialog: (id, recordId, how) => setDialog({ screen: id, id: recordId, opening: how }) });
+  /** A change saved in a dialog opened from here: the opener reloads; a loaded record reloads itself, a row shown as given is stale, so this dialog closes. */
+  const changed = () => {
+    onChanged?.();
+    if (!screen.load) close();
+  };
 
   return (
     <Modal show onHide={close} size="xl" scrollable aria-labelledby={titleId} data-screen={screenId} className="details-dialog">
@@ -80,10 +99,26 @@ export default function DetailsDialog({ screen, screenId, params, onClose }: Scr
         )}
       </Modal.Body>
       <Modal.Footer>
+        {actions.map((action) => (
+          <Button key={action.id} variant="outline-primary" onClick={() => open(action)} data-action={action.id}>
+            {action.icon && <i className={`bi bi-${action.icon} me-2`} aria-hidden="true" />}
+            {t(action.label)}
+          </Button>
+        ))}
         <Button variant="secondary" onClick={close}>
           {t('app:close')}
         </Button>
       </Modal.Footer>
+      {dialog && (
+        <ScreenView
+          screenId={dialog.screen}
+          presentation="dialog"
+          params={{ id: dialog.id }}
+          opening={dialog.opening}
+          onClose={() => setDialog(null)}
+          onChanged={changed}
+        />
+      )}
     </Modal>
   );
 }

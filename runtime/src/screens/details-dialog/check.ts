@@ -1,8 +1,15 @@
 import { fieldLabelKey } from '../../../core/labels.ts';
 import { screenChecks } from '../check-context';
 
-/** Every tab's fields against the entity; an embedded table names an existing screen and a parent field. */
+/**
+ * Every tab's fields against the entity; an embedded table names an existing screen and a parent
+ * field; a footer action names an existing screen and a text.
+ */
 export const detailsDialogChecks = screenChecks('details-dialog', (s, ctx) => {
+  (s.actions ?? []).forEach((a: any, i: number) => {
+    ctx.needScreen(`/actions/${i}/screen`, a.screen);
+    ctx.needKey(`/actions/${i}/label`, a.label);
+  });
   s.tabs.forEach((t: any, i: number) => {
     if (t.table) {
       ctx.needScreen(`/tabs/${i}/table/screen`, t.table.screen);

@@ -5,12 +5,17 @@
  * only shows the record. Fields show, hide, lock and require themselves by conditions over
  * { mode, record = the form's data }; footer buttons (delete after Tak/Nie, another dialog) too.
  * A 400 shows the server's messages under their fields; every outcome is a toast; a saved change
- * tells the opener (`onChanged`, a table reloads) and closes the dialog.
+ * tells the opener (`onChanged`, a table reloads), every shown record (state/data.ts) and closes
+ * the dialog. As the body of a modal route (the odometer reading from the menu) it is in the
+ * screen's `routeMode` and the route's modal is its frame. A `hint` above the fields shows the
+ * record a field points to (the chosen vehicle's registration, make and reading).
  */
 import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FormValidation, RJSFValidationError } from '@rjsf/utils';
+import { useAtomValue } from 'jotai';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +25,7 @@ import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
+import type { FormDataContext } from '../../forms/AutocompleteWidget';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
 import { formTemplates } from '../../forms/templates';
@@ -28,32 +34,52 @@ import { useFieldErrors } from '../../forms/useFieldErrors';
 import { usePasswordScore } from '../../forms/usePasswordScore';
 import { formValidator } from '../../forms/validator';
 import { formWidgets } from '../../forms/widgets';
+import { dataChanged } from '../../state/data';
+import { sessionAtom } from '../../state/session';
 import { showToast } from '../../state/ui';
+import { FieldGrid } from '../FieldGrid';
 import { ScreenView } from '../ScreenView';
+import { useRecord } from '../useRecord';
 import type { ScreenProps } from '../types';
-import { conditionalRequired, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
+import { conditionalRequired, dialogSchema, hintPath, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
 
 type Data = Record<string, unknown>;
+
+function FormHint({ hint, data }: { hint: NonNullable<FormDialogDecl['hint']>; data: Data }) {
+  const { t } = useTranslation();
+  const ctx = useConditionContext();
+  const path = hintPath(hint.endpoint, data);
+  const state = useRecord(path);
+  if (path === null || state.status !== 'loaded') return null;
+  return (
+    <Alert variant="light" className="border form-hint" data-testid="form-hint">
+      {hint.label && <h3 className="h6">{t(hint.label)}</h3>}
+      <FieldGrid fields={hint.fields} record={state.record} entity={hint.entity} ctx={{ ...ctx, record: state.record }} columns={{ sm: 3 }} />
+    </Alert>
+  );
+}
 
 /** The server's message of a failed call, or the declared one for this kind of failure. */
 function failureText(e: unknown, fallback: string): string {
   return e instanceof ApiError && e.detail && e.status < 500 ? e.detail : fallback;
 }
 
-export default function FormDialog({ screen, screenId, opening, onClose, onChanged }: ScreenProps<FormDialogDecl>) {
+export default function FormDialog({ screen, screenId, presentation, opening, onClose, onChanged }: ScreenProps<FormDialogDecl>) {
   const { t } = useTranslation();
   const { bundle, preConfig, conditions } = useConfig();
   const baseCtx = useConditionContext();
+  const session = useAtomValue(sessionAtom);
   const titleId = useId();
-  const current = modeOf(screen, opening?.mode);
+  const asRoute = presentation === 'modal';
+  const current = modeOf(screen, asRoute ? screen.routeMode : opening?.mode);
   const record = opening?.record;
   const requestSchema = bundle.schemas[screen.schema] ?? {};
   const namespace = namespaceOf(screen.title, 'app');
 
-  const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date()) : {}));
+  const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date(), (session?.user ?? null) as Data | null) : {}));
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
-  const [subDialog, setSubDialog] = useState<string | null>(null);
+  const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
   const fieldErrors = useFieldErrors();
 
   const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name }), [baseCtx, current?.name]);
@@ -86,7 +112,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   const score = usePasswordScore(hasNewPassword);
   const policy = useMemo(() => policyOf(preConfig), [preConfig]);
   const userInputs = [formData.login, formData.firstName, formData.lastName].filter((v): v is string => typeof v === 'string' && !!v);
-  const formContext: PasswordFormContext = { policy, score, userInputs };
+  const formContext: PasswordFormContext & FormDataContext = { policy, score, userInputs, formData };
 
   /** Keeps fields that follow another field's value in step (another role clears the client). */
   const change = (next: Data) => {
@@ -120,6 +146,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
 
   const done = (message: unknown, fallback: string | undefined, key: string) => {
     showToast('success', typeof message === 'string' ? message : t(fallback ?? 'app:ok'), key);
+    dataChanged();
     onChanged?.();
     onClose?.();
   };
@@ -160,7 +187,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   };
 
   const press = (button: FormDialogButtonDecl) => {
-    if (button.dialog) setSubDialog(button.dialog);
+    if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode });
     else if (button.confirm) setConfirming(button);
     else void request(button);
   };
@@ -178,15 +205,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
 
   if (!current) return null; // mode none: the dialog is closed
 
-  return (
-    <>
-      <Modal show centered size={screen.size} onHide={() => onClose?.()} aria-labelledby={titleId} data-screen-type="form-dialog" data-mode={current.name}>
-        <Modal.Header closeButton closeLabel={t('app:close')}>
-          <Modal.Title id={titleId} as="h2" className="h5">
-            {t(current.mode.title)}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
+  const form = (
           <Form
             className="form-dialog-grid"
             schema={schema}
@@ -226,8 +245,28 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
               )}
             </div>
           </Form>
-        </Modal.Body>
-      </Modal>
+  );
+  const body = (
+    <>
+      {screen.hint && <FormHint hint={screen.hint} data={formData} />}
+      {form}
+    </>
+  );
+
+  return (
+    <>
+      {asRoute ? (
+        <div data-screen-type="form-dialog" data-mode={current.name} data-screen={screenId}>{body}</div>
+      ) : (
+        <Modal show centered size={screen.size} onHide={() => onClose?.()} aria-labelledby={titleId} data-screen-type="form-dialog" data-mode={current.name} data-screen={screenId}>
+          <Modal.Header closeButton closeLabel={t('app:close')}>
+            <Modal.Title id={titleId} as="h2" className="h5">
+              {t(current.mode.title)}
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>{body}</Modal.Body>
+        </Modal>
+      )}
       {confirming && (
         <Modal show centered size="sm" onHide={() => setConfirming(null)} aria-labelledby={`${titleId}-confirm`} className="confirm-modal" backdropClassName="confirm-backdrop">
           <Modal.Header>
@@ -253,7 +292,15 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
           </Modal.Footer>
         </Modal>
       )}
-      {subDialog && <ScreenView screenId={subDialog} presentation="dialog" params={{ id: record?.id }} onClose={() => setSubDialog(null)} />}
+      {subDialog && (
+        <ScreenView
+          screenId={subDialog.screen}
+          presentation="dialog"
+          params={{ id: record?.id }}
+          opening={subDialog.mode ? { mode: subDialog.mode } : undefined}
+          onClose={() => setSubDialog(null)}
+        />
+      )}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionEvaluator } from '../../../core/conditions';
 import type { FormDialogDecl, FormFieldDecl } from '../../config/bundle';
-import { conditionalRequired, dateAhead, dialogSchema, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
+import { conditionalRequired, dateAhead, dialogSchema, hintPath, initialData, modeOf, sentData, visibleButtons, withRequired } from './modes';
 
 const request = {
   title: 'developer text',
@@ -34,6 +34,24 @@ describe('the modes of a form dialog', () => {
   it('edits the row\'s fields the request knows, and copies them without id and login', () => {
     expect(initialData(modes.edit!, row, request, new Date())).toEqual({ id: 5, login: 'jan', rola: 'USER', dataDo: '2027-01-31' });
     expect(initialData(modes.copy!, row, request, new Date())).toEqual({ rola: 'USER', dataDo: '2027-01-31' });
+  });
+
+  it('starts from the signed-in user\'s vehicle or the record\'s field, leaving out an empty one', () => {
+    const counter = { properties: { pojaId: {}, data: {}, licznik: {} } };
+    const mode = { title: 'c:t', values: { pojaId: { session: 'pojazdId' }, data: { date: {} } } } as FormDialogDecl['modes']['create'];
+    expect(initialData(mode!, undefined, counter, new Date(2026, 10, 23), { pojazdId: 7 })).toEqual({ pojaId: 7, data: '2026-11-23' });
+    // a fleet manager has no vehicle of their own: the field starts empty, to be chosen
+    expect(initialData(mode!, undefined, counter, new Date(2026, 10, 23), { pojazdId: null })).toEqual({ data: '2026-11-23' });
+    const fromVehicle = { title: 'c:t', values: { pojaId: { record: 'pojazdId', session: 'pojazdId' } } } as FormDialogDecl['modes']['create'];
+    // opened about a vehicle (its details), the record's; from the menu, the user's own
+    expect(initialData(fromVehicle!, { pojazdId: 9, rejestr: 'WZ1' }, counter, new Date(), { pojazdId: 7 })).toEqual({ pojaId: 9 });
+    expect(initialData(fromVehicle!, undefined, counter, new Date(), { pojazdId: 7 })).toEqual({ pojaId: 7 });
+  });
+
+  it('loads the hint about the chosen vehicle only once the form holds it', () => {
+    expect(hintPath('/car/{pojaId}', { pojaId: 12 })).toBe('/car/12');
+    expect(hintPath('/car/{pojaId}', {})).toBeNull();
+    expect(hintPath('/car/{pojaId}', { pojaId: '' })).toBeNull();
   });
 
   it('offers an option only while its condition holds, unless the record already has it', () => {

@@ -29,9 +29,17 @@ export function dateAhead(today: Date, offset: { years?: number; months?: number
 
 /**
  * The data a mode starts from: the record's fields the request schema knows (a table row carries
- * more, e.g. the client's name) without those the mode clears, then the mode's declared values.
+ * more, e.g. the client's name) without those the mode clears, then the mode's declared values
+ * (a constant, a date ahead of today, a field of the signed-in user or of the record; an empty one
+ * is left out).
  */
-export function initialData(mode: FormDialogModeDecl, record: Data | undefined, requestSchema: { properties?: Record<string, unknown> }, today: Date): Data {
+export function initialData(
+  mode: FormDialogModeDecl,
+  record: Data | undefined,
+  requestSchema: { properties?: Record<string, unknown> },
+  today: Date,
+  sessionUser: Data | null = null,
+): Data {
   const known = new Set(Object.keys(requestSchema.properties ?? {}));
   const cleared = new Set(mode.clear ?? []);
   const data: Data = {};
@@ -41,7 +49,12 @@ export function initialData(mode: FormDialogModeDecl, record: Data | undefined, 
     }
   }
   for (const [key, value] of Object.entries(mode.values ?? {})) {
-    data[key] = 'const' in value ? value.const : dateAhead(today, value.date);
+    const v = value as Record<string, unknown>;
+    const fromRecord = typeof v.record === 'string' ? record?.[v.record] : undefined;
+    const given = 'const' in v ? v.const
+      : 'date' in v ? dateAhead(today, (v.date ?? {}) as Parameters<typeof dateAhead>[1])
+      : fromRecord ?? (typeof v.session === 'string' ? sessionUser?.[v.session] : undefined);
+    if (given !== null && given !== undefined) data[key] = given;
   }
   return data;
 }
@@ -94,4 +107,15 @@ export function visibleButtons(buttons: FormDialogButtonDecl[] | undefined, ev: 
 /** The body sent: the shown fields' values, without those left empty. */
 export function sentData(data: Data, hidden: ReadonlySet<string>): Data {
   return Object.fromEntries(Object.entries(data).filter(([k, v]) => !hidden.has(k) && v !== undefined));
+}
+
+/** The hint's endpoint with the form's values, or null while one of them is empty (nothing to show yet). */
+export function hintPath(endpoint: string, data: Data): string | null {
+  let complete = true;
+  const path = endpoint.replace(/\{(\w+)\}/g, (_, f: string) => {
+    const value = data[f];
+    if (value === undefined || value === null || value === '') complete = false;
+    return encodeURIComponent(String(value ?? ''));
+  });
+  return complete ? path : null;
 }

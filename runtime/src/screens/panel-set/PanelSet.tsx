@@ -1,6 +1,7 @@
 /**
  * The `panel-set` screen type: one record (e.g. the session's vehicle) shown as cards — field
- * panels like a dialog's sections, and an actions panel whose buttons navigate or open a dialog.
+ * panels like a dialog's sections, and an actions panel whose buttons navigate or open a dialog
+ * (a form-dialog in its mode starts from the record; a saved change reloads the record).
  */
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -10,7 +11,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../../core/conditions';
-import { runAction } from '../../actions/run-action';
+import { runAction, type DialogOpening } from '../../actions/run-action';
 import { errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { PanelActionDecl, PanelSetDecl } from '../../config/bundle';
@@ -52,9 +53,10 @@ export default function PanelSet({ screen, screenId, params }: ScreenProps<Panel
   const state = useRecord(screen.load.endpoint, params);
   const record = state.status === 'loaded' ? state.record : null;
   const ctx = useConditionContext(record);
-  const [dialog, setDialog] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<{ screen: string; opening?: DialogOpening } | null>(null);
 
-  const onAction = (action: PanelActionDecl) => runAction(action, record, { navigate: navigateTo, openDialog: setDialog });
+  const onAction = (action: PanelActionDecl) =>
+    runAction(action, record, { navigate: navigateTo, openDialog: (id, _recordId, opening) => setDialog({ screen: id, opening }) });
 
   return (
     <section className="panel-set" data-screen={screenId}>
@@ -80,7 +82,7 @@ export default function PanelSet({ screen, screenId, params }: ScreenProps<Panel
             ))}
         </Row>
       )}
-      {dialog && record && <ScreenView screenId={dialog} presentation="dialog" params={record} onClose={() => setDialog(null)} />}
+      {dialog && record && <ScreenView screenId={dialog.screen} presentation="dialog" params={record} opening={dialog.opening} onClose={() => setDialog(null)} />}
     </section>
   );
 }

@@ -1,8 +1,13 @@
 import { fieldLabelKey } from '../../../core/labels.ts';
 import { screenChecks } from '../check-context';
 
-/** Every panel's fields against the entity, with their texts. */
+/** Every panel's fields against the entity, with their texts; a dialog action names an existing screen. */
 export const panelSetChecks = screenChecks('panel-set', (s, ctx) => {
+  s.panels.forEach((p: any, i: number) =>
+    (p.actions ?? []).forEach((a: any, k: number) => {
+      if (a.screen) ctx.needScreen(`/panels/${i}/actions/${k}/screen`, a.screen);
+    }),
+  );
   s.panels.forEach((p: any, i: number) =>
     (p.fields ?? []).forEach((f: any, k: number) => {
       ctx.needField(`/panels/${i}/fields/${k}/id`, s.entity, f.id);
