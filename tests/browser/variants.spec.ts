@@ -36,7 +36,16 @@ test.describe('on the customer brand’s host', () => {
   test('a driver signs in (requests signed with the variant’s own name) and keeps its colours inside', async ({ page }) => {
     await signIn(page, 'kierowca');
     await expect(page.locator('.app-topbar')).toHaveCSS('background-color', 'rgb(18, 74, 39)');
+    // the brand offers no vehicle return (config.hideVehicleReturn); the same driver has it on the default host
+    const actions = page.locator('[data-panel="actions"]');
+    await expect(actions.getByRole('button', { name: 'Nowy stan licznika' })).toBeVisible();
+    await expect(actions.getByRole('button', { name: 'Zdanie pojazdu' })).toHaveCount(0);
   });
+});
+
+test('the same driver is offered the vehicle return on the default host', async ({ page }) => {
+  await signIn(page, 'kierowca');
+  await expect(page.locator('[data-panel="actions"]').getByRole('button', { name: 'Zdanie pojazdu' })).toBeVisible();
 });
 
 test('each variant’s host answers its own title', async ({ page }) => {
