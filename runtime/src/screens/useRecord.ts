@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 
 export type RecordState =
@@ -11,20 +11,27 @@ export function fillEndpoint(endpoint: string, params: Record<string, unknown> =
   return endpoint.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(String(params[name] ?? '')));
 }
 
-/** Loads one record from a screen's `load.endpoint`; reloads when the endpoint or its params change. */
-export function useRecord(endpoint: string, params?: Record<string, unknown>): RecordState {
+/**
+ * Loads one record from a screen's `load.endpoint`; reloads when the endpoint or its params change,
+ * or when `version` changes (a reload after a change: the record shown stays until the new one arrives).
+ */
+export function useRecord(endpoint: string, params?: Record<string, unknown>, version = 0): RecordState {
   const path = fillEndpoint(endpoint, params);
   const [state, setState] = useState<RecordState>({ status: 'loading' });
+  const shown = useRef<string | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    setState({ status: 'loading' });
+    if (shown.current !== path) setState({ status: 'loading' });
     api
       .get<Record<string, unknown>>(path, { signal: controller.signal })
-      .then((record) => setState({ status: 'loaded', record: record ?? {} }))
+      .then((record) => {
+        shown.current = path;
+        setState({ status: 'loaded', record: record ?? {} });
+      })
       .catch((error) => {
         if (!controller.signal.aborted) setState({ status: 'failed', error });
       });
     return () => controller.abort();
-  }, [path]);
+  }, [path, version]);
   return state;
 }
