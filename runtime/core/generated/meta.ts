@@ -451,6 +451,10 @@ export interface Mode {
    * Shown beside the field messages when the server refuses or fails.
    */
   failureToast?: I18NKey;
+  /**
+   * The request schema of this mode when it differs from the screen's (a new position names its order, an edited one does not).
+   */
+  schema?: string;
 }
 
 export interface FormDialogFile {

@@ -47,7 +47,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   const titleId = useId();
   const current = modeOf(screen, opening?.mode);
   const record = opening?.record;
-  const requestSchema = bundle.schemas[screen.schema] ?? {};
+  const requestSchema = bundle.schemas[current?.mode.schema ?? screen.schema] ?? {};
   const namespace = namespaceOf(screen.title, 'app');
 
   const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date()) : {}));
@@ -56,7 +56,8 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   const [subDialog, setSubDialog] = useState<string | null>(null);
   const fieldErrors = useFieldErrors();
 
-  const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name }), [baseCtx, current?.name]);
+  // parent: the record of the screen that opened the dialog (the order of a position)
+  const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name, parent: opening?.parent }), [baseCtx, current?.name, opening?.parent]);
   const ctx = useMemo(() => ({ ...modeCtx, record: formData }), [modeCtx, formData]);
   const baseSchema = useMemo(() => dialogSchema(requestSchema, screen.fields, conditions, modeCtx, record ?? {}), [requestSchema, screen.fields, conditions, modeCtx, record]);
   const hidden = hiddenFieldIds(screen.fields, conditions, modeCtx, formData);
