@@ -39,7 +39,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
   return (
     <section className="details-list mt-3" aria-labelledby={list.title ? titleId : undefined} data-list={list.id}>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-        {list.title && <h3 className="details-section-title me-auto mb-0" id={titleId}>{t(list.title)}</h3>}
+        {list.title && <h3 className="details-section-title flex-grow-1 mb-0" id={titleId}>{t(list.title)}</h3>}
         <ActionButtons buttons={top} busy={busy} size="sm" onRun={(b) => onRun(b)} />
       </div>
       {rows.length === 0 ? (
@@ -60,7 +60,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
                   {columns.map((c) => <td key={c.id} data-column={c.id}>{show(c, row)}</td>)}
                   {list.rowActions?.length ? (
                     <td className="text-end">
-                      <ActionButtons buttons={rowButtons} busy={busy} size="sm" className="justify-content-end" onRun={(b) => onRun(b, record)} />
+                      <ActionButtons buttons={rowButtons} busy={busy} size="sm" className="justify-content-end flex-nowrap" onRun={(b) => onRun(b, record)} />
                     </td>
                   ) : null}
                 </tr>

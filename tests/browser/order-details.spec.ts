@@ -1,0 +1,105 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, toast } from './support';
+
+const SHOTS = process.env.E2E_SHOTS;
+
+/** Opens the orders list and the details of the (newest) order whose cell of that column holds this text. */
+async function openOrder(page: Page, column: string, text: string) {
+  await page.goto('/app/order');
+  await page.locator(`.ag-cell[col-id="${column}"]`).filter({ hasText: text }).first().click();
+  const dialog = page.locator('.modal.details-dialog');
+  await expect(dialog.getByRole('tablist')).toBeVisible();
+  return dialog;
+}
+
+test('a fleet manager opens an order awaiting them, accepts it, sees the new status and who moved it, and sees no prices the order hides', async ({ page }) => {
+  await signIn(page, 'manager');
+  // the technical inspection of WZ67890 awaits the manager (status 1); its prices are hidden (cenaWidoczna N)
+  const dialog = await openOrder(page, 'rejestr', 'WZ67890');
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie \d+$/);
+  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację Fleet Managera');
+  // the history shows the station's move that brought the order here
+  const history = dialog.locator('[data-list="history"]');
+  await expect(history.locator('tbody tr')).toHaveCount(1);
+  await expect(history.locator('tbody tr').first()).toContainText('doradca');
+
+  await dialog.getByRole('tab', { name: 'Zakres' }).click();
+  const positions = dialog.locator('[data-list="positions"]');
+  await expect(positions.locator('tbody tr')).toHaveCount(2);
+  await expect(positions.getByRole('columnheader', { name: 'Treść' })).toBeVisible();
+  for (const hidden of ['Ilość', 'Cena', 'Rabat %', 'Netto']) await expect(positions.getByRole('columnheader', { name: hidden, exact: true })).toHaveCount(0);
+  await expect(positions).not.toContainText('zł');
+  await expect(positions.getByRole('button', { name: 'Dodaj pozycję' })).toHaveCount(0);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/manager-scope.png` });
+
+  // the moves the manager may make, each asked Tak/Nie first
+  const footer = dialog.locator('.modal-footer');
+  for (const move of ['Akceptuj', 'Akceptuj częściowo', 'Odrzuć']) await expect(footer.getByRole('button', { name: move, exact: true })).toBeVisible();
+  await footer.getByRole('button', { name: 'Akceptuj', exact: true }).click();
+  const question = page.getByRole('dialog', { name: 'Potwierdzenie' });
+  await expect(question).toContainText('Czy na pewno: Akceptuj?');
+  await question.getByRole('button', { name: 'Nie' }).click();
+  await expect(question).toBeHidden();
+  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację');
+  await footer.getByRole('button', { name: 'Akceptuj', exact: true }).click();
+  await question.getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, 'Zmieniono status zlecenia na: Zaakceptowano przez Fleet Managera')).toBeVisible();
+
+  await dialog.getByRole('tab', { name: 'Dane zlecenia' }).click();
+  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Zaakceptowano przez Fleet Managera');
+  await expect(history.locator('tbody tr')).toHaveCount(2);
+  await expect(history.locator('tbody tr').last()).toContainText('manager');
+  await expect(history.locator('tbody tr').last()).toContainText('Zaakceptowano przez Fleet Managera');
+  // no further move is the manager's
+  await expect(footer.getByRole('button', { name: 'Akceptuj', exact: true })).toHaveCount(0);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/manager-accepted.png` });
+
+  // the list behind the dialog was read again
+  await dialog.getByRole('button', { name: 'Zamknij' }).last().click();
+  const rowIndex = await page.locator('.ag-row', { has: page.locator('.ag-cell[col-id="rejestr"]', { hasText: 'WZ67890' }) }).first().getAttribute('row-index');
+  await expect(page.locator(`.ag-row[row-index="${rowIndex}"] .ag-cell[col-id="statusZnaczenie"]`)).toHaveText('Zaakceptowano przez Fleet Managera');
+});
+
+test('an advisor adds a position to a new order, confirms the estimate and can no longer add or edit positions', async ({ page }) => {
+  await signIn(page, 'doradca');
+  // the newest order of WZ12345, the inspection at the advisor's station, is new (status 0) and its estimate not confirmed
+  const dialog = await openOrder(page, 'rejestr', 'WZ12345');
+  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toHaveText(/Zgłoszono/);
+  await expect(dialog.getByRole('tab', { name: 'Zgłaszający' })).toHaveCount(0);
+  await dialog.getByRole('tab', { name: 'Zakres' }).click();
+  await expect(dialog.locator('[data-field="zgloZakres"]')).toHaveText(/Przegląd okresowy 90 000 km/);
+  const positions = dialog.locator('[data-list="positions"]');
+  await expect(positions.locator('tbody tr')).toHaveCount(2);
+  await expect(positions.getByRole('columnheader', { name: 'Cena', exact: true })).toBeVisible();
+
+  await positions.getByRole('button', { name: 'Dodaj pozycję' }).click();
+  const form = page.getByRole('dialog', { name: 'Dodanie pozycji' });
+  await expect(form.getByLabel(/^Ilość/)).toHaveValue('1');
+  await expect(form.getByLabel(/^Rabat %/)).toHaveValue('0');
+  await expect(form.getByLabel(/^Marka opony/)).toHaveCount(0);
+  await form.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(form.getByText('Pole nie może być puste').first()).toBeVisible();
+  await form.getByLabel(/^Rodzaj usługi/).selectOption({ label: 'Usługa serwisowa' });
+  await form.getByLabel(/^Treść/).fill('Wymiana filtra kabinowego');
+  await form.getByLabel(/^Ilość/).fill('2');
+  await form.getByLabel(/^Cena/).fill('45,50');
+  await form.getByLabel(/^Rabat %/).fill('10');
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/advisor-position-form.png` });
+  await form.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Dodano pozycje')).toBeVisible();
+  await expect(form).toBeHidden();
+  const added = positions.locator('tbody tr').filter({ hasText: 'Wymiana filtra kabinowego' });
+  await expect(added).toBeVisible();
+  // (45,50 − 10 %) × 2 = 81,90
+  await expect(added.locator('[data-column="ogNetto"]')).toHaveText(/81,90\s*zł/);
+
+  const footer = dialog.locator('.modal-footer');
+  await footer.getByRole('button', { name: 'Zatwierdź kosztorys' }).click();
+  await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, 'Pomyślnie zatwierdzono kosztorys.')).toBeVisible();
+  await expect(footer.getByRole('button', { name: 'Zatwierdź kosztorys' })).toHaveCount(0);
+  await expect(positions.getByRole('button', { name: 'Dodaj pozycję' })).toBeDisabled();
+  for (const edit of await positions.getByRole('button', { name: 'Edytuj' }).all()) await expect(edit).toBeDisabled();
+  for (const del of await positions.getByRole('button', { name: 'Usuń' }).all()) await expect(del).toBeDisabled();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/advisor-confirmed.png` });
+});
