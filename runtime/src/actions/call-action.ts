@@ -5,6 +5,7 @@
  * No React here: the screen hands in its effects (`useCallEffects` builds them).
  */
 import { ApiError } from '../api/client';
+import { ACTION_KINDS } from './run-action';
 
 type Row = Record<string, unknown> | null | undefined;
 
@@ -82,3 +83,8 @@ export async function runCall(action: CallDeclLike, row: Row, fx: CallEffects): 
     return 'failed';
   }
 }
+
+ACTION_KINDS.call = (action, row, effects) => {
+  if (!effects.call) throw new Error('this screen offers no "call" actions (it passes no call effects to runAction)');
+  return runCall(action, row, effects.call);
+};

@@ -3,10 +3,10 @@
  * `onRowClick`, the buttons of an actions panel): one function per `kind`, so a screen never
  * switches on kinds itself. An action may name fields of the row it runs on: `{id}` in `to`,
  * `idField` for the id a dialog opens with. No React here; the screen hands in its effects.
- * `call` (an endpoint, Tak/Nie, toast, reload) lives in ./call-action.ts; `choose` runs the first
+ * `call` (an endpoint, Tak/Nie, toast, reload) lives in ./call-action.ts, which registers it here; `choose` runs the first
  * of its cases whose condition the row satisfies (a damage row opens another dialog than an order row).
  */
-import { runCall, type CallDeclLike, type CallEffects } from './call-action';
+import type { CallDeclLike, CallEffects } from './call-action';
 
 export interface ActionDeclLike extends CallDeclLike {
   kind: string;
@@ -57,9 +57,10 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
     if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
     else effects.openDialog(action.screen, id);
   },
-  call: (action, row, effects) => {
-    if (!effects.call) throw new Error('this screen offers no "call" actions (it passes no call effects to runAction)');
-    return runCall(action, row, effects.call);
+  // call: registered by ./call-action.ts, which every screen that offers calls loads (through
+  // useCallEffects), so that a table's code does not carry it
+  call: () => {
+    throw new Error('this screen offers no "call" actions (it passes no call effects to runAction)');
   },
   choose: (action, row, effects) => {
     if (!effects.matches) throw new Error('this screen offers no "choose" actions (it passes no matches effect to runAction)');

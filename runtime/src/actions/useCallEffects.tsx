@@ -7,6 +7,8 @@ import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { showToast } from '../state/ui';
+// registers the `call` kind in run-action.ts: a screen that offers calls carries their code, a table does not
+import './call-action';
 import type { CallEffects } from './call-action';
 import { ConfirmDialog } from './ConfirmDialog';
 
