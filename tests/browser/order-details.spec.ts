@@ -84,6 +84,8 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
   await form.getByLabel(/^Ilość/).fill('2');
   await form.getByLabel(/^Cena/).fill('45,50');
   await form.getByLabel(/^Rabat %/).fill('10');
+  // the net as the server will store it, while typing: (45,50 − 10 %) × 2
+  await expect(form.locator('[data-computed="ogNetto"]')).toContainText(/81,90\s*zł/);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/advisor-position-form.png` });
   await form.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Dodano pozycje')).toBeVisible();
@@ -102,4 +104,25 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
   for (const edit of await positions.getByRole('button', { name: 'Edytuj' }).all()) await expect(edit).toBeDisabled();
   for (const del of await positions.getByRole('button', { name: 'Usuń' }).all()) await expect(del).toBeDisabled();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/advisor-confirmed.png` });
+});
+
+test('the administrator edits an order\'s remarks and approved scope; the remarks show on their tab', async ({ page }) => {
+  await signIn(page, 'admin');
+  // the technical inspection of WZ67890 (awaiting or accepted by the manager: the admin may still cancel it)
+  const dialog = await openOrder(page, 'rejestr', 'WZ67890');
+  await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
+  const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
+  await expect(form.getByLabel(/^Uwagi/)).toHaveValue('Prośba o termin w godzinach porannych.');
+  await form.getByLabel(/^Uwagi/).fill('Klient prosi o telefon przed odbiorem.');
+  await form.getByLabel(/^Zatwierdzony zakres/).fill('Badanie techniczne i regulacja świateł');
+  await form.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Zapisano zmiany w zleceniu')).toBeVisible();
+  await expect(form).toBeHidden();
+  await dialog.getByRole('tab', { name: 'Uwagi' }).click();
+  await expect(dialog.locator('[data-field="uwagi"]')).toContainText('Klient prosi o telefon przed odbiorem.');
+  await dialog.getByRole('tab', { name: 'Zakres' }).click();
+  await expect(dialog.locator('[data-field="zlecZakres"]')).toContainText('Badanie techniczne i regulacja świateł');
+  // the admin may cancel an open order
+  await expect(dialog.locator('.modal-footer').getByRole('button', { name: 'Anuluj zlecenie' })).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/admin-scope.png` });
 });

@@ -295,6 +295,12 @@ export interface Button {
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   disabledWhen?: Condition;
+  /**
+   * forEach: the colour of the button of an item by the item's id (e.g. reject and cancel in red); others take tone.
+   */
+  itemTones?: {
+    [k: string]: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+  };
 }
 
 export interface ListColumn {
@@ -517,6 +523,20 @@ export interface FormDialogFile {
      * Instead of a request: a dialog screen opened with the record's id (e.g. set the user's password).
      */
     dialog?: string;
+  }[];
+  /**
+   * Read-only values shown under the fields, computed from the form's data by a function registered by name (runtime/src/forms/computed.ts); never sent.
+   */
+  computed?: {
+    id: Id;
+    label: I18NKey;
+    /**
+     * positionNet: the net of an order position (runtime/core/order-values.ts).
+     */
+    compute: "positionNet";
+    format?: Format;
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
   }[];
 }
 

@@ -18,7 +18,8 @@ export function ActionButtons({ buttons, busy, size, onRun, className }: {
         <Button
           key={b.key}
           size={size}
-          variant={b.button.tone && b.button.tone !== 'secondary' ? b.button.tone : 'outline-secondary'}
+          variant={b.tone && b.tone !== 'secondary' ? b.tone : 'outline-secondary'}
+          className="text-nowrap"
           disabled={busy || b.disabled}
           data-action={b.button.id}
           onClick={() => onRun(b)}

@@ -43,6 +43,8 @@ describe('the buttons of a details dialog', () => {
     expect(shown.map((b) => b.label)).toEqual(['order:transitions.accept', 'order:transitions.reject']);
     expect(shown[0].row).toMatchObject({ autId: 7, to: 2 });
     expect(buttonInstances(buttons, { ...record, transitions: [] }, ev, { role: 'MANAGER' })).toEqual([]);
+    const toned = buttonInstances([{ ...buttons[0], tone: 'primary', itemTones: { reject: 'danger' } }], record, ev, {});
+    expect(toned.map((b) => b.tone)).toEqual(['primary', 'danger']);
   });
 
   it('shows a button by its role and record conditions and disables it by disabledWhen', () => {

@@ -37,6 +37,8 @@ export interface ButtonInstance {
   button: DetailsButtonDecl;
   /** The text's locale key: the button's label, or the item's. */
   label: string;
+  /** Its colour: the item's (itemTones by the item's id), else the button's. */
+  tone?: string;
   /** What the action runs on (and its conditions see as record): the record, or the record with the item's fields. */
   row: Data;
   disabled: boolean;
@@ -56,7 +58,8 @@ export function buttonInstances(buttons: DetailsButtonDecl[] | undefined, record
       const itemLabel = item ? item[button.labelField ?? 'label'] : undefined;
       const label = typeof itemLabel === 'string' && itemLabel ? itemLabel : button.label;
       if (!label) return;
-      out.push({ key: item ? `${button.id}-${i}` : button.id, button, label, row, disabled: ev.isDisabled(button, here) });
+      const itemTone = item && typeof item.id === 'string' ? button.itemTones?.[item.id] : undefined;
+      out.push({ key: item ? `${button.id}-${i}` : button.id, button, label, tone: itemTone ?? button.tone, row, disabled: ev.isDisabled(button, here) });
     });
   }
   return out;

@@ -22,7 +22,9 @@ import { useConditionContext } from '../../config/useConditionContext';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
+import { computedValue } from '../../forms/computed';
 import { formTemplates } from '../../forms/templates';
+import { formatKindFor, formatValue } from '../../format';
 import { buildUiSchema, hiddenFieldIds, namespaceOf } from '../../forms/ui-schema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { usePasswordScore } from '../../forms/usePasswordScore';
@@ -210,6 +212,16 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
             focusOnFirstError
             idPrefix={`dialog-${screenId}`}
           >
+            {screen.computed?.length ? (
+              <dl className="form-dialog-computed d-flex flex-wrap justify-content-end gap-4 mb-2">
+                {screen.computed.filter((c) => conditions.isVisible(c, ctx)).map((c) => (
+                  <div key={c.id} className="d-flex gap-2" data-computed={c.id}>
+                    <dt className="fw-normal text-secondary">{t(c.label)}</dt>
+                    <dd className="mb-0 fw-semibold" aria-live="polite">{formatValue(computedValue(c.compute, formData), formatKindFor(undefined, c.format), t)}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
             <div className="form-dialog-footer d-flex flex-wrap gap-2 justify-content-end border-top pt-3 mt-2">
               {buttons.map((b) => (
                 <Button key={b.id} variant={`outline-${b.tone ?? 'secondary'}`} disabled={busy} onClick={() => press(b)} className={b.tone === 'danger' ? 'me-auto' : undefined}>

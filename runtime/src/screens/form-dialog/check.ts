@@ -14,6 +14,7 @@ export const formDialogChecks = screenChecks('form-dialog', (s, ctx) => {
     if (b.dialog) ctx.needScreen(`/buttons/${i}/dialog`, b.dialog);
     if (!b.dialog && !b.request) ctx.problem(`/buttons/${i}`, 'a button needs a request or a dialog');
   });
+  (s.computed ?? []).forEach((c: any, i: number) => ctx.needKey(`/computed/${i}/label`, c.label));
   s.fields.forEach((f: any, i: number) => {
     if (f.widget === 'autocomplete' && !f.source) ctx.problem(`/fields/${i}/source`, 'an autocomplete field needs its source');
   });
