@@ -58,6 +58,8 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   await dialog.getByRole('button', { name: 'Zamknij' }).last().click();
   const rowIndex = await page.locator('.ag-row', { has: page.locator('.ag-cell[col-id="rejestr"]', { hasText: 'WZ67890' }) }).first().getAttribute('row-index');
   await expect(page.locator(`.ag-row[row-index="${rowIndex}"] .ag-cell[col-id="statusZnaczenie"]`)).toHaveText('Zaakceptowano przez Fleet Managera');
+  // authorised orders stay highlighted in the list
+  await expect(page.locator('.ag-cell[col-id="statusZnaczenie"]').filter({ hasText: /^Autoryzowano$/ }).first()).toHaveClass(/cell-highlight-success/);
 });
 
 test('an advisor adds a position to a new order, confirms the estimate and can no longer add or edit positions', async ({ page }) => {
