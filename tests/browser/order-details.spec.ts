@@ -1,7 +1,14 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn, toast } from './support';
 
 const SHOTS = process.env.E2E_SHOTS;
+
+/** No serious or critical accessibility violation in the open dialogs. */
+async function expectAccessible(page: Page) {
+  const result = await new AxeBuilder({ page }).include('.modal-dialog').analyze();
+  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 /** Opens the orders list and the details of the (newest) order whose cell of that column holds this text. */
 async function openOrder(page: Page, column: string, text: string) {
@@ -31,6 +38,7 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   await expect(positions).not.toContainText('zł');
   await expect(positions.getByRole('button', { name: 'Dodaj pozycję' })).toHaveCount(0);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/manager-scope.png` });
+  await expectAccessible(page);
 
   // the moves the manager may make, each asked Tak/Nie first
   const footer = dialog.locator('.modal-footer');
@@ -89,6 +97,7 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
   // the net as the server will store it, while typing: (45,50 − 10 %) × 2
   await expect(form.locator('[data-computed="ogNetto"]')).toContainText(/81,90\s*zł/);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/advisor-position-form.png` });
+  await expectAccessible(page);
   await form.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Dodano pozycje')).toBeVisible();
   await expect(form).toBeHidden();
