@@ -106,6 +106,17 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
   // (45,50 − 10 %) × 2 = 81,90
   await expect(added.locator('[data-column="ogNetto"]')).toHaveText(/81,90\s*zł/);
 
+  // edited: the form starts from the row; the net follows
+  await added.getByRole('button', { name: 'Edytuj' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edycja pozycji' });
+  await expect(edit.getByLabel(/^Treść/)).toHaveValue('Wymiana filtra kabinowego');
+  await edit.getByLabel(/^Ilość/).fill('3');
+  await edit.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Zapisano pozycję')).toBeVisible();
+  await expect(edit).toBeHidden();
+  // (45,50 − 10 %) × 3 = 122,85
+  await expect(added.locator('[data-column="ogNetto"]')).toHaveText(/122,85\s*zł/);
+
   const footer = dialog.locator('.modal-footer');
   await footer.getByRole('button', { name: 'Zatwierdź kosztorys' }).click();
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
