@@ -47,4 +47,12 @@ describe('ConditionEvaluator', () => {
   it('a rule on a missing session or record does not throw', () => {
     expect(ev.matches({ properties: { session: { properties: { firstLogin: { const: true } }, required: ['firstLogin'] } } }, {})).toBe(false);
   });
+
+  it('looks at the parent record of a dialog (a position\'s form sees its order), and a missing parent fails a rule that needs it', () => {
+    const tyreOrder = { properties: { parent: { properties: { autTyp: { const: 2 } }, required: ['autTyp'] } } };
+    expect(ev.matches(tyreOrder, { record: { tresc: 'x' }, parent: { autTyp: 2 } })).toBe(true);
+    expect(ev.matches(tyreOrder, { parent: { autTyp: 0 } })).toBe(false);
+    expect(ev.matches(tyreOrder, {})).toBe(false);
+    expect(ev.matches({ not: tyreOrder }, {})).toBe(true);
+  });
 });

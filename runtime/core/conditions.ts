@@ -15,6 +15,8 @@ export interface ConditionContext {
   session?: Record<string, unknown> | null;
   record?: Record<string, unknown> | null;
   mode?: string;
+  /** The record of the screen that opened this one (the order of a position's form, of a list's row). */
+  parent?: Record<string, unknown> | null;
 }
 
 export type Condition = boolean | Record<string, unknown>;
@@ -69,5 +71,6 @@ function normalise(context: ConditionContext): Record<string, unknown> {
     session: context.session ?? {},
     record: context.record ?? {},
     mode: context.mode ?? null,
+    parent: context.parent ?? {},
   };
 }

@@ -201,7 +201,7 @@ export type I18NKey = string;
 export type Id = string;
 
 /**
- * A JSON Schema over the context { role, variant, config, session, record, mode }; see docs/configuration.md.
+ * A JSON Schema over the context { role, variant, config, session, record, mode, parent }; see docs/configuration.md.
  */
 export type Condition = {} | boolean;
 
@@ -221,8 +221,11 @@ export type Format =
  */
 export type Endpoint = string;
 
+/**
+ * What a click does: navigate, openDialog (a screen, optionally a form-dialog mode), call (an endpoint about the record: Tak/Nie, toast, reload, close), choose (the first case whose condition the row satisfies). {field} in paths and bodies is filled from the record.
+ */
 export type Action = {
-  kind: "navigate" | "openDialog";
+  kind: "navigate" | "openDialog" | "call" | "choose";
   to?: string;
   screen?: string;
   idField?: string;
@@ -234,6 +237,47 @@ export type Action = {
    * openDialog: the id of a button of the dialog pressed as it opens (e.g. delete, which asks Tak/Nie first).
    */
   then?: Id;
+  /**
+   * call: the HTTP method.
+   */
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  /**
+   * call: the path under /api; {field} is filled from the record (e.g. /order/{autId}/transition).
+   */
+  endpoint?: Endpoint;
+  /**
+   * call: the body sent; a string that is exactly "{field}" takes the record's value with its type (a number stays a number).
+   */
+  body?: {[key: string]: unknown};
+  /**
+   * call: a question answered Tak / Nie before the call; {{field}} of the record (and {{actionLabel}}, the button's text) may appear in it.
+   */
+  confirm?: I18NKey;
+  /**
+   * call: the success toast; without it the server's message is shown.
+   */
+  success?: I18NKey;
+  /**
+   * call: the error toast when the server gives no message of its own.
+   */
+  failure?: I18NKey;
+  /**
+   * call: after a success read again the open dialog's record and/or the tables beneath it.
+   */
+  reload?: ("dialog" | "tables")[];
+  /**
+   * call: close the dialog after a success.
+   */
+  close?: boolean;
+  /**
+   * choose: tried in order, the first whose `when` the row satisfies (context.record = the row) runs its action; none matching does nothing.
+   *
+   * @minItems 1
+   */
+  cases?: {
+    when: Condition;
+    action: Action;
+  }[];
 };
 
 export interface Field {
@@ -270,33 +314,117 @@ export interface Section {
   fields: Field[];
 }
 
+/**
+ * A button that runs an action (common#/$defs/action) on the record, or on a row of a list. With forEach: one button per item of that member of the record (the moves of a status the server offers), labelled by the item's labelField, the item's fields beside the record's for {field} and conditions.
+ */
+export interface Button {
+  id: Id;
+  label?: I18NKey;
+  icon?: Icon;
+  tone?: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+  action: Action;
+  /**
+   * A member of the record holding a list; one button per item.
+   */
+  forEach?: string;
+  /**
+   * forEach: the item's field holding the button's text (a locale key).
+   */
+  labelField?: string;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+  disabledWhen?: Condition;
+  /**
+   * forEach: the colour of the button of an item by the item's id (e.g. reject and cancel in red); others take tone.
+   */
+  itemTones?: {
+    [k: string]: "primary" | "secondary" | "success" | "warning" | "danger" | "info";
+  };
+}
+
+export interface ListColumn {
+  id: Id;
+  /**
+   * Defaults to <entity>:fields.<id>.
+   */
+  label?: I18NKey;
+  format?: Format;
+  /**
+   * i18n key prefix that shows a coded value as its label (<prefix>.<value>).
+   */
+  valueLabels?: I18NKey;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * Rows the loaded record carries (not a table resource): shown as a simple table with buttons. Conditions of the list, its columns and its actions see context.record = the dialog's record; those of rowActions see record = the row and parent = the dialog's record.
+ */
+export interface List {
+  id: Id;
+  title?: I18NKey;
+  /**
+   * The member of the record holding the rows.
+   */
+  field: string;
+  /**
+   * Entity schema of a row: default labels <entity>:fields.<id> and formats.
+   */
+  entity?: string;
+  /**
+   * The row's identifying field.
+   */
+  key?: string;
+  /**
+   * Text shown when there are no rows; default table:noRows.
+   */
+  empty?: I18NKey;
+  /**
+   * @minItems 1
+   */
+  columns: ListColumn[];
+  /**
+   * Buttons above the list about the record (add a row).
+   */
+  actions?: Button[];
+  /**
+   * Buttons in each row about that row (edit, delete).
+   */
+  rowActions?: Button[];
+  /**
+   * Values under the list from a member of the record (totals); shown when the record has it.
+   */
+  summary?: {
+    field: string;
+    fields: ListColumn[];
+  };
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
 export interface DetailsDialogFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
   type: "details-dialog";
+  /**
+   * The dialog's title; {{title}} is the value of titleField, and the record's fields may appear as {{field}}.
+   */
   title?: I18NKey;
-  titleField?: string;
+  /**
+   * The field shown as {{title}} in the title; a list: the first that has a value (an order's number, else its id).
+   */
+  titleField?: string | string[];
   entity: string;
   /**
-   * Absent: the dialog shows the row it was opened with (a table row that carries every field).
+   * Absent: the dialog shows the row it was opened with (a table row that carries every field); a change saved from it then closes the dialog.
    */
   load?: {
     endpoint: Endpoint;
+    /**
+     * The member of the reply that is the entity's record (e.g. order of GET /order/details/{id}); the reply's other members (positions, history, transitions …) are kept beside its fields, for lists, buttons and conditions.
+     */
+    record?: string;
   };
-  /**
-   * Buttons in the footer, shown by their conditions over { role, config, record = the record shown }: each opens a dialog about the record (a form-dialog in a mode starts from it). A change saved there reloads the record (or, without load, closes this dialog) and tells the opener.
-   */
-  actions?: {
-    id: Id;
-    label: I18NKey;
-    icon?: Icon;
-    kind: "openDialog";
-    screen: string;
-    idField?: string;
-    mode?: "create" | "edit" | "preview" | "copy";
-    visibleWhen?: Condition;
-    hiddenWhen?: Condition;
-  }[];
   /**
    * @minItems 1
    */
@@ -319,7 +447,15 @@ export interface DetailsDialogFile {
        */
       srcField: string;
     };
+    /**
+     * Lists of rows the record carries (positions, status history), below the tab's sections.
+     */
+    lists?: List[];
   })[];
+  /**
+   * Buttons in the footer about the record (conditions see context.record = the record): a call (Tak/Nie, toast, reload), a dialog …
+   */
+  actions?: Button[];
 }
 
 export interface Mode {
@@ -375,6 +511,10 @@ export interface Mode {
    * Shown beside the field messages when the server refuses or fails.
    */
   failureToast?: I18NKey;
+  /**
+   * The request schema of this mode when it differs from the screen's (a new position names its order, an edited one does not).
+   */
+  schema?: string;
 }
 
 export interface FormDialogFile {
@@ -458,6 +598,20 @@ export interface FormDialogFile {
     label?: I18NKey;
     fields: Field[];
   };
+  /**
+   * Read-only values shown under the fields, computed from the form's data by a function registered by name (runtime/src/forms/computed.ts); never sent.
+   */
+  computed?: {
+    id: Id;
+    label: I18NKey;
+    /**
+     * positionNet: the net of an order position (runtime/core/order-values.ts).
+     */
+    compute: "positionNet";
+    format?: Format;
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  }[];
 }
 
 export interface FormFieldFile {

@@ -3,8 +3,12 @@
  * `onRowClick`, the buttons of an actions panel): one function per `kind`, so a screen never
  * switches on kinds itself. An action may name fields of the row it runs on: `{id}` in `to`,
  * `idField` for the id a dialog opens with. No React here; the screen hands in its effects.
+ * `call` (an endpoint, Tak/Nie, toast, reload) lives in ./call-action.ts, which registers it here; `choose` runs the first
+ * of its cases whose condition the row satisfies (a damage row opens another dialog than an order row).
  */
-export interface ActionDeclLike {
+import type { CallDeclLike, CallEffects } from './call-action';
+
+export interface ActionDeclLike extends CallDeclLike {
   kind: string;
   to?: string;
   screen?: string;
@@ -13,6 +17,8 @@ export interface ActionDeclLike {
   mode?: string;
   /** openDialog: a button of the dialog pressed as it opens (e.g. delete, which asks first). */
   then?: string;
+  /** choose: the cases, tried in order; none matching does nothing. */
+  cases?: { when: unknown; action: ActionDeclLike }[];
 }
 
 /** What a dialog is opened with besides its id: the row it is about, its mode, a button to press. */
@@ -20,12 +26,18 @@ export interface DialogOpening {
   record?: Record<string, unknown>;
   mode?: string;
   then?: string;
+  /** The record of the screen that opened the dialog (the order of a position): `parent` in its conditions. */
+  parent?: Record<string, unknown>;
 }
 
 /** What a screen lets an action do. */
 export interface ActionEffects {
   navigate(path: string): void;
   openDialog(screen: string, id?: unknown, opening?: DialogOpening): void;
+  /** choose: whether the row satisfies a condition (the screen's context with record = the row). */
+  matches?(condition: unknown, row: Row): boolean;
+  /** call: the confirmation, request, toast and reload of the screen (actions/useCallEffects.tsx). */
+  call?: CallEffects;
 }
 
 type Row = Record<string, unknown> | null | undefined;
@@ -34,7 +46,7 @@ type Row = Record<string, unknown> | null | undefined;
 export const fillPath = (path: string, row: Row) =>
   row ? path.replace(/\{(\w+)\}/g, (_, f: string) => encodeURIComponent(String(row[f] ?? ''))) : path;
 
-export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, effects: ActionEffects) => void> = {
+export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, effects: ActionEffects) => void | Promise<unknown>> = {
   navigate: (action, row, effects) => {
     if (action.to) effects.navigate(fillPath(action.to, row));
   },
@@ -46,9 +58,20 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
     if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
     else effects.openDialog(action.screen, id, row ? { record: row } : undefined);
   },
+  // call: registered by ./call-action.ts, which every screen that offers calls loads (through
+  // useCallEffects), so that a table's code does not carry it
+  call: () => {
+    throw new Error('this screen offers no "call" actions (it passes no call effects to runAction)');
+  },
+  choose: (action, row, effects) => {
+    if (!effects.matches) throw new Error('this screen offers no "choose" actions (it passes no matches effect to runAction)');
+    const chosen = action.cases?.find((c) => effects.matches!(c.when, row));
+    return chosen ? runAction(chosen.action, row, effects) : undefined;
+  },
 };
 
-export function runAction(action: ActionDeclLike, row: Row, effects: ActionEffects): void {
+/** Runs the action; a `call` answers a promise of its outcome (cancelled, done, failed). */
+export function runAction(action: ActionDeclLike, row: Row, effects: ActionEffects): void | Promise<unknown> {
   if (!Object.hasOwn(ACTION_KINDS, action.kind)) throw new Error(`no action kind "${action.kind}" in runtime/src/actions/run-action.ts`);
-  ACTION_KINDS[action.kind](action, row, effects);
+  return ACTION_KINDS[action.kind](action, row, effects);
 }

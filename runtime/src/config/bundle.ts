@@ -83,3 +83,5 @@ export interface Session {
   /** Session gates (screens/app.json sessionGates) this session has got through. */
   gatesPassed?: string[];
 }
+export type DetailsButtonDecl = NonNullable<DetailsDialogFile['actions']>[number];
+export type DetailsListDecl = NonNullable<TabDecl['lists']>[number];

@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { dataRevisionAtom } from '../state/data';
 
@@ -14,30 +14,30 @@ export function fillEndpoint(endpoint: string, params: Record<string, unknown> =
 }
 
 /**
- * Loads one record from a screen's `load.endpoint`; reloads when the endpoint or its params change,
- * and quietly (the record stays on screen meanwhile) when data was saved (state/data.ts).
+ * Loads one record from a screen's `load.endpoint` (null: nothing to load, the caller has its
+ * record); reloads when the endpoint or its params change, when `version` changes (the screen's
+ * own reload after a change) and when data was saved anywhere (state/data.ts). A record read
+ * again stays on screen until the new one arrives, so dialogs opened over it stay open.
  */
-export function useRecord(endpoint: string | null, params?: Record<string, unknown>): RecordState {
+export function useRecord(endpoint: string | null, params?: Record<string, unknown>, version = 0): RecordState {
   const path = endpoint === null ? null : fillEndpoint(endpoint, params);
   const revision = useAtomValue(dataRevisionAtom);
   const [state, setState] = useState<RecordState>({ status: 'loading' });
-  const [loadedPath, setLoadedPath] = useState<string | null>(null);
+  const shown = useRef<string | null>(null);
   useEffect(() => {
-    if (path === null) return; // nothing to load (the caller has its record)
+    if (path === null) return;
     const controller = new AbortController();
-    // the same record read again after a save stays on screen (dialogs opened over it stay open)
-    if (loadedPath !== path) setState({ status: 'loading' });
+    if (shown.current !== path) setState({ status: 'loading' });
     api
       .get<Record<string, unknown>>(path, { signal: controller.signal })
       .then((record) => {
+        shown.current = path;
         setState({ status: 'loaded', record: record ?? {} });
-        setLoadedPath(path);
       })
       .catch((error) => {
         if (!controller.signal.aborted) setState({ status: 'failed', error });
       });
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [path, revision]);
+  }, [path, version, revision]);
   return state;
 }

@@ -1,11 +1,13 @@
 /**
  * The `details-dialog` screen type: a large modal about one record, loaded from `load.endpoint`
- * (or, without one, the row it was opened with), with tabs of read-only sections or an embedded
- * table (given the record's `srcField` as srcId), and footer actions that open a dialog about the
- * record (a handover form). Tabs, sections and actions follow their conditions with
- * context.record = the record shown.
+ * (optionally one member of a richer reply, `load.record`, with the reply's other members beside
+ * it), with tabs of read-only sections, lists of the rows the record carries (RecordList) and an
+ * embedded table (given the record's `srcField` as srcId). Tabs, sections, lists and buttons follow
+ * their conditions with context.record = the loaded record. Buttons run declared actions
+ * (actions/run-action.ts): a call (Tak/Nie, toast) reloads the record and tells the opener
+ * (`onChanged`, the tables reload); a dialog opened from here gets the record as its `parent`.
  */
-import { useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
@@ -13,33 +15,44 @@ import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../../core/conditions';
-import { runAction, type DialogOpening } from '../../actions/run-action';
+import { runAction, type ActionEffects, type DialogOpening } from '../../actions/run-action';
+import { useCallEffects } from '../../actions/useCallEffects';
 import { errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { DetailsDialogDecl, TabDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
+import { useNavigateTo } from '../../routing/useNavigateTo';
 import { allFieldsEmpty, FieldGrid } from '../FieldGrid';
 import { Loading } from '../Loading';
 import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 import { useRecord, type RecordState } from '../useRecord';
+import { ActionButtons } from './ActionButtons';
+import { buttonInstances, dialogRecord, titleValue, type ButtonInstance } from './record';
+import { RecordList } from './RecordList';
 
-/** The loaded record, or the row given when the screen declares no load endpoint. */
-function useShownRecord(screen: DetailsDialogDecl, params: Record<string, unknown> | undefined, row: Record<string, unknown> | undefined): RecordState {
-  const loaded = useRecord(screen.load?.endpoint ?? null, params);
-  if (screen.load) return loaded;
-  return row ? { status: 'loaded', record: row } : { status: 'failed', error: null };
-}
+type Data = Record<string, unknown>;
 
-function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<string, unknown>; entity: string; ctx: ConditionContext }) {
+function TabBody({ tab, record, entity, ctx, busy, onRun }: {
+  tab: TabDecl;
+  record: Data;
+  entity: string;
+  ctx: ConditionContext;
+  busy: boolean;
+  onRun: (b: ButtonInstance, parent?: Data) => void;
+}) {
   const { t } = useTranslation();
   const { conditions } = useConfig();
   // a tab may show the record's own fields and, below them, the table of its children (e.g. all fuel cards of the car)
   const table = tab.table && <ScreenView screenId={tab.table.screen} presentation="embedded" srcId={record[tab.table.srcField]} />;
-  if (!tab.sections) return table;
+  const lists = (tab.lists ?? [])
+    .filter((list) => conditions.isVisible(list, ctx))
+    .map((list) => <RecordList key={list.id} list={list} record={record} ctx={ctx} busy={busy} onRun={onRun} />);
+  if (!tab.sections) return <>{lists}{table}</>;
   const sections = tab.sections.filter((section) => conditions.isVisible(section, ctx));
   // empty fields above a table: the table alone says what there is (one empty state, not two)
-  if (table && sections.every((s) => allFieldsEmpty(s.fields.filter((f) => conditions.isVisible(f, ctx)), record))) return table;
+  const fieldsEmpty = sections.every((s) => allFieldsEmpty(s.fields.filter((f) => conditions.isVisible(f, ctx)), record));
+  if ((table || lists.length) && fieldsEmpty) return <>{lists}{table}</>;
   return (
     <>
       {sections.map((section) => (
@@ -48,67 +61,96 @@ function TabBody({ tab, record, entity, ctx }: { tab: TabDecl; record: Record<st
             <FieldGrid fields={section.fields} record={record} entity={entity} ctx={ctx} />
           </section>
         ))}
+      {lists}
       {table}
     </>
   );
 }
 
+/** The loaded record, or the row given when the screen declares no load endpoint (a table row that carries every field). */
+function useShownRecord(screen: DetailsDialogDecl, params: Record<string, unknown> | undefined, row: Data | undefined, version: number): RecordState {
+  const loaded = useRecord(screen.load?.endpoint ?? null, params, version);
+  if (screen.load) return loaded;
+  return row ? { status: 'loaded', record: row } : { status: 'failed', error: null };
+}
+
 export default function DetailsDialog({ screen, screenId, params, opening, onClose, onChanged }: ScreenProps<DetailsDialogDecl>) {
   const { t } = useTranslation();
   const { conditions } = useConfig();
+  const navigateTo = useNavigateTo();
   const titleId = useId();
-  const state = useShownRecord(screen, params, opening?.record);
-  const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
-  const record = state.status === 'loaded' ? state.record : null;
+  const [version, setVersion] = useState(0);
+  const state = useShownRecord(screen, params, opening?.record, version);
+  const record = useMemo(() => (state.status === 'loaded' ? dialogRecord(state.record, screen.load?.record) : null), [state, screen.load?.record]);
   const ctx = useConditionContext(record);
+  const [activeTab, setActiveTab] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
+
+  const close = useCallback(() => onClose?.(), [onClose]);
+  const reload = useCallback(
+    (what: string[]) => {
+      if (what.includes('tables')) onChanged?.();
+      // a loaded record is read again; a row shown as it was given is stale after a change: the dialog closes
+      if (what.includes('dialog')) {
+        if (screen.load) setVersion((v) => v + 1);
+        else close();
+      }
+    },
+    [onChanged, close, screen.load],
+  );
+  const calls = useCallEffects({ reload, close });
 
   const tabs = useMemo(
     () => (record ? screen.tabs.filter((tab) => conditions.isVisible(tab, ctx)).map((tab) => ({ tab, disabled: conditions.isDisabled(tab, ctx) })) : []),
     [record, screen.tabs, conditions, ctx],
   );
   const firstEnabled = tabs.find((x) => !x.disabled)?.tab.id;
-  const title = screen.title ? t(screen.title, { title: record && screen.titleField ? String(record[screen.titleField] ?? '') : '' }) : '';
-  const close = () => onClose?.();
-  const actions = record ? (screen.actions ?? []).filter((a) => conditions.isVisible(a, ctx)) : [];
-  const open = (action: (typeof actions)[number]) =>
-    runAction(action, record, { navigate: () => undefined, openDialog: (id, recordId, how) => setDialog({ screen: id, id: recordId, opening: how }) });
-  /** A change saved in a dialog opened from here: the opener reloads; a loaded record reloads itself, a row shown as given is stale, so this dialog closes. */
-  const changed = () => {
-    onChanged?.();
-    if (!screen.load) close();
+  const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
+  const footer = record ? buttonInstances(screen.actions, record, conditions, ctx) : [];
+  const title = screen.title
+    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '' })
+    : '';
+
+  /** Runs a button's action on its row; a dialog opened from here gets the dialog's record as its parent. */
+  const run = (b: ButtonInstance, parent?: Data) => {
+    const effects: ActionEffects = {
+      navigate: navigateTo,
+      openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening: { ...opening, parent: parent ?? record ?? undefined } }),
+      matches: (condition, row) => conditions.matches(condition as never, { ...ctx, record: row ?? null }),
+      call: calls.call,
+    };
+    calls.track(runAction(b.button.action, { ...b.row, actionLabel: t(b.label) }, effects));
   };
 
   return (
-    <Modal show onHide={close} size="xl" scrollable aria-labelledby={titleId} data-screen={screenId} className="details-dialog">
-      <Modal.Header closeButton closeLabel={t('app:close')}>
-        <Modal.Title id={titleId} as="h2" className="h5">
-          {record ? title : t('app:loading')}
-        </Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        {state.status === 'loading' && <Loading />}
-        {state.status === 'failed' && <Alert variant="danger">{errorText(state.error, t('errors:notFound'))}</Alert>}
-        {record && (
-          <Tabs id={`${screenId}-tabs`} defaultActiveKey={firstEnabled} mountOnEnter className="mb-3">
-            {tabs.map(({ tab, disabled }) => (
-              <Tab key={tab.id} eventKey={tab.id} title={t(tab.label)} disabled={disabled}>
-                <TabBody tab={tab} record={record} entity={screen.entity} ctx={ctx} />
-              </Tab>
-            ))}
-          </Tabs>
-        )}
-      </Modal.Body>
-      <Modal.Footer>
-        {actions.map((action) => (
-          <Button key={action.id} variant="outline-primary" onClick={() => open(action)} data-action={action.id}>
-            {action.icon && <i className={`bi bi-${action.icon} me-2`} aria-hidden="true" />}
-            {t(action.label)}
+    <>
+      <Modal show onHide={close} size="xl" scrollable aria-labelledby={titleId} data-screen={screenId} className="details-dialog">
+        <Modal.Header closeButton closeLabel={t('app:close')}>
+          <Modal.Title id={titleId} as="h2" className="h5">
+            {record ? title : t('app:loading')}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {state.status === 'loading' && <Loading />}
+          {state.status === 'failed' && <Alert variant="danger">{errorText(state.error, t('errors:notFound'))}</Alert>}
+          {record && (
+            <Tabs id={`${screenId}-tabs`} activeKey={shownTab} onSelect={(key) => setActiveTab(key)} mountOnEnter className="mb-3">
+              {tabs.map(({ tab, disabled }) => (
+                <Tab key={tab.id} eventKey={tab.id} title={t(tab.label)} disabled={disabled}>
+                  <TabBody tab={tab} record={record} entity={screen.entity} ctx={ctx} busy={calls.busy} onRun={run} />
+                </Tab>
+              ))}
+            </Tabs>
+          )}
+        </Modal.Body>
+        <Modal.Footer>
+          <ActionButtons buttons={footer} busy={calls.busy} onRun={(b) => run(b)} className="me-auto" />
+          <Button variant="secondary" onClick={close}>
+            {t('app:close')}
           </Button>
-        ))}
-        <Button variant="secondary" onClick={close}>
-          {t('app:close')}
-        </Button>
-      </Modal.Footer>
+        </Modal.Footer>
+      </Modal>
+      {calls.confirmation}
       {dialog && (
         <ScreenView
           screenId={dialog.screen}
@@ -116,9 +158,9 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
           params={{ id: dialog.id }}
           opening={dialog.opening}
           onClose={() => setDialog(null)}
-          onChanged={changed}
+          onChanged={() => reload(['dialog', 'tables'])}
         />
       )}
-    </Modal>
+    </>
   );
 }

@@ -28,7 +28,9 @@ import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { FormDataContext } from '../../forms/AutocompleteWidget';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
+import { computedValue } from '../../forms/computed';
 import { formTemplates } from '../../forms/templates';
+import { formatKindFor, formatValue } from '../../format';
 import { buildUiSchema, hiddenFieldIds, namespaceOf } from '../../forms/ui-schema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { usePasswordScore } from '../../forms/usePasswordScore';
@@ -73,7 +75,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const asRoute = presentation === 'modal';
   const current = modeOf(screen, asRoute ? screen.routeMode : opening?.mode);
   const record = opening?.record;
-  const requestSchema = bundle.schemas[screen.schema] ?? {};
+  const requestSchema = bundle.schemas[current?.mode.schema ?? screen.schema] ?? {};
   const namespace = namespaceOf(screen.title, 'app');
 
   const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date(), (session?.user ?? null) as Data | null) : {}));
@@ -82,7 +84,8 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
   const fieldErrors = useFieldErrors();
 
-  const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name }), [baseCtx, current?.name]);
+  // parent: the record of the screen that opened the dialog (the order of a position)
+  const modeCtx = useMemo(() => ({ ...baseCtx, mode: current?.name, parent: opening?.parent }), [baseCtx, current?.name, opening?.parent]);
   const ctx = useMemo(() => ({ ...modeCtx, record: formData }), [modeCtx, formData]);
   const baseSchema = useMemo(() => dialogSchema(requestSchema, screen.fields, conditions, modeCtx, record ?? {}), [requestSchema, screen.fields, conditions, modeCtx, record]);
   const hidden = hiddenFieldIds(screen.fields, conditions, modeCtx, formData);
@@ -228,6 +231,16 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
             focusOnFirstError
             idPrefix={`dialog-${screenId}`}
           >
+            {screen.computed?.length ? (
+              <dl className="form-dialog-computed d-flex flex-wrap justify-content-end gap-4 mb-2">
+                {screen.computed.filter((c) => conditions.isVisible(c, ctx)).map((c) => (
+                  <div key={c.id} className="d-flex gap-2" data-computed={c.id}>
+                    <dt className="fw-normal text-secondary">{t(c.label)}</dt>
+                    <dd className="mb-0 fw-semibold" aria-live="polite">{formatValue(computedValue(c.compute, formData), formatKindFor(undefined, c.format), t)}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
             <div className="form-dialog-footer d-flex flex-wrap gap-2 justify-content-end border-top pt-3 mt-2">
               {buttons.map((b) => (
                 <Button key={b.id} variant={`outline-${b.tone ?? 'secondary'}`} disabled={busy} onClick={() => press(b)} className={b.tone === 'danger' ? 'me-auto' : undefined}>

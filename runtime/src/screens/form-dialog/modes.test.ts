@@ -86,4 +86,17 @@ describe('the modes of a form dialog', () => {
   it('sends the shown fields that have a value', () => {
     expect(sentData({ login: 'a', klientSymbol: 'KL1', password: undefined }, new Set(['klientSymbol']))).toEqual({ login: 'a' });
   });
+
+  it('offers a field\'s options as its only values when the request schema lists none (service kinds 1–6), each by its condition', () => {
+    const tyre = { properties: { parent: { properties: { autTyp: { const: 2 } }, required: ['autTyp'] } } };
+    const positionRequest = { type: 'object', properties: { uslRodzaj: { type: ['integer', 'null'], minimum: 1, maximum: 6 }, czynnoscTyp: { enum: ['Naprawa', 'Wykonaj', 'Pomiń', null] } } };
+    const fields = [
+      { id: 'uslRodzaj', options: [{ value: 1, label: 'a:1' }, { value: 2, label: 'a:2' }] },
+      { id: 'czynnoscTyp', options: [{ value: 'Naprawa', label: 'a:n', visibleWhen: tyre }, { value: 'Wykonaj', label: 'a:w', visibleWhen: { not: tyre } }] },
+    ] as FormFieldDecl[];
+    const forTyres = dialogSchema(positionRequest, fields, ev, { parent: { autTyp: 2 } });
+    expect((forTyres.properties!.uslRodzaj as any).enum).toEqual([1, 2]);
+    expect((forTyres.properties!.czynnoscTyp as any).enum).toEqual(['Naprawa']);
+    expect((dialogSchema(positionRequest, fields, ev, { parent: { autTyp: 1 } }).properties!.czynnoscTyp as any).enum).toEqual(['Wykonaj']);
+  });
 });

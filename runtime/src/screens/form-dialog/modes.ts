@@ -69,9 +69,9 @@ export function dialogSchema(requestSchema: Data, fields: FormFieldDecl[], ev: C
   const properties = { ...(schema.properties ?? {}) };
   for (const field of fields) {
     const property = properties[field.id];
-    if (!field.options || !Array.isArray(property?.enum)) continue;
-    // in the order the screen lists them (Fleet Manager first), only those the request allows
-    const allowed = new Set(property.enum as unknown[]);
+    if (!field.options || !property) continue;
+    // in the order the screen lists them (Fleet Manager first), only those the request allows (all, when it lists none)
+    const allowed = new Set(Array.isArray(property.enum) ? (property.enum as unknown[]) : field.options.map((o) => o.value));
     const offered = field.options.filter((o) => allowed.has(o.value) && (ev.isVisible(o, ctx) || Object.is(o.value, held[field.id]))).map((o) => o.value);
     properties[field.id] = { ...property, enum: offered };
   }

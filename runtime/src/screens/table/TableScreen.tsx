@@ -122,9 +122,14 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
       if (!action || (!row && !withoutRow)) return;
-      runAction(action, row, { navigate: navigateTo, openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening }) });
+      runAction(action, row, {
+        navigate: navigateTo,
+        openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening }),
+        // choose: a row click that depends on the row (a damage row opens another dialog than an order row)
+        matches: (condition, r) => conditions.matches(condition as never, { ...ctx, record: r ?? null }),
+      });
     },
-    [navigateTo],
+    [navigateTo, conditions, ctx],
   );
 
   /**

@@ -5,8 +5,11 @@ import { screenChecks } from '../check-context';
 export const tableChecks = screenChecks('table', (s, ctx) => {
   const resource = ctx.resources[s.resource];
   if (!resource) ctx.problem('/resource', `resource "${s.resource}" does not exist in schemas/resources`);
-  if (s.onRowClick?.screen) ctx.needScreen('/onRowClick/screen', s.onRowClick.screen);
-  if (s.onRowDoubleClick?.screen) ctx.needScreen('/onRowDoubleClick/screen', s.onRowDoubleClick.screen);
+  for (const key of ['onRowClick', 'onRowDoubleClick']) {
+    const action = s[key];
+    if (action?.screen) ctx.needScreen(`/${key}/screen`, action.screen);
+    (action?.cases ?? []).forEach((c: any, i: number) => c.action?.screen && ctx.needScreen(`/${key}/cases/${i}/action/screen`, c.action.screen));
+  }
   (s.toolbarActions ?? []).forEach((a: any, i: number) => {
     if (a.action.screen) ctx.needScreen(`/toolbarActions/${i}/action/screen`, a.action.screen);
     // a mode is a form-dialog's; the dialog must declare it

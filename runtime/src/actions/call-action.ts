@@ -1,0 +1,90 @@
+/**
+ * The `call` action kind (schemas/meta/common.schema.json `$defs/action`): call an endpoint about
+ * a record, optionally after a Tak/Nie question, show the outcome as a toast (the server's message,
+ * or the declared text), then reload what shows the record and optionally close the dialog.
+ * No React here: the screen hands in its effects (`useCallEffects` builds them).
+ */
+import { ApiError } from '../api/client';
+import { ACTION_KINDS } from './run-action';
+
+type Row = Record<string, unknown> | null | undefined;
+
+export interface CallDeclLike {
+  method?: string;
+  endpoint?: string;
+  /** Body sent; a string that is exactly "{field}" takes the record's value as it is (a number stays a number). */
+  body?: Record<string, unknown>;
+  /** A question (locale key) answered Tak / Nie before the call; the record's fields fill its {{placeholders}}. */
+  confirm?: string;
+  /** Success text (locale key); without it the server's message is shown. */
+  success?: string;
+  /** Failure text (locale key) when the server gives no message of its own. */
+  failure?: string;
+  /** What to read again after a success: "dialog" (the open record), "tables" (the tables beneath). */
+  reload?: string[];
+  /** Close the dialog after a success. */
+  close?: boolean;
+}
+
+/** What a screen lets a call do. */
+export interface CallEffects {
+  /** Asks the question (already translated) and resolves true on Tak. */
+  confirm(question: string): Promise<boolean>;
+  request(method: string, path: string, body?: unknown): Promise<unknown>;
+  toast(kind: 'success' | 'error', text: string, key: string): void;
+  t(key: string, vars?: Record<string, unknown>): string;
+  reload(what: string[]): void;
+  close(): void;
+}
+
+export type CallOutcome = 'cancelled' | 'done' | 'failed';
+
+const encode = (value: unknown) => encodeURIComponent(String(value ?? ''));
+
+/** `/order/{autId}/transition` with the record's values, each URL-encoded. */
+export const fillEndpoint = (path: string, row: Row) => path.replace(/\{(\w+)\}/g, (_, f: string) => encode(row?.[f]));
+
+/** The body with the record's values: "{to}" → the value itself, "Nr {autNr}" → text, objects and lists recursively. */
+export function fillBody(value: unknown, row: Row): unknown {
+  if (typeof value === 'string') {
+    const whole = /^\{(\w+)\}$/.exec(value);
+    if (whole) return row?.[whole[1]] ?? null;
+    return value.replace(/\{(\w+)\}/g, (_, f: string) => String(row?.[f] ?? ''));
+  }
+  if (Array.isArray(value)) return value.map((v) => fillBody(v, row));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillBody(v, row)]));
+  return value;
+}
+
+/** The server's message of a refused call (a 4xx with a detail), otherwise the declared text. */
+export function failureText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.detail && error.status > 0 && error.status < 500 ? error.detail : fallback;
+}
+
+const messageOf = (answer: unknown) =>
+  answer && typeof answer === 'object' && typeof (answer as { message?: unknown }).message === 'string' ? (answer as { message: string }).message : undefined;
+
+export async function runCall(action: CallDeclLike, row: Row, fx: CallEffects): Promise<CallOutcome> {
+  if (!action.endpoint) return 'failed';
+  const vars = row ?? {};
+  if (action.confirm && !(await fx.confirm(fx.t(action.confirm, vars)))) return 'cancelled';
+  const method = action.method ?? 'POST';
+  // one toast per endpoint: the success of a retry replaces the error of the attempt before
+  const key = `call:${method}:${action.endpoint}`;
+  try {
+    const body = action.body === undefined ? undefined : fillBody(action.body, row);
+    const answer = await fx.request(method, fillEndpoint(action.endpoint, row), body);
+    fx.toast('success', action.success ? fx.t(action.success, vars) : (messageOf(answer) ?? fx.t('app:ok')), key);
+    if (action.reload?.length) fx.reload(action.reload);
+    if (action.close) fx.close();
+    return 'done';
+  } catch (error) {
+    fx.toast('error', failureText(error, fx.t(action.failure ?? 'app:noConnection')), key);
+    return 'failed';
+  }
+}
+
+ACTION_KINDS.call = (action, row, effects) => {
+  if (!effects.call) throw new Error('this screen offers no "call" actions (it passes no call effects to runAction)');
+  return runCall(action, row, effects.call);
+};

@@ -1,0 +1,60 @@
+/**
+ * The effects a screen gives `call` actions (./call-action.ts): the Tak/Nie question drawn by the
+ * screen (render `confirmation`), the API client, toasts, the screen's texts, and what the screen
+ * reloads or closes after a success. `busy` is true while a call runs (buttons wait).
+ */
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api/client';
+import { showToast } from '../state/ui';
+// registers the `call` kind in run-action.ts: a screen that offers calls carries their code, a table does not
+import './call-action';
+import type { CallEffects } from './call-action';
+import { ConfirmDialog } from './ConfirmDialog';
+
+export function useCallEffects({ reload, close }: { reload: (what: string[]) => void; close: () => void }): {
+  call: CallEffects;
+  confirmation: ReactNode;
+  busy: boolean;
+  track: <T>(work: void | Promise<T>) => void;
+} {
+  const { t } = useTranslation();
+  const [question, setQuestion] = useState<{ text: string; answer: (yes: boolean) => void } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const latest = useRef({ reload, close });
+  latest.current = { reload, close };
+
+  const call = useMemo<CallEffects>(
+    () => ({
+      confirm: (text) => new Promise<boolean>((resolve) => setQuestion({ text, answer: resolve })),
+      request: (method, path, body) => {
+        const options = { quiet: true };
+        if (method === 'GET') return api.get(path, options);
+        if (method === 'DELETE') return api.delete(path, options);
+        return (method === 'PUT' ? api.put : api.post)(path, body ?? {}, options);
+      },
+      toast: (kind, text, key) => showToast(kind, text, key),
+      t: (key, vars) => t(key, vars),
+      reload: (what) => latest.current.reload(what),
+      close: () => latest.current.close(),
+    }),
+    [t],
+  );
+
+  const track = <T,>(work: void | Promise<T>) => {
+    if (!work) return;
+    setBusy(true);
+    void work.finally(() => setBusy(false));
+  };
+
+  const confirmation = question && (
+    <ConfirmDialog
+      question={question.text}
+      onAnswer={(yes) => {
+        setQuestion(null);
+        question.answer(yes);
+      }}
+    />
+  );
+  return { call, confirmation, busy, track };
+}
