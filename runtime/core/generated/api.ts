@@ -673,6 +673,11 @@ export type ServicePlanList = {
   ilosc?: number;
 }[];
 
+export type StationAutocomplete = {
+  stacjaSerw: string;
+  stacjaNazwa: string | null;
+}[];
+
 /**
  * The first block (startRow 0) also carries the query's count; a block after which more rows may follow carries a cursor to send with the request for the next one.
  */

@@ -172,10 +172,10 @@ export type Condition = {} | boolean;
 export type Icon = string;
 
 /**
- * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
+ * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm). phone: nine digits in threes (600 123 456).
  */
 export type Format =
-  "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
+  "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone";
 
 /**
  * A path under /api; {id} is replaced by the record id.
