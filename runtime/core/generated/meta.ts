@@ -277,7 +277,7 @@ export interface Mode {
    */
   clear?: string[];
   /**
-   * Starting values: {"const": v} or {"date": {"years": n, "months": n, "days": n}} (today plus that, YYYY-MM-DD).
+   * Starting values: {"const": v}, {"date": {"years": n, "months": n, "days": n}} (today plus that, YYYY-MM-DD), or {"opener": "srcId" | "group"}: from the table that opened the dialog (the parent record's id of an embedded table, the table's group), e.g. the record a new attachment or note belongs to.
    */
   values?: {
     [k: string]:
@@ -290,6 +290,9 @@ export interface Mode {
             months?: number;
             days?: number;
           };
+        }
+      | {
+          opener: "srcId" | "group";
         };
   };
   /**
@@ -302,6 +305,10 @@ export interface Mode {
      */
     endpoint: Endpoint;
     method?: "POST" | "PUT";
+    /**
+     * multipart: sent as multipart/form-data, signed over its bytes, the files of the file fields as file parts (an attachment upload).
+     */
+    encoding?: "json" | "multipart";
   };
   /**
    * Shown beside the field messages when the server refuses or fails.
@@ -379,7 +386,7 @@ export interface FormFieldFile {
    */
   label?: I18NKey;
   /**
-   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
+   * file: one file chosen from the disk, checked against `fileLimits` before sending; its value is the file name, the file itself goes in a multipart submit. autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
    */
   widget?:
     | "text"
@@ -395,7 +402,8 @@ export interface FormFieldFile {
     | "phone"
     | "postcode"
     | "newPassword"
-    | "autocomplete";
+    | "autocomplete"
+    | "file";
   options?: {
     value: unknown;
     label: I18NKey;
@@ -423,6 +431,25 @@ export interface FormFieldFile {
      * Search from this many characters (spec §5: more than 2).
      */
     minLength?: number;
+  };
+  /**
+   * widget file: the allowed extensions and the size limit, read from keys of the configuration (screens/app.json config), and the messages of a refused file ({{extensions}}: the allowed ones, {{mb}}: the limit in MB).
+   */
+  fileLimits?: {
+    /**
+     * config key holding the allowed extensions (lower case, no dot)
+     */
+    extensionsFrom: string;
+    /**
+     * config key holding the largest size in KB
+     */
+    maxSizeKbFrom: string;
+    wrongExtension: I18NKey;
+    tooLarge: I18NKey;
+    /**
+     * Shown under the input, with {{extensions}} and {{mb}}.
+     */
+    hint?: I18NKey;
   };
   /**
    * Required only when this holds (e.g. a client for a manager), with requiredMessage.
@@ -958,7 +985,7 @@ export type Cell =
       files: {
         id: Id;
         /**
-         * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window.
+         * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window unless `preview` says otherwise.
          */
         path: string;
         /**
@@ -966,6 +993,15 @@ export type Cell =
          */
         label: I18NKey;
         icon?: Icon;
+        /**
+         * When `when` holds for the row (context.record = the row, e.g. a PDF or an image), the file is opened in a new window with these query parameters added (e.g. preview=true: shown inline); otherwise it is downloaded in this window under its own name.
+         */
+        preview?: {
+          query: {
+            [k: string]: string;
+          };
+          when: Condition;
+        };
       }[];
       /**
        * The button of a row with one file: opens it.
@@ -989,6 +1025,10 @@ export type Cell =
         title: I18NKey;
         intro?: I18NKey;
       };
+      /**
+       * number: the column's value is how many files the row has (N = the first N declared). present: a non-empty value (a file name) is one file, the first declared.
+       */
+      count?: "number" | "present";
     };
 
 export interface FilesButton {

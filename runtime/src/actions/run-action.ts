@@ -15,11 +15,18 @@ export interface ActionDeclLike {
   then?: string;
 }
 
-/** What a dialog is opened with besides its id: the row it is about, its mode, a button to press. */
+/** What the table that opened a dialog knows of its place: the parent record's id (embedded) and its group. */
+export interface DialogOpener {
+  srcId?: unknown;
+  group?: string;
+}
+
+/** What a dialog is opened with besides its id: the row it is about, its mode, a button to press, its opener. */
 export interface DialogOpening {
   record?: Record<string, unknown>;
   mode?: string;
   then?: string;
+  opener?: DialogOpener;
 }
 
 /** What a screen lets an action do. */

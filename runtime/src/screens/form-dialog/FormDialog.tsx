@@ -19,6 +19,8 @@ import { api, ApiError } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
+import { fileLimitsOf, fileProblem, multipartParts, type ChosenFiles } from '../../forms/file-checks';
+import type { FileFormContext } from '../../forms/FileWidget';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
@@ -50,7 +52,9 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   const requestSchema = bundle.schemas[screen.schema] ?? {};
   const namespace = namespaceOf(screen.title, 'app');
 
-  const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date()) : {}));
+  const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date(), opening?.opener) : {}));
+  // the files chosen in file fields (the form data holds their names); a multipart submit sends them
+  const files = useRef<ChosenFiles>(new Map());
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<string | null>(null);
@@ -86,7 +90,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
   const score = usePasswordScore(hasNewPassword);
   const policy = useMemo(() => policyOf(preConfig), [preConfig]);
   const userInputs = [formData.login, formData.firstName, formData.lastName].filter((v): v is string => typeof v === 'string' && !!v);
-  const formContext: PasswordFormContext = { policy, score, userInputs };
+  const formContext: PasswordFormContext & FileFormContext = { policy, score, userInputs, files: files.current };
 
   /** Keeps fields that follow another field's value in step (another role clears the client). */
   const change = (next: Data) => {
@@ -109,6 +113,13 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
     for (const field of screen.fields) {
       if (hidden.has(field.id)) continue;
       const value = values[field.id];
+      if (field.widget === 'file' && field.fileLimits) {
+        // a wrong extension or a file too large is refused before anything is sent (spec §8)
+        const file = files.current.get(field.id);
+        const problem = file && value !== undefined ? fileProblem(file, fileLimitsOf(field.fileLimits, bundle.config as Data), field.fileLimits) : null;
+        if (problem) (errors as any)[field.id]?.addError(t(problem.key, problem.vars));
+        continue;
+      }
       const message = field.widget === 'newPassword'
         ? newPasswordMessage(typeof value === 'string' ? value : '', policy, t, score, userInputs)
         : field.sameAs ? repeatMessage(value, values[field.sameAs], t) : null;
@@ -133,7 +144,10 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
     try {
       const path = fillPath(decl.endpoint, record);
       const body = sentData(data ?? {}, hidden);
-      const answer = await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
+      const fileFields = new Set(screen.fields.filter((f) => f.widget === 'file' && !hidden.has(f.id)).map((f) => f.id));
+      const answer = decl.encoding === 'multipart'
+        ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true })
+        : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
       setBusy(false);
       done(answer?.message, undefined, key);
     } catch (e) {

@@ -8,6 +8,7 @@
 import type { RJSFSchema } from '@rjsf/utils';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { FormDialogButtonDecl, FormDialogDecl, FormDialogModeDecl, FormFieldDecl } from '../../config/bundle';
+import type { DialogOpener } from '../../actions/run-action';
 import { withoutSchemaTexts } from '../../forms/ui-schema';
 
 type Data = Record<string, unknown>;
@@ -31,7 +32,7 @@ export function dateAhead(today: Date, offset: { years?: number; months?: number
  * The data a mode starts from: the record's fields the request schema knows (a table row carries
  * more, e.g. the client's name) without those the mode clears, then the mode's declared values.
  */
-export function initialData(mode: FormDialogModeDecl, record: Data | undefined, requestSchema: { properties?: Record<string, unknown> }, today: Date): Data {
+export function initialData(mode: FormDialogModeDecl, record: Data | undefined, requestSchema: { properties?: Record<string, unknown> }, today: Date, opener: DialogOpener = {}): Data {
   const known = new Set(Object.keys(requestSchema.properties ?? {}));
   const cleared = new Set(mode.clear ?? []);
   const data: Data = {};
@@ -41,7 +42,10 @@ export function initialData(mode: FormDialogModeDecl, record: Data | undefined, 
     }
   }
   for (const [key, value] of Object.entries(mode.values ?? {})) {
-    data[key] = 'const' in value ? value.const : dateAhead(today, value.date);
+    if ('const' in value) data[key] = value.const;
+    else if ('date' in value) data[key] = dateAhead(today, value.date);
+    // the parent record of the table that opened the dialog (a new attachment's or note's)
+    else if (opener[value.opener] !== undefined && opener[value.opener] !== null) data[key] = opener[value.opener];
   }
   return data;
 }

@@ -122,9 +122,11 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
       if (!action || (!row && !withoutRow)) return;
-      runAction(action, row, { navigate: navigateTo, openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening }) });
+      // a dialog learns which record's list opened it (a new attachment belongs to the embedding record)
+      const opener = { srcId, group: screen.group };
+      runAction(action, row, { navigate: navigateTo, openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening: opening && { ...opening, opener } }) });
     },
-    [navigateTo],
+    [navigateTo, srcId, screen.group],
   );
 
   /**
