@@ -21,7 +21,7 @@ export function FileWidget(props: WidgetProps) {
   const decl = props.options.fileLimits as FileLimitsDecl | undefined;
   const field = props.options.fieldId as string;
   const limits = decl ? fileLimitsOf(decl, bundle.config as Record<string, unknown>) : undefined;
-  const files = (props.formContext as FileFormContext | undefined)?.files;
+  const files = (props.registry.formContext as FileFormContext | undefined)?.files;
   const invalid = (rawErrors?.length ?? 0) > 0;
   const hintId = `${id}__hint`;
   return (
