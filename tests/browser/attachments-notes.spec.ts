@@ -100,6 +100,12 @@ test('a fleet manager attaches a PDF to a vehicle and opens it in a new window; 
   await expect(win).toHaveURL(/\/api\/attachment\/download\?preview=true&id=\d+&token=[\w-]+$/);
   await win.close();
 
+  // a file that is not previewed (text) is saved under its name, without a window
+  const download = page.waitForEvent('download');
+  await details.getByRole('button', { name: 'Otwórz plik dowod-rejestracyjny.txt' }).click();
+  expect((await download).suggestedFilename()).toBe('dowod-rejestracyjny.txt');
+  expect(page.context().pages()).toHaveLength(1);
+
   // title and description can be changed
   await row.locator('[col-id="tytul"]').click();
   await toolbar(details, 'Edytuj').click();
@@ -135,6 +141,7 @@ test('the vehicle actions panel opens the vehicle’s attachments for its driver
   await expect(dialog).toBeVisible();
   await expect(toolbar(dialog, 'Dodaj załącznik')).toBeVisible();
   await expect(toolbar(dialog, 'Usuń')).toHaveCount(0);
+  await expect(dialog.locator('.ag-row').first()).toBeVisible();
   await shot(page, 'panel-attachments');
 });
 
