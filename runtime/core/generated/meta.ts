@@ -314,6 +314,10 @@ export interface Mode {
    * Shown beside the field messages when the server refuses or fails.
    */
   failureToast?: I18NKey;
+  /**
+   * Shown when the save succeeds and the server's answer carries no message of its own (a new note answers the note).
+   */
+  successToast?: I18NKey;
 }
 
 export interface FormDialogFile {

@@ -149,7 +149,7 @@ export default function FormDialog({ screen, screenId, opening, onClose, onChang
         ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true })
         : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
       setBusy(false);
-      done(answer?.message, undefined, key);
+      done(answer?.message, current.mode.successToast, key);
     } catch (e) {
       setBusy(false);
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
