@@ -8,9 +8,9 @@
  * A quantity's kind names its unit, so every quantity is shown with it (docs/decisions.md):
  * km (odometer), money (zł), litres (fuel levels and fuel quantities), mm (tread depth, one decimal).
  */
-export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'litres' | 'mm' | 'boolean' | 'tn';
+export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'litres' | 'mm' | 'boolean' | 'tn' | 'phone';
 
-const FORMAT_KINDS: ReadonlySet<FormatKind> = new Set(['text', 'date', 'datetime', 'number', 'decimal1', 'km', 'money', 'litres', 'mm', 'boolean', 'tn']);
+const FORMAT_KINDS: ReadonlySet<FormatKind> = new Set(['text', 'date', 'datetime', 'number', 'decimal1', 'km', 'money', 'litres', 'mm', 'boolean', 'tn', 'phone']);
 
 /** The format a value of this schema property is shown in, unless the screen names one. */
 export function formatKindFor(property: Record<string, any> | undefined, explicit?: FormatKind | null): FormatKind {
@@ -24,4 +24,10 @@ export function formatKindFor(property: Record<string, any> | undefined, explici
   if (types.includes('boolean')) return 'boolean';
   if (types.includes('integer') || types.includes('number')) return 'number';
   return 'text';
+}
+
+/** A phone number of nine digits in threes (600 123 456), as the phone input shows it; anything else as stored. */
+export function phoneText(value: string): string {
+  const digits = value.replace(/\s/g, '');
+  return /^\d{9}$/.test(digits) ? digits.replace(/(\d{3})(?=\d)/g, '$1 ') : value;
 }

@@ -83,6 +83,13 @@ describe('format', () => {
     expect(formatTn('N', t)).toBe('Nie');
   });
 
+  it('shows a nine-digit phone number in threes and any other number as stored', () => {
+    expect(formatValue('600123456', 'phone', t)).toBe('600 123 456');
+    expect(formatValue('600 123 456', 'phone', t)).toBe('600 123 456');
+    expect(formatValue('+48 22 555 01 01', 'phone', t)).toBe('+48 22 555 01 01');
+    expect(formatValue(null, 'phone', t)).toBe('—');
+  });
+
   it('shows an empty value as app:empty unless told otherwise', () => {
     expect(formatValue(null, 'text', t)).toBe('—');
     expect(formatValue('  ', 'text', t)).toBe('—');

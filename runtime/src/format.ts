@@ -5,6 +5,8 @@
  */
 import type { FormatKind } from './config/bundle';
 
+import { phoneText } from '../core/format-kind';
+
 export { formatKindFor } from '../core/format-kind';
 
 export type Translate = (key: string, vars?: Record<string, unknown>) => string;
@@ -160,6 +162,7 @@ export function formatValue(value: unknown, kind: FormatKind, t: Translate, empt
     case 'mm': text = formatMm(value); break;
     case 'boolean': text = formatBoolean(value, t); break;
     case 'tn': text = formatTn(value, t); break;
+    case 'phone': text = isBlank(value) ? null : phoneText(String(value)); break;
     default: text = isBlank(value) ? null : String(value);
   }
   return text ?? emptyText ?? t('app:empty');

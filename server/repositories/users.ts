@@ -156,6 +156,13 @@ export function usersRepository(db: Kysely<DB>) {
           .where((eb) => eb.or([eb(sql`lower("klient")`, 'like', like), eb(sql`lower(coalesce("klientNazwa", ''))`, 'like', like)]))
           .orderBy('klientNazwa').orderBy('klient').limit(limit).execute();
       },
+      /** Service stations whose symbol or name contains the text (the user form's station autocomplete). */
+      stations(searchText: string, limit: number) {
+        const like = `%${searchText.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        return db.selectFrom('service_station').select(['stacjaSerw', 'nazwa as stacjaNazwa'])
+          .where((eb) => eb.or([eb(sql`lower("stacjaSerw")`, 'like', like), eb(sql`lower("nazwa")`, 'like', like)]))
+          .orderBy('nazwa').orderBy('stacjaSerw').limit(limit).execute();
+      },
     },
 
     /** Password reset codes (stored as hashes; one pending code per account). */

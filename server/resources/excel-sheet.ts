@@ -17,6 +17,7 @@
  */
 import * as XLSX from 'xlsx';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
+import { phoneText } from '../../runtime/core/format-kind.ts';
 
 export type ExportFormat = NonNullable<NonNullable<ExcelExportRequest['columnFormats']>[number]>;
 
@@ -183,6 +184,8 @@ export function createSheetBuilder(columns: readonly ExportColumn[], texts: Shee
       }
       case 'boolean':
         return typeof value === 'boolean' ? text(value ? texts.yes : texts.no) : text(String(value));
+      case 'phone':
+        return text(phoneText(String(value)));
       case 'tn':
         if (value === 'T' || value === 't') return text(texts.yes);
         if (value === 'N' || value === 'n') return text(texts.no);

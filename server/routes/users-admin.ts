@@ -178,4 +178,16 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
     },
     handler: async (request) => app.users.admin.clients(request.query.searchText ?? '', AUTOCOMPLETE_LIMIT),
   });
+
+  app.get<{ Querystring: { searchText?: string } }>('/api/auto-complete/stations', {
+    // ACCESS.md "auto-complete/stations: ADMIN" (the user form's service station choice for an advisor)
+    config: { access: { resource: RESOURCE } },
+    schema: {
+      tags,
+      description: `Service stations whose symbol or name contains searchText (at most ${AUTOCOMPLETE_LIMIT}).`,
+      querystring: { type: 'object', properties: { searchText: { type: 'string', maxLength: 100, pattern: '^[^\\u0000]*$' } } },
+      response: { 200: { $ref: 'station-autocomplete#' }, 400: errorResponse },
+    },
+    handler: async (request) => app.users.admin.stations(request.query.searchText ?? '', AUTOCOMPLETE_LIMIT),
+  });
 }

@@ -49,10 +49,10 @@ describe('notes', () => {
     for (const tresc of ['', '   \n ']) {
       const res = await add('manager', { zrodlo: 'AUTORY', zrodloId: order, tresc });
       expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toEqual([{ field: 'tresc', message: 'Treść notatki nie może być pusta' }]);
+      expect(res.json().errors).toEqual([{ field: 'tresc', message: 'Pole nie może być puste' }]);
     }
     const missing = await add('manager', { zrodlo: 'AUTORY', zrodloId: order });
-    expect(missing.json().errors).toEqual([{ field: 'tresc', message: 'Treść notatki nie może być pusta' }]);
+    expect(missing.json().errors).toEqual([{ field: 'tresc', message: 'Pole nie może być puste' }]);
     const long = await add('manager', { zrodlo: 'AUTORY', zrodloId: order, tresc: 'a'.repeat(501) });
     expect(long.statusCode).toBe(400);
     expect(long.json().errors).toEqual([{ field: 'tresc', message: 'Pole może mieć najwyżej 500 znaków' }]);

@@ -204,6 +204,7 @@ const EXPECTED: Record<string, Who> = {
   'PUT /api/users/:id': A,
   'DELETE /api/users/:id': A,
   'GET /api/auto-complete/clients': A,
+  'GET /api/auto-complete/stations': A,
   // issue 14: damage add and details (damage: ADMIN, MANAGER, USER), handover (ADMIN, MANAGER), return and
   // counter (ADMIN, MANAGER, USER), last assignment (ADMIN, MANAGER), employees (ADMIN, MANAGER, ADVISOR read),
   // tenant/employee create (ADMIN, MANAGER)

@@ -182,4 +182,14 @@ describe('users administration', () => {
     // LIKE's wildcards are text here
     expect((await t.call('GET', '/api/auto-complete/clients?searchText=%25', { token: admin })).json()).toEqual([]);
   });
+
+  it('offers service stations by symbol or name for the advisor’s station choice, to the admin only', async () => {
+    const bySymbol = await t.call('GET', '/api/auto-complete/stations?searchText=ss0', { token: admin });
+    expect(bySymbol.statusCode).toBe(200);
+    expect(bySymbol.json().map((s: any) => s.stacjaSerw)).toEqual(expect.arrayContaining(['SS01', 'SS02']));
+    const byName = await t.call('GET', `/api/auto-complete/stations?searchText=${encodeURIComponent('kraków')}`, { token: admin });
+    expect(byName.json()).toEqual([{ stacjaSerw: 'SS02', stacjaNazwa: 'Motor-Kraków Serwis' }]);
+    expect((await t.call('GET', '/api/auto-complete/stations?searchText=_', { token: admin })).json()).toEqual([]);
+    expect((await t.call('GET', '/api/auto-complete/stations?searchText=ss0', { token: manager })).statusCode).toBe(403);
+  });
 });

@@ -68,6 +68,17 @@ export interface AttachmentUpdateRequest {
   opis: string;
 }
 
+/**
+ * file is the chosen file's name in the form; the file itself is sent as the multipart part of that name. The server checks the same rules over the multipart body (server/routes/attachments.ts).
+ */
+export interface AttachmentUploadRequest {
+  id: number;
+  group: "SA_PRZYDZ" | "SA_POJA" | "SA_AUTO" | "SA_SZKODY";
+  tytul: string;
+  opis: string;
+  file: string;
+}
+
 export interface AttachmentUploadResponse {
   message: string;
   zalaczIds: number[];
@@ -316,7 +327,19 @@ export interface ExcelExportRequest {
    * @maxItems 200
    */
   columnFormats?: (
-    "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | null
+    | "text"
+    | "date"
+    | "datetime"
+    | "number"
+    | "km"
+    | "money"
+    | "boolean"
+    | "tn"
+    | "decimal1"
+    | "litres"
+    | "mm"
+    | "phone"
+    | null
   )[];
   /**
    * @maxItems 200
@@ -675,6 +698,11 @@ export type ServicePlanList = {
   tresc: string;
   uslRodzaj?: number | null;
   ilosc?: number;
+}[];
+
+export type StationAutocomplete = {
+  stacjaSerw: string;
+  stacjaNazwa: string | null;
 }[];
 
 /**

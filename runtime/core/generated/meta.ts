@@ -211,10 +211,10 @@ export type Condition = {} | boolean;
 export type Icon = string;
 
 /**
- * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm).
+ * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm). phone: nine digits in threes (600 123 456).
  */
 export type Format =
-  "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm";
+  "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone";
 
 /**
  * A path under /api; {id} is replaced by the record id.
@@ -494,7 +494,10 @@ export interface Mode {
            * A field of the signed-in user.
            */
           session?: string;
-        });
+        })
+      | {
+          opener: "srcId" | "group";
+        };
   };
   /**
    * Absent: the mode only shows the record (preview).
@@ -506,6 +509,10 @@ export interface Mode {
      */
     endpoint: Endpoint;
     method?: "POST" | "PUT";
+    /**
+     * multipart: sent as multipart/form-data, signed over its bytes, the files of the file fields as file parts (an attachment upload).
+     */
+    encoding?: "json" | "multipart";
   };
   /**
    * Shown beside the field messages when the server refuses or fails.
@@ -515,6 +522,10 @@ export interface Mode {
    * The request schema of this mode when it differs from the screen's (a new position names its order, an edited one does not).
    */
   schema?: string;
+  /**
+   * Shown when the save succeeds and the server's answer carries no message of its own (a new note answers the note).
+   */
+  successToast?: I18NKey;
 }
 
 export interface FormDialogFile {
@@ -638,7 +649,8 @@ export interface FormFieldFile {
     | "phone"
     | "postcode"
     | "newPassword"
-    | "autocomplete";
+    | "autocomplete"
+    | "file";
   options?: {
     value: unknown;
     label: I18NKey;
@@ -718,6 +730,25 @@ export interface FormFieldFile {
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   disabledWhen?: Condition;
+  /**
+   * widget file: the allowed extensions and the size limit, read from keys of the configuration (screens/app.json config), and the messages of a refused file ({{extensions}}: the allowed ones, {{mb}}: the limit in MB).
+   */
+  fileLimits?: {
+    /**
+     * config key holding the allowed extensions (lower case, no dot)
+     */
+    extensionsFrom: string;
+    /**
+     * config key holding the largest size in KB
+     */
+    maxSizeKbFrom: string;
+    wrongExtension: I18NKey;
+    tooLarge: I18NKey;
+    /**
+     * Shown under the input, with {{extensions}} and {{mb}}.
+     */
+    hint?: I18NKey;
+  };
 }
 
 export interface FormFile {
@@ -1227,7 +1258,7 @@ export type Cell =
       files: {
         id: Id;
         /**
-         * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window.
+         * API path under /api that serves the file for ?id=&token= (e.g. /invoice/f); opened in a new window unless `preview` says otherwise.
          */
         path: string;
         /**
@@ -1235,6 +1266,15 @@ export type Cell =
          */
         label: I18NKey;
         icon?: Icon;
+        /**
+         * When `when` holds for the row (context.record = the row, e.g. a PDF or an image), the file is opened in a new window with these query parameters added (e.g. preview=true: shown inline); otherwise it is downloaded in this window under its own name.
+         */
+        preview?: {
+          query: {
+            [k: string]: string;
+          };
+          when: Condition;
+        };
       }[];
       /**
        * The button of a row with one file: opens it.
@@ -1258,6 +1298,10 @@ export type Cell =
         title: I18NKey;
         intro?: I18NKey;
       };
+      /**
+       * number: the column's value is how many files the row has (N = the first N declared). present: a non-empty value (a file name) is one file, the first declared.
+       */
+      count?: "number" | "present";
     };
 
 export interface FilesButton {

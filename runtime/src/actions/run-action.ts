@@ -21,13 +21,20 @@ export interface ActionDeclLike extends CallDeclLike {
   cases?: { when: unknown; action: ActionDeclLike }[];
 }
 
-/** What a dialog is opened with besides its id: the row it is about, its mode, a button to press. */
+/** What the table that opened a dialog knows of its place: the parent record's id (embedded) and its group. */
+export interface DialogOpener {
+  srcId?: unknown;
+  group?: string;
+}
+
+/** What a dialog is opened with besides its id: the row it is about, its mode, a button to press, its opener. */
 export interface DialogOpening {
   record?: Record<string, unknown>;
   mode?: string;
   then?: string;
   /** The record of the screen that opened the dialog (the order of a position): `parent` in its conditions. */
   parent?: Record<string, unknown>;
+  opener?: DialogOpener;
 }
 
 /** What a screen lets an action do. */

@@ -7,6 +7,7 @@
  * - a 500 with a detail, and a missing response, become an error toast.
  * Other failures reject with an ApiError carrying the server's body for the caller to show.
  */
+import { signedMultipart, type MultipartPart } from '../../core/multipart';
 import { makeNonce, signBody } from '../../core/signing';
 import { i18n } from '../config/i18n';
 import { clearSession, currentToken } from '../state/session';
@@ -58,6 +59,8 @@ export interface RequestOptions {
   onHeaders?: (headers: Headers) => void;
   /** The action's toast key: an error toast of this call is replaced by the action's next toast. */
   toastKey?: string;
+  /** A body already built and signed (a multipart upload): sent as these bytes with these headers. */
+  raw?: { body: Uint8Array; headers: Record<string, string> };
 }
 
 const API_PREFIX = '/api';
@@ -86,6 +89,14 @@ function buildHeaders(method: string, bodyText: string | undefined): Headers {
   return headers;
 }
 
+/** The headers of a body signed by its builder, with the bearer token. */
+function rawHeaders(signed: Record<string, string>): Headers {
+  const headers = new Headers({ Accept: 'application/json', ...signed });
+  const token = currentToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  return headers;
+}
+
 async function readErrorBody(response: Response): Promise<ErrorBody | null> {
   try {
     const text = await response.text();
@@ -107,13 +118,13 @@ async function readBody(response: Response, type: RequestOptions['responseType']
 
 export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   // the exact string that is signed is the one sent
-  const bodyText = options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
-  const headers = buildHeaders(method, bodyText);
+  const bodyText = options.raw ? undefined : options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
+  const headers = options.raw ? rawHeaders(options.raw.headers) : buildHeaders(method, bodyText);
 
   store.set(pendingRequestsAtom, (n) => n + 1);
   let response: Response;
   try {
-    response = await fetch(API_PREFIX + path, { method, headers, body: bodyText, credentials: 'include', signal: options.signal });
+    response = await fetch(API_PREFIX + path, { method, headers, body: options.raw ? (options.raw.body as BodyInit) : bodyText, credentials: 'include', signal: options.signal });
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') throw e;
     const text = noConnectionText();
@@ -140,6 +151,11 @@ export const api = {
   post: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
   put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
   delete: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+  /** A multipart/form-data POST (an attachment upload), signed over the exact bytes sent (core/multipart.ts). */
+  postMultipart: <T = unknown>(path: string, parts: MultipartPart[], options?: RequestOptions) => {
+    if (signingKeyName === null) throw new Error('configureSigning() must run before the first write');
+    return request<T>('POST', path, { ...options, raw: signedMultipart(signingKeyName, parts) });
+  },
 };
 
 /**

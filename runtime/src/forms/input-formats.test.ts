@@ -50,6 +50,8 @@ describe('the typed inputs of the forms', () => {
   it('reads a date-time DD.MM.YYYY HH:mm and shows it back', () => {
     expect(dateTime.parse('05.03.2024 23:59')).toBe('2024-03-05T23:59');
     expect(dateTime.display('2024-03-05T07:30:00')).toBe('05.03.2024 07:30');
+    // an instant is shown in the portal's time zone (Europe/Warsaw: UTC+1 in March)
+    expect(dateTime.display('2024-03-05T07:30:00.000Z')).toBe('05.03.2024 08:30');
     expect(dateTime.parse('05.03.2024 24:00')).toBe('05.03.2024 24:00');
   });
 

@@ -8,6 +8,7 @@
  * cannot read is kept as it was typed, so the JSON schema reports it ("Niepoprawny format", or the
  * type's message) instead of the input silently dropping it. Empty text is `undefined` (absent).
  */
+import { formatDateTime } from '../format';
 
 export type InputFormatName = 'money' | 'mileage' | 'phone' | 'postcode' | 'date' | 'dateTime' | 'time';
 
@@ -100,6 +101,7 @@ const DATE_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
 const DATE_TIME_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})\s+(\d{1,2}):(\d{2})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 function validDay(y: number, m: number, d: number): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
@@ -130,6 +132,8 @@ export const dateTime: InputFormat = {
   maxLength: 16,
   placeholder: 'DD.MM.RRRR GG:MM',
   display(value) {
+    // an instant (a record's creation time, ending Z or +01:00) is shown in the configured time zone
+    if (typeof value === 'string' && INSTANT.test(value)) return formatDateTime(value) ?? '';
     const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
     return m ? `${m[3]}.${m[2]}.${m[1]} ${m[4]}:${m[5]}` : value === undefined || value === null ? '' : String(value);
   },

@@ -25,6 +25,8 @@ export const UPPER_CASE_WIDGET = 'upperCaseText';
 export const NEW_PASSWORD_WIDGET = 'newPassword';
 /** Name under which forms/widgets.tsx registers the autocomplete input (its `source` in ui:options). */
 export const AUTOCOMPLETE_WIDGET = 'autocomplete';
+/** Name under which forms/widgets.tsx registers the file input (its `fileLimits` and field id in ui:options). */
+export const FILE_WIDGET = 'file';
 
 /** Ids of the fields whose visibleWhen/hiddenWhen fail for the current form data (context.record). */
 export function hiddenFieldIds(
@@ -67,6 +69,10 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     else if (field.widget === 'autocomplete') {
       entry['ui:widget'] = AUTOCOMPLETE_WIDGET;
       entry['ui:options'] = { source: field.source };
+    }
+    else if (field.widget === 'file') {
+      entry['ui:widget'] = FILE_WIDGET;
+      entry['ui:options'] = { fileLimits: field.fileLimits, fieldId: field.id };
     }
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
     // money, mileage, phone, postcode, date, dateTime: forms/widgets.tsx registers each by that name

@@ -4,9 +4,10 @@
 import { getTemplate, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
 import { INPUT_FORMATS, type InputFormat } from './input-formats';
 import { AutocompleteWidget } from './AutocompleteWidget';
+import { FileWidget } from './FileWidget';
 import { NewPasswordWidget } from './NewPasswordWidget';
 import { useFormattedInput } from './useFormattedInput';
-import { AUTOCOMPLETE_WIDGET, NEW_PASSWORD_WIDGET, UPPER_CASE_WIDGET } from './ui-schema';
+import { AUTOCOMPLETE_WIDGET, FILE_WIDGET, NEW_PASSWORD_WIDGET, UPPER_CASE_WIDGET } from './ui-schema';
 
 /** A text input that upper-cases what is typed (plates, VINs) and keeps the caret where it was. */
 function UpperCaseTextWidget(props: WidgetProps) {
@@ -57,4 +58,5 @@ export const formWidgets: RegistryWidgetsType = {
   [UPPER_CASE_WIDGET]: UpperCaseTextWidget,
   [NEW_PASSWORD_WIDGET]: NewPasswordWidget,
   [AUTOCOMPLETE_WIDGET]: AutocompleteWidget,
+  [FILE_WIDGET]: FileWidget,
 };

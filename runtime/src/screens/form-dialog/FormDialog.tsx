@@ -24,6 +24,8 @@ import { api, ApiError } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
+import { fileLimitsOf, fileProblem, multipartParts, type ChosenFiles } from '../../forms/file-checks';
+import type { FileFormContext } from '../../forms/FileWidget';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { FormDataContext } from '../../forms/AutocompleteWidget';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
@@ -78,7 +80,11 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const requestSchema = bundle.schemas[current?.mode.schema ?? screen.schema] ?? {};
   const namespace = namespaceOf(screen.title, 'app');
 
-  const [formData, setFormData] = useState<Data>(() => (current ? initialData(current.mode, record, requestSchema, new Date(), (session?.user ?? null) as Data | null) : {}));
+  const [formData, setFormData] = useState<Data>(() =>
+    current ? initialData(current.mode, record, requestSchema, new Date(), (session?.user ?? null) as Data | null, opening?.opener) : {},
+  );
+  // the files chosen in file fields (the form data holds their names); a multipart submit sends them
+  const files = useRef<ChosenFiles>(new Map());
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
@@ -115,7 +121,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const score = usePasswordScore(hasNewPassword);
   const policy = useMemo(() => policyOf(preConfig), [preConfig]);
   const userInputs = [formData.login, formData.firstName, formData.lastName].filter((v): v is string => typeof v === 'string' && !!v);
-  const formContext: PasswordFormContext & FormDataContext = { policy, score, userInputs, formData };
+  const formContext: PasswordFormContext & FormDataContext & FileFormContext = { policy, score, userInputs, formData, files: files.current };
 
   /** Keeps fields that follow another field's value in step (another role clears the client). */
   const change = (next: Data) => {
@@ -138,6 +144,13 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
     for (const field of screen.fields) {
       if (hidden.has(field.id)) continue;
       const value = values[field.id];
+      if (field.widget === 'file' && field.fileLimits) {
+        // a wrong extension or a file too large is refused before anything is sent (spec §8)
+        const file = files.current.get(field.id);
+        const problem = file && value !== undefined ? fileProblem(file, fileLimitsOf(field.fileLimits, bundle.config as Data), field.fileLimits) : null;
+        if (problem) (errors as any)[field.id]?.addError(t(problem.key, problem.vars));
+        continue;
+      }
       const message = field.widget === 'newPassword'
         ? newPasswordMessage(typeof value === 'string' ? value : '', policy, t, score, userInputs)
         : field.sameAs ? repeatMessage(value, values[field.sameAs], t) : null;
@@ -163,9 +176,12 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
     try {
       const path = fillPath(decl.endpoint, record);
       const body = sentData(data ?? {}, hidden);
-      const answer = await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
+      const fileFields = new Set(screen.fields.filter((f) => f.widget === 'file' && !hidden.has(f.id)).map((f) => f.id));
+      const answer = decl.encoding === 'multipart'
+        ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true })
+        : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
       setBusy(false);
-      done(answer?.message, undefined, key);
+      done(answer?.message, current.mode.successToast, key);
     } catch (e) {
       setBusy(false);
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));

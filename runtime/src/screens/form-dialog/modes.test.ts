@@ -31,6 +31,13 @@ describe('the modes of a form dialog', () => {
     expect(dateAhead(new Date(2024, 1, 29), { years: 1 })).toBe('2025-03-01');
   });
 
+  it('starts a new child record from the table that opened it: the embedding record\'s id and the table\'s group', () => {
+    const upload = { title: 'a:add', values: { id: { opener: 'srcId' as const }, group: { opener: 'group' as const } } };
+    expect(initialData(upload, undefined, {}, new Date(), { srcId: 7, group: 'SA_POJA' })).toEqual({ id: 7, group: 'SA_POJA' });
+    // a table that is not embedded has no parent: nothing is made up
+    expect(initialData(upload, undefined, {}, new Date(), { group: 'SA_POJA' })).toEqual({ group: 'SA_POJA' });
+  });
+
   it('edits the row\'s fields the request knows, and copies them without id and login', () => {
     expect(initialData(modes.edit!, row, request, new Date())).toEqual({ id: 5, login: 'jan', rola: 'USER', dataDo: '2027-01-31' });
     expect(initialData(modes.copy!, row, request, new Date())).toEqual({ rola: 'USER', dataDo: '2027-01-31' });

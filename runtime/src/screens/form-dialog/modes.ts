@@ -8,6 +8,7 @@
 import type { RJSFSchema } from '@rjsf/utils';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { FormDialogButtonDecl, FormDialogDecl, FormDialogModeDecl, FormFieldDecl } from '../../config/bundle';
+import type { DialogOpener } from '../../actions/run-action';
 import { withoutSchemaTexts } from '../../forms/ui-schema';
 
 type Data = Record<string, unknown>;
@@ -39,6 +40,7 @@ export function initialData(
   requestSchema: { properties?: Record<string, unknown> },
   today: Date,
   sessionUser: Data | null = null,
+  opener: DialogOpener = {},
 ): Data {
   const known = new Set(Object.keys(requestSchema.properties ?? {}));
   const cleared = new Set(mode.clear ?? []);
@@ -51,8 +53,11 @@ export function initialData(
   for (const [key, value] of Object.entries(mode.values ?? {})) {
     const v = value as Record<string, unknown>;
     const fromRecord = typeof v.record === 'string' ? record?.[v.record] : undefined;
+    // the parent record of the table that opened the dialog (a new attachment's or note's)
+    const fromOpener = typeof v.opener === 'string' ? opener[v.opener as keyof DialogOpener] : undefined;
     const given = 'const' in v ? v.const
       : 'date' in v ? dateAhead(today, (v.date ?? {}) as Parameters<typeof dateAhead>[1])
+      : 'opener' in v ? fromOpener
       : fromRecord ?? (typeof v.session === 'string' ? sessionUser?.[v.session] : undefined);
     if (given !== null && given !== undefined) data[key] = given;
   }

@@ -122,14 +122,16 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
       if (!action || (!row && !withoutRow)) return;
+      // a dialog learns which record's list opened it (a new attachment belongs to the embedding record)
+      const opener = { srcId, group: screen.group };
       runAction(action, row, {
         navigate: navigateTo,
-        openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening }),
+        openDialog: (dialogScreen, id, opening) => setDialog({ screen: dialogScreen, id, opening: opening && { ...opening, opener } }),
         // choose: a row click that depends on the row (a damage row opens another dialog than an order row)
         matches: (condition, r) => conditions.matches(condition as never, { ...ctx, record: r ?? null }),
       });
     },
-    [navigateTo, conditions, ctx],
+    [navigateTo, conditions, ctx, srcId, screen.group],
   );
 
   /**

@@ -10,12 +10,16 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { api, apiUrl, errorText } from '../../../api/client';
+import { useConfig } from '../../../config/ConfigContext';
+import { useConditionContext } from '../../../config/useConditionContext';
 import type { FilesButtonDecl, FilesCellDecl } from '../../../config/bundle';
 import { showToast } from '../../../state/ui';
-import { filesOf, openWithToken, rowVars, WindowBlockedError, type FileDecl } from './files';
+import { downloadWithToken, filesOf, openWithToken, rowVars, WindowBlockedError, type FileDecl } from './files';
 
 export default function FilesCell(props: CustomCellRendererProps & { files: FilesCellDecl }) {
   const { t } = useTranslation();
+  const { conditions } = useConfig();
+  const ctx = useConditionContext();
   const [choosing, setChoosing] = useState(false);
   const decl = props.files;
   const row = props.data as Record<string, unknown> | undefined;
@@ -25,17 +29,20 @@ export default function FilesCell(props: CustomCellRendererProps & { files: File
   const files = filesOf(decl, props.value);
   const id = row[decl.link.idField];
 
-  const open = (file: FileDecl) =>
-    openWithToken(
-      async () => {
-        const body = { [decl.link.bodyField ?? decl.link.idField]: id };
-        // quiet: the error is shown below, once, after the empty window is closed
-        const answer = await api.post<{ token: string }>(decl.link.endpoint, body, { quiet: true });
-        return answer.token;
-      },
-      (token) => apiUrl(file.path, { id: String(id), token }),
-      (error) => showToast('error', error instanceof WindowBlockedError ? t('table:windowBlocked') : errorText(error)),
-    );
+  const open = (file: FileDecl) => {
+    const token = async () => {
+      const body = { [decl.link.bodyField ?? decl.link.idField]: id };
+      // quiet: the error is shown below, once, after the empty window is closed
+      const answer = await api.post<{ token: string }>(decl.link.endpoint, body, { quiet: true });
+      return answer.token;
+    };
+    const failed = (error: unknown) => showToast('error', error instanceof WindowBlockedError ? t('table:windowBlocked') : errorText(error));
+    // a file that is not previewed (a Word document) is saved here under its name, without a window
+    if (file.preview && !conditions.matches(file.preview.when, { ...ctx, record: row })) {
+      return downloadWithToken(token, (tok) => apiUrl(file.path, { id: String(id), token: tok }), failed);
+    }
+    return openWithToken(token, (tok) => apiUrl(file.path, { ...file.preview?.query, id: String(id), token: tok }), failed);
+  };
 
   const button = (b: FilesButtonDecl, onClick: (() => void) | undefined) => {
     const label = t(b.label ?? b.text, vars);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import invoicesTable from '../../../../../screens/invoices-table.json';
 import type { FilesCellDecl } from '../../../config/bundle';
-import { filesOf, openWithToken, rowVars, WindowBlockedError } from './files';
+import { downloadWithToken, filesOf, openWithToken, rowVars, WindowBlockedError } from './files';
 
 const decl = invoicesTable.columns.find((c) => c.id === 'iloscZal')!.cell as unknown as FilesCellDecl;
 
@@ -17,6 +17,23 @@ describe('files cell', () => {
     expect(filesOf(decl, 1).map((f) => f.path)).toEqual(['/invoice/f']);
     expect(filesOf(decl, 2).map((f) => f.path)).toEqual(['/invoice/f', '/invoice/a']);
     expect(filesOf(decl, 5)).toHaveLength(2);
+  });
+
+  it('counts a file name as one file when the column holds names (an attachment), and an empty one as none', () => {
+    const named = { ...decl, count: 'present' as const };
+    expect(filesOf(named, 'Protokół.pdf').map((f) => f.path)).toEqual(['/invoice/f']);
+    expect(filesOf(named, '')).toEqual([]);
+    expect(filesOf(named, null)).toEqual([]);
+  });
+
+  it('downloads a file that is not previewed in this window once its token has come, and says why when it has not', async () => {
+    const followed: string[] = [];
+    await downloadWithToken(async () => 'tok', (token) => `/api/attachment/download?id=4&token=${token}`, () => undefined, (url) => followed.push(url));
+    expect(followed).toEqual(['/api/attachment/download?id=4&token=tok']);
+    const errors: unknown[] = [];
+    await downloadWithToken(async () => { throw new Error('404'); }, (t) => t, (e) => errors.push(e), (url) => followed.push(url));
+    expect(followed).toHaveLength(1);
+    expect(errors).toHaveLength(1);
   });
 
   it('lets texts name the row’s plain fields, never as i18next options', () => {

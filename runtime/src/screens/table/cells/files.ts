@@ -8,6 +8,8 @@ export type FileDecl = FilesCellDecl['files'][number];
 
 /** The files a row has: its value N means the first N declared files (the invoice, then its attachment). */
 export function filesOf(decl: FilesCellDecl, value: unknown): FileDecl[] {
+  // a file name (an attachment's): one file, the first declared
+  if (decl.count === 'present') return value === null || value === undefined || value === '' ? [] : decl.files.slice(0, 1);
   const n = typeof value === 'number' ? value : Number(value ?? 0);
   if (!Number.isFinite(n) || n <= 0) return [];
   return decl.files.slice(0, Math.floor(n));
@@ -66,4 +68,35 @@ export async function openWithToken(
   } else if (!open(url, '_blank')) {
     onError(new WindowBlockedError());
   }
+}
+
+/** Follows a URL in this window through a link, so a file served as an attachment is saved under its own name. */
+function followLink(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = '';
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/**
+ * Downloads a file in this window (no new window: the server sends it as an attachment, which
+ * leaves the page where it is) once its one-time token has come.
+ */
+export async function downloadWithToken(
+  requestToken: () => Promise<string>,
+  urlFor: (token: string) => string,
+  onError: (error: unknown) => void,
+  follow: (url: string) => void = followLink,
+): Promise<void> {
+  let url: string;
+  try {
+    url = urlFor(await requestToken());
+  } catch (e) {
+    onError(e);
+    return;
+  }
+  follow(url);
 }
