@@ -13,6 +13,8 @@ export interface ActionDeclLike {
   mode?: string;
   /** openDialog: a button of the dialog pressed as it opens (e.g. delete, which asks first). */
   then?: string;
+  /** openDialog: values the dialog starts with (a wizard's data, e.g. the order type chosen). */
+  values?: Record<string, unknown>;
 }
 
 /** What a dialog is opened with besides its id: the row it is about, its mode, a button to press. */
@@ -20,6 +22,8 @@ export interface DialogOpening {
   record?: Record<string, unknown>;
   mode?: string;
   then?: string;
+  /** Values the dialog starts with (a wizard's dot paths → values). */
+  values?: Record<string, unknown>;
 }
 
 /** What a screen lets an action do. */
@@ -43,6 +47,7 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
     const id = row ? row[action.idField ?? 'id'] : undefined;
     // a dialog with a mode is a record's form: it starts from the row (edit, copy, preview)
     if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
+    else if (action.values) effects.openDialog(action.screen, id, { values: action.values });
     else effects.openDialog(action.screen, id);
   },
 };

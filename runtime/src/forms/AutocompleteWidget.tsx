@@ -2,13 +2,20 @@
  * The autocomplete input of the forms (`widget: "autocomplete"`, e.g. the client of a fleet
  * manager): a text input whose value is what is typed or the option chosen from the answers of
  * the field's `source` (ui:options.source), asked for once enough characters are typed. A combobox
- * with a listbox (WAI-ARIA 1.2), operable by the arrow keys, Enter and Escape.
+ * with a listbox (WAI-ARIA 1.2), operable by the arrow keys, Enter and Escape. With `upperCase` the
+ * typed text is upper-cased (registrations); a form that gives `onAutocompleteChoice` in its
+ * formContext (the wizard) hears which answer was chosen, to fill other values from it.
  */
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { DEFAULT_MIN_LENGTH, nextActive, searchPath, shouldSearch, toOptions, type AutocompleteOption, type AutocompleteSource } from './autocomplete';
+
+/** What a form may give its autocomplete inputs through formContext. */
+export interface AutocompleteFormContext {
+  onAutocompleteChoice?: (source: AutocompleteSource, item: Record<string, unknown>) => void;
+}
 
 /** Wait for a pause in typing before asking the server. */
 const SEARCH_DELAY_MS = 250;
@@ -20,6 +27,7 @@ export function AutocompleteWidget(props: WidgetProps) {
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<AutocompleteOption[]>([]);
+  const [answer, setAnswer] = useState<unknown[]>([]);
   const [searched, setSearched] = useState(false);
   const [active, setActive] = useState(-1);
 
@@ -35,6 +43,7 @@ export function AutocompleteWidget(props: WidgetProps) {
       api.get(searchPath(source, text), { signal: controller.signal, quiet: true }).then(
         (answer) => {
           setOptions(toOptions(answer, source));
+          setAnswer(Array.isArray(answer) ? answer : []);
           setSearched(true);
         },
         () => undefined,
@@ -49,6 +58,9 @@ export function AutocompleteWidget(props: WidgetProps) {
   const choose = (option: AutocompleteOption) => {
     props.onChange(option.value);
     setOpen(false);
+    const item = answer.find((a) => String((a as Record<string, unknown> | null)?.[source.valueField]) === option.value);
+    const context = props.registry.formContext as AutocompleteFormContext | undefined;
+    if (item) context?.onAutocompleteChoice?.(source, item as Record<string, unknown>);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Escape' && open) {
@@ -87,7 +99,8 @@ export function AutocompleteWidget(props: WidgetProps) {
         disabled={disabled || readonly}
         required={required}
         onChange={(e) => {
-          props.onChange(e.target.value === '' ? undefined : e.target.value);
+          const typed = source.upperCase ? e.target.value.toUpperCase() : e.target.value;
+          props.onChange(typed === '' ? undefined : typed);
           setOpen(true);
         }}
         onKeyDown={onKeyDown}

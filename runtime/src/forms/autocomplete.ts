@@ -9,6 +9,10 @@ export interface AutocompleteSource {
   valueField: string;
   labelField?: string;
   minLength?: number;
+  /** The typed text is upper-cased (registrations). */
+  upperCase?: boolean;
+  /** Wizard: data paths filled from the chosen answer's properties. */
+  fill?: Record<string, string>;
 }
 
 export interface AutocompleteOption {

@@ -17,8 +17,10 @@ export function toolbarOutcome(item: Pick<ToolbarActionDecl, 'needsRow'>, select
   return selected ? { run: selected } : { warn: item.needsRow };
 }
 
-export function TableActions({ items, selected, conditions, ctx, onRun }: {
+export function TableActions({ items, selected, conditions, ctx, onRun, hasScreen = () => true }: {
   items: ToolbarActionDecl[];
+  /** Whether a dialog screen is configured; a button whose dialog is not shows disabled with its `unavailable` text. */
+  hasScreen?: (id: string) => boolean;
   selected: Row | null;
   conditions: ConditionEvaluator;
   ctx: ConditionContext;
@@ -27,7 +29,20 @@ export function TableActions({ items, selected, conditions, ctx, onRun }: {
   const { t } = useTranslation();
   return (
     <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>
-      {items.filter((item) => conditions.isVisible(item, ctx)).map((item) => (
+      {items.filter((item) => conditions.isVisible(item, ctx)).map((item) => {
+        const unavailable = item.unavailable && item.action.screen && !hasScreen(item.action.screen) ? t(item.unavailable) : undefined;
+        if (unavailable) {
+          // a disabled button takes no pointer events: its explanation is a tooltip on a focusable wrapper
+          return (
+            <span key={item.id} className="d-inline-block" tabIndex={0} title={unavailable} aria-label={`${t(item.label)}: ${unavailable}`} data-action={item.id} data-unavailable="true">
+              <Button size="sm" variant="outline-secondary" disabled style={{ pointerEvents: 'none' }} aria-hidden="true" tabIndex={-1}>
+                {item.icon && <i className={`bi bi-${item.icon} me-1`} aria-hidden="true" />}
+                {t(item.label)}
+              </Button>
+            </span>
+          );
+        }
+        return (
         <Button
           key={item.id}
           size="sm"
@@ -42,7 +57,8 @@ export function TableActions({ items, selected, conditions, ctx, onRun }: {
           {item.icon && <i className={`bi bi-${item.icon} me-1`} aria-hidden="true" />}
           {t(item.label)}
         </Button>
-      ))}
+        );
+      })}
     </div>
   );
 }
