@@ -10,26 +10,12 @@ import { useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
-import type { ConditionEvaluator, ConditionContext } from '../../../core/conditions';
 import { useConfig } from '../../config/ConfigContext';
 import type { ButtonModalDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
 import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
-
-type Item = ButtonModalDecl['items'][number];
-type Rule = ButtonModalDecl['rules'][number];
-
-/** Each item's button: hidden (no rule, or its rule hides it), or what it opens with which values. */
-export function itemButtons(screen: Pick<ButtonModalDecl, 'items' | 'rules'>, ev: ConditionEvaluator, ctx: ConditionContext, hasScreen: (id: string) => boolean) {
-  return screen.items.flatMap((item) => {
-    const itemCtx = { ...ctx, record: item as Record<string, unknown> };
-    const rule: Rule | undefined = screen.rules.find((r) => r.when === undefined || ev.matches(r.when, itemCtx));
-    if (!rule || !ev.isVisible(rule, itemCtx)) return [];
-    const values = Object.fromEntries(Object.entries(rule.values ?? {}).map(([path, property]) => [path, (item as Record<string, unknown>)[property]]));
-    return [{ item, screen: rule.screen, values, unavailable: hasScreen(rule.screen) ? undefined : rule.unavailable }];
-  });
-}
+import { itemButtons, type ItemButton } from './buttons';
 
 export default function ButtonModal({ screen, screenId, presentation, onClose, onChanged }: ScreenProps<ButtonModalDecl>) {
   const { t } = useTranslation();
@@ -45,7 +31,7 @@ export default function ButtonModal({ screen, screenId, presentation, onClose, o
     <div className="button-modal" data-screen={screenId}>
       {screen.intro && <p>{t(screen.intro)}</p>}
       <div className="d-grid gap-2">
-        {buttons.map(({ item, screen: target, values, unavailable }: { item: Item; screen: string; values: Record<string, unknown>; unavailable?: string }) => (
+        {buttons.map(({ item, screen: target, values, unavailable }: ItemButton) => (
           <div key={item.id}>
             <Button
               variant="outline-primary"

@@ -74,7 +74,7 @@ export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAut
   return (
     <Form
       ref={form}
-      className="wizard-form"
+      className="wizard-form form-dialog-grid"
       schema={schema}
       uiSchema={uiSchema}
       formData={record}
