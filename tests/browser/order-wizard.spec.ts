@@ -186,3 +186,20 @@ test('an advisor adds an order with positions in the scope step, and it appears 
   await expect(first).toContainText('Auto-Serwis Kowalczyk Sp. j.');
   await shot(page, 'advisor-6-table');
 });
+
+test('a fleet manager adds an order from the orders table without contractor and scope; the damage report says it is not available yet', async ({ page }) => {
+  await signIn(page, 'manager');
+  await page.goto('/app/order');
+  const toolbar = page.getByRole('toolbar', { name: 'Działania na tabeli' });
+  const damage = toolbar.locator('[data-action="damage"]');
+  await expect(damage).toHaveAttribute('title', 'Kreator zgłoszenia szkody nie jest jeszcze dostępny w portalu.');
+  await expect(damage.getByRole('button', { includeHidden: true })).toBeDisabled();
+  await toolbar.getByRole('button', { name: 'Dodaj zlecenie' }).click();
+  const w = wizard(page);
+  await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText(['1. Dane zlecenia', '2. Zgłaszający', '3. Uwagi', '4. Notatki', '5. Podsumowanie']);
+  // the vehicle is typed: nothing prefilled for a manager
+  await expect(w.getByRole('combobox', { name: /^Nr rejestracyjny/ })).toHaveValue('');
+  await shot(page, 'manager-1-details');
+  await w.getByRole('button', { name: 'Anuluj' }).click();
+  await expect(w).toHaveCount(0);
+});

@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError } from '../../api/client';
+import { api, ApiError, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -73,9 +73,10 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     if (body) {
       setBusy(true);
       try {
-        answer = await api.post(rule.request.endpoint, body);
-      } catch {
+        answer = await api.post(rule.request.endpoint, body, { quiet: true });
+      } catch (e) {
         setBusy(false);
+        showToast('error', errorText(e), `${screenId}:lookup`);
         return false;
       }
       setBusy(false);
@@ -148,7 +149,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
 
   return (
     <>
-      <Modal show centered size={screen.size ?? 'lg'} backdrop="static" onHide={() => !busy && onClose?.()} aria-labelledby={titleId} data-screen-type="wizard" data-step={step.id}>
+      <Modal show centered size={screen.size ?? 'lg'} backdrop="static" className="wizard-modal" backdropClassName="wizard-backdrop" onHide={() => !busy && onClose?.()} aria-labelledby={titleId} data-screen-type="wizard" data-step={step.id}>
         <Modal.Header closeButton closeLabel={t('app:close')}>
           <Modal.Title id={titleId} as="h2" className="h5">
             {t(screen.title)}
