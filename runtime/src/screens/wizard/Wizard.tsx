@@ -10,7 +10,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
@@ -199,7 +198,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
           )}
           {last && (
             <Button variant="success" onClick={() => void save()} disabled={busy} aria-busy={busy || undefined}>
-              {busy && <Spinner size="sm" className="me-2" aria-hidden="true" />}
+              {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
               {t(screen.submit.label ?? 'app:wizard.save')}
             </Button>
           )}
