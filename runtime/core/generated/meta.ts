@@ -183,6 +183,44 @@ export interface AppFile {
   };
 }
 
+export interface ButtonModalFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "button-modal";
+  title: I18NKey;
+  intro?: I18NKey;
+  /**
+   * The data source: the configured items, each with its label key and its values (e.g. kod, autTyp).
+   */
+  items: {
+    id: Id;
+    label: I18NKey;
+    icon?: Icon;
+  }[];
+  /**
+   * @minItems 1
+   */
+  rules: {
+    /**
+     * Sees { role, variant, config, session, record: the item }.
+     */
+    when?: Condition;
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+    /**
+     * The dialog screen opened; when no screen of that id is configured, the button is disabled and `unavailable` says why.
+     */
+    screen: string;
+    unavailable?: I18NKey;
+    /**
+     * Dot path of the dialog's data → property of the item (e.g. order.autTyp ← autTyp).
+     */
+    values?: {
+      [k: string]: string;
+    };
+  }[];
+}
+
 /**
  * Path of the meta-schema this file follows (for editors).
  */
@@ -278,6 +316,12 @@ export type Action = {
     when: Condition;
     action: Action;
   }[];
+  /**
+   * openDialog: values the dialog starts with (a wizard's dot paths, e.g. {"order.autTyp": 1}).
+   */
+  values?: {
+    [k: string]: unknown;
+  };
 };
 
 export interface Field {
@@ -650,7 +694,10 @@ export interface FormFieldFile {
     | "postcode"
     | "newPassword"
     | "autocomplete"
-    | "file";
+    | "file"
+    | "percent"
+    | "tread"
+    | "quantity";
   options?: {
     value: unknown;
     label: I18NKey;
@@ -700,6 +747,16 @@ export interface FormFieldFile {
      * GET of the item a value set beforehand stands for ("/car/{value}"), so that the input shows its text.
      */
     lookup?: Endpoint;
+    /**
+     * The typed text is upper-cased (registrations).
+     */
+    upperCase?: boolean;
+    /**
+     * In a wizard: when an answer is chosen, these values of the wizard's data (dot paths) take the answer's properties, e.g. {"order.pojazdId": "pojazdId", "vehicle.marka": "marka"}.
+     */
+    fill?: {
+      [k: string]: string;
+    };
   };
   /**
    * Required only when this holds (e.g. a client for a manager), with requiredMessage.
@@ -1199,7 +1256,9 @@ export type ScreenFile = {
     | "terms-dialog"
     | "action"
     | "password-policy"
-    | "form-dialog";
+    | "form-dialog"
+    | "wizard"
+    | "button-modal";
 };
 
 /**
@@ -1439,6 +1498,10 @@ export interface TableFile {
      * The action runs on the selected row; with none selected this warning is shown instead.
      */
     needsRow?: I18NKey;
+    /**
+     * When the action's dialog screen is not configured (yet): the button is shown disabled with this explanation.
+     */
+    unavailable?: I18NKey;
     visibleWhen?: Condition;
     hiddenWhen?: Condition;
   }[];
@@ -1504,4 +1567,212 @@ export interface VariantFile {
    * Client symbols (klientSymbol) whose signed-in users get this variant on any host.
    */
   clients?: string[];
+}
+
+/**
+ * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
+ */
+export type ValueSource =
+  | {
+      const: unknown;
+    }
+  | {
+      session: string | string[];
+    }
+  | {
+      answer: string;
+    }
+  | {
+      item: string;
+    }
+  | {
+      tyreSeason: true;
+    };
+
+/**
+ * visibleWhen / hiddenWhen see { role, variant, config, session, record = the record being edited }.
+ */
+export type Step = {
+  id: Id;
+  label: I18NKey;
+  /**
+   * fields: a form on the record; list: an editable list of the data (positions, notes); summary: what was entered in the shown steps.
+   */
+  kind: "fields" | "list" | "summary";
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+  /**
+   * A sentence above the step's form.
+   */
+  intro?: I18NKey;
+  /**
+   * kind fields: the record's fields (conditions see record = the record).
+   */
+  fields?: FormFieldFile[];
+  list?: StepList;
+  beforeNext?: Lookup;
+};
+
+export interface StepList {
+  /**
+   * Dot path of the list in the wizard's data (rangePositions, notes).
+   */
+  path: string;
+  /**
+   * Request schema (schemas/api) of one item and the property holding it, as <schema>#<property> (note-create-request#); default the items of `path` in the wizard's request schema.
+   */
+  itemSchema?: string;
+  /**
+   * Namespace of the default labels of the item's fields (<ns>:fields.<id>); default the wizard's.
+   */
+  labels?: string;
+  /**
+   * The item's form; conditions see record = the item with the wizard's record under `parent`.
+   */
+  fields: FormFieldFile[];
+  columns: {
+    id: string;
+    label?: I18NKey;
+    format?: "text" | "money" | "decimal1" | "number";
+    /**
+     * The net value of the row (runtime/core/order-values.ts), not a field.
+     */
+    net?: boolean;
+    /**
+     * Sees record = the wizard's record (e.g. cenaWidoczna).
+     */
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  }[];
+  /**
+   * Values a new item starts with, applied in order where `when` holds (record = the wizard's record).
+   */
+  defaults?: {
+    when?: Condition;
+    values: {
+      [k: string]: ValueSource;
+    };
+  }[];
+  /**
+   * Show total and totalAuthorized of the rows (runtime/core/order-values.ts).
+   */
+  totals?: {
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  };
+  addLabel?: I18NKey;
+  empty?: I18NKey;
+}
+
+/**
+ * Before leaving the step, where `when` holds (record = the wizard's record): ask the server, fill a list with the answer's items; with none, ask `whenEmpty` (Tak goes on, Nie stays).
+ */
+export interface Lookup {
+  when?: Condition;
+  request: {
+    endpoint: Endpoint;
+    /**
+     * Request property → dot path of the wizard's data; an empty value means no answer.
+     */
+    body: {
+      [k: string]: string;
+    };
+  };
+  fill: {
+    path: string;
+    /**
+     * Item field → property of an answer's item.
+     */
+    map: {
+      [k: string]: string;
+    };
+    values?: {
+      [k: string]: ValueSource;
+    };
+  };
+  /**
+   * The Tak/Nie question when the answer has no item.
+   */
+  whenEmpty?: I18NKey;
+}
+
+export interface WizardFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "wizard";
+  /**
+   * Its namespace is that of the default field labels (<ns>:fields.<id>).
+   */
+  title: I18NKey;
+  /**
+   * Id of the request schema under schemas/api (e.g. order-add-request).
+   */
+  schema: string;
+  /**
+   * Namespace of the default field labels (<ns>:fields.<id>); default that of the title.
+   */
+  labels?: string;
+  /**
+   * The property of the request that the fields steps edit (e.g. order); a field's id is a property of it.
+   */
+  record: string;
+  /**
+   * Width of the dialog; default lg.
+   */
+  size?: "lg" | "xl";
+  /**
+   * Starting values, applied in order where `when` holds (context: role, variant, config, session). Keys are dot paths of the wizard's data.
+   */
+  prefill?: {
+    when?: Condition;
+    values: {
+      [k: string]: ValueSource;
+    };
+  }[];
+  /**
+   * @minItems 1
+   */
+  steps: Step[];
+  submit: {
+    /**
+     * Default app:wizard.save (Zapisz).
+     */
+    label?: I18NKey;
+    endpoint: Endpoint;
+    method?: "POST" | "PUT";
+    /**
+     * Request property → dot path of the wizard's data (fields hidden by their conditions are left out).
+     */
+    body: {
+      [k: string]: string;
+    };
+    /**
+     * The first whose `when` holds for { record: the answer } gives the toast; `warningFrom` adds a warning toast with that property of the answer.
+     *
+     * @minItems 1
+     */
+    outcomes: {
+      when?: Condition;
+      toast: I18NKey;
+      warningFrom?: string;
+    }[];
+    /**
+     * Shown when the save fails without a message of the server.
+     */
+    failureToast?: I18NKey;
+    /**
+     * Calls made after the save, one per item of a list of the data (notes typed in the wizard).
+     */
+    then?: {
+      /**
+       * Dot path of a list of the wizard's data.
+       */
+      each: string;
+      endpoint: Endpoint;
+      body: {
+        [k: string]: ValueSource;
+      };
+      failureToast?: I18NKey;
+    }[];
+  };
 }

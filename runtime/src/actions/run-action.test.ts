@@ -34,6 +34,12 @@ describe('configured actions', () => {
     ]);
   });
 
+  it('opens a dialog with the values it starts with (the order type chosen)', () => {
+    const fx = effects();
+    runAction({ kind: 'openDialog', screen: 'order-wizard', values: { 'order.autTyp': 1 } }, null, fx);
+    expect(fx.openDialog.mock.calls).toEqual([['order-wizard', undefined, { values: { 'order.autTyp': 1 } }]]);
+  });
+
   it('refuses a kind it does not know, naming where kinds live', () => {
     expect(() => runAction({ kind: 'toString' }, null, effects())).toThrow(/no action kind "toString"/);
   });

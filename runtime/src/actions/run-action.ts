@@ -19,6 +19,8 @@ export interface ActionDeclLike extends CallDeclLike {
   then?: string;
   /** choose: the cases, tried in order; none matching does nothing. */
   cases?: { when: unknown; action: ActionDeclLike }[];
+  /** openDialog: values the dialog starts with (a wizard's data, e.g. the order type chosen). */
+  values?: Record<string, unknown>;
 }
 
 /** What the table that opened a dialog knows of its place: the parent record's id (embedded) and its group. */
@@ -35,6 +37,8 @@ export interface DialogOpening {
   /** The record of the screen that opened the dialog (the order of a position): `parent` in its conditions. */
   parent?: Record<string, unknown>;
   opener?: DialogOpener;
+  /** Values the dialog starts with (a wizard's dot paths → values). */
+  values?: Record<string, unknown>;
 }
 
 /** What a screen lets an action do. */
@@ -63,6 +67,7 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
     // a dialog with a mode is a record's form: it starts from the row (edit, copy, preview); a
     // details dialog without a load endpoint shows the row itself
     if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
+    else if (action.values) effects.openDialog(action.screen, id, { values: action.values, ...(row ? { record: row } : {}) });
     else effects.openDialog(action.screen, id, row ? { record: row } : undefined);
   },
   // call: registered by ./call-action.ts, which every screen that offers calls loads (through

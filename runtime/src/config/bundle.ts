@@ -8,7 +8,7 @@
 import type { PreConfig as PreConfigBody, UserDetails as UserDetailsBody } from '../../core/generated/api';
 import type {
   ActionFile, AppFile, DetailsDialogFile, FormFieldFile, FormFile, LoginFile, MenuFile, PageFile, PanelSetFile,
-  PasswordPolicyFile, FormDialogFile, RoutesFile, TableFile, TermsDialogFile,
+  PasswordPolicyFile, FormDialogFile, RoutesFile, TableFile, TermsDialogFile, WizardFile, ButtonModalFile,
 } from '../../core/generated/meta';
 
 export type { FormatKind } from '../../core/format-kind';
@@ -34,6 +34,9 @@ export type FormDialogModeDecl = NonNullable<FormDialogFile['modes']['create']>;
 export type FormDialogButtonDecl = NonNullable<FormDialogFile['buttons']>[number];
 export type ToolbarActionDecl = NonNullable<TableFile['toolbarActions']>[number];
 export type FormFieldDecl = FormFieldFile;
+export type WizardDecl = WizardFile;
+export type WizardStepDecl = WizardFile['steps'][number];
+export type ButtonModalDecl = ButtonModalFile;
 
 /* ---- their parts ---- */
 export type SessionGateDecl = NonNullable<AppFile['sessionGates']>[number];
@@ -51,7 +54,7 @@ export type DialogLinkDecl = NonNullable<FormFile['links']>[number];
 /** Screens the registry can render (the closed set of spec-visible types, screens/screen-types.ts). */
 export type RenderableScreen =
   | LoginScreenDecl | TableScreenDecl | DetailsDialogDecl | PanelSetDecl | PageDecl | FormScreenDecl
-  | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl | FormDialogDecl;
+  | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl | FormDialogDecl | WizardDecl | ButtonModalDecl;
 export type ScreenType = RenderableScreen['type'];
 
 export type AnyScreen = RenderableScreen | MenuDecl | RoutesDecl | AppSettings | { type: string; [key: string]: unknown };

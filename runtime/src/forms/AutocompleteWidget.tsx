@@ -7,6 +7,9 @@
  * A field whose schema type is a number (an id: the vehicle, the employee) holds the chosen item's
  * id and shows its `inputText`; what is typed only searches, and leaves the field empty until an option
  * is chosen. A value set beforehand (the user's own vehicle) shows the inputText of its `lookup`.
+ * With `upperCase` the typed text is upper-cased (registrations); a form that gives
+ * `onAutocompleteChoice` in its formContext (the wizard) hears which answer was chosen, to fill
+ * other values from it.
  */
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useState, type KeyboardEvent } from 'react';
@@ -24,6 +27,11 @@ const isNumeric = (schema: WidgetProps['schema']) => {
   return (Array.isArray(type) ? type : [type]).some((x) => x === 'integer' || x === 'number');
 };
 
+/** What a form may give its autocomplete inputs through formContext. */
+export interface AutocompleteFormContext {
+  onAutocompleteChoice?: (source: AutocompleteSource, item: Record<string, unknown>) => void;
+}
+
 /** Wait for a pause in typing before asking the server. */
 const SEARCH_DELAY_MS = 250;
 
@@ -38,6 +46,7 @@ export function AutocompleteWidget(props: WidgetProps) {
   const text = numeric ? (shown ?? held) : typeof value === 'string' ? value : held;
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<AutocompleteOption[]>([]);
+  const [answer, setAnswer] = useState<unknown[]>([]);
   const [searched, setSearched] = useState(false);
   const [active, setActive] = useState(-1);
 
@@ -69,6 +78,7 @@ export function AutocompleteWidget(props: WidgetProps) {
       answer.then(
         (answer) => {
           setOptions(toOptions(answer, source));
+          setAnswer(Array.isArray(answer) ? answer : []);
           setSearched(true);
         },
         () => undefined,
@@ -87,6 +97,9 @@ export function AutocompleteWidget(props: WidgetProps) {
       setShown(option.text ?? option.label);
     } else props.onChange(option.text ?? option.value);
     setOpen(false);
+    const item = answer.find((a) => String((a as Record<string, unknown> | null)?.[source.valueField]) === option.value);
+    const context = props.registry.formContext as AutocompleteFormContext | undefined;
+    if (item) context?.onAutocompleteChoice?.(source, item as Record<string, unknown>);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Escape' && open) {
@@ -125,11 +138,12 @@ export function AutocompleteWidget(props: WidgetProps) {
         disabled={disabled || readonly}
         required={required}
         onChange={(e) => {
+          const typed = source.upperCase ? e.target.value.toUpperCase() : e.target.value;
           if (numeric) {
             // typing searches; the field holds an id only once an option is chosen
-            setShown(e.target.value);
+            setShown(typed);
             if (value !== undefined) props.onChange(undefined);
-          } else props.onChange(e.target.value === '' ? undefined : e.target.value);
+          } else props.onChange(typed === '' ? undefined : typed);
           setOpen(true);
         }}
         onKeyDown={onKeyDown}

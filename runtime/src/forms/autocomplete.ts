@@ -19,6 +19,10 @@ export interface AutocompleteSource {
   lookup?: string;
   /** The endpoint is a table resource's POST /<resource>/table: the typed text filters this column (contains). */
   tableFilter?: string;
+  /** The typed text is upper-cased (registrations). */
+  upperCase?: boolean;
+  /** Wizard: data paths filled from the chosen answer's properties. */
+  fill?: Record<string, string>;
 }
 
 /** How many rows a table search asks for. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { date, dateTime, inputFormatOf, mileage, money, phone, postcode, time } from './input-formats';
+import { date, dateTime, inputFormatOf, mileage, money, percent, phone, postcode, quantity, time, tread } from './input-formats';
 
 describe('the typed inputs of the forms', () => {
   it('shows money with a decimal comma and grouped thousands, and reads it back in either notation', () => {
@@ -66,5 +66,18 @@ describe('the typed inputs of the forms', () => {
     expect(time.parse('14.30')).toBe('14:30');
     expect(time.parse('24:00')).toBe('24:00');
     expect(time.parse(' ')).toBeUndefined();
+  });
+
+  it('shows a tread with one decimal, a quantity and a whole percentage, and keeps what they cannot read', () => {
+    expect(tread.display(7)).toBe('7,0');
+    expect(tread.parse('6,5')).toBe(6.5);
+    expect(tread.parse('6,55')).toBe('6,55');
+    expect(quantity.display(2.5)).toBe('2,5');
+    expect(quantity.parse('1,25')).toBe(1.25);
+    expect(percent.display(10)).toBe('10');
+    expect(percent.parse('10')).toBe(10);
+    expect(percent.parse('10,5')).toBe('10,5');
+    expect(percent.parse('')).toBeUndefined();
+    expect(inputFormatOf('tread')).toBe(tread);
   });
 });

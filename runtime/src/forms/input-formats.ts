@@ -10,7 +10,7 @@
  */
 import { formatDateTime } from '../format';
 
-export type InputFormatName = 'money' | 'mileage' | 'phone' | 'postcode' | 'date' | 'dateTime' | 'time';
+export type InputFormatName = 'money' | 'mileage' | 'phone' | 'postcode' | 'date' | 'dateTime' | 'time' | 'percent' | 'tread' | 'quantity';
 
 export interface InputFormat {
   display(value: unknown): string;
@@ -165,7 +165,32 @@ export const time: InputFormat = {
   },
 };
 
-export const INPUT_FORMATS: Record<InputFormatName, InputFormat> = { money, mileage, phone, postcode, date, dateTime, time };
+
+/** A decimal with a comma and at most `places` places; text it cannot read is kept as typed. */
+function decimal(places: number, fixed: boolean, inputMode: InputFormat['inputMode'] = 'decimal'): InputFormat {
+  const pattern = places > 0 ? new RegExp(`^-?\\d+(\\.\\d{0,${places}})?$`) : /^-?\d+$/;
+  return {
+    inputMode,
+    display(value) {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return value === undefined || value === null ? '' : String(value);
+      return (fixed ? value.toFixed(places) : String(value)).replace('.', ',');
+    },
+    parse(text) {
+      const compact = text.replace(NBSP, '').replace(',', '.');
+      if (compact === '') return undefined;
+      return pattern.test(compact) ? Number(compact) : text;
+    },
+  };
+}
+
+/** Discount percentage (spec §5): a whole number 0–100 (the schema says the range). */
+export const percent: InputFormat = decimal(0, false, 'numeric');
+/** Tread condition (spec §5): 0–10 in steps of 0.5, shown with one decimal (7,0). */
+export const tread: InputFormat = decimal(1, true);
+/** Quantity of a position: up to 2 decimals (1, 2,5). */
+export const quantity: InputFormat = decimal(2, false);
+
+export const INPUT_FORMATS: Record<InputFormatName, InputFormat> = { money, mileage, phone, postcode, date, dateTime, time, percent, tread, quantity };
 
 /** The input format of a form field's `widget`, when it has one. */
 export function inputFormatOf(widget: string | undefined): InputFormat | undefined {

@@ -8,6 +8,7 @@
  */
 import type { ScreenTypeChecks } from './check-context';
 import { actionChecks } from './action/check';
+import { buttonModalChecks } from './button-modal/check';
 import { detailsDialogChecks } from './details-dialog/check';
 import { formChecks } from './form/check';
 import { formDialogChecks } from './form-dialog/check';
@@ -17,6 +18,7 @@ import { panelSetChecks } from './panel-set/check';
 import { passwordPolicyChecks } from './password-policy/check';
 import { tableChecks } from './table/check';
 import { termsDialogChecks } from './terms-dialog/check';
+import { wizardChecks } from './wizard/check';
 
 export const SCREEN_TYPES = [
   loginChecks,
@@ -29,6 +31,8 @@ export const SCREEN_TYPES = [
   actionChecks,
   passwordPolicyChecks,
   formDialogChecks,
+  wizardChecks,
+  buttonModalChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];

@@ -17,8 +17,10 @@ export function toolbarOutcome(item: Pick<ToolbarActionDecl, 'needsRow'>, select
   return selected ? { run: selected } : { warn: item.needsRow };
 }
 
-export function TableActions({ items, selected, conditions, ctx, onRun }: {
+export function TableActions({ items, selected, conditions, ctx, onRun, hasScreen = () => true }: {
   items: ToolbarActionDecl[];
+  /** Whether a dialog screen is configured; a button whose dialog is not shows disabled with its `unavailable` text. */
+  hasScreen?: (id: string) => boolean;
   selected: Row | null;
   conditions: ConditionEvaluator;
   ctx: ConditionContext;
@@ -27,22 +29,32 @@ export function TableActions({ items, selected, conditions, ctx, onRun }: {
   const { t } = useTranslation();
   return (
     <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>
-      {items.filter((item) => conditions.isVisible(item, ctx)).map((item) => (
-        <Button
-          key={item.id}
-          size="sm"
-          variant={item.needsRow ? 'outline-secondary' : 'primary'}
-          data-action={item.id}
-          onClick={() => {
-            const outcome = toolbarOutcome(item, selected);
-            if ('warn' in outcome) showToast('warning', t(outcome.warn), `toolbar:${item.id}`);
-            else onRun(item.action, outcome.run);
-          }}
-        >
-          {item.icon && <i className={`bi bi-${item.icon} me-1`} aria-hidden="true" />}
-          {t(item.label)}
-        </Button>
-      ))}
+      {items.filter((item) => conditions.isVisible(item, ctx)).map((item) => {
+        // a button whose dialog is not configured yet is disabled; its explanation is the title of a focusable wrapper
+        const unavailable = item.unavailable && item.action.screen && !hasScreen(item.action.screen) ? t(item.unavailable) : undefined;
+        const button = (
+          <Button
+            key={item.id}
+            size="sm"
+            variant={item.needsRow || unavailable ? 'outline-secondary' : 'primary'}
+            data-action={unavailable ? undefined : item.id}
+            disabled={!!unavailable}
+            onClick={() => {
+              const outcome = toolbarOutcome(item, selected);
+              if ('warn' in outcome) showToast('warning', t(outcome.warn), `toolbar:${item.id}`);
+              else onRun(item.action, outcome.run);
+            }}
+          >
+            {item.icon && <i className={`bi bi-${item.icon} me-1`} aria-hidden="true" />}
+            {t(item.label)}
+          </Button>
+        );
+        return unavailable ? (
+          <span key={item.id} className="d-inline-block" tabIndex={0} title={unavailable} aria-label={`${t(item.label)}: ${unavailable}`} data-action={item.id}>
+            {button}
+          </span>
+        ) : button;
+      })}
     </div>
   );
 }

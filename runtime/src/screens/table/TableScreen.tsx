@@ -178,7 +178,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           {screen.stateKey && screen.savedSettings !== false && <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />}
           {screen.export && <ExportButton kind={screen.export} screen={screen} query={query} gridApi={() => gridApi.current} />}
           {screen.toolbarActions && (
-            <TableActions items={screen.toolbarActions} selected={selected} conditions={conditions} ctx={ctx} onRun={(action, row) => onAction(action, row, true)} />
+            <TableActions items={screen.toolbarActions} selected={selected} conditions={conditions} ctx={ctx} onRun={(action, row) => onAction(action, row, true)} hasScreen={(id) => Object.hasOwn(bundle.screens, id)} />
           )}
           {stateKey && (
             <Button variant="outline-secondary" size="sm" onClick={resetLayout}>

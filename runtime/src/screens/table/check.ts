@@ -11,7 +11,9 @@ export const tableChecks = screenChecks('table', (s, ctx) => {
     (action?.cases ?? []).forEach((c: any, i: number) => c.action?.screen && ctx.needScreen(`/${key}/cases/${i}/action/screen`, c.action.screen));
   }
   (s.toolbarActions ?? []).forEach((a: any, i: number) => {
-    if (a.action.screen) ctx.needScreen(`/toolbarActions/${i}/action/screen`, a.action.screen);
+    // a button with an `unavailable` text may name a dialog not configured yet (it shows disabled, saying so)
+    if (a.unavailable) ctx.needKey(`/toolbarActions/${i}/unavailable`, a.unavailable);
+    else if (a.action.screen) ctx.needScreen(`/toolbarActions/${i}/action/screen`, a.action.screen);
     // a mode is a form-dialog's; the dialog must declare it
     const dialog = a.action.screen ? ctx.screens[a.action.screen] : undefined;
     if (a.action.mode && dialog && !(dialog as any).modes?.[a.action.mode]) ctx.problem(`/toolbarActions/${i}/action/mode`, `screen "${a.action.screen}" has no mode "${a.action.mode}"`);

@@ -1,0 +1,96 @@
+/**
+ * A `fields` step of a wizard: an @rjsf form on the wizard's record (the request schema's property
+ * named by `record`, e.g. order), with the step's fields, widgets and conditions. The wizard asks
+ * it to validate before Następny; the messages are the forms' Polish ones (spec §5).
+ */
+import Form from '@rjsf/react-bootstrap';
+import type { RJSFValidationError } from '@rjsf/utils';
+import { useImperativeHandle, useMemo, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ConditionContext } from '../../../core/conditions';
+import { useConfig } from '../../config/ConfigContext';
+import type { WizardDecl, WizardStepDecl } from '../../config/bundle';
+import type { AutocompleteFormContext } from '../../forms/AutocompleteWidget';
+import type { AutocompleteSource } from '../../forms/autocomplete';
+import { translateErrors } from '../../forms/messages';
+import { formTemplates } from '../../forms/templates';
+import { buildUiSchema } from '../../forms/ui-schema';
+import { formValidator } from '../../forms/validator';
+import { formWidgets } from '../../forms/widgets';
+import type { StepHandle } from './Wizard';
+import { getPath, hiddenFields, propertySchema, setPath, stepSchema, type Data } from './wizard-logic';
+
+export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAutocompleteChoice, handle }: {
+  step: WizardStepDecl;
+  screen: WizardDecl;
+  data: Data;
+  ctx: ConditionContext;
+  namespace: string;
+  onChange: (update: (data: Data) => Data) => void;
+  onAutocompleteChoice: (fill: Record<string, string> | undefined, item: Data) => void;
+  handle: RefObject<StepHandle | null>;
+}) {
+  const { t } = useTranslation();
+  const { bundle, conditions } = useConfig();
+  const fields = step.fields ?? [];
+  const record = (getPath(data, screen.record) as Data | undefined) ?? {};
+  const recordSchema = useMemo(() => propertySchema(bundle.schemas[screen.schema], screen.record), [bundle.schemas, screen.schema, screen.record]);
+  const hidden = hiddenFields(fields, conditions, ctx);
+  const hiddenKey = [...hidden].join();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const schema = useMemo(() => stepSchema(recordSchema, fields, hidden, conditions, ctx), [recordSchema, fields, hiddenKey, conditions, ctx]);
+  const disabled = new Set(fields.filter((f) => conditions.isDisabled(f, ctx)).map((f) => f.id));
+  const disabledKey = [...disabled].join();
+  const uiSchema = useMemo(
+    () => buildUiSchema(fields, { t, namespace, hidden, disabled, hideSubmit: true }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [fields, t, namespace, hiddenKey, disabledKey],
+  );
+  const form = useRef<any>(null);
+  const [live, setLive] = useState(false);
+  useImperativeHandle(handle, () => ({
+    validate: () => {
+      setLive(true);
+      return form.current?.validateForm() ?? true;
+    },
+  }));
+
+  /** A field that follows another (the order type of the intervention chosen) takes its value. */
+  const change = (next: Data) => {
+    const followed = { ...next };
+    for (const field of fields) {
+      const rule = field.followValue;
+      if (rule && next[rule.field] !== record[rule.field] && Object.hasOwn(rule.values, String(next[rule.field]))) {
+        followed[field.id] = (rule.values as Data)[String(next[rule.field])];
+      }
+    }
+    onChange((d) => setPath(d, screen.record, { ...((getPath(d, screen.record) as Data | undefined) ?? {}), ...followed }));
+  };
+  const formContext: AutocompleteFormContext = {
+    onAutocompleteChoice: (source: AutocompleteSource, item) => onAutocompleteChoice(source.fill, item),
+  };
+  const transformErrors = (errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden });
+
+  return (
+    <Form
+      ref={form}
+      className="wizard-form form-dialog-grid"
+      schema={schema}
+      uiSchema={uiSchema}
+      formData={record}
+      formContext={formContext}
+      validator={formValidator}
+      widgets={formWidgets}
+      templates={formTemplates}
+      transformErrors={transformErrors}
+      liveValidate={live ? 'onChange' : undefined}
+      showErrorList={false}
+      noHtml5Validate
+      onChange={(e) => change((e.formData ?? {}) as Data)}
+      focusOnFirstError
+      idPrefix={`wizard-${step.id}`}
+    >
+      <></>
+    </Form>
+  );
+}

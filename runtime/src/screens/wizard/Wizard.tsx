@@ -1,0 +1,227 @@
+/**
+ * The `wizard` screen type (schemas/meta/wizard.schema.json): a dialog that shows the steps the user
+ * may see one at a time (their conditions in the screen file), with Poprzedni, Następny and, on the
+ * last, Zapisz. Each step validates before Następny (an @rjsf form on the request schema's record,
+ * an editable list, a generated summary); a step may look something up before it is left (the
+ * service plan of an inspection). Zapisz sends the declared body, shows the outcome's toast, makes
+ * the follow-up calls (one per note), tells the opener to reload and closes; a failure keeps the
+ * dialog open with the data.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { api, ApiError, errorText } from '../../api/client';
+import { useConfig } from '../../config/ConfigContext';
+import type { WizardDecl } from '../../config/bundle';
+import { useConditionContext } from '../../config/useConditionContext';
+import { showToast } from '../../state/ui';
+import type { ScreenProps } from '../types';
+import { FieldsStep } from './FieldsStep';
+import { ListStep } from './ListStep';
+import { SummaryStep } from './SummaryStep';
+import {
+  filledItems, getPath, initialWizardData, lookupBody, newItem, outcomeOf, resolveValue, setPath, stepContext, submitBody,
+  unsentFields, visibleSteps, type Data,
+} from './wizard-logic';
+
+/** What the shown step lets the wizard ask before moving on. */
+export interface StepHandle {
+  validate(): boolean;
+}
+
+export default function Wizard({ screen, screenId, opening, onClose, onChanged }: ScreenProps<WizardDecl>) {
+  const { t } = useTranslation();
+  const { bundle, conditions } = useConfig();
+  const baseCtx = useConditionContext();
+  const titleId = useId();
+  const requestSchema = bundle.schemas[screen.schema];
+  const [data, setData] = useState<Data>(() => initialWizardData(screen, conditions, baseCtx, opening?.values));
+  const ctx = useMemo(() => stepContext(baseCtx, screen, data), [baseCtx, screen, data]);
+  const steps = visibleSteps(screen.steps, conditions, ctx);
+  const [stepId, setStepId] = useState(steps[0]?.id);
+  const index = Math.max(0, steps.findIndex((s) => s.id === stepId));
+  const step = steps[index];
+  const last = index === steps.length - 1;
+  const [busy, setBusy] = useState(false);
+  const [question, setQuestion] = useState<{ text: string; answer: (yes: boolean) => void } | null>(null);
+  const handle = useRef<StepHandle | null>(null);
+  const namespace = screen.labels ?? screen.title.split(':')[0];
+  // the month in the portal's time zone decides the tyre season of a new position
+  const month = () => Number(new Intl.DateTimeFormat('en-GB', { month: 'numeric', timeZone: String(bundle.config.timeZone ?? 'Europe/Warsaw') }).format(new Date()));
+
+  // a step hidden by a change of the data (another order type) gives way to its neighbour
+  useEffect(() => {
+    if (step && step.id !== stepId) setStepId(step.id);
+  }, [step, stepId]);
+
+  const goTo = (i: number) => {
+    handle.current = null;
+    setStepId(steps[i]?.id);
+  };
+
+  /** The step's lookup (the service plan): fills a list, or asks whether to go on without. */
+  const lookUp = async (): Promise<boolean> => {
+    const rule = step?.beforeNext;
+    if (!rule || (rule.when !== undefined && !conditions.matches(rule.when, ctx))) return true;
+    // a list already filled (by the plan or by hand) is not replaced when the step is left again
+    const filled = getPath(data, rule.fill.path);
+    if (Array.isArray(filled) && filled.length) return true;
+    const body = lookupBody(rule.request.body, data);
+    let answer: unknown = [];
+    if (body) {
+      setBusy(true);
+      try {
+        answer = await api.post(rule.request.endpoint, body, { quiet: true });
+      } catch (e) {
+        setBusy(false);
+        showToast('error', errorText(e), `${screenId}:lookup`);
+        return false;
+      }
+      setBusy(false);
+    }
+    const listStep = screen.steps.find((s) => s.list?.path === rule.fill.path);
+    const defaults = listStep?.list ? newItem(listStep.list, conditions, ctx, month()) : {};
+    const items = filledItems(answer, rule.fill, defaults);
+    if (items.length) {
+      setData((d) => setPath(d, rule.fill.path, items));
+      return true;
+    }
+    if (!rule.whenEmpty) return true;
+    // Tak goes on without the plan, Nie stays on the step
+    return new Promise<boolean>((resolve) => setQuestion({ text: t(rule.whenEmpty!), answer: resolve }));
+  };
+
+  const next = async () => {
+    if (handle.current && !handle.current.validate()) return;
+    if (!(await lookUp())) return;
+    goTo(index + 1);
+  };
+
+  const save = async () => {
+    if (handle.current && !handle.current.validate()) return;
+    const decl = screen.submit;
+    const key = `${screenId}:save`;
+    setBusy(true);
+    let answer: unknown;
+    try {
+      const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx));
+      answer = await (decl.method === 'PUT' ? api.put : api.post)(decl.endpoint, body, { quiet: true });
+    } catch (e) {
+      setBusy(false);
+      const text = e instanceof ApiError && e.detail && e.status < 500 ? e.detail : t(decl.failureToast ?? 'app:noConnection');
+      showToast('error', text, key);
+      return;
+    }
+    const outcome = outcomeOf(decl.outcomes, conditions, ctx, answer);
+    if (outcome) showToast('success', t(outcome.toast), key);
+    // the server's message as a warning, unless it only repeats the toast
+    if (outcome?.warning && outcome.warning !== t(outcome.toast)) showToast('warning', outcome.warning, `${key}:warning`);
+    // then the items typed in the wizard, one call each (the notes)
+    for (const call of decl.then ?? []) {
+      const items = getPath(data, call.each);
+      for (const item of Array.isArray(items) ? (items as Data[]) : []) {
+        const body = Object.fromEntries(Object.entries(call.body).map(([k, source]) => [k, resolveValue(source, { answer, item, session: ctx.session })]));
+        try {
+          await api.post(call.endpoint, body, { quiet: true });
+        } catch (e) {
+          showToast('error', e instanceof ApiError && e.detail && e.status < 500 ? e.detail : t(call.failureToast ?? 'app:noConnection'), `${key}:${call.each}`);
+        }
+      }
+    }
+    setBusy(false);
+    onChanged?.();
+    onClose?.();
+  };
+
+  const onAutocompleteChoice = (fill: Record<string, string> | undefined, item: Data) => {
+    if (!fill) return;
+    setData((d) => Object.entries(fill).reduce((acc, [path, property]) => setPath(acc, path, item[property] ?? undefined), d));
+  };
+
+  const reply = (yes: boolean) => {
+    question?.answer(yes);
+    setQuestion(null);
+  };
+
+  if (!step) return null;
+
+  return (
+    <>
+      <Modal show centered size={screen.size ?? 'lg'} backdrop="static" className="wizard-modal" backdropClassName="wizard-backdrop" onHide={() => !busy && onClose?.()} aria-labelledby={titleId} data-screen-type="wizard" data-step={step.id}>
+        <Modal.Header closeButton closeLabel={t('app:close')}>
+          <Modal.Title id={titleId} as="h2" className="h5">
+            {t(screen.title)}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <ol className="wizard-steps list-unstyled d-flex flex-wrap gap-2 small mb-3" aria-label={t('app:wizard.steps')}>
+            {steps.map((s, i) => (
+              <li key={s.id} aria-current={i === index ? 'step' : undefined} className={`badge rounded-pill ${i === index ? 'text-bg-primary' : i < index ? 'text-bg-secondary' : 'text-bg-light border'}`}>
+                {i + 1}. {t(s.label)}
+              </li>
+            ))}
+          </ol>
+          <h3 className="h6 mb-3" data-testid="wizard-step-title">{t(step.label)}</h3>
+          {step.intro && <p className="text-secondary small">{t(step.intro)}</p>}
+          {step.kind === 'fields' && (
+            <FieldsStep
+              key={step.id}
+              step={step}
+              screen={screen}
+              data={data}
+              ctx={ctx}
+              namespace={namespace}
+              onChange={setData}
+              onAutocompleteChoice={onAutocompleteChoice}
+              handle={handle}
+            />
+          )}
+          {step.kind === 'list' && step.list && (
+            <ListStep key={step.id} month={month()} list={step.list} screen={screen} data={data} ctx={ctx} namespace={namespace} onChange={setData} handle={handle} />
+          )}
+          {step.kind === 'summary' && <SummaryStep screen={screen} steps={steps.slice(0, index)} data={data} ctx={ctx} namespace={namespace} />}
+        </Modal.Body>
+        <Modal.Footer className="d-flex">
+          <Button variant="outline-secondary" className="me-auto" onClick={() => onClose?.()} disabled={busy}>
+            {t('app:wizard.cancel')}
+          </Button>
+          {index > 0 && (
+            <Button variant="outline-primary" onClick={() => goTo(index - 1)} disabled={busy}>
+              {t('app:wizard.previous')}
+            </Button>
+          )}
+          {!last && (
+            <Button variant="primary" onClick={() => void next()} disabled={busy}>
+              {t('app:wizard.next')}
+            </Button>
+          )}
+          {last && (
+            <Button variant="success" onClick={() => void save()} disabled={busy} aria-busy={busy || undefined}>
+              {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+              {t(screen.submit.label ?? 'app:wizard.save')}
+            </Button>
+          )}
+        </Modal.Footer>
+      </Modal>
+      {question && (
+        <Modal show centered size="sm" onHide={() => reply(false)} aria-labelledby={`${titleId}-q`} className="confirm-modal" backdropClassName="confirm-backdrop">
+          <Modal.Header>
+            <Modal.Title id={`${titleId}-q`} as="h2" className="h5">
+              {t('app:confirmTitle')}
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>{question.text}</Modal.Body>
+          <Modal.Footer>
+            <Button variant="outline-secondary" onClick={() => reply(false)} autoFocus>
+              {t('app:no')}
+            </Button>
+            <Button onClick={() => reply(true)}>
+              {t('app:yes')}
+            </Button>
+          </Modal.Footer>
+        </Modal>
+      )}
+    </>
+  );
+}
