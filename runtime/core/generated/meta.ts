@@ -69,6 +69,10 @@ export interface AppFile {
      * IANA time zone of the users' wall clock (e.g. Europe/Warsaw): dates in exports, file names, database sessions.
      */
     timeZone?: string;
+    /**
+     * Client variant P (spec §2): the order wizard's Scope and Contractor steps are shown to advisors only.
+     */
+    scopeAndContractorForAdvisorsOnly?: boolean;
   };
   /**
    * Generic table resources (every list screen).

@@ -3,6 +3,7 @@ import { ConditionEvaluator, type Role } from '../../../core/conditions';
 import conditionsJson from '../../../../screens/conditions.json';
 import wizardJson from '../../../../screens/order-wizard.json';
 import serviceOrderJson from '../../../../screens/service-order.json';
+import pVariant from '../../../../client-variants/p/variant.json';
 import requestSchema from '../../../../schemas/api/order-add-request.schema.json';
 import type { ButtonModalDecl, WizardDecl } from '../../config/bundle';
 import { itemButtons } from '../button-modal/buttons';
@@ -14,8 +15,10 @@ import {
 const ev = new ConditionEvaluator(conditionsJson);
 const wizard = wizardJson as unknown as WizardDecl;
 const roles: Role[] = ['USER', 'ADVISOR', 'MANAGER', 'ADMIN'];
+/** The configuration flags of each variant as its folder sets them (P: client-variants/p). */
+const VARIANT_CONFIG: Record<string, Record<string, unknown>> = { default: {}, P: pVariant.app.config };
 const ctxOf = (role: Role, variant = 'default', hideRangeForManager = false, record: Record<string, unknown> = {}) => ({
-  role, variant, config: { hideRangeForManager }, session: { rola: role }, record,
+  role, variant, config: { ...VARIANT_CONFIG[variant], hideRangeForManager }, session: { rola: role }, record,
 });
 const stepsOf = (role: Role, variant = 'default', hide = false) => visibleSteps(wizard.steps, ev, ctxOf(role, variant, hide)).map((s) => s.id);
 const scopeList = wizard.steps.find((s) => s.id === 'scope')!.list!;
