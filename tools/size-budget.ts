@@ -23,7 +23,9 @@ type Manifest = Record<string, ManifestChunk>;
  */
 export const BUDGETS_KB: { page: string; screenType: string; budgetKb: number }[] = [
   { page: 'login page', screenType: 'login', budgetKb: 250 },
-  { page: 'table screen', screenType: 'table', budgetKb: 435 },
+  // 421.7 KB once the saved-settings menus (dropdown + popper) load after the grid and the
+  // framework libraries share one chunk (runtime/vite.config.ts); the rest is headroom for features
+  { page: 'table screen', screenType: 'table', budgetKb: 425 },
 ];
 
 /**

@@ -8,7 +8,7 @@
 import { themeQuartz, type GridApi, type GridState, type RowClickedEvent, type RowDoubleClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import './grid-modules';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { runAction, type DialogOpening } from '../../actions/run-action';
@@ -30,7 +30,9 @@ import { gridLocaleText } from './locale';
 import { measureText } from './measure';
 import { PresetFilterChoice } from './PresetFilterChoice';
 import { TableActions } from './TableActions';
-import { SavedSettingsToolbar } from './SavedSettingsToolbar';
+// The saved filters and views menus come a moment after the grid: they carry the dropdown and its
+// positioning library (popper), which the first rows do not need (tools/size-budget.ts).
+const SavedSettingsToolbar = lazy(() => import('./SavedSettingsToolbar').then((m) => ({ default: m.SavedSettingsToolbar })));
 import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './state';
 import type { ScreenProps } from '../types';
 
@@ -175,7 +177,11 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
         </div>
         <div className="table-toolbar">
           {presetDecl && preset && <PresetFilterChoice preset={presetDecl} value={preset} onChange={choosePreset} />}
-          {screen.stateKey && screen.savedSettings !== false && <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />}
+          {screen.stateKey && screen.savedSettings !== false && (
+            <Suspense fallback={null}>
+              <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />
+            </Suspense>
+          )}
           {screen.export && <ExportButton kind={screen.export} screen={screen} query={query} gridApi={() => gridApi.current} />}
           {screen.toolbarActions && (
             <TableActions items={screen.toolbarActions} selected={selected} conditions={conditions} ctx={ctx} onRun={(action, row) => onAction(action, row, true)} hasScreen={(id) => Object.hasOwn(bundle.screens, id)} />
