@@ -18,6 +18,7 @@ if (existsSync(dir)) {
 for (const sub of ['screens', 'schemas/entities', 'schemas/resources', 'locales/pl', 'assets']) mkdirSync(join(dir, sub), { recursive: true });
 writeFileSync(
   join(dir, 'variant.json'),
-  JSON.stringify({ $schema: '../../schemas/meta/variant.schema.json', schemaVersion: 1, name: name ?? folder, app: { config: {} } }, null, 2) + '\n',
+  JSON.stringify({ $schema: '../../schemas/meta/variant.schema.json', schemaVersion: 1, name: name ?? folder, hosts: [`${folder}.localhost`], app: { config: {} } }, null, 2) + '\n',
 );
-console.log(`Created client-variants/${folder}. Add overlay files with the same names as in screens/, schemas/ and locales/pl/, then run: PORTAL_VARIANT=${folder} npm start`);
+console.log(`Created client-variants/${folder}, served at http://${folder}.localhost:3000 (its "hosts" in variant.json; docs/variants.md).`);
+console.log('Add overlay files with the same names as in screens/, schemas/ and locales/pl/, check them with `npm run check`, and let the administrator\'s refresh (/app/refresh) pick the variant up, or restart the server.');
