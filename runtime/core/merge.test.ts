@@ -13,6 +13,10 @@ describe('mergeOverlay', () => {
     });
   });
 
+  it('refuses to remove an id the base list does not have (a misspelt id)', () => {
+    expect(() => mergeOverlay([{ id: 'a' }, { id: 'b' }], [{ id: 'c', $remove: true }])).toThrow(/"\$remove" of id "c"/);
+  });
+
   it('removes an item marked $remove', () => {
     expect(mergeOverlay([{ id: 'a' }, { id: 'b' }], [{ id: 'a', $remove: true }])).toEqual([{ id: 'b' }]);
   });

@@ -45,7 +45,9 @@ function mergeIdArrays(base: Array<Record<string, Json> & { id: string }>, overl
   for (const raw of overlay as Array<Record<string, Json> & { id: string }>) {
     const index = result.findIndex((x) => x.id === raw.id);
     if (raw.$remove === true) {
-      if (index >= 0) result.splice(index, 1);
+      // removing what is not there is a mistake (a misspelt id, or a base that changed): say so
+      if (index < 0) throw new MergeError(`"$remove" of id "${raw.id}", which the base list does not have`);
+      result.splice(index, 1);
       continue;
     }
     const moves = raw.$before !== undefined || raw.$after !== undefined;

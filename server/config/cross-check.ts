@@ -108,6 +108,17 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         const { locale, timeZone } = s.config ?? {};
         if (typeof locale === 'string' && !Intl.NumberFormat.supportedLocalesOf(locale).length) problems.push({ file, pointer: '/config/locale', reason: `"${locale}" is not a locale this platform knows` });
         if (typeof timeZone === 'string' && !validTimeZone(timeZone)) problems.push({ file, pointer: '/config/timeZone', reason: `"${timeZone}" is not an IANA time zone` });
+        // config.hiddenColumns names a table screen (or a details list's entity) and columns it has
+        for (const [name, ids] of Object.entries((s.config?.hiddenColumns ?? {}) as Record<string, string[]>)) {
+          const table = screens[name]?.type === 'table' ? (screens[name] as any).columns : undefined;
+          const lists = Object.values(screens).flatMap((x: any) => (x.type === 'details-dialog' ? (x.tabs ?? []).flatMap((tab: any) => tab.lists ?? []) : []))
+            .filter((l: any) => l.entity === name).flatMap((l: any) => l.columns);
+          const columns = new Set<string>([...(table ?? []), ...lists].map((c: any) => c.id));
+          if (!columns.size) problems.push({ file, pointer: `/config/hiddenColumns/${name}`, reason: `"${name}" is neither a table screen nor the entity of a details list` });
+          else ids.forEach((id, i) => {
+            if (!columns.has(id)) problems.push({ file, pointer: `/config/hiddenColumns/${name}/${i}`, reason: `"${name}" has no column "${id}"` });
+          });
+        }
         // the session carries config flags by name; the reset mail opens a dialog of the login screen by its query
         (s.sessionConfig ?? []).forEach((name: string, i: number) => {
           if (!Object.hasOwn(s.config ?? {}, name)) problems.push({ file, pointer: `/sessionConfig/${i}`, reason: `"${name}" is not a flag of config` });
@@ -164,6 +175,34 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     problems.push(...resourceRuleProblems(file, r, evaluator, needKey));
   }
   problems.push(...screenAccessProblems(parts, evaluator));
+  problems.push(...unknownFlagProblems(parts));
+  return problems;
+}
+
+/**
+ * A condition that reads a configuration flag must name one the configuration has
+ * (screens/app.json `config` with the variant's overlay): a misspelt flag would otherwise never
+ * match, and a step or button would silently stay hidden (or shown) in every variant.
+ */
+function unknownFlagProblems(parts: Parts): ConfigProblem[] {
+  const flags = new Set(Object.keys(parts.config ?? {}));
+  const problems: ConfigProblem[] = [];
+  const walk = (value: unknown, file: string, pointer: string) => {
+    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, file, `${pointer}/${i}`));
+    if (!value || typeof value !== 'object') return;
+    const node = value as Record<string, any>;
+    const config = node.properties?.config;
+    if (config && typeof config === 'object') {
+      const named = [...Object.keys(config.properties ?? {}), ...(Array.isArray(config.required) ? config.required : [])];
+      for (const flag of new Set(named)) {
+        if (!flags.has(flag)) problems.push({ file, pointer: `${pointer}/properties/config`, reason: `condition names the configuration flag "${flag}", which screens/app.json config does not have` });
+      }
+    }
+    for (const [key, child] of Object.entries(node)) walk(child, file, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  };
+  walk(parts.conditions, 'screens/conditions.json', '');
+  for (const [id, screen] of Object.entries(parts.screens)) if (id !== 'conditions') walk(screen, `screens/${id}.json`, '');
+  for (const [name, resource] of Object.entries(parts.resources)) walk(resource, `schemas/resources/${name}.json`, '');
   return problems;
 }
 

@@ -73,6 +73,12 @@ export interface AppFile {
      * Client variant P (spec §2): the order wizard's Scope and Contractor steps are shown to advisors only.
      */
     scopeAndContractorForAdvisorsOnly?: boolean;
+    /**
+     * Spec §6 'Columns and options': columns a client does not see, by table screen id (assignments-table, vehicles-table) or by the entity of a details list (order-position); runtime/core/hidden-columns.ts.
+     */
+    hiddenColumns?: {
+      [k: string]: string[];
+    };
   };
   /**
    * Generic table resources (every list screen).

@@ -5,6 +5,7 @@
  */
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
+import { hiddenColumnsOf } from '../../../core/hidden-columns';
 import type { ConditionContext } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';
 import { useConfig } from '../../config/ConfigContext';
@@ -28,7 +29,8 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
   const { t } = useTranslation();
   const { bundle, conditions } = useConfig();
   const schema = list.entity ? bundle.schemas[list.entity] : undefined;
-  const columns = list.columns.filter((c) => conditions.isVisible(c, ctx));
+  const hidden = hiddenColumnsOf(bundle.config, list.entity);
+  const columns = list.columns.filter((c) => !hidden.has(c.id) && conditions.isVisible(c, ctx));
   const rows = listRows(record, list.field);
   const label = (c: Column) => t(c.label ?? (list.entity ? fieldLabelKey(list.entity, c.id) : c.id));
   const show = (c: Column, row: Data) => formatValue(row[c.id], formatKindFor(schema?.properties?.[c.id], c.format), t, undefined, c.valueLabels);

@@ -8,6 +8,7 @@
 import { themeQuartz, type GridApi, type GridState, type RowClickedEvent, type RowDoubleClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import './grid-modules';
+import { hiddenColumnsOf } from '../../../core/hidden-columns';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
@@ -98,7 +99,12 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const stateKey = screen.stateKey ? `${screen.stateKey}${embedded ? '.embedded' : ''}` : undefined;
 
   const entity = bundle.schemas[screen.entity];
-  const columnDefs = useMemo(() => buildColumnDefs(screen, entity, t, conditions, ctx, measureText), [screen, entity, t, conditions, ctx]);
+  // a client's configuration may hide some columns of this table (core/hidden-columns.ts)
+  const shown = useMemo(() => {
+    const hidden = hiddenColumnsOf(bundle.config, screenId);
+    return hidden.size ? { ...screen, columns: screen.columns.filter((c) => !hidden.has(c.id)) } : screen;
+  }, [screen, screenId, bundle.config]);
+  const columnDefs = useMemo(() => buildColumnDefs(shown, entity, t, conditions, ctx, measureText), [shown, entity, t, conditions, ctx]);
   const presetDecl = screen.presetFilter;
   const [preset, setPreset] = useState(() => {
     const kept = stateKey ? loadPreset(stateKey) : undefined;
