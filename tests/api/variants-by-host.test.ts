@@ -134,6 +134,18 @@ describe('one server serving several variants', () => {
     expect((await config({ host: 'dealer.localhost' }, 'x'.repeat(43))).json().variant).toBe('dealer');
   });
 
+  it('serves a new or changed variant after the administrator’s refresh, without a restart', async () => {
+    const variantAt = async (host: string) => (await config({ host })).json();
+    expect((await variantAt('late.localhost')).variant).toBe('default');
+    mkdirSync(join(root, 'client-variants', 'late'), { recursive: true });
+    writeFileSync(join(root, 'client-variants', 'late', 'variant.json'), JSON.stringify({ schemaVersion: 1, name: 'late', hosts: ['late.localhost'], app: { loginAppName: 'Późny wariant' } }));
+    writeFileSync(join(root, 'client-variants', 'dealer', 'variant.json'), JSON.stringify({ ...FIXTURES.dealer, schemaVersion: 1, name: 'dealer', app: { ...FIXTURES.dealer.app, loginAppName: 'Portal dealera 2' } }));
+    const admin = await t.signIn('admin');
+    expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
+    expect(await variantAt('late.localhost')).toMatchObject({ variant: 'late', app: { loginAppName: 'Późny wariant' } });
+    expect((await variantAt('dealer.localhost')).app.loginAppName).toBe('Portal dealera 2');
+  });
+
   it('applies the server-side rules of the user’s variant (approved scope editable by the brand’s manager only)', async () => {
     const brandManager = await t.signIn('manager2');
     const manager = await t.signIn('manager');
