@@ -225,6 +225,18 @@ describe('the four client variants of the repository, served by one server', () 
     expect(refused.json().errors).toEqual([{ field: 'zlecZakres', message: 'Nie masz uprawnień do zmiany tego pola' }]);
   });
 
+  it('customer brand: the users of its client (KL003) get it on any host, others keep the host’s', async () => {
+    const signIn = await t.call('POST', '/api/user/auth', { body: { username: 'manager3', password: 'Haslo123!', role: 'MANAGER' } });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect(signIn.json().body.postConfig.variant).toBe('customer-brand');
+    const token = signIn.json().id_token as string;
+    expect((await t.call('GET', '/api/ui/config', { token })).json().variant).toBe('customer-brand');
+    expect((await t.call('GET', '/api/init/pre-config', { token })).json().loginAppName).toBe('Zielona Flota – portal kierowcy');
+    // its logo reaches its users through the API client, which sends the session
+    expect((await t.call('GET', '/api/ui/assets/logo.svg', { token })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/ui/config', { token: await t.signIn('manager') })).json().variant).toBe('default');
+  });
+
   it('customer brand: its logo and favicon are served at its host only, and nothing else of its folder', async () => {
     const logo = await t.call('GET', '/api/ui/assets/logo.svg', { headers: { host: 'marka.localhost' } });
     expect(logo.statusCode).toBe(200);

@@ -3,7 +3,7 @@
  * same server as http://<variant host>:<port> (Chromium sends *.localhost to 127.0.0.1).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, toast } from './support';
+import { signIn, submitLogin, toast } from './support';
 
 const PORT = Number(process.env.E2E_PORT || 3100);
 const at = (host: string) => `http://${host}:${PORT}`;
@@ -125,4 +125,12 @@ test('on the default host a fleet manager cannot edit the approved scope', async
   await expect(dialog.locator('[data-field="zlecZakres"]')).toBeVisible();
   // the order offers its edit form only for what the server lets the caller change: nothing, for this manager
   await expect(dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' })).toHaveCount(0);
+});
+
+test('a fleet manager of the brand’s client signs in on the default host and the portal restarts in the brand’s look', async ({ page }) => {
+  await submitLogin(page, { login: 'manager3', password: 'Haslo123!', choice: 'Fleet Manager' });
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await expect(page).toHaveTitle('Zielona Flota – portal kierowcy');
+  await expect(page.locator('.app-topbar')).toHaveCSS('background-color', 'rgb(18, 74, 39)');
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^blob:/);
 });
