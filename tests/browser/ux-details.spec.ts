@@ -313,7 +313,7 @@ for (const role of ['admin', 'manager', 'kierowca', 'doradca'] as Account[]) {
           if ((await rowCount(page)) > 0) await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
         }
         // a screen whose code is still loading shows the spinner (inside a fading-in dialog): wait for it
-        await expect(page.locator('.loading-text')).toHaveCount(0);
+        await expect(page.locator('.loading-text')).toHaveCount(0, { timeout: 30_000 });
         await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
         const axe = new AxeBuilder({ page });
         const violations = (await axe.analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
