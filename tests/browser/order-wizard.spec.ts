@@ -67,6 +67,7 @@ test('a driver orders an inspection from the service-order modal through every s
   await w.getByLabel(/^Plik/).setInputFiles({ name: 'skrypt.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
   await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
   await expect(w.getByText('Niedozwolone rozszerzenie pliku. Dozwolone rozszerzenia: pdf, jpg, jpeg, png, doc, docx, xls, xlsx, txt')).toBeVisible();
+  await shot(page, 'driver-3a-attachment-form');
   await w.getByLabel(/^Plik/).setInputFiles({ name: 'protokol-przekazania.pdf', mimeType: 'application/pdf', buffer: PDF });
   await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
   await expect(w.getByRole('row', { name: new RegExp(title) })).toContainText('protokol-przekazania.pdf');
