@@ -4,7 +4,8 @@
  * an @rjsf form on its schema with the step's fields (conditions see the item, and the wizard's
  * record under `parent`: tyre or not); a new item starts from the declared defaults. Columns hide by
  * their conditions (prices when cenaWidoczna is not T); the net of a row and the totals come from
- * runtime/core/order-values.ts, the function the server stores.
+ * runtime/core/order-values.ts, the function the server stores. A file field (an attachment's file)
+ * is checked against its fileLimits; the item holds the file's name, the File stays in `itemFiles`.
  */
 import Form from '@rjsf/react-bootstrap';
 import type { FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
