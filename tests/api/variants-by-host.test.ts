@@ -134,6 +134,18 @@ describe('one server serving several variants', () => {
     expect((await config({ host: 'dealer.localhost' }, 'x'.repeat(43))).json().variant).toBe('dealer');
   });
 
+  it('serves a new or changed variant after the administrator’s refresh, without a restart', async () => {
+    const variantAt = async (host: string) => (await config({ host })).json();
+    expect((await variantAt('late.localhost')).variant).toBe('default');
+    mkdirSync(join(root, 'client-variants', 'late'), { recursive: true });
+    writeFileSync(join(root, 'client-variants', 'late', 'variant.json'), JSON.stringify({ schemaVersion: 1, name: 'late', hosts: ['late.localhost'], app: { loginAppName: 'Późny wariant' } }));
+    writeFileSync(join(root, 'client-variants', 'dealer', 'variant.json'), JSON.stringify({ ...FIXTURES.dealer, schemaVersion: 1, name: 'dealer', app: { ...FIXTURES.dealer.app, loginAppName: 'Portal dealera 2' } }));
+    const admin = await t.signIn('admin');
+    expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
+    expect(await variantAt('late.localhost')).toMatchObject({ variant: 'late', app: { loginAppName: 'Późny wariant' } });
+    expect((await variantAt('dealer.localhost')).app.loginAppName).toBe('Portal dealera 2');
+  });
+
   it('applies the server-side rules of the user’s variant (approved scope editable by the brand’s manager only)', async () => {
     const brandManager = await t.signIn('manager2');
     const manager = await t.signIn('manager');
@@ -211,6 +223,18 @@ describe('the four client variants of the repository, served by one server', () 
     const refused = await t.call('PUT', `/api/order/${autId}`, { token: await t.signIn('manager'), body });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors).toEqual([{ field: 'zlecZakres', message: 'Nie masz uprawnień do zmiany tego pola' }]);
+  });
+
+  it('customer brand: the users of its client (KL003) get it on any host, others keep the host’s', async () => {
+    const signIn = await t.call('POST', '/api/user/auth', { body: { username: 'manager3', password: 'Haslo123!', role: 'MANAGER' } });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect(signIn.json().body.postConfig.variant).toBe('customer-brand');
+    const token = signIn.json().id_token as string;
+    expect((await t.call('GET', '/api/ui/config', { token })).json().variant).toBe('customer-brand');
+    expect((await t.call('GET', '/api/init/pre-config', { token })).json().loginAppName).toBe('Zielona Flota – portal kierowcy');
+    // its logo reaches its users through the API client, which sends the session
+    expect((await t.call('GET', '/api/ui/assets/logo.svg', { token })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/ui/config', { token: await t.signIn('manager') })).json().variant).toBe('default');
   });
 
   it('customer brand: its logo and favicon are served at its host only, and nothing else of its folder', async () => {

@@ -2,8 +2,8 @@
  * One server serves every client variant by host name (docs/variants.md): the journeys open the
  * same server as http://<variant host>:<port> (Chromium sends *.localhost to 127.0.0.1).
  */
-import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, submitLogin, toast } from './support';
 
 const PORT = Number(process.env.E2E_PORT || 3100);
 const at = (host: string) => `http://${host}:${PORT}`;
@@ -57,4 +57,80 @@ test('each variant’s host answers its own title', async ({ page }) => {
     await page.goto(at(host) + '/');
     await expect(page).toHaveTitle(title);
   }
+});
+
+/** The step list of the order wizard opened with 'Dodaj zlecenie' from the orders table. */
+async function wizardSteps(page: Page): Promise<string[]> {
+  await page.goto('/app/order');
+  await page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name: 'Dodaj zlecenie' }).click();
+  const wizard = page.getByRole('dialog', { name: 'Dodanie zlecenia' });
+  const steps = wizard.getByRole('list', { name: 'Kroki' }).getByRole('listitem');
+  await expect(steps.first()).toBeVisible();
+  return (await steps.allInnerTexts()).map((s) => s.replace(/^\d+\.\s*/, '').trim());
+}
+
+test.describe('variant P, on its host', () => {
+  test.use({ baseURL: at('p.localhost') });
+  test('the administrator’s order wizard has no Wykonawca and Zakres steps there', async ({ page }) => {
+    await signIn(page, 'admin');
+    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Notatki', 'Podsumowanie']);
+  });
+  test('a fleet manager’s wizard has neither', async ({ page }) => {
+    await signIn(page, 'manager');
+    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Notatki', 'Podsumowanie']);
+  });
+  test('an advisor keeps both', async ({ page }) => {
+    await signIn(page, 'doradca');
+    const steps = await wizardSteps(page);
+    expect(steps).toContain('Wykonawca');
+    expect(steps).toContain('Zakres');
+  });
+});
+
+test('on the default host the administrator’s order wizard has Wykonawca and Zakres', async ({ page }) => {
+  await signIn(page, 'admin');
+  const steps = await wizardSteps(page);
+  expect(steps).toContain('Wykonawca');
+  expect(steps).toContain('Zakres');
+});
+
+/** Opens the details of the first order of a vehicle from the orders table. */
+async function openOrderOf(page: Page, rejestr: string) {
+  await page.goto('/app/order');
+  await page.locator('.ag-cell[col-id="rejestr"]').filter({ hasText: rejestr }).first().click();
+  const dialog = page.locator('.modal.details-dialog');
+  await expect(dialog.getByRole('tablist')).toBeVisible();
+  return dialog;
+}
+
+test.describe('variant T, on its host', () => {
+  test.use({ baseURL: at('t.localhost') });
+  test('a fleet manager edits an order’s approved scope', async ({ page }) => {
+    await signIn(page, 'manager');
+    const dialog = await openOrderOf(page, 'WZ12345');
+    await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
+    const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
+    await form.getByLabel(/^Zatwierdzony zakres/).fill('Wymiana oleju i filtrów (uzgodnione z flotą)');
+    await form.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(toast(page, 'Zapisano zmiany w zleceniu')).toBeVisible();
+    await dialog.getByRole('tab', { name: 'Zakres' }).click();
+    await expect(dialog.locator('[data-field="zlecZakres"]')).toContainText('Wymiana oleju i filtrów (uzgodnione z flotą)');
+  });
+});
+
+test('on the default host a fleet manager cannot edit the approved scope', async ({ page }) => {
+  await signIn(page, 'manager');
+  const dialog = await openOrderOf(page, 'WZ12345');
+  await dialog.getByRole('tab', { name: 'Zakres' }).click();
+  await expect(dialog.locator('[data-field="zlecZakres"]')).toBeVisible();
+  // the order offers its edit form only for what the server lets the caller change: nothing, for this manager
+  await expect(dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' })).toHaveCount(0);
+});
+
+test('a fleet manager of the brand’s client signs in on the default host and the portal restarts in the brand’s look', async ({ page }) => {
+  await submitLogin(page, { login: 'manager3', password: 'Haslo123!', choice: 'Fleet Manager' });
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await expect(page).toHaveTitle('Zielona Flota – portal kierowcy');
+  await expect(page.locator('.app-topbar')).toHaveCSS('background-color', 'rgb(18, 74, 39)');
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^blob:/);
 });
