@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { tinyPdf } from '../../server/seed/pdf.ts';
 import { rowCount, signIn, toast } from './support';
 
 /** Every step is photographed (SHOTS=1) so that a person can look at it: /tmp/wizard-<name>.png. */
@@ -10,8 +11,11 @@ const shot = async (page: Page, name: string) => {
 const wizard = (page: Page) => page.getByRole('dialog', { name: 'Dodanie zlecenia' });
 const stepTitle = (w: Locator) => w.getByTestId('wizard-step-title');
 const next = (w: Locator) => w.getByRole('button', { name: 'Następny' }).click();
+const PDF = tinyPdf(['Protokol przekazania']);
+/** A title this run alone gives (at most 29 characters). */
+const title = `Protokół ${Date.now().toString().slice(-8)}`;
 
-test('a driver orders an inspection from the service-order modal through every step and sees the toast', async ({ page }) => {
+test('a driver orders an inspection from the service-order modal through every step, attaches a PDF, and the order\'s details list it', async ({ page, browser }) => {
   await signIn(page, 'kierowca');
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await expect(page).toHaveURL(/\/app\/service-order$/);
@@ -26,7 +30,7 @@ test('a driver orders an inspection from the service-order modal through every s
   const w = wizard(page);
   await expect(w).toBeVisible();
   // a driver sees no contractor and no scope
-  await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText(['1. Dane zlecenia', '2. Zgłaszający', '3. Uwagi', '4. Notatki', '5. Podsumowanie']);
+  await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText(['1. Dane zlecenia', '2. Zgłaszający', '3. Uwagi', '4. Załączniki', '5. Notatki', '6. Podsumowanie']);
   await expect(stepTitle(w)).toHaveText('Dane zlecenia');
   await expect(w.getByLabel(/^Typ interwencji/)).toHaveValue(/PRZEGLAD|0/);
   await expect(w.getByRole('combobox', { name: /^Nr rejestracyjny/ })).toHaveValue('WZ12345');
@@ -50,6 +54,35 @@ test('a driver orders an inspection from the service-order modal through every s
   await shot(page, 'driver-3-remarks');
   await next(w);
 
+  // attachments: the upload dialog's rules and messages, the files kept in the browser until the save
+  await expect(stepTitle(w)).toHaveText('Załączniki');
+  await expect(w.getByText('Brak załączników')).toBeVisible();
+  await w.getByRole('button', { name: 'Dodaj załącznik' }).click();
+  await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
+  await expect(w.getByText('Tytuł nie może być pusty')).toBeVisible();
+  await expect(w.getByText('Opis nie może być pusty')).toBeVisible();
+  await expect(w.getByText('Wybierz plik')).toBeVisible();
+  await w.getByLabel(/^Tytuł/).fill(title);
+  await w.getByLabel(/^Opis/).fill('Protokół przekazania pojazdu');
+  await w.getByLabel(/^Plik/).setInputFiles({ name: 'skrypt.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+  await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
+  await expect(w.getByText('Niedozwolone rozszerzenie pliku. Dozwolone rozszerzenia: pdf, jpg, jpeg, png, doc, docx, xls, xlsx, txt')).toBeVisible();
+  await shot(page, 'driver-3a-attachment-form');
+  await w.getByLabel(/^Plik/).setInputFiles({ name: 'protokol-przekazania.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
+  await expect(w.getByRole('row', { name: new RegExp(title) })).toContainText('protokol-przekazania.pdf');
+  // a second one, removed again
+  await w.getByRole('button', { name: 'Dodaj załącznik' }).click();
+  await w.getByLabel(/^Tytuł/).fill('Zbędny');
+  await w.getByLabel(/^Opis/).fill('Do usunięcia');
+  await w.getByLabel(/^Plik/).setInputFiles({ name: 'zbedny.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
+  await expect(w.getByRole('row', { name: /Zbędny/ })).toBeVisible();
+  await shot(page, 'driver-3b-attachments');
+  await w.getByRole('button', { name: 'Usuń pozycję 2' }).click();
+  await expect(w.getByRole('row', { name: /Zbędny/ })).toHaveCount(0);
+  await next(w);
+
   await expect(stepTitle(w)).toHaveText('Notatki');
   await w.getByRole('button', { name: 'Dodaj notatkę' }).click();
   await w.getByLabel(/^Treść notatki/).fill('Samochód dostępny od 8:00.');
@@ -63,6 +96,8 @@ test('a driver orders an inspection from the service-order modal through every s
   await expect(summary.locator('[data-field="rejestr"]')).toHaveText('WZ12345');
   await expect(summary.locator('[data-field="uwagi"]')).toHaveText('Proszę o termin w przyszłym tygodniu.');
   await expect(summary.getByText('Samochód dostępny od 8:00.')).toBeVisible();
+  await expect(summary).toContainText(`Tytuł: ${title} · Opis: Protokół przekazania pojazdu · Plik: protokol-przekazania.pdf`);
+  await expect(summary).not.toContainText('Zbędny');
   await shot(page, 'driver-5-summary');
   await w.getByRole('button', { name: 'Zapisz' }).click();
 
@@ -71,6 +106,20 @@ test('a driver orders an inspection from the service-order modal through every s
   // closing returns to the page the driver came from
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
   await shot(page, 'driver-6-saved');
+
+  // the fleet manager of the vehicle opens the new order (newest first): the PDF is on its Załączniki tab
+  const context = await browser.newContext();
+  const manager = await context.newPage();
+  await signIn(manager, 'manager');
+  await manager.goto('/app/order');
+  await manager.locator('.ag-row').first().click();
+  const details = manager.getByRole('dialog').filter({ has: manager.getByRole('tab', { name: 'Załączniki' }) });
+  await details.getByRole('tab', { name: 'Załączniki' }).click();
+  const row = details.locator('.ag-row').filter({ hasText: title });
+  await expect(row).toContainText('protokol-przekazania.pdf');
+  await expect(details.locator('.ag-row').filter({ hasText: 'Zbędny' })).toHaveCount(0);
+  await shot(manager, 'driver-7-order-attachments');
+  await context.close();
 });
 
 test('an advisor adds an order with positions in the scope step, and it appears in the orders table', async ({ page }) => {
@@ -84,7 +133,7 @@ test('an advisor adds an order with positions in the scope step, and it appears 
 
   const w = wizard(page);
   await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText([
-    '1. Dane zlecenia', '2. Wykonawca', '3. Zgłaszający', '4. Zakres', '5. Uwagi', '6. Notatki', '7. Podsumowanie',
+    '1. Dane zlecenia', '2. Wykonawca', '3. Zgłaszający', '4. Zakres', '5. Uwagi', '6. Załączniki', '7. Notatki', '8. Podsumowanie',
   ]);
   // Następny checks the step first
   await w.getByRole('combobox', { name: /^Nr rejestracyjny/ }).fill('');
@@ -165,6 +214,8 @@ test('an advisor adds an order with positions in the scope step, and it appears 
 
   await expect(stepTitle(w)).toHaveText('Uwagi');
   await next(w);
+  await expect(stepTitle(w)).toHaveText('Załączniki');
+  await next(w);
   await expect(stepTitle(w)).toHaveText('Notatki');
   await next(w);
   await expect(stepTitle(w)).toHaveText('Podsumowanie');
@@ -196,7 +247,7 @@ test('a fleet manager adds an order from the orders table without contractor and
   await expect(damage.getByRole('button', { includeHidden: true })).toBeDisabled();
   await toolbar.getByRole('button', { name: 'Dodaj zlecenie' }).click();
   const w = wizard(page);
-  await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText(['1. Dane zlecenia', '2. Zgłaszający', '3. Uwagi', '4. Notatki', '5. Podsumowanie']);
+  await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText(['1. Dane zlecenia', '2. Zgłaszający', '3. Uwagi', '4. Załączniki', '5. Notatki', '6. Podsumowanie']);
   // the vehicle is typed: nothing prefilled for a manager
   await expect(w.getByRole('combobox', { name: /^Nr rejestracyjny/ })).toHaveValue('');
   await shot(page, 'manager-1-details');

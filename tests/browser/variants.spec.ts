@@ -73,11 +73,11 @@ test.describe('variant P, on its host', () => {
   test.use({ baseURL: at('p.localhost') });
   test('the administrator’s order wizard has no Wykonawca and Zakres steps there', async ({ page }) => {
     await signIn(page, 'admin');
-    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Notatki', 'Podsumowanie']);
+    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Załączniki', 'Notatki', 'Podsumowanie']);
   });
   test('a fleet manager’s wizard has neither', async ({ page }) => {
     await signIn(page, 'manager');
-    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Notatki', 'Podsumowanie']);
+    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Załączniki', 'Notatki', 'Podsumowanie']);
   });
   test('an advisor keeps both', async ({ page }) => {
     await signIn(page, 'doradca');

@@ -255,4 +255,26 @@ describe('configuration', () => {
     expect(problems.some((p) => p.startsWith('screens/password-reset-set.json /fields/1/userInput'))).toBe(true);
     expect(problems.some((p) => p.startsWith('screens/app.json /security/signInChoices'))).toBe(true);
   });
+
+  it('refuses a wizard follow-up over a list no step has, and an upload of a list without a file field', () => {
+    const root = copyConfig();
+    made.push(root);
+    const file = join(root, 'screens', 'order-wizard.json');
+    const screen = JSON.parse(readFileSync(file, 'utf8'));
+    const upload = screen.submit.then.findIndex((c: any) => c.encoding === 'multipart');
+    const note = screen.submit.then.findIndex((c: any) => c.each === 'notes');
+    screen.submit.then[upload].each = 'files';
+    screen.submit.then[note].encoding = 'multipart';
+    write(file, screen);
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems).toEqual(expect.arrayContaining([
+      `screens/order-wizard.json /submit/then/${upload}/each "files" is not the path of a list step`,
+      `screens/order-wizard.json /submit/then/${note}/encoding the list "notes" has no file field to upload`,
+    ]));
+  });
 });

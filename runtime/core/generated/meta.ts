@@ -1625,7 +1625,7 @@ export type Step = {
 
 export interface StepList {
   /**
-   * Dot path of the list in the wizard's data (rangePositions, notes).
+   * Dot path of the list in the wizard's data (rangePositions, attachments, notes). A field with widget file keeps the file's name in the item and the file itself in memory beside it (checked against its fileLimits).
    */
   path: string;
   /**
@@ -1771,7 +1771,7 @@ export interface WizardFile {
      */
     failureToast?: I18NKey;
     /**
-     * Calls made after the save, one per item of a list of the data (notes typed in the wizard).
+     * Calls made after the save in this order, one per item of a list of the data (attachments typed in the wizard, then notes).
      */
     then?: {
       /**
@@ -1779,9 +1779,16 @@ export interface WizardFile {
        */
       each: string;
       endpoint: Endpoint;
+      /**
+       * multipart: the body's values as text parts and the item's chosen files (its file fields, kept in memory, never in the data) as file parts — one upload per item.
+       */
+      encoding?: "json" | "multipart";
       body: {
         [k: string]: ValueSource;
       };
+      /**
+       * A warning (the record is saved already) with the item's values ({{file}}, {{tytul}}); the server's reason follows it. The other items still go.
+       */
       failureToast?: I18NKey;
     }[];
   };

@@ -4,10 +4,11 @@
  * an @rjsf form on its schema with the step's fields (conditions see the item, and the wizard's
  * record under `parent`: tyre or not); a new item starts from the declared defaults. Columns hide by
  * their conditions (prices when cenaWidoczna is not T); the net of a row and the totals come from
- * runtime/core/order-values.ts, the function the server stores.
+ * runtime/core/order-values.ts, the function the server stores. A file field (an attachment's file)
+ * is checked against its fileLimits; the item holds the file's name, the File stays in `itemFiles`.
  */
 import Form from '@rjsf/react-bootstrap';
-import type { RJSFSchema, RJSFValidationError } from '@rjsf/utils';
+import type { FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import { useImperativeHandle, useMemo, useRef, useState, type RefObject } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
@@ -17,17 +18,19 @@ import { fieldLabelKey } from '../../../core/labels';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl } from '../../config/bundle';
 import { formatDecimal1, formatMoney, formatNumber } from '../../format';
+import { fileLimitsOf, fileProblem, type ChosenFiles } from '../../forms/file-checks';
 import { translateErrors } from '../../forms/messages';
 import { formTemplates } from '../../forms/templates';
 import { buildUiSchema } from '../../forms/ui-schema';
 import { formValidator } from '../../forms/validator';
 import { formWidgets } from '../../forms/widgets';
+import type { ItemFiles } from './follow-ups';
 import type { StepHandle } from './Wizard';
 import { getPath, hiddenFields, itemSchemaOf, listTotals, newItem, rowNet, setPath, stepSchema, type Data, type ListDecl } from './wizard-logic';
 
 type Column = ListDecl['columns'][number];
 
-export function ListStep({ list, screen, data, ctx, namespace, month, onChange, handle }: {
+export function ListStep({ list, screen, data, ctx, namespace, month, onChange, handle, itemFiles }: {
   list: ListDecl;
   screen: WizardDecl;
   data: Data;
@@ -36,13 +39,16 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
   month: number;
   onChange: (update: (data: Data) => Data) => void;
   handle: RefObject<StepHandle | null>;
+  /** The files chosen in items' file fields, by item (an attachment's file), kept beside the data. */
+  itemFiles: ItemFiles;
 }) {
   const { t } = useTranslation();
   const { bundle, conditions } = useConfig();
   const labels = list.labels ?? namespace;
   const rows = (getPath(data, list.path) as Data[] | undefined) ?? [];
   const record = (ctx.record ?? {}) as Data;
-  const [editing, setEditing] = useState<{ index: number; item: Data } | null>(null);
+  // the item being typed, with the files chosen in its file fields so far
+  const [editing, setEditing] = useState<{ index: number; item: Data; files: ChosenFiles } | null>(null);
   const [live, setLive] = useState(false);
   const form = useRef<any>(null);
   const itemSchema = useMemo(() => itemSchemaOf(list, bundle.schemas[screen.schema], bundle.schemas), [list, bundle.schemas, screen.schema]);
@@ -68,11 +74,24 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
     setLive(true);
     if (!editing || !form.current?.validateForm()) return false;
     const shown = Object.fromEntries(Object.entries(editing.item).filter(([k, v]) => !hidden.has(k) && v !== undefined));
+    const files = new Map([...editing.files].filter(([field]) => shown[field] !== undefined));
+    if (files.size) itemFiles.set(shown, files);
     setRows(editing.index < 0 ? [...rows, shown] : rows.map((r, i) => (i === editing.index ? shown : r)));
     setEditing(null);
     setLive(false);
     return true;
   };
+  // a file of a wrong extension or too large is refused with the upload dialog's messages (spec §8)
+  const customValidate = (item: Data | undefined, errors: FormValidation<Data>) => {
+    for (const field of list.fields) {
+      if (field.widget !== 'file' || !field.fileLimits || hidden.has(field.id)) continue;
+      const file = editing?.files.get(field.id);
+      const problem = file && item?.[field.id] !== undefined ? fileProblem(file, fileLimitsOf(field.fileLimits, bundle.config as Data), field.fileLimits) : null;
+      if (problem) (errors as any)[field.id]?.addError(t(problem.key, problem.vars));
+    }
+    return errors;
+  };
+  const edit = (index: number, item: Data) => setEditing({ index, item, files: new Map(index < 0 ? [] : (itemFiles.get(rows[index]) ?? [])) });
   const labelOf = (c: Column) => t(c.label ?? fieldLabelKey(labels, c.id));
   const cell = (row: Data, c: Column): string => {
     const value = c.net ? rowNet(row) : row[c.id];
@@ -106,7 +125,7 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
                   <td key={c.id} className={c.format && c.format !== 'text' ? 'text-end text-nowrap' : undefined}>{cell(row, c)}</td>
                 ))}
                 <td className="text-end text-nowrap">
-                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={!!editing} onClick={() => setEditing({ index: i, item: { ...row } })} aria-label={`${t('app:wizard.editRow')} ${i + 1}`}>
+                  <Button size="sm" variant="outline-secondary" className="me-1" disabled={!!editing} onClick={() => edit(i, { ...row })} aria-label={`${t('app:wizard.editRow')} ${i + 1}`}>
                     <i className="bi bi-pencil" aria-hidden="true" />
                   </Button>
                   <Button size="sm" variant="outline-danger" disabled={!!editing} onClick={() => setRows(rows.filter((_, j) => j !== i))} aria-label={`${t('app:wizard.deleteRow')} ${i + 1}`}>
@@ -137,6 +156,8 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
             uiSchema={uiSchema}
             formData={editing.item}
             validator={formValidator}
+            customValidate={customValidate}
+            formContext={{ files: editing.files }}
             widgets={formWidgets}
             templates={formTemplates}
             transformErrors={(errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden })}
@@ -158,7 +179,7 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
           </div>
         </div>
       ) : (
-        <Button variant="outline-primary" size="sm" onClick={() => setEditing({ index: -1, item: newItem(list, conditions, ctx, month) })}>
+        <Button variant="outline-primary" size="sm" onClick={() => edit(-1, newItem(list, conditions, ctx, month))}>
           <i className="bi bi-plus-lg me-1" aria-hidden="true" />
           {t(list.addLabel ?? 'app:wizard.addRow')}
         </Button>

@@ -4,7 +4,7 @@
  * last, Zapisz. Each step validates before Następny (an @rjsf form on the request schema's record,
  * an editable list, a generated summary); a step may look something up before it is left (the
  * service plan of an inspection). Zapisz sends the declared body, shows the outcome's toast, makes
- * the follow-up calls (one per note), tells the opener to reload and closes; a failure keeps the
+ * the follow-up calls (one upload per attachment, one post per note; follow-ups.ts), tells the opener to reload and closes; a failure keeps the
  * dialog open with the data.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -18,10 +18,11 @@ import { useConditionContext } from '../../config/useConditionContext';
 import { showToast } from '../../state/ui';
 import type { ScreenProps } from '../types';
 import { FieldsStep } from './FieldsStep';
+import { runFollowUps, type ItemFiles } from './follow-ups';
 import { ListStep } from './ListStep';
 import { SummaryStep } from './SummaryStep';
 import {
-  filledItems, getPath, initialWizardData, lookupBody, newItem, outcomeOf, resolveValue, setPath, stepContext, submitBody,
+  filledItems, getPath, initialWizardData, lookupBody, newItem, outcomeOf, setPath, stepContext, submitBody,
   unsentFields, visibleSteps, type Data,
 } from './wizard-logic';
 
@@ -46,6 +47,8 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
   const [busy, setBusy] = useState(false);
   const [question, setQuestion] = useState<{ text: string; answer: (yes: boolean) => void } | null>(null);
   const handle = useRef<StepHandle | null>(null);
+  // the files chosen in list items (attachments), beside the data and never in it
+  const itemFiles = useRef<ItemFiles>(new WeakMap());
   const namespace = screen.labels ?? screen.title.split(':')[0];
   // the month in the portal's time zone decides the tyre season of a new position
   const month = () => Number(new Intl.DateTimeFormat('en-GB', { month: 'numeric', timeZone: String(bundle.config.timeZone ?? 'Europe/Warsaw') }).format(new Date()));
@@ -117,18 +120,14 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     if (outcome) showToast('success', t(outcome.toast), key);
     // the server's message as a warning, unless it only repeats the toast
     if (outcome?.warning && outcome.warning !== t(outcome.toast)) showToast('warning', outcome.warning, `${key}:warning`);
-    // then the items typed in the wizard, one call each (the notes)
-    for (const call of decl.then ?? []) {
-      const items = getPath(data, call.each);
-      for (const item of Array.isArray(items) ? (items as Data[]) : []) {
-        const body = Object.fromEntries(Object.entries(call.body).map(([k, source]) => [k, resolveValue(source, { answer, item, session: ctx.session })]));
-        try {
-          await api.post(call.endpoint, body, { quiet: true });
-        } catch (e) {
-          showToast('error', e instanceof ApiError && e.detail && e.status < 500 ? e.detail : t(call.failureToast ?? 'app:noConnection'), `${key}:${call.each}`);
-        }
-      }
-    }
+    // then the items typed in the wizard, one call each (the attachments' uploads, the notes)
+    await runFollowUps(decl.then, data, answer, ctx.session as Record<string, unknown> | null | undefined, itemFiles.current, {
+      post: (endpoint, body) => api.post(endpoint, body, { quiet: true }),
+      postMultipart: (endpoint, parts) => api.postMultipart(endpoint, parts, { quiet: true }),
+      warn: (text, id) => showToast('warning', text, `${key}:${id}`),
+      detailOf: (e) => (e instanceof ApiError && e.detail && e.status < 500 ? e.detail : undefined),
+      t: (k, vars) => t(k, vars),
+    });
     setBusy(false);
     onChanged?.();
     onClose?.();
@@ -178,7 +177,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
             />
           )}
           {step.kind === 'list' && step.list && (
-            <ListStep key={step.id} month={month()} list={step.list} screen={screen} data={data} ctx={ctx} namespace={namespace} onChange={setData} handle={handle} />
+            <ListStep key={step.id} month={month()} list={step.list} itemFiles={itemFiles.current} screen={screen} data={data} ctx={ctx} namespace={namespace} onChange={setData} handle={handle} />
           )}
           {step.kind === 'summary' && <SummaryStep screen={screen} steps={steps.slice(0, index)} data={data} ctx={ctx} namespace={namespace} />}
         </Modal.Body>

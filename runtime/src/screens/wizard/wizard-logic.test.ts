@@ -26,8 +26,8 @@ const scopeList = wizard.steps.find((s) => s.id === 'scope')!.list!;
 // Spec §2 Order wizard: Contractor hidden for non-advisor non-admin; Scope hidden when the range is
 // hidden or for manager and user; variant P: Scope and Contractor hidden unless advisor.
 describe('the steps of the order wizard for every role, variant P and hideRangeForManager', () => {
-  const all = ['details', 'contractor', 'reporter', 'scope', 'remarks', 'notes', 'summary'];
-  const noContractorNoScope = ['details', 'reporter', 'remarks', 'notes', 'summary'];
+  const all = ['details', 'contractor', 'reporter', 'scope', 'remarks', 'attachments', 'notes', 'summary'];
+  const noContractorNoScope = ['details', 'reporter', 'remarks', 'attachments', 'notes', 'summary'];
   const expected: Record<string, string[]> = {
     'USER default false': noContractorNoScope,
     'USER default true': noContractorNoScope,
