@@ -710,6 +710,10 @@ export interface FormFieldFile {
      */
     visibleWhen?: Condition;
   }[];
+  /**
+   * A key of the configuration holding a list of { when: condition, refused: [values] }: the options refused by a limit whose `when` holds (context role, variant, config, session) are not offered. The server may read the same list (damageRiskTypeLimits).
+   */
+  optionLimits?: string;
   autocomplete?: string;
   /**
    * widget autocomplete: GET <endpoint>?<query>=<typed text> answers an array of objects.
@@ -1574,7 +1578,7 @@ export interface VariantFile {
 }
 
 /**
- * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
+ * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {now: dateTime or date} (this moment in the portal's time zone, as those widgets hold it), {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
  */
 export type ValueSource =
   | {
@@ -1591,6 +1595,9 @@ export type ValueSource =
     }
   | {
       tyreSeason: true;
+    }
+  | {
+      now: "dateTime" | "date";
     };
 
 /**
@@ -1615,6 +1622,24 @@ export type Step = {
   fields?: FormFieldFile[];
   list?: StepList;
   beforeNext?: Lookup;
+  /**
+   * Buttons under a fields step's form, each opening a dialog screen over the wizard (a new employee); their conditions see the step's context.
+   */
+  actions?: {
+    id: Id;
+    label: I18NKey;
+    icon?: string;
+    /**
+     * Id of a dialog screen.
+     */
+    screen: string;
+    /**
+     * The mode a form-dialog opens in; default create.
+     */
+    mode?: string;
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  }[];
 };
 
 export interface StepList {
@@ -1720,6 +1745,10 @@ export interface WizardFile {
    * The property of the request that the fields steps edit (e.g. order); a field's id is a property of it.
    */
   record: string;
+  /**
+   * The request is the record itself: its properties at the top level (POST /damage/add takes the damage's fields), so the fields steps edit the request schema's own properties and the save sends the record (less unsent fields) with submit.body's properties added. The data keeps the record under `record`.
+   */
+  recordIsRequest?: boolean;
   /**
    * Width of the dialog; default lg.
    */

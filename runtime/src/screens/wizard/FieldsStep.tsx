@@ -18,7 +18,7 @@ import { buildUiSchema } from '../../forms/ui-schema';
 import { formValidator } from '../../forms/validator';
 import { formWidgets } from '../../forms/widgets';
 import type { StepHandle } from './Wizard';
-import { getPath, hiddenFields, propertySchema, setPath, stepSchema, type Data } from './wizard-logic';
+import { getPath, hiddenFields, recordSchemaOf, setPath, stepSchema, type Data } from './wizard-logic';
 
 export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAutocompleteChoice, handle }: {
   step: WizardStepDecl;
@@ -34,7 +34,7 @@ export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAut
   const { bundle, conditions } = useConfig();
   const fields = step.fields ?? [];
   const record = (getPath(data, screen.record) as Data | undefined) ?? {};
-  const recordSchema = useMemo(() => propertySchema(bundle.schemas[screen.schema], screen.record), [bundle.schemas, screen.schema, screen.record]);
+  const recordSchema = useMemo(() => recordSchemaOf(screen, bundle.schemas[screen.schema]), [bundle.schemas, screen]);
   const hidden = hiddenFields(fields, conditions, ctx);
   const hiddenKey = [...hidden].join();
   // eslint-disable-next-line react-hooks/exhaustive-deps
