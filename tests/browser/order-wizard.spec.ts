@@ -16,10 +16,9 @@ test('a driver orders an inspection from the service-order modal through every s
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await expect(page).toHaveURL(/\/app\/service-order$/);
   const modal = page.getByRole('dialog', { name: 'Zamówienia usługi' });
-  // one button per intervention type; the damage report is not available yet and says so
+  // one button per intervention type; the damage report opens the damage wizard (damage-wizard.spec.ts)
   await expect(modal.getByRole('button', { name: 'Naprawa' })).toBeEnabled();
-  await expect(modal.getByRole('button', { name: 'Zgłoszenie szkody' })).toBeDisabled();
-  await expect(modal.getByText('Kreator zgłoszenia szkody nie jest jeszcze dostępny w portalu.')).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Zgłoszenie szkody' })).toBeEnabled();
   await shot(page, 'driver-0-service-order');
   await modal.getByRole('button', { name: 'Przegląd okresowy' }).click();
 

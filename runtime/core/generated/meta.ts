@@ -1750,6 +1750,10 @@ export interface WizardFile {
    */
   recordIsRequest?: boolean;
   /**
+   * Fields of the record sent even where no shown step shows them: a value prefilled for a user who does not see its field (a driver is the damage's participant).
+   */
+  alwaysSent?: string[];
+  /**
    * Width of the dialog; default lg.
    */
   size?: "lg" | "xl";

@@ -39,6 +39,8 @@ export function SummaryStep({ screen, steps, data, ctx, namespace }: {
           return (
             <section key={step.id} className="mb-3">
               <h4 className="h6 border-bottom pb-1">{t(step.label)}</h4>
+              {/* a step without fields to show (a driver's own participant) repeats its sentence */}
+              {!fields.length && step.intro && <p className="small mb-0">{t(step.intro)}</p>}
               <dl className="row mb-0 small">
                 {fields.map((f) => (
                   <div key={f.id} className="col-12 col-md-6 d-flex gap-2">

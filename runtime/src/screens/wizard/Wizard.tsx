@@ -108,7 +108,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     setBusy(true);
     let answer: unknown;
     try {
-      const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx));
+      const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx, screen.alwaysSent));
       answer = await (decl.method === 'PUT' ? api.put : api.post)(decl.endpoint, body, { quiet: true });
     } catch (e) {
       setBusy(false);

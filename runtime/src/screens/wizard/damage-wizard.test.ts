@@ -79,6 +79,13 @@ describe('the damage wizard', () => {
     expect(manager.damage.pracId).toBeUndefined();
   });
 
+  it('sends a driver\'s own participant, whose picker the driver does not see', () => {
+    const ctx = ctxOf('USER');
+    const data = { damage: { pojazdId: 1, rejestr: 'WZ1', pracId: 2, rodzSzkod: 'Kolizja' } };
+    expect(submitBody(wizard, requestSchema, data, unsentFields(wizard.steps, ev, ctx, wizard.alwaysSent))).toMatchObject({ pracId: 2 });
+    expect(submitBody(wizard, requestSchema, data, unsentFields(wizard.steps, ev, ctx))).not.toHaveProperty('pracId');
+  });
+
   it('sends the damage at the top level of POST /damage/add, without the notes', () => {
     const ctx = ctxOf('MANAGER');
     const data = { damage: { pojazdId: 1, rejestr: 'WZ1', pracId: 2, rodzSzkod: 'Kolizja', sprawcaNazImie: 'Jan Obcy', uwagi: '' }, notes: [{ tresc: 'x' }] };

@@ -189,7 +189,7 @@ export function hiddenFields(fields: FormFieldDecl[], ev: ConditionEvaluator, ct
  * hidden by their own condition. A value no step shows (the type chosen in the service-order modal,
  * the vehicle's id) is sent.
  */
-export function unsentFields(steps: WizardStepDecl[], ev: ConditionEvaluator, ctx: ConditionContext): Set<string> {
+export function unsentFields(steps: WizardStepDecl[], ev: ConditionEvaluator, ctx: ConditionContext, alwaysSent: readonly string[] = []): Set<string> {
   const unsent = new Set<string>();
   for (const step of steps) {
     if (step.kind !== 'fields') continue;
@@ -201,6 +201,8 @@ export function unsentFields(steps: WizardStepDecl[], ev: ConditionEvaluator, ct
     if (step.kind !== 'fields' || !ev.isVisible(step, ctx)) continue;
     for (const f of step.fields ?? []) if (ev.isVisible(f, ctx)) unsent.delete(f.id);
   }
+  // a value prefilled for a user who does not see its field (a driver's own participant) is sent
+  for (const id of alwaysSent) unsent.delete(id);
   return unsent;
 }
 
