@@ -5,7 +5,7 @@
  * offered the risk types the variant refuses. Every step is photographed (test-results/damage-*.png).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn, toast } from './support';
+import { rowCount, signIn, toast } from './support';
 
 const PORT = Number(process.env.E2E_PORT || 3100);
 const shot = async (page: Page, name: string) => {
@@ -104,6 +104,7 @@ test('a driver reports a damage through every step with a new external participa
 test('a manager opens the damage report from the orders table, picks a participant and may add an employee', async ({ page }) => {
   await signIn(page, 'manager');
   await page.goto('/app/order');
+  const before = await expect.poll(() => rowCount(page)).not.toBeNaN().then(() => rowCount(page));
   await page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name: 'Zgłoszenie szkody' }).click();
   const w = wizard(page);
   await expect(stepTitle(w)).toHaveText('Dane szkody');
@@ -111,6 +112,9 @@ test('a manager opens the damage report from the orders table, picks a participa
   await plate.pressSequentially('wz1');
   await w.getByRole('option', { name: /^WZ12345/ }).click();
   await w.getByLabel(/^Rodzaj szkody/).fill('Stłuczka');
+  // the vehicle's reading comes with it; one below it is refused on save (docs/decisions.md)
+  await expect(w.getByLabel(/^Stan licznika/)).not.toHaveValue('');
+  await w.getByLabel(/^Stan licznika/).fill('1');
   await shot(page, 'manager-1-details');
   await next(w);
   await w.getByLabel(/^Nazwisko i imię zgłaszającego/).fill('Manager Adam');
@@ -142,8 +146,20 @@ test('a manager opens the damage report from the orders table, picks a participa
   await next(w);
   await expect(stepTitle(w)).toHaveText('Podsumowanie');
   await w.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, /Stan licznika nie może być mniejszy niż ostatni odczyt pojazdu/)).toBeVisible();
+  await expect(w.getByTestId('wizard-summary').locator('[data-field="pracId"]')).toHaveText(/^Kowalski Jan/);
+  await shot(page, 'manager-4-odometer-refused');
+  // the wizard stays open with the data: back to the first step, no reading this time
+  for (let i = 0; i < 6; i++) await w.getByRole('button', { name: 'Poprzedni' }).click();
+  await expect(stepTitle(w)).toHaveText('Dane szkody');
+  await w.getByLabel(/^Stan licznika/).fill('');
+  for (let i = 0; i < 6; i++) await next(w);
+  await expect(stepTitle(w)).toHaveText('Podsumowanie');
+  await w.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zgłoszono szkodę.')).toBeVisible();
   await expect(w).toHaveCount(0);
+  // the orders table reloads with the damage's row
+  await expect.poll(() => rowCount(page)).toBe(before + 1);
 });
 
 test.describe('under the regional dealer', () => {

@@ -11,6 +11,9 @@ import type { FormFieldDecl, WizardDecl, WizardStepDecl } from '../../config/bun
 import { withoutSchemaTexts } from '../../forms/ui-schema';
 
 export type Data = Record<string, unknown>;
+
+/** Where the data keeps the text an autocomplete showed for the id it chose (`shownText.pracId`), for the summary; never sent. */
+export const SHOWN_TEXT = 'shownText';
 export type ValueSource = NonNullable<WizardDecl['prefill']>[number]['values'][string];
 export type ListDecl = NonNullable<WizardStepDecl['list']>;
 
