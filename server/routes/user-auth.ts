@@ -46,6 +46,8 @@ function userDetails(user: any, vehicle: any) {
     email: user.email,
     telefon: user.telefon,
     telefonKom: user.telefonKom,
+    // the user's own employee record: a driver is the participant of the damages they report
+    pracId: user.pracId ?? null,
     pojazdId: vehicle?.pojazdId ?? null,
     rejestr: vehicle?.rejestr ?? null,
     stanLicz: vehicle?.aktStanLicz ?? null,

@@ -22,6 +22,13 @@ describe('sign-in and sign-out', () => {
     expect(body.postConfig.logicConfig).toHaveProperty('hideRangeForManager');
   });
 
+  it('gives a driver their own employee record in the session (the participant of the damages they report)', async () => {
+    const res = await t.call('POST', '/api/user/auth', { body: DEMO.kierowca });
+    const own = await t.app.db.selectFrom('app_user').select('pracId').where('login', '=', 'kierowca').executeTakeFirstOrThrow();
+    expect(own.pracId).not.toBeNull();
+    expect(res.json().body.userDetails.pracId).toBe(own.pracId);
+  });
+
   it('refuses a wrong password with the Polish message, and records the attempt', async () => {
     const res = await t.call('POST', '/api/user/auth', { body: { ...DEMO.manager, password: 'Zle-haslo1!' } });
     expect(res.statusCode).toBe(401);

@@ -20,10 +20,9 @@ test('a driver orders an inspection from the service-order modal through every s
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await expect(page).toHaveURL(/\/app\/service-order$/);
   const modal = page.getByRole('dialog', { name: 'Zamówienia usługi' });
-  // one button per intervention type; the damage report is not available yet and says so
+  // one button per intervention type; the damage report opens the damage wizard (damage-wizard.spec.ts)
   await expect(modal.getByRole('button', { name: 'Naprawa' })).toBeEnabled();
-  await expect(modal.getByRole('button', { name: 'Zgłoszenie szkody' })).toBeDisabled();
-  await expect(modal.getByText('Kreator zgłoszenia szkody nie jest jeszcze dostępny w portalu.')).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Zgłoszenie szkody' })).toBeEnabled();
   await shot(page, 'driver-0-service-order');
   await modal.getByRole('button', { name: 'Przegląd okresowy' }).click();
 
@@ -238,13 +237,12 @@ test('an advisor adds an order with positions in the scope step, and it appears 
   await shot(page, 'advisor-6-table');
 });
 
-test('a fleet manager adds an order from the orders table without contractor and scope; the damage report says it is not available yet', async ({ page }) => {
+test('a fleet manager adds an order from the orders table without contractor and scope', async ({ page }) => {
   await signIn(page, 'manager');
   await page.goto('/app/order');
   const toolbar = page.getByRole('toolbar', { name: 'Działania na tabeli' });
-  const damage = toolbar.locator('[data-action="damage"]');
-  await expect(damage).toHaveAttribute('title', 'Kreator zgłoszenia szkody nie jest jeszcze dostępny w portalu.');
-  await expect(damage.getByRole('button', { includeHidden: true })).toBeDisabled();
+  // the damage report beside it opens the damage wizard (damage-wizard.spec.ts)
+  await expect(toolbar.getByRole('button', { name: 'Zgłoszenie szkody' })).toBeEnabled();
   await toolbar.getByRole('button', { name: 'Dodaj zlecenie' }).click();
   const w = wizard(page);
   await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText(['1. Dane zlecenia', '2. Zgłaszający', '3. Uwagi', '4. Załączniki', '5. Notatki', '6. Podsumowanie']);

@@ -756,6 +756,10 @@ export interface UserDetails {
   email?: string | null;
   telefon?: string | null;
   telefonKom?: string | null;
+  /**
+   * The user's own employee record (a driver: the participant of a damage they report).
+   */
+  pracId?: number | null;
   pojazdId?: number | null;
   rejestr?: string | null;
   stanLicz?: number | null;

@@ -716,6 +716,10 @@ export interface FormFieldFile {
      */
     visibleWhen?: Condition;
   }[];
+  /**
+   * A key of the configuration holding a list of { when: condition, refused: [values] }: the options refused by a limit whose `when` holds (context role, variant, config, session) are not offered. The server may read the same list (damageRiskTypeLimits).
+   */
+  optionLimits?: string;
   autocomplete?: string;
   /**
    * widget autocomplete: GET <endpoint>?<query>=<typed text> answers an array of objects.
@@ -1580,7 +1584,7 @@ export interface VariantFile {
 }
 
 /**
- * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
+ * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {now: dateTime or date} (this moment in the portal's time zone, as those widgets hold it), {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
  */
 export type ValueSource =
   | {
@@ -1597,6 +1601,9 @@ export type ValueSource =
     }
   | {
       tyreSeason: true;
+    }
+  | {
+      now: "dateTime" | "date";
     };
 
 /**
@@ -1621,6 +1628,24 @@ export type Step = {
   fields?: FormFieldFile[];
   list?: StepList;
   beforeNext?: Lookup;
+  /**
+   * Buttons under a fields step's form, each opening a dialog screen over the wizard (a new employee); their conditions see the step's context.
+   */
+  actions?: {
+    id: Id;
+    label: I18NKey;
+    icon?: string;
+    /**
+     * Id of a dialog screen.
+     */
+    screen: string;
+    /**
+     * The mode a form-dialog opens in; default create.
+     */
+    mode?: string;
+    visibleWhen?: Condition;
+    hiddenWhen?: Condition;
+  }[];
 };
 
 export interface StepList {
@@ -1726,6 +1751,14 @@ export interface WizardFile {
    * The property of the request that the fields steps edit (e.g. order); a field's id is a property of it.
    */
   record: string;
+  /**
+   * The request is the record itself: its properties at the top level (POST /damage/add takes the damage's fields), so the fields steps edit the request schema's own properties and the save sends the record (less unsent fields) with submit.body's properties added. The data keeps the record under `record`.
+   */
+  recordIsRequest?: boolean;
+  /**
+   * Fields of the record sent even where no shown step shows them: a value prefilled for a user who does not see its field (a driver is the damage's participant).
+   */
+  alwaysSent?: string[];
   /**
    * Width of the dialog; default lg.
    */

@@ -11,14 +11,14 @@ import type { ConditionContext } from '../../../core/conditions';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl, WizardStepDecl } from '../../config/bundle';
 import type { AutocompleteFormContext } from '../../forms/AutocompleteWidget';
-import type { AutocompleteSource } from '../../forms/autocomplete';
+import { fillTemplate, type AutocompleteSource } from '../../forms/autocomplete';
 import { translateErrors } from '../../forms/messages';
 import { formTemplates } from '../../forms/templates';
 import { buildUiSchema } from '../../forms/ui-schema';
 import { formValidator } from '../../forms/validator';
 import { formWidgets } from '../../forms/widgets';
 import type { StepHandle } from './Wizard';
-import { getPath, hiddenFields, propertySchema, setPath, stepSchema, type Data } from './wizard-logic';
+import { getPath, hiddenFields, recordSchemaOf, setPath, SHOWN_TEXT, stepSchema, type Data } from './wizard-logic';
 
 export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAutocompleteChoice, handle }: {
   step: WizardStepDecl;
@@ -34,7 +34,7 @@ export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAut
   const { bundle, conditions } = useConfig();
   const fields = step.fields ?? [];
   const record = (getPath(data, screen.record) as Data | undefined) ?? {};
-  const recordSchema = useMemo(() => propertySchema(bundle.schemas[screen.schema], screen.record), [bundle.schemas, screen.schema, screen.record]);
+  const recordSchema = useMemo(() => recordSchemaOf(screen, bundle.schemas[screen.schema]), [bundle.schemas, screen]);
   const hidden = hiddenFields(fields, conditions, ctx);
   const hiddenKey = [...hidden].join();
   // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -67,7 +67,12 @@ export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAut
     onChange((d) => setPath(d, screen.record, { ...((getPath(d, screen.record) as Data | undefined) ?? {}), ...followed }));
   };
   const formContext: AutocompleteFormContext = {
-    onAutocompleteChoice: (source: AutocompleteSource, item) => onAutocompleteChoice(source.fill, item),
+    onAutocompleteChoice: (source: AutocompleteSource, item) => {
+      onAutocompleteChoice(source.fill, item);
+      // the text the input shows for a chosen id (a participant), kept for the summary
+      const field = fields.find((f) => f.source?.endpoint === source.endpoint && f.source.valueField === source.valueField);
+      if (field && source.inputText) onChange((d) => setPath(d, `${SHOWN_TEXT}.${field.id}`, fillTemplate(source.inputText!, item)));
+    },
   };
   const transformErrors = (errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden });
 

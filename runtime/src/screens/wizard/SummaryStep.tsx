@@ -10,7 +10,7 @@ import { useConfig } from '../../config/ConfigContext';
 import type { FormFieldDecl, WizardDecl, WizardStepDecl } from '../../config/bundle';
 import { inputFormatOf } from '../../forms/input-formats';
 import { formatDecimal1, formatMoney } from '../../format';
-import { getPath, hiddenFields, rowNet, type Data } from './wizard-logic';
+import { getPath, hiddenFields, rowNet, SHOWN_TEXT, type Data } from './wizard-logic';
 
 export function SummaryStep({ screen, steps, data, ctx, namespace }: {
   screen: WizardDecl;
@@ -25,6 +25,9 @@ export function SummaryStep({ screen, steps, data, ctx, namespace }: {
   const shown = (field: FormFieldDecl, value: unknown): string => {
     const option = field.options?.find((o) => Object.is(o.value, value));
     if (option) return t(option.label);
+    // an id chosen by autocomplete shows the text its input showed (the participant's name)
+    const text = getPath(data, `${SHOWN_TEXT}.${field.id}`);
+    if (field.widget === 'autocomplete' && value !== undefined && value !== null && typeof text === 'string' && text) return text;
     if (value === undefined || value === null || value === '') return t('app:empty');
     const format = inputFormatOf(field.widget);
     return format ? format.display(value) : String(value);
@@ -39,6 +42,8 @@ export function SummaryStep({ screen, steps, data, ctx, namespace }: {
           return (
             <section key={step.id} className="mb-3">
               <h4 className="h6 border-bottom pb-1">{t(step.label)}</h4>
+              {/* a step without fields to show (a driver's own participant) repeats its sentence */}
+              {!fields.length && step.intro && <p className="small mb-0">{t(step.intro)}</p>}
               <dl className="row mb-0 small">
                 {fields.map((f) => (
                   <div key={f.id} className="col-12 col-md-6 d-flex gap-2">

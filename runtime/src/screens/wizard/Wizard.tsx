@@ -20,6 +20,7 @@ import type { ScreenProps } from '../types';
 import { FieldsStep } from './FieldsStep';
 import { runFollowUps, type ItemFiles } from './follow-ups';
 import { ListStep } from './ListStep';
+import { ScreenView } from '../ScreenView';
 import { SummaryStep } from './SummaryStep';
 import {
   filledItems, getPath, initialWizardData, lookupBody, newItem, outcomeOf, setPath, stepContext, submitBody,
@@ -46,6 +47,8 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
   const last = index === steps.length - 1;
   const [busy, setBusy] = useState(false);
   const [question, setQuestion] = useState<{ text: string; answer: (yes: boolean) => void } | null>(null);
+  // a dialog a step's button opened over the wizard (a new employee)
+  const [dialog, setDialog] = useState<{ screen: string; mode: string } | null>(null);
   const handle = useRef<StepHandle | null>(null);
   // the files chosen in list items (attachments), beside the data and never in it
   const itemFiles = useRef<ItemFiles>(new WeakMap());
@@ -108,7 +111,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     setBusy(true);
     let answer: unknown;
     try {
-      const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx));
+      const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx, screen.alwaysSent));
       answer = await (decl.method === 'PUT' ? api.put : api.post)(decl.endpoint, body, { quiet: true });
     } catch (e) {
       setBusy(false);
@@ -176,6 +179,16 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
               handle={handle}
             />
           )}
+          {step.kind === 'fields' && (step.actions ?? []).some((a) => conditions.isVisible(a, ctx)) && (
+            <div className="wizard-step-actions d-flex gap-2 mt-2">
+              {(step.actions ?? []).filter((a) => conditions.isVisible(a, ctx)).map((a) => (
+                <Button key={a.id} variant="outline-primary" size="sm" data-action={a.id} onClick={() => setDialog({ screen: a.screen, mode: a.mode ?? 'create' })} disabled={busy}>
+                  {a.icon && <i className={`bi bi-${a.icon} me-1`} aria-hidden="true" />}
+                  {t(a.label)}
+                </Button>
+              ))}
+            </div>
+          )}
           {step.kind === 'list' && step.list && (
             <ListStep key={step.id} month={month()} list={step.list} itemFiles={itemFiles.current} screen={screen} data={data} ctx={ctx} namespace={namespace} onChange={setData} handle={handle} />
           )}
@@ -203,6 +216,15 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
           )}
         </Modal.Footer>
       </Modal>
+      {dialog && (
+        <ScreenView
+          screenId={dialog.screen}
+          presentation="dialog"
+          opening={{ mode: dialog.mode, parent: (getPath(data, screen.record) as Data | undefined) ?? {} }}
+          onClose={() => setDialog(null)}
+          onChanged={() => onChanged?.()}
+        />
+      )}
       {question && (
         <Modal show centered size="sm" onHide={() => reply(false)} aria-labelledby={`${titleId}-q`} className="confirm-modal" backdropClassName="confirm-backdrop">
           <Modal.Header>

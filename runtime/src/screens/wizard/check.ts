@@ -23,8 +23,12 @@ export const wizardChecks = screenChecks('wizard', (s, ctx) => {
   if (!ctx.schemas[s.schema]) ctx.problem('/schema', `request schema "${s.schema}" does not exist`);
   s.steps.forEach((step: any, i: number) => {
     const at = `/steps/${i}`;
+    (step.actions ?? []).forEach((a: any, j: number) => {
+      ctx.needKey(`${at}/actions/${j}`, a.label);
+      if (!ctx.screens[a.screen]) ctx.problem(`${at}/actions/${j}/screen`, `screen "${a.screen}" does not exist`);
+    });
     for (const key of [step.label, step.intro, step.beforeNext?.whenEmpty, step.list?.addLabel, step.list?.empty]) if (key) ctx.needKey(at, key);
-    if (step.fields) checkFields(step.fields, props[s.record]?.properties, `${at}/fields`, ns, ctx);
+    if (step.fields) checkFields(step.fields, s.recordIsRequest ? props : props[s.record]?.properties, `${at}/fields`, ns, ctx);
     const list = step.list;
     if (list) {
       const item = (list.itemSchema ? ctx.schemas[list.itemSchema.split('#')[0]] : props[list.path]?.items)?.properties;

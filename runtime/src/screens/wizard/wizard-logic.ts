@@ -5,12 +5,15 @@
  * defaults, the body sent on save and the outcome of the answer.
  */
 import type { RJSFSchema } from '@rjsf/utils';
-import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
+import type { Condition, ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import { defaultTyreAction, orderTotals, positionNet, type PositionAmounts } from '../../../core/order-values';
 import type { FormFieldDecl, WizardDecl, WizardStepDecl } from '../../config/bundle';
 import { withoutSchemaTexts } from '../../forms/ui-schema';
 
 export type Data = Record<string, unknown>;
+
+/** Where the data keeps the text an autocomplete showed for the id it chose (`shownText.pracId`), for the summary; never sent. */
+export const SHOWN_TEXT = 'shownText';
 export type ValueSource = NonNullable<WizardDecl['prefill']>[number]['values'][string];
 export type ListDecl = NonNullable<WizardStepDecl['list']>;
 
@@ -44,6 +47,20 @@ export interface ValueScope {
   item?: Data;
   /** Month 1–12 in the portal's time zone (the tyre season). */
   month?: number;
+  /** The portal's time zone (the `now` values); default Europe/Warsaw. */
+  timeZone?: string;
+  /** This moment (tests); default the clock. */
+  at?: Date;
+}
+
+/** This moment in a time zone as the dateTime widget holds it (YYYY-MM-DDTHH:mm) or the date widget (YYYY-MM-DD). */
+export function nowValue(kind: 'dateTime' | 'date', timeZone = 'Europe/Warsaw', at: Date = new Date()): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at).map((p) => [p.type, p.value]),
+  );
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  return kind === 'date' ? day : `${day}T${parts.hour}:${parts.minute}`;
 }
 
 /** The value a declared source gives; undefined when it gives none (an empty session field). */
@@ -57,6 +74,7 @@ export function resolveValue(source: ValueSource, scope: ValueScope): unknown {
   }
   if ('answer' in source) return getPath(scope.answer, source.answer);
   if ('item' in source) return scope.item?.[source.item];
+  if ('now' in source) return nowValue(source.now, scope.timeZone, scope.at);
   if ('tyreSeason' in source) return defaultTyreAction(scope.month ?? new Date().getMonth() + 1);
   return undefined;
 }
@@ -72,7 +90,7 @@ export function initialWizardData(
   for (const rule of screen.prefill ?? []) {
     if (rule.when !== undefined && !ev.matches(rule.when, ctx)) continue;
     for (const [path, source] of Object.entries(rule.values)) {
-      const value = resolveValue(source, { session: ctx.session });
+      const value = resolveValue(source, { session: ctx.session, timeZone: ctx.config?.timeZone as string | undefined });
       if (value !== undefined) data = setPath(data, path, value);
     }
   }
@@ -94,6 +112,36 @@ export function visibleSteps<S extends Pick<WizardStepDecl, 'visibleWhen' | 'hid
 export function propertySchema(schema: Data | undefined, property: string): Data {
   const props = (schema?.properties ?? {}) as Record<string, Data>;
   return withoutSchemaTexts(props[property] ?? {});
+}
+
+/** The schema of what the fields steps edit: the request's `record` property, or the request itself (recordIsRequest). */
+export function recordSchemaOf(screen: Pick<WizardDecl, 'record' | 'recordIsRequest'>, requestSchema: Data | undefined): Data {
+  return screen.recordIsRequest ? withoutSchemaTexts(requestSchema ?? {}) : propertySchema(requestSchema, screen.record);
+}
+
+interface OptionLimit {
+  when?: Condition;
+  refused: unknown[];
+}
+
+/**
+ * The values a field's `optionLimits` refuses here: the configuration list it names holds
+ * { when, refused } (e.g. damageRiskTypeLimits, which the server reads too); a limit applies where
+ * its condition holds for the user's context.
+ */
+export function refusedOptions(field: Pick<FormFieldDecl, 'optionLimits'>, ev: ConditionEvaluator, ctx: ConditionContext): Set<unknown> {
+  const limits = field.optionLimits ? ctx.config?.[field.optionLimits] : undefined;
+  const refused = new Set<unknown>();
+  for (const limit of Array.isArray(limits) ? (limits as OptionLimit[]) : []) {
+    if (limit && Array.isArray(limit.refused) && ev.matches(limit.when ?? true, ctx)) for (const v of limit.refused) refused.add(v);
+  }
+  return refused;
+}
+
+/** The options of a field offered here: those whose conditions hold, less those its limits refuse. */
+export function offeredOptions<O extends { value: unknown; visibleWhen?: unknown }>(field: Pick<FormFieldDecl, 'optionLimits'> & { options?: O[] }, ev: ConditionEvaluator, ctx: ConditionContext): O[] {
+  const refused = refusedOptions(field, ev, ctx);
+  return (field.options ?? []).filter((o) => ev.isVisible(o as never, ctx) && !refused.has(o.value));
 }
 
 /** The schema of a list item: `<schema>#<property>` names another request schema (whole, or one property's items). */
@@ -120,7 +168,7 @@ export function stepSchema(recordSchema: Data, fields: FormFieldDecl[], hidden: 
     if (!props[f.id]) continue;
     let property = props[f.id];
     if (f.options) {
-      const offered = f.options.filter((o) => !ev || !ctx || ev.isVisible(o, ctx)).map((o) => o.value);
+      const offered = (!ev || !ctx ? f.options : offeredOptions(f, ev, ctx)).map((o) => o.value);
       property = { ...property, enum: offered };
     }
     const conditional = f.requiredWhen !== undefined && ev && ctx && ev.matches(f.requiredWhen, ctx);
@@ -144,7 +192,7 @@ export function hiddenFields(fields: FormFieldDecl[], ev: ConditionEvaluator, ct
  * hidden by their own condition. A value no step shows (the type chosen in the service-order modal,
  * the vehicle's id) is sent.
  */
-export function unsentFields(steps: WizardStepDecl[], ev: ConditionEvaluator, ctx: ConditionContext): Set<string> {
+export function unsentFields(steps: WizardStepDecl[], ev: ConditionEvaluator, ctx: ConditionContext, alwaysSent: readonly string[] = []): Set<string> {
   const unsent = new Set<string>();
   for (const step of steps) {
     if (step.kind !== 'fields') continue;
@@ -156,6 +204,8 @@ export function unsentFields(steps: WizardStepDecl[], ev: ConditionEvaluator, ct
     if (step.kind !== 'fields' || !ev.isVisible(step, ctx)) continue;
     for (const f of step.fields ?? []) if (ev.isVisible(f, ctx)) unsent.delete(f.id);
   }
+  // a value prefilled for a user who does not see its field (a driver's own participant) is sent
+  for (const id of alwaysSent) unsent.delete(id);
   return unsent;
 }
 
@@ -165,8 +215,12 @@ export function clean(value: Data, allowed: ReadonlySet<string> | null, unsent: 
 }
 
 /** The body of the save: each request property from its data path; the record without unsent fields; list items limited to the schema's properties. */
-export function submitBody(screen: Pick<WizardDecl, 'record' | 'submit'>, requestSchema: Data | undefined, data: Data, unsent: ReadonlySet<string>): Data {
+export function submitBody(screen: Pick<WizardDecl, 'record' | 'submit' | 'recordIsRequest'>, requestSchema: Data | undefined, data: Data, unsent: ReadonlySet<string>): Data {
   const body: Data = {};
+  if (screen.recordIsRequest) {
+    const record = getPath(data, screen.record);
+    if (record && typeof record === 'object') Object.assign(body, clean(record as Data, new Set(Object.keys((requestSchema?.properties ?? {}) as Data)), unsent));
+  }
   for (const [property, path] of Object.entries(screen.submit.body)) {
     const value = getPath(data, path);
     if (value === undefined) continue;
