@@ -5,6 +5,7 @@
  * offered the risk types the variant refuses. Every step is photographed (test-results/damage-*.png).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { tinyPdf } from '../../server/seed/pdf.ts';
 import { rowCount, signIn, toast } from './support';
 
 const PORT = Number(process.env.E2E_PORT || 3100);
@@ -17,7 +18,7 @@ const stepTitle = (w: Locator) => w.getByTestId('wizard-step-title');
 const next = (w: Locator) => w.getByRole('button', { name: 'Następny' }).click();
 const riskTypes = (w: Locator) => w.getByLabel(/^Rodzaj ryzyka/).locator('option').allInnerTexts();
 
-test('a driver reports a damage through every step with a new external participant and sees the toast', async ({ page }) => {
+test('a driver reports a damage through every step with a new external participant and sees the toast', async ({ page, browser }) => {
   await signIn(page, 'kierowca');
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await page.getByRole('dialog', { name: 'Zamówienia usługi' }).getByRole('button', { name: 'Zgłoszenie szkody' }).click();
@@ -25,7 +26,7 @@ test('a driver reports a damage through every step with a new external participa
   const w = wizard(page);
   await expect(w).toBeVisible();
   await expect(w.getByRole('list', { name: 'Kroki' }).getByRole('listitem')).toHaveText([
-    '1. Dane szkody', '2. Zgłaszający', '3. Uczestnik', '4. Uczestnik zewnętrzny', '5. Uwagi', '6. Notatki', '7. Podsumowanie',
+    '1. Dane szkody', '2. Zgłaszający', '3. Uczestnik', '4. Uczestnik zewnętrzny', '5. Uwagi', '6. Załączniki', '7. Notatki', '8. Podsumowanie',
   ]);
   await expect(stepTitle(w)).toHaveText('Dane szkody');
   // the driver's vehicle is fixed; the defaults of spec §9
@@ -79,6 +80,16 @@ test('a driver reports a damage through every step with a new external participa
   await shot(page, 'driver-5-remarks');
   await next(w);
 
+  // a photo of the damage, uploaded to the new damage after it is reported
+  await expect(stepTitle(w)).toHaveText('Załączniki');
+  await w.getByRole('button', { name: 'Dodaj załącznik' }).click();
+  await w.getByLabel(/^Tytuł/).fill('Protokół policji');
+  await w.getByLabel(/^Opis/).fill('Notatka ze zdarzenia');
+  await w.getByLabel(/^Plik/).setInputFiles({ name: 'protokol.pdf', mimeType: 'application/pdf', buffer: tinyPdf(['Protokol']) });
+  await w.getByRole('button', { name: 'Zatwierdź pozycję' }).click();
+  await expect(w.getByRole('row', { name: /Protokół policji/ })).toContainText('protokol.pdf');
+  await next(w);
+
   await expect(stepTitle(w)).toHaveText('Notatki');
   await w.getByRole('button', { name: 'Dodaj notatkę' }).click();
   await w.getByLabel(/^Treść notatki/).fill('Zdjęcia doślę mailem.');
@@ -99,6 +110,17 @@ test('a driver reports a damage through every step with a new external participa
   await expect(toast(page, 'Zgłoszono szkodę.')).toBeVisible();
   await expect(w).toHaveCount(0);
   await shot(page, 'driver-8-saved');
+
+  // the fleet manager opens the new damage (newest first): the photo is on its Załączniki tab
+  const context = await browser.newContext();
+  const manager = await context.newPage();
+  await signIn(manager, 'manager');
+  await manager.goto('/app/damage');
+  await manager.locator('.ag-row').first().click();
+  const details = manager.getByRole('dialog').filter({ has: manager.getByRole('tab', { name: 'Załączniki' }) });
+  await details.getByRole('tab', { name: 'Załączniki' }).click();
+  await expect(details.locator('.ag-row').filter({ hasText: 'Protokół policji' })).toContainText('protokol.pdf');
+  await context.close();
 });
 
 test('a manager opens the damage report from the orders table, picks a participant and may add an employee', async ({ page }) => {
@@ -141,8 +163,11 @@ test('a manager opens the damage report from the orders table, picks a participa
   await shot(page, 'manager-3-participant');
   await next(w);
   await expect(stepTitle(w)).toHaveText('Uczestnik zewnętrzny');
-  await next(w);
-  await next(w);
+  // remarks, attachments and notes stay empty
+  for (const step of ['Uwagi', 'Załączniki', 'Notatki']) {
+    await next(w);
+    await expect(stepTitle(w)).toHaveText(step);
+  }
   await next(w);
   await expect(stepTitle(w)).toHaveText('Podsumowanie');
   await w.getByRole('button', { name: 'Zapisz' }).click();
@@ -150,10 +175,10 @@ test('a manager opens the damage report from the orders table, picks a participa
   await expect(w.getByTestId('wizard-summary').locator('[data-field="pracId"]')).toHaveText(/^Kowalski Jan/);
   await shot(page, 'manager-4-odometer-refused');
   // the wizard stays open with the data: back to the first step, no reading this time
-  for (let i = 0; i < 6; i++) await w.getByRole('button', { name: 'Poprzedni' }).click();
+  for (let i = 0; i < 7; i++) await w.getByRole('button', { name: 'Poprzedni' }).click();
   await expect(stepTitle(w)).toHaveText('Dane szkody');
   await w.getByLabel(/^Stan licznika/).fill('');
-  for (let i = 0; i < 6; i++) await next(w);
+  for (let i = 0; i < 7; i++) await next(w);
   await expect(stepTitle(w)).toHaveText('Podsumowanie');
   await w.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zgłoszono szkodę.')).toBeVisible();
