@@ -60,9 +60,9 @@ describe('the risk types the damage wizard offers', () => {
 describe('the damage wizard', () => {
   it('shows every step to a manager and an admin, and a driver their own participant step without the picker', () => {
     const ids = (role: Role) => visibleSteps(wizard.steps, ev, ctxOf(role)).map((s) => s.id);
-    expect(ids('MANAGER')).toEqual(['details', 'reporter', 'participant', 'external', 'remarks', 'notes', 'summary']);
+    expect(ids('MANAGER')).toEqual(['details', 'reporter', 'participant', 'external', 'remarks', 'attachments', 'notes', 'summary']);
     expect(ids('ADMIN')).toEqual(ids('MANAGER'));
-    expect(ids('USER')).toEqual(['details', 'reporter', 'participantSelf', 'external', 'remarks', 'notes', 'summary']);
+    expect(ids('USER')).toEqual(['details', 'reporter', 'participantSelf', 'external', 'remarks', 'attachments', 'notes', 'summary']);
   });
 
   it('starts with risk type AC, TU number "-", the dates now, and for a driver the vehicle, reporter and participant of the session', () => {
