@@ -103,7 +103,11 @@ describe('a choose action', () => {
     const fx = { navigate: vi.fn(), openDialog: vi.fn(), matches: always };
     runAction(rowClick, { autId: 1, czySzkoda: false }, fx);
     runAction(rowClick, { autId: 2, sprawaId: 9, czySzkoda: true }, fx);
-    expect(fx.openDialog.mock.calls).toEqual([['order-details', 1], ['damage-details', 9]]);
+    // the dialog is opened with the row (a details dialog without a load endpoint shows it)
+    expect(fx.openDialog.mock.calls).toEqual([
+      ['order-details', 1, { record: { autId: 1, czySzkoda: false } }],
+      ['damage-details', 9, { record: { autId: 2, sprawaId: 9, czySzkoda: true } }],
+    ]);
   });
 
   it('does nothing when no case matches', () => {

@@ -33,9 +33,9 @@ describe('the modes of a form dialog', () => {
 
   it('starts a new child record from the table that opened it: the embedding record\'s id and the table\'s group', () => {
     const upload = { title: 'a:add', values: { id: { opener: 'srcId' as const }, group: { opener: 'group' as const } } };
-    expect(initialData(upload, undefined, {}, new Date(), { srcId: 7, group: 'SA_POJA' })).toEqual({ id: 7, group: 'SA_POJA' });
+    expect(initialData(upload, undefined, {}, new Date(), null, { srcId: 7, group: 'SA_POJA' })).toEqual({ id: 7, group: 'SA_POJA' });
     // a table that is not embedded has no parent: nothing is made up
-    expect(initialData(upload, undefined, {}, new Date(), { group: 'SA_POJA' })).toEqual({ group: 'SA_POJA' });
+    expect(initialData(upload, undefined, {}, new Date(), null, { group: 'SA_POJA' })).toEqual({ group: 'SA_POJA' });
   });
 
   it('edits the row\'s fields the request knows, and copies them without id and login', () => {
