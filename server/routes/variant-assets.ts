@@ -27,7 +27,10 @@ export default async function variantAssetRoutes(app: FastifyInstance, options: 
       const branding = (bundle.app.branding ?? {}) as { logo?: string; favicon?: string };
       const file = request.params.file;
       if (file !== branding.logo && file !== branding.favicon) throw new HttpError(404, app.config.t('errors:notFound'));
-      const body = await readFile(join(variantAssetsDir(options.root, bundle.variant), file));
+      // the compiler checked the file at load; one removed since answers as absent, not with a 500
+      const body = await readFile(join(variantAssetsDir(options.root, bundle.variant), file)).catch(() => {
+        throw new HttpError(404, app.config.t('errors:notFound'));
+      });
       return reply
         .type(TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream')
         // one URL serves each host its own variant's file: caches must keep them apart

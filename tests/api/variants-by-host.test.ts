@@ -146,6 +146,19 @@ describe('one server serving several variants', () => {
     expect((await variantAt('dealer.localhost')).app.loginAppName).toBe('Portal dealera 2');
   });
 
+  it('answers 404, not 500, for a branding image removed from the folder after the load', async () => {
+    mkdirSync(join(root, 'client-variants', 'dealer', 'assets'), { recursive: true });
+    writeFileSync(join(root, 'client-variants', 'dealer', 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(root, 'client-variants', 'dealer', 'variant.json'), JSON.stringify({ ...FIXTURES.dealer, schemaVersion: 1, name: 'dealer', app: { ...FIXTURES.dealer.app, branding: { logo: 'logo.svg' } } }));
+    const admin = await t.signIn('admin');
+    expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/ui/assets/logo.svg', { headers: { host: 'dealer.localhost' } })).statusCode).toBe(200);
+    rmSync(join(root, 'client-variants', 'dealer', 'assets', 'logo.svg'));
+    const gone = await t.call('GET', '/api/ui/assets/logo.svg', { headers: { host: 'dealer.localhost' } });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().detail).toBe('Nie znaleziono');
+  });
+
   it('applies the server-side rules of the user’s variant (approved scope editable by the brand’s manager only)', async () => {
     const brandManager = await t.signIn('manager2');
     const manager = await t.signIn('manager');
