@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, toast } from './support';
+import { openColumnFilter, signIn, toast } from './support';
 
 const SHOTS = process.env.E2E_SHOTS;
 
@@ -10,9 +10,23 @@ async function expectAccessible(page: Page) {
   expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-/** Opens the orders list and the details of the (newest) order whose cell of that column holds this text. */
-async function openOrder(page: Page, column: string, text: string) {
+/**
+ * Opens the orders list, narrows it with the columns' own text filters (other journeys add orders
+ * to the same vehicles, so a plate alone does not name one order) and opens the first row left.
+ */
+async function openOrder(page: Page, filters: Record<string, string>) {
   await page.goto('/app/order');
+  for (const [column, text] of Object.entries(filters)) {
+    await openColumnFilter(page, column);
+    await page.locator('.ag-filter input[type="text"]').first().fill(text);
+    await page.keyboard.press('Escape');
+  }
+  // the filtered block has arrived once no row left disagrees with a filter
+  for (const [column, text] of Object.entries(filters)) {
+    await expect(page.locator(`.ag-cell[col-id="${column}"]`).filter({ hasNotText: text })).toHaveCount(0);
+  }
+  const [column, text] = Object.entries(filters)[0];
+  await page.locator('.ag-body-horizontal-scroll-viewport').first().evaluate((el) => { el.scrollLeft = 0; });
   await page.locator(`.ag-cell[col-id="${column}"]`).filter({ hasText: text }).first().click();
   const dialog = page.locator('.modal.details-dialog');
   await expect(dialog.getByRole('tablist')).toBeVisible();
@@ -21,8 +35,11 @@ async function openOrder(page: Page, column: string, text: string) {
 
 test('a fleet manager opens an order awaiting them, accepts it, sees the new status and who moved it, and sees no prices the order hides', async ({ page }) => {
   await signIn(page, 'manager');
+  // authorised orders are highlighted in the list
+  await page.goto('/app/order');
+  await expect(page.locator('.ag-cell[col-id="statusZnaczenie"]').filter({ hasText: /^Autoryzowano$/ }).first()).toHaveClass(/cell-highlight-success/);
   // the technical inspection of WZ67890 awaits the manager (status 1); its prices are hidden (cenaWidoczna N)
-  const dialog = await openOrder(page, 'rejestr', 'WZ67890');
+  const dialog = await openOrder(page, { rejestr: 'WZ67890' });
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie \d+$/);
   await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację Fleet Managera');
   // the history shows the station's move that brought the order here
@@ -66,14 +83,12 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   await dialog.getByRole('button', { name: 'Zamknij' }).last().click();
   const rowIndex = await page.locator('.ag-row', { has: page.locator('.ag-cell[col-id="rejestr"]', { hasText: 'WZ67890' }) }).first().getAttribute('row-index');
   await expect(page.locator(`.ag-row[row-index="${rowIndex}"] .ag-cell[col-id="statusZnaczenie"]`)).toHaveText('Zaakceptowano przez Fleet Managera');
-  // authorised orders stay highlighted in the list
-  await expect(page.locator('.ag-cell[col-id="statusZnaczenie"]').filter({ hasText: /^Autoryzowano$/ }).first()).toHaveClass(/cell-highlight-success/);
 });
 
 test('an advisor adds a position to a new order, confirms the estimate and can no longer add or edit positions', async ({ page }) => {
   await signIn(page, 'doradca');
   // the newest order of WZ12345, the inspection at the advisor's station, is new (status 0) and its estimate not confirmed
-  const dialog = await openOrder(page, 'rejestr', 'WZ12345');
+  const dialog = await openOrder(page, { rejestr: 'WZ12345', zgloZakres: 'Przegląd okresowy 90 000 km' });
   await expect(dialog.locator('[data-field="statusZnaczenie"]')).toHaveText(/Zgłoszono/);
   await expect(dialog.getByRole('tab', { name: 'Zgłaszający' })).toHaveCount(0);
   await dialog.getByRole('tab', { name: 'Zakres' }).click();
@@ -131,7 +146,7 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
 test('the administrator edits an order\'s remarks and approved scope; the remarks show on their tab', async ({ page }) => {
   await signIn(page, 'admin');
   // the technical inspection of WZ67890 (awaiting or accepted by the manager: the admin may still cancel it)
-  const dialog = await openOrder(page, 'rejestr', 'WZ67890');
+  const dialog = await openOrder(page, { rejestr: 'WZ67890' });
   await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
   const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
   await expect(form.getByLabel(/^Uwagi/)).toHaveValue('Prośba o termin w godzinach porannych.');

@@ -53,6 +53,11 @@ export async function rowCount(page: Page): Promise<number> {
 /** Opens the filter of a table column from its header, as a user does. */
 export async function openColumnFilter(page: Page, colId: string) {
   const header = page.locator(`.ag-header-cell[col-id="${colId}"]`);
+  // the grid renders only the columns in view: scroll right until this one's header exists
+  for (let step = 0; step < 20 && (await header.count()) === 0; step++) {
+    await page.locator('.ag-body-horizontal-scroll-viewport').first().evaluate((el) => { el.scrollLeft += 400; });
+    await page.waitForTimeout(100);
+  }
   await header.scrollIntoViewIfNeeded();
   await header.hover();
   await header.locator('.ag-header-cell-filter-button, .ag-header-icon.ag-header-cell-menu-button').first().click();

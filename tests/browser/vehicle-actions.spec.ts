@@ -159,6 +159,11 @@ test('a manager opens a damage\'s details: its tabs, the external participant an
   await openColumnFilter(page, 'rejestr');
   await page.locator('.ag-filter input[type="text"]').first().fill('WZ12345');
   await page.keyboard.press('Escape');
+  // the seeded parking damage: the damage wizard's journey reports another one for the same vehicle
+  await openColumnFilter(page, 'rodzSzkod');
+  await page.locator('.ag-filter input[type="text"]').first().fill('Szkoda parkingowa');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.ag-cell[col-id="rodzSzkod"]').filter({ hasNotText: 'Szkoda parkingowa' })).toHaveCount(0);
   await page.locator('.ag-row .ag-cell[col-id="nrSprawy"]').first().click();
   const dialog = page.getByRole('dialog', { name: /^Szkoda / });
   for (const tab of ['Dane szkody', 'Zgłaszający', 'Uczestnik', 'Uczestnik zewnętrzny', 'Uwagi', 'Załączniki', 'Notatki']) {
