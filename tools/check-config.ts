@@ -1,11 +1,12 @@
 /**
  * `npm run check` (and `npm test`): validates the default configuration and every client variant
- * exactly as start-up does, printing each problem as file, JSON pointer and reason.
+ * exactly as start-up does, and the variants' demo data, printing each problem as file, JSON pointer and reason.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadBundle } from '../server/config/load-bundle.ts';
 import { loadVariants } from '../server/config/variants.ts';
+import { readVariantDemos } from '../server/seed/variant-demos.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const variantsDir = join(root, 'client-variants');
@@ -31,5 +32,15 @@ if (!failed) {
     failed = true;
     console.error(`✗ variants served together\n${e instanceof ConfigError ? e.message : String(e)}`);
   }
+}
+// the variants' demo data (client-variants/<name>/demo.json), which `npm run seed` adds
+try {
+  const demos = readVariantDemos(root);
+  for (const { variant, demo } of demos) {
+    console.log(`✓ ${variant} demo data: client ${demo.client.klient}, ${demo.vehicles?.length ?? 0} vehicles, ${demo.users?.length ?? 0} accounts, ${demo.orders?.length ?? 0} orders`);
+  }
+} catch (e) {
+  failed = true;
+  console.error(`✗ variant demo data\n${e instanceof ConfigError ? e.message : String(e)}`);
 }
 process.exit(failed ? 1 : 0);

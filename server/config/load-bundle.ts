@@ -40,7 +40,7 @@ function pointerOf(error: ErrorObject): string {
 }
 
 /** The most useful errors of an ajv run: drop the if/then wrappers that repeat the real reason. */
-function describe(errors: ErrorObject[] | null | undefined): { pointer: string; reason: string }[] {
+export function describe(errors: ErrorObject[] | null | undefined): { pointer: string; reason: string }[] {
   const useful = (errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
   const chosen = useful.length ? useful : errors ?? [];
   return chosen.slice(0, 10).map((e) => ({

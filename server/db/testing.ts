@@ -7,13 +7,14 @@
  *
  * Booting PGlite and running the migrations costs several seconds, so migrated (and optionally
  * seeded) PGlite databases are cached as gzip snapshots under `.tmp/pglite-snapshots/`, keyed by
- * a hash of the migration (and seed) sources; later tests start from the snapshot in about a
+ * a hash of the migration (and seed, with the variants' demo.json) sources; later tests start from the snapshot in about a
  * second. Editing a migration or the seed changes the key, so a stale snapshot is never used.
  *
  *   const t = await openTestDatabase({ seed: true });
  *   afterAll(() => t.close());
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -90,7 +91,12 @@ async function sourceHash(seed: boolean): Promise<string> {
   for (const dir of ['server/migrations/', 'server/db/', ...(seed ? ['server/seed/', 'server/pdf/'] : [])]) {
     files.push(...(await readdir(ROOT + dir)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort().map((n) => dir + n));
   }
-  if (seed) files.push('server/auth/password.ts');
+  if (seed) {
+    files.push('server/auth/password.ts');
+    // the variants' demo data is seeded too (server/seed/variant-demos.ts)
+    const variants = existsSync(ROOT + 'client-variants') ? (await readdir(ROOT + 'client-variants')).sort() : [];
+    files.push(...variants.map((v) => `client-variants/${v}/demo.json`).filter((f) => existsSync(ROOT + f)));
+  }
   for (const file of files) hash.update(file).update(await readFile(ROOT + file));
   const pglite = JSON.parse(await readFile(ROOT + 'node_modules/@electric-sql/pglite/package.json', 'utf8')).version;
   hash.update(`pglite ${pglite}`);

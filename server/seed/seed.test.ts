@@ -22,10 +22,12 @@ describe.each(testBackends)('seed on %s', (kind) => {
 
   const user = (login: string) => t.db.selectFrom('app_user').selectAll().where('login', '=', login).executeTakeFirstOrThrow();
 
-  it('creates the default size: 120 vehicles over 3 clients, 300 orders with damages, 72 invoices', () => {
+  it('creates the default size: 120 vehicles over 3 clients and the variants’ own, 300 orders with damages, 72 invoices', () => {
     expect(result.skipped).toBe(false);
     expect(result.clients).toEqual(['KL001', 'KL002', 'KL003']);
-    expect(result.counts).toMatchObject({ car: 120, service_order: 300, invoice: 72, client: 3 });
+    // the variants' own clients (client-variants/*/demo.json) count in the totals, not beside them
+    expect(result.variantClients).toEqual(['KL006', 'KL004', 'KL005']);
+    expect(result.counts).toMatchObject({ car: 120, service_order: 300, invoice: 72, client: 6 });
     expect(result.counts!.damage).toBeGreaterThanOrEqual(25);
     for (const table of ['vehicle_assignment', 'fuel_card', 'contract', 'contract_position', 'tire', 'order_position', 'note', 'login_history']) {
       expect(result.counts![table], table).toBeGreaterThan(0);
@@ -152,6 +154,26 @@ describe.each(testBackends)('seed on %s', (kind) => {
         expect(title).toBe(`Załącznik do faktury nr ${f.faktNrCaly}`);
       }
     }
+  });
+
+  it('adds each variant’s own client from its demo.json: the organisation to its last level, vehicles with their drivers, accounts ready to sign in, orders', async () => {
+    const dealer = await t.db.selectFrom('car').select(['rejestr', 'czyWydany']).where('klientSymbol', '=', 'KL004').orderBy('rejestr').execute();
+    expect(dealer.map((c) => [c.rejestr, c.czyWydany])).toEqual([['LU1190E', false], ['LU4521A', true], ['LU7803C', true]]);
+    const driver = await user('dealer.kierowca');
+    expect(driver).toMatchObject({ rola: 'USER', klientSymbol: 'KL004', firstLogin: false });
+    expect(await verifyPassword('Haslo123!', driver.passwordHash)).toBe(true);
+    const driven = await t.db.selectFrom('v_assignment').select(['rejestr', 'stru1', 'stru2', 'stru3', 'stru4']).where('pracId', '=', driver.pracId!).execute();
+    expect(driven).toEqual([{ rejestr: 'LU4521A', stru1: 'Region Wschód', stru2: 'Salon Lublin', stru3: 'Dział Sprzedaży Flotowej', stru4: null }]);
+    const handovers = await t.db.selectFrom('vehicle_assignment').select('klientSymbol').where('klientSymbol', 'in', ['KL004', 'KL005', 'KL006']).execute();
+    expect(handovers).toHaveLength(5);
+    const manager = await user('t.manager');
+    const accepted = await t.db.selectFrom('terms_acceptance').select('templateId').where('userId', '=', manager.id).execute();
+    expect(accepted).toHaveLength(2); // no terms dialog in the way of someone looking at the variant
+    const orders = await t.db.selectFrom('v_order').select(['rejestr', 'status', 'zlecZakres', 'klientSymbol']).where('klientSymbol', '=', 'KL005').orderBy('rejestr').execute();
+    expect(orders).toEqual([
+      { rejestr: 'GD3310K', status: 2, zlecZakres: 'Wymiana łączników stabilizatora przód', klientSymbol: 'KL005' },
+      { rejestr: 'GD5527M', status: 0, zlecZakres: null, klientSymbol: 'KL005' },
+    ]);
   });
 
   it('does nothing when seeded twice', async () => {

@@ -6,19 +6,21 @@
  * Sizes: the default (~120 vehicles, ~300 orders) takes a second or two; `cars: 100000,
  * orders: 1000000` runs the same generate_series statements at scale (minutes on PostgreSQL).
  */
+import { resolve } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
 import { seedBulk } from './bulk.ts';
 import { CLIENTS, STATIONS } from './data.ts';
 import { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE, seedDemo } from './demo.ts';
 import { addDays } from './sql-util.ts';
+import { readVariantDemos, seedVariantDemos, variantDemoSizes } from './variant-demos.ts';
 
 export { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE } from './demo.ts';
 
 export interface SeedOptions {
-  /** Vehicles in total, including the two named demo vehicles (default 60). */
+  /** Vehicles in total, including the two named demo vehicles and the variants' own (default 120). */
   cars?: number;
-  /** Orders in total, including the five named demo orders (default 300; one in ten is a damage). */
+  /** Orders in total, including the five named demo orders and the variants' own (default 300; one in ten is a damage). */
   orders?: number;
   /** Seed of the pseudo-random choices (default 1). */
   seed?: number;
@@ -30,13 +32,18 @@ export interface SeedOptions {
   today?: string;
   /** Progress messages (the CLI prints them). */
   log?: (message: string) => void;
+  /** Where client-variants/ is, whose demo.json files add each variant's client (default: this checkout). */
+  root?: string;
 }
 
 export interface SeedResult {
   skipped: boolean;
   reason?: string;
   today?: string;
+  /** The clients with generated data (vehicles, cards, contracts, invoices, …). */
   clients: string[];
+  /** The clients of the variants' demo.json files: only what each file names. */
+  variantClients: string[];
   stations: string[];
   pojazdId?: { WZ12345: number; WZ67890: number };
   counts?: Record<string, number>;
@@ -47,15 +54,23 @@ const DEMO_LOGINS = Object.values(DEMO_ACCOUNTS).map((a) => a.login);
 export const EXTRA_PASSWORD = 'Haslo123!';
 
 export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): Promise<SeedResult> {
-  const base = { clients: CLIENTS.map((c) => c.klient), stations: STATIONS.map((s) => s.stacjaSerw) };
+  // read (and validated) before anything is written: a broken demo.json seeds nothing
+  const variantDemos = readVariantDemos(options.root ?? resolve(import.meta.dirname, '../..'));
+  const base = {
+    clients: CLIENTS.map((c) => c.klient),
+    variantClients: variantDemos.map((d) => d.demo.client.klient),
+    stations: STATIONS.map((s) => s.stacjaSerw),
+  };
   const existing = await db.selectFrom('app_user').select('login').where(sql<boolean>`lower("login") in (${sql.join(DEMO_LOGINS)})`).execute();
   if (existing.length > 0) {
     return { ...base, skipped: true, reason: `demo accounts already exist: ${existing.map((r) => r.login).join(', ')}` };
   }
 
-  // 120 by default: every client has more than one 30-row block, so scrolling loads the next one
-  const cars = Math.max(options.cars ?? 120, 2 + CLIENTS.length);
-  const orders = Math.max(options.orders ?? 300, 5);
+  // 120 by default: every client has more than one 30-row block, so scrolling loads the next one.
+  // The variants' own vehicles and orders count in the totals (the generated rows make up the rest).
+  const own = variantDemoSizes(variantDemos);
+  const cars = Math.max(options.cars ?? 120, 2 + CLIENTS.length + own.cars);
+  const orders = Math.max(options.orders ?? 300, 5 + own.orders);
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed) || seed < 0 || seed > 1_000_000) throw new Error('seed must be an integer 0…1000000');
   const log = options.log ?? (() => {});
@@ -68,14 +83,15 @@ export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): 
     await seedBulk(trx, {
       today,
       salt: seed,
-      cars: cars - 2,
-      orders: orders - 5,
+      cars: cars - 2 - own.cars,
+      orders: orders - 5 - own.orders,
       invoices: options.invoices ?? Math.max(40, Math.round(cars * 0.6)),
       loginHistory: options.loginHistory ?? Math.max(200, Math.round(orders / 10)),
       leaves: demo.leaves,
       log,
     });
     await seedExtraAccounts(trx, today, [demo.pojazdId.WZ12345, demo.pojazdId.WZ67890]);
+    await seedVariantDemos(trx, variantDemos, today, EXTRA_PASSWORD);
     await trx.insertInto('app_setting')
       .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();

@@ -177,7 +177,7 @@ describe('one server serving several variants', () => {
   });
 });
 
-describe('the four client variants of the repository, served by one server', () => {
+describe('the four client variants of the repository, served by one server, with their demo clients', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -248,6 +248,55 @@ describe('the four client variants of the repository, served by one server', () 
     // its logo reaches its users through the API client, which sends the session
     expect((await t.call('GET', '/api/ui/assets/logo.svg', { token })).statusCode).toBe(200);
     expect((await t.call('GET', '/api/ui/config', { token: await t.signIn('manager') })).json().variant).toBe('default');
+  });
+
+  /** A signed call as a signed-in user on the default host, signed with the name of the variant serving that user. */
+  const asUser = async (token: string, method: 'POST' | 'PUT', url: string, body: unknown) => {
+    const name = (await t.call('GET', '/api/init/pre-config', { token })).json().name as string;
+    const nonce = makeNonce();
+    const headers = { 'x-nonce': nonce, 'x-signature': signBody(name, nonce, JSON.stringify(body)) };
+    return t.call(method, url, { token, body, headers, sign: false });
+  };
+  const signInDemo = async (username: string, role: string, rejestr?: string) => {
+    const res = await t.call('POST', '/api/user/auth', { body: { username, password: 'Haslo123!', role, ...(rejestr ? { rejestr } : {}) } });
+    expect(res.statusCode, res.body).toBe(200);
+    return { token: res.json().id_token as string, variant: res.json().body.postConfig.variant as string };
+  };
+
+  it('each variant’s own demo client (client-variants/*/demo.json) signs in to its variant on the default host', async () => {
+    for (const [login, role, variant, rejestr] of [
+      ['dealer.manager', 'MANAGER', 'regional-dealer'], ['dealer.kierowca', 'USER', 'regional-dealer', 'LU4521A'],
+      ['t.manager', 'MANAGER', 't'], ['t.kierowca', 'USER', 't', 'GD3310K'],
+      ['p.manager', 'MANAGER', 'p'], ['p.kierowca', 'USER', 'p', 'EL2049P'],
+    ]) {
+      const session = await signInDemo(login, role, rejestr);
+      expect(session.variant, login).toBe(variant);
+      expect((await t.call('GET', '/api/ui/config', { token: session.token })).json().variant, login).toBe(variant);
+    }
+  });
+
+  it('regional dealer’s own manager is refused AC z regresem on any host, for the dealer’s own vehicle', async () => {
+    const { token } = await signInDemo('dealer.manager', 'MANAGER');
+    const vehicle = await t.app.db.selectFrom('car').select(['pojazdId', 'rejestr', 'pracId']).where('rejestr', '=', 'LU4521A').executeTakeFirstOrThrow();
+    const damage = (zpolisTyp: string) => ({
+      ...vehicle, dataSzkod: new Date().toISOString(), rodzSzkod: 'Szkoda parkingowa', zpolisTyp,
+      zgloNazwiskoImie: 'Pawlak Monika', zgloTelef: '+48 603 110 221', zgloEmail: 'monika.pawlak@auto-lublin.pl',
+    });
+    const refused = await asUser(token, 'POST', '/api/damage/add', damage('AC z regresem'));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ field: 'zpolisTyp', message: 'Wybierz jedną z dostępnych wartości' }]);
+    expect((await asUser(token, 'POST', '/api/damage/add', damage('AC'))).statusCode).toBe(200);
+  });
+
+  it('T’s own manager edits the approved scope of the client’s order on any host; the manager of another client may not edit it at all', async () => {
+    const { token } = await signInDemo('t.manager', 'MANAGER');
+    const order = await t.app.db.selectFrom('v_order').select('autId').where('rejestr', '=', 'GD3310K').executeTakeFirstOrThrow();
+    const body = { zlecZakres: 'Wymiana łączników stabilizatora i tulei wahacza przód' };
+    expect((await asUser(token, 'PUT', `/api/order/${order.autId}`, body)).statusCode).toBe(200);
+    const stored = await t.app.db.selectFrom('service_order').select('zlecZakres').where('autId', '=', order.autId).executeTakeFirstOrThrow();
+    expect(stored.zlecZakres).toBe(body.zlecZakres);
+    // ACCESS.md: a manager sees and writes the orders of their own client only
+    expect([403, 404]).toContain((await t.call('PUT', `/api/order/${order.autId}`, { token: await t.signIn('manager'), body })).statusCode);
   });
 
   it('customer brand: its logo and favicon are served at its host only, and nothing else of its folder', async () => {

@@ -134,3 +134,50 @@ test('a fleet manager of the brand’s client signs in on the default host and t
   await expect(page.locator('.app-topbar')).toHaveCSS('background-color', 'rgb(18, 74, 39)');
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^blob:/);
 });
+
+/**
+ * Each variant's own client (client-variants/<name>/demo.json): its people sign in on the shared
+ * default host, the portal restarts in their variant and they work on their own client's vehicles.
+ */
+test.describe('the variants’ own clients, on the default host', () => {
+  const signInAs = async (page: Page, login: string) => {
+    await submitLogin(page, { login, password: 'Haslo123!', choice: 'Fleet Manager' });
+    await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  };
+
+  test('the regional dealer’s fleet manager sees the dealer’s vehicles and is not offered AC z regresem or OC nasze', async ({ page }) => {
+    await signInAs(page, 'dealer.manager');
+    await expect(page).toHaveTitle(/Partner CFM – dealer regionalny$/);
+    await expect(page.locator('.ag-cell[col-id="rejestr"]').filter({ hasText: 'LU4521A' })).toBeVisible();
+    await expect(page.locator('.ag-cell[col-id="rejestr"]').filter({ hasText: 'WZ12345' })).toHaveCount(0);
+    await page.goto('/app/order');
+    await page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name: 'Zgłoszenie szkody' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Zgłoszenie szkody' });
+    await expect(wizard.getByLabel(/^Rodzaj ryzyka/).locator('option:checked')).toHaveText('AC');
+    const risks = await wizard.getByLabel(/^Rodzaj ryzyka/).locator('option').allInnerTexts();
+    expect(risks).toEqual(expect.arrayContaining(['AC', 'OC']));
+    expect(risks).not.toContain('AC z regresem');
+    expect(risks).not.toContain('OC nasze');
+    await page.screenshot({ path: 'test-results/variant-dealer-manager.png' });
+  });
+
+  test('client T’s fleet manager edits the approved scope of the client’s own order', async ({ page }) => {
+    await signInAs(page, 't.manager');
+    await expect(page).toHaveTitle(/Partner CFM – klient T$/);
+    const dialog = await openOrderOf(page, 'GD3310K');
+    await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
+    const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
+    await expect(form.getByLabel(/^Zatwierdzony zakres/)).toHaveValue('Wymiana łączników stabilizatora przód');
+    await form.getByLabel(/^Zatwierdzony zakres/).fill('Wymiana łączników stabilizatora i tulei wahacza przód');
+    await form.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(toast(page, 'Zapisano zmiany w zleceniu')).toBeVisible();
+    await dialog.getByRole('tab', { name: 'Zakres' }).click();
+    await expect(dialog.locator('[data-field="zlecZakres"]')).toContainText('Wymiana łączników stabilizatora i tulei wahacza przód');
+  });
+
+  test('client P’s fleet manager orders without the Wykonawca and Zakres steps', async ({ page }) => {
+    await signInAs(page, 'p.manager');
+    await expect(page).toHaveTitle(/Partner CFM – klient P$/);
+    expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Załączniki', 'Notatki', 'Podsumowanie']);
+  });
+});

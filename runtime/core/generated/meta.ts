@@ -1561,6 +1561,115 @@ export interface TermsDialogFile {
   };
 }
 
+/**
+ * The variant's own client with its organisation, employees, vehicles, accounts and a few orders, so the variant can be seen working (docs/variants.md). Dates are given in days before the seed's day, so the data stays current. The accounts sign in with the seed's shared password of additional accounts (README).
+ */
+export interface VariantDemoFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  client: {
+    /**
+     * The client symbol; a variant that claims it in variant.json `clients` serves its users on any host.
+     */
+    klient: string;
+    klientNazwa: string;
+    nip?: string;
+    miejscow?: string;
+  };
+  /**
+   * The organisational path of the client's employees and vehicles: the names of levels 1, 2, … (stru1, stru2, …).
+   *
+   * @minItems 1
+   * @maxItems 8
+   */
+  units: string[];
+  employees?: {
+    /**
+     * The employee number; vehicles and accounts name the employee by it.
+     */
+    nrPrac: string;
+    imie: string;
+    nazwisko: string;
+    kodStan?: string;
+    email?: string;
+    telefonKom?: string;
+    miejscow?: string;
+  }[];
+  vehicles?: {
+    rejestr: string;
+    /**
+     * VIN
+     */
+    nrPodw: string;
+    /**
+     * Make code; the service plans of the order wizard are looked up by it.
+     */
+    marka: string;
+    markaOpis: string;
+    modelOpis: string;
+    rokProd: number;
+    grupa?: string;
+    kategoria?: string;
+    /**
+     * Odometer now (km).
+     */
+    aktStanLicz: number;
+    /**
+     * The servicing station's symbol (SS01…SS04 in the demo data).
+     */
+    stacjaSerw?: string;
+    /**
+     * nrPrac of the employee the vehicle is handed over to; none: the vehicle is in the pool.
+     */
+    driver?: string;
+    handedOverDaysAgo?: number;
+    /**
+     * OC and AC insurer; none: the vehicle has no policy data.
+     */
+    insurer?: string;
+  }[];
+  users?: {
+    login: string;
+    /**
+     * MANAGER and USER belong to the client; an ADVISOR to its station.
+     */
+    rola: "MANAGER" | "USER" | "ADVISOR";
+    firstName: string;
+    lastName: string;
+    email?: string;
+    telefon?: string;
+    /**
+     * USER: nrPrac of the driver behind the account.
+     */
+    employee?: string;
+    /**
+     * ADVISOR: the station.
+     */
+    stacjaSerw?: string;
+  }[];
+  orders?: {
+    /**
+     * rejestr of one of the vehicles above.
+     */
+    vehicle: string;
+    zgloInterw: "PRZEGLAD" | "NAPRAWA" | "OPONY" | "BADANIE";
+    /**
+     * The reported scope.
+     */
+    zgloZakres: string;
+    /**
+     * The approved scope.
+     */
+    zlecZakres?: string;
+    status: number;
+    daysAgo: number;
+    /**
+     * login of one of the accounts above.
+     */
+    reportedBy: string;
+  }[];
+}
+
 export interface VariantFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
