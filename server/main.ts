@@ -63,7 +63,7 @@ async function main() {
     // migrations may build indexes on large tables: no statement time-out for them
     await withoutStatementTimeout(database, async (db) => {
       await migrateToLatest(db);
-      await seedDatabase(db, {});
+      await seedDatabase(db, { root });
     });
     const app = await buildApp({
       limits: defined({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeOverlay, MergeError } from './merge';
+import { mergeOverlay, MergeError, overlayPointer } from './merge';
 
 describe('mergeOverlay', () => {
   it('merges objects deeply and lets scalars and null replace', () => {
@@ -53,5 +53,43 @@ describe('mergeOverlay', () => {
 
   it('drops directives from items the base did not have', () => {
     expect(mergeOverlay({}, { menu: [{ id: 'x', $after: 'y' }] })).toEqual({ menu: [{ id: 'x' }] });
+  });
+});
+
+describe('where an overlay’s mistake is', () => {
+  const pointerOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return (e as MergeError).pointer;
+    }
+    return 'no error';
+  };
+
+  it('names the overlay item of a $remove of a missing id, an unknown anchor and an item without id', () => {
+    const base = { groups: [{ id: 'g', items: [{ id: 'a' }, { id: 'b' }] }] };
+    expect(pointerOf(() => mergeOverlay(base, { groups: [{ id: 'g', items: [{ id: 'a', label: 'x' }, { id: 'z', $remove: true }] }] }))).toBe('/groups/0/items/1');
+    expect(pointerOf(() => mergeOverlay(base, { groups: [{ id: 'g', items: [{ id: 'c', $after: 'nope' }] }] }))).toBe('/groups/0/items/0/$after');
+    expect(pointerOf(() => mergeOverlay(base, { groups: [{ id: 'g', items: [{ id: 'a' }, { label: 'no id' }] }] }))).toBe('/groups/0/items/1');
+  });
+});
+
+describe('overlayPointer: where a merged value came from in the overlay', () => {
+  const base = { columns: [{ id: 'a', width: 1 }, { id: 'b', width: 2 }, { id: 'c', width: 3 }], config: { x: 1, list: ['p', 'q'] } };
+  const overlay = { columns: [{ id: 'c', width: 30 }], config: { list: ['r', 's', 't'] } };
+  const merged = mergeOverlay(base, overlay);
+
+  it('finds id-keyed items by id, not by position', () => {
+    expect(overlayPointer(overlay, merged, '/columns/2/width')).toBe('/columns/0/width');
+  });
+
+  it('answers undefined for what the base gave', () => {
+    expect(overlayPointer(overlay, merged, '/columns/0/width')).toBeUndefined();
+    expect(overlayPointer(overlay, merged, '/config/x')).toBeUndefined();
+    expect(overlayPointer(overlay, merged, '')).toBeUndefined();
+  });
+
+  it('follows a replaced list by position', () => {
+    expect(overlayPointer(overlay, merged, '/config/list/2')).toBe('/config/list/2');
   });
 });

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { mergeOverlay, MergeError, type Json } from '../../runtime/core/merge.ts';
+import { mergeOverlay, MergeError, overlayPointer, type Json } from '../../runtime/core/merge.ts';
 import { crossCheck } from './cross-check.ts';
 
 export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
@@ -92,14 +92,28 @@ export function loadBundle(options: LoadOptions): Bundle {
       return undefined;
     }
   };
-  const merge = (base: Json | undefined, overlay: Json, file: string): Json | undefined => {
+  const merge = (base: Json | undefined, overlay: Json, file: string, prefix = ''): Json | undefined => {
     try {
       return mergeOverlay(base, overlay);
     } catch (e) {
       if (!(e instanceof MergeError)) throw e;
-      problems.push({ file: rel(file), pointer: '', reason: e.message });
+      problems.push({ file: rel(file), pointer: prefix + e.pointer, reason: e.message });
       return base;
     }
+  };
+  /**
+   * The variant's overlays, so that a problem found in a merged document names the variant's file
+   * when the variant gave the value (and the base file otherwise). `prefix`: where the overlay sits
+   * in its file ("/app" in variant.json).
+   */
+  const overlays: { base: string; file: string; prefix: string; value: Json; merged: () => Json | undefined }[] = [];
+  const origin = (p: ConfigProblem): ConfigProblem => {
+    for (const o of [...overlays].reverse()) {
+      const merged = o.merged();
+      const at = o.base === p.file && merged !== undefined ? overlayPointer(o.value, merged, p.pointer) : undefined;
+      if (at !== undefined) return { ...p, file: o.file, pointer: o.prefix + at };
+    }
+    return p;
   };
 
   const variantDir = join(root, 'client-variants', variant);
@@ -121,8 +135,10 @@ export function loadBundle(options: LoadOptions): Bundle {
         const value = read(file);
         if (value === undefined) continue;
         const id = idOf(file);
+        const base = out[id]?.files[0];
         const merged = merge(out[id]?.value, value, file);
         if (merged !== undefined) out[id] = { value: merged, files: [...(out[id]?.files ?? []), rel(file)] };
+        if (base) overlays.push({ base, file: rel(file), prefix: '', value, merged: () => out[id]?.value });
       }
     }
     return out;
@@ -147,7 +163,8 @@ export function loadBundle(options: LoadOptions): Bundle {
       validate('meta/variant', v, rel(vfile));
       const overlay = (v as any).app;
       if (overlay && app) {
-        app = merge(app as Json, overlay, vfile) as Record<string, any>;
+        app = merge(app as Json, overlay, vfile, '/app') as Record<string, any>;
+        overlays.push({ base: 'screens/app.json', file: rel(vfile), prefix: '/app', value: overlay, merged: () => app as Json });
         validate('meta/app', app, `screens/app.json + ${rel(vfile)}`);
       }
     }
@@ -199,7 +216,10 @@ export function loadBundle(options: LoadOptions): Bundle {
   for (const [ns, { value }] of Object.entries(localeFiles)) pl[ns] = value as Record<string, unknown>;
 
   const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;
-  if (problems.length === 0) problems.push(...crossCheck({ screens, schemas, resources, conditions, locales: pl, variant, config: (app?.config ?? {}) as Record<string, unknown> }));
+  if (problems.length === 0) {
+    const found = crossCheck({ screens, schemas, resources, conditions, locales: pl, variant, config: (app?.config ?? {}) as Record<string, unknown> });
+    problems.push(...found.map(origin));
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const body = {

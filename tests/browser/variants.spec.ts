@@ -161,6 +161,27 @@ test.describe('the variants’ own clients, on the default host', () => {
     await page.screenshot({ path: 'test-results/variant-dealer-manager.png' });
   });
 
+  test('the regional dealer requires the handover time: its manager hands over the pool vehicle only with it', async ({ page }) => {
+    await signInAs(page, 'dealer.manager');
+    await page.locator('.ag-row .ag-cell[col-id="rejestr"]', { hasText: 'LU1190E' }).click();
+    const details = page.getByRole('dialog', { name: 'Pojazd LU1190E' });
+    await details.getByRole('button', { name: 'Wydanie pojazdu' }).click();
+    const handover = page.getByRole('dialog', { name: 'Wydanie pojazdu' });
+    await expect(handover.getByLabel(/^Godzina wydania/)).toHaveValue('');
+    const person = handover.getByLabel(/^Pracownik odbierający pojazd/);
+    await person.fill('Pawl');
+    await page.getByRole('option', { name: 'Pawlak Monika (AL0002)' }).click();
+    await handover.getByLabel(/^Licznik przy wydaniu/).fill('67400');
+    await handover.getByLabel(/^Wydał/).fill('Monika Pawlak');
+    await handover.getByRole('button', { name: 'Wydaj pojazd' }).click();
+    await expect(handover.getByText('Podaj godzinę wydania')).toBeVisible();
+    await page.screenshot({ path: 'test-results/variant-dealer-handover-time.png' });
+    await handover.getByLabel(/^Godzina wydania/).fill('08:15');
+    await handover.getByRole('button', { name: 'Wydaj pojazd' }).click();
+    await expect(toast(page, 'Zapisano zmianę przydziału')).toBeVisible();
+    await expect(handover).toBeHidden();
+  });
+
   test('client T’s fleet manager edits the approved scope of the client’s own order', async ({ page }) => {
     await signInAs(page, 't.manager');
     await expect(page).toHaveTitle(/Partner CFM – klient T$/);

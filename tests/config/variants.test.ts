@@ -101,19 +101,19 @@ describe('mistakes in a variant, named with file, pointer and reason', () => {
       'variant.json': variantJson(),
       'screens/conditions.json': { $defs: { tiresTableOn: { properties: { config: { properties: { showTyreTable: { const: true } }, required: ['showTyreTable'] } } } } },
     });
-    expect(problems(root)).toContain('screens/conditions.json /$defs/tiresTableOn/properties/config condition names the configuration flag "showTyreTable", which screens/app.json config does not have');
+    expect(problems(root)).toContain('client-variants/x/screens/conditions.json /$defs/tiresTableOn/properties/config condition names the configuration flag "showTyreTable", which screens/app.json config does not have');
   });
 
   it('an overlay removing an id the base does not have', () => {
     const root = variant({ 'variant.json': variantJson(), 'screens/menu.json': { groups: [{ id: 'records', items: [{ id: 'invoice', $remove: true }] }] } });
-    expect(problems(root)).toContain('client-variants/x/screens/menu.json  "$remove" of id "invoice", which the base list does not have');
+    expect(problems(root)).toContain('client-variants/x/screens/menu.json /groups/0/items/0 "$remove" of id "invoice", which the base list does not have');
   });
 
   it('a configuration list hiding a column the table does not have', () => {
     const root = variant({ 'variant.json': variantJson({ hiddenColumns: { 'assignments-table': ['palWy', 'paliwo'], 'no-such-table': ['x'] } }) });
     expect(problems(root)).toEqual(expect.arrayContaining([
-      'screens/app.json /config/hiddenColumns/assignments-table/1 "assignments-table" has no column "paliwo"',
-      'screens/app.json /config/hiddenColumns/no-such-table "no-such-table" is neither a table screen nor the entity of a details list',
+      'client-variants/x/variant.json /app/config/hiddenColumns/assignments-table/1 "assignments-table" has no column "paliwo"',
+      'client-variants/x/variant.json /app/config/hiddenColumns/no-such-table "no-such-table" is neither a table screen nor the entity of a details list',
     ]));
   });
 });
