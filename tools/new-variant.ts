@@ -22,3 +22,4 @@ writeFileSync(
 );
 console.log(`Created client-variants/${folder}, served at http://${folder}.localhost:3000 (its "hosts" in variant.json; docs/variants.md).`);
 console.log('Add overlay files with the same names as in screens/, schemas/ and locales/pl/, check them with `npm run check`, and let the administrator\'s refresh (/app/refresh) pick the variant up, or restart the server.');
+console.log('To see it working with a client of its own, add a demo.json (schemas/meta/variant-demo.schema.json; client-variants/p/demo.json is a short one), claim its client in variant.json "clients", and seed a fresh database (docs/variants.md).');

@@ -226,8 +226,8 @@ test('an advisor adds an order with positions in the scope step, and it appears 
 
   // the table reloads with the new order on top (newest first)
   await expect.poll(() => rowCount(page)).toBe(before + 1);
-  const now = new Date();
-  const today = `${String(now.getDate()).padStart(2, '0')}.${String(now.getMonth() + 1).padStart(2, '0')}.${now.getFullYear()}`;
+  // today as the portal writes dates: in its time zone (screens/app.json config.timeZone), not the machine's
+  const today = new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date());
   // the first row (newest first): today, the vehicle, and the advisor's station as the reporting company
   const first = page.getByRole('row').nth(1);
   await expect(first).toContainText(today);

@@ -103,18 +103,24 @@ async function openOrderOf(page: Page, rejestr: string) {
   return dialog;
 }
 
+/** Edits the approved scope of a vehicle's first order from its details (the form starts from `before`, when given) and reads it back. */
+async function editApprovedScope(page: Page, rejestr: string, text: string, before?: string) {
+  const dialog = await openOrderOf(page, rejestr);
+  await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
+  const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
+  if (before !== undefined) await expect(form.getByLabel(/^Zatwierdzony zakres/)).toHaveValue(before);
+  await form.getByLabel(/^Zatwierdzony zakres/).fill(text);
+  await form.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Zapisano zmiany w zleceniu')).toBeVisible();
+  await dialog.getByRole('tab', { name: 'Zakres' }).click();
+  await expect(dialog.locator('[data-field="zlecZakres"]')).toContainText(text);
+}
+
 test.describe('variant T, on its host', () => {
   test.use({ baseURL: at('t.localhost') });
   test('a fleet manager edits an order’s approved scope', async ({ page }) => {
     await signIn(page, 'manager');
-    const dialog = await openOrderOf(page, 'WZ12345');
-    await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
-    const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
-    await form.getByLabel(/^Zatwierdzony zakres/).fill('Wymiana oleju i filtrów (uzgodnione z flotą)');
-    await form.getByRole('button', { name: 'Zapisz' }).click();
-    await expect(toast(page, 'Zapisano zmiany w zleceniu')).toBeVisible();
-    await dialog.getByRole('tab', { name: 'Zakres' }).click();
-    await expect(dialog.locator('[data-field="zlecZakres"]')).toContainText('Wymiana oleju i filtrów (uzgodnione z flotą)');
+    await editApprovedScope(page, 'WZ12345', 'Wymiana oleju i filtrów (uzgodnione z flotą)');
   });
 });
 
@@ -185,15 +191,7 @@ test.describe('the variants’ own clients, on the default host', () => {
   test('client T’s fleet manager edits the approved scope of the client’s own order', async ({ page }) => {
     await signInAs(page, 't.manager');
     await expect(page).toHaveTitle(/Partner CFM – klient T$/);
-    const dialog = await openOrderOf(page, 'GD3310K');
-    await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();
-    const form = page.getByRole('dialog', { name: 'Edycja zlecenia' });
-    await expect(form.getByLabel(/^Zatwierdzony zakres/)).toHaveValue('Wymiana łączników stabilizatora przód');
-    await form.getByLabel(/^Zatwierdzony zakres/).fill('Wymiana łączników stabilizatora i tulei wahacza przód');
-    await form.getByRole('button', { name: 'Zapisz' }).click();
-    await expect(toast(page, 'Zapisano zmiany w zleceniu')).toBeVisible();
-    await dialog.getByRole('tab', { name: 'Zakres' }).click();
-    await expect(dialog.locator('[data-field="zlecZakres"]')).toContainText('Wymiana łączników stabilizatora i tulei wahacza przód');
+    await editApprovedScope(page, 'GD3310K', 'Wymiana łączników stabilizatora i tulei wahacza przód', 'Wymiana łączników stabilizatora przód');
   });
 
   test('client P’s fleet manager orders without the Wykonawca and Zakres steps', async ({ page }) => {
