@@ -10,7 +10,6 @@
  * screen's `routeMode` and the route's modal is its frame. A `hint` above the fields shows the
  * record a field points to (the chosen vehicle's registration, make and reading).
  */
-import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FormValidation, RJSFValidationError } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
@@ -24,6 +23,7 @@ import { api, ApiError } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
+import { ConfiguredForm } from '../../forms/ConfiguredForm';
 import { fileLimitsOf, fileProblem, multipartParts, type ChosenFiles } from '../../forms/file-checks';
 import type { FileFormContext } from '../../forms/FileWidget';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
@@ -31,13 +31,10 @@ import type { FormDataContext } from '../../forms/AutocompleteWidget';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
 import { computedValue } from '../../forms/computed';
-import { formTemplates } from '../../forms/templates';
 import { formatKindFor, formatValue } from '../../format';
 import { buildUiSchema, hiddenFieldIds, namespaceOf } from '../../forms/ui-schema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { usePasswordScore } from '../../forms/usePasswordScore';
-import { formValidator } from '../../forms/validator';
-import { formWidgets } from '../../forms/widgets';
 import { dataChanged } from '../../state/data';
 import { sessionAtom } from '../../state/session';
 import { showToast } from '../../state/ui';
@@ -225,21 +222,16 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   if (!current) return null; // mode none: the dialog is closed
 
   const form = (
-          <Form
+          <ConfiguredForm
             className="form-dialog-grid"
             schema={schema}
             uiSchema={uiSchema}
             formData={formData}
             formContext={formContext}
-            validator={formValidator}
-            widgets={formWidgets}
             customValidate={customValidate}
             transformErrors={transformErrors}
-            templates={formTemplates}
             extraErrors={fieldErrors.extraErrors}
             liveValidate={fieldErrors.liveValidate}
-            showErrorList={false}
-            noHtml5Validate
             disabled={readOnly}
             onChange={(e) => change(e.formData ?? {})}
             onSubmit={submit}
@@ -273,7 +265,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
                 </Button>
               )}
             </div>
-          </Form>
+          </ConfiguredForm>
   );
   const body = (
     <>

@@ -5,7 +5,6 @@
  * §5) and repeated fields; a 400 shows the server's messages on their fields. On success it runs
  * the steps the screen declares (toast, statement, session update, next dialog, navigation, close).
  */
-import Form from '@rjsf/react-bootstrap';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FormValidation, RJSFValidationError } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
@@ -20,16 +19,14 @@ import { api, ApiError, errorText } from '../../api/client';
 import { useSignOut } from '../../routing/useNavigateTo';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormScreenDecl, Session } from '../../config/bundle';
+import { ConfiguredForm } from '../../forms/ConfiguredForm';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
 import { formSchema, pathValue, requestBody } from '../../forms/form-data';
 import { buildUiSchema, namespaceOf } from '../../forms/ui-schema';
 import { usePasswordScore } from '../../forms/usePasswordScore';
-import { formTemplates } from '../../forms/templates';
 import { useFieldErrors } from '../../forms/useFieldErrors';
-import { formValidator } from '../../forms/validator';
-import { formWidgets } from '../../forms/widgets';
 import { sessionAtom, updateSession } from '../../state/session';
 import { showStatement, showToast } from '../../state/ui';
 import { DialogLinks } from '../DialogLinks';
@@ -183,20 +180,15 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
           {error}
         </Alert>
       )}
-      <Form
+      <ConfiguredForm
         schema={schema}
         uiSchema={uiSchema}
         formData={formData}
         formContext={formContext}
-        validator={formValidator}
-        widgets={formWidgets}
         customValidate={customValidate}
         transformErrors={transformErrors}
-        templates={formTemplates}
         extraErrors={fieldErrors.extraErrors}
         liveValidate={fieldErrors.liveValidate}
-        showErrorList={false}
-        noHtml5Validate
         onChange={(e) => change(e.formData ?? {})}
         onSubmit={submit}
         onError={() => fieldErrors.failed() /* the messages are on the fields */}
@@ -220,7 +212,7 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
             </Button>
           </div>
         )}
-      </Form>
+      </ConfiguredForm>
       <DialogLinks links={screen.links} onOpen={setDialog} />
       {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}
     </>

@@ -3,20 +3,17 @@
  * named by `record`, e.g. order), with the step's fields, widgets and conditions. The wizard asks
  * it to validate before Następny; the messages are the forms' Polish ones (spec §5).
  */
-import Form from '@rjsf/react-bootstrap';
 import type { RJSFValidationError } from '@rjsf/utils';
 import { useImperativeHandle, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../../core/conditions';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl, WizardStepDecl } from '../../config/bundle';
+import { ConfiguredForm } from '../../forms/ConfiguredForm';
 import type { AutocompleteFormContext } from '../../forms/AutocompleteWidget';
 import { fillTemplate, type AutocompleteSource } from '../../forms/autocomplete';
 import { translateErrors } from '../../forms/messages';
-import { formTemplates } from '../../forms/templates';
 import { buildUiSchema } from '../../forms/ui-schema';
-import { formValidator } from '../../forms/validator';
-import { formWidgets } from '../../forms/widgets';
 import type { StepHandle } from './Wizard';
 import { getPath, hiddenFields, recordSchemaOf, setPath, SHOWN_TEXT, stepSchema, type Data } from './wizard-logic';
 
@@ -77,25 +74,20 @@ export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAut
   const transformErrors = (errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden });
 
   return (
-    <Form
+    <ConfiguredForm
       ref={form}
       className="wizard-form form-dialog-grid"
       schema={schema}
       uiSchema={uiSchema}
       formData={record}
       formContext={formContext}
-      validator={formValidator}
-      widgets={formWidgets}
-      templates={formTemplates}
       transformErrors={transformErrors}
       liveValidate={live ? 'onChange' : undefined}
-      showErrorList={false}
-      noHtml5Validate
       onChange={(e) => change((e.formData ?? {}) as Data)}
       focusOnFirstError
       idPrefix={`wizard-${step.id}`}
     >
       <></>
-    </Form>
+    </ConfiguredForm>
   );
 }

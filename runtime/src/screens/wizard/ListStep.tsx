@@ -7,7 +7,6 @@
  * runtime/core/order-values.ts, the function the server stores. A file field (an attachment's file)
  * is checked against its fileLimits; the item holds the file's name, the File stays in `itemFiles`.
  */
-import Form from '@rjsf/react-bootstrap';
 import type { FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import { useImperativeHandle, useMemo, useRef, useState, type RefObject } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -18,12 +17,10 @@ import { fieldLabelKey } from '../../../core/labels';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl } from '../../config/bundle';
 import { formatDecimal1, formatMoney, formatNumber } from '../../format';
+import { ConfiguredForm } from '../../forms/ConfiguredForm';
 import { fileLimitsOf, fileProblem, type ChosenFiles } from '../../forms/file-checks';
 import { translateErrors } from '../../forms/messages';
-import { formTemplates } from '../../forms/templates';
 import { buildUiSchema } from '../../forms/ui-schema';
-import { formValidator } from '../../forms/validator';
-import { formWidgets } from '../../forms/widgets';
 import type { ItemFiles } from './follow-ups';
 import type { StepHandle } from './Wizard';
 import { getPath, hiddenFields, itemSchemaOf, listTotals, newItem, rowNet, setPath, stepSchema, type Data, type ListDecl } from './wizard-logic';
@@ -149,26 +146,21 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
       )}
       {editing ? (
         <div className="card card-body bg-light" role="group" aria-label={t(editing.index < 0 ? (list.addLabel ?? 'app:wizard.addRow') : 'app:wizard.editRow')}>
-          <Form
+          <ConfiguredForm
             ref={form}
             className="form-dialog-grid"
             schema={schema}
             uiSchema={uiSchema}
             formData={editing.item}
-            validator={formValidator}
             customValidate={customValidate}
             formContext={{ files: editing.files }}
-            widgets={formWidgets}
-            templates={formTemplates}
             transformErrors={(errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden })}
             liveValidate={live ? 'onChange' : undefined}
-            showErrorList={false}
-            noHtml5Validate
             onChange={(e) => setEditing((current) => (current ? { ...current, item: (e.formData ?? {}) as Data } : current))}
             idPrefix={`wizard-${list.path}`}
           >
             <></>
-          </Form>
+          </ConfiguredForm>
           <div className="d-flex gap-2 justify-content-end">
             <Button variant="outline-secondary" size="sm" onClick={() => { setEditing(null); setLive(false); }}>
               {t('app:wizard.cancelRow')}
