@@ -40,7 +40,7 @@ function pointerOf(error: ErrorObject): string {
 }
 
 /** The most useful errors of an ajv run: drop the if/then wrappers that repeat the real reason. */
-export function describe(errors: ErrorObject[] | null | undefined): { pointer: string; reason: string }[] {
+export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): { pointer: string; reason: string }[] {
   const useful = (errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
   const chosen = useful.length ? useful : errors ?? [];
   return chosen.slice(0, 10).map((e) => ({
@@ -82,7 +82,7 @@ export function loadBundle(options: LoadOptions): Bundle {
   const validate = (metaId: string, value: unknown, file: string) => {
     const fn = meta.getSchema(metaId);
     if (!fn) return problems.push({ file, pointer: '', reason: `no meta-schema ${metaId}` });
-    if (!fn(value)) for (const d of describe(fn.errors)) problems.push({ file, ...d });
+    if (!fn(value)) for (const d of describeSchemaErrors(fn.errors)) problems.push({ file, ...d });
   };
   const read = (file: string): Json | undefined => {
     try {

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { VariantDemoFile } from '../../runtime/core/generated/meta.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { ConfigProblem } from '../config/bundle.ts';
-import { ConfigError, createMetaValidator, describe } from '../config/load-bundle.ts';
+import { ConfigError, createMetaValidator, describeSchemaErrors } from '../config/load-bundle.ts';
 import { COMPANIES, STATIONS } from './data.ts';
 import { addDays, at } from './sql-util.ts';
 
@@ -44,7 +44,7 @@ export function readVariantDemos(root: string): VariantDemo[] {
       continue;
     }
     if (!validate(demo)) {
-      problems.push(...describe(validate.errors).map((p) => ({ file, ...p })));
+      problems.push(...describeSchemaErrors(validate.errors).map((p) => ({ file, ...p })));
       continue;
     }
     const other = clients.get(demo.client.klient);
