@@ -19,10 +19,6 @@ import { addDays, at } from './sql-util.ts';
 
 export interface VariantDemo { variant: string; file: string; demo: VariantDemoFile }
 
-/** Index of zgloInterw in the order table's autTyp (the order of server/seed/bulk.ts). */
-const AUT_TYP: Record<string, number> = { PRZEGLAD: 0, NAPRAWA: 1, OPONY: 2, BADANIE: 4 };
-const INTERVENTION_NAMES: Record<string, string> = { PRZEGLAD: 'Przegląd', NAPRAWA: 'Naprawa mechaniczna', OPONY: 'Usługa oponiarska', BADANIE: 'Badanie techniczne' };
-
 /** Every variant's demo.json, validated; any mistake (file, JSON pointer, reason) fails the whole read. */
 export function readVariantDemos(root: string): VariantDemo[] {
   const dir = join(root, 'client-variants');
@@ -164,16 +160,20 @@ async function seedOne(db: Kysely<any>, demo: VariantDemoFile, today: string, pa
     }
   }
 
+  // the order's type and its name, from the intervention types the migrations hold
+  const interventions = new Map((await db.selectFrom('intervention_type').select(['kod', 'autTyp', 'nazwa']).execute()).map((i) => [i.kod, i]));
   for (const o of demo.orders ?? []) {
+    const intervention = interventions.get(o.zgloInterw)!;
     const car = cars.get(o.vehicle)!;
     const user = userIds.get(o.reportedBy)!;
     const reporter = (demo.users ?? []).find((u) => u.login === o.reportedBy)!;
     const station = STATIONS.find((s) => s.stacjaSerw === car.stacjaSerw)!;
     const zgloData = addDays(today, -o.daysAgo);
     await db.insertInto('service_order').values({
-      autTyp: AUT_TYP[o.zgloInterw], zgloInterw: o.zgloInterw, zgloZakres: o.zgloZakres, zlecZakres: o.zlecZakres ?? null,
-      zlecTyp: INTERVENTION_NAMES[o.zgloInterw], status: o.status, zgloData: at(zgloData, '10:00'),
-      zgloKto: reporter.rola === 'MANAGER' ? 'MANAGER' : reporter.rola === 'ADVISOR' ? 'ADVISOR' : 'USER',
+      autTyp: intervention.autTyp, zgloInterw: o.zgloInterw, zgloZakres: o.zgloZakres, zlecZakres: o.zlecZakres ?? null,
+      // the station names the order's type once it has taken the order on
+      zlecTyp: o.status >= 2 ? intervention.nazwa : null, status: o.status, zgloData: at(zgloData, '10:00'),
+      zgloKto: reporter.rola, // who reported it: USER, MANAGER or ADVISOR, as the order table stores it
       zgloNazwiskoImie: user.name, zgloEmail: user.email ?? null, zgloTelef: user.telefon ?? null, zgloFirma: client.klientNazwa,
       stacjaSerw: station.stacjaSerw, firma: COMPANIES.find((c) => c.firma === station.firma)?.firmaNazwa ?? null, naprMiejsce: `${station.nazwa}, ${station.ulica}`,
       pojazdId: car.pojazdId, pracId: car.pracId, stru1: stru.stru1, rejestr: o.vehicle, markaOpis: car.markaOpis, modelOpis: car.modelOpis,
