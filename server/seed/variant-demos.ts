@@ -123,7 +123,7 @@ async function seedOne(db: Kysely<any>, demo: VariantDemoFile, today: string, pa
     pracIds.set(e.nrPrac, row.pracId);
   }
 
-  const cars = new Map<string, { pojazdId: number; pracId: number | null; markaOpis: string; modelOpis: string; aktStanLicz: number; stacjaSerw: string }>();
+  const cars = new Map<string, { pojazdId: number; pracId: number | null; driver: string | null; markaOpis: string; modelOpis: string; aktStanLicz: number; stacjaSerw: string }>();
   for (const v of demo.vehicles ?? []) {
     const { driver, handedOverDaysAgo, insurer, ...car } = v;
     const pracId = driver ? pracIds.get(driver)! : null;
@@ -138,7 +138,8 @@ async function seedOne(db: Kysely<any>, demo: VariantDemoFile, today: string, pa
       dataRej: `${v.rokProd}-03-01`, aktDataLicz: addDays(today, -3), dataPrzeg: addDays(today, 150), serwisWFirmie: 'N',
       czyWydany: pracId !== null, dataWyd: pracId !== null ? handedOver : null,
     }).returning('pojazdId').executeTakeFirstOrThrow();
-    cars.set(v.rejestr, { pojazdId: row.pojazdId, pracId, markaOpis: v.markaOpis, modelOpis: v.modelOpis, aktStanLicz: v.aktStanLicz, stacjaSerw });
+    const employee = (demo.employees ?? []).find((e) => e.nrPrac === driver);
+    cars.set(v.rejestr, { pojazdId: row.pojazdId, pracId, driver: employee ? `${employee.imie} ${employee.nazwisko}` : null, markaOpis: v.markaOpis, modelOpis: v.modelOpis, aktStanLicz: v.aktStanLicz, stacjaSerw });
     if (pracId !== null) {
       await db.insertInto('vehicle_assignment').values({
         pojazdId: row.pojazdId, pracId, klientSymbol: client.klient, dataWy: at(handedOver, '09:00'),
@@ -162,6 +163,8 @@ async function seedOne(db: Kysely<any>, demo: VariantDemoFile, today: string, pa
 
   // the order's type and its name, from the intervention types the migrations hold
   const interventions = new Map((await db.selectFrom('intervention_type').select(['kod', 'autTyp', 'nazwa']).execute()).map((i) => [i.kod, i]));
+  // an order the station took on (status 2 and on) was accepted by the client's fleet manager
+  const fleetManager = (demo.users ?? []).find((u) => u.rola === 'MANAGER');
   for (const o of demo.orders ?? []) {
     const intervention = interventions.get(o.zgloInterw)!;
     const car = cars.get(o.vehicle)!;
@@ -172,7 +175,8 @@ async function seedOne(db: Kysely<any>, demo: VariantDemoFile, today: string, pa
     await db.insertInto('service_order').values({
       autTyp: intervention.autTyp, zgloInterw: o.zgloInterw, zgloZakres: o.zgloZakres, zlecZakres: o.zlecZakres ?? null,
       // the station names the order's type once it has taken the order on
-      zlecTyp: o.status >= 2 ? intervention.nazwa : null, status: o.status, zgloData: at(zgloData, '10:00'),
+      zlecTyp: o.status >= 2 ? intervention.nazwa : null,
+      zatwierdzil: o.status >= 2 && fleetManager ? `${fleetManager.firstName} ${fleetManager.lastName}` : null, uzytkPojazdu: car.driver, status: o.status, zgloData: at(zgloData, '10:00'),
       zgloKto: reporter.rola, // who reported it: USER, MANAGER or ADVISOR, as the order table stores it
       zgloNazwiskoImie: user.name, zgloEmail: user.email ?? null, zgloTelef: user.telefon ?? null, zgloFirma: client.klientNazwa,
       stacjaSerw: station.stacjaSerw, firma: COMPANIES.find((c) => c.firma === station.firma)?.firmaNazwa ?? null, naprMiejsce: `${station.nazwa}, ${station.ulica}`,
