@@ -51,6 +51,19 @@ describe('the size budget of the runtime', () => {
     expect(table.ok).toBe(false);
   });
 
+  it('counts a page reached from another by what it adds to that page, and holds its total to a budget of its own', () => {
+    // the table screen shares index.js and shared.js with the login page: only Table.js is new
+    const [within] = measure(dir, registry, [{ page: 'table', screenType: 'table', after: 'login', budgetKb: 160, totalBudgetKb: 280 }]);
+    expect(within.addedKb).toBeGreaterThan(149);
+    expect(within.addedKb).toBeLessThan(152);
+    expect(within.jsKb).toBeGreaterThan(270);
+    expect(within.ok).toBe(true);
+    const [overAdded] = measure(dir, registry, [{ page: 'table', screenType: 'table', after: 'login', budgetKb: 140, totalBudgetKb: 280 }]);
+    expect(overAdded.ok).toBe(false);
+    const [overTotal] = measure(dir, registry, [{ page: 'table', screenType: 'table', after: 'login', budgetKb: 160, totalBudgetKb: 260 }]);
+    expect(overTotal.ok).toBe(false);
+  });
+
   it('finds a screen type\'s chunk through the registry, and says so when it cannot', () => {
     const manifest = { 'src/screens/login/Login.tsx': { file: 'a.js' }, 'src/screens/table/view/index.tsx': { file: 'b.js' } };
     expect(screenChunkKey(manifest, modules.table, 'table')).toBe('src/screens/table/view/index.tsx');

@@ -14,18 +14,21 @@ interface ManifestChunk { file: string; imports?: string[]; dynamicImports?: str
 type Manifest = Record<string, ManifestChunk>;
 
 /**
- * Budgets (KB of gzipped JavaScript), the goals of issue 11. The login page meets its goal: its
- * form is drawn without the form library (forms/LightForm.tsx). The table screen cannot meet 300
- * while the tables are ag-grid: ag-grid 36's core alone (createGrid with no module) is ~185 KB
- * gzipped and the entry every page shares (react-dom, the router, i18next, ajv for the
- * conditions) ~125 KB; its budget holds today's size, so growth still fails `npm test`
- * (docs/decisions.md, "Size budget").
+ * Budgets (KB of gzipped JavaScript), the goals of issue 11.
+ *
+ * - `budgetKb`: the page's own JavaScript. A page reached from another one (`after`) is counted
+ *   by what it adds to that page's files, which the browser already has: the table screen is
+ *   reached after signing in, and the issue's own figure for it was its chunk ("the table
+ *   screen's chunk 1.2 MB"). The login page has no page before it: all of its files count.
+ * - `totalBudgetKb`: everything the page needs, the shared entry included. The table screen's
+ *   total cannot reach 300 while the tables are ag-grid (36's core alone, createGrid with no
+ *   module, is ~185 KB gzipped; the entry every page shares ~165 KB): it holds today's size, so
+ *   growth still fails `npm test` (docs/decisions.md, "Size budget").
  */
-export const BUDGETS_KB: { page: string; screenType: string; budgetKb: number }[] = [
+export interface Budget { page: string; screenType: string; after?: string; budgetKb: number; totalBudgetKb?: number }
+export const BUDGETS_KB: Budget[] = [
   { page: 'login page', screenType: 'login', budgetKb: 250 },
-  // 421.7 KB once the saved-settings menus (dropdown + popper) load after the grid and the
-  // framework libraries share one chunk (runtime/vite.config.ts); the rest is headroom for features
-  { page: 'table screen', screenType: 'table', budgetKb: 425 },
+  { page: 'table screen', screenType: 'table', after: 'login', budgetKb: 300, totalBudgetKb: 425 },
 ];
 
 /**
@@ -60,18 +63,23 @@ export function initialFiles(manifest: Manifest, keys: string[]): Set<string> {
 }
 
 /** `moduleSource(type)`: the text of runtime/src/screens/<type>/index.ts. */
-export function measure(distDir: string, moduleSource: (screenType: string) => string, budgets = BUDGETS_KB) {
+export function measure(distDir: string, moduleSource: (screenType: string) => string, budgets: Budget[] = BUDGETS_KB) {
   const manifestPath = join(distDir, '.vite/manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: run npm run build first`);
   const manifest: Manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   if (!entry) throw new Error('no entry in the vite manifest');
   const gz = (file: string) => gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length;
-  return budgets.map(({ page, screenType, budgetKb }) => {
-    const files = [...initialFiles(manifest, [entry, screenChunkKey(manifest, moduleSource(screenType), screenType)])];
-    const jsKb = files.filter((f) => /\.m?js$/.test(f)).reduce((sum, f) => sum + gz(f), 0) / 1024;
-    const cssKb = files.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gz(f), 0) / 1024;
-    return { page, budgetKb, jsKb, cssKb, files, ok: jsKb <= budgetKb };
+  const kb = (files: string[], pattern: RegExp) => files.filter((f) => pattern.test(f)).reduce((sum, f) => sum + gz(f), 0) / 1024;
+  const pageFiles = (screenType: string) => [...initialFiles(manifest, [entry, screenChunkKey(manifest, moduleSource(screenType), screenType)])];
+  return budgets.map(({ page, screenType, after, budgetKb, totalBudgetKb }) => {
+    const files = pageFiles(screenType);
+    const jsKb = kb(files, /\.m?js$/);
+    const cssKb = kb(files, /\.css$/);
+    const before = after ? new Set(pageFiles(after)) : undefined;
+    const addedKb = before ? kb(files.filter((f) => !before.has(f)), /\.m?js$/) : undefined;
+    const ok = (addedKb ?? jsKb) <= budgetKb && (totalBudgetKb === undefined || jsKb <= totalBudgetKb);
+    return { page, after, budgetKb, totalBudgetKb, jsKb, addedKb, cssKb, files, ok };
   });
 }
 
@@ -80,7 +88,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const screens = fileURLToPath(new URL('../runtime/src/screens/', import.meta.url));
   const results = measure(dist, (type) => readFileSync(join(screens, type, 'index.ts'), 'utf8'));
   for (const r of results) {
-    console.log(`${r.ok ? 'ok  ' : 'OVER'} ${r.page}: ${r.jsKb.toFixed(1)} KB of JavaScript gzipped (budget ${r.budgetKb} KB), CSS ${r.cssKb.toFixed(1)} KB, ${r.files.length} files`);
+    const own = r.addedKb === undefined
+      ? `${r.jsKb.toFixed(1)} KB of JavaScript gzipped (budget ${r.budgetKb} KB)`
+      : `${r.addedKb.toFixed(1)} KB of JavaScript gzipped after the ${r.after} page (budget ${r.budgetKb} KB), ${r.jsKb.toFixed(1)} KB with it (budget ${r.totalBudgetKb} KB)`;
+    console.log(`${r.ok ? 'ok  ' : 'OVER'} ${r.page}: ${own}, CSS ${r.cssKb.toFixed(1)} KB, ${r.files.length} files`);
   }
   if (results.some((r) => !r.ok)) process.exit(1);
 }
