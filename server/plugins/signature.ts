@@ -4,15 +4,18 @@
  * body, the bytes received whatever their Content-Type. Nonces are recorded in the database (not in memory), so a replay is refused by any server
  * process behind the same database.
  */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import { checkSignature, NONCE_HEADER, NONCE_WINDOW_MS, SIGNATURE_HEADER } from '../../runtime/core/signing.ts';
+import { NonceLedger } from '../auth/nonce-ledger.ts';
 import { HttpError } from '../http-error.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The body's bytes exactly as received, whatever their content type: what the signature covers. */
     rawBody?: Buffer;
+    /** A read-only route's nonce being recorded while its handler runs: rejects on a replay. */
+    nonceRecorded?: Promise<void>;
   }
 }
 
@@ -23,6 +26,7 @@ const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].t
 
 export default fp(
   async (app) => {
+    const ledger = new NonceLedger(app.db);
     // Every body is kept as the bytes received, so the signature is checked over exactly those
     // (Fastify's own text/plain parser would hand over a string nobody signed). JSON is parsed
     // from the same bytes; any other type stays a Buffer that only a route declaring it accepts.
@@ -64,18 +68,32 @@ export default fp(
       if (request.rawBody?.length && type !== JSON_TYPE && !(config.bodyTypes ?? []).includes(type)) {
         throw new HttpError(415, app.config.t('errors:unsupportedMediaType'), { code: 'UNSUPPORTED_MEDIA_TYPE' });
       }
-      // The commit does not wait for the write-ahead log to reach the disk (synchronous_commit off
-      // for this one-statement transaction only: set_config(…, true) is local to it). A replay is
-      // still refused by every process at once, as the row is visible when the insert returns; a
-      // database crash could lose the last few hundred milliseconds of nonces, within a window
-      // whose requests an attacker would have had to capture and replay across the crash.
-      // docs/decisions.md "Nonce insert without waiting for fsync": 0.3 ms instead of 7 ms.
-      const { rows } = await sql<{ nonce: string }>`
-        with async_commit as (select set_config('synchronous_commit', 'off', true))
-        insert into used_nonce ("nonce", "usedAt") select ${nonce!}, now() from async_commit
-        on conflict ("nonce") do nothing returning "nonce"`.execute(app.db);
-      const inserted = rows[0];
-      if (!inserted) throw new HttpError(400, app.config.t('errors:signature.replayed'), { code: 'SIGNATURE_REPLAYED' });
+      // A route that only reads records its nonce while its handler runs, one round trip less on
+      // every table block; the answer waits for both, so a replay is still refused and never
+      // answered. Its handler may have read rows by then: nothing was written, nothing is sent.
+      const recorded = recordNonce(nonce!);
+      if (config.readOnly) {
+        request.nonceRecorded = recorded;
+        recorded.catch(() => undefined); // awaited beside the handler (onRoute below)
+      } else {
+        await recorded;
+      }
+    });
+
+    /** Refuses a nonce used before, by this process or any other on the same database. */
+    async function recordNonce(nonce: string): Promise<void> {
+      if (!(await ledger.record(nonce))) throw new HttpError(400, app.config.t('errors:signature.replayed'), { code: 'SIGNATURE_REPLAYED' });
+    }
+
+    // A read-only route answers when its handler and its nonce are both done: a replay (or a
+    // database error recording it) fails the request, whatever the handler found.
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.readOnly) return;
+      const handler = route.handler;
+      route.handler = async function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+        const [, answer] = await Promise.all([request.nonceRecorded, handler.call(this, request, reply)]);
+        return answer;
+      };
     });
 
     // Nonces older than the window can never be accepted again, so they need not be kept.

@@ -2,17 +2,35 @@
  * Rows leave the server in the shapes their entity schema promises: dates as 'YYYY-MM-DD',
  * date-times as ISO strings, numerics as numbers (drivers return numeric and bigint as text).
  */
-export function normaliseRow(row: Record<string, unknown>, entity: Record<string, any>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
+
+/** How one column's value is written out, worked out once per entity schema (every block reads its rows through it). */
+type Convert = (value: unknown) => unknown;
+const converters = new WeakMap<Record<string, any>, Map<string, Convert>>();
+
+function converterOf(entity: Record<string, any>, key: string): Convert {
+  let perEntity = converters.get(entity);
+  if (!perEntity) converters.set(entity, (perEntity = new Map()));
+  let convert = perEntity.get(key);
+  if (!convert) {
     const schema = entity.properties?.[key] ?? {};
     const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (value === null || value === undefined) out[key] = null;
-    else if (value instanceof Date) out[key] = schema.format === 'date' ? localDate(value) : value.toISOString();
-    else if ((types.includes('number') || types.includes('integer')) && typeof value === 'string') out[key] = Number(value);
-    else if (typeof value === 'bigint') out[key] = Number(value);
-    else out[key] = value;
+    const numeric = types.includes('number') || types.includes('integer');
+    const isDate = schema.format === 'date';
+    convert = (value) => {
+      if (value === null || value === undefined) return null;
+      if (value instanceof Date) return isDate ? localDate(value) : value.toISOString();
+      if (numeric && typeof value === 'string') return Number(value);
+      if (typeof value === 'bigint') return Number(value);
+      return value;
+    };
+    perEntity.set(key, convert);
   }
+  return convert;
+}
+
+export function normaliseRow(row: Record<string, unknown>, entity: Record<string, any>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in row) out[key] = converterOf(entity, key)(row[key]);
   return out;
 }
 

