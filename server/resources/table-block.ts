@@ -91,8 +91,15 @@ export async function readBlock(req: BlockRequest): Promise<Block> {
 
   const lastRaw = raw.at(-1);
   const last = shape && lastRaw ? { k: String(lastRaw[KEY_VALUE]), ...(shape.sort ? { s: (lastRaw[SORT_VALUE] as string | null) ?? null } : {}) } : undefined;
-  const rows = raw.map(({ [SORT_VALUE]: _s, [KEY_VALUE]: _k, ...row }) => row);
+  const rows = shape ? raw.map(withoutPosition) : raw;
   return { rows, last, method };
+}
+
+/** A row without the position columns (a loop: a rest pattern with computed keys is several times slower per row). */
+function withoutPosition(raw: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const key in raw) if (key !== SORT_VALUE && key !== KEY_VALUE) row[key] = raw[key];
+  return row;
 }
 
 /** ORDER BY … OFFSET … LIMIT, with the keys read first when the OFFSET is deep. */

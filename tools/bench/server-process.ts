@@ -8,6 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
+/** The V8 flags `npm start` gives the server (package.json "start"), read from there so the bench runs it alike. */
+const SERVING_NODE_FLAGS = (/node ((?:--[\w-]+(?:=\S+)? )+)dist-server/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start)?.[1] ?? '')
+  .trim().split(/\s+/).filter((f) => f && f !== '--enable-source-maps');
+
 export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
@@ -38,7 +42,7 @@ export async function startServer(root: string, env: Record<string, string>, how
   const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG: 'off', ...env };
   const started = performance.now();
   const child = how === 'main'
-    ? spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    ? spawn(process.execPath, [...SERVING_NODE_FLAGS, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
     : spawn('npm', ['start'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
