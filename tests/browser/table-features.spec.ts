@@ -66,7 +66,8 @@ test('contracts: Aktualne by default, Archiwalne, Wszystkie = both, kept after a
   expect((await firstRequest).postDataJSON().filterModel).toEqual({ dataTyp: { filterType: 'set', values: ['current'] } });
   const choice = page.getByRole('group', { name: 'Pokaż kontrakty' });
   await expect(choice.getByRole('radio', { name: 'Aktualne' })).toBeChecked();
-  await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
+  // rows are drawn before their block arrives: wait for a date before reading them all
+  await expect(page.locator('.ag-cell[col-id="dataDo"]').filter({ hasText: /\d/ }).first()).toBeVisible();
   const today = new Date();
   today.setHours(0, 0, 0, 0);
   for (const text of await page.locator('.ag-cell[col-id="dataDo"]').allInnerTexts()) if (text) expect(parseDay(text) >= today).toBe(true);
@@ -96,7 +97,8 @@ test('contracts: Aktualne by default, Archiwalne, Wszystkie = both, kept after a
 test('tyres show the tread with one decimal; the vehicle details embed the car’s tyres, fuel cards and contracts without vehicle columns', async ({ page }) => {
   await signIn(page, 'admin');
   await page.goto('/app/tire');
-  await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
+  // the infinite row model draws a row before its block has arrived: wait for the first tread
+  await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="stanBieznika"]').first()).toHaveText(/mm$/);
   const treads = (await page.locator('.ag-cell[col-id="stanBieznika"]').allInnerTexts()).filter(Boolean);
   expect(treads.length).toBeGreaterThan(0);
   for (const tread of treads) expect(tread).toMatch(/^\d+,\d\smm$/);

@@ -47,6 +47,8 @@ test('a manager adds an employee from the person picker, hands a vehicle over an
   const handover = page.getByRole('dialog', { name: 'Wydanie pojazdu' });
   await expect(handover.getByTestId('form-hint')).toContainText('WZ67890');
   await expect(handover.getByTestId('form-hint')).toContainText('41 200 km');
+  // the make and model as people say them, not the make's code
+  await expect(handover.getByTestId('form-hint')).toContainText('Toyota Corolla');
 
   // The person picker's new employee dialog (§5 rules; the postcode is masked).
   await handover.getByRole('button', { name: 'Nowy pracownik' }).click();
