@@ -23,7 +23,7 @@ import { initialFiles } from '../size-budget.ts';
 import { drive, driveSql, signedPoster, SQL_CONNECTIONS_MAX, type LoadResult } from './load.ts';
 import type { SqlRecorder } from './sql.ts';
 import type { Api } from './http.ts';
-import { startServer, type ServerProcess } from './server-process.ts';
+import { SERVING_NODE_FLAGS, startServer, type ServerProcess } from './server-process.ts';
 import { latency, timed } from './stats.ts';
 
 export interface OperationsInput {
@@ -50,7 +50,7 @@ const APP_NAME = 'fleet-portal-bench';
 
 export async function operations(o: OperationsInput): Promise<string[]> {
   const lines: string[] = ['', '## The server under load, as an operator runs it', '',
-    `The server runs in a process of its own (\`node --import tsx server/main.ts\`, the serving configuration of \`npm start\`: pool of 10 connections with the limits of server/db/connect.ts, shedding on event-loop lag), on schema \`${o.schema}\`. The "load" column and each "Load" figure: the 1-minute load average when it was measured (2 cores, shared with other work; the load generator runs on the same machine).`];
+    `The server runs in a process of its own (\`node ${[...SERVING_NODE_FLAGS, '--import tsx'].join(' ')} server/main.ts\`, the serving configuration of \`npm start\`: pool of 10 connections with the limits of server/db/connect.ts, shedding on event-loop lag), on schema \`${o.schema}\`. The "load" column and each "Load" figure: the 1-minute load average when it was measured (2 cores, shared with other work; the load generator runs on the same machine).`];
   const server = await startServer(o.root, { DATABASE_URL: o.databaseUrl, DATABASE_SCHEMA: o.schema, DB_APPLICATION_NAME: APP_NAME });
   const poster = signedPoster(server.baseUrl, o.preConfigName, 256);
   try {

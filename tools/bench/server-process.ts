@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** The V8 flags `npm start` gives the server (package.json "start"), read from there so the bench runs it alike. */
-const SERVING_NODE_FLAGS = (/node ((?:--[\w-]+(?:=\S+)? )+)dist-server/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start)?.[1] ?? '')
+export const SERVING_NODE_FLAGS = (/node ((?:--[\w-]+(?:=\S+)? )+)dist-server/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start)?.[1] ?? '')
   .trim().split(/\s+/).filter((f) => f && f !== '--enable-source-maps');
 
 export interface ServerProcess {
@@ -34,7 +34,7 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node --import tsx server/main.ts` (the server's own process), or `npm start` (build if
+ * Starts `node <the flags of npm start> --import tsx server/main.ts` (the server's own process), or `npm start` (build if
  * stale, then the server: a process group, whose node process is found for the resident size).
  */
 export async function startServer(root: string, env: Record<string, string>, how: 'main' | 'npm start' = 'main'): Promise<ServerProcess> {
