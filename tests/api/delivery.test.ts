@@ -50,6 +50,10 @@ describe('compression and caching of responses', () => {
     const plain = await app.inject({ method: 'GET', url: '/api/ui/config' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json().locales.pl).toBeDefined();
+    // written out once per bundle, still JSON and still without the server's own parts
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(plain.json().resources).toBeUndefined();
+    expect(plain.json().etag).toBeUndefined();
   });
 
   it('serves a hashed asset from its precompressed file, cached for a year as immutable', async () => {
