@@ -49,8 +49,8 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
       serve: true,
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, path) => {
-        reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+      setHeaders: (response, path) => {
+        response.setHeader('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
       },
     });
     // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
