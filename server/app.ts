@@ -79,6 +79,11 @@ export interface AppOptions {
   bundle?: Bundle | VariantSet;
   /** Request time-outs and load shedding (plugins/limits.ts); main.ts reads them from the environment. */
   limits?: Partial<ServerLimits>;
+  /**
+   * Names this process in an `X-Served-By` header on every answer (main.ts: INSTANCE_ID and the
+   * process id), so that an operator behind a load balancer sees which process answered. Unset: no header.
+   */
+  servedBy?: string;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -160,6 +165,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('declaredRoutes', requireAccessDeclarations(app));
 
   await app.register(helmet, securityHeaders);
+  if (options.servedBy) {
+    const servedBy = options.servedBy;
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.header('x-served-by', servedBy);
+      done();
+    });
+  }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

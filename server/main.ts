@@ -2,7 +2,13 @@
  * `npm start`: opens the database (PGlite in DATA_DIR, ./data by default, or DATABASE_URL),
  * migrates and seeds it on first start, loads the configuration of PORTAL_VARIANT, and listens on
  * PORT (3000); HOST chooses the interface (0.0.0.0). A configuration error stops start-up with file, JSON pointer and reason.
+ *
+ * WORKERS=N (or `auto`, one per core) serves the portal from N worker processes on the same port
+ * (server/cluster.ts): this process then migrates and seeds, starts the workers and watches them.
+ * Unset, this one process serves, as before. PGlite belongs to one process: WORKERS above 1 needs
+ * PostgreSQL, and start-up says so in Polish (locales/pl/app.json, startup.*).
  */
+import cluster from 'node:cluster';
 import { readFileSync, watch } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,13 +16,18 @@ import { buildApp } from './app.ts';
 import { ConfigError } from './config/load-bundle.ts';
 import { loadVariants } from './config/variants.ts';
 import { timeZoneOf } from './config/locale.ts';
-import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type PoolLimits } from './db/connect.ts';
+import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type DatabaseHandle, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { oneProcessAtATime } from './db/one-at-a-time.ts';
+import { superviseWorkers, workerCount, WorkersSettingError } from './cluster.ts';
+import type { Bundle } from './config/bundle.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { stopGracefullyOnSignals } from './shutdown.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+/** Where screens/, schemas/, locales/ and client-variants/ are read from: CONFIG_DIR, or this checkout. */
+const configRoot = resolve(process.env.CONFIG_DIR || root);
 
 /** A whole number of milliseconds (or a count) from the environment; unset keeps the default. */
 function envNumber(name: string): number | undefined {
@@ -32,13 +43,80 @@ function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** A text of locales/pl/app.json (startup.*), with {{name}} filled in: start-up speaks Polish too. */
+function startupText(bundle: Bundle, key: string, vars: Record<string, string>): string {
+  const texts = (bundle.locales.pl.app as { startup?: Record<string, string> }).startup ?? {};
+  return (texts[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? '');
+}
+
 async function main() {
   // The configuration, loaded once: a broken one stops start-up before the database is opened.
   const variant = process.env.PORTAL_VARIANT || undefined;
   // every variant this process serves: PORTAL_VARIANT (the default) and those claiming host names or clients
-  const variants = loadVariants({ root, variant, version });
+  const variants = loadVariants({ root: configRoot, variant, version });
   const bundle = variants.bundles.get(variants.defaultVariant)!;
   const databaseUrl = process.env.DATABASE_URL || undefined;
+
+  let workers: number | undefined;
+  try {
+    workers = workerCount(process.env.WORKERS);
+  } catch (e) {
+    if (!(e instanceof WorkersSettingError)) throw e;
+    console.error(startupText(bundle, 'workersInvalid', { value: e.message }));
+    process.exit(1);
+  }
+  if (workers !== undefined && workers > 1 && !databaseUrl) {
+    console.error(startupText(bundle, 'workersNeedPostgres', { workers: String(workers) }));
+    process.exit(1);
+  }
+  const shutdownTimeoutMs = envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000;
+
+  if (cluster.isPrimary && workers !== undefined) {
+    // the primary: migrate and seed once, then start the workers (they find the database ready)
+    const database = await open(bundle, databaseUrl);
+    try {
+      await prepare(database);
+    } finally {
+      await database.close();
+    }
+    superviseWorkers({ workers, shutdownTimeoutMs: shutdownTimeoutMs + 2_000 });
+    return;
+  }
+
+  const database = await open(bundle, databaseUrl);
+  try {
+    // a worker's primary prepared the database already
+    if (cluster.isPrimary) await prepare(database);
+    const app = await buildApp({
+      limits: defined({
+        requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS'),
+        maxEventLoopDelayMs: envNumber('MAX_EVENT_LOOP_DELAY_MS') ?? 2_000,
+        maxHeapUsedBytes: envNumber('MAX_HEAP_USED_BYTES'),
+      }),
+      db: database.db,
+      root: configRoot,
+      variant,
+      version,
+      bundle: variants,
+      staticDir: join(root, 'dist/runtime'),
+      logger: process.env.LOG !== 'off',
+      trustProxy: process.env.TRUST_PROXY || undefined,
+      servedBy: process.env.INSTANCE_ID ? `${process.env.INSTANCE_ID}:${process.pid}` : undefined,
+    });
+    app.addHook('onClose', async () => database.close());
+    if (process.argv.includes('--dev')) watchConfiguration(app);
+    const port = Number(process.env.PORT || 3000);
+    await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
+    // SIGTERM: finish the requests in flight, close the database, exit 0 (SHUTDOWN_TIMEOUT_MS at most)
+    stopGracefullyOnSignals(app, shutdownTimeoutMs, { worker: cluster.isWorker });
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+}
+
+/** The database of DATABASE_URL, or the embedded PGlite in DATA_DIR, with the limits of the environment. */
+function open(bundle: Bundle, databaseUrl: string | undefined): Promise<DatabaseHandle> {
   const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
   const poolLimits: PoolLimits = { ...DEFAULT_POOL_LIMITS, ...defined({
@@ -48,7 +126,7 @@ async function main() {
     maxQueue: envNumber('DB_POOL_QUEUE'),
     idleTimeoutMs: envNumber('DB_IDLE_TIMEOUT_MS'),
   }) };
-  const database = await openDatabase({
+  return openDatabase({
     databaseUrl,
     dataDir,
     schema: databaseUrl ? process.env.DATABASE_SCHEMA || undefined : undefined,
@@ -59,44 +137,25 @@ async function main() {
     // tells this server's connections apart in pg_stat_activity (the bench's restart drill ends them)
     applicationName: process.env.DB_APPLICATION_NAME || undefined,
   });
-  try {
-    // migrations may build indexes on large tables: no statement time-out for them
-    await withoutStatementTimeout(database, async (db) => {
-      await migrateToLatest(db);
-      await seedDatabase(db, { root });
-    });
-    const app = await buildApp({
-      limits: defined({
-        requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS'),
-        maxEventLoopDelayMs: envNumber('MAX_EVENT_LOOP_DELAY_MS') ?? 2_000,
-        maxHeapUsedBytes: envNumber('MAX_HEAP_USED_BYTES'),
-      }),
-      db: database.db,
-      root,
-      variant,
-      version,
-      bundle: variants,
-      staticDir: join(root, 'dist/runtime'),
-      logger: process.env.LOG !== 'off',
-      trustProxy: process.env.TRUST_PROXY || undefined,
-    });
-    app.addHook('onClose', async () => database.close());
-    if (process.argv.includes('--dev')) watchConfiguration(app);
-    const port = Number(process.env.PORT || 3000);
-    await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
-    // SIGTERM: finish the requests in flight, close the database, exit 0 (SHUTDOWN_TIMEOUT_MS at most)
-    stopGracefullyOnSignals(app, envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000);
-  } catch (e) {
-    await database.close();
-    throw e;
-  }
+}
+
+/**
+ * Migrates and seeds, once across every process and machine starting at the same moment (the
+ * others wait for their turn and find it done). Migrations may build indexes on large tables:
+ * no statement time-out for them.
+ */
+async function prepare(database: DatabaseHandle): Promise<void> {
+  await withoutStatementTimeout(database, (db) => oneProcessAtATime(db, 'migrate-and-seed', async () => {
+    await migrateToLatest(db);
+    await seedDatabase(db, { root: configRoot });
+  }));
 }
 
 /** `npm run dev`: a changed JSON file reloads the configuration; a broken one keeps the old and says why. */
 function watchConfiguration(app: Awaited<ReturnType<typeof buildApp>>) {
   let timer: NodeJS.Timeout | undefined;
   for (const dir of ['screens', 'schemas', 'locales', 'client-variants']) {
-    watch(join(root, dir), { recursive: true }, (_event, file) => {
+    watch(join(configRoot, dir), { recursive: true }, (_event, file) => {
       if (!String(file).endsWith('.json')) return;
       clearTimeout(timer);
       timer = setTimeout(() => {

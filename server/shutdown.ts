@@ -2,14 +2,18 @@
  * Graceful stop on SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish
  * (fastify's close waits for them and answers 503 to a new request on a kept-alive socket;
  * sockets are closed as soon as they fall idle), then run the onClose hooks (the database is closed last) and exit 0.
- * A second signal, or `timeoutMs` without finishing, ends the process with 1.
+ * A second signal, or `timeoutMs` without finishing, ends the process with 1. A worker of
+ * server/cluster.ts stops on its primary's SIGTERM, or when its primary is gone.
  */
 import type { FastifyInstance } from 'fastify';
 
-export function stopGracefullyOnSignals(app: FastifyInstance, timeoutMs: number): void {
+export function stopGracefullyOnSignals(app: FastifyInstance, timeoutMs: number, options: { worker?: boolean } = {}): void {
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) process.exit(1);
+    if (stopping) {
+      if (signal === 'disconnect') return; // the primary went away while this worker drains: go on draining
+      process.exit(1);
+    }
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     setTimeout(() => {
@@ -28,6 +32,14 @@ export function stopGracefullyOnSignals(app: FastifyInstance, timeoutMs: number)
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (options.worker) {
+    // a worker of server/cluster.ts: the primary decides when it stops (it sends SIGTERM); the
+    // terminal's Ctrl-C reaches the whole process group and must not end a worker twice over.
+    // A primary that is gone (killed) leaves the worker without new connections: stop then too.
+    process.on('SIGINT', () => undefined);
+    process.on('disconnect', () => stop('disconnect'));
+  } else {
+    process.on('SIGINT', () => stop('SIGINT'));
+  }
 }
