@@ -11,7 +11,10 @@ export function stopGracefullyOnSignals(app: FastifyInstance, timeoutMs: number,
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
-      if (signal === 'disconnect') return; // the primary went away while this worker drains: go on draining
+      // a worker hears SIGTERM twice when the whole group is signalled (systemd's control-group
+      // stop, kill -TERM -<pgid>) and its primary forwards one too: it goes on draining; its
+      // primary ends it if the drain takes too long
+      if (options.worker) return;
       process.exit(1);
     }
     stopping = true;

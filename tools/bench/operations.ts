@@ -24,6 +24,7 @@ import { drive, driveSql, signedPoster, SQL_CONNECTIONS_MAX, type LoadResult } f
 import type { SqlRecorder } from './sql.ts';
 import { apiClient, type Api } from './http.ts';
 import { SERVING_NODE_FLAGS, startServer, type ServerProcess } from './server-process.ts';
+import { workersSideBySide } from './workers.ts';
 import { latency, timed } from './stats.ts';
 
 export interface OperationsInput {
@@ -84,6 +85,7 @@ export async function operations(o: OperationsInput): Promise<string[]> {
       }
     }
     if (misses.length) lines.push('', `Not met: ${misses.join('; ')}. ${LOAD_MISS}`);
+    lines.push(...(await workersSideBySide({ ...o, appName: APP_NAME, blockCall: async (p) => (await keysetCalls(p, token))[0].once })));
 
     o.log('restart drill…');
     lines.push(...(await restartDrill(server, calls[0].once, o.databaseUrl)));
