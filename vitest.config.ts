@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // every answer an API test receives is checked against the OpenAPI document (issue 27)
+    setupFiles: ['tests/support/conformance-setup.ts'],
   },
 });

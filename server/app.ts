@@ -16,6 +16,7 @@ import { compression, runtimeFiles } from './plugins/delivery.ts';
 import variantAssetRoutes from './routes/variant-assets.ts';
 import errorsPlugin from './plugins/errors.ts';
 import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
+import { openapiOptions, requireOperationDeclarations } from './plugins/openapi.ts';
 import signaturePlugin from './plugins/signature.ts';
 import carRoutes from './routes/car.ts';
 import orderRoutes from './routes/orders.ts';
@@ -163,6 +164,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Deny by default: a route without an access declaration stops start-up (plugins/auth.ts).
   // First of all hooks, so it sees every route, the plugins' ones too.
   app.decorate('declaredRoutes', requireAccessDeclarations(app));
+  // Likewise a documented route without its operation (operationId, summary, tag): plugins/openapi.ts.
+  const documentedRoutes = requireOperationDeclarations(app);
 
   await app.register(helmet, securityHeaders);
   if (options.servedBy) {
@@ -172,15 +175,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done();
     });
   }
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Portal klienta flotowego – API', version: options.version },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
+  // The OpenAPI document (/api/docs/json): one rule makes every operation's id, tag, security and
+  // error answers from the routes' declarations (plugins/openapi.ts).
+  await app.register(swagger, openapiOptions(documentedRoutes) as any);
   // The API documentation is public, like the API's own description of itself should be.
   await app.register(async (docs) => {
     declareScopeAccess(docs, 'public');

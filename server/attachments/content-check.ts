@@ -32,6 +32,15 @@ const TEXT: Record<string, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
+/**
+ * Every media type a stored attachment can be served as, for the OpenAPI document: those of the
+ * extensions above (without parameters such as charset). An allowed extension this module knows
+ * no signature for is served as what file-type detects; add it here when the configuration allows one.
+ */
+export const KNOWN_MIME_TYPES: readonly string[] = [
+  ...new Set([...Object.values(SIGNATURES).map((s) => s.mime), ...Object.values(TEXT).map((m) => m.split(';')[0])]),
+];
+
 /** The lower-case extension of a file name (without the dot), or '' when it has none. */
 export function extensionOf(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? '';

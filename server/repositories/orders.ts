@@ -166,14 +166,14 @@ export function ordersRepository() {
         .where('rejestr', 'like', `${escapeLike(prefix)}%`).where((eb) => scope(eb)).orderBy('rejestr').orderBy('pojazdId').limit(limit).execute();
     },
 
-    /** Companies whose name or short name contains `text` (upper-cased), optionally of one kind (SERWIS …). */
-    async companyHints(conn: Db, text: string, kind: string | undefined, limit: number) {
+    /** Companies whose name or short name contains `text` (upper-cased), optionally of some kinds (SERWIS …). */
+    async companyHints(conn: Db, text: string, kinds: readonly string[], limit: number) {
       let query = conn.selectFrom('company').select(['firmaId', 'firma', 'firmaNazwa', 'nip'])
         .where((eb) => eb.or([
           eb(sql`upper("firmaNazwa")`, 'like', `%${escapeLike(text)}%`),
           eb(sql`upper("firma")`, 'like', `%${escapeLike(text)}%`),
         ]));
-      if (kind) query = query.where('rodzaj', '=', kind.toUpperCase());
+      if (kinds.length) query = query.where('rodzaj', 'in', kinds.map((k) => k.toUpperCase()));
       return query.orderBy('firmaNazwa').orderBy('firmaId').limit(limit).execute();
     },
   };

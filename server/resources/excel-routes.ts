@@ -26,6 +26,7 @@ import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
+import { binaryResponse } from '../plugins/openapi.ts';
 import { scopeOf } from './scope.ts';
 import { createSheetBuilder, XLSX_MIME, type ExportColumn } from './excel-sheet.ts';
 import { MAX_BLOCK, type TableQueries } from './table-queries.ts';
@@ -65,7 +66,7 @@ function dayIn(timeZone: string, now = new Date()): string {
 
 const linkResponse = { $ref: 'excel-export-link#' };
 const errorResponse = { $ref: 'error-response#' };
-const xlsxResponse = { description: 'The Excel file (attachment)', content: { [XLSX_MIME]: { schema: { type: 'string', format: 'binary' } } } };
+const xlsxResponse = binaryResponse('The Excel file (.xlsx), saved under the table\'s title and the day', [XLSX_MIME], 'attachment, with the file name');
 
 export default async function excelRoutes(app: FastifyInstance) {
   const queries = app.tableQueries;
@@ -136,27 +137,23 @@ export default async function excelRoutes(app: FastifyInstance) {
 
   for (const [name, resource] of Object.entries(app.config.bundle.resources)) {
     if (!resource.excelExport) continue;
-    const tags = [name];
 
     app.post<{ Body: ExcelExportRequest }>(`/api/${name}/excel/prepare`, {
       // the roles of the resource's declaration (schemas/resources/<name>.json), as for its table
-      config: { access: { resource: name } },
+      config: { access: { resource: name }, operation: { resource: name, action: 'excelPrepare', summary: `Prepare an Excel file of the ${name} rows` } },
       schema: {
-        tags,
         description: 'Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.',
         body: { $ref: 'excel-export-request#' },
-        response: { 200: linkResponse, 400: errorResponse, 403: errorResponse },
+        response: { 200: linkResponse, 400: errorResponse, 403: errorResponse, 404: errorResponse },
       },
       handler: async (request) => prepare(name, request.session!, request.body),
     });
 
     app.get<{ Querystring: { token?: string } }>(`/api/${name}/excel/download`, {
       // the link opens in a new window without the bearer header: the token is the credential
-      config: { access: 'public' },
+      config: { access: 'public', operation: { resource: name, action: 'excelDownload', summary: `Download a prepared Excel file of ${name} rows`, errorPages: true } },
       schema: {
-        tags,
         description: 'The prepared Excel file, once, for the session that prepared it.',
-        security: [],
         querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 200, pattern: NO_NUL_PATTERN } } },
         response: { 200: xlsxResponse, 403: errorResponse },
       },

@@ -12,12 +12,13 @@ import { HttpError } from '../http-error.ts';
 import { scopeOfResource } from './scopes.ts';
 
 export default async function assignmentRoutes(app: FastifyInstance) {
-  const tags = ['assignment'];
+  const op = (action: string, summary: string) => ({ resource: 'assignment', action, summary });
+  const errorResponse = { $ref: 'error-response#' };
   const saved = (przydzialId: number) => ({ przydzialId, message: app.config.t('assignment:messages.saved') });
 
   app.post<{ Body: PickupInput }>('/api/assignment/pickup', {
-    config: { access: { resource: 'assignment' } },
-    schema: { tags, body: { $ref: 'assignment-pickup-request#' }, response: { 200: { $ref: 'assignment-change-response#' } } },
+    config: { access: { resource: 'assignment' }, operation: op('pickup', 'Hand a vehicle over to an employee (Wydanie)') },
+    schema: { body: { $ref: 'assignment-pickup-request#' }, response: { 200: { $ref: 'assignment-change-response#' }, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => {
       // spec §9: "Handover time can be required by configuration" (screens/app.json config.handoverTimeRequired)
       if (app.config.bundle.config.handoverTimeRequired === true && !request.body.czasWy) {
@@ -31,8 +32,8 @@ export default async function assignmentRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: DropoffInput }>('/api/assignment/dropoff', {
-    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] } },
-    schema: { tags, body: { $ref: 'assignment-dropoff-request#' }, response: { 200: { $ref: 'assignment-change-response#' } } },
+    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] }, operation: op('dropoff', 'Take a vehicle back from its employee (Zdanie)') },
+    schema: { body: { $ref: 'assignment-dropoff-request#' }, response: { 200: { $ref: 'assignment-change-response#' }, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => {
       const session = request.session!;
       const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
@@ -42,11 +43,10 @@ export default async function assignmentRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Params: { pojazdId: string } }>('/api/assignment/last/:pojazdId', {
-    config: { access: { resource: 'assignment' } },
+    config: { access: { resource: 'assignment' }, operation: op('last', 'The latest assignment of a vehicle') },
     schema: {
-      tags,
       params: { type: 'object', required: ['pojazdId'], properties: { pojazdId: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
-      response: { 200: { $ref: 'assignment-last-response#' } },
+      response: { 200: { $ref: 'assignment-last-response#' }, 404: errorResponse },
     },
     handler: async (request) => {
       const session = request.session!;

@@ -14,7 +14,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { contentMimeType, extensionAllowed, extensionOf, previewable } from '../attachments/content-check.ts';
+import { contentMimeType, extensionAllowed, extensionOf, KNOWN_MIME_TYPES, previewable } from '../attachments/content-check.ts';
 import { receiveUpload, UploadRefused, type ReceivedFile } from '../attachments/receive-upload.ts';
 import type { NewAttachment } from '../attachments/storage.ts';
 import { streamedSignature } from '../attachments/streamed-signature.ts';
@@ -22,6 +22,7 @@ import type { Session } from '../auth/sessions.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
 import { HttpError } from '../http-error.ts';
+import { binaryResponse } from '../plugins/openapi.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 
 const RESOURCE = 'attachment';
@@ -49,7 +50,7 @@ export function storedFileName(name: string): string {
 
 export default async function attachmentRoutes(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
-  const tags = [RESOURCE];
+  const op = (action: string, summary: string) => ({ resource: RESOURCE, action, summary });
   const notFound = () => new HttpError(404, t('errors:notFound'));
 
   // multipart/form-data in this scope only; limits are given per request from the configuration in use
@@ -93,9 +94,17 @@ export default async function attachmentRoutes(app: FastifyInstance) {
   // ---------------------------------------------------------------- upload
   app.post('/api/attachment/upload', {
     // the signature is checked over the streamed body by the handler (streamed-signature.ts)
-    config: { access: { resource: RESOURCE }, signed: false, bodyTypes: ['multipart/form-data'] },
+    config: {
+      access: { resource: RESOURCE },
+      // signed all the same: the signature is checked over the bytes as they stream in (streamedSignature below)
+      signed: false,
+      bodyTypes: ['multipart/form-data'],
+      operation: {
+        ...op('upload', 'Upload attachments of a record (multipart/form-data)'),
+        streamedBody: { mediaType: 'multipart/form-data', schema: 'attachment-upload-request', description: 'The form fields, and the file as the part named `file` (or `file[0]`, `file[1]` … in the multiple variant).' },
+      },
+    },
     schema: {
-      tags,
       description: 'multipart/form-data, signed like every POST (X-Nonce, X-Signature over the raw body). Fields: id (the record), group ' +
         '(SA_POJA, SA_PRZYDZ, SA_AUTO, SA_SZKODY), tytul (required, max 29), opis (required, max 255), file (exactly one). ' +
         'The multiple variant indexes them: tytul[0], opis[0], file[0], tytul[1] … with one id and group. ' +
@@ -182,9 +191,8 @@ export default async function attachmentRoutes(app: FastifyInstance) {
   };
 
   app.get<{ Querystring: { group: string; id: string } }>('/api/attachment', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: op('list', 'The attachments of one record, newest first') },
     schema: {
-      tags,
       description: 'The attachments of one record (group and its id), newest first.',
       querystring: {
         type: 'object',
@@ -199,9 +207,8 @@ export default async function attachmentRoutes(app: FastifyInstance) {
 
   const parentList = (path: string, group: string, parent: string) =>
     app.post<{ Body: { id: number } }>(path, {
-      config: { access: { resource: parent } },
+      config: { access: { resource: parent }, operation: { resource: parent, action: 'attachments', summary: `The attachments of one ${parent}, newest first` } },
       schema: {
-        tags,
         description: `The attachments of one ${parent} (group ${group}), newest first.`,
         body: { $ref: 'attachment-parent-request#' },
         response: { 200: { $ref: 'attachment-list#' }, 400: errorResponse, 403: errorResponse, 404: errorResponse },
@@ -215,9 +222,8 @@ export default async function attachmentRoutes(app: FastifyInstance) {
 
   // ---------------------------------------------------------------- update, delete
   app.post<{ Body: { zalaczId: number; tytul: string; opis: string } }>('/api/attachment/update', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: op('update', 'Change the title and description of an attachment') },
     schema: {
-      tags,
       description: 'Changes the title and description of an attachment of a record the caller sees.',
       body: { $ref: 'attachment-update-request#' },
       response: { 200: { $ref: 'message-response#' }, 400: errorResponse, 404: errorResponse },
@@ -232,9 +238,8 @@ export default async function attachmentRoutes(app: FastifyInstance) {
 
   app.delete<{ Params: { id: string } }>('/api/attachment/:id', {
     // ACCESS.md "attachment delete: ADMIN"; spec §6
-    config: { access: { roles: ['ADMIN'] } },
+    config: { access: { roles: ['ADMIN'] }, operation: op('delete', 'Remove an attachment and its file') },
     schema: {
-      tags,
       description: 'Removes an attachment and its file (ADMIN).',
       params: { type: 'object', required: ['id'], properties: { id: idQuery } },
       response: { 200: { $ref: 'message-response#' }, 400: errorResponse, 403: errorResponse, 404: errorResponse },
@@ -249,9 +254,8 @@ export default async function attachmentRoutes(app: FastifyInstance) {
 
   // ---------------------------------------------------------------- download
   app.post<{ Body: { zalaczId?: number; attachmentId?: number } }>('/api/attachment/download-link', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: op('downloadLink', 'A one-time token to download the file of an attachment') },
     schema: {
-      tags,
       description: 'A one-time token for the file of one attachment the caller may see (once, for a few minutes, for this session).',
       body: { $ref: 'attachment-id-request#' },
       response: { 200: { $ref: 'download-link-response#' }, 400: errorResponse, 404: errorResponse },
@@ -266,11 +270,9 @@ export default async function attachmentRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { id: string; token?: string; preview?: string } }>('/api/attachment/download', {
     // opened in a new window: the one-time token in the URL is the credential
-    config: { access: 'public' },
+    config: { access: 'public', operation: { ...op('download', 'The file of an attachment, for a one-time token'), errorPages: true } },
     schema: {
-      tags,
       description: 'The file of an attachment for a one-time token. preview=true shows a PDF or an image in the window; anything else is saved under its name.',
-      security: [],
       querystring: {
         type: 'object',
         required: ['id'],
@@ -281,7 +283,7 @@ export default async function attachmentRoutes(app: FastifyInstance) {
         },
       },
       response: {
-        200: { description: 'The file (Content-Disposition inline for a preview of a PDF or image, attachment otherwise)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        200: binaryResponse('The file, as the media type its content was checked to be', KNOWN_MIME_TYPES, 'inline for a preview of a PDF or an image, attachment otherwise; with the file name'),
         400: errorResponse, 403: errorResponse, 404: errorResponse,
       },
     },

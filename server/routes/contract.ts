@@ -8,9 +8,8 @@ import type { FastifyInstance } from 'fastify';
 
 export default async function contractRoutes(app: FastifyInstance) {
   app.get<{ Params: { id: string } }>('/api/contract/:id', {
-    config: { access: { resource: 'contract' } },
+    config: { access: { resource: 'contract' }, operation: { resource: 'contract', action: 'details', summary: 'A contract with its charges' } },
     schema: {
-      tags: ['contract'],
       description: 'The contract row and every one of its charges (RATA instalment, SERW service, UBEZ insurance, INNE other).',
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
       response: { 200: { $ref: 'contract-details#' }, 400: { $ref: 'error-response#' }, 403: { $ref: 'error-response#' }, 404: { $ref: 'error-response#' } },

@@ -9,8 +9,8 @@ import { scopeOfResource } from './scopes.ts';
 
 export default async function counterRoutes(app: FastifyInstance) {
   app.post<{ Body: CounterInput }>('/api/counter', {
-    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] } },
-    schema: { tags: ['car'], body: { $ref: 'counter-request#' }, response: { 200: { $ref: 'counter-response#' } } },
+    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] }, operation: { resource: 'car', action: 'counter', summary: 'Record a new odometer reading of a vehicle' } },
+    schema: { body: { $ref: 'counter-request#' }, response: { 200: { $ref: 'counter-response#' }, 404: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const session = request.session!;
       const result = await withFailureMessage(app, request, 'car:counter.failed',

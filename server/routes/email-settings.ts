@@ -25,7 +25,8 @@ export function testResultOf(error: any): TestResult {
 }
 
 export default async function emailSettingsRoutes(app: FastifyInstance) {
-  const tags = ['settings'];
+  const op = (action: string, summary: string) => ({ resource: 'settings', action, summary });
+  const admin = { roles: ['ADMIN' as const] };
   const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
   /**
    * The body with the mask replaced by the stored password. The stored password goes only to the
@@ -47,8 +48,8 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
   };
 
   app.get('/api/settings/email', {
-    config: { access: { roles: ['ADMIN'] } },
-    schema: { tags, response: { 200: { $ref: 'email-config#' } } },
+    config: { access: admin, operation: op('emailGet', 'The e-mail (SMTP) configuration, its password masked') },
+    schema: { response: { 200: { $ref: 'email-config-current#' } } },
     handler: async () => {
       const c = await app.settings.emailConfig();
       return {
@@ -63,8 +64,8 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
   });
 
   app.put<{ Body: Body }>('/api/settings/email', {
-    config: { access: { roles: ['ADMIN'] } },
-    schema: { tags, body: { $ref: 'email-config#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } },
+    config: { access: admin, operation: op('emailSave', 'Save the e-mail (SMTP) configuration') },
+    schema: { body: { $ref: 'email-config#' }, response: { 200: { $ref: 'message-response#' } } },
     handler: async (request) => {
       const c = await resolve(request.body);
       await app.settings.saveEmailConfig(c);
@@ -73,13 +74,12 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: Body }>('/api/settings/email/test', {
-    config: { access: { roles: ['ADMIN'] } },
+    config: { access: admin, operation: op('emailTest', 'Send a test message with the given e-mail settings') },
     schema: {
-      tags,
       description: 'Sends a test message to the sender address with the given (not yet saved) settings. The password mask stands for the ' +
         'stored password only while host, port, user and encryption are the saved ones; otherwise 400 on smtpPassword.',
       body: { $ref: 'email-config#' },
-      response: { 200: { $ref: 'email-test-result#' }, 400: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'email-test-result#' } },
     },
     handler: async (request) => {
       const c = await resolve(request.body);

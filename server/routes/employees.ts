@@ -10,11 +10,11 @@ import { HttpError } from '../http-error.ts';
 import { scopeOfResource } from './scopes.ts';
 
 export default async function employeeRoutes(app: FastifyInstance) {
-  const tags = ['employee'];
+  const errorResponse = { $ref: 'error-response#' };
 
   app.get<{ Querystring: { searchText: string; pojazdId?: string } }>('/api/employees', {
-    config: { access: { resource: 'unit' } },
-    schema: { tags, querystring: { $ref: 'employee-search-query#' }, response: { 200: { $ref: 'employee-list#' } } },
+    config: { access: { resource: 'unit' }, operation: { resource: 'employee', action: 'search', summary: 'Employees whose name or number contains the text' } },
+    schema: { querystring: { $ref: 'employee-search-query#' }, response: { 200: { $ref: 'employee-list#' }, 404: errorResponse } },
     handler: async (request) => {
       const session = request.session!;
       const pojazdId = request.query.pojazdId === undefined ? undefined : Number(request.query.pojazdId);
@@ -26,8 +26,8 @@ export default async function employeeRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: EmployeeInput }>('/api/tenant/employee', {
-    config: { access: { roles: ['ADMIN', 'MANAGER'] } },
-    schema: { tags, body: { $ref: 'employee-create-request#' }, response: { 200: { $ref: 'employee-create-response#' } } },
+    config: { access: { roles: ['ADMIN', 'MANAGER'] }, operation: { resource: 'employee', action: 'create', summary: 'Add an employee to a unit of the caller\'s client' } },
+    schema: { body: { $ref: 'employee-create-request#' }, response: { 200: { $ref: 'employee-create-response#' }, 409: errorResponse } },
     handler: async (request) => {
       const { pracId } = await app.employees.create(request.body, scopeOfResource(app, 'unit', request.session!));
       return { pracId, message: app.config.t('employee:messages.added') };

@@ -42,8 +42,8 @@ export default async function initRoutes(app: FastifyInstance) {
   app.addHook('onReady', async () => refreshMigrationCheck(app));
 
   app.get('/api/init/pre-config', {
-    config: { access: 'public' },
-    schema: { tags: ['init'], response: { 200: { $ref: 'pre-config#' } } },
+    config: { access: 'public', operation: { resource: 'init', action: 'preConfig', summary: 'The pre-configuration: name, title, compatibility, password policy' } },
+    schema: { response: { 200: { $ref: 'pre-config#' } } },
     handler: async () => {
       const { app: settings } = app.config.bundle;
       return {
@@ -56,9 +56,8 @@ export default async function initRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/ui/config', {
-    config: { access: 'public' },
+    config: { access: 'public', operation: { resource: 'init', action: 'uiConfig', summary: 'The configuration bundle the runtime renders from' } },
     schema: {
-      tags: ['init'],
       description: 'The merged, validated configuration bundle the runtime renders from.',
       response: { 200: uiConfigResponse, 304: { type: 'null', description: 'Not modified (If-None-Match)' } },
     },
@@ -73,8 +72,8 @@ export default async function initRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/health', {
-    config: { access: 'public' },
-    schema: { tags: ['init'], response: { 200: healthResponse, 503: healthResponse } },
+    config: { access: 'public', operation: { resource: 'init', action: 'health', summary: 'Whether the server and its database answer' } },
+    schema: { response: { 200: healthResponse, 503: healthResponse } },
     handler: async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);

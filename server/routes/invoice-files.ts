@@ -15,6 +15,7 @@ import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
+import { binaryResponse } from '../plugins/openapi.ts';
 
 /** The table resource whose access and rows the files follow. */
 const RESOURCE = 'invoice';
@@ -24,14 +25,10 @@ export const INVOICE_TOKEN_KIND = 'invoice';
 const FILE_KINDS = { f: 'F', a: 'A' } as const;
 
 const errorResponse = { $ref: 'error-response#' };
-const pdfResponse = {
-  description: 'The PDF, shown in the window (Content-Disposition: inline, with the file name)',
-  content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-};
+const pdfResponse = binaryResponse('The PDF, shown in the window', ['application/pdf'], 'inline, with the file name');
 
 export default async function invoiceFileRoutes(app: FastifyInstance) {
   const t = (key: string) => app.config.t(key);
-  const tags = [RESOURCE];
 
   /**
    * Whether the caller sees this invoice: the table-query service checks the row through the
@@ -41,9 +38,8 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
   const isVisible = (session: Session, faktId: number) => app.tableQueries.isVisible(RESOURCE, session, faktId);
 
   app.post<{ Body: { faktId: number } }>('/api/invoice/download-link', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: { resource: RESOURCE, action: 'downloadLink', summary: 'A one-time token to open the files of an invoice' } },
     schema: {
-      tags,
       description: 'A one-time token for the files of one invoice the caller may see (its invoice or its attachment, one file, once, for a few minutes).',
       body: { $ref: 'invoice-download-link-request#' },
       response: { 200: { $ref: 'download-link-response#' }, 400: errorResponse, 403: errorResponse, 404: errorResponse },
@@ -91,14 +87,12 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
       return sendDownload(reply, { filename: file.filename, mime: file.mime, content: file.content, inline: true });
     };
 
-  const fileRoute = (path: keyof typeof FILE_KINDS, description: string) =>
+  const fileRoute = (path: keyof typeof FILE_KINDS, action: string, summary: string, description: string) =>
     app.get<{ Querystring: { id: string; token?: string } }>(`/api/invoice/${path}`, {
       // opened in a new window: the token in the URL is the credential, not a bearer header
-      config: { access: 'public' },
+      config: { access: 'public', operation: { resource: RESOURCE, action, summary, errorPages: true } },
       schema: {
-        tags,
         description,
-        security: [],
         // query values arrive as text; the API's validator does not coerce types
         querystring: {
           type: 'object',
@@ -113,6 +107,6 @@ export default async function invoiceFileRoutes(app: FastifyInstance) {
       handler: serveFile(FILE_KINDS[path]),
     });
 
-  fileRoute('f', 'The invoice (Faktura) as a PDF, for a one-time token of this invoice.');
-  fileRoute('a', 'The invoice attachment (Załącznik do faktury) as a PDF, for a one-time token of this invoice.');
+  fileRoute('f', 'file', 'The invoice as a PDF, for a one-time token', 'The invoice (Faktura) as a PDF, for a one-time token of this invoice.');
+  fileRoute('a', 'attachment', 'The invoice\'s attachment as a PDF, for a one-time token', 'The invoice attachment (Załącznik do faktury) as a PDF, for a one-time token of this invoice.');
 }

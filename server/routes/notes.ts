@@ -19,9 +19,8 @@ export default async function noteRoutes(app: FastifyInstance) {
   const t = (key: string) => app.config.t(key);
 
   app.post<{ Body: NoteBody }>('/api/note', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: { resource: RESOURCE, action: 'add', summary: 'Add a note to an order or a damage' } },
     schema: {
-      tags: [RESOURCE],
       description: 'Adds a note to an order (zrodlo AUTORY) or a damage (SZKODY) the caller sees; the author and date are the server\'s.',
       body: { $ref: 'note-create-request#' },
       response: { 200: { $ref: 'note#' }, 400: { $ref: 'error-response#' }, 404: { $ref: 'error-response#' } },

@@ -14,7 +14,9 @@ import type { PositionValues } from '../repositories/orders.ts';
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } } as const;
 const message = { $ref: 'message-response#' };
 const orderAccess = { access: { resource: 'order' } } as const;
-const tags = ['order'];
+const errorResponse = { $ref: 'error-response#' };
+/** The order call's operation (plugins/openapi.ts). */
+const order = (action: string, summary: string) => ({ ...orderAccess, operation: { resource: 'order', action, summary } });
 /** Autocomplete query: fewer than 3 characters answer an empty list; the text is compared upper-cased. */
 const hintQuery = {
   type: 'object',
@@ -30,69 +32,69 @@ export default async function orderRoutes(app: FastifyInstance) {
   const id = (request: { params: unknown }) => Number((request.params as { id: string }).id);
 
   app.post('/api/order/add', {
-    config: orderAccess,
-    schema: { tags, body: { $ref: 'order-add-request#' }, response: { 200: { $ref: 'order-add-response#' } } },
+    config: order('add', 'Add an order with its positions'),
+    schema: { body: { $ref: 'order-add-request#' }, response: { 200: { $ref: 'order-add-response#' }, 404: errorResponse } },
     handler: async (request) => app.orderService.add(session(request), request.body as OrderAddBody),
   });
 
   app.get('/api/order/details/:id', {
-    config: orderAccess,
-    schema: { tags, params: idParams, response: { 200: { $ref: 'order-details#' } } },
+    config: order('details', 'An order with its positions, vehicle and what the caller may do'),
+    schema: { params: idParams, response: { 200: { $ref: 'order-details#' }, 404: errorResponse } },
     handler: async (request) => app.orderService.details(session(request), String(id(request))),
   });
 
   app.put('/api/order/:id', {
-    config: orderAccess,
-    schema: { tags, params: idParams, body: { $ref: 'order-update-request#' }, response: { 200: message } },
+    config: order('update', 'Change the fields of an order the caller may edit'),
+    schema: { params: idParams, body: { $ref: 'order-update-request#' }, response: { 200: message, 404: errorResponse } },
     handler: async (request) => app.orderService.update(session(request), id(request), request.body as Record<string, unknown>),
   });
 
   app.post('/api/order/:id/transition', {
-    config: orderAccess,
-    schema: { tags, params: idParams, body: { $ref: 'order-transition-request#' }, response: { 200: message } },
+    config: order('transition', 'Move an order to another status (accept, reject, close …)'),
+    schema: { params: idParams, body: { $ref: 'order-transition-request#' }, response: { 200: message, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => app.orderService.transition(session(request), id(request), (request.body as { to: number }).to),
   });
 
   // spec §7: a GET that confirms (the runtime calls it so); ACCESS.md: ADVISOR, orders of their station
   app.get('/api/order/confirm-pricing/:id', {
-    config: { access: { roles: ['ADVISOR'] } },
-    schema: { tags, params: idParams, response: { 200: message } },
+    config: { access: { roles: ['ADVISOR'] }, operation: { resource: 'order', action: 'confirmPricing', summary: 'Confirm an order\'s cost estimate (an advisor of its station)' } },
+    schema: { params: idParams, response: { 200: message, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => app.orderService.confirmPricing(session(request), id(request)),
   });
 
   app.get('/api/order/car-user/:id', {
-    config: { access: { resource: 'car' } },
-    schema: { tags, params: idParams, response: { 200: { $ref: 'car#' } } },
+    config: { access: { resource: 'car' }, operation: { resource: 'order', action: 'carUser', summary: 'A vehicle with its user, for an order' } },
+    schema: { params: idParams, response: { 200: { $ref: 'car#' }, 404: errorResponse } },
     handler: async (request) => app.tableQueries.byId('car', session(request), String(id(request))),
   });
 
   app.post('/api/order-range-position', {
-    config: orderAccess,
-    schema: { tags, body: { $ref: 'order-position-create-request#' }, response: { 200: { $ref: 'order-position-response#' } } },
+    config: order('positionAdd', 'Add a position to an order'),
+    schema: { body: { $ref: 'order-position-create-request#' }, response: { 200: { $ref: 'order-position-response#' }, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => app.orderService.addPosition(session(request), request.body as PositionValues & { autId: number }),
   });
 
   app.get('/api/order-range-position/:id', {
-    config: orderAccess,
-    schema: { tags, params: idParams, response: { 200: { $ref: 'order-position-response#' } } },
+    config: order('position', 'One position of an order'),
+    schema: { params: idParams, response: { 200: { $ref: 'order-position-response#' }, 404: errorResponse } },
     handler: async (request) => app.orderService.position(session(request), id(request)),
   });
 
   app.put('/api/order-range-position/:id', {
-    config: orderAccess,
-    schema: { tags, params: idParams, body: { $ref: 'order-position-request#' }, response: { 200: { $ref: 'order-position-response#' } } },
+    config: order('positionUpdate', 'Change a position of an order'),
+    schema: { params: idParams, body: { $ref: 'order-position-request#' }, response: { 200: { $ref: 'order-position-response#' }, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => app.orderService.updatePosition(session(request), id(request), request.body as PositionValues),
   });
 
   app.delete('/api/order-range-position/:id', {
-    config: orderAccess,
-    schema: { tags, params: idParams, response: { 200: message } },
+    config: order('positionDelete', 'Remove a position from an order'),
+    schema: { params: idParams, response: { 200: message, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => app.orderService.deletePosition(session(request), id(request)),
   });
 
   app.post('/api/order-range-plan', {
-    config: { ...orderAccess, readOnly: true },
-    schema: { tags, body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'order-range-plan-response#' } } },
+    config: { ...order('rangePlan', 'The service plan\'s positions for an intervention type and make'), readOnly: true },
+    schema: { body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'order-range-plan-response#' } } },
     handler: async (request) => {
       const { interw, marka } = request.body as { interw: string; marka: string };
       return app.orderService.rangePlan(interw, marka);
@@ -100,8 +102,8 @@ export default async function orderRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/service-plan/table', {
-    config: { ...orderAccess, readOnly: true },
-    schema: { tags, body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'service-plan-list#' } } },
+    config: { ...order('servicePlanTable', 'The service plan\'s rows for an intervention type and make'), readOnly: true },
+    schema: { body: { $ref: 'order-range-plan-request#' }, response: { 200: { $ref: 'service-plan-list#' } } },
     handler: async (request) => {
       const { interw, marka } = request.body as { interw: string; marka: string };
       return app.orderService.servicePlan(interw, marka);
@@ -110,17 +112,27 @@ export default async function orderRoutes(app: FastifyInstance) {
 
   // spec §7 "Autocomplete": vehicles within the caller's vehicles (ACCESS.md car row), companies for anyone signed in
   app.get('/api/auto-complete/cars', {
-    config: { access: { resource: 'car' } },
-    schema: { tags: ['auto-complete'], querystring: hintQuery, response: { 200: { $ref: 'car-hint-list#' } } },
+    config: { access: { resource: 'car' }, operation: { resource: 'auto-complete', action: 'cars', summary: 'Vehicles of the caller whose registration starts with the text' } },
+    schema: { querystring: hintQuery, response: { 200: { $ref: 'car-hint-list#' } } },
     handler: async (request) => app.orderService.carHints(session(request), (request.query as { searchText?: string }).searchText ?? ''),
   });
 
   app.get('/api/auto-complete/companies', {
-    config: { access: 'signedIn' },
-    schema: { tags: ['auto-complete'], querystring: hintQuery, response: { 200: { $ref: 'company-hint-list#' } } },
+    config: { access: 'signedIn', operation: { resource: 'auto-complete', action: 'companies', summary: 'Companies whose name or code contains the text' } },
+    schema: { querystring: hintQuery, response: { 200: { $ref: 'company-hint-list#' } } },
     handler: async (request) => {
       const { searchText, additionalParam } = request.query as { searchText?: string; additionalParam?: string };
-      return app.orderService.companyHints(searchText ?? '', additionalParam);
+      return app.orderService.companyHints(searchText ?? '', additionalParam ? [additionalParam] : []);
+    },
+  });
+
+  // spec §7: "also POST with additionalParams"; the same access (any signed-in user) and answer
+  app.post('/api/auto-complete/companies', {
+    config: { access: 'signedIn', readOnly: true, operation: { resource: 'auto-complete', action: 'companiesSearch', summary: 'Companies whose name or code contains the text, with additional parameters' } },
+    schema: { body: { $ref: 'company-hint-request#' }, response: { 200: { $ref: 'company-hint-list#' } } },
+    handler: async (request) => {
+      const { searchText, additionalParams } = request.body as { searchText: string; additionalParams?: { rodzaj?: string[] } };
+      return app.orderService.companyHints(searchText, additionalParams?.rodzaj ?? []);
     },
   });
 }

@@ -31,7 +31,8 @@ interface ForgottenBody { username: string; resetToken: string; newPassword: str
 export default async function passwordRoutes(app: FastifyInstance) {
   const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
   const security = () => app.config.bundle.app.security as { resetCode: { validMinutes: number; maxAttempts: number }; passwordValidityDays: number };
-  const tags = ['password'];
+  const op = (action: string, summary: string) => ({ resource: 'password', action, summary });
+  const errorResponse = { $ref: 'error-response#' };
   const ok = (key: string) => ({ message: t(key) });
   const fieldError = (status: number, field: string, message: string, code = 'VALIDATION') =>
     new HttpError(status, message, { code, errors: [{ field, message }] });
@@ -60,19 +61,27 @@ export default async function passwordRoutes(app: FastifyInstance) {
     return ok('password:changed');
   };
 
-  const changeSchema = { tags, body: { $ref: 'password-change-request#' }, response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' } } };
-  app.post<{ Body: ChangeBody }>('/api/password/change-password', { config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true }, schema: changeSchema, handler: changeOwn });
+  const changeSchema = { body: { $ref: 'password-change-request#' }, response: { 200: { $ref: 'message-response#' }, 404: errorResponse } };
+  const own = { access: 'signedIn', termsExempt: true, firstLoginExempt: true } as const;
+  app.post<{ Body: ChangeBody }>('/api/password/change-password', {
+    config: { ...own, operation: op('change', 'Change one\'s own password, knowing the current one') },
+    schema: changeSchema,
+    handler: changeOwn,
+  });
   // spec §7 "POST /account: password change (passwordChangeDTO)": the same change under its other name
-  app.post<{ Body: ChangeBody }>('/api/account', { config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true }, schema: changeSchema, handler: changeOwn });
+  app.post<{ Body: ChangeBody }>('/api/account', {
+    config: { ...own, operation: op('changeAccount', 'Change one\'s own password (the account page\'s call)') },
+    schema: changeSchema,
+    handler: changeOwn,
+  });
 
   app.put<{ Body: UsersChangeBody }>('/api/users/change-password', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
+    config: { ...own, operation: op('set', 'Set a password: the first-sign-in change, or an administrator\'s') },
     schema: {
-      tags,
       description: 'firstLogin: the forced change after the first sign-in (own account only, while the account still has to change it). ' +
         'By an administrator: any user\'s password, which that user must change at the next sign-in.',
       body: { $ref: 'users-change-password-request#' },
-      response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' }, 403: { $ref: 'error-response#' }, 404: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'message-response#' }, 403: errorResponse, 404: errorResponse },
     },
     handler: async (request) => {
       const session = request.session!;
@@ -95,13 +104,12 @@ export default async function passwordRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: ResetBody }>('/api/password/reset-password', {
-    config: { access: 'public' },
+    config: { access: 'public', operation: op('resetRequest', 'Send a password reset code by e-mail') },
     onRequest: perAddressLimit(app, 'resetRequest'),
     schema: {
-      tags,
       description: 'Sends a reset code to every active account with this e-mail. The answer is the same whether or not such an account exists.',
       body: { $ref: 'reset-password-request#' },
-      response: { 200: { $ref: 'message-response#' }, 429: { $ref: 'error-response#' }, 503: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'message-response#' }, 429: errorResponse, 503: errorResponse },
     },
     handler: async (request) => {
       // checked before looking the address up, so an unconfigured server answers every address alike
@@ -138,12 +146,11 @@ export default async function passwordRoutes(app: FastifyInstance) {
   });
 
   app.put<{ Body: ForgottenBody }>('/api/password/change-forgotten-password', {
-    config: { access: 'public' },
+    config: { access: 'public', operation: op('resetChange', 'Set a new password with a reset code from the e-mail') },
     onRequest: perAddressLimit(app, 'resetCode'),
     schema: {
-      tags,
       body: { $ref: 'forgotten-password-change-request#' },
-      response: { 200: { $ref: 'message-response#' }, 400: { $ref: 'error-response#' }, 429: { $ref: 'error-response#' } },
+      response: { 200: { $ref: 'message-response#' }, 429: errorResponse },
     },
     handler: async (request) => {
       const { username, resetToken, newPassword } = request.body;

@@ -22,9 +22,8 @@ export default async function settingsRoutes(app: FastifyInstance) {
   });
 
   app.get('/api/settings/restart-application', {
-    config: { access: { roles: ['ADMIN'] } },
+    config: { access: { roles: ['ADMIN'] }, operation: { resource: 'settings', action: 'restartApplication', summary: 'Reload the configuration in every server process' } },
     schema: {
-      tags: ['settings'],
       response: { 200: { $ref: 'message-response#' }, 500: { $ref: 'error-response#' } },
     },
     handler: async (request) => {

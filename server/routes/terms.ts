@@ -7,16 +7,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
+import { binaryResponse } from '../plugins/openapi.ts';
 import { normaliseRow } from '../resources/rows.ts';
 
 /** The terms status of a user (kept here for the callers that import it from the route module). */
 export { termsStatus } from '../repositories/terms.ts';
 
-const pdfResponse = { description: 'The PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } };
+const pdfResponse = binaryResponse('The PDF document (headers X-Template-Id, X-Template-Name)', ['application/pdf'], 'inline, with the document\'s name and version');
+const errorResponse = { $ref: 'error-response#' };
+const op = (action: string, summary: string) => ({ resource: 'terms', action, summary });
 
 export default async function termsRoutes(app: FastifyInstance) {
   const t = (k: string) => app.config.t(k);
-  const tags = ['terms'];
 
   const sendPdf = (reply: FastifyReply, doc: { id: number; name: string; version: number; pdf: Uint8Array | null }) => {
     if (!doc.pdf) throw new HttpError(404, t('terms:documentMissing'));
@@ -32,17 +34,16 @@ export default async function termsRoutes(app: FastifyInstance) {
   };
 
   app.get('/api/terms/status', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
-    schema: { tags, response: { 200: { $ref: 'terms-status#' } } },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('status', 'Whether the user has accepted every current terms document') },
+    schema: { response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => app.terms.status(request.session!.userId),
   });
 
   app.get('/api/terms/next', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('next', 'The next terms document to accept (PDF), or 204 when none is left') },
     schema: {
-      tags,
       description: 'The first current document the user has not accepted, as a PDF (headers X-Template-Id, X-Template-Name); 204 when none is left.',
-      response: { 200: pdfResponse, 204: { type: 'null', description: 'Nothing left to accept' } },
+      response: { 200: pdfResponse, 204: { type: 'null', description: 'Nothing left to accept' }, 404: errorResponse },
     },
     handler: async (request, reply) => {
       const doc = await app.terms.nextToAccept(request.session!.userId);
@@ -52,13 +53,12 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Querystring: { templateId: string } }>('/api/terms/latest', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('latest', 'The current version of a terms document group (PDF)') },
     schema: {
-      tags,
       description: 'The current version of the document group that templateId belongs to, as a PDF.',
       // query values arrive as text; the API's validator does not coerce types
       querystring: { type: 'object', required: ['templateId'], properties: { templateId: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
-      response: { 200: pdfResponse, 404: { $ref: 'error-response#' } },
+      response: { 200: pdfResponse, 404: errorResponse },
     },
     handler: async (request, reply) => {
       const doc = await app.terms.currentOfGroupOf(Number(request.query.templateId));
@@ -68,8 +68,8 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: { templateId: number } }>('/api/terms/accept', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
-    schema: { tags, body: { $ref: 'terms-accept-request#' }, response: { 200: { $ref: 'terms-status#' }, 400: { $ref: 'error-response#' } } },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('accept', 'Accept one terms document') },
+    schema: { body: { $ref: 'terms-accept-request#' }, response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => {
       const { templateId } = request.body;
       if (!(await app.terms.isCurrent(templateId))) {
@@ -83,8 +83,8 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/terms/accept-current', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
-    schema: { tags, description: 'Accepts every current document at once.', response: { 200: { $ref: 'terms-status#' } } },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('acceptCurrent', 'Accept every current terms document at once') },
+    schema: { description: 'Accepts every current document at once.', response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => {
       await app.terms.accept(request.session!.userId, await app.terms.currentIds());
       return app.terms.status(request.session!.userId);
@@ -92,9 +92,8 @@ export default async function termsRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Querystring: { login?: string; limit?: string } }>('/api/terms/history', {
-    config: { access: { resource: 'acceptance-history' } },
+    config: { access: { resource: 'acceptance-history' }, operation: op('history', 'Who accepted which terms document and when') },
     schema: {
-      tags,
       description: 'Who accepted which document and when, newest first (the admin\'s acceptance history; the table screen pages through /api/acceptance-history/table2).',
       querystring: {
         type: 'object',

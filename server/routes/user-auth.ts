@@ -63,10 +63,9 @@ export default async function userAuthRoutes(app: FastifyInstance) {
   const lockout = () => app.config.bundle.app.security.lockout as Lockout;
 
   app.post<{ Body: AuthBody }>('/api/user/auth', {
-    config: { access: 'public' },
+    config: { access: 'public', operation: { resource: 'session', action: 'signIn', summary: 'Sign in: a bearer token and the user\'s details' } },
     onRequest: perAddressLimit(app, 'signIn'),
     schema: {
-      tags: ['session'],
       description: 'Every refusal that could tell whether the login exists or the password is right (unknown login, wrong password, ' +
         'role choice or vehicle) answers the same 401 UNAUTHORIZED. Failed sign-ins of one login name from one address lock it for ' +
         'that address for a few minutes (429 LOCKED), known or unknown alike; each address has a call limit (429 TOO_MANY_REQUESTS).',
@@ -125,9 +124,8 @@ export default async function userAuthRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: { rejestr: string; vin: string } }>('/api/user/re-logging', {
-    config: { access: { roles: ['ADVISOR'] } },
+    config: { access: { roles: ['ADVISOR'] }, operation: { resource: 'session', action: 'changeVehicle', summary: 'Switch an advisor\'s session to another vehicle' } },
     schema: {
-      tags: ['session'],
       description: 'An advisor switches the session to another vehicle (plate + last six VIN characters); the token stays the same.',
       body: { $ref: 're-logging-request#' },
       response: { 200: { $ref: 're-logging-response#' }, 404: { $ref: 'error-response#' } },
@@ -148,8 +146,8 @@ export default async function userAuthRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/user/logout', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true },
-    schema: { tags: ['session'], response: { 204: { type: 'null' } } },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: { resource: 'session', action: 'signOut', summary: 'Sign out: the session ends' } },
+    schema: { response: { 204: { type: 'null', description: 'Signed out' } } },
     handler: async (request, reply) => {
       const session = request.session!;
       await app.sessions.revoke(session.tokenHash);

@@ -97,16 +97,16 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
 
   const filterOut = (r: SavedSetting) => ({ id: r.id, name: r.name, tablename: r.tablename, filterModel: r.value });
   const viewOut = (r: SavedSetting) => ({ id: r.id, name: r.name, tablename: r.tablename, columnOrder: r.value });
-  const tags = ['user-table-settings'];
+  const op = (action: string, summary: string) => ({ resource: 'user-table-settings', action, summary });
   // query strings are text and this server's ajv does not coerce types: the id is a string of digits
   const idQuery = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]{1,9}$' } } };
 
   // every signed-in user has their own saved settings (ACCESS.md: self); the rows are theirs only
-  const config = { access: 'signedIn' } as const;
+  const access = 'signedIn' as const;
 
   app.post<{ Body: FilterBody }>('/api/user-table-filter', {
-    config,
-    schema: { tags, body: { $ref: 'user-table-filter#' }, response: { 200: { $ref: 'saved-table-filter#' } } },
+    config: { access, operation: op('filterSave', 'Save a named filter of a table') },
+    schema: { body: { $ref: 'user-table-filter#' }, response: { 200: { $ref: 'saved-table-filter#' } } },
     handler: async (request) => {
       const { userId } = request.session!;
       const screen = tableOf(request.body.tablename);
@@ -117,8 +117,8 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Body: ViewBody }>('/api/user-table-view', {
-    config,
-    schema: { tags, body: { $ref: 'user-table-view#' }, response: { 200: { $ref: 'saved-table-view#' } } },
+    config: { access, operation: op('viewSave', 'Save a named column view of a table') },
+    schema: { body: { $ref: 'user-table-view#' }, response: { 200: { $ref: 'saved-table-view#' } } },
     handler: async (request) => {
       const { userId } = request.session!;
       const screen = tableOf(request.body.tablename);
@@ -130,8 +130,8 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
 
   for (const [path, kind] of [['/api/user-table-filter', 'filter'], ['/api/user-table-view', 'view']] as const) {
     app.delete<{ Querystring: { id: string } }>(path, {
-      config,
-      schema: { tags, querystring: idQuery, response: { 204: { type: 'null' } } },
+      config: { access, operation: op(`${kind}Delete`, `Delete a saved ${kind} of a table`) },
+      schema: { querystring: idQuery, response: { 204: { type: 'null', description: 'Deleted' }, 404: { $ref: 'error-response#' } } },
       handler: async (request, reply) => {
         // another user's setting is answered as if it did not exist (ACCESS.md, scope self)
         if (!(await app.settings.remove(kind, request.session!.userId, Number(request.query.id)))) throw new HttpError(404, t('errors:notFound'));
@@ -141,11 +141,10 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
   }
 
   app.get<{ Params: { tableName: string } }>('/api/user-table-view/:tableName', {
-    config,
+    config: { access, operation: op('saved', 'The saved filters and views of a table') },
     schema: {
-      tags,
       params: { type: 'object', properties: { tableName: { type: 'string', minLength: 1, maxLength: 100, pattern: NO_NUL_PATTERN } } },
-      response: { 200: { $ref: 'user-table-settings#' } },
+      response: { 200: { $ref: 'user-table-settings#' }, 404: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       const { userId } = request.session!;

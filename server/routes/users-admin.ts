@@ -40,7 +40,7 @@ interface FieldError { field: string; message: string }
 
 export default async function usersAdminRoutes(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
-  const tags = [RESOURCE];
+  const op = (action: string, summary: string) => ({ resource: RESOURCE, action, summary });
   const errorResponse = { $ref: 'error-response#' };
   const security = () => app.config.bundle.app.security as { passwordValidityDays: number };
   const refuse = (errors: FieldError[]) => new HttpError(400, errors.map((e) => e.message).join('; '), { code: 'VALIDATION', errors });
@@ -93,9 +93,8 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
   const savedUser = (request: FastifyRequest, id: number) => app.tableQueries.byId(RESOURCE, request.session!, String(id));
 
   app.post<{ Body: UserForm }>('/api/users', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: op('create', 'Create a user account') },
     schema: {
-      tags,
       description: 'Creates an account (the add and the copy of the users table). Role MANAGER unless given; the advisor role only when enabled in the configuration. ' +
         'A password given here follows the password policy and must be changed at the first sign-in.',
       body: { $ref: 'user-form#' },
@@ -119,9 +118,8 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
   });
 
   app.put<{ Params: { id: string }; Body: UserForm }>('/api/users/:id', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: op('update', 'Change a user account') },
     schema: {
-      tags,
       description: 'Changes an account. The role stays as created (a form may repeat it). A password given here is set as by PUT /api/users/change-password. The account\'s other sessions end.',
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
       body: { $ref: 'user-form#' },
@@ -149,9 +147,8 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
   });
 
   app.delete<{ Params: { id: string } }>('/api/users/:id', {
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: op('delete', 'Delete a user account, keeping its history') },
     schema: {
-      tags,
       description: 'Deletes an account, keeping its history readable (docs/decisions.md "Deleting a user"); its sessions end. One\'s own account cannot be deleted.',
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } },
       response: { 200: { $ref: 'message-response#' }, 400: errorResponse, 403: errorResponse, 404: errorResponse },
@@ -169,9 +166,8 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { searchText?: string } }>('/api/auto-complete/clients', {
     // ACCESS.md "auto-complete/clients: ADMIN" (the user form's client choice)
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: { resource: 'auto-complete', action: 'clients', summary: 'Clients whose symbol or name contains the text' } },
     schema: {
-      tags,
       description: `Clients whose symbol or name contains searchText (at most ${AUTOCOMPLETE_LIMIT}).`,
       querystring: { type: 'object', properties: { searchText: { type: 'string', maxLength: 100, pattern: '^[^\\u0000]*$' } } },
       response: { 200: { $ref: 'client-autocomplete#' }, 400: errorResponse },
@@ -181,9 +177,8 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { searchText?: string } }>('/api/auto-complete/stations', {
     // ACCESS.md "auto-complete/stations: ADMIN" (the user form's service station choice for an advisor)
-    config: { access: { resource: RESOURCE } },
+    config: { access: { resource: RESOURCE }, operation: { resource: 'auto-complete', action: 'stations', summary: 'Service stations whose symbol or name contains the text' } },
     schema: {
-      tags,
       description: `Service stations whose symbol or name contains searchText (at most ${AUTOCOMPLETE_LIMIT}).`,
       querystring: { type: 'object', properties: { searchText: { type: 'string', maxLength: 100, pattern: '^[^\\u0000]*$' } } },
       response: { 200: { $ref: 'station-autocomplete#' }, 400: errorResponse },

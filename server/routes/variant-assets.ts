@@ -16,11 +16,17 @@ const TYPES: Record<string, string> = {
 
 export default async function variantAssetRoutes(app: FastifyInstance, options: { root: string }) {
   app.get<{ Params: { file: string } }>('/api/ui/assets/:file', {
-    config: { access: 'public' },
+    config: { access: 'public', operation: { resource: 'init', action: 'brandingImage', summary: "A branding image (logo or favicon) of the request's variant" } },
     schema: {
-      tags: ['init'],
       description: "A branding image of the request's client variant (its logo or favicon).",
       params: { type: 'object', required: ['file'], properties: { file: { type: 'string', maxLength: 120 } } },
+      response: {
+        200: {
+          description: 'The image',
+          content: Object.fromEntries([...new Set(Object.values(TYPES))].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+        },
+        404: { $ref: 'error-response#' },
+      },
     },
     handler: async (request, reply) => {
       const { bundle } = app.config;

@@ -277,10 +277,11 @@ export function orderService(app: FastifyInstance) {
     },
 
     /** GET /api/auto-complete/companies: after more than 2 characters, upper-cased; `kind` narrows to one kind of company. */
-    async companyHints(searchText: string, kind?: string) {
+    /** Companies for the GET (one kind, `additionalParam`) and the POST (`additionalParams.rodzaj`, several). */
+    async companyHints(searchText: string, kinds: readonly string[] = []) {
       const text = searchText.trim().toUpperCase();
       if (text.length < HINT_MIN_LENGTH) return [];
-      return app.orders.companyHints(db(), text, kind, HINT_LIMIT);
+      return app.orders.companyHints(db(), text, kinds, HINT_LIMIT);
     },
   };
 }

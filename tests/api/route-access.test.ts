@@ -186,6 +186,7 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/service-plan/table': ALL,
   'GET /api/auto-complete/cars': ALL,
   'GET /api/auto-complete/companies': 'signedIn',
+  'POST /api/auto-complete/companies': 'signedIn', // issue 23: the POST with additionalParams, as the GET
   // issue 13: attachments (the parent record's scope; delete ADMIN), the per-parent lists (the
   // parent resource's roles), notes (order, damage → every role), contract positions, users administration
   'POST /api/attachment/upload': ALL,

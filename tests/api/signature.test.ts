@@ -143,7 +143,9 @@ describe('a signed route and a body it cannot verify', () => {
         payload.resume();
         payload.on('end', () => done(null, { streamed: true }));
       });
-      app.post('/api/test-streamed', { config: { access: 'public', bodyTypes: ['application/x-streamed'] } }, async () => ({ accepted: true }));
+      app.post('/api/test-streamed', {
+        config: { access: 'public', bodyTypes: ['application/x-streamed'], operation: { resource: 'init', action: 'testStreamed', summary: 'A route of this test' } },
+      }, async () => ({ accepted: true }));
       await app.ready();
       const nonce = `${Date.now()}.0c1d`;
       const res = await app.inject({

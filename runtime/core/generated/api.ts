@@ -133,6 +133,22 @@ export type CompanyHintList = {
   nip?: string | null;
 }[];
 
+/**
+ * The POST form of GET /api/auto-complete/companies (spec §7): the same search, with the narrowing in additionalParams. Fewer than 3 characters answer an empty list; the text is compared upper-cased with the company's name and code.
+ */
+export interface CompanyHintRequest {
+  searchText: string;
+  additionalParams?: {
+    /**
+     * Only companies of these kinds (GET's additionalParam names one).
+     *
+     * @minItems 1
+     * @maxItems 6
+     */
+    rodzaj?: ("SERWIS" | "PALIWO" | "UBEZPIECZYCIEL" | "LEASING" | "OPONY" | "INNE")[];
+  };
+}
+
 export interface ContractDetails {
   contract: Contract;
   positions: {
@@ -232,6 +248,18 @@ export interface DamageAddResponse {
  */
 export interface DownloadLinkResponse {
   token: string;
+}
+
+/**
+ * The fields of email-config as saved, or empty strings (port 25, no encryption) while nothing is configured yet. smtpPassword is "********" when a password is stored (never the password itself), empty otherwise.
+ */
+export interface EmailConfigCurrent {
+  smtpHost: string;
+  smtpPort: number;
+  smtpUser: string;
+  smtpPassword: "" | "********";
+  smtpEmail: string;
+  smtpSsl: "OFF" | "SSL" | "STARTTLS";
 }
 
 /**
@@ -706,7 +734,7 @@ export type StationAutocomplete = {
 }[];
 
 /**
- * The first block (startRow 0) also carries the query's count; a block after which more rows may follow carries a cursor to send with the request for the next one.
+ * A full first block (startRow 0) also carries the query's count; a block shorter than asked ends the table, its lastRow being the count. A block after which more rows may follow carries a cursor to send with the request for the next one.
  */
 export interface TablePage {
   rows: {
