@@ -59,7 +59,8 @@ export default fp(
       }
       if (error.statusCode && error.statusCode < 500) {
         // Fastify's own client errors (bad JSON, body too large, unsupported media type)
-        return reply.status(error.statusCode).send({ statusCode: error.statusCode, code: error.code, detail: t('errors:badRequest') });
+        const detail = error.statusCode === 413 ? t('errors:payloadTooLarge') : t('errors:badRequest');
+        return reply.status(error.statusCode).send({ statusCode: error.statusCode, code: error.code, detail });
       }
       request.log.error(error);
       return reply.status(500).send({ statusCode: 500, detail: t('errors:internal') });

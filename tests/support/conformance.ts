@@ -93,8 +93,18 @@ function pathOf(url: string): string {
   return path.split(/[?#]/)[0];
 }
 
-/** Checks one answer; returns the mismatches found (also collected for the file's report). */
-export function checkAnswer(app: FastifyInstance, options: InjectOptions, res: LightMyRequestResponse): string[] {
+/** The operation a call reaches, as the document describes it (undefined: no operation). */
+export function operationOf(app: FastifyInstance, method: string, url: string): { operationId: string; path: string; responses: Record<string, any> } | undefined {
+  const path = pathOf(url);
+  const op = checkerFor(app).operations.find((o) => o.method === method.toUpperCase() && o.pattern.test(path));
+  return op && { operationId: op.operation.operationId, path: op.path, responses: op.operation.responses ?? {} };
+}
+
+/**
+ * Checks one answer; returns the mismatches found, also collected for the file's report unless
+ * `collect` is false (a test of the checker itself).
+ */
+export function checkAnswer(app: FastifyInstance, options: InjectOptions, res: LightMyRequestResponse, collect = true): string[] {
   const method = String(options.method ?? 'GET').toUpperCase();
   const url = typeof options.url === 'string' ? options.url : options.url ? String((options.url as { pathname?: string }).pathname ?? '') : String(options.path ?? '/');
   const path = pathOf(url);
@@ -139,7 +149,7 @@ export function checkAnswer(app: FastifyInstance, options: InjectOptions, res: L
       }
     }
   }
-  for (const line of found) mismatches.add(line);
+  if (collect) for (const line of found) mismatches.add(line);
   return found;
 }
 
