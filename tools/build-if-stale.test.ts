@@ -86,7 +86,7 @@ describe('npm start compiles the server only when its sources changed', () => {
   });
 
   it('compiles again after a server source, a shared runtime/core module, the lock file or the recipe changed', () => {
-    for (const file of ['server/main.ts', 'server/db/new-module.ts', 'runtime/core/conditions.ts', 'package-lock.json', 'tools/build-server.ts']) {
+    for (const file of ['server/main.ts', 'server/db/new-module.ts', 'runtime/core/conditions.ts', 'package.json', 'package-lock.json', 'tools/build-server.ts']) {
       recordBuild();
       write(file, `export const changed = ${JSON.stringify(file)};`);
       expect(serverIsStale(dir), file).toBe(true);

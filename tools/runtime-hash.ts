@@ -38,5 +38,6 @@ export function runtimeSourceHash(root: string): string {
 
 export function serverSourceHash(root: string): string {
   // the server runs each screen type's cross-check (runtime/src/screens/<type>/check.ts)
-  return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens'], ['package-lock.json', 'tools/build-server.ts']);
+  // package.json: the bundle carries its version, licence and author (the OpenAPI document's info)
+  return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens'], ['package.json', 'package-lock.json', 'tools/build-server.ts']);
 }
