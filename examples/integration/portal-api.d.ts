@@ -3889,7 +3889,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of acceptance-history for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3949,7 +3949,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of acceptance-history rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3981,7 +3981,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4011,7 +4011,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The attachments of one record, newest first (without their files) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4042,7 +4042,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The assignment a handover or return wrote */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4075,7 +4075,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -4101,7 +4101,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4130,7 +4130,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The vehicle's latest assignment, or null when it has none (GET /assignment/last/{pojazdId}) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4159,7 +4159,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The assignment a handover or return wrote */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4191,7 +4191,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of assignment for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4251,7 +4251,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of assignment rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4282,7 +4282,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The attachments of one record, newest first (without their files) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4309,7 +4309,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4343,7 +4343,7 @@ export interface operations {
             /** @description The file, as the media type its content was checked to be */
             200: {
                 headers: {
-                    /** @description inline for a preview of a PDF or an image, attachment otherwise; with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description inline for a preview of a PDF or an image, attachment otherwise; with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -4415,7 +4415,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of attachment for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4475,7 +4475,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of attachment rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4507,7 +4507,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4539,7 +4539,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The attachments an upload added (POST /api/attachment/upload) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4569,7 +4569,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Vehicles matching a registration (GET /api/auto-complete/cars), within the caller's vehicles */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4595,7 +4595,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Clients whose symbol or name contains the search text (GET /api/auto-complete/clients) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4622,7 +4622,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Companies matching a name (GET /api/auto-complete/companies) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,7 +4650,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Companies matching a name (GET /api/auto-complete/companies) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4678,7 +4678,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Service stations whose symbol or name contains the search text (GET /api/auto-complete/stations) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4733,7 +4733,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The attachments of one record, newest first (without their files) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4765,7 +4765,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -4791,7 +4791,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4846,7 +4846,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of car for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4906,7 +4906,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of car rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4936,7 +4936,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A contract with its positions (GET /api/contract/{id}): the contract row and every charge (instalment RATA, service SERW, insurance UBEZ, other INNE) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4966,7 +4966,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -4992,7 +4992,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5023,7 +5023,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of contract for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5083,7 +5083,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of contract rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5115,7 +5115,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The vehicle's reading after POST /counter */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5173,7 +5173,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The damage reported (POST /damage/add) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5204,7 +5204,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The attachments of one record, newest first (without their files) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5236,7 +5236,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5262,7 +5262,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5293,7 +5293,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of damage for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5353,7 +5353,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of damage rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5386,7 +5386,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Employees found (GET /employees) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5416,7 +5416,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5442,7 +5442,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5473,7 +5473,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of fuel-card for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5533,7 +5533,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of fuel-card rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5561,7 +5561,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The server and its database answer (status UP) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5573,7 +5573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The database does not answer (status DOWN) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5596,7 +5596,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Pre-configuration (GET /api/init/pre-config) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5625,7 +5625,7 @@ export interface operations {
             /** @description The PDF, shown in the window */
             200: {
                 headers: {
-                    /** @description inline, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description inline, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5684,7 +5684,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5710,7 +5710,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5745,7 +5745,7 @@ export interface operations {
             /** @description The PDF, shown in the window */
             200: {
                 headers: {
-                    /** @description inline, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description inline, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5772,7 +5772,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of invoice for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5832,7 +5832,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of invoice rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5865,7 +5865,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -5891,7 +5891,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5922,7 +5922,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of login-history for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5982,7 +5982,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of login-history rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6046,7 +6046,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -6072,7 +6072,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6103,7 +6103,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of note for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6163,7 +6163,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of note rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6225,7 +6225,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A position as stored (POST / GET / PUT /api/order-range-position…), with the message to show */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6255,7 +6255,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A position as stored (POST / GET / PUT /api/order-range-position…), with the message to show */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6286,7 +6286,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A position as stored (POST / GET / PUT /api/order-range-position…), with the message to show */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6316,7 +6316,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6348,7 +6348,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6381,7 +6381,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6413,7 +6413,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The answer to POST /api/order/add: the new order's id and authorisation number, and the message to show */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6469,7 +6469,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6527,7 +6527,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -6553,7 +6553,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6584,7 +6584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The attachments of one record, newest first (without their files) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6615,7 +6615,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of order for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6675,7 +6675,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of order rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6707,7 +6707,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6736,7 +6736,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6766,7 +6766,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6795,7 +6795,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Entries of the service plan (POST /api/service-plan/table) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6848,7 +6848,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6878,7 +6878,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Outcome of sending a test message (POST /api/settings/email/test) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6904,7 +6904,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6932,7 +6932,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The employee added */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6963,7 +6963,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Terms status of the signed-in user (GET /api/terms/status) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6988,7 +6988,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Terms status of the signed-in user (GET /api/terms/status) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +7017,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Acceptance history, newest first (GET /api/terms/history) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7046,7 +7046,7 @@ export interface operations {
             /** @description The PDF document (headers X-Template-Id, X-Template-Name) */
             200: {
                 headers: {
-                    /** @description inline, with the document's name and version, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description inline, with the document's name and version: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -7072,7 +7072,7 @@ export interface operations {
             /** @description The PDF document (headers X-Template-Id, X-Template-Name) */
             200: {
                 headers: {
-                    /** @description inline, with the document's name and version, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description inline, with the document's name and version: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -7101,7 +7101,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Terms status of the signed-in user (GET /api/terms/status) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7128,7 +7128,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -7154,7 +7154,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +7185,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of tire for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7245,7 +7245,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of tire rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,7 +7302,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The configuration bundle the runtime renders from */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,7 +7364,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -7390,7 +7390,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7421,7 +7421,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of unit for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7481,7 +7481,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of unit rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7513,7 +7513,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A saved table filter (spec §3: id, name, tablename, filterModel) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7568,7 +7568,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A saved column view (spec §3: id, name, tablename, columnOrder = the visible column ids in order) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7621,7 +7621,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The signed-in user's saved filters and views of one table (GET /user-table-view/{tableName}) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7650,7 +7650,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Login response (POST /api/user/auth) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7703,7 +7703,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The session's user after switching vehicles (POST /api/user/re-logging) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7734,7 +7734,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A saved account and the confirmation to show (POST /api/users, PUT /api/users/{id}) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7766,7 +7766,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A saved account and the confirmation to show (POST /api/users, PUT /api/users/{id}) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7795,7 +7795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7824,7 +7824,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A confirmation to show the user (Polish) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7856,7 +7856,7 @@ export interface operations {
             /** @description The Excel file (.xlsx), saved under the table's title and the day */
             200: {
                 headers: {
-                    /** @description attachment, with the file name, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx */
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -7882,7 +7882,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A prepared export (spec §7: the response data.data is a link) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +7913,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of users for a filter and sort (a block of rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7973,7 +7973,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A block of users rows with the total and a cursor to the next */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8005,7 +8005,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Rows of users (the same list as /api/users/table) */
             200: {
                 headers: {
                     [name: string]: unknown;

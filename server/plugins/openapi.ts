@@ -166,7 +166,7 @@ const SECURITY_SCHEMES = {
 export function binaryResponse(description: string, mediaTypes: readonly string[], disposition = 'attachment or inline, with the file name (RFC 6266)') {
   return {
     description,
-    headers: { 'Content-Disposition': { type: 'string', description: `${disposition}, e.g. attachment; filename="Pojazdy_01.02.2026.xlsx"; filename*=UTF-8''Pojazdy%2001.02.2026.xlsx` } },
+    headers: { 'Content-Disposition': { type: 'string', description: `${disposition}: an ASCII filename and the UTF-8 filename* (RFC 6266).` } },
     content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
   };
 }
@@ -307,6 +307,13 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>) {
             }
           }
           for (const status of documented.errors) responses[status] ??= shared(String(status));
+          // an answer without a description of its own is described by its schema's title, or the summary
+          for (const response of Object.values(responses)) {
+            if (response.description !== 'Default Response') continue;
+            const ref: string | undefined = response.content?.['application/json']?.schema?.$ref;
+            const title = ref ? openapiObject.components?.schemas?.[ref.slice('#/components/schemas/'.length)]?.title : undefined;
+            response.description = title ?? documented.declaration.summary;
+          }
           operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
           const streamed = documented.declaration.streamedBody;
           if (streamed) {

@@ -24,7 +24,9 @@ const uiConfigResponse = {
     locales: { type: 'object', properties: { pl: { type: 'object', additionalProperties: open } }, required: ['pl'] },
   },
 };
-const healthResponse = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP', 'DOWN'] } } };
+const health = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP', 'DOWN'] } } };
+const healthResponse = { ...health, description: 'The server and its database answer (status UP)' };
+const healthDown = { ...health, description: 'The database does not answer (status DOWN)' };
 
 /** GET /api/ui/config's body per bundle: everything but the server's own parts (resources, etag). */
 const uiConfigBodies = new WeakMap<Bundle, string>();
@@ -73,7 +75,7 @@ export default async function initRoutes(app: FastifyInstance) {
 
   app.get('/api/health', {
     config: { access: 'public', operation: { resource: 'init', action: 'health', summary: 'Whether the server and its database answer' } },
-    schema: { response: { 200: healthResponse, 503: healthResponse } },
+    schema: { response: { 200: healthResponse, 503: healthDown } },
     handler: async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);
