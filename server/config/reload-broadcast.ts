@@ -63,8 +63,9 @@ export function followReloads(app: FastifyInstance, reload: () => Promise<void>)
       app.log.warn({ err: error }, 'not listening for configuration reloads of other processes');
     }
   });
-  app.addHook('onClose', async () => {
-    await subscription?.close();
+  // before the onClose hooks, one of which closes the database (main.ts): unlistening after that fails
+  app.addHook('preClose', async () => {
+    await subscription?.close().catch(() => undefined);
     await running;
   });
 }
