@@ -58,9 +58,10 @@ import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
 import type { Bundle } from './config/bundle.ts';
+import type { DB } from './db/types.generated.ts';
 
 export interface AppOptions {
-  db: Kysely<any>;
+  db: Kysely<DB>;
   root: string;
   variant?: string;
   version: string;

@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { PostgresDialect, PostgresIntrospector, serializeFromMetadata } from 'kysely-codegen';
 import { openTestDatabase } from '../server/db/testing.ts';
 
+/** The database as kysely-codegen's introspector addresses it (pg_catalog, information_schema). */
+type CatalogDb = Parameters<PostgresIntrospector['introspect']>[0]['db'];
+
 const OUT = fileURLToPath(new URL('../server/db/types.generated.ts', import.meta.url));
 const check = process.argv.includes('--check');
 
@@ -26,7 +29,8 @@ async function generate(): Promise<string> {
   const database = await openTestDatabase({ kind: 'pglite', migrate: true });
   try {
     const introspector = new PostgresIntrospector({ defaultSchemas: ['public'] });
-    const metadata = await introspector.introspect({ db: database.db, excludePattern: 'public.kysely_migration*' });
+    // the introspector reads the system catalogs through table types of its own
+    const metadata = await introspector.introspect({ db: database.db as unknown as CatalogDb, excludePattern: 'public.kysely_migration*' });
     const body = serializeFromMetadata({
       metadata,
       dialect: new PostgresDialect({ defaultSchemas: ['public'] }),

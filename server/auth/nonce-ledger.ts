@@ -9,6 +9,7 @@
  * recorded in batches").
  */
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 
 interface Waiter {
   nonce: string;
@@ -23,7 +24,7 @@ export class NonceLedger {
   private queue: Waiter[] = [];
   private running = false;
 
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   /** True when the nonce was not used before (it is now recorded), false for a replay. */
   record(nonce: string): Promise<boolean> {

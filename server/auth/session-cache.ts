@@ -15,6 +15,7 @@ import { sql, type Kysely } from 'kysely';
 import { notificationsOf, observeWrites, type LocalWrite, type NotificationSubscription } from '../db/connect.ts';
 import { SESSION_CHANNEL } from '../migrations/008_session_notifications.ts';
 import type { Session } from './sessions.ts';
+import type { DB } from '../db/types.generated.ts';
 
 /** How long a checked session is trusted without asking the database again. */
 export const SESSION_CACHE_MS = 5_000;
@@ -52,9 +53,9 @@ function invalidates(write: LocalWrite): boolean {
 }
 
 /** The cache serving the sessions of a database (the auth plugin registers the app's). */
-const caches = new WeakMap<Kysely<any>, SessionCache>();
+const caches = new WeakMap<Kysely<DB>, SessionCache>();
 
-export function sessionCacheOf(db: Kysely<any>): SessionCache | undefined {
+export function sessionCacheOf(db: Kysely<DB>): SessionCache | undefined {
   return caches.get(db);
 }
 
@@ -70,13 +71,13 @@ export class SessionCache {
   /** Counters for the bench and the tests: served from the cache / read from the database. */
   readonly stats = { hits: 0, misses: 0 };
 
-  private constructor(private readonly db: Kysely<any>, private readonly ttlMs: number) {}
+  private constructor(private readonly db: Kysely<DB>, private readonly ttlMs: number) {}
 
   /**
    * Starts listening; a database without LISTEN support here (a kysely instance not opened by
    * server/db/connect.ts) gets a cache that never answers, i.e. every check reads the database.
    */
-  static async start(db: Kysely<any>, ttlMs = SESSION_CACHE_MS): Promise<SessionCache> {
+  static async start(db: Kysely<DB>, ttlMs = SESSION_CACHE_MS): Promise<SessionCache> {
     const cache = new SessionCache(db, ttlMs);
     caches.set(db, cache);
     const subscribe = notificationsOf(db);

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
 import { sessionCacheOf } from './session-cache.ts';
+import type { DB } from '../db/types.generated.ts';
 
 /** Idle sessions end after this long; each use slides the window. */
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
@@ -24,9 +25,13 @@ export interface Session {
   firstLogin: boolean;
 }
 
+const ROLES: ReadonlySet<string> = new Set<Role>(['USER', 'ADVISOR', 'MANAGER', 'ADMIN']);
+/** The session's role as createSession wrote it; anything else (a hand-edited row) grants nothing. */
+const asRole = (value: string): Role => (ROLES.has(value) ? (value as Role) : 'UNKNOWN');
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function createSession(db: Kysely<any>, userId: number, role: Role, pojazdId: number | null): Promise<string> {
+export async function createSession(db: Kysely<DB>, userId: number, role: Role, pojazdId: number | null): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   await db
@@ -45,7 +50,7 @@ export async function createSession(db: Kysely<any>, userId: number, role: Role,
  * none when the database's session cache holds it (session-cache.ts: a few seconds, invalidated
  * by the database at the commit of any change to it).
  */
-export async function findSession(db: Kysely<any>, token: string): Promise<Session | null> {
+export async function findSession(db: Kysely<DB>, token: string): Promise<Session | null> {
   const tokenHash = hashToken(token);
   const cache = sessionCacheOf(db);
   const cached = cache?.get(tokenHash);
@@ -93,7 +98,7 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
     tokenHash: row.tokenHash,
     userId: row.userId,
     login: row.login,
-    role: row.role,
+    role: asRole(row.role),
     klientSymbol: row.klientSymbol,
     stacjaSerw: row.stacjaSerw,
     pojazdId: row.pojazdId,
@@ -108,7 +113,7 @@ export async function findSession(db: Kysely<any>, token: string): Promise<Sessi
 const SLIDE_EVERY_MS = 60_000;
 
 /** Moves the session's expiry to SESSION_IDLE_MS from now; returns the new lastSeenAt. */
-async function slideExpiry(db: Kysely<any>, tokenHash: string): Promise<number> {
+async function slideExpiry(db: Kysely<DB>, tokenHash: string): Promise<number> {
   const now = new Date();
   await db
     .updateTable('user_session')
@@ -122,13 +127,13 @@ async function slideExpiry(db: Kysely<any>, tokenHash: string): Promise<number> 
  * The cache of this process forgets the session at once; the other processes' caches are told by
  * the database (migration 008) when the deletion commits.
  */
-export async function revokeSession(db: Kysely<any>, tokenHash: string): Promise<void> {
+export async function revokeSession(db: Kysely<DB>, tokenHash: string): Promise<void> {
   await db.deleteFrom('user_session').where('tokenHash', '=', tokenHash).execute();
   sessionCacheOf(db)?.delete(tokenHash);
 }
 
 /** Ends every session of a user except, optionally, the one making the change (a new password). */
-export async function revokeUserSessions(db: Kysely<any>, userId: number, keepTokenHash?: string): Promise<void> {
+export async function revokeUserSessions(db: Kysely<DB>, userId: number, keepTokenHash?: string): Promise<void> {
   let q = db.deleteFrom('user_session').where('userId', '=', userId);
   if (keepTokenHash) q = q.where('tokenHash', '<>', keepTokenHash);
   await q.execute();
@@ -137,6 +142,6 @@ export async function revokeUserSessions(db: Kysely<any>, userId: number, keepTo
 }
 
 /** The vehicle a session works on (an advisor switching vehicles keeps the same token). */
-export async function setSessionVehicle(db: Kysely<any>, tokenHash: string, pojazdId: number): Promise<void> {
+export async function setSessionVehicle(db: Kysely<DB>, tokenHash: string, pojazdId: number): Promise<void> {
   await db.updateTable('user_session').set({ pojazdId }).where('tokenHash', '=', tokenHash).execute();
 }

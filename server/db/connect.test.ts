@@ -1,11 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, openDatabase } from './connect.ts';
 import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from './testing.ts';
 import { jsonb } from './value-types.ts';
+
+/** Tables these tests create for themselves, outside the portal's schema. */
+interface ProbeTables {
+  affected_probe: { id: number; v: string | null };
+  tx_probe: { v: string | null };
+}
 
 describe.each(testBackends)('openDatabase on %s', (kind) => {
   let t: TestDatabase;
@@ -40,10 +46,11 @@ describe.each(testBackends)('openDatabase on %s', (kind) => {
 
   it('reports affected row counts of writes', async () => {
     await sql`create table affected_probe (id integer primary key, v text)`.execute(t.db);
-    await t.db.insertInto('affected_probe').values([{ id: 1, v: 'a' }, { id: 2, v: 'b' }, { id: 3, v: 'c' }]).execute();
-    const updated = await t.db.updateTable('affected_probe').set({ v: 'x' }).where('id', '>', 1).executeTakeFirst();
+    const probes = t.db as unknown as Kysely<ProbeTables>;
+    await probes.insertInto('affected_probe').values([{ id: 1, v: 'a' }, { id: 2, v: 'b' }, { id: 3, v: 'c' }]).execute();
+    const updated = await probes.updateTable('affected_probe').set({ v: 'x' }).where('id', '>', 1).executeTakeFirst();
     expect(updated.numUpdatedRows).toBe(2n);
-    const deleted = await t.db.deleteFrom('affected_probe').where('id', '=', 1).executeTakeFirst();
+    const deleted = await probes.deleteFrom('affected_probe').where('id', '=', 1).executeTakeFirst();
     expect(deleted.numDeletedRows).toBe(1n);
   });
 
@@ -58,20 +65,21 @@ describe.each(testBackends)('openDatabase on %s', (kind) => {
 
   it('keeps a concurrent write out of a transaction that is rolled back', async () => {
     await sql`create table tx_probe (v text)`.execute(t.db);
+    const probes = t.db as unknown as Kysely<ProbeTables>;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const tx = t.db.transaction().execute(async (trx) => {
+    const tx = probes.transaction().execute(async (trx) => {
       await trx.insertInto('tx_probe').values({ v: 'inside' }).execute();
       await gate;
       throw new Error('rollback');
     });
     // Issued while the transaction is open: must neither join it nor be lost with it.
-    const outside = t.db.insertInto('tx_probe').values({ v: 'outside' }).execute();
+    const outside = probes.insertInto('tx_probe').values({ v: 'outside' }).execute();
     await new Promise((r) => setTimeout(r, 50));
     release();
     await expect(tx).rejects.toThrow('rollback');
     await outside;
-    const rows = await t.db.selectFrom('tx_probe').select('v').execute();
+    const rows = await probes.selectFrom('tx_probe').select('v').execute();
     expect(rows).toEqual([{ v: 'outside' }]);
   });
 });

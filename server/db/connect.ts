@@ -11,6 +11,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
 import { DEFAULT_TIME_ZONE } from '../config/locale.ts';
+import type { DB } from './types.generated.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -102,14 +103,14 @@ export interface NotificationSubscription {
 export type Subscribe = (channel: string, handlers: NotificationHandlers) => Promise<NotificationSubscription>;
 
 /** LISTEN of the database behind a kysely instance made by this module (see notificationsOf). */
-const subscribers = new WeakMap<Kysely<any>, Subscribe>();
+const subscribers = new WeakMap<Kysely<DB>, Subscribe>();
 
 /**
  * How to LISTEN on the database of `db`: a dedicated connection on PostgreSQL (the pool's
  * connections come and go), PGlite's own listen in the process. Undefined for a kysely instance
  * this module did not open.
  */
-export function notificationsOf(db: Kysely<any>): Subscribe | undefined {
+export function notificationsOf(db: Kysely<DB>): Subscribe | undefined {
   return subscribers.get(db);
 }
 
@@ -121,7 +122,7 @@ export interface LocalWrite {
 }
 
 /** Who is told of this process's writes, per kysely instance (see observeWrites). */
-const writeObservers = new WeakMap<Kysely<any>, Set<(write: LocalWrite) => void>>();
+const writeObservers = new WeakMap<Kysely<DB>, Set<(write: LocalWrite) => void>>();
 
 /**
  * Calls `observer` with every INSERT, UPDATE and DELETE built with kysely's query builder on `db`
@@ -129,7 +130,7 @@ const writeObservers = new WeakMap<Kysely<any>, Set<(write: LocalWrite) => void>
  * forget what its own next request would otherwise read stale; writes of other processes, and
  * raw SQL, reach it through the database's notifications instead. Returns the un-registration.
  */
-export function observeWrites(db: Kysely<any>, observer: (write: LocalWrite) => void): () => void {
+export function observeWrites(db: Kysely<DB>, observer: (write: LocalWrite) => void): () => void {
   const set = writeObservers.get(db);
   if (!set) return () => undefined;
   set.add(observer);
@@ -157,15 +158,15 @@ function writeWatcher(observers: Set<(write: LocalWrite) => void>): KyselyPlugin
 }
 
 /** A kysely instance over a dialect, with the write watcher (observeWrites) in place. */
-function kyselyWithWatcher(dialect: ConstructorParameters<typeof Kysely<any>>[0]['dialect'], log: LogConfig | undefined): Kysely<any> {
+function kyselyWithWatcher(dialect: ConstructorParameters<typeof Kysely<DB>>[0]['dialect'], log: LogConfig | undefined): Kysely<DB> {
   const observers = new Set<(write: LocalWrite) => void>();
-  const db = new Kysely<any>({ dialect, log, plugins: [writeWatcher(observers)] });
+  const db = new Kysely<DB>({ dialect, log, plugins: [writeWatcher(observers)] });
   writeObservers.set(db, observers);
   return db;
 }
 
 export interface DatabaseHandle {
-  db: Kysely<any>;
+  db: Kysely<DB>;
   kind: DatabaseKind;
   close(): Promise<void>;
 }
@@ -320,7 +321,7 @@ class BoundedPool extends pg.Pool {
  * Runs fn on one connection without a statement time-out (migrations and seeding may create
  * indexes on large tables); the connection returns to the pool with the pool's own limit.
  */
-export async function withoutStatementTimeout<T>(handle: DatabaseHandle, fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
+export async function withoutStatementTimeout<T>(handle: DatabaseHandle, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   if (handle.kind !== 'postgres') return fn(handle.db);
   return handle.db.connection().execute(async (db) => {
     await sql`set statement_timeout = 0`.execute(db);

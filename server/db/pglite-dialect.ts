@@ -24,6 +24,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { DB } from './types.generated.ts';
 
 /** FIFO lock: acquire() resolves with a release function once every earlier holder released. */
 class Lock {
@@ -110,6 +111,6 @@ export class PGliteDialect implements Dialect {
   constructor(private readonly client: PGlite) {}
   createAdapter() { return new PostgresAdapter(); }
   createDriver(): Driver { return new PGliteDriver(this.client); }
-  createIntrospector(db: Kysely<any>) { return new PostgresIntrospector(db); }
+  createIntrospector(db: Kysely<DB>) { return new PostgresIntrospector(db); }
   createQueryCompiler() { return new PostgresQueryCompiler(); }
 }

@@ -21,11 +21,12 @@
  * jsonb values through `jsonb(value)` (or JSON.stringify) and both backends behave the same.
  */
 import { sql, type RawBuilder } from 'kysely';
+import type { JsonValue } from './types.generated.ts';
 import pg from 'pg';
 
 /** A jsonb parameter that works on both backends: `values({ columnOrder: jsonb(['a', 'b']) })`. */
-export function jsonb(value: unknown): RawBuilder<unknown> {
-  return sql`${JSON.stringify(value)}::jsonb`;
+export function jsonb(value: unknown): RawBuilder<JsonValue> {
+  return sql<JsonValue>`${JSON.stringify(value)}::jsonb`;
 }
 
 export const OID = { INT8: 20, BYTEA: 17, DATE: 1082, NUMERIC: 1700 } as const;

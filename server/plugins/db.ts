@@ -38,7 +38,7 @@ export const databaseErrors: ErrorMapper = (error, { t, log }) => {
   return undefined;
 };
 
-export default fp<{ db: Kysely<any> }>(
+export default fp<{ db: Kysely<DB> }>(
   async (app, opts) => {
     app.decorate('db', opts.db as Kysely<DB>);
     app.mapErrors(databaseErrors);

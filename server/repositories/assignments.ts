@@ -98,7 +98,7 @@ export function assignmentsRepository(db: Kysely<DB>) {
 
     /** The vehicle's latest assignment (open or not) within the caller's assignment scope, or null. */
     async last(pojazdId: number, scope: VehicleScope) {
-      const row = await (db as unknown as Kysely<any>).selectFrom('v_assignment').selectAll()
+      const row = await db.selectFrom('v_assignment').selectAll()
         .where('pojazdId', '=', pojazdId)
         .where((eb: ExpressionBuilder<any, any>) => scope(eb))
         .orderBy('dataWy', 'desc').orderBy('przydzialId', 'desc')

@@ -21,7 +21,6 @@ export type EmployeeInput = EmployeeCreateRequest;
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function employeesRepository(db: Kysely<DB>) {
-  const any = db as unknown as Kysely<any>;
   return {
     /**
      * Employees whose surname, first name or number contains `text` (any case), within `scope`;
@@ -29,7 +28,7 @@ export function employeesRepository(db: Kysely<DB>) {
      */
     async search(text: string, scope: VehicleScope, pojazdId?: number) {
       const like = containing(text.trim());
-      let q = any.selectFrom('v_employee')
+      let q = db.selectFrom('v_employee')
         .select(['pracId', 'nazwisko', 'imie', 'nrPrac', 'kodStan', 'email', 'telefonKom', 'jednId', 'jednNazwa', 'mpk', ...STRU])
         .where((eb: ExpressionBuilder<any, any>) => scope(eb))
         .where((eb: ExpressionBuilder<any, any>) => eb.or([
@@ -49,13 +48,13 @@ export function employeesRepository(db: Kysely<DB>) {
      */
     async create(input: EmployeeInput, unitScope: VehicleScope): Promise<{ pracId: number }> {
       return db.transaction().execute(async (trx) => {
-        const t = trx as unknown as Kysely<any>;
-        const unit = await t.selectFrom('v_unit').select(['jednId', 'klientSymbol'])
+        const unit = await trx.selectFrom('v_unit').select(['jednId', 'klientSymbol'])
           .where('jednId', '=', input.jednId).where((eb: ExpressionBuilder<any, any>) => unitScope(eb)).executeTakeFirst();
-        if (!unit) throw new RuleViolation(400, 'jednId', 'employee:errors.unknownUnit');
+        // a unit outside any client cannot hold an employee (employee.klient is required)
+        if (!unit || unit.klientSymbol === null) throw new RuleViolation(400, 'jednId', 'employee:errors.unknownUnit');
         const path: string[] = [];
         for (let id: number | null = unit.jednId; id !== null && path.length < STRU.length;) {
-          const u: { nazwa: string; parentId: number | null } = await t.selectFrom('unit').select(['nazwa', 'parentId']).where('jednId', '=', id).executeTakeFirstOrThrow();
+          const u: { nazwa: string; parentId: number | null } = await trx.selectFrom('unit').select(['nazwa', 'parentId']).where('jednId', '=', id).executeTakeFirstOrThrow();
           path.unshift(u.nazwa);
           id = u.parentId;
         }

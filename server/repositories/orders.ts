@@ -8,6 +8,7 @@
 import fp from 'fastify-plugin';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
+import { byConfiguration } from '../db/configured-tables.ts';
 
 export type Db = Kysely<DB>;
 /** A WHERE expression limiting rows to the caller's scope (resources/scope.ts scopeExpression). */
@@ -36,12 +37,11 @@ export interface OrderState {
 }
 
 export function ordersRepository() {
-  const any = (conn: Db) => conn as unknown as Kysely<any>;
 
   return {
     /** A vehicle the caller may see, by id or by registration, with what a new order copies from it. */
     async vehicle(conn: Db, by: { pojazdId: number } | { rejestr: string }, scope: Scope) {
-      let query = any(conn).selectFrom('car as c')
+      let query = conn.selectFrom('car as c')
         .leftJoin('employee as e', 'e.pracId', 'c.pracId')
         .select(['c.pojazdId', 'c.rejestr', 'c.klientSymbol', 'c.stacjaSerw', 'c.pracId', 'c.markaOpis', 'c.modelOpis', 'e.stru1',
           sql<string | null>`nullif(btrim(coalesce(e."imie", '') || ' ' || coalesce(e."nazwisko", '')), '')`.as('uzytkPojazdu')])
@@ -54,7 +54,7 @@ export function ordersRepository() {
 
     /** A service station with the name of its company (the contractor and, for an advisor, the reporting company). */
     async station(conn: Db, stacjaSerw: string) {
-      return any(conn).selectFrom('service_station as s').leftJoin('company as f', 'f.firmaId', 's.firmaId')
+      return conn.selectFrom('service_station as s').leftJoin('company as f', 'f.firmaId', 's.firmaId')
         .select(['s.stacjaSerw', 's.nazwa', 's.ulica', 's.miejscow', 'f.firmaNazwa'])
         .where('s.stacjaSerw', '=', stacjaSerw).executeTakeFirst() as Promise<
         { stacjaSerw: string; nazwa: string; ulica: string | null; miejscow: string | null; firmaNazwa: string | null } | undefined>;
@@ -65,7 +65,8 @@ export function ordersRepository() {
     },
 
     async insertOrder(conn: Db, values: Record<string, unknown>): Promise<number> {
-      const row = await any(conn).insertInto('service_order').values(values).returning('autId').executeTakeFirstOrThrow();
+      // the order's fields come from the configured wizard: written by the configuration's names
+      const row = await byConfiguration(conn).insertInto('service_order').values(values).returning('autId').executeTakeFirstOrThrow();
       return row.autId as number;
     },
 
@@ -75,25 +76,25 @@ export function ordersRepository() {
 
     async insertPositions(conn: Db, autId: number, positions: PositionValues[]): Promise<PositionRow[]> {
       if (positions.length === 0) return [];
-      return (await any(conn).insertInto('order_position').values(positions.map((p) => ({ ...p, autId })))
+      return (await byConfiguration(conn).insertInto('order_position').values(positions.map((p) => ({ ...p, autId })))
         .returning([...POSITION_FIELDS]).execute()) as PositionRow[];
     },
 
     /** The state of an order the caller may see; `lock` holds the row until the transaction ends. */
     async orderState(conn: Db, autId: number, scope: Scope, lock = false): Promise<OrderState | undefined> {
-      let query = any(conn).selectFrom('service_order').select([...ORDER_STATE]).where('autId', '=', autId).where((eb) => scope(eb));
+      let query = conn.selectFrom('service_order').select([...ORDER_STATE]).where('autId', '=', autId).where((eb) => scope(eb));
       if (lock) query = query.forUpdate();
       return (await query.executeTakeFirst()) as OrderState | undefined;
     },
 
     /** The order as its list row (v_order: status text, intervention name, flags), within the caller's scope. */
     async orderRow(conn: Db, autId: number, scope: Scope, columns: readonly string[]) {
-      return any(conn).selectFrom('v_order').select(columns.map((c) => sql.ref(c).as(c)))
+      return conn.selectFrom('v_order').select(columns.map((c) => sql.ref(c).as(c)))
         .where('autId', '=', autId).where((eb) => scope(eb)).executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
     },
 
     async positions(conn: Db, autId: number): Promise<PositionRow[]> {
-      return (await any(conn).selectFrom('order_position').select([...POSITION_FIELDS]).where('autId', '=', autId).orderBy('pozId').execute()) as PositionRow[];
+      return (await conn.selectFrom('order_position').select([...POSITION_FIELDS]).where('autId', '=', autId).orderBy('pozId').execute()) as PositionRow[];
     },
 
     async positionCount(conn: Db, autId: number): Promise<number> {
@@ -103,11 +104,11 @@ export function ordersRepository() {
 
     /** A position and the id of its order (the caller's scope is checked on the order). */
     async position(conn: Db, pozId: number): Promise<PositionRow | undefined> {
-      return (await any(conn).selectFrom('order_position').select([...POSITION_FIELDS]).where('pozId', '=', pozId).executeTakeFirst()) as PositionRow | undefined;
+      return (await conn.selectFrom('order_position').select([...POSITION_FIELDS]).where('pozId', '=', pozId).executeTakeFirst()) as PositionRow | undefined;
     },
 
     async updatePosition(conn: Db, pozId: number, values: PositionValues): Promise<PositionRow> {
-      return (await any(conn).updateTable('order_position').set(values).where('pozId', '=', pozId)
+      return (await conn.updateTable('order_position').set(values).where('pozId', '=', pozId)
         .returning([...POSITION_FIELDS]).executeTakeFirstOrThrow()) as PositionRow;
     },
 
@@ -121,7 +122,7 @@ export function ordersRepository() {
      * unconfirmed (the other waits for its row lock, re-reads the row and updates nothing).
      */
     async confirmPricing(conn: Db, autId: number, status: number): Promise<boolean> {
-      const rows = await any(conn).updateTable('service_order as o').set({ pricingConfirmed: true })
+      const rows = await conn.updateTable('service_order as o').set({ pricingConfirmed: true })
         .where('o.autId', '=', autId).where('o.pricingConfirmed', '=', false).where('o.status', '=', status)
         .where((eb) => eb.exists(eb.selectFrom('order_position as p').select(sql`1`.as('one')).whereRef('p.autId', '=', 'o.autId')))
         .returning('o.autId').execute();
@@ -129,7 +130,7 @@ export function ordersRepository() {
     },
 
     async updateOrder(conn: Db, autId: number, values: Record<string, unknown>): Promise<void> {
-      await any(conn).updateTable('service_order').set(values).where('autId', '=', autId).execute();
+      await conn.updateTable('service_order').set(values).where('autId', '=', autId).execute();
     },
 
     /** Moves the status only if it is still `from` (a concurrent move wins once), and records the move. */
@@ -137,14 +138,14 @@ export function ordersRepository() {
       const moved = await conn.updateTable('service_order').set({ status: move.to })
         .where('autId', '=', autId).where('status', '=', move.from).returning('autId').execute();
       if (moved.length !== 1) return false;
-      await any(conn).insertInto('order_transition').values({
+      await conn.insertInto('order_transition').values({
         autId, fromStatus: move.from, toStatus: move.to, transition: move.transition, userId: move.userId, login: move.login, rola: move.rola,
       }).execute();
       return true;
     },
 
     async history(conn: Db, autId: number) {
-      return any(conn).selectFrom('order_transition').select(['fromStatus', 'toStatus', 'transition', 'login', 'rola', 'at'])
+      return conn.selectFrom('order_transition').select(['fromStatus', 'toStatus', 'transition', 'login', 'rola', 'at'])
         .where('autId', '=', autId).orderBy('at').orderBy('id').execute() as Promise<
         { fromStatus: number; toStatus: number; transition: string; login: string; rola: string; at: Date }[]>;
     },
@@ -162,7 +163,7 @@ export function ordersRepository() {
 
     /** Vehicles whose registration starts with `prefix` (upper case), within the caller's scope. */
     async carHints(conn: Db, prefix: string, scope: Scope, limit: number) {
-      return any(conn).selectFrom('car').select(['pojazdId', 'rejestr', 'marka', 'markaOpis', 'modelOpis', 'aktStanLicz', 'stacjaSerw'])
+      return conn.selectFrom('car').select(['pojazdId', 'rejestr', 'marka', 'markaOpis', 'modelOpis', 'aktStanLicz', 'stacjaSerw'])
         .where('rejestr', 'like', `${escapeLike(prefix)}%`).where((eb) => scope(eb)).orderBy('rejestr').orderBy('pojazdId').limit(limit).execute();
     },
 

@@ -11,17 +11,15 @@ import { createSession, revokeSession, revokeUserSessions, setSessionVehicle } f
 import type { DB } from '../db/types.generated.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
-/** auth/sessions.ts takes an untyped kysely. */
-const untyped = (db: Db) => db as unknown as Kysely<any>;
 
 export function sessionsRepository(db: Kysely<DB>) {
   return {
     /** A new session; answers the bearer token (only its hash is stored). */
-    create: (userId: number, role: Role, pojazdId: number | null) => createSession(untyped(db), userId, role, pojazdId),
-    revoke: (tokenHash: string) => revokeSession(untyped(db), tokenHash),
+    create: (userId: number, role: Role, pojazdId: number | null) => createSession(db, userId, role, pojazdId),
+    revoke: (tokenHash: string) => revokeSession(db, tokenHash),
     /** Ends every session of a user except, optionally, the one making the change. */
-    revokeAllOf: (userId: number, keepTokenHash?: string, trx?: Transaction<DB>) => revokeUserSessions(untyped(trx ?? db), userId, keepTokenHash),
-    setVehicle: (tokenHash: string, pojazdId: number) => setSessionVehicle(untyped(db), tokenHash, pojazdId),
+    revokeAllOf: (userId: number, keepTokenHash?: string, trx?: Transaction<DB>) => revokeUserSessions(trx ?? db, userId, keepTokenHash),
+    setVehicle: (tokenHash: string, pojazdId: number) => setSessionVehicle(db, tokenHash, pojazdId),
   };
 }
 

@@ -32,7 +32,6 @@ export function settingsRepository(db: Kysely<DB>) {
   const toSetting = (kind: SavedKind, row: Record<string, any>): SavedSetting =>
     ({ id: row.id, name: row.name, tablename: row.tablename, value: row[valueColumn(kind)] });
   // the two tables have the same shape but for the value's column
-  const untyped = db as unknown as Kysely<any>;
 
   return {
     emailConfig: (): Promise<EmailConfig | null> => readEmailConfig(db),
@@ -45,19 +44,19 @@ export function settingsRepository(db: Kysely<DB>) {
 
     /** A user's saved settings of one table, by name. */
     async saved(kind: SavedKind, userId: number, tablename: string): Promise<SavedSetting[]> {
-      const rows = await untyped.selectFrom(TABLES[kind]).selectAll().where('userId', '=', userId).where('tablename', '=', tablename)
+      const rows = await db.selectFrom(TABLES[kind]).selectAll().where('userId', '=', userId).where('tablename', '=', tablename)
         .orderBy('name').orderBy('id').execute();
       return rows.map((r) => toSetting(kind, r));
     },
 
     /** Stores a named setting; NameTakenError when the name is taken (also when a concurrent save wins the race). */
     async insertNamed(kind: SavedKind, values: { userId: number; tablename: string; name: string; value: unknown }): Promise<SavedSetting> {
-      const taken = await untyped.selectFrom(TABLES[kind]).select('id')
+      const taken = await db.selectFrom(TABLES[kind]).select('id')
         .where('userId', '=', values.userId).where('tablename', '=', values.tablename).where('name', '=', values.name)
         .executeTakeFirst();
       if (taken) throw new NameTakenError();
       try {
-        const row = await untyped.insertInto(TABLES[kind])
+        const row = await db.insertInto(TABLES[kind])
           .values({ userId: values.userId, tablename: values.tablename, name: values.name, [valueColumn(kind)]: jsonb(values.value) })
           .returningAll().executeTakeFirstOrThrow();
         return toSetting(kind, row);
@@ -69,7 +68,7 @@ export function settingsRepository(db: Kysely<DB>) {
 
     /** Deletes one of the user's settings; false when the user has none with this id. */
     async remove(kind: SavedKind, userId: number, id: number): Promise<boolean> {
-      const result = await untyped.deleteFrom(TABLES[kind]).where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+      const result = await db.deleteFrom(TABLES[kind]).where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
 import { keysetShape, readBlock, type RowPosition } from './table-block.ts';
 import { columnsFromSchema, orderBy, sortKeys, type SortKey } from './table-query.ts';
+import { byConfiguration, type ConfiguredTables } from '../db/configured-tables.ts';
 
 const schema = {
   properties: {
@@ -27,7 +28,7 @@ const columns = columnsFromSchema(schema);
 const ROWS = 53; // prime: blocks of 7 end with a partial one
 const BLOCK = 7;
 
-async function createFixture(db: Kysely<any>) {
+async function createFixture(db: Kysely<ConfiguredTables>) {
   await sql`create table kb_row (id integer primary key, marka text, licz integer, kwota numeric(12,2), dzien date, czas timestamptz, flaga boolean)`.execute(db);
   await sql`create view v_kb_row as select * from kb_row`.execute(db);
   await sql`insert into kb_row select i,
@@ -44,7 +45,7 @@ const SORTS: [string, 'asc' | 'desc'][] = ['id', 'marka', 'licz', 'kwota', 'dzie
 
 describe.each(testBackends)('table blocks on %s', (kind) => {
   let t: TestDatabase;
-  const base = () => t.db.selectFrom('v_kb_row');
+  const base = () => byConfiguration(t.db).selectFrom('v_kb_row');
   const selection = [sql.ref('id').as('id')];
   const ids = (rows: Record<string, unknown>[]) => rows.map((r) => Number(r.id));
   /** The reference: the whole order in one query. */
@@ -54,7 +55,7 @@ describe.each(testBackends)('table blocks on %s', (kind) => {
 
   beforeAll(async () => {
     t = await openTestDatabase({ kind, migrate: false });
-    await createFixture(t.db);
+    await createFixture(byConfiguration(t.db));
   }, 60_000);
   afterAll(async () => t?.close());
 

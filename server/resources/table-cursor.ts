@@ -22,6 +22,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { sql, type Kysely } from 'kysely';
 import { jsonb } from '../db/value-types.ts';
 import { TableQueryError } from './table-query.ts';
+import type { DB } from '../db/types.generated.ts';
 
 export interface CursorPayload {
   /** Fingerprint of the query (see `queryFingerprint`). */
@@ -40,7 +41,7 @@ const SETTING = 'tableCursorKey';
 const MAX_LENGTH = 2000;
 
 /** The signing key: created once per database (the first server process to need it wins), then cached. */
-export function cursorKeyLoader(db: Kysely<any>): () => Promise<Buffer> {
+export function cursorKeyLoader(db: Kysely<DB>): () => Promise<Buffer> {
   let key: Promise<Buffer> | undefined;
   const load = async () => {
     await db

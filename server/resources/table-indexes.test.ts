@@ -14,6 +14,7 @@ import { loadBundle, type ResourceDecl } from '../config/load-bundle.ts';
 import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
 import { scopeExpression } from './scope.ts';
 import { columnsFromSchema, orderBy, sortKeys } from './table-query.ts';
+import { byConfiguration, type ConfiguredTables } from '../db/configured-tables.ts';
 
 const bundle = loadBundle({ root: ROOT });
 const SESSIONS: Record<string, Partial<Session>> = {
@@ -54,7 +55,7 @@ function cases(): Case[] {
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
-async function plan(db: Kysely<any>, c: Case): Promise<PlanNode> {
+async function plan(db: Kysely<ConfiguredTables>, c: Case): Promise<PlanNode> {
   const entity = bundle.schemas[c.resource.entity];
   const columns = columnsFromSchema(entity);
   const session = SESSIONS[c.role] as Session;
@@ -90,7 +91,7 @@ describe.each(testBackends)('indexes of the large tables on %s', (kind) => {
   });
 
   it.each(all.map((c) => [c.resource.resource, c.field, c.dir, c.role, c] as const))('%s sorted by %s %s for %s is read in index order', async (_r, _f, _d, _role, c) => {
-    const root = await plan(t.db, c);
+    const root = await plan(byConfiguration(t.db), c);
     const sorts = nodes(root).filter((n) => /Sort/.test(n['Node Type']));
     expect(sorts.map((n) => n['Node Type'])).toEqual([]);
   });

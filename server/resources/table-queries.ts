@@ -21,6 +21,7 @@ import { readBlock } from './table-block.ts';
 import { countRows, type RowCount } from './table-count.ts';
 import { cursorKeyLoader, decodeCursor, encodeCursor, queryFingerprint, type CursorPayload } from './table-cursor.ts';
 import { blockWindow, columnsFromSchema, filterExpression, sortKeys, TableQueryError, type Columns } from './table-query.ts';
+import { byConfiguration } from '../db/configured-tables.ts';
 
 /** Largest block a client may ask for in one call (ag-grid asks for 30). */
 export const MAX_BLOCK = 1000;
@@ -31,10 +32,10 @@ export const DEFAULT_COUNT_CAP = 100_000;
 export type { RowParams, TablePage };
 
 function createTableQueries(app: FastifyInstance) {
-  /** Resources are read from the bundle in use on every call (dynamic table names: the untyped view of the database). */
-  const db = app.db as unknown as Kysely<any>;
+  /** Resources are read from the bundle in use on every call: tables and columns by the configuration's names. */
+  const db = byConfiguration(app.db);
   const t = (k: string) => app.config.t(k);
-  const cursorKey = cursorKeyLoader(db);
+  const cursorKey = cursorKeyLoader(app.db);
   const countCap = () => (app.config.bundle.app.tables?.countCap as number | undefined) ?? DEFAULT_COUNT_CAP;
 
   const resolve = (name: string) => {

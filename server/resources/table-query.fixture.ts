@@ -5,6 +5,7 @@
  * Times are local to Europe/Warsaw; the tests set that session TimeZone.
  */
 import { sql, type Kysely } from 'kysely';
+import type { ConfiguredTables } from '../db/configured-tables.ts';
 
 export const VIEW = 'v_tq_pojazd';
 
@@ -54,7 +55,7 @@ export const rows: Row[] = [
 export const ALL_IDS = rows.map((r) => r[0]);
 
 /** Creates the table and view in the current schema (search_path) and fills them. */
-export async function createFixture(db: Kysely<any>): Promise<void> {
+export async function createFixture(db: Kysely<ConfiguredTables>): Promise<void> {
   await sql`create table tq_pojazd (
     id integer primary key,
     nr_rej text not null,

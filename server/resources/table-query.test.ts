@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_IDS, VIEW, createFixture, pojazdSchema } from './table-query.fixture.ts';
 import { TableQueryError, applySort, blockWindow, columnsFromSchema, filterExpression, sortKeys } from './table-query.ts';
+import type { ConfiguredTables } from '../db/configured-tables.ts';
 
 const columns = columnsFromSchema(pojazdSchema);
 const MAX_BLOCK = 100;
@@ -12,7 +13,7 @@ const MAX_BLOCK = 100;
 const except = (...ids: number[]) => ALL_IDS.filter((id) => !ids.includes(id));
 
 /** The query a table resource builds: the view, the filter, the sort with `id` as key, the block. */
-function tableQuery(db: Kysely<any>, req: { filterModel?: unknown; sortModel?: unknown; startRow?: unknown; endRow?: unknown }) {
+function tableQuery(db: Kysely<ConfiguredTables>, req: { filterModel?: unknown; sortModel?: unknown; startRow?: unknown; endRow?: unknown }) {
   const { offset, limit } = blockWindow({ startRow: req.startRow ?? 0, endRow: req.endRow ?? MAX_BLOCK }, MAX_BLOCK);
   const filtered = db
     .selectFrom(VIEW)
@@ -22,7 +23,7 @@ function tableQuery(db: Kysely<any>, req: { filterModel?: unknown; sortModel?: u
 }
 
 /** Compiles without a database (refusals and SQL-text checks need none). */
-const offline = new Kysely<any>({
+const offline = new Kysely<ConfiguredTables>({
   dialect: {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new DummyDriver(),
@@ -165,7 +166,7 @@ const BY_LICZ_ASC = [5, 19, 20, 7, 8, 9, 1, 14, 15, 3, 17, 2, 12, 16, 13, 11, 6,
 
 interface Backend {
   name: string;
-  open(): Promise<{ db: Kysely<any>; close(): Promise<void> }>;
+  open(): Promise<{ db: Kysely<ConfiguredTables>; close(): Promise<void> }>;
 }
 
 const backends: Backend[] = [
@@ -173,7 +174,7 @@ const backends: Backend[] = [
     name: 'PGlite',
     async open() {
       const { dialect, client } = new KyselyPGlite();
-      const db = new Kysely<any>({ dialect });
+      const db = new Kysely<ConfiguredTables>({ dialect });
       await client.exec(`set timezone = 'Europe/Warsaw'`);
       await createFixture(db);
       return { db, close: () => db.destroy() };
@@ -188,7 +189,7 @@ if (databaseUrl) {
       const schema = `tq_${randomBytes(6).toString('hex')}`;
       // One connection, its search_path on the throwaway schema and its zone fixed for day boundaries.
       const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: `-c search_path=${schema} -c TimeZone=Europe/Warsaw` });
-      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+      const db = new Kysely<ConfiguredTables>({ dialect: new PostgresDialect({ pool }) });
       await sql`create schema ${sql.id(schema)}`.execute(db);
       await createFixture(db);
       return {
@@ -203,7 +204,7 @@ if (databaseUrl) {
 }
 
 describe.each(backends)('table query on $name', (backend) => {
-  let db: Kysely<any>;
+  let db: Kysely<ConfiguredTables>;
   let close: () => Promise<void>;
   const ids = async (req: Parameters<typeof tableQuery>[1]) => (await tableQuery(db, req).execute()).map((r) => Number(r.id));
 

@@ -15,6 +15,7 @@ import type { Bundle, Screen } from '../config/bundle.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
+import { byConfiguration } from '../db/configured-tables.ts';
 
 interface FilterBody {
   name: string;
@@ -71,7 +72,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
     const resource = app.config.bundle.resources[screen.resource];
     const columns = columnsFromSchema(app.config.bundle.schemas[resource.entity]);
     // throws TableQueryError (→ 400 naming the column) exactly as a table request would
-    (app.db as unknown as Kysely<any>).selectFrom(resource.source).select(sql`1`.as('one')).where((eb) => filterExpression(eb, columns, byField) ?? sql<boolean>`true`).compile();
+    byConfiguration(app.db).selectFrom(resource.source).select(sql`1`.as('one')).where((eb) => filterExpression(eb, columns, byField) ?? sql<boolean>`true`).compile();
     return model as Record<string, unknown>;
   };
 

@@ -13,10 +13,11 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { lit } from './sql-util.ts';
+import type { DB } from '../db/types.generated.ts';
 
 interface Saved { indexes: { name: string; def: string }[]; foreignKeys: { table: string; name: string; def: string }[] }
 
-async function capture(db: Kysely<any>, tables: readonly string[]): Promise<Saved> {
+async function capture(db: Kysely<DB>, tables: readonly string[]): Promise<Saved> {
   const rels = `(${tables.map((t) => `${lit(t)}::regclass`).join(', ')})`;
   const { rows: indexes } = await sql.raw<{ name: string; def: string }>(`
     select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
@@ -35,7 +36,7 @@ async function capture(db: Kysely<any>, tables: readonly string[]): Promise<Save
 const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export async function withBulkLoad<T>(
-  db: Kysely<any>, tables: readonly string[], log: (m: string) => void, load: () => Promise<T>,
+  db: Kysely<DB>, tables: readonly string[], log: (m: string) => void, load: () => Promise<T>,
 ): Promise<T> {
   const saved = await capture(db, tables);
   for (const fk of saved.foreignKeys) await sql.raw(`alter table ${fk.table} drop constraint ${quoteName(fk.name)}`).execute(db);

@@ -8,7 +8,7 @@
  * car 1 + (g-1) mod cars) get explicit ids base + g; their identity sequences are moved past
  * them afterwards.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import {
   CLIENTS, DAMAGE_KINDS, DAMAGE_STAGES, FEMALE_NAMES, FUEL_ISSUERS, INSURERS, MALE_NAMES, MODELS, NOTE_TEXTS,
   ORDER_SCOPES, RISK_TYPES, STATIONS, STREETS, SURNAMES, TOWNS, TYRE_BRANDS, COMPANIES, feminine,
@@ -18,6 +18,7 @@ import { withBulkLoad } from './bulk-load.ts';
 import { sqlHash } from './prng.ts';
 import { attachmentFileName, invoiceFileName, renderInvoiceFiles, renderSharedInvoiceFiles, type BilledVehicle, type InvoiceFacts } from './invoice-pdfs.ts';
 import { CASE_NUMBER_DIGITS, exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
+import type { DB, InvoiceFile } from '../db/types.generated.ts';
 
 export interface BulkPlan {
   today: string;      // YYYY-MM-DD, the anchor of all relative dates
@@ -62,7 +63,7 @@ function timed(plan: BulkPlan, label: string) {
   return (rows: number) => plan.log(`  ${label}: ${rows} rows in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
-export async function seedBulk(db: Kysely<any>, plan: BulkPlan): Promise<{ carBase: number; empBase: number; orderBase: number }> {
+export async function seedBulk(db: Kysely<DB>, plan: BulkPlan): Promise<{ carBase: number; empBase: number; orderBase: number }> {
   const empBase = await maxId(db, 'employee', 'pracId');
   const carBase = await maxId(db, 'car', 'pojazdId');
   const orderBase = await maxId(db, 'service_order', 'autId');
@@ -84,7 +85,7 @@ export async function seedBulk(db: Kysely<any>, plan: BulkPlan): Promise<{ carBa
   return { carBase, empBase, orderBase };
 }
 
-async function employees(db: Kysely<any>, plan: BulkPlan, base: number, n: number) {
+async function employees(db: Kysely<DB>, plan: BulkPlan, base: number, n: number) {
   const done = timed(plan, 'employee');
   const leafN = plan.leaves.length / NC;
   const leaf = (field: keyof UnitLeaf) => textArray(plan.leaves.map((l) => String(l[field])));
@@ -109,7 +110,7 @@ async function employees(db: Kysely<any>, plan: BulkPlan, base: number, n: numbe
       case when x.female then ${pick(SURNAMES.map(feminine), 'r.h11')} else ${pick(SURNAMES, 'r.h11')} end as nazwisko) p`));
 }
 
-async function cars(db: Kysely<any>, plan: BulkPlan, base: number, empBase: number) {
+async function cars(db: Kysely<DB>, plan: BulkPlan, base: number, empBase: number) {
   const done = timed(plan, 'car');
   const today = `date ${lit(plan.today)}`;
   const m = (field: 'marka' | 'markaOpis' | 'modelOpis' | 'wmi' | 'code') => `(${textArray(MODELS.map((x) => x[field]))})[x.mi]`;
@@ -172,7 +173,7 @@ async function cars(db: Kysely<any>, plan: BulkPlan, base: number, empBase: numb
     where "pojazdId" > ${base} and ("pojazdId" - ${base}) % 10 = 5`);
 }
 
-async function assignments(db: Kysely<any>, plan: BulkPlan, carBase: number, empBase: number, nEmp: number) {
+async function assignments(db: Kysely<DB>, plan: BulkPlan, carBase: number, empBase: number, nEmp: number) {
   const done = timed(plan, 'vehicle_assignment');
   const today = `date ${lit(plan.today)}`;
   const opening = `greatest((c."aktStanLicz"::bigint * (c."dataWyd" - c."dataRej") / greatest(${today} - c."dataRej", 1))::integer, 10)`;
@@ -197,7 +198,7 @@ async function assignments(db: Kysely<any>, plan: BulkPlan, carBase: number, emp
   done(rows);
 }
 
-async function vehicleChildren(db: Kysely<any>, plan: BulkPlan, carBase: number) {
+async function vehicleChildren(db: Kysely<DB>, plan: BulkPlan, carBase: number) {
   const today = `date ${lit(plan.today)}`;
   let done = timed(plan, 'mileage_reading');
   done(await exec(db, `
@@ -261,7 +262,7 @@ async function vehicleChildren(db: Kysely<any>, plan: BulkPlan, carBase: number)
     where c."pojazdId" > ${carBase}`));
 }
 
-async function orders(db: Kysely<any>, plan: BulkPlan, base: number, carBase: number) {
+async function orders(db: Kysely<DB>, plan: BulkPlan, base: number, carBase: number) {
   const done = timed(plan, 'service_order');
   const today = `date ${lit(plan.today)}`;
   const scopeCase = Object.entries(ORDER_SCOPES).map(([typ, list]) => `when ${typ} then ${pick(list, 'r.h8')}`).join(' ');
@@ -322,7 +323,7 @@ async function orders(db: Kysely<any>, plan: BulkPlan, base: number, carBase: nu
     cross join lateral (select s0.*, s0.status in (4, 5, 6) as auth) s`));
 }
 
-async function orderChildren(db: Kysely<any>, plan: BulkPlan, orderBase: number) {
+async function orderChildren(db: Kysely<DB>, plan: BulkPlan, orderBase: number) {
   let done = timed(plan, 'order_position');
   const autOk = `case when o."status" in (4, 6) then 'V' when o."status" = 8 then 'X' when o."status" = 5 then (ARRAY['V', 'X'])[1 + o."autId" % 2] else '?' end`;
   // A cost estimate (two positions) on every third non-damage order.
@@ -407,7 +408,7 @@ async function orderChildren(db: Kysely<any>, plan: BulkPlan, orderBase: number)
   done(rows);
 }
 
-async function invoices(db: Kysely<any>, plan: BulkPlan) {
+async function invoices(db: Kysely<DB>, plan: BulkPlan) {
   const done = timed(plan, 'invoice + invoice_file');
   const base = await maxId(db, 'invoice', 'faktId');
   // Issue date is a function of the row number alone, so a correction can name its predecessor.
@@ -450,7 +451,7 @@ const fileCount = (faktId: number) => [1, 2, 0][Math.floor((faktId - 1) / 3) % 3
 const FILE_COUNT_SQL = `(array[1, 2, 0])[1 + ((i."faktId" - 1) / 3) % 3]`;
 
 /** Writes the invoice_file rows of the new invoices; returns how many. */
-async function invoiceFiles(db: Kysely<any>, plan: BulkPlan, base: number): Promise<number> {
+async function invoiceFiles(db: Kysely<DB>, plan: BulkPlan, base: number): Promise<number> {
   const withFiles = sql<boolean>`i."faktId" > ${base} and ${sql.raw(FILE_COUNT_SQL)} > 0`;
   const invoices = await db
     .selectFrom('invoice as i')
@@ -470,7 +471,7 @@ async function invoiceFiles(db: Kysely<any>, plan: BulkPlan, base: number): Prom
 
   let written = 0;
   for (let i = 0; i < invoices.length; i += FILE_BATCH) {
-    const values: Record<string, unknown>[] = [];
+    const values: Insertable<InvoiceFile>[] = [];
     for (const inv of invoices.slice(i, i + FILE_BATCH)) {
       const facts = inv as InvoiceFacts & { klientSymbol: string };
       const files = await renderInvoiceFiles(facts, fleet.get(facts.klientSymbol) ?? [], fileCount(facts.faktId) === 2);
@@ -497,7 +498,7 @@ async function invoiceFiles(db: Kysely<any>, plan: BulkPlan, base: number): Prom
   return written + Number(result.numAffectedRows ?? 0);
 }
 
-async function loginHistory(db: Kysely<any>, plan: BulkPlan) {
+async function loginHistory(db: Kysely<DB>, plan: BulkPlan) {
   const done = timed(plan, 'login_history');
   const who: [string, string][] = [
     ['admin', 'ADMIN'], ['manager', 'MANAGER'], ['manager2', 'MANAGER'], ['manager3', 'MANAGER'], ['kierowca', 'USER'],

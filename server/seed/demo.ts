@@ -12,6 +12,7 @@ import {
 import { tinyPdf } from './pdf.ts';
 import { addDays, at, caseNumber } from './sql-util.ts';
 import { seedTerms } from './terms.ts';
+import type { DB } from '../db/types.generated.ts';
 
 /** The demo accounts (spec: exactly these credentials). */
 export const DEMO_ACCOUNTS = {
@@ -44,13 +45,13 @@ export interface DemoResult {
 }
 
 /** Order statuses and intervention types come with migration 001; the seed adds service plans. */
-export async function seedReference(db: Kysely<any>): Promise<void> {
+export async function seedReference(db: Kysely<DB>): Promise<void> {
   const makes = [...new Set(MODELS.map((m) => m.marka))];
   await db.insertInto('service_plan')
     .values(makes.flatMap((marka) => SERVICE_PLAN_ITEMS.map((i) => ({ interw: 'PRZEGLAD', marka, ...i })))).execute();
 }
 
-async function seedOrganisation(db: Kysely<any>): Promise<UnitLeaf[]> {
+async function seedOrganisation(db: Kysely<DB>): Promise<UnitLeaf[]> {
   const firmaIds = new Map<string, number>();
   for (const c of COMPANIES) {
     const row = await db.insertInto('company').values(c).returning('firmaId').executeTakeFirstOrThrow();
@@ -77,7 +78,7 @@ async function seedOrganisation(db: Kysely<any>): Promise<UnitLeaf[]> {
   return leaves;
 }
 
-export async function seedDemo(db: Kysely<any>, today: string): Promise<DemoResult> {
+export async function seedDemo(db: Kysely<DB>, today: string): Promise<DemoResult> {
   await seedReference(db);
   const leaves = await seedOrganisation(db);
   const [kl1, kl2] = CLIENTS;
@@ -178,7 +179,7 @@ export async function seedDemo(db: Kysely<any>, today: string): Promise<DemoResu
 }
 
 async function seedDemoAccounts(
-  db: Kysely<any>, yearAhead: string, pracIds: { kierowca: number; nowyKierowca: number }, kl1: string, kl2: string,
+  db: Kysely<DB>, yearAhead: string, pracIds: { kierowca: number; nowyKierowca: number }, kl1: string, kl2: string,
 ) {
   // The everyday demo accounts have signed in before: password changed, current terms accepted.
   // The two "nowy" accounts show the first sign-in (spec §4): forced password change, and for the
@@ -212,7 +213,7 @@ async function seedDemoAccounts(
 }
 
 async function seedDemoOrders(
-  db: Kysely<any>, today: string, wzId: number, uninsuredId: number, pracId: number, stru1: string,
+  db: Kysely<DB>, today: string, wzId: number, uninsuredId: number, pracId: number, stru1: string,
   userIds: Record<keyof typeof DEMO_ACCOUNTS, number>,
 ) {
   const station = { stacjaSerw: 'SS01', firma: 'Auto-Serwis Kowalczyk Sp. j.', naprMiejsce: 'Auto-Serwis Kowalczyk Warszawa, ul. Połczyńska 31' };

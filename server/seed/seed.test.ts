@@ -43,7 +43,7 @@ describe.each(testBackends)('seed on %s', (kind) => {
       expect(await verifyPassword('wrong' + account.password, u.passwordHash)).toBe(false);
       expect(u.firstLogin, account.login).toBe(firstSignIn.has(account.login));
       expect(u.dataDo).toBe(addDays(TODAY, 365));
-      expect(u.pwdDo > addDays(TODAY, 3650)).toBe(true);
+      expect(u.pwdDo! > addDays(TODAY, 3650)).toBe(true);
     }
   });
 
@@ -51,7 +51,7 @@ describe.each(testBackends)('seed on %s', (kind) => {
     const templates = await t.db.selectFrom('terms_template').select(['id', 'name', 'grupa', 'version', 'current', 'pdf']).orderBy('id').execute();
     expect(templates.map((d) => [d.name, d.version, d.current])).toEqual([['Regulamin Portalu Klienta', 1, true], ['Polityka prywatności', 1, true]]);
     for (const d of templates) {
-      const pdf = Buffer.from(d.pdf);
+      const pdf = Buffer.from(d.pdf as Uint8Array);
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       expect(pdf.length).toBeGreaterThan(5_000); // a real document with an embedded font, not a placeholder
     }
@@ -71,13 +71,13 @@ describe.each(testBackends)('seed on %s', (kind) => {
     const car = await t.db.selectFrom('v_car').selectAll().where('rejestr', '=', 'WZ12345').executeTakeFirstOrThrow();
     const kierowca = await user('kierowca');
     expect(car.nrPodw).toHaveLength(17);
-    expect(car.nrPodw.endsWith('000123')).toBe(true);
+    expect(car.nrPodw!.endsWith('000123')).toBe(true);
     expect(car.pojazdId).toBe(result.pojazdId!.WZ12345);
     expect(car.klientSymbol).toBe((await user('manager')).klientSymbol);
     expect(car.pracId).toBe(kierowca.pracId);
     expect([car.imie, car.nazwisko]).toEqual([kierowca.firstName, kierowca.lastName]);
     for (const p of ['oc', 'ac', 'nw', 'as']) {
-      for (const f of ['Polisa', 'DataOd', 'DataDo', 'Firma', 'Kolor']) expect(car[p + f], p + f).toBeTruthy();
+      for (const f of ['Polisa', 'DataOd', 'DataDo', 'Firma', 'Kolor']) expect((car as Record<string, unknown>)[p + f], p + f).toBeTruthy();
     }
     // Exactly one vehicle answers to plate + last 6 VIN characters (advisor login).
     const { rows } = await sql`select 1 from car where rejestr = 'WZ12345' and right("nrPodw", 6) = '000123'`.execute(t.db);
@@ -140,11 +140,11 @@ describe.each(testBackends)('seed on %s', (kind) => {
       .select(['f.kind', 'f.mime', 'f.filename', 'f.content', 'i.faktNrCaly', 'i.dokument', 'i.iloscZal']).execute();
     expect(files.length).toBe(72);
     for (const f of files) {
-      expect(f.kind === 'F' || f.iloscZal === 2, f.faktNrCaly).toBe(true);
+      expect(f.kind === 'F' || f.iloscZal === 2, f.faktNrCaly ?? undefined).toBe(true);
       expect(f.mime).toBe('application/pdf');
       expect(f.content.subarray(0, 5).toString()).toBe('%PDF-');
       expect(f.content.length).toBeGreaterThan(5_000); // an embedded font, not a placeholder
-      const nr = f.faktNrCaly.replaceAll('/', '_');
+      const nr = f.faktNrCaly!.replaceAll('/', '_');
       const title = (await PDFDocument.load(f.content, { updateMetadata: false })).getTitle();
       if (f.kind === 'F') {
         expect(f.filename).toBe(`Faktura ${nr}.pdf`);

@@ -7,13 +7,14 @@
  * orders: 1000000` runs the same generate_series statements at scale (minutes on PostgreSQL).
  */
 import { resolve } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
 import { seedBulk } from './bulk.ts';
 import { CLIENTS, STATIONS } from './data.ts';
 import { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE, seedDemo } from './demo.ts';
 import { addDays } from './sql-util.ts';
 import { readVariantDemos, seedVariantDemos, variantDemoSizes } from './variant-demos.ts';
+import type { AppUser, DB } from '../db/types.generated.ts';
 
 export { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE } from './demo.ts';
 
@@ -53,7 +54,7 @@ const DEMO_LOGINS = Object.values(DEMO_ACCOUNTS).map((a) => a.login);
 /** Password of the additional (non-demo) accounts. */
 export const EXTRA_PASSWORD = 'Haslo123!';
 
-export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): Promise<SeedResult> {
+export async function seedDatabase(db: Kysely<DB>, options: SeedOptions = {}): Promise<SeedResult> {
   // read (and validated) before anything is written: a broken demo.json seeds nothing
   const variantDemos = readVariantDemos(options.root ?? resolve(import.meta.dirname, '../..'));
   const base = {
@@ -106,10 +107,10 @@ export async function seedDatabase(db: Kysely<any>, options: SeedOptions = {}): 
  * advisors of stations SS02/SS03 and drivers of the first generated vehicles of each client.
  * They share one hash of EXTRA_PASSWORD (hashing is deliberately slow; this is demo data).
  */
-async function seedExtraAccounts(db: Kysely<any>, today: string, excludeCars: number[]) {
+async function seedExtraAccounts(db: Kysely<DB>, today: string, excludeCars: number[]) {
   const passwordHash = await hashPassword(EXTRA_PASSWORD);
   const common = { passwordHash, firstLogin: false, dataOd: '2024-01-01', dataDo: addDays(today, 365), pwdDo: '2099-12-31' };
-  const rows: Record<string, unknown>[] = [
+  const rows: Omit<Insertable<AppUser>, keyof typeof common>[] = [
     { login: 'manager3', rola: 'MANAGER', firstName: 'Ewa', lastName: 'Kaczmarek', email: 'ewa.kaczmarek@agrotech.pl', klientSymbol: CLIENTS[2].klient },
     { login: 'doradca2', rola: 'ADVISOR', firstName: 'Paweł', lastName: 'Dudek', email: 'pawel.dudek@motor-krakow.pl', stacjaSerw: 'SS02' },
     { login: 'doradca3', rola: 'ADVISOR', firstName: 'Katarzyna', lastName: 'Mazur', email: 'katarzyna.mazur@pcs-serwis.pl', stacjaSerw: 'SS03' },
@@ -131,7 +132,7 @@ const COUNTED = [
   'invoice', 'invoice_file', 'login_history',
 ];
 
-async function countRows(db: Kysely<any>): Promise<Record<string, number>> {
+async function countRows(db: Kysely<DB>): Promise<Record<string, number>> {
   const union = COUNTED.map((t) => `select '${t}' as t, count(*)::integer as n from ${t}`).join(' union all ');
   const { rows } = await sql.raw<{ t: string; n: number }>(union).execute(db);
   return Object.fromEntries(rows.map((r) => [r.t, r.n]));

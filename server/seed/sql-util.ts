@@ -3,6 +3,7 @@
  * numbers/dates are inlined into SQL text; nothing here ever sees user input.
  */
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 
 /** A SQL string literal ('' escaping). */
 export function lit(value: string): string {
@@ -35,18 +36,18 @@ export function at(isoDate: string, time = '09:00'): string {
   return `${isoDate} ${time}`;
 }
 
-export async function exec(db: Kysely<any>, text: string): Promise<number> {
+export async function exec(db: Kysely<DB>, text: string): Promise<number> {
   const result = await sql.raw(text).execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 
-export async function maxId(db: Kysely<any>, table: string, column: string): Promise<number> {
+export async function maxId(db: Kysely<DB>, table: string, column: string): Promise<number> {
   const { rows } = await sql.raw<{ m: number }>(`select coalesce(max("${column}"), 0)::integer as m from ${table}`).execute(db);
   return rows[0].m;
 }
 
 /** After inserting explicit ids into an identity column, move its sequence past them. */
-export async function syncIdentity(db: Kysely<any>, table: string, column: string): Promise<void> {
+export async function syncIdentity(db: Kysely<DB>, table: string, column: string): Promise<void> {
   await sql.raw(
     `select setval(pg_get_serial_sequence('${table}', '${column}'), coalesce(max("${column}"), 0) + 1, false) from ${table}`,
   ).execute(db);

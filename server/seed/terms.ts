@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { renderPdf, type PdfBlock } from '../pdf/document.ts';
+import type { DB } from '../db/types.generated.ts';
 
 export interface TermsSource {
   grupa: string;
@@ -60,7 +61,7 @@ export const DEMO_TERMS: TermsSource[] = [
 ];
 
 /** Inserts each document as version 1 of its group, current; returns their ids. */
-export async function seedTerms(db: Kysely<any>): Promise<number[]> {
+export async function seedTerms(db: Kysely<DB>): Promise<number[]> {
   const ids: number[] = [];
   for (const doc of DEMO_TERMS) {
     const pdf = await renderPdf({ title: doc.name, author: 'Partner CFM', blocks: doc.blocks, footer: `${doc.name}, wersja 1` });

@@ -16,6 +16,7 @@ import type { ConfigProblem } from '../config/bundle.ts';
 import { ConfigError, createMetaValidator, describeSchemaErrors } from '../config/load-bundle.ts';
 import { COMPANIES, STATIONS } from './data.ts';
 import { addDays, at } from './sql-util.ts';
+import type { DB } from '../db/types.generated.ts';
 
 export interface VariantDemo { variant: string; file: string; demo: VariantDemoFile }
 
@@ -93,14 +94,14 @@ export function variantDemoSizes(demos: VariantDemo[]) {
  * Inserts each variant's demo data. Its accounts have signed in before (current terms accepted,
  * password not to be changed) and share `password`; dates count back from `today`.
  */
-export async function seedVariantDemos(db: Kysely<any>, demos: VariantDemo[], today: string, password: string): Promise<void> {
+export async function seedVariantDemos(db: Kysely<DB>, demos: VariantDemo[], today: string, password: string): Promise<void> {
   if (!demos.length) return;
   const passwordHash = await hashPassword(password);
   const templates = await db.selectFrom('terms_template').select('id').where('current', '=', true).execute();
   for (const { demo } of demos) await seedOne(db, demo, today, passwordHash, templates.map((t) => t.id));
 }
 
-async function seedOne(db: Kysely<any>, demo: VariantDemoFile, today: string, passwordHash: string, templateIds: number[]) {
+async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, passwordHash: string, templateIds: number[]) {
   const { client } = demo;
   await db.insertInto('client').values(client).execute();
 

@@ -2,8 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
+
 import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
+import { migrationBookkeeping } from '../../server/db/configured-tables.ts';
 
 /** A copy of the configuration folders that a test may break without touching the repository. */
 function configCopy(): string {
@@ -37,7 +38,7 @@ describe('pre-configuration and initialization errors', () => {
 
   it('blocks start-up when the database lacks a migration this server needs, naming both versions (read at start-up and on restart-application)', async () => {
     const admin = await t.signIn('admin');
-    await (t.app.db as unknown as Kysely<any>).deleteFrom('kysely_migration').where('name', '=', '003_sign_in_security').execute();
+    await migrationBookkeeping(t.app.db).deleteFrom('kysely_migration').where('name', '=', '003_sign_in_security').execute();
     try {
       // the status is read once, not on every page load: the administrator's refresh reads it again
       expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);
@@ -45,7 +46,7 @@ describe('pre-configuration and initialization errors', () => {
       const item = (await t.call('GET', '/api/init/pre-config')).json().compatibility[0];
       expect(item).toEqual({ initError: 'init:minDatabaseVersion', current: '002_views', required: expect.stringMatching(/^\d{3}_/), initializationBlocking: true });
     } finally {
-      await (t.app.db as unknown as Kysely<any>).insertInto('kysely_migration').values({ name: '003_sign_in_security', timestamp: new Date().toISOString() }).execute();
+      await migrationBookkeeping(t.app.db).insertInto('kysely_migration').values({ name: '003_sign_in_security', timestamp: new Date().toISOString() }).execute();
     }
     expect((await t.call('GET', '/api/settings/restart-application', { token: admin })).statusCode).toBe(200);
     expect((await t.call('GET', '/api/init/pre-config')).json().compatibility).toEqual([]);

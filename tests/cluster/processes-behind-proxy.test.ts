@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationBookkeeping } from '../../server/db/configured-tables.ts';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
 import { tinyPdf } from '../../server/seed/pdf.ts';
 import { startHaproxy, type Proxy } from '../support/haproxy.ts';
@@ -59,10 +60,9 @@ describe('one portal on several processes behind haproxy', () => {
   });
 
   it('migrated and seeded once although two instances started at once', async () => {
-    const { rows } = await database.db.selectFrom('kysely_migration').select((eb) => eb.fn.countAll<string>().as('n')).execute().then((r) => ({ rows: r }));
-    const applied = Number(rows[0].n);
-    const names = await database.db.selectFrom('kysely_migration').select('name').execute();
-    expect(new Set(names.map((r) => r.name)).size).toBe(applied);
+    const names = await migrationBookkeeping(database.db).selectFrom('kysely_migration').select('name').execute();
+    expect(names.length).toBeGreaterThan(10);
+    expect(new Set(names.map((r) => r.name)).size).toBe(names.length);
     const admins = await database.db.selectFrom('app_user').select('login').where('login', '=', 'admin').execute();
     expect(admins).toHaveLength(1);
   });

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { DB } from '../../server/db/types.generated.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -109,7 +110,7 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
 }
 
 /** Points the portal's e-mail configuration at the test server. */
-export async function useTestSmtp(db: import('kysely').Kysely<any>, smtp: TestSmtp): Promise<void> {
+export async function useTestSmtp(db: import('kysely').Kysely<DB>, smtp: TestSmtp): Promise<void> {
   await db.updateTable('email_config').set({
     smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpUser: 'portal', smtpPassword: 'smtp-haslo', smtpEmail: 'portal@partnercfm.pl', smtpSsl: 'OFF',
   }).where('id', '=', 1).execute();

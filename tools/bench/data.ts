@@ -20,7 +20,8 @@ async function seededSize(databaseUrl: string, schema: string): Promise<BenchSiz
     const exists = await sql<{ t: string | null }>`select to_regclass('app_setting')::text as t`.execute(db);
     if (!exists.rows[0]?.t) return 'empty';
     const row = await db.selectFrom('app_setting').select('value').where('key', '=', 'seed').executeTakeFirst();
-    return row ? { cars: Number(row.value.cars), orders: Number(row.value.orders) } : 'other';
+    const seeded = row?.value as { cars?: unknown; orders?: unknown } | null | undefined; // written by seedDatabase
+    return seeded ? { cars: Number(seeded.cars), orders: Number(seeded.orders) } : 'other';
   } finally {
     await close();
   }

@@ -26,6 +26,7 @@ import { apiClient, type Api } from './http.ts';
 import { SERVING_NODE_FLAGS, startServer, type ServerProcess } from './server-process.ts';
 import { workersSideBySide } from './workers.ts';
 import { latency, timed } from './stats.ts';
+import type { DB } from '../../server/db/types.generated.ts';
 
 export interface OperationsInput {
   root: string;
@@ -34,7 +35,7 @@ export interface OperationsInput {
   preConfigName: string;
   /** The bench's in-process server: records the SQL a call runs, and times the session check. */
   api: Api;
-  db: Kysely<any>;
+  db: Kysely<DB>;
   recorder: SqlRecorder;
   adminToken: string;
   /** Seconds per load run. */
