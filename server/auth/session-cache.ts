@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { notificationsOf, observeWrites, type LocalWrite, type NotificationSubscription } from '../db/connect.ts';
 import { SESSION_CHANNEL } from '../migrations/008_session_notifications.ts';
-import type { Session } from './sessions.ts';
+import type { Session } from './session.ts';
 import type { DB } from '../db/types.generated.ts';
 
 /** How long a checked session is trusted without asking the database again. */

@@ -6,24 +6,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
 import { sessionCacheOf } from './session-cache.ts';
+import type { Session } from './session.ts';
+export type { Session } from './session.ts';
 import type { DB } from '../db/types.generated.ts';
 
 /** Idle sessions end after this long; each use slides the window. */
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 
-export interface Session {
-  tokenHash: string;
-  userId: number;
-  login: string;
-  role: Role;
-  klientSymbol: string | null;
-  stacjaSerw: string | null;
-  pojazdId: number | null;
-  /** A current terms document exists that this user has not accepted (spec §4 "Terms modal"). */
-  termsPending: boolean;
-  /** The user has not chosen their own password yet (first sign-in, or a password an administrator set). */
-  firstLogin: boolean;
-}
 
 const ROLES: ReadonlySet<string> = new Set<Role>(['USER', 'ADVISOR', 'MANAGER', 'ADMIN']);
 /** The session's role as createSession wrote it; anything else (a hand-edited row) grants nothing. */

@@ -6,38 +6,10 @@
  */
 import { ApiError } from '../api/client';
 import { ACTION_KINDS } from './run-action';
+import type { CallDeclLike, CallEffects, CallOutcome } from './call-types';
+export type { CallDeclLike, CallEffects, CallOutcome } from './call-types';
 
 type Row = Record<string, unknown> | null | undefined;
-
-export interface CallDeclLike {
-  method?: string;
-  endpoint?: string;
-  /** Body sent; a string that is exactly "{field}" takes the record's value as it is (a number stays a number). */
-  body?: Record<string, unknown>;
-  /** A question (locale key) answered Tak / Nie before the call; the record's fields fill its {{placeholders}}. */
-  confirm?: string;
-  /** Success text (locale key); without it the server's message is shown. */
-  success?: string;
-  /** Failure text (locale key) when the server gives no message of its own. */
-  failure?: string;
-  /** What to read again after a success: "dialog" (the open record), "tables" (the tables beneath). */
-  reload?: string[];
-  /** Close the dialog after a success. */
-  close?: boolean;
-}
-
-/** What a screen lets a call do. */
-export interface CallEffects {
-  /** Asks the question (already translated) and resolves true on Tak. */
-  confirm(question: string): Promise<boolean>;
-  request(method: string, path: string, body?: unknown): Promise<unknown>;
-  toast(kind: 'success' | 'error', text: string, key: string): void;
-  t(key: string, vars?: Record<string, unknown>): string;
-  reload(what: string[]): void;
-  close(): void;
-}
-
-export type CallOutcome = 'cancelled' | 'done' | 'failed';
 
 const encode = (value: unknown) => encodeURIComponent(String(value ?? ''));
 

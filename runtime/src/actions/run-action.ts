@@ -6,7 +6,7 @@
  * `call` (an endpoint, Tak/Nie, toast, reload) lives in ./call-action.ts, which registers it here; `choose` runs the first
  * of its cases whose condition the row satisfies (a damage row opens another dialog than an order row).
  */
-import type { CallDeclLike, CallEffects } from './call-action';
+import type { CallDeclLike, CallEffects } from './call-types';
 
 export interface ActionDeclLike extends CallDeclLike {
   kind: string;

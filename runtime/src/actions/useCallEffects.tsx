@@ -9,7 +9,7 @@ import { api } from '../api/client';
 import { showToast } from '../state/ui';
 // registers the `call` kind in run-action.ts: a screen that offers calls carries their code, a table does not
 import './call-action';
-import type { CallEffects } from './call-action';
+import type { CallEffects } from './call-types';
 import { ConfirmDialog } from './ConfirmDialog';
 
 export function useCallEffects({ reload, close }: { reload: (what: string[]) => void; close: () => void }): {

@@ -14,7 +14,7 @@ import type { AutocompleteFormContext } from '../../forms/AutocompleteWidget';
 import { fillTemplate, type AutocompleteSource } from '../../forms/autocomplete';
 import { translateErrors } from '../../forms/messages';
 import { buildUiSchema } from '../../forms/ui-schema';
-import type { StepHandle } from './Wizard';
+import type { StepHandle } from './step-handle';
 import { getPath, hiddenFields, recordSchemaOf, setPath, SHOWN_TEXT, stepSchema, type Data } from './wizard-logic';
 
 export function FieldsStep({ step, screen, data, ctx, namespace, onChange, onAutocompleteChoice, handle }: {

@@ -22,7 +22,7 @@ import { fileLimitsOf, fileProblem, type ChosenFiles } from '../../forms/file-ch
 import { translateErrors } from '../../forms/messages';
 import { buildUiSchema } from '../../forms/ui-schema';
 import type { ItemFiles } from './follow-ups';
-import type { StepHandle } from './Wizard';
+import type { StepHandle } from './step-handle';
 import { getPath, hiddenFields, itemSchemaOf, listTotals, newItem, rowNet, setPath, stepSchema, type Data, type ListDecl } from './wizard-logic';
 
 type Column = ListDecl['columns'][number];

@@ -22,15 +22,11 @@ import { runFollowUps, type ItemFiles } from './follow-ups';
 import { ListStep } from './ListStep';
 import { ScreenView } from '../ScreenView';
 import { SummaryStep } from './SummaryStep';
+import type { StepHandle } from './step-handle';
 import {
   filledItems, getPath, initialWizardData, lookupBody, newItem, outcomeOf, setPath, stepContext, submitBody,
   unsentFields, visibleSteps, type Data,
 } from './wizard-logic';
-
-/** What the shown step lets the wizard ask before moving on. */
-export interface StepHandle {
-  validate(): boolean;
-}
 
 export default function Wizard({ screen, screenId, opening, onClose, onChanged }: ScreenProps<WizardDecl>) {
   const { t } = useTranslation();

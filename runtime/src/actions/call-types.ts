@@ -1,0 +1,34 @@
+/**
+ * What a configured `call` action is and what it needs from the screen that runs it: shared by
+ * call-action.ts (which runs it) and run-action.ts (which registers the kind), so that neither
+ * imports the other for its types.
+ */
+export interface CallDeclLike {
+  method?: string;
+  endpoint?: string;
+  /** Body sent; a string that is exactly "{field}" takes the record's value as it is (a number stays a number). */
+  body?: Record<string, unknown>;
+  /** A question (locale key) answered Tak / Nie before the call; the record's fields fill its {{placeholders}}. */
+  confirm?: string;
+  /** Success text (locale key); without it the server's message is shown. */
+  success?: string;
+  /** Failure text (locale key) when the server gives no message of its own. */
+  failure?: string;
+  /** What to read again after a success: "dialog" (the open record), "tables" (the tables beneath). */
+  reload?: string[];
+  /** Close the dialog after a success. */
+  close?: boolean;
+}
+
+/** What a screen lets a call do. */
+export interface CallEffects {
+  /** Asks the question (already translated) and resolves true on Tak. */
+  confirm(question: string): Promise<boolean>;
+  request(method: string, path: string, body?: unknown): Promise<unknown>;
+  toast(kind: 'success' | 'error', text: string, key: string): void;
+  t(key: string, vars?: Record<string, unknown>): string;
+  reload(what: string[]): void;
+  close(): void;
+}
+
+export type CallOutcome = 'cancelled' | 'done' | 'failed';
