@@ -1,21 +1,23 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_WORKERS, portOfWorker } from './tests/browser/ports';
 
-// Browser journeys against the real server on a fresh database (tests/browser/serve.ts), driving
-// Debian's chromium; never a downloaded browser.
-const PORT = Number(process.env.E2E_PORT || 3100);
-
+// Browser journeys against the real server, driving Debian's chromium; never a downloaded browser.
+// Each Playwright worker has a server and a database of its own (tests/browser/serve.ts, from the
+// seeded snapshot): journeys in different workers never share data, and within a worker the files
+// run one after another as before. The config is read again in each worker process, where
+// TEST_PARALLEL_INDEX says which worker it is, so `baseURL` is that worker's server.
 export default defineConfig({
   testDir: 'tests/browser',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${portOfWorker()}`,
     locale: 'pl-PL',
     viewport: { width: 1400, height: 900 },
     screenshot: 'only-on-failure',
@@ -24,13 +26,16 @@ export default defineConfig({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: E2E_WORKERS }, (_, worker) => ({
     command: 'npx tsx tests/browser/serve.ts',
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    env: { PORT: String(PORT) },
-    timeout: 120_000,
+    url: `http://127.0.0.1:${portOfWorker(worker)}/api/health`,
+    env: {
+      PORT: String(portOfWorker(worker)),
+      ...(process.env.DATABASE_URL ? { E2E_SCHEMA: `${process.env.E2E_SCHEMA || 'e2e'}_${worker}` } : {}),
+    },
+    timeout: 180_000,
     reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
 });

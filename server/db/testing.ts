@@ -105,6 +105,17 @@ async function sourceHash(seed: boolean): Promise<string> {
 
 const building = new Map<string, Promise<Buffer>>();
 
+/**
+ * Fills an empty folder with the migrated and seeded PGlite database of the snapshot, for a server
+ * process of the browser journeys to open as its DATA_DIR (tests/browser/serve.ts): a second, not
+ * the half minute a server takes to migrate and seed on its own.
+ */
+export async function seededPGliteDataDir(dataDir: string): Promise<void> {
+  const snapshot = await pgliteSnapshot(true);
+  const client = await PGlite.create({ dataDir, loadDataDir: new Blob([new Uint8Array(snapshot)]) });
+  await client.close();
+}
+
 /** The gzip tarball of a migrated (and maybe seeded) PGlite data directory, built once. */
 async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
   // Seeded data is anchored to today's date, so a seeded snapshot is only valid on its day.

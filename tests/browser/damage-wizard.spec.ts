@@ -7,8 +7,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
 import { rowCount, signIn, toast } from './support';
+import { PORT } from './ports';
 
-const PORT = Number(process.env.E2E_PORT || 3100);
 const shot = async (page: Page, name: string) => {
   await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
   await page.screenshot({ path: `test-results/damage-${name}.png` });

@@ -12,6 +12,8 @@ import { expect, test, type Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { dropSchema } from '../../server/db/connect.ts';
 import { signIn, toast, openColumnFilter, rowCount } from './support.ts';
+import { PORT } from './ports';
+import { seededPGliteDataDir } from '../../server/db/testing.ts';
 
 
 test('a manager exports the filtered orders to Excel: the visible columns in order, the filtered rows', async ({ page }) => {
@@ -96,8 +98,8 @@ test('the administrator saves the acceptance history as a CSV with ;', async ({ 
 
 test.describe('a client variant with a lower export limit', () => {
   // A second server of the same build with the example variant (excelExportLimit 50), on its own database.
-  const port = Number(process.env.E2E_PORT || 3100) + 50;
-  const schema = `${process.env.E2E_SCHEMA || 'e2e'}_variant`;
+  const port = PORT + 50;
+  const schema = `${process.env.E2E_SCHEMA || 'e2e'}_variant_${process.env.TEST_PARALLEL_INDEX || 0}`;
   let server: ChildProcess | undefined;
   let dataDir: string | undefined;
   test.use({ baseURL: `http://127.0.0.1:${port}` });
@@ -110,6 +112,7 @@ test.describe('a client variant with a lower export limit', () => {
       env.DATABASE_SCHEMA = schema;
     } else {
       dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-variant-'));
+      await seededPGliteDataDir(dataDir); // the seeded snapshot: the seed does not depend on the variant
       env.DATA_DIR = dataDir;
     }
     server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore' });

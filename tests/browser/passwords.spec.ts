@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
 import { signIn, submitLogin, toast } from './support';
+import { PORT } from './ports';
 
 // A real SMTP server in the test process; the administrator points the portal at it through the
 // e-mail configuration screen, as an operator would.
-const SMTP_PORT = Number(process.env.E2E_PORT || 3100) + 25;
+const SMTP_PORT = PORT + 25;
 let smtp: TestSmtp;
 test.beforeAll(async () => {
   smtp = await startTestSmtp(SMTP_PORT);

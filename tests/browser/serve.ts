@@ -1,13 +1,16 @@
 /**
- * The server the browser tests talk to: the real `server/main.ts` on a database of its own — a
- * fresh PGlite folder, or, with DATABASE_URL, a fresh schema (E2E_SCHEMA, default "e2e") — so runs
- * never see old data, and two checkouts can run their journeys side by side on one PostgreSQL.
+ * A server the browser tests talk to (one per Playwright worker, playwright.config.ts): the real
+ * `server/main.ts` on a database of its own — a fresh PGlite folder filled from the seeded snapshot
+ * the API tests share (server/db/testing.ts), or, with DATABASE_URL, a fresh schema (E2E_SCHEMA,
+ * default "e2e") that the server migrates and seeds — so runs never see old data, workers never
+ * see each other's, and two checkouts can run their journeys side by side on one PostgreSQL.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropSchema } from '../../server/db/connect.ts';
+import { seededPGliteDataDir } from '../../server/db/testing.ts';
 
 const env: NodeJS.ProcessEnv = { ...process.env, LOG: 'off' };
 if (process.env.DATABASE_URL) {
@@ -16,6 +19,7 @@ if (process.env.DATABASE_URL) {
   env.DATABASE_SCHEMA = schema;
 } else {
   env.DATA_DIR = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  await seededPGliteDataDir(env.DATA_DIR);
 }
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'inherit' });
 const stop = () => child.kill('SIGTERM');

@@ -50,6 +50,11 @@ export async function rowCount(page: Page): Promise<number> {
   return digits ? Number(digits) : NaN;
 }
 
+/** Waits until the first block of the table has arrived. */
+export async function tableLoaded(page: Page) {
+  await expect.poll(() => rowCount(page)).toBeGreaterThanOrEqual(0);
+}
+
 /** Opens the filter of a table column from its header, as a user does. */
 export async function openColumnFilter(page: Page, colId: string) {
   const header = page.locator(`.ag-header-cell[col-id="${colId}"]`);

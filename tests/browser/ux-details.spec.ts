@@ -3,11 +3,10 @@
  * between words, key identifiers are shown whole, one message per form field that goes away once
  * the field is valid, maxlength from the schema, the login character rule, the loading overlay
  * that keeps the last count, the empty state, units, toasts clear of the top bar and replaced per
- * action, the help dialog, and an axe scan of every screen of every role at 1400 and 900 px.
+ * action, and the help dialog (the axe scan of every screen: accessibility.spec.ts).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openColumnFilter, rowCount, signIn, submitLogin, toast, type Account } from './support.ts';
+import { openColumnFilter, rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
 
 /** Header texts whose words are split over two lines (a word's characters on more than one line). */
 async function wordsBrokenInHeaders(page: Page): Promise<string[]> {
@@ -36,10 +35,6 @@ async function cutTexts(cells: Locator): Promise<string[]> {
   );
 }
 
-/** Waits until the first block of the table has arrived. */
-async function tableLoaded(page: Page) {
-  await expect.poll(() => rowCount(page)).toBeGreaterThanOrEqual(0);
-}
 
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -289,38 +284,3 @@ test('the help button opens the page’s help text in a dialog', async ({ page }
   await page.goto('/app/account/password');
   await expect(page.getByTestId('help-button')).toHaveCount(0);
 });
-
-for (const role of ['admin', 'manager', 'kierowca', 'doradca'] as Account[]) {
-  for (const width of [1400, 900]) {
-    test(`axe finds no serious or critical violation on any screen of ${role} at ${width} px`, async ({ page }) => {
-      // The screens' DOM does not depend on the database; CI runs the suite on PGlite and then on
-      // PostgreSQL, and this scan (the longest journey, ~1 min per role and width) runs on the first.
-      test.skip(!!process.env.DATABASE_URL, 'axe scan of every screen runs on the PGlite pass');
-      test.setTimeout(300_000);
-      await page.setViewportSize({ width, height: 900 });
-      await signIn(page, role);
-      const nav = page.getByRole('navigation', { name: 'Menu główne' });
-      if (width < 992) await page.getByRole('button', { name: 'Pokaż lub ukryj menu' }).click();
-      await expect(nav.getByRole('link').first()).toBeVisible();
-      const links = await nav.getByRole('link').evaluateAll((els) => els.map((e) => (e as HTMLAnchorElement).getAttribute('href')!).filter((h) => !h.includes('sign-out')));
-      if (width < 992) await page.keyboard.press('Escape');
-      const found: string[] = [];
-      for (const href of links) {
-        await page.goto(href);
-        await expect(page.locator('main')).toBeVisible();
-        if (await page.getByTestId('row-count').count()) {
-          await tableLoaded(page);
-          if ((await rowCount(page)) > 0) await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
-        }
-        // a screen whose code is still loading shows the spinner (inside a fading-in dialog): wait for it
-        await expect(page.locator('.loading-text')).toHaveCount(0, { timeout: 30_000 });
-        await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
-        const axe = new AxeBuilder({ page });
-        const violations = (await axe.analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        found.push(...violations.map((v) => `${href}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
-      }
-      expect(links.length).toBeGreaterThan(2);
-      expect(found).toEqual([]);
-    });
-  }
-}

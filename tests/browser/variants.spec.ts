@@ -4,8 +4,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { signIn, submitLogin, toast } from './support';
+import { PORT } from './ports';
 
-const PORT = Number(process.env.E2E_PORT || 3100);
 const at = (host: string) => `http://${host}:${PORT}`;
 
 test('the customer brand’s login screen has its own logo, favicon, title and colours; the default one does not', async ({ page }, testInfo) => {
