@@ -51,13 +51,19 @@ export function followReloads(app: FastifyInstance, reload: () => Promise<void>)
     if (!subscribe) return;
     try {
       const schema = await currentSchema(app);
+      // the first LISTEN is reported as a gap too; nothing can have been missed before it (the
+      // configuration was just loaded), and a reload then would undo what start-up set on it
+      let listening = false;
       subscription = await subscribe(CONFIG_CHANNEL, {
         message: (payload) => {
           const message = parse(payload);
           if (message && message.schema === schema && message.origin !== ORIGIN) reloadInTurn('announced');
         },
-        gap: () => reloadInTurn('listening resumed after a gap'),
+        gap: () => {
+          if (listening) reloadInTurn('listening resumed after a gap');
+        },
       });
+      listening = true;
     } catch (error) {
       // a database away at start-up must not stop the server; the admin's reload still works here
       app.log.warn({ err: error }, 'not listening for configuration reloads of other processes');

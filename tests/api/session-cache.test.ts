@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
+import { SESSION_CHANNEL } from '../../server/migrations/008_session_notifications.ts';
 import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
@@ -185,7 +186,11 @@ describe.runIf(databaseUrl)('the session cache across two processes on one Postg
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     try {
-      const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`${second.applicationName}-listen`]);
+      // the process listens on one connection per channel; this one carries the sessions' changes
+      const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and query = $2', [
+        `${second.applicationName}-listen`,
+        `listen "${SESSION_CHANNEL}"`,
+      ]);
       expect(rowCount).toBe(1);
     } finally {
       await admin.end();
