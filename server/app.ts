@@ -37,6 +37,10 @@ import assignmentRoutes from './routes/assignments.ts';
 import counterRoutes from './routes/counter.ts';
 import damageRoutes from './routes/damages.ts';
 import employeeRoutes from './routes/employees.ts';
+import reminderRoutes from './routes/reminders.ts';
+import remindersService from './reminders/service.ts';
+import cockpitRoutes from './routes/cockpit.ts';
+import cockpitRepository from './repositories/cockpit.ts';
 import assignmentsRepository from './repositories/assignments.ts';
 import counterRepository from './repositories/counter.ts';
 import damagesRepository from './repositories/damages.ts';
@@ -86,6 +90,8 @@ export interface AppOptions {
    * process id), so that an operator behind a load balancer sees which process answered. Unset: no header.
    */
   servedBy?: string;
+  /** The time "now" for what depends on the day (the reminders' urgencies); tests fix it. Unset: the system clock. */
+  clock?: () => Date;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -99,6 +105,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered, with its access declaration (the route-access test walks it). */
     declaredRoutes: DeclaredRoute[];
+    /** Now, as AppOptions.clock says. */
+    clock: () => Date;
   }
 }
 
@@ -165,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Deny by default: a route without an access declaration stops start-up (plugins/auth.ts).
   // First of all hooks, so it sees every route, the plugins' ones too.
   app.decorate('declaredRoutes', requireAccessDeclarations(app));
+  app.decorate('clock', options.clock ?? (() => new Date()));
   // Likewise a documented route without its operation (operationId, summary, tag): plugins/openapi.ts.
   const documentedRoutes = requireOperationDeclarations(app);
 
@@ -214,6 +223,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(assignmentsRepository);
   await app.register(counterRepository);
   await app.register(employeesRepository);
+  // issue 24
+  await app.register(remindersService);
+  await app.register(cockpitRepository);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -238,6 +250,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(assignmentRoutes);
   await app.register(counterRoutes);
   await app.register(employeeRoutes);
+  // issue 24
+  await app.register(reminderRoutes);
+  await app.register(cockpitRoutes);
 
   // issue 15: the branding images of the request's variant
   await app.register(variantAssetRoutes, { root: options.root });

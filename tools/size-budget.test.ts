@@ -64,6 +64,18 @@ describe('the size budget of the runtime', () => {
     expect(overTotal.ok).toBe(false);
   });
 
+  it('reports a chunk the page loads later by what it adds to the page, and holds it to its own budget', () => {
+    // Pdf.js is a dynamic import of the login screen: not in the page, counted on its own
+    const [login] = measure(dir, registry, [{ page: 'login', screenType: 'login', budgetKb: 200, lazy: [{ name: 'pdf', module: 'src/Pdf.tsx', budgetKb: 600 }] }]);
+    expect(login.files).not.toContain('assets/Pdf.js');
+    expect(login.lazy[0].jsKb).toBeGreaterThan(499);
+    expect(login.lazy[0].jsKb).toBeLessThan(502);
+    expect(login.ok).toBe(true);
+    const [over] = measure(dir, registry, [{ page: 'login', screenType: 'login', budgetKb: 200, lazy: [{ name: 'pdf', module: 'src/Pdf.tsx', budgetKb: 400 }] }]);
+    expect(over.lazy[0].ok).toBe(false);
+    expect(over.ok).toBe(false);
+  });
+
   it('finds a screen type\'s chunk through the registry, and says so when it cannot', () => {
     const manifest = { 'src/screens/login/Login.tsx': { file: 'a.js' }, 'src/screens/table/view/index.tsx': { file: 'b.js' } };
     expect(screenChunkKey(manifest, modules.table, 'table')).toBe('src/screens/table/view/index.tsx');

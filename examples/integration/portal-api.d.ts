@@ -621,6 +621,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cockpit/approval-inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders awaiting the fleet manager's acceptance, with the caller's moves
+         * @description The caller's orders in status 1, newest first, at most 50. netTotal is null where the caller may not see the order's prices.
+         */
+        get: operations["cockpitApprovalInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cockpit/cost-per-km": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ten vehicles with the highest net cost per kilometre in 12 months
+         * @description Cost: the net of the positions of the vehicle's orders reported in the period (not cancelled or rejected; prices the caller may not see left out). Kilometres: driven in the period, from the odometer readings; vehicles under 1 km are left out.
+         */
+        get: operations["cockpitCostPerKm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cockpit/costs-per-month": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoiced net and gross costs per month over the last 12 months
+         * @description From the invoices the caller may see, by issue date; the current month last; a month without invoices has 0.
+         */
+        get: operations["cockpitCostsPerMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cockpit/km-per-month": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Kilometres driven per month over the last 12 months
+         * @description Per vehicle the increase between consecutive odometer readings, in the month of the later one, summed over the caller's vehicles.
+         */
+        get: operations["cockpitKmPerMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cockpit/orders-per-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many of the caller's orders are in each status
+         * @description Every order status (0 when none), with its Polish name.
+         */
+        get: operations["cockpitOrdersPerStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contract/{id}": {
         parameters: {
             query?: never;
@@ -1709,6 +1809,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count what is due, per reminder rule and urgency, within the caller's rows */
+        get: operations["reminderSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reminders/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List what is due, most urgent first, within the caller's rows */
+        get: operations["reminderItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/service-plan/table": {
         parameters: {
             query?: never;
@@ -2701,6 +2835,73 @@ export interface components {
             klient: string;
             klientNazwa: string | null;
         }[];
+        /** Orders awaiting the fleet manager's acceptance (GET /api/cockpit/approval-inbox): the caller's orders in status 1, newest first, at most 50, each with its net total (null where prices are hidden from the caller) and the status moves the caller may make */
+        "cockpit-approval-inbox": {
+            /** @description at most 50 rows, newest report first */
+            rows: {
+                autId: number;
+                autNr: string | null;
+                markaModel: string | null;
+                /** @description sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices */
+                netTotal: number | null;
+                rejestr: string | null;
+                transitions: {
+                    id: string;
+                    /** @description the move's name in Polish */
+                    label: string;
+                    to: number;
+                }[];
+                /** Format: date-time */
+                zgloData: string | null;
+                zgloInterwNazwa: string | null;
+            }[];
+        };
+        /** Net cost per kilometre (GET /api/cockpit/cost-per-km): the ten vehicles of the caller with the highest net cost of their orders' positions per kilometre driven over the last 12 months, highest first; vehicles that drove less than 1 km or whose visible cost is 0 are left out, and so are prices hidden from the caller */
+        "cockpit-cost-per-km": {
+            /** @description at most 10 rows, the highest cost per km first */
+            rows: {
+                /** @description net cost of the positions of the vehicle's orders reported in the period, 2 decimals */
+                cost: number;
+                /** @description cost / km, 2 decimals */
+                costPerKm: number;
+                /** @description kilometres driven in the period, from the odometer readings */
+                km: number;
+                markaModel: string | null;
+                pojazdId: number;
+                rejestr: string | null;
+            }[];
+        };
+        /** Invoiced costs per month (GET /api/cockpit/costs-per-month): the last 12 months up to the current one, oldest first, from the invoices the caller may see by their issue date; a month without invoices is present with 0 */
+        "cockpit-costs-per-month": {
+            /** @description 12 rows, one per month, oldest first */
+            rows: {
+                /** @description sum of the invoices' gross amounts, 2 decimals */
+                brutto: number;
+                /** @description the calendar month, YYYY-MM, in the portal's time zone */
+                month: string;
+                /** @description sum of the invoices' net amounts, 2 decimals */
+                netto: number;
+            }[];
+        };
+        /** Kilometres driven per month (GET /api/cockpit/km-per-month): over the caller's vehicles, the increase between each vehicle's consecutive odometer readings, counted in the month of the later reading; the last 12 months up to the current one, oldest first, 0 for a month without readings */
+        "cockpit-km-per-month": {
+            /** @description 12 rows, one per month, oldest first */
+            rows: {
+                km: number;
+                /** @description the calendar month, YYYY-MM, in the portal's time zone */
+                month: string;
+            }[];
+        };
+        /** Orders per status (GET /api/cockpit/orders-per-status): how many of the orders the caller may see are in each status, every status listed (0 when none), in the order of the status codes */
+        "cockpit-orders-per-status": {
+            rows: {
+                count: number;
+                /** @description the status's name in Polish */
+                label: string;
+                /** @description the status code (0…10) */
+                status: number;
+            }[];
+        };
         /** Companies matching a name (GET /api/auto-complete/companies) */
         "company-hint-list": {
             firma: string;
@@ -3462,6 +3663,89 @@ export interface components {
         /** The session's user after switching vehicles (POST /api/user/re-logging) */
         "re-logging-response": {
             userDetails: components["schemas"]["user-details"];
+        };
+        /** A page of reminders, most urgent first, then by the date they come due */
+        "reminder-items": {
+            items: {
+                action?: {
+                    label: string;
+                    mode?: string;
+                    screen: string;
+                };
+                /** @description days to dueDate; negative when past */
+                daysLeft: number | null;
+                /**
+                 * Format: date
+                 * @description the day it comes due (for a distance: the projected day, when the readings allow it)
+                 */
+                dueDate: string | null;
+                /** @description mileageProjection: excessKm × the contract's rate per km, in zł */
+                excessCost?: number | null;
+                /** @description mileageProjection: projected km over the limit (0 when within it) */
+                excessKm?: number | null;
+                /** @description km left for a distance rule (at the contract's end for a projection); negative when over */
+                kmLeft: number | null;
+                /** @description the rule's title in Polish */
+                label: string;
+                limitKm?: number | null;
+                markaModel: string | null;
+                open: {
+                    id: number | string;
+                    screen: string;
+                    tab?: string;
+                };
+                pojazdId: number | null;
+                /** @description mileageProjection: the mileage projected at the end date */
+                projectedKm?: number | null;
+                /** @description the key of the record the rule watches (a vehicle, an order, a contract, a damage) */
+                recordId: number | string;
+                rejestr: string | null;
+                rule: string;
+                /** @description what is due, in Polish */
+                text: string;
+                /** @description no daily average: fewer readings, or closer together, than the rule's projection needs */
+                tooFewReadings?: boolean;
+                /** @enum {unknown} */
+                urgency: "pastDue" | "urgent" | "soon";
+            }[];
+            total: number;
+        };
+        /** What is due: each reminder rule the caller is shown, with its counts by urgency within the caller's rows */
+        "reminder-summary": {
+            rules: {
+                counts: {
+                    pastDue: number;
+                    soon: number;
+                    urgent: number;
+                };
+                id: string;
+                /** @description the rule's title in Polish */
+                label: string;
+                /** @description the table a tile opens, and the filter model it opens with */
+                table?: {
+                    /** @description the tables' filter model (column → filter) */
+                    filter: {
+                        [key: string]: unknown;
+                    };
+                    route: string;
+                };
+                total: number;
+                /**
+                 * @description what the rule's thresholds count
+                 * @enum {unknown}
+                 */
+                unit: "days" | "km";
+                /**
+                 * @description the worst urgency among the rule's items; null when there are none
+                 * @enum {unknown}
+                 */
+                worst: "pastDue" | "urgent" | "soon" | null;
+            }[];
+            /**
+             * Format: date
+             * @description the day the urgencies were computed for, in the portal's time zone
+             */
+            today: string;
         };
         /** Ask for a password reset code by e-mail (POST /api/password/reset-password) */
         "reset-password-request": {
@@ -4922,6 +5206,121 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cockpitApprovalInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Orders awaiting the fleet manager's acceptance (GET /api/cockpit/approval-inbox): the caller's orders in status 1, newest first, at most 50, each with its net total (null where prices are hidden from the caller) and the status moves the caller may make */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["cockpit-approval-inbox"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cockpitCostPerKm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Net cost per kilometre (GET /api/cockpit/cost-per-km): the ten vehicles of the caller with the highest net cost of their orders' positions per kilometre driven over the last 12 months, highest first; vehicles that drove less than 1 km or whose visible cost is 0 are left out, and so are prices hidden from the caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["cockpit-cost-per-km"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cockpitCostsPerMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoiced costs per month (GET /api/cockpit/costs-per-month): the last 12 months up to the current one, oldest first, from the invoices the caller may see by their issue date; a month without invoices is present with 0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["cockpit-costs-per-month"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cockpitKmPerMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Kilometres driven per month (GET /api/cockpit/km-per-month): over the caller's vehicles, the increase between each vehicle's consecutive odometer readings, counted in the month of the later reading; the last 12 months up to the current one, oldest first, 0 for a month without readings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["cockpit-km-per-month"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cockpitOrdersPerStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Orders per status (GET /api/cockpit/orders-per-status): how many of the orders the caller may see are in each status, every status listed (0 when none), in the order of the status codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["cockpit-orders-per-status"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6779,6 +7178,64 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reminderSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is due: each reminder rule the caller is shown, with its counts by urgency within the caller's rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["reminder-summary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reminderItems: {
+        parameters: {
+            query?: {
+                /** @description items to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description items to skip (default 0) */
+                offset?: string;
+                /** @description only this vehicle's items */
+                pojazdId?: string;
+                /** @description only this rule's items */
+                rule?: string;
+                /** @description only items of this urgency */
+                urgency?: "pastDue" | "urgent" | "soon";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reminders, most urgent first, then by the date they come due */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["reminder-items"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

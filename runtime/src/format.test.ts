@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import app from '../../locales/pl/app.json';
 import {
-  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatNumber, formatTn, formatValue,
+  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatMonth, formatNumber, formatTn, formatValue,
 } from './format';
 
 const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')] as string;
@@ -24,6 +24,13 @@ describe('units', () => {
 });
 
 describe('format', () => {
+  it('shows a month of a chart as its short name and year (YYYY-MM or a date in it)', () => {
+    expect(formatMonth('2026-01')).toBe('sty 2026');
+    expect(formatMonth('2026-05-31')).toBe('maj 2026');
+    expect(formatMonth('2026-13')).toBeNull();
+    expect(formatMonth(202601)).toBeNull();
+  });
+
   it('shows dates as DD.MM.YYYY and date-times as DD.MM.YYYY HH:mm', () => {
     expect(formatDate('2024-03-07')).toBe('07.03.2024');
     expect(formatDate('2024-03-07T13:45:00')).toBe('07.03.2024');

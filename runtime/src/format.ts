@@ -32,6 +32,8 @@ function makeFormats({ locale, timeZone }: FormatSettings) {
     money: new Intl.NumberFormat(locale, { style: 'currency', currency: 'PLN' }),
     litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
     mm: new Intl.NumberFormat(locale, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    // a month of a chart's axis (sty 2026): a calendar month, read in UTC so no zone moves it
+    month: new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }),
     // wall-clock parts of an instant in the configured zone (en-CA: numeric, 24-hour)
     clock: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
   };
@@ -98,6 +100,13 @@ export function formatDateTime(value: unknown): string | null {
 export function formatNumber(value: unknown): string | null {
   const n = toNumber(value);
   return n === null ? null : formats.number.format(n);
+}
+
+/** A calendar month given as YYYY-MM (or a date in it): its short name and year, e.g. sty 2026. */
+export function formatMonth(value: unknown): string | null {
+  const match = typeof value === 'string' ? /^(\d{4})-(\d{2})/.exec(value.trim()) : null;
+  if (!match || +match[2] < 1 || +match[2] > 12) return null;
+  return formats.month.format(new Date(Date.UTC(+match[1], +match[2] - 1, 1)));
 }
 
 /** Exactly one decimal (tread depth 6,5; 7,0). */

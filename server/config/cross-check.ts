@@ -8,6 +8,7 @@
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
 import { SCREEN_TYPES } from '../../runtime/src/screens/screen-types.ts';
+import { checkReminders } from '../reminders/check.ts';
 import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
 
 interface Parts {
@@ -75,13 +76,27 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     });
   }
 
+  const checkContext = (id: string, file: string) => ({
+    id, file, screens, schemas, resources,
+    problem: (pointer: string, reason: string) => problems.push({ file, pointer, reason }),
+    needKey: (pointer: string, key: string) => needKey(file, pointer, key),
+    needScreen: (pointer: string, target: string) => needScreen(file, pointer, target),
+    needField: (pointer: string, entity: string, field: string) => needField(file, pointer, entity, field),
+    needValueLabels: (pointer: string, entity: string, item: { id: string; valueLabels?: string }) => needValueLabels(file, pointer, entity, item),
+  });
   for (const [id, s] of Object.entries(screens)) {
     const file = screenFile(id);
     switch (s.type) {
       case 'routes': {
         s.routes.forEach((r: any, i: number) => {
           if (r.screen) needScreen(file, `/routes/${i}/screen`, r.screen);
-          (r.screens ?? []).forEach((c: any, j: number) => needScreen(file, `/routes/${i}/screens/${j}/screen`, c.screen));
+          (r.screens ?? []).forEach((c: any, j: number) => {
+            needScreen(file, `/routes/${i}/screens/${j}/screen`, c.screen);
+            // the screens shown above and below the chosen one (the cockpit's strip, a driver's to-do)
+            for (const side of ['before', 'after'] as const) {
+              (c[side] ?? []).forEach((x: any, k: number) => needScreen(file, `/routes/${i}/screens/${j}/${side}/${k}/screen`, x.screen));
+            }
+          });
         });
         // the runtime sends guests to signIn and signs out through the signOut route, by these names only
         const signIn = s.routes.find((r: any) => r.path === s.signIn);
@@ -132,15 +147,11 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         }
         break;
       }
+      case 'reminders':
+        checkReminders(s as any, checkContext(id, file), new Set((screens.routes?.routes ?? []).map((r: any) => r.path)));
+        break;
       default:
-        screenTypeChecks.get(s.type)?.(s, {
-          id, file, screens, schemas, resources,
-          problem: (pointer, reason) => problems.push({ file, pointer, reason }),
-          needKey: (pointer, key) => needKey(file, pointer, key),
-          needScreen: (pointer, target) => needScreen(file, pointer, target),
-          needField: (pointer, entity, field) => needField(file, pointer, entity, field),
-          needValueLabels: (pointer, entity, item) => needValueLabels(file, pointer, entity, item),
-        });
+        screenTypeChecks.get(s.type)?.(s, checkContext(id, file));
     }
   }
 

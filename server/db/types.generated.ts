@@ -743,6 +743,15 @@ export interface VehicleAssignment {
   uwagiZd: string | null;
 }
 
+export interface VehicleMileage {
+  firstData: Timestamp;
+  firstLicznik: number;
+  lastData: Timestamp;
+  lastLicznik: number;
+  pojazdId: number;
+  readings: number;
+}
+
 export interface VEmployee {
   dataJednOd: string | null;
   email: string | null;
@@ -1016,4 +1025,5 @@ export interface DB {
   v_unit: VUnit;
   v_users: VUsers;
   vehicle_assignment: VehicleAssignment;
+  vehicle_mileage: VehicleMileage;
 }

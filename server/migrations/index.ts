@@ -17,6 +17,7 @@ import { migration010 } from './010_orders_workflow.ts';
 import { migration011 } from './011_user_deletion.ts';
 import { migration012 } from './012_damages_assignments.ts';
 import { migration013 } from './013_count_covering_indexes.ts';
+import { migration014 } from './014_vehicle_mileage.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '011_user_deletion': migration011,
   '012_damages_assignments': migration012,
   '013_count_covering_indexes': migration013,
+  '014_vehicle_mileage': migration014,
 };

@@ -22,6 +22,10 @@ import { countRows, type RowCount } from './table-count.ts';
 import { cursorKeyLoader, decodeCursor, encodeCursor, queryFingerprint, type CursorPayload } from './table-cursor.ts';
 import { blockWindow, columnsFromSchema, filterExpression, sortKeys, TableQueryError, type Columns } from './table-query.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
+import type { RemindersFile } from '../../runtime/core/generated/meta.ts';
+import { timeZoneOf } from '../config/locale.ts';
+import { colorColumns } from '../reminders/colors.ts';
+import { dayIn } from '../reminders/today.ts';
 
 /** Largest block a client may ask for in one call (ag-grid asks for 30). */
 export const MAX_BLOCK = 1000;
@@ -48,8 +52,14 @@ function createTableQueries(app: FastifyInstance) {
   };
 
   /** The columns a block reads: every entity property, or only those a caller needs (an export's columns). */
-  const selection = (entity: Record<string, any>, fields?: readonly string[]) =>
-    (fields ?? Object.keys(entity.properties)).filter((p) => Object.hasOwn(entity.properties, p)).map((p) => sql.ref(p).as(p));
+  const selection = (name: string, entity: Record<string, any>, fields?: readonly string[]) => {
+    // a colour field of a reminder rule is computed from the rule, never read as stored (server/reminders/colors.ts)
+    const { bundle } = app.config;
+    const computed = colorColumns(bundle.screens.reminders as unknown as RemindersFile | undefined, name, dayIn(app.clock(), timeZoneOf(bundle.config)));
+    return (fields ?? Object.keys(entity.properties))
+      .filter((p) => Object.hasOwn(entity.properties, p))
+      .map((p) => (computed.get(p) ?? sql.ref(p)).as(p));
+  };
 
   /**
    * A request value compared with a column (srcId, group) as the column's type: a number column
@@ -122,7 +132,7 @@ function createTableQueries(app: FastifyInstance) {
     counting?.catch(() => undefined); // not awaited when the block is short
 
     const block = await readBlock({
-      base, selection: selection(entity, answer.fields), keys, offset, limit,
+      base, selection: selection(name, entity, answer.fields), keys, offset, limit,
       after: fit && fit.p === offset && fit.k !== undefined ? { s: fit.s, k: fit.k } : undefined,
       total: fit?.n,
     });
@@ -161,7 +171,7 @@ function createTableQueries(app: FastifyInstance) {
     if (isInteger && !/^\d{1,15}$/.test(id)) throw new HttpError(404, t('errors:notFound'));
     const row = await db
       .selectFrom(resource.source)
-      .select(selection(entity))
+      .select(selection(name, entity))
       .where((eb) => scopeExpression(eb, resources, resource, session, t('errors:forbidden')))
       .where(sql.ref(resource.key), '=', isInteger ? Number(id) : id)
       .executeTakeFirst();

@@ -17,7 +17,8 @@ import type { UnitLeaf } from './demo.ts';
 import { withBulkLoad } from './bulk-load.ts';
 import { sqlHash } from './prng.ts';
 import { attachmentFileName, invoiceFileName, renderInvoiceFiles, renderSharedInvoiceFiles, type BilledVehicle, type InvoiceFacts } from './invoice-pdfs.ts';
-import { CASE_NUMBER_DIGITS, exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
+import { addDays, CASE_NUMBER_DIGITS, exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
+import { SHOWCASE_READING_AGE, SHOWCASE_SLOTS, showcaseCar, type ShowcaseTarget } from './reminder-showcase.ts';
 import type { DB, InvoiceFile } from '../db/types.generated.ts';
 
 export interface BulkPlan {
@@ -25,7 +26,6 @@ export interface BulkPlan {
   salt: number;       // from the seed option
   cars: number;       // generated vehicles (besides the demo ones)
   orders: number;     // generated orders (besides the demo ones)
-  invoices: number;
   loginHistory: number;
   leaves: UnitLeaf[];
   log: (msg: string) => void;
@@ -34,8 +34,10 @@ export interface BulkPlan {
 /** Tables the bulk statements fill (indexes and foreign keys deferred while loading). */
 const BULK_TABLES = [
   'employee', 'car', 'vehicle_assignment', 'mileage_reading', 'fuel_card', 'contract', 'contract_position', 'tire',
-  'service_order', 'order_position', 'damage', 'note', 'invoice', 'invoice_file', 'login_history',
+  'service_order', 'order_position', 'damage', 'note', 'login_history',
 ];
+/** Tables of seedInvoices, which runs once the variants' clients exist too. */
+const INVOICE_TABLES = ['invoice', 'invoice_file'];
 
 const NC = CLIENTS.length;
 const KL = textArray(CLIENTS.map((c) => c.klient));
@@ -54,35 +56,36 @@ const NS = STATIONS.length;
  * close the subquery with OFFSET 0: that keeps the planner from inlining it, which would paste
  * the whole hash expression into every reference of hN and compute it again each time.
  */
-function hashes(plan: BulkPlan, stream: number, count: number, g = 'g'): string {
+function hashes(plan: Pick<BulkPlan, 'salt'>, stream: number, count: number, g = 'g'): string {
   return Array.from({ length: count }, (_, i) => `${sqlHash(g, plan.salt * 1000 + stream * 50 + i + 1)} as h${i + 1}`).join(',\n      ');
 }
 
-function timed(plan: BulkPlan, label: string) {
+function timed(plan: Pick<BulkPlan, 'log'>, label: string) {
   const start = Date.now();
   return (rows: number) => plan.log(`  ${label}: ${rows} rows in ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
-export async function seedBulk(db: Kysely<DB>, plan: BulkPlan): Promise<{ carBase: number; empBase: number; orderBase: number }> {
+export async function seedBulk(db: Kysely<DB>, plan: BulkPlan): Promise<{ carBase: number; empBase: number; orderBase: number; showcase: ShowcaseTarget[] }> {
   const empBase = await maxId(db, 'employee', 'pracId');
   const carBase = await maxId(db, 'car', 'pojazdId');
   const orderBase = await maxId(db, 'service_order', 'autId');
   const nEmp = plan.cars + Math.ceil(plan.cars / 10);
+  let showcase: ShowcaseTarget[] = [];
 
   await withBulkLoad(db, BULK_TABLES, plan.log, async () => {
     await employees(db, plan, empBase, nEmp);
     await cars(db, plan, carBase, empBase);
+    showcase = await showcaseVehicles(db, plan, carBase);
     await assignments(db, plan, carBase, empBase, nEmp);
     await vehicleChildren(db, plan, carBase);
     await orders(db, plan, orderBase, carBase);
     await orderChildren(db, plan, orderBase);
-    await invoices(db, plan);
     await loginHistory(db, plan);
   });
   for (const [table, column] of [['employee', 'pracId'], ['car', 'pojazdId'], ['service_order', 'autId']]) {
     await syncIdentity(db, table, column);
   }
-  return { carBase, empBase, orderBase };
+  return { carBase, empBase, orderBase, showcase };
 }
 
 async function employees(db: Kysely<DB>, plan: BulkPlan, base: number, n: number) {
@@ -173,6 +176,40 @@ async function cars(db: Kysely<DB>, plan: BulkPlan, base: number, empBase: numbe
     where "pojazdId" > ${base} and ("pojazdId" - ${base}) % 10 = 5`);
 }
 
+/** Generated vehicles of each client left as they are before its showcase vehicles (tests and the extra drivers use the first ones). */
+const SHOWCASE_SKIP = 4;
+
+/**
+ * Each client's showcase vehicles (reminder-showcase.ts): after its first SHOWCASE_SKIP generated
+ * vehicles, the next ones with policies, a fuel card and over a year of history get the slots'
+ * due dates and limits, before their cards, contracts and readings are written from them. The
+ * first of each client takes the client's showcase orders, priced by the client's station.
+ */
+async function showcaseVehicles(db: Kysely<DB>, plan: BulkPlan, carBase: number): Promise<ShowcaseTarget[]> {
+  const candidates = await db.selectFrom('car')
+    .select(['pojazdId', 'klientSymbol', 'aktStanLicz', 'dataRej', 'ocFirma', 'kpalNrKarty'])
+    .where('pojazdId', '>', carBase).where('pojazdId', '<=', carBase + NC * (SHOWCASE_SKIP + 4 * SHOWCASE_SLOTS))
+    .orderBy('pojazdId').execute();
+  const old = addDays(plan.today, -420);
+  const suits = (c: (typeof candidates)[number]) => c.kpalNrKarty !== null && c.ocFirma !== null && c.dataRej !== null && c.dataRej < old;
+  const targets: ShowcaseTarget[] = [];
+  for (const [ci, client] of CLIENTS.entries()) {
+    const own = candidates.filter((c) => c.klientSymbol === client.klient);
+    // the best after the first few, else (a small seed) whatever the client has
+    const chosen = [...own.slice(SHOWCASE_SKIP).filter(suits), ...own.slice(SHOWCASE_SKIP).filter((c) => !suits(c)), ...own.slice(0, SHOWCASE_SKIP)]
+      .slice(0, SHOWCASE_SLOTS);
+    for (const [slot, car] of chosen.entries()) {
+      const lastReading = addDays(plan.today, -SHOWCASE_READING_AGE[slot]);
+      // the slope vehicleChildren gives its readings: the current reading over the days since registration
+      const days = Math.max((Date.parse(lastReading) - Date.parse(car.dataRej ?? lastReading)) / 86_400_000, 1);
+      const fields = showcaseCar(slot, plan.today, { km: car.aktStanLicz ?? 0, kmPerDay: (car.aktStanLicz ?? 0) / days, insurer: car.ocFirma, fuelCard: car.kpalNrKarty !== null });
+      await db.updateTable('car').set(fields).where('pojazdId', '=', car.pojazdId).execute();
+    }
+    if (chosen.length) targets.push({ pojazdId: chosen[0].pojazdId, stacjaSerw: STATIONS[ci % NS].stacjaSerw });
+  }
+  return targets;
+}
+
 async function assignments(db: Kysely<DB>, plan: BulkPlan, carBase: number, empBase: number, nEmp: number) {
   const done = timed(plan, 'vehicle_assignment');
   const today = `date ${lit(plan.today)}`;
@@ -201,11 +238,21 @@ async function assignments(db: Kysely<DB>, plan: BulkPlan, carBase: number, empB
 async function vehicleChildren(db: Kysely<DB>, plan: BulkPlan, carBase: number) {
   const today = `date ${lit(plan.today)}`;
   let done = timed(plan, 'mileage_reading');
+  // A reading every 30 days back from the current one, over 13 months (the cockpit's kilometres per
+  // month and the reminders' projections need a history), none before the registration. The slope
+  // is the vehicle's average since registration, each month a little more or less
+  // (f(k) = k + w(k) - w(0) with |w| <= 0.2 grows with k, so the readings only ever go up).
+  const wobble = (k: string) => `(((${k}) * 7 + c."pojazdId") % 5 - 2) / 10.0`;
   done(await exec(db, `
     insert into mileage_reading ("pojazdId", "licznik", "palStan", "data")
-    select c."pojazdId", greatest(c."aktStanLicz" - k.back * 1500, 0), c."stanPal", (c."aktDataLicz" - k.back * 30) + time '17:30'
-    from car c cross join (values (0), (1)) k(back)
-    where c."pojazdId" > ${carBase}`));
+    select c."pojazdId",
+      greatest(c."aktStanLicz" - round(x.rate * 30 * (k.back + ${wobble('k.back')} - ${wobble('0')})), 0)::integer,
+      case when k.back = 0 then c."stanPal" else (10 + (c."pojazdId" + k.back * 17) % 45)::numeric end,
+      (c."aktDataLicz" - k.back * 30) + time '17:30'
+    from car c
+    cross join lateral (select c."aktStanLicz"::numeric / greatest(c."aktDataLicz" - c."dataRej", 1) as rate) x
+    cross join generate_series(0, 13) k(back)
+    where c."pojazdId" > ${carBase} and (k.back = 0 or c."aktDataLicz" - k.back * 30 >= c."dataRej")`));
 
   done = timed(plan, 'fuel_card');
   done(await exec(db, `
@@ -297,7 +344,8 @@ async function orders(db: Kysely<DB>, plan: BulkPlan, base: number, carBase: num
       c."rejestr", c."markaOpis", c."modelOpis",
       s.status,
       case when s.status between 2 and 6 then (${MANAGER_NAMES})[t.ci] end,
-      case when r.h11 % 3 = 0 then 'T' else 'N' end,
+      -- prices are shown to the client once the order is authorised (and on a third of the others)
+      case when s.status in (4, 5, 6) or r.h11 % 3 = 0 then 'T' else 'N' end,
       e."imie" || ' ' || e."nazwisko",
       t.typ = 3,
       s.status in (4, 5, 6),
@@ -326,7 +374,7 @@ async function orders(db: Kysely<DB>, plan: BulkPlan, base: number, carBase: num
 async function orderChildren(db: Kysely<DB>, plan: BulkPlan, orderBase: number) {
   let done = timed(plan, 'order_position');
   const autOk = `case when o."status" in (4, 6) then 'V' when o."status" = 8 then 'X' when o."status" = 5 then (ARRAY['V', 'X'])[1 + o."autId" % 2] else '?' end`;
-  // A cost estimate (two positions) on every third non-damage order.
+  // A cost estimate (two positions) on every authorised or closed non-damage order, and on every third other one.
   done(await exec(db, `
     insert into order_position ("autId", "uslRodzaj", "rodzaj", "czynnoscTyp", "nrKatalog", "tresc", "typk", "ilosc", "cena",
       "rabatProc", "markaOp", "rozmiarOp", "stanBieznika", "autOk", "ogNetto")
@@ -352,7 +400,7 @@ async function orderChildren(db: Kysely<DB>, plan: BulkPlan, orderBase: number) 
       case when o."autTyp" = 2 then 7 end as "stanBieznika",
       ${autOk} as "autOk"
     from service_order o cross join (values (1), (2)) k(n)
-    where o."autId" > ${orderBase} and o."autId" % 3 = 0 and not o."czySzkoda") x`));
+    where o."autId" > ${orderBase} and (o."autId" % 3 = 0 or o."status" in (4, 5, 6)) and not o."czySzkoda") x`));
 
   done = timed(plan, 'damage');
   const damageBase = await maxId(db, 'damage', 'sprawaId');
@@ -408,17 +456,48 @@ async function orderChildren(db: Kysely<DB>, plan: BulkPlan, orderBase: number) 
   done(rows);
 }
 
-async function invoices(db: Kysely<DB>, plan: BulkPlan) {
+export interface InvoicePlan {
+  today: string;
+  salt: number;
+  invoices: number;
+  /** Every client that gets invoices: the generated ones first, then the variants'. */
+  clients: string[];
+  /** How many of `clients` are generated ones (they share the invoices beyond everyone's first year). */
+  generatedClients: number;
+  log: (msg: string) => void;
+}
+
+/**
+ * The invoices of every client, written once the variants' clients exist. The first year goes to
+ * all clients in turn, each client's k-th invoice issued in the k-th month back from the seed's
+ * month, so every client has one in each of the last 12 months (the cockpit's costs per month);
+ * the rest to the generated clients in turn, month after month back again (a benchmark's many
+ * invoices belong to its many vehicles, not to a variant's two).
+ */
+export async function seedInvoices(db: Kysely<DB>, plan: InvoicePlan): Promise<void> {
+  await withBulkLoad(db, INVOICE_TABLES, plan.log, () => invoices(db, plan));
+}
+
+async function invoices(db: Kysely<DB>, plan: InvoicePlan) {
   const done = timed(plan, 'invoice + invoice_file');
   const base = await maxId(db, 'invoice', 'faktId');
-  // Issue date is a function of the row number alone, so a correction can name its predecessor.
-  const issued = (g: string) => `(date ${lit(plan.today)} - ((${g}) * 37 % 365)::integer)`;
+  const n = plan.clients.length;
+  const shared = plan.generatedClients;
+  const year = 12 * n;
+  const today = `date ${lit(plan.today)}`;
+  // Every figure of invoice g is a function of g alone, so a correction can name its predecessor:
+  // its client (index into clients), the how-manieth of that client (k), the same client's previous one.
+  const clientOf = (g: string) => `(case when (${g}) <= ${year} then ((${g}) - 1) % ${n} else ((${g}) - ${year} - 1) % ${shared} end)`;
+  const kOf = (g: string) => `(case when (${g}) <= ${year} then ((${g}) - 1) / ${n} else 12 + ((${g}) - ${year} - 1) / ${shared} end)`;
+  const previous = (g: string) => `(case when (${g}) <= ${year} then (${g}) - ${n} when (${g}) - ${year} > ${shared} then (${g}) - ${shared} else (${g}) - ${year} + ${11 * n} end)`;
+  const issued = (g: string) => `least(${today}, (date_trunc('month', ${today}::timestamp)
+    - make_interval(months => ${kOf(g)} % 12))::date + (${sqlHash(g, plan.salt * 1000 + 5 * 50 + 40)} % 28)::integer)`;
   const number = (g: string) => `'FV/' || to_char(${issued(g)}, 'YYYY/MM') || '/' || lpad((${base} + ${g})::text, 6, '0')`;
   let rows = await exec(db, `
     insert into invoice ("faktId", "faktNrCaly", "faktDataWyst", "klientSymbol", "dokument", "korFaktNrCaly", "ogNetto", "ogVat", "ogBrutto", "dataZap")
-    select ${base} + g, ${number('g')}, ${issued('g')}, (${KL})[1 + (g - 1) % ${NC}],
-      case when g % 10 = 0 then 'Faktura korygująca' else 'Faktura VAT' end,
-      case when g % 10 = 0 then ${number('g - 1')} end,
+    select ${base} + g, ${number('g')}, ${issued('g')}, (${textArray(plan.clients)})[1 + ${clientOf('g')}],
+      case when g % 10 = 0 and g > ${n} then 'Faktura korygująca' else 'Faktura VAT' end,
+      case when g % 10 = 0 and g > ${n} then ${number(previous('g'))} end,
       x.netto, round(x.netto * 0.23, 2), x.netto + round(x.netto * 0.23, 2),
       case when ${issued('g')} + 14 < date ${lit(plan.today)} then ${issued('g')} + 7 + (r.h2 % 10)::integer end
     from generate_series(1, ${int(plan.invoices)}) g
@@ -451,7 +530,7 @@ const fileCount = (faktId: number) => [1, 2, 0][Math.floor((faktId - 1) / 3) % 3
 const FILE_COUNT_SQL = `(array[1, 2, 0])[1 + ((i."faktId" - 1) / 3) % 3]`;
 
 /** Writes the invoice_file rows of the new invoices; returns how many. */
-async function invoiceFiles(db: Kysely<DB>, plan: BulkPlan, base: number): Promise<number> {
+async function invoiceFiles(db: Kysely<DB>, plan: InvoicePlan, base: number): Promise<number> {
   const withFiles = sql<boolean>`i."faktId" > ${base} and ${sql.raw(FILE_COUNT_SQL)} > 0`;
   const invoices = await db
     .selectFrom('invoice as i')

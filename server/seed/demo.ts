@@ -140,12 +140,20 @@ export async function seedDemo(db: Kysely<DB>, today: string): Promise<DemoResul
       licznikWy: 35500, palWy: 40, uwagiWy: 'Pojazd po przeglądzie.', opWydal: 'Anna Nowak', dataZd: at(addDays(today, -30), '15:00'),
       licznikZd: 40100, palZd: 25, palStanZd: 25, uwagiZd: 'Drobna rysa na zderzaku.', opOdebral: 'Anna Nowak' },
   ]).execute();
+  // A year of readings before them (the cockpit's kilometres per month, the reminders' projections):
+  // days back → counter, never going down, matching the orders' counters below.
+  const history = (pojazdId: number, readings: [number, number][]) => readings.map(([daysBack, licznik], i) => (
+    { pojazdId, licznik, palStan: 20 + (i * 13) % 30, data: at(addDays(today, -daysBack), '18:00') }));
   await db.insertInto('mileage_reading').values([
+    ...history(uninsured.pojazdId, [[380, 30100], [350, 31000], [320, 31900], [290, 32800], [260, 33700], [230, 34600]]),
     { pojazdId: uninsured.pojazdId, licznik: 35500, palStan: 40, data: at(addDays(today, -200), '09:00') },
+    ...history(uninsured.pojazdId, [[170, 36200], [140, 36900], [110, 37700], [80, 38500], [55, 39300]]),
     { pojazdId: uninsured.pojazdId, licznik: 40100, palStan: 25, data: at(addDays(today, -30), '15:00') },
     { pojazdId: uninsured.pojazdId, licznik: 41200, palStan: 20, data: at(addDays(today, -12), '17:00') },
   ]).execute();
   await db.insertInto('mileage_reading').values([
+    ...history(wz.pojazdId, [[395, 62300], [365, 64200], [335, 66000], [305, 67900], [275, 69800], [245, 71600], [215, 73300],
+      [185, 76500], [155, 79900], [125, 80500], [95, 81000], [65, 81600]]),
     { pojazdId: wz.pojazdId, licznik: 82100, palStan: 30, data: at(addDays(today, -40), '08:15') },
     { pojazdId: wz.pojazdId, licznik: 87450, palStan: 38, data: at(addDays(today, -5), '17:40') },
   ]).execute();

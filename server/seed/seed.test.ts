@@ -84,6 +84,13 @@ describe.each(testBackends)('seed on %s', (kind) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('gives kierowca.licznik the vehicle WA20016, whose last reading is over 90 days old (the journey of "Podaj stan licznika")', async () => {
+    const row = await t.db.selectFrom('app_user as u').innerJoin('car as c', 'c.pracId', 'u.pracId')
+      .select(['c.rejestr', sql<number>`${TODAY}::date - c."aktDataLicz"`.as('age')]).where('u.login', '=', 'kierowca.licznik').executeTakeFirstOrThrow();
+    expect(row.rejestr).toBe('WA20016');
+    expect(Number(row.age)).toBeGreaterThan(90);
+  });
+
   it('has vehicles with every insurance field empty', async () => {
     const fields = ['oc', 'ac', 'nw', 'as'].flatMap((p) => ['Polisa', 'DataOd', 'DataDo', 'Firma', 'Kolor'].map((f) => `"${p}${f}" is null`));
     const { rows } = await sql.raw<{ rejestr: string }>(`select rejestr from car where ${fields.join(' and ')} order by "pojazdId"`).execute(t.db);
@@ -169,11 +176,108 @@ describe.each(testBackends)('seed on %s', (kind) => {
     const manager = await user('t.manager');
     const accepted = await t.db.selectFrom('terms_acceptance').select('templateId').where('userId', '=', manager.id).execute();
     expect(accepted).toHaveLength(2); // no terms dialog in the way of someone looking at the variant
-    const orders = await t.db.selectFrom('v_order').select(['rejestr', 'status', 'zlecZakres', 'klientSymbol']).where('klientSymbol', '=', 'KL005').orderBy('rejestr').execute();
+    // the orders of demo.json (besides the client's showcase of the reminders, reminder-showcase.ts)
+    const orders = await t.db.selectFrom('v_order').select(['rejestr', 'status', 'zlecZakres', 'klientSymbol', 'zgloZakres']).where('klientSymbol', '=', 'KL005')
+      .where('zgloZakres', 'in', ['Stuki w zawieszeniu przednim', 'Wymiana opon na zimowe']).orderBy('rejestr').execute();
     expect(orders).toEqual([
-      { rejestr: 'GD3310K', status: 2, zlecZakres: 'Wymiana łączników stabilizatora przód', klientSymbol: 'KL005' },
-      { rejestr: 'GD5527M', status: 0, zlecZakres: null, klientSymbol: 'KL005' },
+      { rejestr: 'GD3310K', status: 2, zlecZakres: 'Wymiana łączników stabilizatora przód', klientSymbol: 'KL005', zgloZakres: 'Stuki w zawieszeniu przednim' },
+      { rejestr: 'GD5527M', status: 0, zlecZakres: null, klientSymbol: 'KL005', zgloZakres: 'Wymiana opon na zimowe' },
     ]);
+    // the client's first order by date on GD3310K is still the one of demo.json (the variants' browser journeys open it)
+    const newest = await t.db.selectFrom('v_order').select('zgloZakres').where('rejestr', '=', 'GD3310K').orderBy('zgloData', 'desc').executeTakeFirstOrThrow();
+    expect(newest.zgloZakres).toBe('Stuki w zawieszeniu przednim');
+  });
+
+  describe('the reminders’ demo (screens/reminders.json): every client has items of every rule', () => {
+    const clients = () => [...result.clients, ...result.variantClients];
+    const inDays = (n: number) => addDays(TODAY, n);
+    const carsWhere = async (klient: string, where: string) => Number((await sql.raw<{ n: number }>(
+      `select count(*)::integer as n from car where "klientSymbol" = '${klient}' and (${where})`).execute(t.db)).rows[0].n);
+
+    it('has policies past due, due within a week and within a month (OC, AC, NW, AS)', async () => {
+      for (const klient of clients()) {
+        for (const p of ['oc', 'ac', 'nw', 'as']) {
+          const f = `"${p}DataDo"`;
+          expect(await carsWhere(klient, `${f} < '${inDays(30)}'`), `${klient} ${p}`).toBeGreaterThan(0);
+          if (result.clients.includes(klient)) {
+            expect(await carsWhere(klient, `${f} < '${TODAY}'`), `${klient} ${p} past due`).toBeGreaterThan(0);
+            expect(await carsWhere(klient, `${f} between '${TODAY}' and '${inDays(7)}'`), `${klient} ${p} this week`).toBeGreaterThan(0);
+            expect(await carsWhere(klient, `${f} between '${inDays(8)}' and '${inDays(30)}'`), `${klient} ${p} this month`).toBeGreaterThan(0);
+          }
+        }
+        // the stored colour goes with the date
+        expect(await carsWhere(klient, `"ocDataDo" < '${TODAY}' and "ocKolor" <> 'red'`)).toBe(0);
+      }
+    });
+
+    it('has inspections, services by date and by km, contract ends, fuel cards and liquidations falling due', async () => {
+      for (const klient of clients()) {
+        const due: Record<string, string> = {
+          inspection: `"dataPrzeg" < '${inDays(30)}'`,
+          serviceDate: `"otDoDaty" < '${inDays(30)}'`,
+          serviceDistance: `"otDoKm" - "aktStanLicz" <= 2000`,
+          contractEnd: `"kontrDataDo" < '${inDays(60)}'`,
+          fuelCard: `"kpalDataDo" < '${inDays(30)}'`,
+          liquidationDate: `"planLikData" < '${inDays(30)}'`,
+          liquidationDistance: `"planLikLicznik" - "aktStanLicz" <= 3000`,
+          staleReading: `"aktDataLicz" < '${inDays(-90)}'`,
+        };
+        for (const [rule, where] of Object.entries(due)) expect(await carsWhere(klient, where), `${klient} ${rule}`).toBeGreaterThan(0);
+        // a service due by km: close to the vehicle's reading, not a stray number
+        expect(await carsWhere(klient, `"otDoKm" - "aktStanLicz" between 1 and 2000`), `${klient} service km ahead`).toBeGreaterThan(0);
+      }
+    });
+
+    it('has a current contract whose readings project the vehicle over its km limit by the contract’s end', async () => {
+      for (const klient of clients()) {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::integer as n from contract k
+          join car c on c."pojazdId" = k."pojazdId"
+          join (select "pojazdId", min("data") as first, max("data") as last, min("licznik") as lo, max("licznik") as hi
+                from mileage_reading group by 1) r on r."pojazdId" = k."pojazdId"
+          where k."klientSymbol" = ${klient} and k."dataDo" > current_date and k."limitKmOgol" is not null and k."oplPrzekmIle" is not null
+            and r.last - r.first > interval '30 days'
+            and r.hi + (r.hi - r.lo) / (extract(epoch from r.last - r.first) / 86400) * (k."dataDo" - r.last::date)
+                > k."limitKmOgol" + coalesce(c."zapasPrzekr", 0)`.execute(t.db);
+        expect(rows[0].n, klient).toBeGreaterThan(0);
+      }
+    });
+
+    it('has orders awaiting acceptance with positions (prices shown and hidden), orders to clarify, unconfirmed estimates and open damages', async () => {
+      for (const klient of clients()) {
+        const count = async (where: string) => Number((await sql.raw<{ n: number }>(
+          `select count(*)::integer as n from service_order o where o."klientSymbol" = '${klient}' and (${where})`).execute(t.db)).rows[0].n);
+        const positions = `exists (select 1 from order_position p where p."autId" = o."autId")`;
+        expect(await count(`o.status = 1 and o."cenaWidoczna" = 'T' and ${positions}`), `${klient} 1/T`).toBeGreaterThan(0);
+        expect(await count(`o.status = 1 and o."cenaWidoczna" = 'N' and ${positions}`), `${klient} 1/N`).toBeGreaterThan(0);
+        expect(await count(`o.status = 10`), `${klient} 10`).toBeGreaterThan(0);
+        expect(await count(`o.status = 0 and not o."pricingConfirmed"`), `${klient} 0 unconfirmed`).toBeGreaterThan(0);
+        const damages = await t.db.selectFrom('damage').select('sprawaId').where('klientSymbol', '=', klient)
+          .where('etapZnacz', 'not in', ['Zakończona', 'Zamknięta']).execute();
+        expect(damages.length, `${klient} open damages`).toBeGreaterThan(0);
+      }
+    });
+
+    it('gives every vehicle a rising history of readings over about 13 months that ends at its current reading and day', async () => {
+      const { rows } = await sql<{ mismatched: number; falling: number; short: number; cars: number }>`
+        select
+          (select count(*)::integer from car c join (select "pojazdId", max("licznik") as hi, max("data") as last from mileage_reading group by 1) r
+             using ("pojazdId") where r.hi <> c."aktStanLicz" or r.last::date <> c."aktDataLicz") as mismatched,
+          (select count(*)::integer from (select "licznik" < lag("licznik") over (partition by "pojazdId" order by "data", id) as down from mileage_reading) x
+             where down) as falling,
+          (select count(*)::integer from car c where c."dataRej" < current_date - 420
+             and (select count(*) < 12 or min(r."data") > now() - interval '360 days' from mileage_reading r where r."pojazdId" = c."pojazdId")) as short,
+          (select count(*)::integer from car) as cars`.execute(t.db);
+      expect(rows[0]).toEqual({ mismatched: 0, falling: 0, short: 0, cars: 120 });
+    });
+
+    it('gives every client an invoice in each of the last 12 months', async () => {
+      const { rows } = await sql<{ klient: string; months: number }>`
+        select "klientSymbol" as klient, count(distinct to_char("faktDataWyst", 'YYYY-MM'))::integer as months from invoice
+        where "faktDataWyst" >= (date_trunc('month', ${TODAY}::date::timestamp) - interval '11 months')::date and "faktDataWyst" <= ${TODAY}::date
+        group by 1 order by 1`.execute(t.db);
+      expect(rows).toEqual(clients().sort().map((klient) => ({ klient, months: 12 })));
+    });
   });
 
   it('does nothing when seeded twice', async () => {

@@ -9,10 +9,11 @@
 import { resolve } from 'node:path';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
-import { seedBulk } from './bulk.ts';
+import { seedBulk, seedInvoices } from './bulk.ts';
 import { CLIENTS, STATIONS } from './data.ts';
 import { DEMO_ACCOUNTS, DEMO_VEHICLE, UNINSURED_VEHICLE, seedDemo } from './demo.ts';
 import { addDays } from './sql-util.ts';
+import { SHOWCASE_ORDERS, seedShowcaseOrders } from './reminder-showcase.ts';
 import { readVariantDemos, seedVariantDemos, variantDemoSizes } from './variant-demos.ts';
 import type { AppUser, DB } from '../db/types.generated.ts';
 
@@ -69,9 +70,11 @@ export async function seedDatabase(db: Kysely<DB>, options: SeedOptions = {}): P
 
   // 120 by default: every client has more than one 30-row block, so scrolling loads the next one.
   // The variants' own vehicles and orders count in the totals (the generated rows make up the rest).
+  // Each client's showcase orders for the reminders (reminder-showcase.ts) count in the total too.
   const own = variantDemoSizes(variantDemos);
+  const showcaseOrders = SHOWCASE_ORDERS * (CLIENTS.length + variantDemos.length);
   const cars = Math.max(options.cars ?? 120, 2 + CLIENTS.length + own.cars);
-  const orders = Math.max(options.orders ?? 300, 5 + own.orders);
+  const orders = Math.max(options.orders ?? 300, 5 + own.orders + showcaseOrders);
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed) || seed < 0 || seed > 1_000_000) throw new Error('seed must be an integer 0…1000000');
   const log = options.log ?? (() => {});
@@ -81,18 +84,22 @@ export async function seedDatabase(db: Kysely<DB>, options: SeedOptions = {}): P
   return db.transaction().execute(async (trx) => {
     log(`seeding: ${cars} vehicles, ${orders} orders, seed ${seed}, today ${today}`);
     const demo = await seedDemo(trx, today);
-    await seedBulk(trx, {
+    const bulk = await seedBulk(trx, {
       today,
       salt: seed,
       cars: cars - 2 - own.cars,
-      orders: orders - 5 - own.orders,
-      invoices: options.invoices ?? Math.max(40, Math.round(cars * 0.6)),
+      orders: orders - 5 - own.orders - showcaseOrders,
       loginHistory: options.loginHistory ?? Math.max(200, Math.round(orders / 10)),
       leaves: demo.leaves,
       log,
     });
     await seedExtraAccounts(trx, today, [demo.pojazdId.WZ12345, demo.pojazdId.WZ67890]);
-    await seedVariantDemos(trx, variantDemos, today, EXTRA_PASSWORD);
+    const variantShowcase = await seedVariantDemos(trx, variantDemos, today, EXTRA_PASSWORD);
+    await seedShowcaseOrders(trx, today, [...bulk.showcase, ...variantShowcase]);
+    await seedInvoices(trx, {
+      today, salt: seed, invoices: options.invoices ?? Math.max(40, Math.round(cars * 0.6)), log,
+      clients: [...base.clients, ...base.variantClients], generatedClients: base.clients.length,
+    });
     await trx.insertInto('app_setting')
       .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();
@@ -124,7 +131,26 @@ async function seedExtraAccounts(db: Kysely<DB>, today: string, excludeCars: num
     klientSymbol: d.klientSymbol, pracId: d.pracId,
   }));
   await db.insertInto('app_user').values(rows.map((r) => ({ ...common, ...r }))).execute();
+
+  // The driver of a vehicle whose last reading is older than the reminders' 90 days (a showcase
+  // vehicle of the first client): the journey of "Podaj stan licznika" signs in as him, and no
+  // other journey touches his vehicle. He has signed in before (terms accepted).
+  const stale = await db.selectFrom('car as c').innerJoin('employee as e', 'e.pracId', 'c.pracId')
+    .select(['c.klientSymbol', 'e.pracId', 'e.imie', 'e.nazwisko', 'e.email', 'e.telefonKom'])
+    .where('c.klientSymbol', '=', CLIENTS[0].klient).where('c.aktDataLicz', '<', addDays(today, -90))
+    .where('c.pojazdId', 'not in', excludeCars).orderBy('c.aktDataLicz').orderBy('c.pojazdId').executeTakeFirst();
+  if (stale) {
+    const { id } = await db.insertInto('app_user').values({
+      ...common, login: STALE_READING_DRIVER, rola: 'USER', firstName: stale.imie, lastName: stale.nazwisko, email: stale.email,
+      telefonKom: stale.telefonKom, klientSymbol: stale.klientSymbol, pracId: stale.pracId,
+    }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('terms_acceptance').columns(['userId', 'templateId', 'acceptedAt'])
+      .expression((eb) => eb.selectFrom('terms_template').select([sql.lit(id).as('userId'), 'id', sql<string>`now()`.as('acceptedAt')])).execute();
+  }
 }
+
+/** The driver whose vehicle's last reading is more than 90 days old (password EXTRA_PASSWORD). */
+export const STALE_READING_DRIVER = 'kierowca.licznik';
 
 const COUNTED = [
   'client', 'service_station', 'company', 'unit', 'employee', 'app_user', 'car', 'vehicle_assignment', 'mileage_reading',

@@ -16,6 +16,7 @@ import type { ConfigProblem } from '../config/bundle.ts';
 import { ConfigError, createMetaValidator, describeSchemaErrors } from '../config/load-bundle.ts';
 import { COMPANIES, STATIONS } from './data.ts';
 import { addDays, at } from './sql-util.ts';
+import { SHOWCASE_SLOTS, showcaseCar, type ShowcaseTarget } from './reminder-showcase.ts';
 import type { DB } from '../db/types.generated.ts';
 
 export interface VariantDemo { variant: string; file: string; demo: VariantDemoFile }
@@ -90,18 +91,31 @@ export function variantDemoSizes(demos: VariantDemo[]) {
   };
 }
 
+/** Kilometres a day the variants' vehicles drive (their handover readings count back at this rate too). */
+const KM_PER_DAY = 40;
+/** Readings written per vehicle: the current one and one every 30 days before it. */
+const READINGS = 14;
+
 /**
  * Inserts each variant's demo data. Its accounts have signed in before (current terms accepted,
- * password not to be changed) and share `password`; dates count back from `today`.
+ * password not to be changed) and share `password`; dates count back from `today`. Its vehicles
+ * (the first SHOWCASE_SLOTS) are the client's showcase of the reminders (reminder-showcase.ts),
+ * with a contract, a fuel card and a year of readings each; the answer names, per client, the
+ * vehicle its showcase orders go to (the last one).
  */
-export async function seedVariantDemos(db: Kysely<DB>, demos: VariantDemo[], today: string, password: string): Promise<void> {
-  if (!demos.length) return;
+export async function seedVariantDemos(db: Kysely<DB>, demos: VariantDemo[], today: string, password: string): Promise<ShowcaseTarget[]> {
+  if (!demos.length) return [];
   const passwordHash = await hashPassword(password);
   const templates = await db.selectFrom('terms_template').select('id').where('current', '=', true).execute();
-  for (const { demo } of demos) await seedOne(db, demo, today, passwordHash, templates.map((t) => t.id));
+  const targets: ShowcaseTarget[] = [];
+  for (const { demo } of demos) {
+    const target = await seedOne(db, demo, today, passwordHash, templates.map((t) => t.id));
+    if (target) targets.push(target);
+  }
+  return targets;
 }
 
-async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, passwordHash: string, templateIds: number[]) {
+async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, passwordHash: string, templateIds: number[]): Promise<ShowcaseTarget | undefined> {
   const { client } = demo;
   await db.insertInto('client').values(client).execute();
 
@@ -125,26 +139,59 @@ async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, pas
   }
 
   const cars = new Map<string, { pojazdId: number; pracId: number | null; driver: string | null; markaOpis: string; modelOpis: string; aktStanLicz: number; stacjaSerw: string }>();
-  for (const v of demo.vehicles ?? []) {
+  const leasing = await db.selectFrom('company').select('firmaId').where('firma', '=', 'PCFMLEASING').executeTakeFirst();
+  let target: ShowcaseTarget | undefined;
+  for (const [i, v] of (demo.vehicles ?? []).entries()) {
     const { driver, handedOverDaysAgo, insurer, ...car } = v;
     const pracId = driver ? pracIds.get(driver)! : null;
     const handedOver = addDays(today, -(handedOverDaysAgo ?? 400));
     const stacjaSerw = v.stacjaSerw ?? STATIONS[0].stacjaSerw;
-    const policy = insurer ? {
-      ocPolisa: `OC/${v.rejestr}`, ocDataOd: addDays(today, -120), ocDataDo: addDays(today, 245), ocFirma: insurer, ocKolor: 'green',
-      acPolisa: `AC/${v.rejestr}`, acDataOd: addDays(today, -120), acDataDo: addDays(today, 245), acFirma: insurer, acKolor: 'green',
-    } : {};
-    const row = await db.insertInto('car').values({
+    const policy = insurer ? Object.fromEntries(['oc', 'ac', 'nw', 'as'].flatMap((p) => [
+      [`${p}Polisa`, `${p.toUpperCase()}/${v.rejestr}`], [`${p}DataOd`, addDays(today, -120)], [`${p}DataDo`, addDays(today, 245)], [`${p}Firma`, insurer], [`${p}Kolor`, 'green'],
+    ])) : {};
+    const contractNo = `UM/${client.klient}/${String(i + 1).padStart(4, '0')}`;
+    const card = `7079${client.klient.replace(/\D/g, '').padStart(4, '0')}${String(i + 1).padStart(8, '0')}`;
+    const usual = {
+      aktDataLicz: addDays(today, -3), dataPrzeg: addDays(today, 150), kontrDataDo: addDays(today, 700), kontrLimitKmOgol: v.aktStanLicz + 90_000,
+      kpalDataDo: addDays(today, 700), otDoDaty: addDays(today, 200), otDoKm: v.aktStanLicz + 20_000, planLikData: addDays(today, 900), planLikLicznik: v.aktStanLicz + 100_000,
+    };
+    // the first vehicles are the client's showcase of the reminders: their due dates and limits around today
+    const showcase = i < SHOWCASE_SLOTS ? showcaseCar(i, today, { km: v.aktStanLicz, kmPerDay: KM_PER_DAY, insurer: insurer ?? null, fuelCard: true }) : {};
+    const values = {
       ...car, ...policy, klientSymbol: client.klient, pracId, stacjaSerw, pojStatus: 'Aktywny', grupa: v.grupa ?? 'Osobowe', kategoria: v.kategoria ?? 'B',
-      dataRej: `${v.rokProd}-03-01`, aktDataLicz: addDays(today, -3), dataPrzeg: addDays(today, 150), serwisWFirmie: 'N',
-      czyWydany: pracId !== null, dataWyd: pracId !== null ? handedOver : null,
-    }).returning('pojazdId').executeTakeFirstOrThrow();
+      dataRej: `${v.rokProd}-03-01`, serwisWFirmie: 'N', czyWydany: pracId !== null, dataWyd: pracId !== null ? handedOver : null,
+      kontrKontraktNr: contractNo, kontrDataOd: addDays(today, -700),
+      kpalFirma: 'ORLEN S.A.', kpalNrKarty: card, kpalDataOd: addDays(today, -700), kpalLimitMcIlosc: 200, kpalLimitMcWartosc: 1500,
+      ...usual, ...showcase,
+    };
+    const row = await db.insertInto('car').values(values).returning('pojazdId').executeTakeFirstOrThrow();
+    await db.insertInto('fuel_card').values({
+      klientSymbol: client.klient, pojazdId: row.pojazdId, pracId, nrKarty: card, firma: values.kpalFirma, dataOd: values.kpalDataOd,
+      dataDo: values.kpalDataDo!, status: values.kpalDataDo! < today ? 'Wygasła' : 'Aktywna', rodzKarty: 'Flotowa',
+      pracPoja: pracId === null ? 'Pojazd' : 'Pracownik i pojazd', limWaMiePal: values.kpalLimitMcWartosc, katPal: 'ON', prodPozaPal: 'N',
+    }).execute();
+    const contract = await db.insertInto('contract').values({
+      umowaNr: contractNo, pojazdId: row.pojazdId, klientSymbol: client.klient, firmaId: leasing?.firmaId ?? null, dataOd: values.kontrDataOd,
+      dataDo: values.kontrDataDo!, limitKmOgol: values.kontrLimitKmOgol!, oplPrzekmIle: 0.15,
+    }).returning('kontraktId').executeTakeFirstOrThrow();
+    await db.insertInto('contract_position').values([
+      { kontraktId: contract.kontraktId, rodzaj: 'RATA', tresc: 'Rata leasingowa', ile: 1650 },
+      { kontraktId: contract.kontraktId, rodzaj: 'SERW', tresc: 'Obsługa serwisowa', ile: 210 },
+      { kontraktId: contract.kontraktId, rodzaj: 'UBEZ', tresc: 'Pakiet ubezpieczeń OC/AC/NW/AS', ile: 280 },
+    ]).execute();
+    // a reading every 30 days back from the current one, KM_PER_DAY apart
+    const last = values.aktDataLicz!;
+    await db.insertInto('mileage_reading').values(Array.from({ length: READINGS }, (_, k) => ({
+      pojazdId: row.pojazdId, licznik: Math.max(v.aktStanLicz - KM_PER_DAY * 30 * k, 0), palStan: k === 0 ? 30 : 15 + (k * 11) % 40,
+      data: at(addDays(last, -30 * k), '17:30'),
+    }))).execute();
+    if (i < SHOWCASE_SLOTS) target = { pojazdId: row.pojazdId, stacjaSerw };
     const employee = (demo.employees ?? []).find((e) => e.nrPrac === driver);
     cars.set(v.rejestr, { pojazdId: row.pojazdId, pracId, driver: employee ? `${employee.imie} ${employee.nazwisko}` : null, markaOpis: v.markaOpis, modelOpis: v.modelOpis, aktStanLicz: v.aktStanLicz, stacjaSerw });
     if (pracId !== null) {
       await db.insertInto('vehicle_assignment').values({
         pojazdId: row.pojazdId, pracId, klientSymbol: client.klient, dataWy: at(handedOver, '09:00'),
-        licznikWy: Math.max(v.aktStanLicz - 40 * (handedOverDaysAgo ?? 400), 10), palWy: 40, uwagiWy: 'Pojazd wydany z kompletem dokumentów.',
+        licznikWy: Math.max(v.aktStanLicz - KM_PER_DAY * (handedOverDaysAgo ?? 400), 10), palWy: 40, uwagiWy: 'Pojazd wydany z kompletem dokumentów.',
       }).execute();
     }
   }
@@ -186,4 +233,5 @@ async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, pas
       userId: user.id,
     }).execute();
   }
+  return target;
 }

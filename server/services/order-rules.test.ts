@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConditionEvaluator, type Role } from '../../runtime/core/conditions.ts';
 import { ROOT } from '../../tests/support/test-app.ts';
-import { OrderRules, type RuleCaller } from './order-rules.ts';
+import { OrderRules, recordFieldsRead, type RuleCaller } from './order-rules.ts';
 
 const resource = JSON.parse(readFileSync(join(ROOT, 'schemas/resources/order.json'), 'utf8'));
 const conditions = JSON.parse(readFileSync(join(ROOT, 'screens/conditions.json'), 'utf8'));
@@ -111,5 +111,21 @@ describe('who the order is for and by whom', () => {
     expect(roles.filter((r) => rules.applies('ownVehicleWhen', caller(r)))).toEqual(['USER']);
     expect(roles.filter((r) => rules.applies('ownStationWhen', caller(r)))).toEqual(['ADVISOR']);
     expect(roles.filter((r) => rules.applies('confirmPricingWhen', caller(r)))).toEqual(['ADVISOR']);
+  });
+});
+
+describe('what a rule reads of the record (recordFieldsRead: the cockpit evaluates hidden prices per value, not per order)', () => {
+  it('tells that hiding an order\'s totals depends on its cenaWidoczna alone', () => {
+    expect(rules.hiddenDependsOn('totals', conditions)).toEqual(['cenaWidoczna']);
+    expect(rules.hiddenDependsOn('no-such-part', conditions)).toEqual([]);
+  });
+
+  it('follows named conditions and combinators, and gives up (null) where the record is read as a whole', () => {
+    const named = { $defs: { a: { properties: { record: { properties: { status: { const: 1 } }, required: ['autTyp'] } } } } };
+    expect(recordFieldsRead({ anyOf: [{ $ref: 'conditions#/$defs/a' }, { properties: { role: { const: 'ADMIN' } } }] }, named)).toEqual(['autTyp', 'status']);
+    expect(recordFieldsRead({ properties: { role: { const: 'USER' } } }, named)).toEqual([]);
+    expect(recordFieldsRead({ properties: { record: { patternProperties: { '^x': { const: 1 } } } } }, named)).toBeNull();
+    expect(recordFieldsRead({ properties: { record: { const: {} } } }, named)).toBeNull();
+    expect(recordFieldsRead({ $ref: 'conditions#/$defs/missing' }, named)).toBeNull();
   });
 });

@@ -13,14 +13,13 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Role } from '../../runtime/core/conditions.ts';
 import { defaultTyreAction, orderTotals, positionNet } from '../../runtime/core/order-values.ts';
 import type { Session } from '../auth/sessions.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
 import type { Db, OrderState, PositionRow, PositionValues, Scope } from '../repositories/orders.ts';
 import { scopeExpression } from '../resources/scope.ts';
-import { OrderRules, type RuleCaller } from './order-rules.ts';
+import { OrderRules, ruleCallerOf, type RuleCaller } from './order-rules.ts';
 
 /** Order type whose positions are tyre actions (spec §4 autTyp 2); the others need a service kind. */
 const TYRE_ORDER = 2;
@@ -46,12 +45,7 @@ export function orderService(app: FastifyInstance) {
   const db = () => app.db as Db;
   const bundle = () => app.config.bundle;
   const rules = () => new OrderRules(bundle().resources.order?.rules ?? {}, app.config.conditions);
-  const caller = (session: Session): RuleCaller => ({
-    role: session.role as Role,
-    variant: bundle().variant,
-    config: bundle().config,
-    session: { login: session.login, role: session.role, klientSymbol: session.klientSymbol, stacjaSerw: session.stacjaSerw, pojazdId: session.pojazdId },
-  });
+  const caller = (session: Session): RuleCaller => ruleCallerOf(bundle(), session);
   const scopeOf = (resource: 'order' | 'car', session: Session): Scope => (eb) =>
     scopeExpression(eb, bundle().resources, bundle().resources[resource], session, t('errors:forbidden'));
   /** ACCESS.md "confirm-pricing: station": the orders of the advisor's own station, not those of the vehicle they signed in with. */

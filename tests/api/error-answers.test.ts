@@ -44,6 +44,8 @@ const cases: Case[] = [
   { resource: 'attachment', method: 'GET', url: '/api/attachment?group=SA_POJA&id=999999', who: 'manager', status: 404, component: 'NotFound', detail: NOT_FOUND },
   { resource: 'auto-complete', method: 'GET', url: `/api/auto-complete/cars?searchText=${'A'.repeat(51)}`, who: 'manager', status: 400, component: 'BadRequest', detail: 'searchText: Pole może mieć najwyżej 50 znaków', errors: [{ field: 'searchText', message: 'Pole może mieć najwyżej 50 znaków' }] },
   { resource: 'car', method: 'GET', url: '/api/car/single-car', who: 'manager', status: 404, component: 'NotFound', detail: 'Brak pojazdu przypisanego do sesji.' },
+  { resource: 'cockpit', method: 'GET', url: '/api/cockpit/approval-inbox', who: 'kierowca', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  { resource: 'reminder', method: 'GET', url: '/api/reminders/items?rule=nieznana', who: 'manager', status: 400, component: 'BadRequest', detail: 'rule: Nieznana reguła przypomnień', errors: [{ field: 'rule', message: 'Nieznana reguła przypomnień' }] },
   { resource: 'contract', method: 'GET', url: '/api/contract/abc', who: 'manager', status: 400, component: 'BadRequest', detail: 'id: Niepoprawny format', errors: [{ field: 'id', message: 'Niepoprawny format' }] },
   { resource: 'damage', method: 'POST', url: '/api/damage/add', who: 'doradca', body: {}, status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'employee', method: 'GET', url: '/api/employees?searchText=kow', status: 401, component: 'Unauthorized', detail: 'Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.' },

@@ -217,6 +217,16 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/counter': AMU,
   'GET /api/employees': AMV,
   'POST /api/tenant/employee': AM,
+  // issue 24, ACCESS.md "charts": every role within its rows; invoices (costs per month) only for the
+  // roles that read invoices; the approval inbox "as order transitions" (ADMIN, MANAGER)
+  'GET /api/cockpit/costs-per-month': AM,
+  'GET /api/cockpit/orders-per-status': ALL,
+  'GET /api/cockpit/km-per-month': ALL,
+  'GET /api/cockpit/cost-per-km': ALL,
+  'GET /api/cockpit/approval-inbox': AM,
+  // issue 24: what is due, for every signed-in role (each sees the rules of its resources, within its rows)
+  'GET /api/reminders': ALL,
+  'GET /api/reminders/items': ALL,
 };
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };

@@ -5,8 +5,8 @@ import { menuEntries, signIn } from './support.ts';
 const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
 
 const MENUS = {
-  admin: [...RECORDS_OFFICE, 'Historia logowań', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Odśwież aplikację', 'Wyloguj'],
-  manager: [...RECORDS_OFFICE, 'Zmiana hasła', 'Wyloguj'],
+  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Odśwież aplikację', 'Wyloguj'],
+  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Wyloguj'],
   kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Wyloguj'],
   doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Wyloguj'],
 } as const;

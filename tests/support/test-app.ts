@@ -39,10 +39,10 @@ export interface TestApp {
  * are lifted for this app: every inject call comes from the one address 127.0.0.1, and a test file
  * signs in far more often than a person would (the limits have tests of their own).
  */
-export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted' } = {}): Promise<TestApp> {
+export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date } = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
   const database = await openTestDatabase({ seed: true });
-  const app = await buildApp({ db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION });
+  const app = await buildApp({ db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock });
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
   if (options.rateLimits !== 'configured') {

@@ -25,6 +25,7 @@ import { prepareData } from './data.ts';
 import { configRootWithExportLimit, exportMeasurement, EXPORT_ROWS } from './export.ts';
 import { apiClient } from './http.ts';
 import { runMeasurement, type Measurement, type Result } from './measure.ts';
+import { cockpitMeasurements } from './cockpit.ts';
 import { orderMeasurements } from './orders.ts';
 import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
@@ -91,6 +92,7 @@ async function main() {
       exportMeasurement(api, baseUrl, admin, Math.min(repetitions, 10), { databaseUrl, schema, config }),
       ...(await orderMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin }, { label: 'MANAGER (one client)', token: manager }])),
       ...(await orderWriteMeasurements(api, manager)),
+      ...cockpitMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin, p95Ms: 100 }, { label: 'MANAGER (one client)', token: manager, p95Ms: 50 }]),
     ];
     for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
     const operatorFigures = await operations({

@@ -126,6 +126,102 @@ export type ClientAutocomplete = {
   klientNazwa: string | null;
 }[];
 
+export interface CockpitApprovalInbox {
+  /**
+   * at most 50 rows, newest report first
+   */
+  rows: {
+    autId: number;
+    autNr: string | null;
+    rejestr: string | null;
+    markaModel: string | null;
+    zgloData: string | null;
+    zgloInterwNazwa: string | null;
+    /**
+     * sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices
+     */
+    netTotal: number | null;
+    transitions: {
+      id: string;
+      to: number;
+      /**
+       * the move's name in Polish
+       */
+      label: string;
+    }[];
+  }[];
+}
+
+export interface CockpitCostPerKm {
+  /**
+   * at most 10 rows, the highest cost per km first
+   */
+  rows: {
+    pojazdId: number;
+    rejestr: string | null;
+    markaModel: string | null;
+    /**
+     * net cost of the positions of the vehicle's orders reported in the period, 2 decimals
+     */
+    cost: number;
+    /**
+     * kilometres driven in the period, from the odometer readings
+     */
+    km: number;
+    /**
+     * cost / km, 2 decimals
+     */
+    costPerKm: number;
+  }[];
+}
+
+export interface CockpitCostsPerMonth {
+  /**
+   * 12 rows, one per month, oldest first
+   */
+  rows: {
+    /**
+     * the calendar month, YYYY-MM, in the portal's time zone
+     */
+    month: string;
+    /**
+     * sum of the invoices' net amounts, 2 decimals
+     */
+    netto: number;
+    /**
+     * sum of the invoices' gross amounts, 2 decimals
+     */
+    brutto: number;
+  }[];
+}
+
+export interface CockpitKmPerMonth {
+  /**
+   * 12 rows, one per month, oldest first
+   */
+  rows: {
+    /**
+     * the calendar month, YYYY-MM, in the portal's time zone
+     */
+    month: string;
+    km: number;
+  }[];
+}
+
+export interface CockpitOrdersPerStatus {
+  rows: {
+    /**
+     * the status code (0…10)
+     */
+    status: number;
+    /**
+     * the status's name in Polish
+     */
+    label: string;
+    count: number;
+  }[];
+}
+
 export type CompanyHintList = {
   firmaId: number;
   firma: string;
@@ -677,6 +773,131 @@ export interface ReLoggingRequest {
 
 export interface ReLoggingResponse {
   userDetails: UserDetails;
+}
+
+export interface ReminderItemsQuery {
+  /**
+   * only this rule's items
+   */
+  rule?: string;
+  /**
+   * only items of this urgency
+   */
+  urgency?: "pastDue" | "urgent" | "soon";
+  /**
+   * only this vehicle's items
+   */
+  pojazdId?: string;
+  /**
+   * items to skip (default 0)
+   */
+  offset?: string;
+  /**
+   * items to answer, 1 to 100 (default 20)
+   */
+  limit?: string;
+}
+
+export interface ReminderItems {
+  total: number;
+  items: {
+    rule: string;
+    /**
+     * the rule's title in Polish
+     */
+    label: string;
+    urgency: "pastDue" | "urgent" | "soon";
+    /**
+     * the key of the record the rule watches (a vehicle, an order, a contract, a damage)
+     */
+    recordId: number | string;
+    pojazdId: number | null;
+    rejestr: string | null;
+    markaModel: string | null;
+    /**
+     * the day it comes due (for a distance: the projected day, when the readings allow it)
+     */
+    dueDate: string | null;
+    /**
+     * days to dueDate; negative when past
+     */
+    daysLeft: number | null;
+    /**
+     * km left for a distance rule (at the contract's end for a projection); negative when over
+     */
+    kmLeft: number | null;
+    /**
+     * mileageProjection: the mileage projected at the end date
+     */
+    projectedKm?: number | null;
+    limitKm?: number | null;
+    /**
+     * mileageProjection: projected km over the limit (0 when within it)
+     */
+    excessKm?: number | null;
+    /**
+     * mileageProjection: excessKm × the contract's rate per km, in zł
+     */
+    excessCost?: number | null;
+    /**
+     * no daily average: fewer readings, or closer together, than the rule's projection needs
+     */
+    tooFewReadings?: boolean;
+    /**
+     * what is due, in Polish
+     */
+    text: string;
+    open: {
+      screen: string;
+      id: number | string;
+      tab?: string;
+    };
+    action?: {
+      label: string;
+      screen: string;
+      mode?: string;
+    };
+  }[];
+}
+
+export interface ReminderSummary {
+  /**
+   * the day the urgencies were computed for, in the portal's time zone
+   */
+  today: string;
+  rules: {
+    id: string;
+    /**
+     * the rule's title in Polish
+     */
+    label: string;
+    /**
+     * what the rule's thresholds count
+     */
+    unit: "days" | "km";
+    counts: {
+      pastDue: number;
+      urgent: number;
+      soon: number;
+    };
+    total: number;
+    /**
+     * the worst urgency among the rule's items; null when there are none
+     */
+    worst: "pastDue" | "urgent" | "soon" | null;
+    /**
+     * the table a tile opens, and the filter model it opens with
+     */
+    table?: {
+      route: string;
+      /**
+       * the tables' filter model (column → filter)
+       */
+      filter: {
+        [k: string]: unknown;
+      };
+    };
+  }[];
 }
 
 export interface ResetPasswordRequest {

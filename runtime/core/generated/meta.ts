@@ -286,6 +286,10 @@ export type Action = {
    */
   then?: Id;
   /**
+   * openDialog: the id of the tab a details dialog opens on (a tab hidden or disabled for the record falls back to the first).
+   */
+  tab?: string;
+  /**
    * call: the HTTP method.
    */
   method?: "GET" | "POST" | "PUT" | "DELETE";
@@ -358,6 +362,216 @@ export interface ConditionsFile {
   $defs: {
     [k: string]: Condition;
   };
+}
+
+/**
+ * Where the reminder sections read: the counts per rule (schemas/api/reminder-summary) and the items, a page at a time (schemas/api/reminder-items; ?rule=&urgency=&offset=&limit=).
+ */
+export interface ReminderSource {
+  summary: Endpoint;
+  items: Endpoint;
+}
+
+export type DashboardSection =
+  TilesSection | ReminderListSection | TodoSection | InboxSection | ChartsSection | StripSection;
+
+/**
+ * One tile per reminder rule the caller is shown: its title, its count and its worst urgency (colour and text). A tile of a rule with a table opens that table filtered to the rule's rows; any other tile shows the rule's items in the screen's list section.
+ */
+export interface TilesSection {
+  id: Id;
+  kind: "tiles";
+  title?: I18NKey;
+  /**
+   * Leave out the tiles of rules with nothing due.
+   */
+  hideEmpty?: boolean;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * What is due, most urgent first, a page at a time, with chips choosing an urgency. A row opens the details dialog of its record on the rule's tab.
+ */
+export interface ReminderListSection {
+  id: Id;
+  kind: "list";
+  title?: I18NKey;
+  pageSize?: number;
+  /**
+   * The text shown when nothing is due (default dashboard:list.empty).
+   */
+  empty?: I18NKey;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * A driver's to-do (Do zrobienia): the caller's own items (the server scopes them), each with the button of its rule's action (a dialog such as the odometer reading); the list is read again after the dialog saves.
+ */
+export interface TodoSection {
+  id: Id;
+  kind: "todo";
+  title?: I18NKey;
+  pageSize?: number;
+  /**
+   * The text shown when there is nothing to do (default dashboard:todo.empty).
+   */
+  empty?: I18NKey;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+export interface InboxColumn {
+  /**
+   * A field of the inbox's rows.
+   */
+  id: string;
+  label: I18NKey;
+  format?: Format;
+  /**
+   * Shows a coded value as <prefix>.<value>.
+   */
+  valueLabels?: I18NKey;
+  /**
+   * What an empty value means here (e.g. a price the caller may not see).
+   */
+  emptyText?: I18NKey;
+  /**
+   * A field shown when this one is empty (an order without a number: its id).
+   */
+  fallbackField?: string;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * Rows waiting for the caller's decision (the approval inbox), read from `endpoint` ({ rows: [...] }), with buttons per row (details-dialog buttons: forEach over the row's transitions, a call with Tak/Nie and a toast). After a call succeeds the whole dashboard is read again.
+ */
+export interface InboxSection {
+  id: Id;
+  kind: "inbox";
+  title?: I18NKey;
+  endpoint: Endpoint;
+  /**
+   * The rows' key field.
+   */
+  key: string;
+  /**
+   * @minItems 1
+   */
+  columns: InboxColumn[];
+  /**
+   * The column whose value is a button opening the row's details dialog (its id from idField, default the key).
+   */
+  open?: {
+    screen: string;
+    column: string;
+    idField?: string;
+    tab?: string;
+  };
+  actions?: Button[];
+  /**
+   * The text shown when nothing waits (default dashboard:inbox.empty).
+   */
+  empty?: I18NKey;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+export interface ChartSeries {
+  /**
+   * The rows' field holding the values.
+   */
+  field: string;
+  label: I18NKey;
+}
+
+export interface Chart {
+  id: Id;
+  title: I18NKey;
+  /**
+   * Answers { rows: [...] }, one row per point of the x axis, in order.
+   */
+  endpoint: Endpoint;
+  chart: "bar" | "line";
+  /**
+   * bar: bars drawn across (long labels such as registrations).
+   */
+  horizontal?: boolean;
+  /**
+   * The rows' field of the x axis (the categories).
+   */
+  x: string;
+  /**
+   * What the categories are (the first column of the chart's table, e.g. Miesiąc).
+   */
+  xLabel: I18NKey;
+  /**
+   * month: a YYYY-MM value shown as the month's short name and year (sty 2026).
+   */
+  xFormat?: "text" | "month";
+  /**
+   * @minItems 1
+   */
+  series: ChartSeries[];
+  /**
+   * How the values are written on the axis, in tooltips and in the table.
+   */
+  format?: "number" | "km" | "money";
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * Charts (chart.js, loaded only when shown), each with its data as a table for screen readers and on request.
+ */
+export interface ChartsSection {
+  id: Id;
+  kind: "charts";
+  title?: I18NKey;
+  /**
+   * @minItems 1
+   */
+  charts: Chart[];
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * One line of the counts by urgency over all rules (Po terminie 5 · Pilne 12 · Wkrótce 30 — Pulpit), linking to a route (the Pulpit).
+ */
+export interface StripSection {
+  id: Id;
+  kind: "strip";
+  /**
+   * A route path of screens/routes.json.
+   */
+  link: string;
+  /**
+   * The link's text after the counts (e.g. dashboard:strip.link, Pulpit).
+   */
+  label?: I18NKey;
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
+
+/**
+ * Sections are shown in the order declared, each when its visibleWhen / hiddenWhen allow (context without a record). The reminder sections (tiles, list, todo, strip) read the reminders API named in `reminders`; the server decides which rules and rows the caller is shown.
+ */
+export interface DashboardFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "dashboard";
+  /**
+   * The page's heading. A dashboard shown beside another screen (a strip above a table) usually has none.
+   */
+  title?: I18NKey;
+  reminders?: ReminderSource;
+  /**
+   * @minItems 1
+   */
+  sections: DashboardSection[];
 }
 
 export interface Section {
@@ -1055,6 +1269,118 @@ export interface PasswordPolicyFile {
 }
 
 /**
+ * a column of the rule's resource (its entity's property)
+ */
+export type ReminderField = string;
+
+/**
+ * a column of the rule's resource, or of its vehicle with the prefix vehicle.
+ */
+export type VehicleField = string;
+
+export interface ReminderRule {
+  id: string;
+  /**
+   * a table resource of schemas/resources/: the caller's row scope of that resource limits what is counted and listed
+   */
+  resource: string;
+  /**
+   * the column holding the vehicle's pojazdId (default pojazdId); the vehicle gives the registration, make and model of each item
+   */
+  vehicleKey?: ReminderField;
+  /**
+   * only rows matching this filter (the tables' filter model, e.g. {"status": {"filterType": "set", "values": [1]}})
+   */
+  where?: {[key: string]: unknown};
+  /**
+   * who is shown the rule (default: every role that may read the resource)
+   */
+  roles?: ("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[];
+  due:
+    | {
+        kind: "date";
+        field: ReminderField;
+        afterDays?: number;
+      }
+    | {
+        kind: "distance";
+        limit: VehicleField;
+        reading: VehicleField;
+      }
+    | {
+        kind: "mileageProjection";
+        end: VehicleField;
+        limit: VehicleField;
+        margin?: VehicleField;
+        rate?: VehicleField;
+      };
+  /**
+   * days left (km left for distance and mileageProjection) at or below which an item is urgent, soon; below 0 it is past due
+   */
+  thresholds: {
+    urgent: number;
+    soon: number;
+  };
+  /**
+   * how the daily average is read from the vehicle's readings (distance and mileageProjection)
+   */
+  projection?: {
+    minReadings?: number;
+    minSpanDays?: number;
+  };
+  /**
+   * a column of the resource that shows this rule's colour (colors) instead of a stored value
+   */
+  colorField?: ReminderField;
+  /**
+   * the tile's title
+   */
+  label: I18NKey;
+  /**
+   * an item's text; {{days}}, {{daysAgo}}, {{date}}, {{km}}, {{projectedDate}}, {{projectedKm}}, {{excessKm}}, {{excessCost}} are filled in
+   */
+  message: I18NKey;
+  /**
+   * the details dialog an item opens, on the record named by idField (default: the resource's key), on a tab
+   */
+  open: {
+    screen: string;
+    idField?: ReminderField;
+    tab?: string;
+  };
+  /**
+   * the table a tile opens, with the rule's where as its filter
+   */
+  table?: {
+    route: string;
+  };
+  /**
+   * the button beside an item in a driver's Do zrobienia: a dialog on the item's vehicle (e.g. the odometer)
+   */
+  action?: {
+    label: I18NKey;
+    screen: string;
+    mode?: string;
+  };
+}
+
+export interface RemindersFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "reminders";
+  /**
+   * The value a rule's colorField shows for each urgency (and for a date not yet due), so the colour fields and the reminders agree.
+   */
+  colors?: {
+    pastDue: string;
+    urgent: string;
+    soon: string;
+    ok: string;
+  };
+  rules: ReminderRule[];
+}
+
+/**
  * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
  */
 export type Scope = "all" | "client" | "ownVehicle" | "ownVehicleClient" | "station" | "self";
@@ -1207,11 +1533,27 @@ export type ResourceFile = {
   [k: string]: unknown;
 };
 
+export type BesideScreens = {
+  /**
+   * Screen id (file name under screens/), shown embedded.
+   */
+  screen: string;
+  when?: Condition;
+}[];
+
 export interface RoutesFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
   type: "routes";
-  landing: string;
+  /**
+   * Where a user goes after signing in (and from the sign-in page when signed in): one path for everyone, or a list of { when, path } tried in order (the first whose condition the user meets wins) with at least one entry without `when`, the fallback.
+   */
+  landing:
+    | string
+    | {
+        path: string;
+        when?: Condition;
+      }[];
   /**
    * Path of the sign-in page: where a guest is sent from a page that needs a session, and where signing out ends. It must be a public route. The sign-out page is the route with "action": "signOut".
    */
@@ -1232,6 +1574,14 @@ export interface RoutesFile {
     screens?: {
       screen: string;
       when?: Condition;
+      /**
+       * Screens shown above this one on the page (e.g. a strip of reminders above a table).
+       */
+      before?: BesideScreens;
+      /**
+       * Screens shown below this one on the page.
+       */
+      after?: BesideScreens;
     }[];
     redirect?: string;
     action?: "signOut";
@@ -1272,7 +1622,9 @@ export type ScreenFile = {
     | "password-policy"
     | "form-dialog"
     | "wizard"
-    | "button-modal";
+    | "button-modal"
+    | "reminders"
+    | "dashboard";
 };
 
 /**

@@ -34,6 +34,18 @@ describe('configured actions', () => {
     ]);
   });
 
+  it('opens a details dialog on the tab asked for (a reminder opens the insurance tab)', () => {
+    const fx = effects();
+    runAction({ kind: 'openDialog', screen: 'vehicle-details', tab: 'insurance' }, { id: 7 }, fx);
+    runAction({ kind: 'openDialog', screen: 'vehicle-details', tab: 'insurance' }, null, fx);
+    runAction({ kind: 'openDialog', screen: 'counter', mode: 'create', tab: 'x' }, { id: 7 }, fx);
+    expect(fx.openDialog.mock.calls).toEqual([
+      ['vehicle-details', 7, { record: { id: 7 }, tab: 'insurance' }],
+      ['vehicle-details', undefined, { tab: 'insurance' }],
+      ['counter', 7, { record: { id: 7 }, mode: 'create', then: undefined, tab: 'x' }],
+    ]);
+  });
+
   it('opens a dialog with the values it starts with (the order type chosen)', () => {
     const fx = effects();
     runAction({ kind: 'openDialog', screen: 'order-wizard', values: { 'order.autTyp': 1 } }, null, fx);

@@ -2,7 +2,7 @@
  * What a configured action does (schemas/meta/common.schema.json `$defs/action`: a table's
  * `onRowClick`, the buttons of an actions panel): one function per `kind`, so a screen never
  * switches on kinds itself. An action may name fields of the row it runs on: `{id}` in `to`,
- * `idField` for the id a dialog opens with. No React here; the screen hands in its effects.
+ * `idField` for the id a dialog opens with, `tab` for the tab a details dialog opens on. No React here; the screen hands in its effects.
  * `call` (an endpoint, Tak/Nie, toast, reload) lives in ./call-action.ts, which registers it here; `choose` runs the first
  * of its cases whose condition the row satisfies (a damage row opens another dialog than an order row).
  */
@@ -17,6 +17,8 @@ export interface ActionDeclLike extends CallDeclLike {
   mode?: string;
   /** openDialog: a button of the dialog pressed as it opens (e.g. delete, which asks first). */
   then?: string;
+  /** openDialog: the tab a details dialog opens on. */
+  tab?: string;
   /** choose: the cases, tried in order; none matching does nothing. */
   cases?: { when: unknown; action: ActionDeclLike }[];
   /** openDialog: values the dialog starts with (a wizard's data, e.g. the order type chosen). */
@@ -39,6 +41,8 @@ export interface DialogOpening {
   opener?: DialogOpener;
   /** Values the dialog starts with (a wizard's dot paths → values). */
   values?: Record<string, unknown>;
+  /** The tab a details dialog opens on (its id; a hidden or disabled one falls back to the first). */
+  tab?: string;
 }
 
 /** What a screen lets an action do. */
@@ -64,11 +68,12 @@ export const ACTION_KINDS: Record<string, (action: ActionDeclLike, row: Row, eff
   openDialog: (action, row, effects) => {
     if (!action.screen) return;
     const id = row ? row[action.idField ?? 'id'] : undefined;
+    const tab = action.tab ? { tab: action.tab } : {};
     // a dialog with a mode is a record's form: it starts from the row (edit, copy, preview); a
     // details dialog without a load endpoint shows the row itself
-    if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then });
-    else if (action.values) effects.openDialog(action.screen, id, { values: action.values, ...(row ? { record: row } : {}) });
-    else effects.openDialog(action.screen, id, row ? { record: row } : undefined);
+    if (action.mode) effects.openDialog(action.screen, id, { record: row ?? undefined, mode: action.mode, then: action.then, ...tab });
+    else if (action.values) effects.openDialog(action.screen, id, { values: action.values, ...(row ? { record: row } : {}), ...tab });
+    else effects.openDialog(action.screen, id, row || action.tab ? { ...(row ? { record: row } : {}), ...tab } : undefined);
   },
   // call: registered by ./call-action.ts, which every screen that offers calls loads (through
   // useCallEffects), so that a table's code does not carry it

@@ -8,7 +8,7 @@
 import type { PreConfig as PreConfigBody, UserDetails as UserDetailsBody } from '../../core/generated/api';
 import type {
   ActionFile, AppFile, DetailsDialogFile, FormFieldFile, FormFile, LoginFile, MenuFile, PageFile, PanelSetFile,
-  PasswordPolicyFile, FormDialogFile, RoutesFile, TableFile, TermsDialogFile, WizardFile, ButtonModalFile,
+  PasswordPolicyFile, FormDialogFile, RoutesFile, TableFile, TermsDialogFile, WizardFile, ButtonModalFile, DashboardFile,
 } from '../../core/generated/meta';
 
 export type { FormatKind } from '../../core/format-kind';
@@ -37,6 +37,7 @@ export type FormFieldDecl = FormFieldFile;
 export type WizardDecl = WizardFile;
 export type WizardStepDecl = WizardFile['steps'][number];
 export type ButtonModalDecl = ButtonModalFile;
+export type DashboardDecl = DashboardFile;
 
 /* ---- their parts ---- */
 export type SessionGateDecl = NonNullable<AppFile['sessionGates']>[number];
@@ -50,11 +51,12 @@ export type TabDecl = DetailsDialogFile['tabs'][number];
 export type PanelActionDecl = NonNullable<PanelSetFile['panels'][number]['actions']>[number];
 export type FormValueDecl = NonNullable<FormFile['values']>[string];
 export type DialogLinkDecl = NonNullable<FormFile['links']>[number];
+export type DashboardSectionDecl = DashboardFile['sections'][number];
 
 /** Screens the registry can render (the closed set of spec-visible types, screens/screen-types.ts). */
 export type RenderableScreen =
   | LoginScreenDecl | TableScreenDecl | DetailsDialogDecl | PanelSetDecl | PageDecl | FormScreenDecl
-  | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl | FormDialogDecl | WizardDecl | ButtonModalDecl;
+  | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl | FormDialogDecl | WizardDecl | ButtonModalDecl | DashboardDecl;
 export type ScreenType = RenderableScreen['type'];
 
 export type AnyScreen = RenderableScreen | MenuDecl | RoutesDecl | AppSettings | { type: string; [key: string]: unknown };

@@ -13,7 +13,7 @@ import { useConditionContext } from '../config/useConditionContext';
 import { ScreenView } from '../screens/ScreenView';
 import { PublicLayout, Shell } from '../shell/Shell';
 import { sessionAtom, sessionRevisionAtom } from '../state/session';
-import { resolveRoute, type RouteDecision } from './resolve';
+import { landingPath, resolveRoute, type RouteDecision } from './resolve';
 import { RouteMessage } from './RouteMessage';
 import { RouteModal } from './RouteModal';
 import { SignOut } from './SignOut';
@@ -31,10 +31,26 @@ function usePageTitle(decision: RouteDecision) {
 function PageContent({ decision }: { decision: RouteDecision }) {
   const revision = useAtomValue(sessionRevisionAtom);
   switch (decision.kind) {
-    case 'screen':
+    case 'screen': {
       // keyed: another screen of the same type must mount afresh (a grid reads its saved state on
       // mount), and so must the same screen when the session's user changed (another vehicle)
-      return <ScreenView key={`${decision.screenId}#${revision}`} screenId={decision.screenId} presentation="page" />;
+      const main = <ScreenView key={`${decision.screenId}#${revision}`} screenId={decision.screenId} presentation="page" />;
+      if (!decision.before && !decision.after) return main;
+      // screens the route shows beside its own (a strip of reminders above a table, a to-do list with the vehicle's panels)
+      const beside = (ids: string[] | undefined, place: string) =>
+        (ids ?? []).map((id) => (
+          <div key={`${place}:${id}#${revision}`} className={`route-beside route-beside--${place}`}>
+            <ScreenView screenId={id} presentation="embedded" />
+          </div>
+        ));
+      return (
+        <>
+          {beside(decision.before, 'before')}
+          {main}
+          {beside(decision.after, 'after')}
+        </>
+      );
+    }
     case 'noAccess':
       return <RouteMessage textKey="app:noAccess" />;
     case 'notFound':
@@ -52,6 +68,7 @@ export function AppRoutes() {
   const session = useAtomValue(sessionAtom);
   const ctx = useConditionContext();
   const resolve = (pathname: string) => resolveRoute(routes, pathname, session !== null, conditions, ctx);
+  const landing = landingPath(routes, conditions, ctx);
 
   const current = resolve(location.pathname);
   usePageTitle(current);
@@ -81,10 +98,10 @@ export function AppRoutes() {
     const background = (location.state as RouteState | null)?.background;
     const underneath = background ? resolve(background.pathname) : null;
     const usable = underneath !== null && underneath.kind !== 'redirect' && !(underneath.kind === 'screen' && underneath.route.modal);
-    pagePath = usable ? background!.pathname : routes.landing;
-    page = usable ? underneath : resolve(routes.landing);
+    pagePath = usable ? background!.pathname : landing;
+    page = usable ? underneath : resolve(landing);
     // back to the page it was opened from; opened directly (no history of ours) → the landing page
-    const close = () => (background ? navigate(-1) : navigate(routes.landing, { replace: true }));
+    const close = () => (background ? navigate(-1) : navigate(landing, { replace: true }));
     modal = <RouteModal route={current.route} screenId={current.screenId} onClose={close} />;
   }
   return (

@@ -5,7 +5,7 @@ import conditionsJson from '../../../screens/conditions.json';
 import menuJson from '../../../screens/menu.json';
 import routesJson from '../../../screens/routes.json';
 import type { RoutesDecl } from '../config/bundle';
-import { chooseScreen, findRoute, isModalPath, resolveRoute } from './resolve';
+import { chooseScreen, findRoute, isModalPath, landingPath, resolveRoute } from './resolve';
 
 const ev = new ConditionEvaluator(conditionsJson);
 const routes = routesJson as unknown as RoutesDecl;
@@ -43,6 +43,44 @@ describe('route table', () => {
     expect(resolveAs('ADVISOR', '/app/dane-pojazdu')).toMatchObject({ kind: 'screen', screenId: 'vehicle-panels' });
     expect(resolveAs('MANAGER', '/app/dane-pojazdu')).toMatchObject({ kind: 'screen', screenId: 'vehicles-table' });
     expect(resolveAs('ADMIN', '/app/dane-pojazdu')).toMatchObject({ kind: 'screen', screenId: 'vehicles-table' });
+  });
+
+  it('shows the to-do above the panels, and the strip of reminders above the table for ADMIN and MANAGER only', () => {
+    expect(resolveAs('USER', '/app/dane-pojazdu')).toMatchObject({ before: ['todo'] });
+    expect(resolveAs('ADVISOR', '/app/dane-pojazdu')).toMatchObject({ before: ['todo'] });
+    expect(resolveAs('MANAGER', '/app/dane-pojazdu')).toMatchObject({ before: ['reminder-strip'] });
+    expect(resolveAs('ADMIN', '/app/dane-pojazdu')).toMatchObject({ before: ['reminder-strip'] });
+    // the strip's condition also holds for the table's other readers: an unknown role sees the table alone
+    expect(resolveAs('UNKNOWN' as Role, '/app/dane-pojazdu')).toEqual({ kind: 'screen', route: findRoute(routes, '/app/dane-pojazdu'), screenId: 'vehicles-table' });
+    expect(resolveAs('ADMIN', '/app/order')).not.toHaveProperty('before');
+  });
+
+  it('opens the Pulpit for ADMIN and MANAGER only', () => {
+    expect(resolveAs('MANAGER', '/app/pulpit')).toMatchObject({ kind: 'screen', screenId: 'dashboard' });
+    expect(resolveAs('ADMIN', '/app/pulpit')).toMatchObject({ kind: 'screen', screenId: 'dashboard' });
+    expect(resolveAs('USER', '/app/pulpit')).toMatchObject({ kind: 'noAccess' });
+    expect(resolveAs('ADVISOR', '/app/pulpit')).toMatchObject({ kind: 'noAccess' });
+  });
+
+  it('lands everyone on the vehicles page by default (spec), and per role where landing is a list', () => {
+    for (const role of ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as Role[]) expect(landingPath(routes, ev, ctxOf(role))).toBe('/app/dane-pojazdu');
+    const perRole = {
+      ...routes,
+      landing: [
+        { when: { $ref: 'conditions#/$defs/adminOrManager' }, path: '/app/pulpit' },
+        { when: { $ref: 'conditions#/$defs/advisor' }, path: '/app/order' },
+        { path: '/app/dane-pojazdu' },
+      ],
+    } as RoutesDecl;
+    expect(landingPath(perRole, ev, ctxOf('MANAGER'))).toBe('/app/pulpit');
+    expect(landingPath(perRole, ev, ctxOf('ADMIN'))).toBe('/app/pulpit');
+    expect(landingPath(perRole, ev, ctxOf('ADVISOR'))).toBe('/app/order');
+    expect(landingPath(perRole, ev, ctxOf('USER'))).toBe('/app/dane-pojazdu');
+    // the sign-in page sends a signed-in user to their own landing page
+    expect(resolveRoute(perRole, '/', true, ev, ctxOf('MANAGER'))).toEqual({ kind: 'redirect', to: '/app/pulpit' });
+    expect(resolveRoute(perRole, '/login', true, ev, ctxOf('USER'))).toEqual({ kind: 'redirect', to: '/app/dane-pojazdu' });
+    // without a matching entry (a list the meta-schema would refuse), the last one
+    expect(landingPath({ landing: [{ when: false, path: '/a' }, { when: false, path: '/b' }] }, ev, ctxOf('USER'))).toBe('/b');
   });
 
   it('refuses routes a role may not open', () => {

@@ -6,7 +6,8 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
 import type { RoutesDecl } from '../config/bundle';
-import { isModalPath, signOutPath } from './resolve';
+import { useConditionContext } from '../config/useConditionContext';
+import { isModalPath, landingPath, signOutPath } from './resolve';
 
 export interface RouteState {
   background?: Location;
@@ -14,6 +15,14 @@ export interface RouteState {
 
 export function useRoutesDecl(): RoutesDecl {
   return useConfig().bundle.screens.routes as RoutesDecl;
+}
+
+/** The signed-in user's landing page (routes.json `landing`, per role when it is a list). */
+export function useLanding(): string {
+  const routes = useRoutesDecl();
+  const { conditions } = useConfig();
+  const ctx = useConditionContext();
+  return landingPath(routes, conditions, ctx);
 }
 
 /** Signs the user out through the route table's sign-out route (screens/routes.json). */

@@ -9,6 +9,7 @@
 import type { ScreenTypeChecks } from './check-context';
 import { actionChecks } from './action/check';
 import { buttonModalChecks } from './button-modal/check';
+import { dashboardChecks } from './dashboard/check';
 import { detailsDialogChecks } from './details-dialog/check';
 import { formChecks } from './form/check';
 import { formDialogChecks } from './form-dialog/check';
@@ -33,6 +34,7 @@ export const SCREEN_TYPES = [
   formDialogChecks,
   wizardChecks,
   buttonModalChecks,
+  dashboardChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];

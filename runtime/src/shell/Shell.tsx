@@ -2,7 +2,8 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfig } from '../config/ConfigContext';
-import type { MenuDecl, RoutesDecl } from '../config/bundle';
+import type { MenuDecl } from '../config/bundle';
+import { useLanding } from '../routing/useNavigateTo';
 import { sessionAtom } from '../state/session';
 import { Footer } from './Footer';
 import { SessionGates } from './SessionGates';
@@ -19,6 +20,7 @@ export function Shell({ children, pagePath, help }: { children: ReactNode; pageP
   const { bundle } = useConfig();
   const session = useAtomValue(sessionAtom);
   const menu = bundle.screens.menu as MenuDecl;
+  const landing = useLanding();
   const breakpoint = menu.breakpoint ?? DEFAULT_MENU_BREAKPOINT;
   const wide = useIsWide(breakpoint);
   // open by default on wide windows; the offcanvas of narrow windows starts closed
@@ -45,7 +47,7 @@ export function Shell({ children, pagePath, help }: { children: ReactNode; pageP
       </a>
       <TopBar
         session={session}
-        landing={(bundle.screens.routes as RoutesDecl).landing}
+        landing={landing}
         help={help}
         menuOpen={wide ? wideOpen : narrowOpen}
         onToggleMenu={() => (wide ? setWideOpen((o) => !o) : setNarrowOpen((o) => !o))}

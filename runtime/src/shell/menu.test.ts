@@ -16,17 +16,17 @@ function menuOf(role: Role, config: Record<string, unknown> = appJson.config) {
 
 // Spec §2 "Menu by role"
 describe('side menu by role', () => {
-  it('ADMIN: records with tyres, invoices, fuel cards and contracts; Administracja; no Ustawienia', () => {
+  it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja; no Ustawienia', () => {
     expect(menuOf('ADMIN')).toEqual({
-      records: ['vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
+      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
       administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'refresh'],
       session: ['sign-out'],
     });
   });
 
-  it('MANAGER: records with tyres, invoices, fuel cards and contracts, no service order; Ustawienia', () => {
+  it('MANAGER: the Pulpit first, records with tyres, invoices, fuel cards and contracts, no service order; Ustawienia', () => {
     expect(menuOf('MANAGER')).toEqual({
-      records: ['vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
+      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
       settings: ['password'],
       session: ['sign-out'],
     });

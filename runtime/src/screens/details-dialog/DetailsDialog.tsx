@@ -2,7 +2,8 @@
  * The `details-dialog` screen type: a large modal about one record, loaded from `load.endpoint`
  * (optionally one member of a richer reply, `load.record`, with the reply's other members beside
  * it), with tabs of read-only sections, lists of the rows the record carries (RecordList) and an
- * embedded table (given the record's `srcField` as srcId). Tabs, sections, lists and buttons follow
+ * embedded table (given the record's `srcField` as srcId). It opens on the tab its opener asks for
+ * (`opening.tab`, e.g. a reminder's), else on the first. Tabs, sections, lists and buttons follow
  * their conditions with context.record = the loaded record. Buttons run declared actions
  * (actions/run-action.ts): a call (Tak/Nie, toast) reloads the record and tells the opener
  * (`onChanged`, the tables reload); a dialog opened from here gets the record as its `parent`.
@@ -83,7 +84,8 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   const state = useShownRecord(screen, params, opening?.record, version);
   const record = useMemo(() => (state.status === 'loaded' ? dialogRecord(state.record, screen.load?.record) : null), [state, screen.load?.record]);
   const ctx = useConditionContext(record);
-  const [activeTab, setActiveTab] = useState<string | null>(null);
+  // the tab asked for by the opener (a reminder opens the insurance tab); a hidden or disabled one falls back to the first
+  const [activeTab, setActiveTab] = useState<string | null>(opening?.tab ?? null);
   const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
 
   const close = useCallback(() => onClose?.(), [onClose]);

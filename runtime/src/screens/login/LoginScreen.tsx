@@ -18,6 +18,7 @@ import { serverErrorSchema } from '../../forms/messages';
 import { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../../forms/ui-schema';
 import { expiresWithin } from '../../forms/password-checks';
 import { useFieldErrors } from '../../forms/useFieldErrors';
+import { landingPath } from '../../routing/resolve';
 import { useRoutesDecl } from '../../routing/useNavigateTo';
 import { saveSession } from '../../state/session';
 import { showToast } from '../../state/ui';
@@ -36,7 +37,7 @@ const SHAKE_MS = 500;
 export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const { t } = useTranslation();
   const { bundle, preConfig, conditions, branding } = useConfig();
-  const { landing } = useRoutesDecl();
+  const routes = useRoutesDecl();
   const navigate = useNavigate();
   const schema = useMemo(() => withoutSchemaTexts(bundle.schemas[screen.schema]) as ObjectSchema | undefined, [bundle, screen.schema]);
 
@@ -72,7 +73,10 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     try {
       const response = await api.post<AuthResponse>(screen.submit.endpoint, withoutHidden(data ?? {}, hidden), { signOutOn401: false });
       const user = response.body.userDetails;
-      saveSession({ token: response.id_token, user, postConfig: response.body.postConfig });
+      const session: Session = { token: response.id_token, user, postConfig: response.body.postConfig };
+      saveSession(session);
+      // the landing page may depend on the role (routes.json landing): judged for the user just signed in
+      const landing = landingPath(routes, conditions, conditionContext(bundle, session));
       if (screen.passwordExpiryWarning && expiresWithin(user.pwdDo, bundle.config.passwordExpiryWarningDays)) {
         showToast('warning', t(screen.passwordExpiryWarning));
       }

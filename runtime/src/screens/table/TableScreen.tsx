@@ -3,15 +3,18 @@
  * requests, row height 48 — spec §9), server-side multi-column sort (shift-click) and filters, a
  * row count under the title, the layout kept per table, a row action (dialog or navigation), and
  * an export of the current list when the screen declares one (xlsx on the server, csv in the browser).
- * Embedded in a dialog tab it is given the parent's id as `srcId`.
+ * Embedded in a dialog tab it is given the parent's id as `srcId`. As a page it applies a filter
+ * given in its address (`?filter=`, url-filter.ts: a reminder tile opens a table this way).
  */
 import { themeQuartz, type GridApi, type GridState, type RowClickedEvent, type RowDoubleClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import './grid-modules';
 import { hiddenColumnsOf } from '../../../core/hidden-columns';
+import { fieldLabelKey } from '../../../core/labels';
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { runAction, type DialogOpening } from '../../actions/run-action';
 import { useConfig } from '../../config/ConfigContext';
 import type { ActionDecl, TableScreenDecl } from '../../config/bundle';
@@ -31,6 +34,8 @@ import { gridLocaleText } from './locale';
 import { measureText } from './measure';
 import { PresetFilterChoice } from './PresetFilterChoice';
 import { TableActions } from './TableActions';
+import { FILTER_PARAM, parseUrlFilter } from '../../routing/filter-param';
+import { gridOnlyFilter, splitUrlFilter } from './url-filter';
 // The saved filters and views menus come a moment after the grid: they carry the dropdown and its
 // positioning library (popper), which the first rows do not need (tools/size-budget.ts).
 const SavedSettingsToolbar = lazy(() => import('./SavedSettingsToolbar').then((m) => ({ default: m.SavedSettingsToolbar })));
@@ -105,6 +110,25 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     return hidden.size ? { ...screen, columns: screen.columns.filter((c) => !hidden.has(c.id)) } : screen;
   }, [screen, screenId, bundle.config]);
   const columnDefs = useMemo(() => buildColumnDefs(shown, entity, t, conditions, ctx, measureText), [shown, entity, t, conditions, ctx]);
+  // a filter in the page's address: on the columns that can show it, the rest sent beside them (until dropped)
+  const [searchParams, setSearchParams] = useSearchParams();
+  const urlFilterText = embedded ? null : searchParams.get(FILTER_PARAM);
+  const urlFilter = useMemo(() => {
+    const model = parseUrlFilter(urlFilterText);
+    return model ? splitUrlFilter(model, columnDefs) : null;
+    // the columns' filters are known at once; later rebuilds of the definitions (texts, context) do not move an entry
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [urlFilterText]);
+  const extraFilter = urlFilter && Object.keys(urlFilter.extra).length ? urlFilter.extra : undefined;
+  const dropExtraFilter = () => {
+    const kept = urlFilter ? gridOnlyFilter(urlFilter, columnDefs) : {};
+    setSearchParams((params) => {
+      const next = new URLSearchParams(params);
+      if (Object.keys(kept).length) next.set(FILTER_PARAM, JSON.stringify(kept));
+      else next.delete(FILTER_PARAM);
+      return next;
+    }, { replace: true });
+  };
   const presetDecl = screen.presetFilter;
   const [preset, setPreset] = useState(() => {
     const kept = stateKey ? loadPreset(stateKey) : undefined;
@@ -119,13 +143,17 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
       srcId,
       group: screen.group,
       fields: new Map(screen.columns.map((c) => [c.id, fieldOf(c)])),
-      presetFilter: presetDecl?.options.find((o) => o.id === preset)?.filterModel,
+      presetFilter: extraFilter
+        ? { ...(presetDecl?.options.find((o) => o.id === preset)?.filterModel ?? {}), ...extraFilter }
+        : presetDecl?.options.find((o) => o.id === preset)?.filterModel,
     }),
-    [srcId, screen.group, screen.columns, presetDecl, preset],
+    [srcId, screen.group, screen.columns, presetDecl, preset, extraFilter],
   );
   const datasource = useMemo(() => makeDatasource(screen.resource, query, onCount, onFailed), [screen.resource, query, onCount, onFailed]);
   const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
-  const initialState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
+  const keptState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
+  // a filter in the address replaces the kept one: the table shows what the link promised
+  const initialState = useMemo(() => (urlFilter ? { ...keptState, filter: { filterModel: urlFilter.grid } } : keptState), [keptState, urlFilter]);
 
   const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
@@ -154,7 +182,11 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     if (available > 0 && total <= available * FIT_SLACK) api.sizeColumnsToFit();
   }, [initialState, screenId]);
 
-  const onStateUpdated = useCallback((e: { state: GridState }) => stateKey && saveTableState(stateKey, e.state), [stateKey]);
+  // a link's filter is the view of this visit: the table goes on remembering the filter it had before
+  const onStateUpdated = useCallback(
+    (e: { state: GridState }) => stateKey && saveTableState(stateKey, urlFilter ? { ...e.state, filter: keptState?.filter } : e.state),
+    [stateKey, urlFilter, keptState],
+  );
   const resetLayout = () => {
     if (stateKey) clearTableState(stateKey);
     gridApi.current?.resetColumnState();
@@ -167,6 +199,15 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
       <div className="table-screen-head">
         <div>
           {screen.title && !embedded && <TitleTag className="page-title">{t(screen.title)}</TitleTag>}
+          {extraFilter && (
+            <p className="url-filter mb-1" data-testid="url-filter">
+              <i className="bi bi-funnel me-1" aria-hidden="true" />
+              {t('table:urlFilter', { fields: Object.keys(extraFilter).map((f) => t(fieldLabelKey(screen.entity, f), { defaultValue: f })).join(', ') })}
+              <Button variant="link" size="sm" className="ms-2 p-0 align-baseline" onClick={dropExtraFilter}>
+                {t('table:urlFilterDrop')}
+              </Button>
+            </p>
+          )}
           {screen.help && (
             <p className="table-help mb-1">
               <i className="bi bi-info-circle me-1" aria-hidden="true" />

@@ -1,0 +1,135 @@
+/**
+ * The approval inbox: rows waiting for the caller's decision (orders to accept), their declared
+ * columns, and per row the declared buttons (details-dialog buttons: one per transition the server
+ * offers, a `call` with Tak/Nie and a Polish toast: actions/call-action.ts). A decision taken reads
+ * the whole dashboard again (the inbox, the tiles, the list).
+ */
+import Table from 'react-bootstrap/Table';
+import { useTranslation } from 'react-i18next';
+import type { ConditionContext } from '../../../core/conditions';
+import type { InboxColumn, InboxSection } from '../../../core/generated/meta';
+import { runAction, type ActionEffects } from '../../actions/run-action';
+import { useCallEffects } from '../../actions/useCallEffects';
+import { useConfig } from '../../config/ConfigContext';
+import { useConditionContext } from '../../config/useConditionContext';
+import { formatValue } from '../../format';
+import { useMediaQuery } from '../../shell/useMediaQuery';
+import { ActionButtons } from '../details-dialog/ActionButtons';
+import { buttonInstances, type ButtonInstance } from '../details-dialog/record';
+import { DataState, type HeadingLevel, SectionFrame } from './parts';
+import { useGet } from './useGet';
+
+type Row = Record<string, unknown>;
+
+const WIDE_INBOX = '(min-width: 992px)';
+
+function Cell({ column, row, open }: { column: InboxColumn; row: Row; open?: () => void }) {
+  const { t } = useTranslation();
+  const blank = (v: unknown) => v === null || v === undefined || v === '';
+  const value = blank(row[column.id]) && column.fallbackField ? row[column.fallbackField] : row[column.id];
+  const empty = column.emptyText ? t(column.emptyText) : undefined;
+  const text = formatValue(value, column.format ?? 'text', t, empty, column.valueLabels);
+  const isEmpty = blank(value);
+  if (open && !isEmpty) {
+    return (
+      <button type="button" className="btn btn-link p-0 text-start" onClick={open}>
+        {text}
+      </button>
+    );
+  }
+  return <span className={isEmpty ? 'inbox-empty-value' : undefined}>{text}</span>;
+}
+
+export function ApprovalInbox({ section, level, version, onDone, openDialog }: {
+  section: InboxSection;
+  level: HeadingLevel;
+  version: number;
+  /** A decision was taken: the dashboard reads its data again. */
+  onDone: () => void;
+  openDialog: ActionEffects['openDialog'];
+}) {
+  const { t } = useTranslation();
+  const { conditions } = useConfig();
+  const ctx = useConditionContext();
+  const wide = useMediaQuery(WIDE_INBOX);
+  const state = useGet<{ rows: Row[] }>(section.endpoint, version);
+  const rows = state.data?.rows ?? [];
+  // the reload after a decision is the dashboard's own (below); nothing to close
+  const calls = useCallEffects({ reload: () => {}, close: () => {} });
+  const columns = section.columns.filter((c) => conditions.isVisible(c, ctx));
+  const key = (row: Row) => String(row[section.key]);
+
+  const run = (b: ButtonInstance) => {
+    const effects: ActionEffects = {
+      navigate: () => {},
+      openDialog,
+      matches: (condition, r) => conditions.matches(condition as never, { ...ctx, record: r ?? null }),
+      call: calls.call,
+    };
+    const work = runAction(b.button.action, { ...b.row, actionLabel: t(b.label) }, effects);
+    calls.track(work);
+    // a decision taken changes what waits: read everything again (whatever the action's reload says)
+    void Promise.resolve(work).then((outcome) => outcome === 'done' && onDone());
+  };
+  const opener = (row: Row, column: InboxColumn) => {
+    const open = section.open;
+    if (!open || open.column !== column.id) return undefined;
+    return () =>
+      runAction({ kind: 'openDialog', screen: open.screen, idField: open.idField ?? section.key, tab: open.tab }, row, { navigate: () => {}, openDialog });
+  };
+  const buttons = (row: Row, rowCtx: ConditionContext) => buttonInstances(section.actions, row, conditions, rowCtx);
+
+  return (
+    <SectionFrame id={section.id} kind="inbox" title={section.title ? t(section.title) : undefined} level={level} headingId={`dashboard-${section.id}`}>
+      <div aria-busy={state.loading || calls.busy}>
+        <DataState loading={state.loading} error={state.error} hasData={state.data !== null} empty={state.data !== null && rows.length === 0} emptyText={t(section.empty ?? 'dashboard:inbox.empty')} />
+        {rows.length > 0 && wide && (
+          <Table responsive hover className="inbox-table mb-0 align-middle">
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.id} scope="col" className={c.format === 'money' ? 'text-end' : undefined}>{t(c.label)}</th>
+                ))}
+                {section.actions?.length ? <th scope="col">{t('dashboard:inbox.actions')}</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={key(row)} data-key={key(row)}>
+                  {columns.map((c) => (
+                    <td key={c.id} className={c.format === 'money' ? 'text-end text-nowrap' : undefined}>
+                      <Cell column={c} row={row} open={opener(row, c)} />
+                    </td>
+                  ))}
+                  {section.actions?.length ? (
+                    <td>
+                      <ActionButtons buttons={buttons(row, { ...ctx, record: row })} busy={calls.busy} size="sm" onRun={run} />
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        {rows.length > 0 && !wide && (
+          <ul className="inbox-cards list-unstyled mb-0">
+            {rows.map((row) => (
+              <li key={key(row)} className="inbox-card" data-key={key(row)}>
+                <dl className="inbox-card-fields mb-2">
+                  {columns.map((c) => (
+                    <div key={c.id}>
+                      <dt>{t(c.label)}</dt>
+                      <dd><Cell column={c} row={row} open={opener(row, c)} /></dd>
+                    </div>
+                  ))}
+                </dl>
+                <ActionButtons buttons={buttons(row, { ...ctx, record: row })} busy={calls.busy} size="sm" onRun={run} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {calls.confirmation}
+    </SectionFrame>
+  );
+}

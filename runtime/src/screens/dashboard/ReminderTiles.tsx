@@ -1,0 +1,75 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatNumber } from '../../format';
+import { UrgencyBadge } from './parts';
+import { tileTarget, URGENCIES, urgencyTone, type RuleSummary } from './reminders';
+
+/** The counts of one rule by urgency, e.g. "Po terminie 1 · Pilne 2 · Wkrótce 0". */
+function TileCounts({ rule }: { rule: RuleSummary }) {
+  const { t } = useTranslation();
+  return (
+    <span className="reminder-tile-counts">
+      {URGENCIES.map((u, i) => (
+        <span key={u}>
+          {i > 0 && <span aria-hidden="true"> · </span>}
+          {t(`dashboard:urgency.${u}`)} {formatNumber(rule.counts[u])}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/**
+ * One tile per rule: title, count, worst urgency (border colour and badge text). A rule with a
+ * table is a link to it, filtered; any other tile is a toggle that shows its items in the list.
+ */
+export function ReminderTiles({ rules, activeRule, onShowRule }: {
+  rules: RuleSummary[];
+  activeRule: string | null;
+  /** Shows a rule's items in the screen's list; without a list section, a tile without a table is not a control. */
+  onShowRule?: (rule: RuleSummary) => void;
+}) {
+  const { t } = useTranslation();
+  const hintId = useId();
+  return (
+    <>
+      {/* what a tile does, read after its name (hidden: referenced, not shown) */}
+      <div hidden>
+        <span id={`${hintId}-table`}>{t('dashboard:tiles.opensTable')}</span>
+        <span id={`${hintId}-list`}>{t('dashboard:tiles.showsList')}</span>
+      </div>
+      <ul className="reminder-tiles list-unstyled mb-0">
+      {rules.map((rule) => {
+        const target = tileTarget(rule);
+        const className = `reminder-tile reminder-tile--${urgencyTone(rule.worst)}${activeRule === rule.id ? ' reminder-tile--active' : ''}`;
+        const body = (
+          <>
+            <span className="reminder-tile-head">
+              <span className="reminder-tile-label">{rule.label}</span>
+              <UrgencyBadge urgency={rule.worst} />
+            </span>
+            <span className="reminder-tile-total">{formatNumber(rule.total)}</span>
+            <TileCounts rule={rule} />
+          </>
+        );
+        return (
+          <li key={rule.id} data-rule={rule.id}>
+            {target.kind === 'table' ? (
+              <Link to={target.href} className={className} aria-describedby={`${hintId}-table`}>
+                {body}
+              </Link>
+            ) : onShowRule ? (
+              <button type="button" className={className} aria-pressed={activeRule === rule.id} aria-describedby={`${hintId}-list`} onClick={() => onShowRule(rule)}>
+                {body}
+              </button>
+            ) : (
+              <div className={`${className} reminder-tile--static`}>{body}</div>
+            )}
+          </li>
+        );
+      })}
+      </ul>
+    </>
+  );
+}

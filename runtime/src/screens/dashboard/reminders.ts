@@ -1,0 +1,114 @@
+/**
+ * Pure parts of the dashboard's reminder sections: a tile's colour and label from its rule's worst
+ * urgency, what a tile opens, the strip's line, the items' due and time-left texts, the address of
+ * a page of items, the pager. No React, no DOM.
+ */
+import type { ReminderItems, ReminderSummary } from '../../../core/generated/api';
+import { formatDate, formatKm, formatNumber, type Translate } from '../../format';
+import { urlWithFilter } from '../../routing/filter-param';
+
+export type RuleSummary = ReminderSummary['rules'][number];
+export type ReminderItem = ReminderItems['items'][number];
+export type Urgency = ReminderItem['urgency'];
+
+/** Most urgent first: the order of the chips, the strip and a tile's counts. */
+export const URGENCIES: readonly Urgency[] = ['pastDue', 'urgent', 'soon'];
+
+/** A colour by urgency: past due and urgent red, soon amber, nothing due neutral. Always shown with its text, never alone. */
+export type UrgencyTone = 'danger' | 'warning' | 'neutral';
+
+export function urgencyTone(urgency: Urgency | null | undefined): UrgencyTone {
+  if (urgency === 'pastDue' || urgency === 'urgent') return 'danger';
+  if (urgency === 'soon') return 'warning';
+  return 'neutral';
+}
+
+/** The text beside the colour: the urgency's name, or "nothing due". */
+export function urgencyLabelKey(urgency: Urgency | null | undefined): string {
+  return urgency ? `dashboard:urgency.${urgency}` : 'dashboard:urgency.none';
+}
+
+/** The counts over all the rules, by urgency. */
+export function totalsByUrgency(rules: readonly Pick<RuleSummary, 'counts'>[]): Record<Urgency, number> {
+  const totals = { pastDue: 0, urgent: 0, soon: 0 };
+  for (const rule of rules) for (const u of URGENCIES) totals[u] += rule.counts[u] ?? 0;
+  return totals;
+}
+
+/** The strip's counts: "Po terminie 5 · Pilne 12 · Wkrótce 30", or "nothing due" when all are 0. */
+export function stripText(totals: Record<Urgency, number>, t: Translate): string {
+  if (URGENCIES.every((u) => !totals[u])) return t('dashboard:strip.none');
+  return URGENCIES.map((u) => `${t(`dashboard:urgency.${u}`)} ${formatNumber(totals[u])}`).join(' · ');
+}
+
+/** What a tile opens: its rule's table, filtered to the rule's rows, or the rule's items in the list. */
+export type TileTarget = { kind: 'table'; href: string } | { kind: 'list'; rule: string };
+
+export function tileTarget(rule: Pick<RuleSummary, 'id' | 'table'>): TileTarget {
+  return rule.table ? { kind: 'table', href: urlWithFilter(rule.table.route, rule.table.filter) } : { kind: 'list', rule: rule.id };
+}
+
+/** The tiles shown: every rule, or (hideEmpty) those with something due. */
+export function shownTiles(rules: readonly RuleSummary[], hideEmpty = false): RuleSummary[] {
+  return hideEmpty ? rules.filter((r) => r.total > 0) : [...rules];
+}
+
+export interface ItemsQuery {
+  rule?: string | null;
+  urgency?: Urgency | null;
+  offset?: number;
+  limit?: number;
+}
+
+/** `/reminders/items?rule=insuranceOc&urgency=urgent&offset=10&limit=10` (empty parts left out). */
+export function itemsPath(endpoint: string, query: ItemsQuery): string {
+  const params = new URLSearchParams();
+  if (query.rule) params.set('rule', query.rule);
+  if (query.urgency) params.set('urgency', query.urgency);
+  if (query.offset) params.set('offset', String(query.offset));
+  if (query.limit) params.set('limit', String(query.limit));
+  const text = params.toString();
+  return text ? `${endpoint}?${text}` : endpoint;
+}
+
+/** When an item comes due: its date (DD.MM.YYYY), or for a distance without a projected date the reading it is due at. */
+export function dueText(item: Pick<ReminderItem, 'dueDate' | 'limitKm'>, t: Translate): string {
+  return formatDate(item.dueDate) ?? formatKm(item.limitKm) ?? t('app:empty');
+}
+
+/** How long is left: days (dziś, za 3 dni, 2 dni po terminie), and km for a distance (pozostało 500 km, przekroczono o 80 km). */
+export function leftText(item: Pick<ReminderItem, 'daysLeft' | 'kmLeft'>, t: Translate): string {
+  const parts: string[] = [];
+  if (item.kmLeft !== null && item.kmLeft !== undefined) {
+    parts.push(item.kmLeft < 0 ? t('dashboard:km.over', { km: formatKm(-item.kmLeft) }) : t('dashboard:km.left', { km: formatKm(item.kmLeft) }));
+  }
+  if (item.daysLeft !== null && item.daysLeft !== undefined) {
+    const d = item.daysLeft;
+    parts.push(d < 0 ? t('dashboard:days.pastDue', { count: -d }) : d === 0 ? t('dashboard:days.today') : t('dashboard:days.left', { count: d }));
+  }
+  return parts.length ? parts.join(', ') : t('app:empty');
+}
+
+/** The item's vehicle as one line: registration and make with model. */
+export function vehicleText(item: Pick<ReminderItem, 'rejestr' | 'markaModel'>): string {
+  return [item.rejestr, item.markaModel].filter((x) => x !== null && x !== undefined && String(x).trim() !== '').join(' ');
+}
+
+export interface PageInfo {
+  from: number;
+  to: number;
+  total: number;
+  previous: number | null;
+  next: number | null;
+}
+
+/** The rows a page shows (1-based, for "11–20 z 57") and the offsets of the pages beside it. */
+export function pageInfo(offset: number, limit: number, shown: number, total: number): PageInfo {
+  return {
+    from: shown ? offset + 1 : 0,
+    to: offset + shown,
+    total,
+    previous: offset > 0 ? Math.max(0, offset - limit) : null,
+    next: offset + limit < total ? offset + limit : null,
+  };
+}

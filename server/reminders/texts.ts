@@ -1,0 +1,66 @@
+/**
+ * An item's text in Polish: the rule's message key (locales/pl/reminders.json) filled with its
+ * dates and distances in the portal's formats (DD.MM.YYYY, thousands grouped as the locale does).
+ * Made on the server, so that the cockpit, the driver's "Do zrobienia" and the e-mails of the
+ * notifications say the same thing.
+ */
+import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
+
+type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+interface ItemValues {
+  dueDate: string | null;
+  daysLeft: number | null;
+  kmLeft: number | null;
+  projectedKm: number | null;
+  limitKm: number | null;
+  excessKm: number | null;
+  excessCost: number | null;
+  tooFewReadings?: boolean;
+}
+
+/** 'YYYY-MM-DD' → 'DD.MM.YYYY' (dates are days, no time zone to apply). */
+export function shownDate(day: string | null): string {
+  if (!day) return '';
+  const [y, m, d] = day.slice(0, 10).split('-');
+  return `${d}.${m}.${y}`;
+}
+
+/** The day `days` before or after a 'YYYY-MM-DD' day. */
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day.slice(0, 10)}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+export function itemText(t: Translate, rule: ReminderRule, item: ItemValues, recordLabel: string | null, locale: string): string {
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const afterDays = rule.due.kind === 'date' ? rule.due.afterDays ?? 0 : 0;
+  const vars: Record<string, unknown> = {
+    recordLabel: recordLabel ?? '',
+    date: shownDate(item.dueDate),
+    days: item.daysLeft ?? '',
+    // the watched date lies afterDays before the due day: a reading 95 days old is due at 90
+    daysAgo: item.daysLeft === null ? '' : afterDays - item.daysLeft,
+    since: item.dueDate ? shownDate(addDays(item.dueDate, -afterDays)) : '',
+    km: item.kmLeft === null ? '' : number.format(Math.abs(item.kmLeft)),
+    limitKm: item.limitKm === null ? '' : number.format(item.limitKm),
+    projectedKm: item.projectedKm === null ? '' : number.format(item.projectedKm),
+    excessKm: item.excessKm === null ? '' : number.format(item.excessKm),
+    excessCost: item.excessCost === null ? '' : money.format(item.excessCost),
+  };
+  if (item.kmLeft !== null) {
+    vars.kmText = item.kmLeft < 0 ? t('reminders:kmOver', { km: vars.km }) : t('reminders:kmLeft', { km: vars.km });
+  }
+  if (rule.due.kind === 'distance') {
+    vars.projectedText = item.tooFewReadings ? ` (${t('reminders:tooFewReadings')})` : item.dueDate ? t('reminders:projected', { date: vars.date }) : '';
+  }
+  if (rule.due.kind === 'mileageProjection') {
+    if (item.tooFewReadings) return t('reminders:tooFewReadingsMessage', { label: t(rule.label), date: vars.date });
+    {
+      vars.excessText = item.excessKm && item.excessKm > 0 ? t('reminders:excess', { excessKm: vars.excessKm, excessCost: vars.excessCost }) : t('reminders:noExcess');
+    }
+  }
+  return t(rule.message, vars);
+}

@@ -1,0 +1,143 @@
+/**
+ * The cockpit (issue 24, screens/dashboard.json): the strip above the vehicles table, the Pulpit's
+ * tiles, list, approval inbox and charts, a tile opening a filtered table, and a driver's to-do.
+ * Each journey finds records of its own: the inbox decides the seed's showcase order of its client
+ * (reminder-showcase.ts), the driver's reading is entered by the driver of the seed's stale vehicle.
+ */
+import { expect, test } from '@playwright/test';
+import { rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
+
+/** The vehicle of the seed's driver kierowca.licznik (server/seed/seed.ts). */
+const STALE_PLATE = 'WA20016';
+
+test('the strip above the vehicles table leads to the Pulpit: tiles, list on a tile\'s rule, details on the rule\'s tab', async ({ page }) => {
+  await signIn(page, 'manager');
+  const strip = page.locator('[data-section="strip"]');
+  await expect(strip).toContainText(/Po terminie \d+ · Pilne \d+ · Wkrótce \d+/);
+  await strip.getByRole('link').click();
+  await expect(page).toHaveURL(/\/app\/pulpit$/);
+  await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link').first()).toHaveText('Pulpit');
+
+  // a tile says its urgency in words beside its colour
+  const oc = page.locator('[data-rule="insuranceOc"] button');
+  await expect(oc).toContainText(/Polisa OC/);
+  await expect(oc.locator('.urgency-badge')).toHaveText(/Po terminie|Pilne|Wkrótce|Nic nie czeka/);
+
+  // a tile without a table shows its rule's items in the list
+  await oc.click();
+  await expect(oc).toHaveAttribute('aria-pressed', 'true');
+  const list = page.locator('[data-section="list"]');
+  await expect(list.locator('.rule-chip')).toContainText('Polisa OC');
+  await expect(list.locator('.reminder-rule').first()).toHaveText('Polisa OC');
+  const rules = await list.locator('tbody .reminder-rule').allInnerTexts();
+  expect(new Set(rules)).toEqual(new Set(['Polisa OC']));
+
+  // a row opens its vehicle on the insurance tab
+  await list.locator('.reminder-open').first().click();
+  const details = page.getByRole('dialog');
+  await expect(details.getByRole('tab', { name: 'Polisy' })).toHaveAttribute('aria-selected', 'true');
+  await details.getByRole('button', { name: 'Zamknij' }).last().click();
+
+  // the chips choose an urgency
+  await list.getByRole('button', { name: 'Pokaż przypomnienia wszystkich rodzajów' }).click();
+  await list.getByRole('button', { name: /^Pilne \(\d+\)$/ }).click();
+  await expect(list.getByRole('button', { name: /^Pilne \(\d+\)$/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(list.locator('tbody .urgency-badge').first()).toHaveText('Pilne');
+});
+
+test('a tile of a rule with a table opens the table filtered to the rule\'s rows', async ({ page }) => {
+  await signIn(page, 'manager');
+  await page.goto('/app/pulpit');
+  const tile = page.locator('[data-rule="ordersAwaitingAcceptance"] a');
+  const total = Number((await tile.locator('.reminder-tile-total').innerText()).replace(/\D/g, ''));
+  await tile.click();
+  await expect(page).toHaveURL(/\/app\/order\?filter=/);
+  await tableLoaded(page);
+  await expect.poll(() => rowCount(page)).toBeGreaterThanOrEqual(total);
+  // a bad filter in the address is ignored, and the link's filter was not kept as the table's own
+  await page.goto('/app/order?filter=%7Bstatus');
+  await tableLoaded(page);
+  await expect.poll(() => rowCount(page)).toBeGreaterThan(total);
+});
+
+test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish toast, and the order leaves the inbox and its tile', async ({ page }) => {
+  await signIn(page, 'manager');
+  await page.goto('/app/pulpit');
+  const inbox = page.locator('[data-section="inbox"]');
+  await expect(inbox.getByRole('heading', { name: 'Zlecenia do akceptacji' })).toBeVisible();
+  // its own order: the seed's showcase order of this client whose prices the manager sees
+  // (cenaWidoczna T); no other journey decides it
+  const row = inbox.locator('tbody tr').filter({ hasNotText: 'ukryta' }).first();
+  await expect(row).toBeVisible();
+  const number = (await row.locator('td').first().innerText()).trim();
+  const tile = page.locator('[data-rule="ordersAwaitingAcceptance"] .reminder-tile-total');
+  const before = Number((await tile.innerText()).replace(/\D/g, ''));
+
+  await row.getByRole('button', { name: 'Akceptuj', exact: true }).click();
+  const confirm = page.locator('.confirm-modal');
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Nie' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(inbox.getByRole('cell', { name: number, exact: true })).toBeVisible();
+
+  await row.getByRole('button', { name: 'Akceptuj', exact: true }).click();
+  await confirm.getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, /Zmieniono status zlecenia/)).toBeVisible();
+  await expect(inbox.getByRole('cell', { name: number, exact: true })).toHaveCount(0);
+  await expect.poll(async () => Number((await tile.innerText()).replace(/\D/g, ''))).toBe(before - 1);
+});
+
+test('charts draw with their data as a table, in Polish formats', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.goto('/app/pulpit');
+  const costs = page.locator('[data-chart="costs-per-month"]');
+  await expect(costs.locator('canvas')).toBeVisible();
+  await costs.getByRole('button', { name: 'Pokaż dane w tabeli' }).click();
+  const table = costs.getByRole('table');
+  await expect(table).toBeVisible();
+  await expect(table.getByRole('columnheader')).toHaveText(['Miesiąc', 'Netto', 'Brutto']);
+  await expect(table.locator('tbody th').first()).toHaveText(/^(sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}$/);
+  await expect(table.locator('tbody td').first()).toHaveText(/zł$/);
+});
+
+test('on a phone the list is cards and the tiles wrap two a row', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, 'manager');
+  await page.goto('/app/pulpit');
+  await expect(page.locator('[data-section="list"] .reminder-card').first()).toBeVisible();
+  await expect(page.locator('[data-section="list"] table')).toHaveCount(0);
+  const [a, b] = await page.locator('.reminder-tile').evaluateAll((els) => els.slice(0, 2).map((e) => e.getBoundingClientRect().top));
+  expect(a).toBe(b);
+});
+
+test('a driver sees Do zrobienia above the vehicle\'s panels, and no Pulpit', async ({ page }) => {
+  await signIn(page, 'kierowca');
+  const todo = page.locator('[data-section="todo"]');
+  await expect(todo.getByRole('heading', { name: 'Do zrobienia' })).toBeVisible();
+  const box = await todo.boundingBox();
+  const panels = await page.locator('[data-screen="vehicle-panels"]').boundingBox();
+  expect(box!.y).toBeLessThan(panels!.y);
+  await page.goto('/app/pulpit');
+  await expect(page.getByRole('alert')).toHaveText('Nie masz dostępu do tej strony.');
+});
+
+test('a driver is asked for the odometer, enters a reading from Do zrobienia, and the reminder is gone', async ({ page }) => {
+  // the driver of a vehicle whose last reading is 100 days old (seed: kierowca.licznik)
+  await submitLogin(page, { login: 'kierowca.licznik', password: 'Haslo123!', choice: 'Użytkownik pojazdu', plate: STALE_PLATE });
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  const todo = page.locator('[data-section="todo"]');
+  const reminder = todo.locator('.reminder-card, tr').filter({ hasText: /Podaj stan licznika — ostatni odczyt \d+ dni temu/ });
+  await expect(reminder).toBeVisible();
+  await reminder.getByRole('button', { name: 'Podaj stan licznika', exact: true }).click();
+  const modal = page.getByRole('dialog', { name: 'Nowy stan licznika' });
+  await expect(modal.getByLabel(/^Pojazd/)).toHaveValue(STALE_PLATE);
+  // the vehicle's last reading is shown above the form
+  const last = Number((await modal.getByText(/^[\d\s\u00a0]+ km$/).first().innerText()).replace(/\D/g, ''));
+  expect(last).toBeGreaterThan(0);
+  await modal.getByLabel(/^Stan licznika/).fill(String(last + 250));
+  await modal.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Zapisano stan licznika')).toBeVisible();
+  await expect(modal).toBeHidden();
+  await expect(todo.getByText(/Podaj stan licznika — ostatni odczyt/)).toHaveCount(0);
+});
