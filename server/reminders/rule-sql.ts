@@ -97,9 +97,10 @@ export function ruleQuery(rule: ReminderRule, ctx: RuleContext): RawBuilder<Rule
 
   // the scoped and filtered rows, selected in a subquery so that the scope's column names read
   // the resource's own view and never a column of the joined vehicle
+  // only the columns the rule reads: a view's costly columns (a contract's charges) stay unread
   const scoped = ctx.db
     .selectFrom(resource.source)
-    .selectAll()
+    .select(readColumns(rule, entity, resource.key, ctx.titleFields(rule.open.screen)).map((c) => sql.ref(c).as(c)))
     .where((eb) => {
       const parts: Expression<SqlBool>[] = [scopeExpression(eb, ctx.resources, resource, ctx.session, ctx.forbidden)];
       const filter = filterExpression(eb, columns, rule.where);
@@ -177,6 +178,15 @@ export function ruleQuery(rule: ReminderRule, ctx: RuleContext): RawBuilder<Rule
   ) as due where "urgency" is not null`;
 }
 
+/** The columns of the rule's own row that its query reads. */
+function readColumns(rule: ReminderRule, entity: Record<string, any>, key: string, titles: readonly string[]): string[] {
+  const due = rule.due;
+  const named = due.kind === 'date' ? [due.field] : due.kind === 'distance' ? [due.limit, due.reading] : [due.end, due.limit, due.margin, due.rate];
+  const own = named.filter((n): n is string => typeof n === 'string' && !n.startsWith('vehicle.'));
+  const columns = new Set([key, rule.vehicleKey ?? 'pojazdId', rule.open.idField ?? key, ...own, ...titles]);
+  return [...columns].filter((c) => Object.hasOwn(entity.properties ?? {}, c));
+}
+
 /**
  * A condition on the resource's own row that keeps what cannot be due out of the join (an index
  * on a date column answers it): a date on or before the last day of "soon"; a distance with both
@@ -189,8 +199,10 @@ function candidate(rule: ReminderRule, today: RawBuilder<unknown>): Expression<S
     return sql<SqlBool>`${sql.ref(due.field)} < (${today} + ${sql.lit(rule.thresholds.soon - (due.afterDays ?? 0) + 1)})`;
   }
   if (due.kind === 'distance') {
-    const parts = [own(due.limit), own(due.reading)].filter((r) => r !== undefined);
-    return parts.length ? sql<SqlBool>`${sql.join(parts.map((r) => sql`${r} is not null`), sql` and `)}` : sql<SqlBool>`true`;
+    // within "soon" of the limit by the last reading (a vehicle farther off is not due, whatever
+    // its projection says), decided on the row itself, before any join
+    const [limit, reading] = [own(due.limit), own(due.reading)];
+    return limit && reading ? sql<SqlBool>`${limit} - ${reading} <= ${sql.lit(rule.thresholds.soon)}` : sql<SqlBool>`true`;
   }
   const end = own(due.end);
   const limit = own(due.limit);

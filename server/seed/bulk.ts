@@ -140,7 +140,9 @@ async function cars(db: Kysely<DB>, plan: BulkPlan, base: number, empBase: numbe
       x.km, ${today} - (r.h7 % 45)::integer, (r.h8 % 55)::numeric, ${today} + (r.h9 % 420)::integer - 60,
       x.ot, greatest(x.km - (r.h10 % 15000)::integer, 0), x.ot + 365, greatest(x.km - (r.h10 % 15000)::integer, 0) + 30000,
       case when r.h11 % 4 = 0 then 'T' else 'N' end, x.driver, case when x.driver then x.wyd end,
-      (x.rej + interval '5 years')::date, 150000 + (r.h12 % 3) * 25000, (r.h13 % 8000)::integer,
+      -- five years after registration, or (for a vehicle already older) a date from a month ago to
+      -- two and a half years ahead: a fleet renews its plan, so few liquidations are long overdue
+      greatest((x.rej + interval '5 years')::date, ${today} + (r.h12 % 900)::integer - 30), 150000 + (r.h12 % 3) * 25000, (r.h13 % 8000)::integer,
       ${insured('oc', 1)}, ${insured('ac', 2)}, ${insured('nw', 3)}, ${insured('as', 4)},
       case when x.card then ${pick(FUEL_ISSUERS, 'r.h14')} end,
       case when x.card then '7077' || lpad((${base} + g)::text, 12, '0') end,
