@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { dropSchema } from '../../server/db/connect.ts';
-import { signIn, toast, openColumnFilter, rowCount } from './support.ts';
+import { ACCOUNTS, signIn, submitLogin, toast, openColumnFilter, rowCount } from './support.ts';
 import { PORT } from './ports';
 import { seededPGliteDataDir } from '../../server/db/testing.ts';
 
@@ -137,7 +137,9 @@ test.describe('a client variant with a lower export limit', () => {
   test('more orders than the limit: the spec\'s message, and no file', async ({ page }) => {
     let downloads = 0;
     page.on('download', () => downloads++);
-    await signIn(page, 'manager');
+    // the example variant lands its managers on the Pulpit (its screens/routes.json: landing per role)
+    await submitLogin(page, ACCOUNTS.manager);
+    await expect(page).toHaveURL(/\/app\/pulpit$/);
     await page.goto('/app/order');
     await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="statusZnaczenie"]')).toHaveText(/\S/);
     expect(await rowCount(page)).toBeGreaterThan(50);
