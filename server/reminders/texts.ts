@@ -5,19 +5,12 @@
  * notifications say the same thing.
  */
 import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
+import type { RuleRow } from './rule-sql.ts';
 
 type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
-interface ItemValues {
-  dueDate: string | null;
-  daysLeft: number | null;
-  kmLeft: number | null;
-  projectedKm: number | null;
-  limitKm: number | null;
-  excessKm: number | null;
-  excessCost: number | null;
-  tooFewReadings?: boolean;
-}
+/** What a text is made of: an item's figures as the rule's query answers them. */
+type ItemValues = Pick<RuleRow, 'dueDate' | 'daysLeft' | 'kmLeft' | 'projectedKm' | 'limitKm' | 'excessKm' | 'excessCost'> & { tooFewReadings?: boolean };
 
 /** 'YYYY-MM-DD' → 'DD.MM.YYYY' (dates are days, no time zone to apply). */
 export function shownDate(day: string | null): string {
