@@ -395,6 +395,50 @@ export interface PasswordReset {
   userId: number;
 }
 
+export interface ReminderCount {
+  n: number;
+  pastFrom: string | null;
+  ruleKey: string;
+  scopeClient: string | null;
+  soonFrom: string;
+  until: string | null;
+  urgentFrom: string | null;
+}
+
+export interface ReminderDirty {
+  pojazdId: number;
+}
+
+export interface ReminderDue {
+  dueDate: string | null;
+  excessCost: number | null;
+  excessKm: number | null;
+  kmLeft: number | null;
+  limitKm: number | null;
+  openId: string;
+  pastFrom: string | null;
+  pojazdId: number;
+  projectedKm: number | null;
+  recordId: string;
+  recordLabel: string | null;
+  ruleKey: string;
+  scopeClient: string | null;
+  scopeStation: string | null;
+  scopeUser: number | null;
+  scopeVehicle: number | null;
+  soonFrom: string;
+  tooFewReadings: boolean | null;
+  until: string | null;
+  urgentFrom: string | null;
+}
+
+export interface ReminderRule {
+  builtAt: Timestamp | null;
+  definition: Json;
+  ruleKey: string;
+  seenAt: Generated<Timestamp>;
+}
+
 export interface ServiceOrder {
   autData: Timestamp | null;
   autId: Generated<number>;
@@ -996,6 +1040,10 @@ export interface DB {
   order_status: OrderStatus;
   order_transition: OrderTransition;
   password_reset: PasswordReset;
+  reminder_count: ReminderCount;
+  reminder_dirty: ReminderDirty;
+  reminder_due: ReminderDue;
+  reminder_rule: ReminderRule;
   service_order: ServiceOrder;
   service_plan: ServicePlan;
   service_station: ServiceStation;

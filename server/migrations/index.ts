@@ -18,6 +18,7 @@ import { migration011 } from './011_user_deletion.ts';
 import { migration012 } from './012_damages_assignments.ts';
 import { migration013 } from './013_count_covering_indexes.ts';
 import { migration014 } from './014_vehicle_mileage.ts';
+import { migration015 } from './015_reminder_due.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '012_damages_assignments': migration012,
   '013_count_covering_indexes': migration013,
   '014_vehicle_mileage': migration014,
+  '015_reminder_due': migration015,
 };

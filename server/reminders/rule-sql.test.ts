@@ -1,6 +1,6 @@
 /**
  * Every shipped reminder rule (screens/reminders.json) at the edges of its thresholds, with the
- * day fixed: the SQL of rule-sql.ts run on an embedded PostgreSQL against a probe table that holds
+ * day fixed: the SQL of rule-sql.ts (the rows reminder_due stores, read on that day) run on an embedded PostgreSQL against a probe table that holds
  * just the columns the rule reads. What each edge must give is issue 24's rule, written here:
  * one day (km) past due is past due, the due day itself and the urgent threshold are urgent, the
  * day after it soon up to the soon threshold, the day after that not listed.
@@ -12,8 +12,7 @@ import type { Session } from '../auth/sessions.ts';
 import { loadBundle } from '../config/load-bundle.ts';
 import { byConfiguration, type ConfiguredTables } from '../db/configured-tables.ts';
 import { openTestDatabase, type TestDatabase } from '../db/testing.ts';
-import type { ResourceDecl } from '../config/bundle.ts';
-import { ruleQuery, type RuleRow } from './rule-sql.ts';
+import { dueRowsQuery, listedAt, urgencyAt, type RuleDefinition } from './rule-sql.ts';
 import { ROOT } from '../../tests/support/test-app.ts';
 
 const TODAY = '2031-03-10';
@@ -53,17 +52,17 @@ describe('each shipped reminder rule at its edges', () => {
     const defs = Object.entries({ id: 'integer', pojazdId: 'integer', ...columns }).map(([c, type]) => `"${c}" ${type}`).join(', ');
     await sql.raw(`create table ${table} (${defs})`).execute(db);
     for (const [i, row] of rows.entries()) {
-      const names = ['id', ...Object.keys(row)];
-      await sql`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))}) values (${sql.join([i + 1, ...Object.values(row)])})`.execute(db);
+      // a vehicle of its own each (no such car: a probe reads nothing of it)
+      const names = ['id', 'pojazdId', ...Object.keys(row)];
+      await sql`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))}) values (${sql.join([i + 1, 900_000 + i, ...Object.values(row)])})`.execute(db);
     }
     const typeOf = (t: string) => (t === 'integer' ? { type: ['integer', 'null'] } : t === 'boolean' ? { type: ['boolean', 'null'] } : t === 'text' ? { type: ['string', 'null'] } : { type: ['string', 'null'], format: t === 'date' ? 'date' : 'date-time' });
     const entity = { type: 'object', properties: Object.fromEntries(Object.entries({ id: 'integer', pojazdId: 'integer', ...columns }).map(([c, t]) => [c, typeOf(t)])) };
-    const resource = { resource: 'probe', entity: 'probe', source: table, key: 'id', access: { ADMIN: 'all' } } as unknown as ResourceDecl;
-    const query = ruleQuery({ ...rule, resource: 'probe', open: { screen: 'none' } }, {
-      db: byConfiguration(database.db), resources: { probe: resource }, schemas: { probe: entity }, session: ADMIN,
-      today: TODAY, forbidden: 'forbidden', titleFields: () => [],
-    });
-    const { rows: found } = await sql<RuleRow>`select * from (${query}) as q`.execute(db);
+    const definition: RuleDefinition = { rule: { ...rule, resource: 'probe', open: { screen: 'none' } }, resource: { source: table, key: 'id' }, entity, titles: [] };
+    // the rows as reminder_due stores them, read on TODAY as the cockpit reads them
+    const stored = dueRowsQuery(definition, rule.id, db);
+    const { rows: found } = await sql<{ recordId: string; urgency: string }>`
+      select "recordId", ${urgencyAt(TODAY)} as urgency from (${stored}) as due where ${listedAt(TODAY)}`.execute(db);
     return new Map(found.map((r) => [Number(r.recordId), r.urgency]));
   }
 

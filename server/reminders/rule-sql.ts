@@ -1,8 +1,8 @@
 /**
- * One reminder rule of screens/reminders.json as SQL: the rows of its resource the caller may see
- * (the resource's row scope of ACCESS.md), narrowed by the rule's `where`, with what is due, how
- * far off it is and its urgency. Every rule answers the same columns, so the rules of a cockpit
- * are one `union all`, counted and paged by the database (server/reminders/service.ts).
+ * One reminder rule of screens/reminders.json as SQL: the rows of reminder_due (migration 015)
+ * for its resource's records, narrowed by the rule's `where`, with what is due and the days from
+ * which each record is soon, urgent and past due (server/reminders/due-table.ts keeps them;
+ * server/reminders/service.ts counts and pages them within the caller's rows).
  *
  * The urgency of a rule whose thresholds count days (km for distances and projections):
  *   left < 0          → pastDue
@@ -10,27 +10,30 @@
  *   left <= soon      → soon
  *   otherwise         → not listed
  * A date's `left` is its days from today (the due day itself is 0: urgent, the day after is past
- * due). `today` is a parameter, never the database's clock: the portal's time zone decides the
- * day, and tests fix it.
+ * due). Stored as days (soon from `due - soon` …), so `today` only meets the rows at reading:
+ * it is a parameter, never the database's clock (the portal's time zone decides the day, and
+ * tests fix it), and the rows need no refresh when the day turns.
  *
  * Distances and projections use the vehicle's daily average over its readings, read from
  * vehicle_mileage (migration 014: count, first and last reading per vehicle, kept by triggers).
  */
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
-import type { Session } from '../auth/sessions.ts';
+import type { ResourceDecl } from '../config/bundle.ts';
 import type { ConfiguredTables } from '../db/configured-tables.ts';
-import type { Kysely } from 'kysely';
-import { scopeExpression, type Resources } from '../resources/scope.ts';
+import { scopeColumnName, type Resources } from '../resources/scope.ts';
 import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
 
 export type Urgency = 'pastDue' | 'urgent' | 'soon';
 export const URGENCIES: readonly Urgency[] = ['pastDue', 'urgent', 'soon'];
 
-/** The columns every rule's query answers (the item before its vehicle and texts are added). */
+/** An item as a reader answers it from reminder_due (before its vehicle and texts are added). */
 export interface RuleRow {
   rule: string;
+  /** The record's key in its resource. */
   recordId: number | string;
+  /** What its details dialog opens (the rule's `open.idField`, else the record's key). */
+  openId: number | string;
   pojazdId: number | null;
   recordLabel: string | null;
   dueDate: string | null;
@@ -42,18 +45,6 @@ export interface RuleRow {
   excessCost: number | null;
   tooFewReadings: boolean | null;
   urgency: Urgency;
-}
-
-export interface RuleContext {
-  db: Kysely<ConfiguredTables>;
-  resources: Resources;
-  schemas: Record<string, Record<string, any>>;
-  session: Session;
-  /** YYYY-MM-DD in the portal's time zone. */
-  today: string;
-  forbidden: string;
-  /** The label a details dialog shows for a record (its titleField), by screen id. */
-  titleFields: (screen: string) => readonly string[];
 }
 
 const DEFAULT_PROJECTION = { minReadings: 2, minSpanDays: 30 };
@@ -85,56 +76,98 @@ function dailyAverage(rule: ReminderRule): RawBuilder<number | null> {
 }
 
 /**
- * The rule's query: FROM its resource's view as `item`, within the caller's scope and the rule's
- * filter, joined to its vehicle and the vehicle's readings; only rows with an urgency.
+ * Everything a rule's SQL depends on, stored with its rows (reminder_rule): the rule, its
+ * resource's view, key and scope columns, the entity's columns, the details dialog's title
+ * fields. Any process can refresh the rows of any definition from it, whatever bundle it serves.
  */
-export function ruleQuery(rule: ReminderRule, ctx: RuleContext): RawBuilder<RuleRow> {
-  const resource = ctx.resources[rule.resource];
-  const entity = ctx.schemas[resource.entity];
+export interface RuleDefinition {
+  rule: ReminderRule;
+  resource: Pick<ResourceDecl, 'source' | 'key' | 'scopeColumns'>;
+  entity: { properties?: Record<string, unknown> };
+  titles: string[];
+}
+
+/** The columns of reminder_due (migration 015), in the order dueRowsQuery selects them. */
+export const DUE_COLUMNS = [
+  'ruleKey', 'recordId', 'openId', 'pojazdId', 'scopeClient', 'scopeVehicle', 'scopeStation', 'scopeUser', 'recordLabel',
+  'dueDate', 'kmLeft', 'projectedKm', 'limitKm', 'excessKm', 'excessCost', 'tooFewReadings',
+  'soonFrom', 'urgentFrom', 'pastFrom', 'until',
+] as const;
+
+/** Where each scope kind of server/resources/scope.ts finds its value in reminder_due. */
+export const DUE_SCOPE_COLUMNS = { client: 'scopeClient', ownVehicle: 'scopeVehicle', station: 'scopeStation', self: 'scopeUser' } as const;
+const SCOPE_TYPES = { client: 'text', ownVehicle: 'integer', station: 'text', self: 'integer' } as const;
+
+const NEVER = sql`null::date`;
+const ALWAYS = sql`'-infinity'::date`;
+
+/**
+ * The rows of reminder_due for one rule definition: every record of its resource that is or will
+ * be due, whoever may see it (the reader applies the scope to the stored scope columns), with the
+ * days from which it is soon, urgent and past due. Nothing here depends on the day: the reader
+ * compares those days with today (urgencyAt, listedAt). `vehicles` limits it to their records.
+ *
+ * A date comes due on `field + afterDays`: soon from `due - soon`, urgent from `due - urgent`,
+ * past due from the day after. A distance is decided by km on its own row (a vehicle farther off
+ * than "soon" is not due), and is past due from the day after its projected day. A projection is
+ * decided by km at the contract's end and listed until that end.
+ */
+export function dueRowsQuery(definition: RuleDefinition, ruleKey: string, db: Kysely<ConfiguredTables>, vehicles?: readonly number[]): RawBuilder<unknown> {
+  const { rule, resource, entity, titles } = definition;
   const columns = columnsFromSchema(entity);
   const vehicleKey = rule.vehicleKey ?? 'pojazdId';
-  const today = sql`${ctx.today}::date`;
+  const has = (name: string) => Object.hasOwn(entity.properties ?? {}, name);
+  const scopeKinds = (Object.keys(DUE_SCOPE_COLUMNS) as (keyof typeof DUE_SCOPE_COLUMNS)[]).filter((kind) => has(scopeColumnName(resource, kind)));
 
-  // the scoped and filtered rows, selected in a subquery so that the scope's column names read
-  // the resource's own view and never a column of the joined vehicle
   // only the columns the rule reads: a view's costly columns (a contract's charges) stay unread
-  const scoped = ctx.db
+  const read = new Set([...readColumns(rule, entity, resource.key, titles), ...scopeKinds.map((kind) => scopeColumnName(resource, kind))]);
+  const rows = db
     .selectFrom(resource.source)
-    .select(readColumns(rule, entity, resource.key, ctx.titleFields(rule.open.screen)).map((c) => sql.ref(c).as(c)))
+    .select([...read].map((c) => sql.ref(c).as(c)))
     .where((eb) => {
-      const parts: Expression<SqlBool>[] = [scopeExpression(eb, ctx.resources, resource, ctx.session, ctx.forbidden)];
+      const parts: Expression<SqlBool>[] = [eb(sql.ref(vehicleKey), 'is not', null), candidate(rule)];
       const filter = filterExpression(eb, columns, rule.where);
       if (filter) parts.push(filter);
-      parts.push(candidate(rule, today));
+      if (vehicles) parts.push(sql<SqlBool>`${sql.ref(vehicleKey)} = any(${sql.val([...vehicles])}::integer[])`);
       return eb.and(parts);
     });
 
   const due = rule.due;
-  let dueDate: RawBuilder<unknown> = sql`null::date`;
-  let daysLeft: RawBuilder<unknown> = sql`null::integer`;
+  const t = rule.thresholds;
+  let dueDate: RawBuilder<unknown>;
   let kmLeft: RawBuilder<unknown> = sql`null::integer`;
   let projectedKm: RawBuilder<unknown> = sql`null::integer`;
   let limitKm: RawBuilder<unknown> = sql`null::integer`;
   let excessKm: RawBuilder<unknown> = sql`null::integer`;
   let excessCost: RawBuilder<unknown> = sql`null::numeric`;
   let tooFew: RawBuilder<unknown> = sql`null::boolean`;
-  let urgency: RawBuilder<unknown>;
+  let soonFrom: RawBuilder<unknown>;
+  let urgentFrom: RawBuilder<unknown>;
+  let pastFrom: RawBuilder<unknown>;
+  let until: RawBuilder<unknown> = NEVER;
   const average = dailyAverage(rule);
+  /** The days of an urgency decided once and for all by km (null: not due by km). */
+  const byKm = (urgency: RawBuilder<unknown>, then: RawBuilder<unknown>) => ({
+    soon: sql`case when ${urgency} is not null then ${ALWAYS} else ${then} end`,
+    urgent: sql`case when ${urgency} in ('pastDue', 'urgent') then ${ALWAYS} else ${then} end`,
+    past: sql`case when ${urgency} = 'pastDue' then ${ALWAYS} else ${then} end`,
+  });
 
   if (due.kind === 'date') {
     dueDate = sql`(${fieldRef(due.field)}::date + ${sql.lit(due.afterDays ?? 0)})`;
-    daysLeft = sql`(${dueDate} - ${today})`;
-    urgency = urgencyOf(daysLeft as RawBuilder<unknown>, rule.thresholds);
+    soonFrom = sql`(${dueDate} - ${sql.lit(t.soon)})`;
+    urgentFrom = sql`(${dueDate} - ${sql.lit(t.urgent)})`;
+    pastFrom = sql`(${dueDate} + 1)`;
   } else if (due.kind === 'distance') {
     limitKm = sql`${fieldRef(due.limit)}::integer`;
     kmLeft = sql`(${fieldRef(due.limit)} - ${fieldRef(due.reading)})::integer`;
     // the day the distance is projected to come, from the last reading's day at the daily average
     dueDate = sql`case when ${kmLeft} >= 0 and ${average} > 0
-      then coalesce(mileage."lastData"::date, ${today}) + ceil((${fieldRef(due.limit)} - coalesce(mileage."lastLicznik", ${fieldRef(due.reading)})) / ${average})::integer end`;
-    daysLeft = sql`(${dueDate} - ${today})`;
+      then mileage."lastData"::date + ceil((${fieldRef(due.limit)} - mileage."lastLicznik") / ${average})::integer end`;
     tooFew = sql`(${average} is null)`;
     // projected to have come already (the last reading is old, the vehicle drove on): past due
-    urgency = sql`case when ${dueDate} < ${today} then 'pastDue' else ${urgencyOf(kmLeft, rule.thresholds)} end`;
+    const days = byKm(urgencyOf(kmLeft, t), sql`(${dueDate} + 1)`);
+    [soonFrom, urgentFrom, pastFrom] = [days.soon, days.urgent, days.past];
   } else {
     const current = sql`coalesce(mileage."lastLicznik", vehicle."aktStanLicz")`;
     const lastDay = sql`coalesce(mileage."lastData"::date, vehicle."aktDataLicz")`;
@@ -147,39 +180,62 @@ export function ruleQuery(rule: ReminderRule, ctx: RuleContext): RawBuilder<Rule
     excessKm = sql`greatest(coalesce(${projected}, ${current}) - ${cap}, 0)::integer`;
     excessCost = due.rate ? sql`round(greatest(coalesce(${projected}, ${current}) - ${cap}, 0) * coalesce(${fieldRef(due.rate)}, 0), 2)` : sql`null::numeric`;
     dueDate = end;
-    daysLeft = sql`(${end} - ${today})`;
     tooFew = sql`(${average} is null)`;
     // already over limit + margin: past due; projected over it (km left at the end <= urgent, e.g. 0): urgent
-    urgency = sql`case when ${cap} - ${current} < 0 then 'pastDue'
-      when ${kmLeft} <= ${sql.lit(rule.thresholds.urgent)} then 'urgent' when ${kmLeft} <= ${sql.lit(rule.thresholds.soon)} then 'soon' end`;
+    const urgency = sql`case when ${cap} - ${current} < 0 then 'pastDue'
+      when ${kmLeft} <= ${sql.lit(t.urgent)} then 'urgent' when ${kmLeft} <= ${sql.lit(t.soon)} then 'soon' end`;
+    const days = byKm(urgency, NEVER);
+    [soonFrom, urgentFrom, pastFrom] = [days.soon, days.urgent, days.past];
+    until = end;
   }
 
-  const titles = ctx.titleFields(rule.open.screen).filter((f) => Object.hasOwn(entity.properties ?? {}, f));
-  const recordLabel = titles.length ? sql`coalesce(${sql.join(titles.map((f) => sql`${sql.ref(`item.${f}`)}::text`))})` : sql`null::text`;
+  const shownTitles = titles.filter(has);
+  const recordLabel = shownTitles.length ? sql`coalesce(${sql.join(shownTitles.map((f) => sql`${sql.ref(`item.${f}`)}::text`))})` : sql`null::text`;
+  const scopeValue = (kind: keyof typeof DUE_SCOPE_COLUMNS) =>
+    scopeKinds.includes(kind) ? sql`${sql.ref(`item.${scopeColumnName(resource, kind)}`)}::${sql.raw(SCOPE_TYPES[kind])}` : sql`null::${sql.raw(SCOPE_TYPES[kind])}`;
   const idField = rule.open.idField ?? resource.key;
 
-  return sql<RuleRow>`select * from (
-    select ${sql.lit(rule.id)}::text as "rule",
-      ${sql.ref(`item.${idField}`)}::text as "recordId",
+  return sql`select * from (
+    select ${ruleKey}::text as "ruleKey",
+      ${sql.ref(`item.${resource.key}`)}::text as "recordId",
+      ${sql.ref(`item.${idField}`)}::text as "openId",
       ${sql.ref(`item.${vehicleKey}`)}::integer as "pojazdId",
+      ${scopeValue('client')} as "scopeClient",
+      ${scopeValue('ownVehicle')} as "scopeVehicle",
+      ${scopeValue('station')} as "scopeStation",
+      ${scopeValue('self')} as "scopeUser",
       ${recordLabel} as "recordLabel",
-      ${dueDate} as "dueDate",
-      ${daysLeft}::integer as "daysLeft",
+      ${dueDate}::date as "dueDate",
       ${kmLeft} as "kmLeft",
       ${projectedKm} as "projectedKm",
       ${limitKm} as "limitKm",
       ${excessKm} as "excessKm",
       ${excessCost}::numeric as "excessCost",
       ${tooFew} as "tooFewReadings",
-      ${urgency} as "urgency"
-    from (${scoped}) as item
+      ${soonFrom}::date as "soonFrom",
+      ${urgentFrom}::date as "urgentFrom",
+      ${pastFrom}::date as "pastFrom",
+      ${until}::date as "until"
+    from (${rows}) as item
     left join car as vehicle on vehicle."pojazdId" = ${sql.ref(`item.${vehicleKey}`)}
     left join vehicle_mileage as mileage on mileage."pojazdId" = ${sql.ref(`item.${vehicleKey}`)}
-  ) as due where "urgency" is not null`;
+  ) as due where "soonFrom" is not null`;
+}
+
+/** The urgency of a stored row on `today`: the latest of its days that has come. */
+export function urgencyAt(today: string): RawBuilder<Urgency | null> {
+  const day = sql`${today}::date`;
+  return sql<Urgency | null>`case when "pastFrom" <= ${day} then 'pastDue' when "urgentFrom" <= ${day} then 'urgent' when "soonFrom" <= ${day} then 'soon' end`;
+}
+
+/** Whether a stored row is listed on `today`: its "soon" has come and its projection's end has not passed. */
+export function listedAt(today: string): RawBuilder<SqlBool> {
+  const day = sql`${today}::date`;
+  return sql<SqlBool>`"soonFrom" <= ${day} and ("until" is null or "until" >= ${day})`;
 }
 
 /** The columns of the rule's own row that its query reads. */
-function readColumns(rule: ReminderRule, entity: Record<string, any>, key: string, titles: readonly string[]): string[] {
+function readColumns(rule: ReminderRule, entity: RuleDefinition['entity'], key: string, titles: readonly string[]): string[] {
   const due = rule.due;
   const named = due.kind === 'date' ? [due.field] : due.kind === 'distance' ? [due.limit, due.reading] : [due.end, due.limit, due.margin, due.rate];
   const own = named.filter((n): n is string => typeof n === 'string' && !n.startsWith('vehicle.'));
@@ -188,23 +244,22 @@ function readColumns(rule: ReminderRule, entity: Record<string, any>, key: strin
 }
 
 /**
- * A condition on the resource's own row that keeps what cannot be due out of the join (an index
- * on a date column answers it): a date on or before the last day of "soon"; a distance with both
- * its values; a projection whose end has not passed.
+ * A condition on the resource's own row that keeps what can never be due out of the join: a date
+ * that is set; a distance within "soon" of its limit by the last reading (a vehicle farther off is
+ * not due, whatever its projection says); a projection with its end and limit.
  */
-function candidate(rule: ReminderRule, today: RawBuilder<unknown>): Expression<SqlBool> {
+function candidate(rule: ReminderRule): Expression<SqlBool> {
   const own = (name: string) => (name.startsWith('vehicle.') ? undefined : sql.ref(name));
   const due = rule.due;
   if (due.kind === 'date') {
-    return sql<SqlBool>`${sql.ref(due.field)} < (${today} + ${sql.lit(rule.thresholds.soon - (due.afterDays ?? 0) + 1)})`;
+    const field = own(due.field);
+    return field ? sql<SqlBool>`${field} is not null` : sql<SqlBool>`true`;
   }
   if (due.kind === 'distance') {
-    // within "soon" of the limit by the last reading (a vehicle farther off is not due, whatever
-    // its projection says), decided on the row itself, before any join
     const [limit, reading] = [own(due.limit), own(due.reading)];
     return limit && reading ? sql<SqlBool>`${limit} - ${reading} <= ${sql.lit(rule.thresholds.soon)}` : sql<SqlBool>`true`;
   }
   const end = own(due.end);
   const limit = own(due.limit);
-  return sql<SqlBool>`${end ?? sql`true`} >= ${today} and ${limit ?? sql`0`} is not null`;
+  return sql<SqlBool>`${end ?? sql`true`} is not null and ${limit ?? sql`0`} is not null`;
 }

@@ -1,6 +1,7 @@
 /**
  * `app.reminders`: what is due for the caller (issue 24), from the rules of screens/reminders.json
- * in the bundle in use, computed by the database within the caller's rows (rule-sql.ts).
+ * in the bundle in use: the rows reminder_due holds for them (due-table.ts keeps them fresh,
+ * rule-sql.ts computes them), counted and paged by the database within the caller's rows.
  *
  * - `summary`: per rule shown to the caller, its counts by urgency (one statement for all rules);
  * - `items`: a page of items, most urgent first, then by the day they come due, with the vehicle's
@@ -9,14 +10,17 @@
  * `today` is the day in the portal's time zone at `app.clock()`, so tests fix the clock.
  */
 import fp from 'fastify-plugin';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { ReminderRule, RemindersFile } from '../../runtime/core/generated/meta.ts';
 import type { Session } from '../auth/sessions.ts';
-import { byConfiguration } from '../db/configured-tables.ts';
+import type { ResourceDecl } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
-import { ruleQuery, ruleShownTo, URGENCIES, type RuleContext, type RuleRow, type Urgency } from './rule-sql.ts';
+import { scopeExpression, scopeOf } from '../resources/scope.ts';
+import type { DB } from '../db/types.generated.ts';
+import { createDueTable, keyedRule, type KeyedRule } from './due-table.ts';
+import { DUE_SCOPE_COLUMNS, listedAt, ruleShownTo, urgencyAt, URGENCIES, type RuleRow, type Urgency } from './rule-sql.ts';
 import { itemText } from './texts.ts';
 import { dayIn } from './today.ts';
 
@@ -38,7 +42,7 @@ export interface ItemsQuery {
   limit?: number;
 }
 
-export interface ReminderItem extends Omit<RuleRow, 'recordLabel' | 'tooFewReadings'> {
+export interface ReminderItem extends Omit<RuleRow, 'recordLabel' | 'tooFewReadings' | 'openId'> {
   tooFewReadings?: boolean;
   label: string;
   rejestr: string | null;
@@ -48,46 +52,88 @@ export interface ReminderItem extends Omit<RuleRow, 'recordLabel' | 'tooFewReadi
   action?: { label: string; screen: string; mode?: string };
 }
 
+/** A row of reminder_due as the items query answers it. */
+type StoredItem = Omit<RuleRow, 'rule'> & { ruleKey: string; rejestr: string | null; markaModel: string | null };
+
 const unitOf = (rule: ReminderRule): 'days' | 'km' => (rule.due.kind === 'date' ? 'days' : 'km');
 
-function createReminders(app: FastifyInstance) {
-  const db = byConfiguration(app.db);
+/** The order of the items within an urgency: by the day they come due. */
+const ITEM_ORDER = sql`"dueDate" asc nulls last, "kmLeft" asc nulls last, "ruleKey", "recordId"`;
 
-  /** The rules of the bundle in use shown to the caller, with what their queries need. */
+type Counts = Map<string, Record<Urgency, number>>;
+
+function createReminders(app: FastifyInstance) {
+  const due = createDueTable(app.db);
+
+  /** The rules of the bundle in use shown to the caller, keyed as their rows are stored, and today. */
   const context = (session: Session) => {
     const bundle = app.config.bundle;
     const file = bundle.screens.reminders as unknown as RemindersFile | undefined;
-    const rules = (file?.rules ?? []).filter((rule) => ruleShownTo(rule, bundle.resources, session.role));
-    const ctx: RuleContext = {
-      db,
-      resources: bundle.resources,
-      schemas: bundle.schemas,
-      session,
-      today: dayIn(app.clock(), timeZoneOf(bundle.config)),
-      forbidden: app.config.t('errors:forbidden'),
-      titleFields: (screen) => {
-        const title = (bundle.screens[screen] as { titleField?: string | string[] } | undefined)?.titleField;
-        return title === undefined ? [] : Array.isArray(title) ? title : [title];
-      },
-    };
-    return { rules, ctx };
+    const rules = (file?.rules ?? []).filter((rule) => ruleShownTo(rule, bundle.resources, session.role)).map((rule) => keyedRule(rule, bundle));
+    return { rules, today: dayIn(app.clock(), timeZoneOf(bundle.config)) };
   };
 
-  const union = (queries: RawBuilder<RuleRow>[]) => sql.join(queries.map((q) => sql`(${q})`), sql` union all `);
+  /**
+   * The rules by resource, each with the caller's scope on it (ACCESS.md, the resource's
+   * declaration), read from the scope columns stored with the rows; their rows fresh.
+   */
+  async function scoped(session: Session, rules: readonly KeyedRule[]) {
+    await due.ensure(rules);
+    await due.drain();
+    const bundle = app.config.bundle;
+    const forbidden = app.config.t('errors:forbidden');
+    const byResource = new Map<string, KeyedRule[]>();
+    for (const rule of rules) byResource.set(rule.rule.resource, [...(byResource.get(rule.rule.resource) ?? []), rule]);
+    return [...byResource].map(([name, group]) => {
+      const stored: ResourceDecl = { ...bundle.resources[name], source: 'reminder_due', scopeColumns: DUE_SCOPE_COLUMNS };
+      const keys = sql<string>`any(${sql.val(group.map((r) => r.key))}::text[])`;
+      return {
+        keys,
+        scope: scopeOf(bundle.resources, stored, session, forbidden),
+        /** The conditions on reminder_due: these rules, listed today, within the caller's rows. */
+        where: (eb: ExpressionBuilder<DB, 'reminder_due'>, today: string) =>
+          eb.and([eb('ruleKey', '=', keys), listedAt(today), scopeExpression(eb, bundle.resources, stored, session, forbidden)]),
+      };
+    });
+  }
+
+  /**
+   * Per rule and urgency, how many items: an administrator's (every row) and a manager's (a
+   * client) add up reminder_count's sums; a driver's or an advisor's few rows are counted.
+   */
+  async function countsOf(session: Session, rules: readonly KeyedRule[], today: string, pojazdId?: number): Promise<Counts> {
+    const counts: Counts = new Map(rules.map((r) => [r.key, { pastDue: 0, urgent: 0, soon: 0 }]));
+    if (rules.length === 0) return counts;
+    const parts = (await scoped(session, rules)).map(({ keys, scope, where }) => {
+      if (pojazdId === undefined && (scope === 'all' || scope === 'client')) {
+        return app.db
+          .selectFrom('reminder_count')
+          .select(['ruleKey', urgencyAt(today).as('urgency'), sql<string>`sum("n")`.as('n')])
+          .where((eb) => eb.and([
+            eb('ruleKey', '=', keys),
+            listedAt(today),
+            scope === 'all' ? sql<SqlBool>`true` : session.klientSymbol ? eb('scopeClient', '=', session.klientSymbol) : sql<SqlBool>`false`,
+          ]))
+          .groupBy(sql`1, 2`);
+      }
+      return app.db
+        .selectFrom('reminder_due')
+        .select(['ruleKey', urgencyAt(today).as('urgency'), sql<string>`count(*)`.as('n')])
+        .where((eb) => eb.and([where(eb, today), pojazdId === undefined ? sql<SqlBool>`true` : eb('pojazdId', '=', pojazdId)]))
+        .groupBy(sql`1, 2`);
+    });
+    const { rows } = await sql<{ ruleKey: string; urgency: Urgency; n: string | number }>`${sql.join(parts.map((p) => sql`(${p})`), sql` union all `)}`.execute(app.db);
+    for (const row of rows) counts.get(row.ruleKey)![row.urgency] += Number(row.n);
+    return counts;
+  }
 
   async function summary(session: Session): Promise<{ today: string; rules: RuleSummary[] }> {
-    const { rules, ctx } = context(session);
-    const counts = new Map<string, Record<Urgency, number>>(rules.map((r) => [r.id, { pastDue: 0, urgent: 0, soon: 0 }]));
-    if (rules.length) {
-      const { rows } = await sql<{ rule: string; urgency: Urgency; n: string | number }>`
-        select "rule", "urgency", count(*) as n from (${union(rules.map((r) => ruleQuery(r, ctx)))}) as due
-        group by "rule", "urgency"`.execute(app.db);
-      for (const row of rows) counts.get(row.rule)![row.urgency] = Number(row.n);
-    }
+    const { rules, today } = context(session);
+    const counts = await countsOf(session, rules, today);
     return {
-      today: ctx.today,
-      rules: rules.map((rule) => {
-        const c = counts.get(rule.id)!;
+      today,
+      rules: rules.map(({ key, rule }) => {
+        const c = counts.get(key)!;
         const total = c.pastDue + c.urgent + c.soon;
         const worst = URGENCIES.find((u) => c[u] > 0) ?? null;
         const out: RuleSummary = { id: rule.id, label: app.config.t(rule.label), unit: unitOf(rule), counts: c, total, worst };
@@ -97,46 +143,64 @@ function createReminders(app: FastifyInstance) {
     };
   }
 
+  /**
+   * A page of items, most urgent first: the counts say which urgencies the page reaches, and each
+   * is read in the order of the day it comes due, from the index, as far as the page needs.
+   */
   async function items(session: Session, query: ItemsQuery): Promise<{ total: number; items: ReminderItem[] }> {
-    const { rules: shown, ctx } = context(session);
+    const { rules: shown, today } = context(session);
     let rules = shown;
     if (query.rule !== undefined) {
-      rules = shown.filter((r) => r.id === query.rule);
+      rules = shown.filter((r) => r.rule.id === query.rule);
       if (rules.length === 0) {
         const message = app.config.t('reminders:errors.unknownRule');
         throw new HttpError(400, `rule: ${message}`, { code: 'VALIDATION', errors: [{ field: 'rule', message }] });
       }
     }
     if (rules.length === 0) return { total: 0, items: [] };
-    const conditions = [sql`true`];
-    if (query.urgency) conditions.push(sql`"urgency" = ${query.urgency}`);
-    if (query.pojazdId !== undefined) conditions.push(sql`"pojazdId" = ${query.pojazdId}`);
-    const where = sql.join(conditions, sql` and `);
-    const all = sql`select * from (${union(rules.map((r) => ruleQuery(r, ctx)))}) as due where ${where}`;
-    const limit = query.limit ?? 20;
-    const offset = query.offset ?? 0;
-    const [page, count] = await Promise.all([
-      sql<RuleRow & { rejestr: string | null; markaModel: string | null }>`
-        select page.*, vehicle."rejestr", vehicle."markaModel" from (
-          select * from (${all}) as due
-          order by case "urgency" when 'pastDue' then 0 when 'urgent' then 1 else 2 end,
-            "dueDate" asc nulls last, "kmLeft" asc nulls last, "rule", "recordId"
-          limit ${limit} offset ${offset}
+    const counts = await countsOf(session, rules, today, query.pojazdId);
+    const urgencies = query.urgency ? [query.urgency] : URGENCIES;
+    const sizes = urgencies.map((u) => [...counts.values()].reduce((sum, c) => sum + c[u], 0));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const branches = await scoped(session, rules);
+    const rows: StoredItem[] = [];
+    let skip = query.offset ?? 0;
+    let need = query.limit ?? 20;
+    for (const [i, urgency] of urgencies.entries()) {
+      if (need === 0) break;
+      if (skip >= sizes[i]) {
+        skip -= sizes[i];
+        continue;
+      }
+      // one statement with the branches or-ed (not a union): the planner then reads the index in
+      // the items' order and stops at the page, instead of sorting every item of the urgency
+      const page = await sql<StoredItem>`
+        select page.*, ${urgency}::text as "urgency", ("dueDate" - ${today}::date) as "daysLeft", vehicle."rejestr", vehicle."markaModel" from (
+          ${app.db
+            .selectFrom('reminder_due')
+            .selectAll()
+            .where((eb) => eb.and([
+              eb.or(branches.map(({ where }) => where(eb, today))),
+              sql<SqlBool>`${urgencyAt(today)} = ${urgency}`,
+              query.pojazdId === undefined ? sql<SqlBool>`true` : eb('pojazdId', '=', query.pojazdId),
+            ]))
+            .orderBy(ITEM_ORDER)
+            .limit(need)
+            .offset(skip)}
         ) as page left join car as vehicle on vehicle."pojazdId" = page."pojazdId"
-        order by case "urgency" when 'pastDue' then 0 when 'urgent' then 1 else 2 end,
-          "dueDate" asc nulls last, "kmLeft" asc nulls last, "rule", "recordId"`.execute(app.db),
-      sql<{ n: string | number }>`select count(*) as n from (${all}) as due`.execute(app.db),
-    ]);
-    const byId = new Map(rules.map((r) => [r.id, r]));
+        order by ${ITEM_ORDER}`.execute(app.db);
+      rows.push(...page.rows);
+      need -= page.rows.length;
+      skip = 0;
+    }
+    const byKey = new Map(rules.map((r) => [r.key, r.rule]));
     const locale = app.config.bundle.config.locale as string | undefined;
-    return {
-      total: Number(count.rows[0]?.n ?? 0),
-      items: page.rows.map((row) => toItem(row, byId.get(row.rule)!, locale)),
-    };
+    return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale)) };
   }
 
-  function toItem(row: RuleRow & { rejestr: string | null; markaModel: string | null }, rule: ReminderRule, locale: string | undefined): ReminderItem {
-    const recordId = /^\d+$/.test(String(row.recordId)) ? Number(row.recordId) : row.recordId;
+  function toItem(row: StoredItem, rule: ReminderRule, locale: string | undefined): ReminderItem {
+    const asId = (value: number | string) => (/^\d+$/.test(String(value)) ? Number(value) : value);
+    const recordId = asId(row.recordId);
     const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const item: ReminderItem = {
       rule: rule.id,
@@ -155,14 +219,14 @@ function createReminders(app: FastifyInstance) {
       excessCost: numberOrNull(row.excessCost),
       ...(row.tooFewReadings === null ? {} : { tooFewReadings: row.tooFewReadings }),
       text: '',
-      open: { screen: rule.open.screen, id: recordId, ...(rule.open.tab ? { tab: rule.open.tab } : {}) },
+      open: { screen: rule.open.screen, id: asId(row.openId), ...(rule.open.tab ? { tab: rule.open.tab } : {}) },
     };
     item.text = itemText(app.config.t, rule, item, row.recordLabel, locale ?? 'pl-PL');
     if (rule.action) item.action = { label: app.config.t(rule.action.label), screen: rule.action.screen, ...(rule.action.mode ? { mode: rule.action.mode } : {}) };
     return item;
   }
 
-  return { summary, items };
+  return { summary, items, dueTable: due };
 }
 
 export type Reminders = ReturnType<typeof createReminders>;

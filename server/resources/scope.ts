@@ -14,6 +14,12 @@ import { HttpError } from '../http-error.ts';
 
 const DEFAULT_COLUMNS = { client: 'klientSymbol', ownVehicle: 'pojazdId', station: 'stacjaSerw', self: 'userId' } as const;
 type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
+export type ScopeKind = keyof typeof DEFAULT_COLUMNS;
+
+/** The column of a resource's view a scope kind compares (its `scopeColumns`, or the default name). */
+export function scopeColumnName(resource: Pick<ResourceDecl, 'scopeColumns'>, kind: ScopeKind): string {
+  return resource.scopeColumns?.[kind] ?? DEFAULT_COLUMNS[kind];
+}
 
 /** Every resource of the bundle in use, by name: a parent-scoped resource finds its parents here. */
 export type Resources = Readonly<Record<string, ResourceDecl>>;
@@ -61,11 +67,11 @@ export function scopeExpression(eb: ExpressionBuilder<any, any>, resources: Reso
 /** `qualifier` names the table the scope columns belong to (the parent inside a parent-scope subquery). */
 function scopeWhere(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string, qualifier?: string): Expression<SqlBool> {
   const scope = scopeOf(resources, resource, session, forbidden);
-  const column = (kind: keyof typeof DEFAULT_COLUMNS) => {
-    const name = resource.scopeColumns?.[kind] ?? DEFAULT_COLUMNS[kind];
+  const column = (kind: ScopeKind) => {
+    const name = scopeColumnName(resource, kind);
     return eb.ref(qualifier ? `${qualifier}.${name}` : name);
   };
-  const equals = (kind: keyof typeof DEFAULT_COLUMNS, value: unknown) =>
+  const equals = (kind: ScopeKind, value: unknown) =>
     value === null || value === undefined ? sql<SqlBool>`false` : eb(column(kind), '=', value);
   switch (scope) {
     case 'all':

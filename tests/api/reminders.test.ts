@@ -125,6 +125,19 @@ describe('reminders', () => {
     expect(due.insuranceOc.open).toEqual({ screen: 'vehicle-details', id: fixture.ids.dates, tab: 'insurance' });
   });
 
+  it('sees a write at the next read: a policy renewed leaves the counts and the list, and comes back when moved again', async () => {
+    const total = async (rule: string) => (await summary('manager')).rules.find((r) => r.id === rule)!.total;
+    const vehicle = fixture.ids.dates;
+    const { ocDataDo } = await t.app.db.selectFrom('car').select('ocDataDo').where('pojazdId', '=', vehicle).executeTakeFirstOrThrow();
+    const before = await total('insuranceOc');
+    await t.app.db.updateTable('car').set({ ocDataDo: day(400) }).where('pojazdId', '=', vehicle).execute();
+    expect(await total('insuranceOc')).toBe(before - 1);
+    expect(byRule(await ofVehicle('manager', vehicle)).insuranceOc).toBeUndefined();
+    await t.app.db.updateTable('car').set({ ocDataDo }).where('pojazdId', '=', vehicle).execute();
+    expect(await total('insuranceOc')).toBe(before);
+    expect(byRule(await ofVehicle('manager', vehicle)).insuranceOc).toMatchObject({ urgency: 'pastDue' });
+  });
+
   it('shows the colour fields of the vehicle as its reminders rate the dates', async () => {
     const res = await t.call('GET', `/api/car/${fixture.ids.dates}`, { token: bearer.manager });
     expect(res.statusCode, res.body).toBe(200);
@@ -151,7 +164,7 @@ describe('reminders', () => {
     const contractItem = async (pojazdId: number) => byRule(await ofVehicle('manager', pojazdId)).contractMileage;
     // 44 000 km now at 100 km a day, 100 days to the end: 54 000 against 50 000 + 1 000 margin
     expect(await contractItem(ids.normal)).toMatchObject({
-      urgency: 'urgent', recordId: ids.normal, projectedKm: 54_000, kmLeft: -3000, excessKm: 3000, excessCost: 1500, tooFewReadings: false,
+      urgency: 'urgent', recordId: contracts.normal, projectedKm: 54_000, kmLeft: -3000, excessKm: 3000, excessCost: 1500, tooFewReadings: false,
       open: { screen: 'vehicle-details', id: ids.normal, tab: 'contract' },
     });
     // already above limit + margin
