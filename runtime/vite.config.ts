@@ -59,6 +59,9 @@ export default defineConfig({
         // shares them, and each piece is compressed apart (tools/size-budget.ts measured ~3 KB).
         manualChunks(id) {
           if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next|jotai|@remix-run)\//.test(id)) return 'framework';
+          // the one store and the session in it, likewise: every page has them, and a lazy chunk of the
+          // shell (the notifications bell) would otherwise cut them into a file of their own
+          if (/runtime\/src\/state\/(store|session)\.ts$/.test(id)) return 'framework';
           return undefined;
         },
       },

@@ -39,8 +39,11 @@ import damageRoutes from './routes/damages.ts';
 import employeeRoutes from './routes/employees.ts';
 import reminderRoutes from './routes/reminders.ts';
 import remindersService from './reminders/service.ts';
+import digestService from './notifications/digest.ts';
 import cockpitRoutes from './routes/cockpit.ts';
 import cockpitRepository from './repositories/cockpit.ts';
+import notificationsService, { type NotificationOptions } from './notifications/service.ts';
+import notificationRoutes from './routes/notifications.ts';
 import assignmentsRepository from './repositories/assignments.ts';
 import counterRepository from './repositories/counter.ts';
 import damagesRepository from './repositories/damages.ts';
@@ -92,6 +95,13 @@ export interface AppOptions {
   servedBy?: string;
   /** The time "now" for what depends on the day (the reminders' urgencies); tests fix it. Unset: the system clock. */
   clock?: () => Date;
+  /**
+   * Notifications (issue 25): `worker: false` keeps this process from delivering e-mails and
+   * running scheduled jobs (tests that do not deliver; notifications are still written);
+   * `publicUrl` is the portal's address in e-mail links (main.ts: PUBLIC_URL; default
+   * http://localhost:3000); tests shorten the polling and the retry delay.
+   */
+  notifications?: Partial<Omit<NotificationOptions, 'root'>>;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -213,6 +223,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(loginHistoryRepository);
   await app.register(settingsRepository);
   await app.register(ordersRepository);
+  // issue 25: the outbox, the delivery worker on the job queue, the caller's notifications
+  await app.register(notificationsService, {
+    ...options.notifications,
+    publicUrl: options.notifications?.publicUrl ?? 'http://localhost:3000',
+    root: options.root,
+  });
   await app.register(orderService);
   await app.register(attachmentsRepository);
   await app.register(notesRepository);
@@ -225,6 +241,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(employeesRepository);
   // issue 24
   await app.register(remindersService);
+  // issue 25: the daily digest of the reminders and the failure summary, on the notifications' queue
+  await app.register(digestService);
   await app.register(cockpitRepository);
 
   // Tier 3, routes.
@@ -253,6 +271,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // issue 24
   await app.register(reminderRoutes);
   await app.register(cockpitRoutes);
+  // issue 25
+  await app.register(notificationRoutes);
 
   // issue 15: the branding images of the request's variant
   await app.register(variantAssetRoutes, { root: options.root });

@@ -70,6 +70,7 @@ async function main() {
     process.exit(1);
   }
   const shutdownTimeoutMs = envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000;
+  const publicUrl = publicUrlOf(process.env.PUBLIC_URL, Number(process.env.PORT || 3000));
 
   if (cluster.isPrimary && workers !== undefined) {
     // the primary: migrate and seed once, then start the workers (they find the database ready)
@@ -102,8 +103,14 @@ async function main() {
       logger: process.env.LOG !== 'off',
       trustProxy: process.env.TRUST_PROXY || undefined,
       servedBy: process.env.INSTANCE_ID ? `${process.env.INSTANCE_ID}:${process.pid}` : undefined,
+      // links in e-mails lead here, never to a request's Host header (issue 25)
+      notifications: { publicUrl },
     });
     app.addHook('onClose', async () => database.close());
+    if (process.argv.includes('--digest')) {
+      await runDigestOnce(app, process.argv.includes('--now'));
+      return;
+    }
     if (process.argv.includes('--dev')) watchConfiguration(app);
     const port = Number(process.env.PORT || 3000);
     await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
@@ -113,6 +120,23 @@ async function main() {
     await database.close();
     throw e;
   }
+}
+
+/**
+ * PUBLIC_URL: the portal's address as its users reach it (https://portal.example.pl), for links in
+ * e-mails. Unset: this machine's port, which serves a fresh clone; a value that is not an http(s)
+ * address stops start-up rather than sending broken links.
+ */
+function publicUrlOf(value: string | undefined, port: number): string {
+  if (!value) return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an http(s) address such as https://portal.example.pl, not "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`PUBLIC_URL must be an http(s) address, not "${value}"`);
+  return value.replace(/\/+$/, '');
 }
 
 /** The database of DATABASE_URL, or the embedded PGlite in DATA_DIR, with the limits of the environment. */
@@ -149,6 +173,31 @@ async function prepare(database: DatabaseHandle): Promise<void> {
     await migrateToLatest(db);
     await seedDatabase(db, { root: configRoot });
   }));
+}
+
+/**
+ * `npm run digest [-- --now]`: the daily digest and failure summary once, from the command line
+ * (tests, demonstrations; the running portal schedules them itself): `--now` ignores each user's
+ * hour. Waits until the messages it queued are delivered (or have failed, to be retried by the
+ * portal's worker), then closes. On the default PGlite, stop the portal first: its database belongs
+ * to one process.
+ */
+async function runDigestOnce(app: Awaited<ReturnType<typeof buildApp>>, now: boolean): Promise<void> {
+  await app.ready();
+  const started = new Date();
+  const result = await app.digest.run({ now });
+  console.log(app.config.t('notifications:messages.digestRun', { ...result }));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const waiting = await app.db.selectFrom('notification').select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('channel', '=', 'email').where('createdAt', '>=', started)
+      // at rest: sent, failed (retried later by the portal), or waiting with a reason (no mail server configured)
+      .where((eb) => eb.or([eb('state', '=', 'sending'), eb.and([eb('state', '=', 'queued'), eb('lastError', 'is', null)])]))
+      .executeTakeFirstOrThrow();
+    if (Number(waiting.n) === 0 || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await app.close();
 }
 
 /** `npm run dev`: a changed JSON file reloads the configuration; a broken one keeps the old and says why. */

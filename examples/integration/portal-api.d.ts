@@ -68,6 +68,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/notifications/{id}/send-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a notification again (a failed one is queued again, a sent one anew) */
+        post: operations["notificationSendAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/notifications/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the daily digest now for every user whose digest is on */
+        post: operations["notificationRunDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignment/attachments": {
         parameters: {
             query?: never;
@@ -1483,6 +1517,143 @@ export interface paths {
         put?: never;
         /** A block of note rows with the total and a cursor to the next */
         post: operations["noteTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification settings: events, daily digest and its hour */
+        get: operations["notificationSettings"];
+        /** Save the caller's notification settings */
+        put: operations["notificationSaveSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of notification for a filter and sort (a block of rows) */
+        post: operations["notificationTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of notification rows for a filter */
+        post: operations["notificationTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of notification rows with the total and a cursor to the next */
+        post: operations["notificationTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notifications, newest first, with the unread count */
+        get: operations["notificationList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark one of the caller's notifications read */
+        post: operations["notificationRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark all the caller's notifications read */
+        post: operations["notificationReadAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many of the caller's notifications are unread (the bell) */
+        get: operations["notificationUnreadCount"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3333,6 +3504,100 @@ export interface components {
             zrodloId: number;
         };
         /**
+         * Powiadomienia
+         * @description One notification (issue 25): an event for one recipient by one channel, with its delivery; the rows of view v_notification (Administracja → Powiadomienia).
+         */
+        notification: {
+            attempts?: number | null;
+            /** @enum {string|null} */
+            channel?: "email" | "inApp" | null;
+            /** Format: date-time */
+            createdAt?: string | null;
+            /** @description The address the e-mail was (or is to be) sent to. */
+            email?: string | null;
+            /** @description The resource of the record the notification is about. */
+            entity?: string | null;
+            entityId?: number | null;
+            /** @description The event's id in screens/notifications.json; its name is notifications:events.<id>.label. */
+            event?: string | null;
+            id?: number;
+            /** @description A reason code (NO_SMTP, NO_EMAIL, NOT_VISIBLE, ACCOUNT_CLOSED, EVENT_OFF, INTERRUPTED; texts notifications:reasons.<code>) or the mail server's answer after "SMTP: ". */
+            lastError?: string | null;
+            /** @description The recipient's login. */
+            login?: string | null;
+            /** Format: date-time */
+            readAt?: string | null;
+            /** @description The notification this one sends again. */
+            resentFrom?: number | null;
+            /** Format: date-time */
+            sentAt?: string | null;
+            /** @enum {string|null} */
+            state?: "queued" | "sending" | "sent" | "failed" | "skipped" | null;
+            userId?: number | null;
+        };
+        /** The daily digest, run now: how many users it covered and how many messages it queued */
+        "notification-digest-result": {
+            message: string;
+            queued: number;
+            users: number;
+        };
+        /** The caller's notifications, newest first, rendered for them */
+        "notification-list": {
+            items: {
+                /** Format: date-time */
+                createdAt: string;
+                /** @description the event's id in screens/notifications.json */
+                event: string;
+                id: number;
+                /** @description a path inside the portal (a table route with ?open=<record id>), or null */
+                link: string | null;
+                /** Format: date-time */
+                readAt: string | null;
+                /** @description Polish, with no price the caller may not see */
+                text: string;
+                /** @description Polish, as the caller may read it now */
+                title: string;
+            }[];
+            /** @description all the caller's notifications */
+            total: number;
+            /** @description the unread ones among them */
+            unread: number;
+        };
+        /** A notification marked read */
+        "notification-read": {
+            id: number;
+            /** Format: date-time */
+            readAt: string;
+        };
+        /** How many notifications were marked read */
+        "notification-read-all": {
+            updated: number;
+        };
+        /**
+         * A user's notification settings (Ustawienia → Powiadomienia)
+         * @description events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone.
+         */
+        "notification-settings": {
+            digest: boolean;
+            digestHour: number;
+            events: {
+                [key: string]: boolean;
+            };
+        };
+        /** The settings as saved, with a confirmation to show (Polish) */
+        "notification-settings-saved": {
+            digest: boolean;
+            digestHour: number;
+            events: {
+                [key: string]: boolean;
+            };
+            message: string;
+        };
+        /** How many of the caller's notifications are unread (the bell's number) */
+        "notification-unread-count": {
+            unread: number;
+        };
+        /**
          * Zlecenie
          * @description A service or repair order, or a damage row of the orders list (czySzkoda) (spec §3 Order, §4 statuses and types); the rows of view v_order.
          */
@@ -4277,6 +4542,62 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationSendAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationRunDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The daily digest, run now: how many users it covered and how many messages it queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-digest-result"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6578,6 +6899,260 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-settings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationSaveSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["notification-settings"];
+            };
+        };
+        responses: {
+            /** @description The settings as saved, with a confirmation to show (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-settings-saved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of notification for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of notification rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["notification"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationList: {
+        parameters: {
+            query?: {
+                /** @description notifications to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description notifications to skip (default 0) */
+                offset?: string;
+                /** @description only the unread ones (default false) */
+                unread?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's notifications, newest first, rendered for them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A notification marked read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-read"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationReadAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many notifications were marked read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-read-all"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    notificationUnreadCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many of the caller's notifications are unread (the bell's number) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["notification-unread-count"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

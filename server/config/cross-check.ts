@@ -9,6 +9,7 @@ import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
 import { SCREEN_TYPES } from '../../runtime/src/screens/screen-types.ts';
 import { checkReminders } from '../reminders/check.ts';
+import { checkNotifications } from '../notifications/check.ts';
 import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
 
 interface Parts {
@@ -149,6 +150,9 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
       }
       case 'reminders':
         checkReminders(s as any, checkContext(id, file), new Set((screens.routes?.routes ?? []).map((r: any) => r.path)));
+        break;
+      case 'notifications':
+        checkNotifications(s as any, checkContext(id, file), new Set((screens.routes?.routes ?? []).map((r: any) => r.path)));
         break;
       default:
         screenTypeChecks.get(s.type)?.(s, checkContext(id, file));

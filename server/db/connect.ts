@@ -114,6 +114,22 @@ export function notificationsOf(db: Kysely<DB>): Subscribe | undefined {
   return subscribers.get(db);
 }
 
+/**
+ * Plain SQL text with positional parameters on the database behind a kysely instance, for a
+ * library that brings its own SQL (the job queue pg-boss: its `db.executeSql` adapter). A text
+ * without parameters may hold several statements (pg-boss creates and migrates its schema so).
+ * On PostgreSQL it runs on the portal's pool; on PGlite it takes the one connection like every
+ * other query (pglite-dialect.ts), so it never runs inside a request's transaction.
+ */
+export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+
+const rawExecutors = new WeakMap<Kysely<DB>, RawSql>();
+
+/** The RawSql of a kysely instance made by this module; undefined for any other. */
+export function rawSqlOf(db: Kysely<DB>): RawSql | undefined {
+  return rawExecutors.get(db);
+}
+
 /** A write this process is about to run: its table and, for an UPDATE, the columns it sets. */
 export interface LocalWrite {
   kind: 'insert' | 'update' | 'delete';
@@ -229,6 +245,11 @@ async function openPostgres(
   });
   const db = kyselyWithWatcher(new PostgresDialect({ pool }), log);
   subscribers.set(db, postgresSubscriber({ connectionString: url, options, application_name: `${applicationName}-listen` }));
+  rawExecutors.set(db, async (text, values) => {
+    const result = await pool.query(text, values as unknown[] | undefined);
+    // several statements answer one result each: the last one is the answer
+    return Array.isArray(result) ? (result[result.length - 1] ?? { rows: [] }) : result;
+  });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
@@ -355,6 +376,12 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEF
     await client.exec(`create schema if not exists "${schema}"; set search_path = "${schema}"`);
   }
   const db = kyselyWithWatcher(new PGliteDialect(client), log);
+  rawExecutors.set(db, (text, values) => db.connection().execute(async () => {
+    // the extended protocol (query) takes one statement; a script without parameters goes as one
+    if (values && values.length) return client.query(text, values as any[]);
+    const results = await client.exec(text);
+    return results[results.length - 1] ?? { rows: [] };
+  }));
   // One process, one session: a notification is delivered while the committing query's answer is
   // read, before that query's promise resolves, so nothing is ever missed and there is no gap.
   subscribers.set(db, async (channel, handlers) => {

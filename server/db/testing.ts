@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { dropSchema, openDatabase, wrapPGlite, type DatabaseHandle } from './connect.ts';
+import { jobQueueSchema } from './job-schema.ts';
 import { migrateToLatest } from './migrate.ts';
 import { pgliteParsers } from './value-types.ts';
 
@@ -71,6 +72,8 @@ export async function openTestDatabase(opts: TestDatabaseOptions = {}): Promise<
       close: async () => {
         await handle.close();
         await dropSchema({ databaseUrl, schema });
+        // the job queue of an app that ran on this database (server/notifications/queue.ts)
+        await dropSchema({ databaseUrl, schema: jobQueueSchema(schema) });
       },
     };
   }

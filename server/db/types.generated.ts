@@ -214,6 +214,14 @@ export interface Damage {
   zrodloId: number | null;
 }
 
+export interface DigestRun {
+  at: Generated<Timestamp>;
+  day: string;
+  items: Generated<number>;
+  kind: string;
+  userId: number;
+}
+
 export interface DownloadToken {
   createdAt: Generated<Timestamp>;
   expiresAt: Timestamp;
@@ -350,6 +358,34 @@ export interface Note {
   zrodloId: number;
 }
 
+export interface Notification {
+  attempts: Generated<number>;
+  channel: string;
+  claimedAt: Timestamp | null;
+  createdAt: Generated<Timestamp>;
+  dedupeKey: string;
+  email: string | null;
+  entity: string | null;
+  entityId: number | null;
+  event: string;
+  id: Generated<number>;
+  lastError: string | null;
+  payload: Generated<Json>;
+  readAt: Timestamp | null;
+  resentFrom: number | null;
+  sentAt: Timestamp | null;
+  state: Generated<string>;
+  userId: number;
+}
+
+export interface NotificationSetting {
+  digest: boolean | null;
+  digestHour: number | null;
+  events: Generated<Json>;
+  updatedAt: Generated<Timestamp>;
+  userId: number;
+}
+
 export interface OrderPosition {
   autId: number;
   autOk: Generated<string>;
@@ -393,6 +429,18 @@ export interface PasswordReset {
   tokenHash: string;
   usedAt: Timestamp | null;
   userId: number;
+}
+
+export interface ReminderChange {
+  at: Generated<Timestamp>;
+  id: Generated<number>;
+  recordId: string;
+  ruleKey: string;
+  scopeClient: string | null;
+  scopeStation: string | null;
+  scopeUser: number | null;
+  scopeVehicle: number | null;
+  urgency: string;
 }
 
 export interface ReminderCount {
@@ -883,6 +931,24 @@ export interface VNote {
   zrodloId: number | null;
 }
 
+export interface VNotification {
+  attempts: number | null;
+  channel: string | null;
+  createdAt: Timestamp | null;
+  email: string | null;
+  entity: string | null;
+  entityId: number | null;
+  event: string | null;
+  id: number | null;
+  lastError: string | null;
+  login: string | null;
+  readAt: Timestamp | null;
+  resentFrom: number | null;
+  sentAt: Timestamp | null;
+  state: string | null;
+  userId: number | null;
+}
+
 export interface VOrder {
   autData: Timestamp | null;
   autId: number | null;
@@ -1025,6 +1091,7 @@ export interface DB {
   contract: Contract;
   contract_position: ContractPosition;
   damage: Damage;
+  digest_run: DigestRun;
   download_token: DownloadToken;
   email_config: EmailConfig;
   employee: Employee;
@@ -1036,10 +1103,13 @@ export interface DB {
   login_history: LoginHistory;
   mileage_reading: MileageReading;
   note: Note;
+  notification: Notification;
+  notification_setting: NotificationSetting;
   order_position: OrderPosition;
   order_status: OrderStatus;
   order_transition: OrderTransition;
   password_reset: PasswordReset;
+  reminder_change: ReminderChange;
   reminder_count: ReminderCount;
   reminder_dirty: ReminderDirty;
   reminder_due: ReminderDue;
@@ -1066,6 +1136,7 @@ export interface DB {
   v_invoice: VInvoice;
   v_login_history: VLoginHistory;
   v_note: VNote;
+  v_notification: VNotification;
   v_order: VOrder;
   v_order_position: VOrderPosition;
   v_terms_acceptance: VTermsAcceptance;

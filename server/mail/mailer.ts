@@ -52,6 +52,14 @@ export interface Message {
   to: string;
   subject: string;
   text: string;
+  /** An HTML part beside the text (notifications, issue 25). */
+  html?: string;
+  /** The sender's display name beside the configured address (the variant's name). */
+  fromName?: string;
+  /** Message-ID with its angle brackets; nodemailer makes one when absent. */
+  messageId?: string;
+  /** Inline images of the HTML part, referred to as cid:<cid>. */
+  inline?: { filename: string; content: Buffer; contentType: string; cid: string }[];
 }
 
 /** Sends one message; throws MailNotConfiguredError, or nodemailer's error when the server refuses. */
@@ -60,7 +68,13 @@ export async function sendMail(db: Kysely<DB>, message: Message): Promise<void> 
   if (!isMailConfigured(config)) throw new MailNotConfiguredError();
   const transport = transportFor(config);
   try {
-    await transport.sendMail({ from: config.smtpEmail, to: message.to, subject: message.subject, text: message.text });
+    await transport.sendMail({
+      from: message.fromName ? { name: message.fromName, address: config.smtpEmail } : config.smtpEmail,
+      to: message.to, subject: message.subject, text: message.text,
+      ...(message.html ? { html: message.html } : {}),
+      ...(message.messageId ? { messageId: message.messageId } : {}),
+      ...(message.inline?.length ? { attachments: message.inline.map((a) => ({ ...a, contentDisposition: 'inline' as const })) } : {}),
+    });
   } finally {
     transport.close();
   }

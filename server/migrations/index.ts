@@ -19,6 +19,8 @@ import { migration012 } from './012_damages_assignments.ts';
 import { migration013 } from './013_count_covering_indexes.ts';
 import { migration014 } from './014_vehicle_mileage.ts';
 import { migration015 } from './015_reminder_due.ts';
+import { migration016 } from './016_notifications.ts';
+import { migration017 } from './017_notification_digest.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '013_count_covering_indexes': migration013,
   '014_vehicle_mileage': migration014,
   '015_reminder_due': migration015,
+  '016_notifications': migration016,
+  '017_notification_digest': migration017,
 };

@@ -34,6 +34,12 @@ export interface ConfigState {
   useClientVariant(klientSymbol: string | null | undefined): void;
   /** Whether some variant is chosen by the user's client (then public calls that carry a session follow it). */
   readonly choosesByClient: boolean;
+  /**
+   * The configuration a user of this client is served by (the variant claiming the client, else the
+   * default one), for work outside that user's requests: a notification is written and rendered
+   * for its recipient by the recipient's variant (its texts, its name and logo).
+   */
+  forClient(klientSymbol: string | null | undefined): Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
 }
 
 declare module '@fastify/request-context' {
@@ -97,6 +103,10 @@ export default fp<ConfigOptions>(
       get reloadError() { return reloadError; },
       get variants() { return [current.set.defaultVariant, ...[...current.set.bundles.keys()].filter((v) => v !== current.set.defaultVariant)]; },
       get choosesByClient() { return current.set.byClient.size > 0; },
+      forClient(klientSymbol) {
+        const variant = variantForClient(current.set, klientSymbol);
+        return (variant !== undefined && current.states.get(variant)) || current.states.get(current.set.defaultVariant)!;
+      },
       useClientVariant(klientSymbol) {
         const variant = variantForClient(current.set, klientSymbol);
         if (variant) requestContext.set('variant', variant);

@@ -6,7 +6,8 @@
  * - a write to any table with a "pojazdId" column marks the vehicles it touched in reminder_dirty,
  *   by triggers, in the writer's own transaction;
  * - every read first refreshes the marked vehicles (`drain`): their rows of every known rule
- *   definition are computed again and the marks removed, in one transaction. A reader therefore
+ *   definition are computed again and the marks removed, in one transaction; an item that
+ *   appeared or got worse is noted in reminder_change for the daily digest (migration 017). A reader therefore
  *   sees every committed write: its mark is either drained by this reader, or by another drain
  *   that committed before this reader's lock was granted;
  * - a definition (a rule and everything its SQL depends on, keyed by a hash) is computed for all
@@ -20,17 +21,19 @@
  * drain never misses a definition being built, and two drains never compute the same vehicle.
  */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
-import { DUE_COLUMNS, dueRowsQuery, type RuleDefinition } from './rule-sql.ts';
+import { DUE_COLUMNS, dueRowsQuery, listedAt, urgencyAt, urgencyRank, type RuleDefinition } from './rule-sql.ts';
 
 /** Raised when dueRowsQuery computes other rows for the same definition: every key changes, every row is built anew. */
 const COMPUTATION_VERSION = 1;
 /** Vehicles refreshed per transaction: a bulk import is drained in steps that each hold the lock briefly. */
 const DRAIN_BATCH = 2000;
+/** Changes a write made (reminder_change, for the daily digest) are kept this long. */
+const CHANGES_KEPT_DAYS = 30;
 /** A definition no process has served for this long is dropped with its rows. */
 const UNUSED_DAYS = 7;
 /** A process tells the database again that it serves a definition this often (so it is never dropped under it). */
@@ -113,8 +116,12 @@ export function createDueTable(db: Kysely<DB>) {
     for (const rule of missing) built.set(rule.key, now);
   }
 
-  /** Refreshes the vehicles writes have marked, for every built definition; returns how many. */
-  async function drain(): Promise<number> {
+  /**
+   * Refreshes the vehicles writes have marked, for every built definition; returns how many. An
+   * item the refresh makes appear or get worse on `today` is written to reminder_change (the
+   * daily digest's "changed by a write", migration 017).
+   */
+  async function drain(today: string): Promise<number> {
     let total = 0;
     for (;;) {
       const pending = await db.selectFrom('reminder_dirty').select('pojazdId').limit(1).executeTakeFirst();
@@ -127,8 +134,20 @@ export function createDueTable(db: Kysely<DB>) {
         if (taken.rows.length === 0) return 0; // another process drained them while this one waited
         const vehicles = taken.rows.map((r) => r.pojazdId);
         const definitions = await trx.selectFrom('reminder_rule').select(['ruleKey', 'definition']).where('builtAt', 'is not', null).execute();
+        const ofVehicles = sql<SqlBool>`"pojazdId" = any(${sql.val(vehicles)}::integer[]) and ${listedAt(today)}`;
+        const before = await sql<{ ruleKey: string; recordId: string; urgency: string }>`
+          select "ruleKey", "recordId", ${urgencyAt(today)} as urgency from reminder_due where ${ofVehicles}`.execute(trx);
         await trx.deleteFrom('reminder_due').where('pojazdId', '=', sql<number>`any(${sql.val(vehicles)}::integer[])`).execute();
         for (const d of definitions) await insertRows(trx, { key: d.ruleKey, definition: d.definition as unknown as RuleDefinition }, vehicles);
+        const old = (column: 'ruleKey' | 'recordId' | 'urgency') => sql.val(before.rows.map((r) => r[column]));
+        await sql`
+          insert into reminder_change ("ruleKey", "recordId", "urgency", "scopeClient", "scopeVehicle", "scopeStation", "scopeUser")
+          select fresh."ruleKey", fresh."recordId", fresh."urgency", fresh."scopeClient", fresh."scopeVehicle", fresh."scopeStation", fresh."scopeUser"
+          from (select *, ${urgencyAt(today)} as "urgency" from reminder_due where ${ofVehicles}) as fresh
+          left join unnest(${old('ruleKey')}::text[], ${old('recordId')}::text[], ${old('urgency')}::text[]) as old("ruleKey", "recordId", "urgency")
+            on old."ruleKey" = fresh."ruleKey" and old."recordId" = fresh."recordId"
+          where old."urgency" is null or ${urgencyRank(sql.ref('fresh.urgency'))} < ${urgencyRank(sql.ref('old.urgency'))}`.execute(trx);
+        await trx.deleteFrom('reminder_change').where('at', '<', sql<Date>`now() - ${sql.lit(`${CHANGES_KEPT_DAYS} days`)}::interval`).execute();
         await trx.deleteFrom('reminder_count').where('n', '=', 0).execute(); // the sums the refresh emptied
         return vehicles.length;
       });

@@ -228,6 +228,11 @@ export function urgencyAt(today: string): RawBuilder<Urgency | null> {
   return sql<Urgency | null>`case when "pastFrom" <= ${day} then 'pastDue' when "urgentFrom" <= ${day} then 'urgent' when "soonFrom" <= ${day} then 'soon' end`;
 }
 
+/** 0 for past due, 1 urgent, 2 soon: a smaller rank is worse. */
+export function urgencyRank(urgency: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`case ${urgency} when 'pastDue' then 0 when 'urgent' then 1 when 'soon' then 2 end`;
+}
+
 /** Whether a stored row is listed on `today`: its "soon" has come and its projection's end has not passed. */
 export function listedAt(today: string): RawBuilder<SqlBool> {
   const day = sql`${today}::date`;

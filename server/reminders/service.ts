@@ -20,7 +20,7 @@ import { HttpError } from '../http-error.ts';
 import { scopeExpression, scopeOf } from '../resources/scope.ts';
 import type { DB } from '../db/types.generated.ts';
 import { createDueTable, keyedRule, type KeyedRule } from './due-table.ts';
-import { DUE_SCOPE_COLUMNS, listedAt, ruleShownTo, urgencyAt, URGENCIES, type RuleRow, type Urgency } from './rule-sql.ts';
+import { DUE_SCOPE_COLUMNS, listedAt, ruleShownTo, urgencyAt, urgencyRank, URGENCIES, type RuleRow, type Urgency } from './rule-sql.ts';
 import { itemText } from './texts.ts';
 import { dayIn } from './today.ts';
 
@@ -65,9 +65,12 @@ type Counts = Map<string, Record<Urgency, number>>;
 function createReminders(app: FastifyInstance) {
   const due = createDueTable(app.db);
 
+  /** The serving variant: the request's, or the one a digest names for its reader. */
+  type Variant = Pick<FastifyInstance['config'], 'bundle' | 't'>;
+
   /** The rules of the bundle in use shown to the caller, keyed as their rows are stored, and today. */
-  const context = (session: Session) => {
-    const bundle = app.config.bundle;
+  const context = (session: Session, variant: Variant = app.config) => {
+    const bundle = variant.bundle;
     const file = bundle.screens.reminders as unknown as RemindersFile | undefined;
     const rules = (file?.rules ?? []).filter((rule) => ruleShownTo(rule, bundle.resources, session.role)).map((rule) => keyedRule(rule, bundle));
     return { rules, today: dayIn(app.clock(), timeZoneOf(bundle.config)) };
@@ -77,11 +80,11 @@ function createReminders(app: FastifyInstance) {
    * The rules by resource, each with the caller's scope on it (ACCESS.md, the resource's
    * declaration), read from the scope columns stored with the rows; their rows fresh.
    */
-  async function scoped(session: Session, rules: readonly KeyedRule[]) {
+  async function scoped(session: Session, rules: readonly KeyedRule[], variant: Variant = app.config) {
     await due.ensure(rules);
-    await due.drain();
-    const bundle = app.config.bundle;
-    const forbidden = app.config.t('errors:forbidden');
+    await due.drain(dayIn(app.clock(), timeZoneOf(variant.bundle.config)));
+    const bundle = variant.bundle;
+    const forbidden = variant.t('errors:forbidden');
     const byResource = new Map<string, KeyedRule[]>();
     for (const rule of rules) byResource.set(rule.rule.resource, [...(byResource.get(rule.rule.resource) ?? []), rule]);
     return [...byResource].map(([name, group]) => {
@@ -97,14 +100,16 @@ function createReminders(app: FastifyInstance) {
     });
   }
 
+  type Branches = Awaited<ReturnType<typeof scoped>>;
+
   /**
    * Per rule and urgency, how many items: an administrator's (every row) and a manager's (a
    * client) add up reminder_count's sums; a driver's or an advisor's few rows are counted.
    */
-  async function countsOf(session: Session, rules: readonly KeyedRule[], today: string, pojazdId?: number): Promise<Counts> {
+  async function countsOf(session: Session, rules: readonly KeyedRule[], today: string, pojazdId?: number, branches?: Branches): Promise<Counts> {
     const counts: Counts = new Map(rules.map((r) => [r.key, { pastDue: 0, urgent: 0, soon: 0 }]));
     if (rules.length === 0) return counts;
-    const parts = (await scoped(session, rules)).map(({ keys, scope, where }) => {
+    const parts = (branches ?? (await scoped(session, rules))).map(({ keys, scope, where }) => {
       if (pojazdId === undefined && (scope === 'all' || scope === 'client')) {
         return app.db
           .selectFrom('reminder_count')
@@ -158,11 +163,11 @@ function createReminders(app: FastifyInstance) {
       }
     }
     if (rules.length === 0) return { total: 0, items: [] };
-    const counts = await countsOf(session, rules, today, query.pojazdId);
+    const branches = await scoped(session, rules);
+    const counts = await countsOf(session, rules, today, query.pojazdId, branches);
     const urgencies = query.urgency ? [query.urgency] : URGENCIES;
     const sizes = urgencies.map((u) => [...counts.values()].reduce((sum, c) => sum + c[u], 0));
     const total = sizes.reduce((a, b) => a + b, 0);
-    const branches = await scoped(session, rules);
     const rows: StoredItem[] = [];
     let skip = query.offset ?? 0;
     let need = query.limit ?? 20;
@@ -198,13 +203,48 @@ function createReminders(app: FastifyInstance) {
     return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale)) };
   }
 
-  function toItem(row: StoredItem, rule: ReminderRule, locale: string | undefined): ReminderItem {
+  /**
+   * What is new or got worse for the caller since `since` (the daily digest): items whose soon,
+   * urgent or past-due day came after `since.day` and by today, or that a write made appear or
+   * get worse after `since.at` (reminder_change); the most urgent first, `limit` of them, and how
+   * many in all. Without `since` (a first digest) everything listed is new.
+   */
+  async function changes(session: Session, since: { day: string; at: Date } | null, limit: number, variant: Variant = app.config): Promise<{ total: number; items: ReminderItem[] }> {
+    const { rules, today } = context(session, variant);
+    if (rules.length === 0) return { total: 0, items: [] };
+    const branches = await scoped(session, rules, variant);
+    const cameBy = (column: 'soonFrom' | 'urgentFrom' | 'pastFrom') => sql<SqlBool>`(${sql.ref(column)} > ${since!.day}::date and ${sql.ref(column)} <= ${today}::date)`;
+    const changed = app.db
+      .selectFrom('reminder_due')
+      .selectAll()
+      .select(urgencyAt(today).as('urgency'))
+      .where((eb) => eb.and([
+        eb.or(branches.map(({ where }) => where(eb, today))),
+        since === null ? sql<SqlBool>`true` : eb.or([
+          cameBy('soonFrom'), cameBy('urgentFrom'), cameBy('pastFrom'),
+          sql<SqlBool>`("ruleKey", "recordId") in (select "ruleKey", "recordId" from reminder_change where "at" > ${since.at})`,
+        ]),
+      ]));
+    const [page, count] = await Promise.all([
+      sql<StoredItem>`
+        select page.*, ("dueDate" - ${today}::date) as "daysLeft", vehicle."rejestr", vehicle."markaModel" from (
+          select * from (${changed}) as due order by ${urgencyRank(sql.ref('urgency'))}, ${ITEM_ORDER} limit ${limit}
+        ) as page left join car as vehicle on vehicle."pojazdId" = page."pojazdId"
+        order by ${urgencyRank(sql.ref('urgency'))}, ${ITEM_ORDER}`.execute(app.db),
+      sql<{ n: string | number }>`select count(*) as n from (${changed}) as due`.execute(app.db),
+    ]);
+    const byKey = new Map(rules.map((r) => [r.key, r.rule]));
+    const locale = variant.bundle.config.locale as string | undefined;
+    return { total: Number(count.rows[0]?.n ?? 0), items: page.rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale, variant.t)) };
+  }
+
+  function toItem(row: StoredItem, rule: ReminderRule, locale: string | undefined, t: Variant['t'] = app.config.t): ReminderItem {
     const asId = (value: number | string) => (/^\d+$/.test(String(value)) ? Number(value) : value);
     const recordId = asId(row.recordId);
     const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
     const item: ReminderItem = {
       rule: rule.id,
-      label: app.config.t(rule.label),
+      label: t(rule.label),
       urgency: row.urgency,
       recordId,
       pojazdId: row.pojazdId,
@@ -221,12 +261,12 @@ function createReminders(app: FastifyInstance) {
       text: '',
       open: { screen: rule.open.screen, id: asId(row.openId), ...(rule.open.tab ? { tab: rule.open.tab } : {}) },
     };
-    item.text = itemText(app.config.t, rule, item, row.recordLabel, locale ?? 'pl-PL');
-    if (rule.action) item.action = { label: app.config.t(rule.action.label), screen: rule.action.screen, ...(rule.action.mode ? { mode: rule.action.mode } : {}) };
+    item.text = itemText(t, rule, item, row.recordLabel, locale ?? 'pl-PL');
+    if (rule.action) item.action = { label: t(rule.action.label), screen: rule.action.screen, ...(rule.action.mode ? { mode: rule.action.mode } : {}) };
     return item;
   }
 
-  return { summary, items, dueTable: due };
+  return { summary, items, changes, dueTable: due };
 }
 
 export type Reminders = ReturnType<typeof createReminders>;

@@ -31,8 +31,15 @@ const ts = (value: string | null | undefined) => (value ? sql<Date>`cast(${value
 
 export function damagesRepository(db: Kysely<DB>) {
   return {
-    /** Reports a damage; RuleViolation for a vehicle outside `scope` or a rule the input breaks. */
-    async add(input: DamageInput, scope: VehicleScope, reporter: Reporter): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
+    /**
+     * Reports a damage; RuleViolation for a vehicle outside `scope` or a rule the input breaks.
+     * `alsoInTransaction` runs last inside the same transaction (the notifications of issue 25),
+     * so a damage and what it causes commit together or not at all.
+     */
+    async add(
+      input: DamageInput, scope: VehicleScope, reporter: Reporter,
+      alsoInTransaction?: (trx: Kysely<DB>, added: { sprawaId: number; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
+    ): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);
         if (input.rejestr.trim().toUpperCase() !== car.rejestr) throw new RuleViolation(400, 'rejestr', 'damage:errors.otherVehicle', { rejestr: car.rejestr });
@@ -68,6 +75,7 @@ export function damagesRepository(db: Kysely<DB>) {
           skadPolicja: input.skadPolicja ?? null, holowanyData: ts(input.holowanyData), uwagi: input.uwagi ?? null,
           ...external, klientSymbol: car.klientSymbol, userId: reporter.userId,
         }).returning('sprawaId').executeTakeFirstOrThrow();
+        await alsoInTransaction?.(trx, { sprawaId: damage.sprawaId, autId: order.autId, klientSymbol: car.klientSymbol, zgloEmail: input.zgloEmail ?? null });
         return { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId };
       });
     },

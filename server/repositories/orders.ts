@@ -133,15 +133,24 @@ export function ordersRepository() {
       await conn.updateTable('service_order').set(values).where('autId', '=', autId).execute();
     },
 
-    /** Moves the status only if it is still `from` (a concurrent move wins once), and records the move. */
-    async moveStatus(conn: Db, autId: number, move: { from: number; to: number; transition: string; userId: number; login: string; rola: string }): Promise<boolean> {
+    /**
+     * Moves the status only if it is still `from` (a concurrent move wins once), and records the
+     * move; answers the id of the recorded move (it names the occurrence in the notifications'
+     * dedupe keys), or null when the status had moved already.
+     */
+    async moveStatus(conn: Db, autId: number, move: { from: number; to: number; transition: string; userId: number; login: string; rola: string }): Promise<number | null> {
       const moved = await conn.updateTable('service_order').set({ status: move.to })
         .where('autId', '=', autId).where('status', '=', move.from).returning('autId').execute();
-      if (moved.length !== 1) return false;
-      await conn.insertInto('order_transition').values({
+      if (moved.length !== 1) return null;
+      const recorded = await conn.insertInto('order_transition').values({
         autId, fromStatus: move.from, toStatus: move.to, transition: move.transition, userId: move.userId, login: move.login, rola: move.rola,
-      }).execute();
-      return true;
+      }).returning('id').executeTakeFirstOrThrow();
+      return recorded.id;
+    },
+
+    /** What the notifications of an order are decided by: its client, station and reporter's e-mail. */
+    async notificationFacts(conn: Db, autId: number) {
+      return conn.selectFrom('service_order').select(['klientSymbol', 'stacjaSerw', 'zgloEmail']).where('autId', '=', autId).executeTakeFirstOrThrow();
     },
 
     async history(conn: Db, autId: number) {

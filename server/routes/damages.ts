@@ -33,7 +33,12 @@ export default async function damageRoutes(app: FastifyInstance) {
       }
       const scope = scopeOfResource(app, 'car', session);
       const added = await withFailureMessage(app, request, 'damage:messages.addFailed',
-        () => app.damages.add(request.body, scope, { userId: session.userId, role: session.role }));
+        () => app.damages.add(request.body, scope, { userId: session.userId, role: session.role },
+          // the client's fleet managers hear of it, in the damage's own transaction (issue 25)
+          (trx, added) => app.notifications.record(trx, {
+            occurrence: { kind: 'damageCreated' }, entityId: added.sprawaId, seq: added.sprawaId, actorUserId: session.userId,
+            record: { klientSymbol: added.klientSymbol, zgloEmail: added.zgloEmail }, payload: { by: session.login },
+          })));
       return { ...added, message: app.config.t('damage:messages.added') };
     },
   });

@@ -69,6 +69,8 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const c = await resolve(request.body);
       await app.settings.saveEmailConfig(c);
+      // e-mails that waited for a mail server go on the queue now, not at the next sweep (issue 25)
+      await app.notifications.sweep(true).catch((error) => request.log.warn({ err: error }, 'notifications waiting for SMTP not re-queued'));
       return { message: t('email:saved') };
     },
   });

@@ -183,11 +183,18 @@ export function orderService(app: FastifyInstance) {
       if (state.pricingConfirmed) throw new HttpError(409, t('order:messages.pricingAlreadyConfirmed'), { code: 'PRICING_CONFIRMED' });
       if ((await app.orders.positionCount(db(), autId)) === 0) throw new HttpError(409, t('order:messages.pricingNoPositions'), { code: 'NO_POSITIONS' });
       checkUnlocked(session, state);
-      // one conditional UPDATE decides between concurrent confirmations
-      if (!(await app.orders.confirmPricing(db(), autId, state.status))) {
-        throw new HttpError(409, t('order:messages.pricingAlreadyConfirmed'), { code: 'PRICING_CONFIRMED' });
-      }
-      return { message: t('order:messages.pricingConfirmed') };
+      return db().transaction().execute(async (trx) => {
+        // one conditional UPDATE decides between concurrent confirmations
+        if (!(await app.orders.confirmPricing(trx, autId, state.status))) {
+          throw new HttpError(409, t('order:messages.pricingAlreadyConfirmed'), { code: 'PRICING_CONFIRMED' });
+        }
+        // the notifications commit with the confirmation, or not at all (issue 25); it happens once per order
+        await app.notifications.record(trx, {
+          occurrence: { kind: 'estimateConfirmed' }, entityId: autId, seq: 'confirmed', actorUserId: session.userId,
+          record: await app.orders.notificationFacts(trx, autId), payload: { by: session.login },
+        });
+        return { message: t('order:messages.pricingConfirmed') };
+      });
     },
 
     /** POST /api/order/{id}/transition: a declared move of the status, recorded. */
@@ -201,7 +208,13 @@ export function orderService(app: FastifyInstance) {
           from: state.status, to, transition: move.id, userId: session.userId, login: session.login, rola: session.role,
         });
         if (!moved) throw refused();
-        return { message: t('order:messages.transitionDone', { status: await app.orders.statusText(trx, to) }) };
+        const status = await app.orders.statusText(trx, to);
+        // the notifications commit with the move, or not at all (issue 25); the move's id names this occurrence
+        await app.notifications.record(trx, {
+          occurrence: { kind: 'orderStatusEntered', status: to }, entityId: autId, seq: moved, actorUserId: session.userId,
+          record: await app.orders.notificationFacts(trx, autId), payload: { status, by: session.login, transition: move.id },
+        });
+        return { message: t('order:messages.transitionDone', { status }) };
       });
     },
 
@@ -292,5 +305,5 @@ export default fp(
   async (app) => {
     app.decorate('orderService', orderService(app));
   },
-  { name: 'order-service', dependencies: ['config', 'db', 'table-queries', 'orders-repository'] },
+  { name: 'order-service', dependencies: ['config', 'db', 'table-queries', 'orders-repository', 'notifications'] },
 );

@@ -32,6 +32,8 @@ const ACCESS: Record<string, Partial<Record<keyof typeof ROLES, Scope>>> = {
   users: { ADMIN: 'all' },
   'login-history': { ADMIN: 'all' },
   'acceptance-history': { ADMIN: 'all' },
+  // issue 25, ACCESS.md "notification log (Administracja → Powiadomienia) | ADMIN all"
+  notification: { ADMIN: 'all' },
 };
 const expectedAccess = (name: string) => {
   if (!ACCESS[name]) throw new Error(`resource "${name}" is not in the literal ACCESS table of this test`);

@@ -45,6 +45,7 @@ const cases: Case[] = [
   { resource: 'auto-complete', method: 'GET', url: `/api/auto-complete/cars?searchText=${'A'.repeat(51)}`, who: 'manager', status: 400, component: 'BadRequest', detail: 'searchText: Pole może mieć najwyżej 50 znaków', errors: [{ field: 'searchText', message: 'Pole może mieć najwyżej 50 znaków' }] },
   { resource: 'car', method: 'GET', url: '/api/car/single-car', who: 'manager', status: 404, component: 'NotFound', detail: 'Brak pojazdu przypisanego do sesji.' },
   { resource: 'cockpit', method: 'GET', url: '/api/cockpit/approval-inbox', who: 'kierowca', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  { resource: 'notification', method: 'POST', url: '/api/notifications/999999999/read', who: 'manager', body: {}, status: 404, component: 'NotFound', detail: 'Nie znaleziono powiadomienia.' },
   { resource: 'reminder', method: 'GET', url: '/api/reminders/items?rule=nieznana', who: 'manager', status: 400, component: 'BadRequest', detail: 'rule: Nieznana reguła przypomnień', errors: [{ field: 'rule', message: 'Nieznana reguła przypomnień' }] },
   { resource: 'contract', method: 'GET', url: '/api/contract/abc', who: 'manager', status: 400, component: 'BadRequest', detail: 'id: Niepoprawny format', errors: [{ field: 'id', message: 'Niepoprawny format' }] },
   { resource: 'damage', method: 'POST', url: '/api/damage/add', who: 'doradca', body: {}, status: 403, component: 'Forbidden', detail: FORBIDDEN },

@@ -227,6 +227,19 @@ const EXPECTED: Record<string, Who> = {
   // issue 24: what is due, for every signed-in role (each sees the rules of its resources, within its rows)
   'GET /api/reminders': ALL,
   'GET /api/reminders/items': ALL,
+  // issue 25, ACCESS.md "notifications: own list, unread count, mark read, own preferences | self" (every role, its own rows)
+  'GET /api/notifications': ALL,
+  'GET /api/notifications/unread-count': ALL,
+  'POST /api/notifications/read-all': ALL,
+  'POST /api/notifications/:id/read': ALL,
+  'GET /api/notification-settings': ALL,
+  'PUT /api/notification-settings': ALL,
+  // "notification log (Administracja → Powiadomienia), send again, run digest | ADMIN only"
+  'POST /api/notification/table': A,
+  'POST /api/notification/table2': A,
+  'POST /api/notification/table-count': A,
+  'POST /api/admin/notifications/:id/send-again': A,
+  'POST /api/admin/notifications/digest': A,
 };
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };

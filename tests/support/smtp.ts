@@ -26,6 +26,20 @@ export interface TestSmtp {
   nextMail(timeoutMs?: number): Promise<ReceivedMail>;
   /** Refuse every message from now on (a mail server that is down for the portal). */
   refuseAll(refuse: boolean): void;
+  /** A slow mail server: each message is taken in whole, then answered after `ms` (0: at once). */
+  answerAfter(ms: number): void;
+  /**
+   * Answer the next `after` messages, then hold every answer (the message taken in whole, the
+   * sender left waiting for the server's reply) until release(): the moment to kill a sender.
+   */
+  hold(after?: number): void;
+  release(): void;
+  /** The messages taken in and not answered yet (held or slow), in order. */
+  awaitingAnswer(): ReceivedMail[];
+  /** The messages whose sender hung up before the answer: taken in, never answered (not in `received`). */
+  cut: ReceivedMail[];
+  /** The most messages ever waiting for their answer at once (more than one sender's concurrency: several senders). */
+  maxAwaitingAnswer(): number;
   close(): Promise<void>;
 }
 
@@ -64,6 +78,13 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   const waiting: ((m: ReceivedMail) => void)[] = [];
   let taken = 0;
   let refusing = false;
+  let delayMs = 0;
+  let takenIn = 0; // messages taken in whole, in order of arrival
+  let holdFrom = Infinity; // the first one (by that order) whose answer is held
+  let maxAwaiting = 0;
+  const cut: ReceivedMail[] = [];
+  const held: (() => void)[] = [];
+  const awaiting = new Map<object, { sessionId: string; mail: ReceivedMail }>();
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
@@ -80,10 +101,26 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
         if (refusing) return callback(new Error('Mailbox unavailable'));
         const mail = parseMail(Buffer.concat(chunks).toString('utf8'), String(session.envelope.mailFrom && session.envelope.mailFrom.address),
           session.envelope.rcptTo.map((r) => r.address));
-        received.push(mail);
-        waiting.shift()?.(mail);
-        callback();
+        const key = {};
+        const answer = () => {
+          if (!awaiting.delete(key)) return; // the sender hung up meanwhile: counted in `cut`
+          received.push(mail);
+          waiting.shift()?.(mail);
+          callback();
+        };
+        awaiting.set(key, { sessionId: session.id, mail });
+        maxAwaiting = Math.max(maxAwaiting, awaiting.size);
+        if (takenIn++ >= holdFrom) held.push(answer);
+        else if (delayMs > 0) setTimeout(answer, delayMs);
+        else answer();
       });
+    },
+    onClose(session) {
+      for (const [key, entry] of awaiting) {
+        if (entry.sessionId !== session.id) continue;
+        awaiting.delete(key);
+        cut.push(entry.mail);
+      }
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -105,6 +142,19 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     refuseAll(refuse) {
       refusing = refuse;
     },
+    answerAfter(ms) {
+      delayMs = ms;
+    },
+    hold(after = 0) {
+      holdFrom = takenIn + after;
+    },
+    release() {
+      holdFrom = Infinity;
+      for (const answer of held.splice(0)) answer();
+    },
+    awaitingAnswer: () => [...awaiting.values()].map((e) => e.mail),
+    cut,
+    maxAwaitingAnswer: () => maxAwaiting,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -115,3 +165,12 @@ export async function useTestSmtp(db: import('kysely').Kysely<DB>, smtp: TestSmt
     smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpUser: 'portal', smtpPassword: 'smtp-haslo', smtpEmail: 'portal@partnercfm.pl', smtpSsl: 'OFF',
   }).where('id', '=', 1).execute();
 }
+
+/** The decoded text and HTML parts of a multipart/alternative message. */
+export function partsOf(mail: ReceivedMail): { text: string; html: string } {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mail.raw)?.[1] ?? '';
+  const parts = mail.raw.split(`--${boundary}`).slice(1, -1).map((p) => parseMail(p.replace(/^\r?\n/, ''), mail.from, mail.to));
+  const of = (type: string) => parts.find((p) => new RegExp(`^Content-Type: ${type}`, 'im').test(p.raw))?.text ?? '';
+  return { text: of('text/plain'), html: of('text/html') };
+}
+

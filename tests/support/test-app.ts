@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
-import { buildApp } from '../../server/app.ts';
+import { buildApp, type AppOptions } from '../../server/app.ts';
 import { openTestDatabase } from '../../server/db/testing.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,10 +39,17 @@ export interface TestApp {
  * are lifted for this app: every inject call comes from the one address 127.0.0.1, and a test file
  * signs in far more often than a person would (the limits have tests of their own).
  */
-export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date } = {}): Promise<TestApp> {
+/**
+ * `notifications` (issue 25): the notification worker runs only where a test asks for it
+ * (`{ worker: true }`, which tests of delivery do); elsewhere notifications are written but not sent.
+ */
+export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date; notifications?: AppOptions['notifications'] } = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
   const database = await openTestDatabase({ seed: true });
-  const app = await buildApp({ db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock });
+  const app = await buildApp({
+    db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock,
+    notifications: { worker: false, ...options.notifications },
+  });
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
   if (options.rateLimits !== 'configured') {

@@ -1,8 +1,9 @@
 /**
  * npm run bench [-- --cars 100000 --orders 1000000 --repetitions 40 --warmup 5 --seconds 5 --schema bench]
  *
- * BENCH_QUICK=1 (or --quick): 10 repetitions and 2-second load runs, to try a change; the
- * committed docs/benchmarks.md is always a full run.
+ * BENCH_QUICK=1 (or --quick): 10 repetitions and 2-second load runs, 1 000 notifications, to try a
+ * change; the committed docs/benchmarks.md is always a full run. One part alone, without the rest:
+ * `node --import tsx tools/bench/notifications.ts` (e-mail notifications; its header says how).
  *
  * Seeds (once; later runs reuse the data) the bulk demo data into its own schema of the
  * PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), starts the real
@@ -29,6 +30,7 @@ import { cockpitMeasurements } from './cockpit.ts';
 import { orderMeasurements } from './orders.ts';
 import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
+import { notificationFigures, NOTIFICATIONS } from './notifications.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
 import { EXPLANATION, RATIO_NOTE } from './explanation.ts';
@@ -98,6 +100,8 @@ async function main() {
     const operatorFigures = await operations({
       root, databaseUrl, schema, preConfigName: app.config.bundle.app.name, api, db: database.db, recorder, adminToken: admin, seconds, log,
     });
+    // issue 25: e-mail notifications, on a schema of their own beside the bench data (alone: tools/bench/notifications.ts)
+    operatorFigures.push(...(await notificationFigures({ root, databaseUrl, schema: `${schema}_notifications`, count: quick ? 1_000 : NOTIFICATIONS, log })));
 
     const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
     const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);

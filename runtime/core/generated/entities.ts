@@ -318,6 +318,45 @@ export interface Note {
 }
 
 /**
+ * One notification (issue 25): an event for one recipient by one channel, with its delivery; the rows of view v_notification (Administracja → Powiadomienia).
+ */
+export interface Notification {
+  id?: number;
+  createdAt?: string | null;
+  /**
+   * The event's id in screens/notifications.json; its name is notifications:events.<id>.label.
+   */
+  event?: string | null;
+  userId?: number | null;
+  /**
+   * The recipient's login.
+   */
+  login?: string | null;
+  /**
+   * The address the e-mail was (or is to be) sent to.
+   */
+  email?: string | null;
+  channel?: "email" | "inApp" | null;
+  state?: "queued" | "sending" | "sent" | "failed" | "skipped" | null;
+  attempts?: number | null;
+  /**
+   * A reason code (NO_SMTP, NO_EMAIL, NOT_VISIBLE, ACCOUNT_CLOSED, EVENT_OFF, INTERRUPTED; texts notifications:reasons.<code>) or the mail server's answer after "SMTP: ".
+   */
+  lastError?: string | null;
+  sentAt?: string | null;
+  readAt?: string | null;
+  /**
+   * The resource of the record the notification is about.
+   */
+  entity?: string | null;
+  entityId?: number | null;
+  /**
+   * The notification this one sends again.
+   */
+  resentFrom?: number | null;
+}
+
+/**
  * A position of an order's scope / cost estimate (spec §3 Order position). Quantity, price, discount and net are absent when the caller may not see prices (schemas/resources/order.json rules.hiddenWhen).
  */
 export interface OrderPosition {

@@ -89,6 +89,19 @@ export interface AppFile {
      */
     countCap?: number;
   };
+  /**
+   * The notifications bell of the top bar (docs/decisions.md, "Notifications in the browser (issue 25)").
+   */
+  bell?: {
+    /**
+     * Seconds between two questions for the unread count while the tab is visible (none while it is hidden; one at once when it comes back, on focus and after the user's own changes).
+     */
+    pollSeconds?: number;
+    /**
+     * How many of the newest notifications the bell's list shows.
+     */
+    listSize?: number;
+  };
   footer?: {
     copyright?: I18NKey;
   };
@@ -900,7 +913,7 @@ export interface FormFieldFile {
    */
   label?: I18NKey;
   /**
-   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), time (HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts.
+   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), time (HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts. checkboxMap: the value is an object of yes/no flags by key; one checkbox per key the loaded record holds, in its order, each labelled by `itemLabel` (runtime/src/forms/CheckboxMapField.tsx).
    */
   widget?:
     | "text"
@@ -921,7 +934,11 @@ export interface FormFieldFile {
     | "file"
     | "percent"
     | "tread"
-    | "quantity";
+    | "quantity"
+    | "checkboxMap";
+  /**
+   * The values offered (select, radio); a schema that leaves the values open (an integer 0–23) takes them as its enum. A label may show its option's value: {{value}} ("{{value}}:00").
+   */
   options?: {
     value: unknown;
     label: I18NKey;
@@ -930,6 +947,10 @@ export interface FormFieldFile {
      */
     visibleWhen?: Condition;
   }[];
+  /**
+   * widget checkboxMap: the label of each key's checkbox, an i18n key in which {key} stands for the key ("notifications:events.{key}.label"). The keys come from the data (the server's answer), so none is named in a screen or in code.
+   */
+  itemLabel?: string;
   /**
    * A key of the configuration holding a list of { when: condition, refused: [values] }: the options refused by a limit whose `when` holds (context role, variant, config, session) are not offered. The server may read the same list (damageRiskTypeLimits).
    */
@@ -1202,6 +1223,159 @@ export interface MenuFile {
       hiddenWhen?: Condition;
     }[];
   }[];
+}
+
+export type NotificationRole = "ADMIN" | "MANAGER" | "USER" | "ADVISOR";
+
+export interface NotificationRoleDefaults {
+  /**
+   * the ids of the events that are on (the others of the role are off)
+   */
+  events: string[];
+  /**
+   * the daily digest on or off
+   */
+  digest: boolean;
+  /**
+   * the hour (the portal's time zone) the digest is sent at
+   */
+  digestHour: number;
+}
+
+export type NotificationTrigger =
+  | {
+      kind: "orderStatusEntered";
+      /**
+       * @minItems 1
+       */
+      statuses: number[];
+    }
+  | {
+      kind: "estimateConfirmed";
+    }
+  | {
+      kind: "damageCreated";
+    }
+  | {
+      kind: "dailyDigest" | "failureSummary";
+    };
+
+/**
+ * clientManagers: the MANAGER users of the record's client; orderReporter: the users whose e-mail is the order's zgloEmail; stationAdvisors: the ADVISOR users of the order's station, when it has one; admins: every ADMIN; self: the user a scheduled job queues it for. Always read from the database, never from a request; whoever made the change is left out.
+ */
+export type NotificationRecipient = "clientManagers" | "orderReporter" | "stationAdvisors" | "admins" | "self";
+
+export interface NotificationEvent {
+  id: string;
+  trigger: NotificationTrigger;
+  /**
+   * the table resource (schemas/resources/) of the record the event concerns; whether its recipient may still see that record is judged by this resource's row scope, when the message is sent
+   */
+  resource?: string;
+  /**
+   * @minItems 1
+   */
+  recipients: NotificationRecipient[];
+  /**
+   * the roles that may receive it (and are offered it on their settings page)
+   *
+   * @minItems 1
+   */
+  roles: NotificationRole[];
+  /**
+   * @minItems 1
+   */
+  channels: ("email" | "inApp")[];
+  /**
+   * the event's name on the settings page and in the administrators' log
+   */
+  label: I18NKey;
+  /**
+   * the e-mail's subject
+   */
+  subject: I18NKey;
+  /**
+   * the e-mail's text (paragraphs separated by an empty line)
+   */
+  body: I18NKey;
+  /**
+   * the bell's title
+   */
+  title: I18NKey;
+  /**
+   * the bell's text
+   */
+  text: I18NKey;
+  /**
+   * a line with the order's net total ({{total}}), added only for a recipient the order's rules (hiddenWhen.totals) let see prices
+   */
+  price?: I18NKey;
+  /**
+   * where the message leads: the table route, opening the record's details (route?open=<idField>)
+   */
+  link?: {
+    route: string;
+    /**
+     * the field of the record that opens it (default: the resource's key)
+     */
+    idField?: string;
+  };
+}
+
+/**
+ * Read by server/notifications/. An event is written to the outbox in the transaction of the change that causes it (its trigger), one row per recipient and channel; e-mails are delivered by the job queue and rendered at sending time for their recipient (ACCESS.md). Texts are locale keys; {{field}} in them is filled from the event's record as the recipient may see it, plus {{status}} (the status entered), {{by}} (who did it) and {{appName}}.
+ */
+export interface NotificationsFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "notifications";
+  events: NotificationEvent[];
+  /**
+   * What a user of each role gets until they change it on their settings page (Ustawienia → Powiadomienia).
+   */
+  defaults: {
+    ADMIN?: NotificationRoleDefaults;
+    MANAGER?: NotificationRoleDefaults;
+    USER?: NotificationRoleDefaults;
+    ADVISOR?: NotificationRoleDefaults;
+  };
+  /**
+   * The frame of every e-mail: texts around the event's own, and where the recipient changes their settings.
+   */
+  mail?: {
+    /**
+     * the portal page of the recipient's notification settings (default /app/account/notifications)
+     */
+    settingsRoute?: string;
+    /**
+     * the text of the link to the event's record; {{url}}
+     */
+    open?: I18NKey;
+    /**
+     * the line with the link to the settings; {{url}}
+     */
+    settings?: I18NKey;
+    /**
+     * the last line; {{appName}}
+     */
+    footer?: I18NKey;
+  };
+  /**
+   * How e-mails are retried while the mail server fails (pg-boss retryLimit, retryDelay in seconds, retryBackoff: exponential).
+   */
+  delivery?: {
+    retryLimit?: number;
+    retryDelaySeconds?: number;
+    retryBackoff?: boolean;
+    /**
+     * how often e-mails left queued (no mail server yet, a process gone) are put on the queue again
+     */
+    sweepEveryMinutes?: number;
+    /**
+     * an e-mail still 'sending' after this long belonged to a process that died while sending: it is marked failed, never sent again by itself (at most once)
+     */
+    sendingTimeoutMinutes?: number;
+  };
 }
 
 export interface PageFile {
@@ -1624,7 +1798,8 @@ export type ScreenFile = {
     | "wizard"
     | "button-modal"
     | "reminders"
-    | "dashboard";
+    | "dashboard"
+    | "notifications";
 };
 
 /**

@@ -12,7 +12,7 @@ import { makeNonce, signBody } from '../../core/signing';
 import { i18n } from '../config/i18n';
 import { clearSession, currentToken } from '../state/session';
 import { store } from '../state/store';
-import { lastErrorCodeAtom, pendingRequestsAtom, showToast } from '../state/ui';
+import { lastErrorCodeAtom, pendingRequestsAtom, showToast, userWritesAtom } from '../state/ui';
 
 export interface FieldError {
   field: string;
@@ -61,6 +61,8 @@ export interface RequestOptions {
   toastKey?: string;
   /** A body already built and signed (a multipart upload): sent as these bytes with these headers. */
   raw?: { body: Uint8Array; headers: Record<string, string> };
+  /** Asked by the page itself, not by the user (the bell's poll): not counted for the loading bar and spinner. */
+  background?: boolean;
 }
 
 const API_PREFIX = '/api';
@@ -121,7 +123,8 @@ export async function request<T = unknown>(method: string, path: string, options
   const bodyText = options.raw ? undefined : options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
   const headers = options.raw ? rawHeaders(options.raw.headers) : buildHeaders(method, bodyText);
 
-  store.set(pendingRequestsAtom, (n) => n + 1);
+  const counted = !options.background;
+  if (counted) store.set(pendingRequestsAtom, (n) => n + 1);
   let response: Response;
   try {
     response = await fetch(API_PREFIX + path, { method, headers, body: options.raw ? (options.raw.body as BodyInit) : bodyText, credentials: 'include', signal: options.signal });
@@ -131,10 +134,11 @@ export async function request<T = unknown>(method: string, path: string, options
     if (!options.quiet) showToast('error', text, options.toastKey);
     throw new ApiError(0, null, text);
   } finally {
-    store.set(pendingRequestsAtom, (n) => Math.max(0, n - 1));
+    if (counted) store.set(pendingRequestsAtom, (n) => Math.max(0, n - 1));
   }
 
   if (response.ok) {
+    if (counted && SIGNED_METHODS.has(method)) store.set(userWritesAtom, (n) => n + 1);
     options.onHeaders?.(response.headers);
     return (await readBody(response, options.responseType)) as T;
   }

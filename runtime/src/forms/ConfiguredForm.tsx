@@ -7,12 +7,17 @@
 import type { FormProps } from '@rjsf/core';
 import Form from '@rjsf/react-bootstrap';
 import type { RJSFSchema } from '@rjsf/utils';
+import { CheckboxMapField } from './CheckboxMapField';
 import { formTemplates } from './templates';
+import { CHECKBOX_MAP_FIELD } from './ui-schema';
 import { formValidator } from './validator';
 import { formWidgets } from './widgets';
 
-export type ConfiguredFormProps = Omit<FormProps<any, RJSFSchema, any>, 'validator' | 'widgets' | 'templates' | 'showErrorList' | 'noHtml5Validate'>;
+export type ConfiguredFormProps = Omit<FormProps<any, RJSFSchema, any>, 'validator' | 'widgets' | 'fields' | 'templates' | 'showErrorList' | 'noHtml5Validate'>;
+
+/** Fields of the portal's own, by the names uiSchemas give them (`ui:field`). */
+const formFields = { [CHECKBOX_MAP_FIELD]: CheckboxMapField };
 
 export function ConfiguredForm(props: ConfiguredFormProps) {
-  return <Form validator={formValidator} widgets={formWidgets} templates={formTemplates} showErrorList={false} noHtml5Validate {...props} />;
+  return <Form validator={formValidator} widgets={formWidgets} fields={formFields} templates={formTemplates} showErrorList={false} noHtml5Validate {...props} />;
 }

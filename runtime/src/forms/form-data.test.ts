@@ -33,3 +33,23 @@ describe('form data of a form screen', () => {
     expect(requestBody({ password: 'x' }, byAdmin, null, { id: 7 })).toEqual({ password: 'x', userId: 7 });
   });
 });
+
+describe('a form whose fields come partly from the server (Ustawienia → Powiadomienia)', async () => {
+  const settingsScreen = (await import('../../../screens/notification-settings.json')).default as unknown as FormScreenDecl;
+  const settingsSchema = (await import('../../../schemas/api/notification-settings.schema.json')).default;
+
+  it('offers the declared hours as the values of an hour the schema leaves open (0–23)', () => {
+    const schema = formSchema(settingsSchema, settingsScreen);
+    expect((schema.properties!.digestHour as { enum: number[] }).enum).toEqual(Array.from({ length: 24 }, (_, h) => h));
+  });
+
+  it('leaves a schema\'s own values alone', () => {
+    const schema = formSchema({ type: 'object', properties: { ssl: { enum: ['OFF', 'SSL'] } } }, { fields: [{ id: 'ssl', widget: 'select', options: [{ value: 'OFF', label: 'x:off' }] }] });
+    expect(schema.properties!.ssl).toEqual({ enum: ['OFF', 'SSL'] });
+  });
+
+  it('sends the flags of every event the server offered, as it offered them', () => {
+    const loaded = { events: { orderAwaitingAcceptance: true, damageReported: false }, digest: true, digestHour: 7 };
+    expect(requestBody(loaded, settingsScreen, null)).toEqual(loaded);
+  });
+});

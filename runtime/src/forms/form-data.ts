@@ -15,6 +15,11 @@ export function formSchema(requestSchema: Record<string, any>, screen: Pick<Form
   const fixed = new Set(Object.keys(screen.values ?? {}));
   const properties: Record<string, any> = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !fixed.has(k)));
   const required: string[] = (schema.required ?? []).filter((k: string) => !fixed.has(k));
+  for (const field of screen.fields) {
+    // declared options are the values of a field the schema leaves open (an hour 0–23 offered as a list)
+    const property = properties[field.id];
+    if (field.options && property && !property.enum && !property.oneOf && !property.anyOf) properties[field.id] = { ...property, enum: field.options.map((o) => o.value) };
+  }
   for (const field of screen.fields.filter((f) => f.formOnly)) {
     // a repetition takes the rules of the field it repeats
     properties[field.id] = field.sameAs ? { ...(properties[field.sameAs] as object) } : { type: 'string' };

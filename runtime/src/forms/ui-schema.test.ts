@@ -3,7 +3,7 @@ import { ConditionEvaluator } from '../../core/conditions';
 import conditionsJson from '../../../screens/conditions.json';
 import loginJson from '../../../screens/login.json';
 import type { LoginScreenDecl } from '../config/bundle';
-import { buildUiSchema, hiddenFieldIds, UPPER_CASE_WIDGET, withoutHidden } from './ui-schema';
+import { buildUiSchema, CHECKBOX_MAP_FIELD, hiddenFieldIds, itemLabelKey, UPPER_CASE_WIDGET, withoutHidden } from './ui-schema';
 
 const ev = new ConditionEvaluator(conditionsJson);
 const login = loginJson as unknown as LoginScreenDecl;
@@ -47,5 +47,24 @@ describe('form schema texts', () => {
       properties: { title: { type: 'string' }, a: { type: 'string', maxLength: 3 } },
       allOf: [{ if: {}, then: { properties: { b: {} } } }],
     });
+  });
+});
+
+describe('uiSchema of a form with a checkbox per key and an hour list', async () => {
+  const settings = (await import('../../../screens/notification-settings.json')).default as unknown as { fields: import('../config/bundle').FormFieldDecl[] };
+  const tv = (key: string, vars?: Record<string, unknown>) => (vars && 'value' in vars ? `[${key}:${String(vars.value)}]` : `[${key}]`);
+
+  it('draws an object of flags with the checkbox-map field, labelled by its template; no event is named', () => {
+    const ui = buildUiSchema(settings.fields, { t: tv, namespace: 'notifications', hidden: new Set() });
+    expect(ui.events['ui:field']).toBe(CHECKBOX_MAP_FIELD);
+    expect(ui.events['ui:options']).toEqual({ itemLabel: 'notifications:events.{key}.label' });
+    expect(itemLabelKey('notifications:events.{key}.label', 'damageReported')).toBe('notifications:events.damageReported.label');
+  });
+
+  it('an option\'s label shows its value (the hour 7 as "7:00")', () => {
+    const ui = buildUiSchema(settings.fields, { t: tv, namespace: 'notifications', hidden: new Set() });
+    expect(ui.digestHour['ui:widget']).toBe('select');
+    expect(ui.digestHour['ui:enumNames']['7']).toBe('[notifications:settings.hour:7]');
+    expect(Object.keys(ui.digestHour['ui:enumNames'])).toHaveLength(24);
   });
 });

@@ -27,6 +27,11 @@ export const NEW_PASSWORD_WIDGET = 'newPassword';
 export const AUTOCOMPLETE_WIDGET = 'autocomplete';
 /** Name under which forms/widgets.tsx registers the file input (its `fileLimits` and field id in ui:options). */
 export const FILE_WIDGET = 'file';
+/** Name under which forms/CheckboxMapField.tsx is registered: one checkbox per key of an object of flags. */
+export const CHECKBOX_MAP_FIELD = 'checkboxMap';
+
+/** The label key of one key of a checkboxMap field: its `itemLabel` with {key} filled in. */
+export const itemLabelKey = (template: string, key: string) => template.replaceAll('{key}', key);
 
 /** Ids of the fields whose visibleWhen/hiddenWhen fail for the current form data (context.record). */
 export function hiddenFieldIds(
@@ -74,10 +79,16 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
       entry['ui:widget'] = FILE_WIDGET;
       entry['ui:options'] = { fileLimits: field.fileLimits, fieldId: field.id };
     }
+    // an object of flags by key (the events a user is notified of): a field of its own, not a widget
+    else if (field.widget === 'checkboxMap') {
+      entry['ui:field'] = CHECKBOX_MAP_FIELD;
+      entry['ui:options'] = { itemLabel: field.itemLabel };
+    }
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
     // money, mileage, phone, postcode, date, dateTime: forms/widgets.tsx registers each by that name
     else if (inputFormatOf(field.widget)) entry['ui:widget'] = field.widget;
-    if (field.options) entry['ui:enumNames'] = Object.fromEntries(field.options.map((o) => [String(o.value), t(o.label)]));
+    // an option's label may show its value ("{{value}}:00" for the hours of a day)
+    if (field.options) entry['ui:enumNames'] = Object.fromEntries(field.options.map((o) => [String(o.value), t(o.label, { value: o.value })]));
     // the screen file's value is an HTML autocomplete token (validated by its meta-schema)
     if (field.autocomplete) entry['ui:autocomplete'] = field.autocomplete as UiSchema['ui:autocomplete'];
     if (field.help) entry['ui:help'] = t(field.help);

@@ -17,6 +17,12 @@ export type FilterModel = Record<string, FilterEntry>;
 /** The query parameter that carries the filter. */
 export const FILTER_PARAM = 'filter';
 
+/**
+ * The query parameter that names one record of the table to open (`?open=123`, routing/open-param.ts);
+ * kept here, beside the filter, so that the table's chunk does not carry the code that finds the record.
+ */
+export const OPEN_PARAM = 'open';
+
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

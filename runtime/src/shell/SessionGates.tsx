@@ -15,13 +15,20 @@ import { ScreenView } from '../screens/ScreenView';
 import { sessionAtom, updateSession } from '../state/session';
 import { lastErrorCodeAtom } from '../state/ui';
 
-export function SessionGates({ children }: { children: ReactNode }) {
+/** The first gate the signed-in user has still to pass, or undefined once every gate is passed. */
+export function usePendingGate(): SessionGateDecl | undefined {
   const { bundle, conditions } = useConfig();
   const session = useAtomValue(sessionAtom);
-  const lastError = useAtomValue(lastErrorCodeAtom);
   const ctx = useConditionContext();
-  const gates: SessionGateDecl[] = bundle.app.sessionGates ?? [];
   const passed = session?.gatesPassed ?? [];
+  return (bundle.app.sessionGates ?? []).find((g) => !passed.includes(g.id) && conditions.matches(g.when, ctx));
+}
+
+export function SessionGates({ children }: { children: ReactNode }) {
+  const { bundle } = useConfig();
+  const session = useAtomValue(sessionAtom);
+  const lastError = useAtomValue(lastErrorCodeAtom);
+  const gates: SessionGateDecl[] = bundle.app.sessionGates ?? [];
   const handledError = useRef(lastError?.at ?? 0);
 
   useEffect(() => {
@@ -31,7 +38,7 @@ export function SessionGates({ children }: { children: ReactNode }) {
     if (reopened.length) updateSession((s) => ({ ...s, gatesPassed: (s.gatesPassed ?? []).filter((id) => !reopened.includes(id)) }));
   }, [lastError, gates]);
 
-  const pending = gates.find((g) => !passed.includes(g.id) && conditions.matches(g.when, ctx));
+  const pending = usePendingGate();
   if (!session || !pending) return <>{children}</>;
   const pass = () => updateSession((s) => ({ ...s, gatesPassed: [...new Set([...(s.gatesPassed ?? []), pending.id])] }));
   // the page waits behind the gate: its calls would only be refused until the gate is passed

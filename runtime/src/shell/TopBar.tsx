@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
@@ -7,8 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
 import type { Session } from '../config/bundle';
-import { pendingRequestsAtom } from '../state/ui';
+import { pendingRequestsAtom, userWritesAtom } from '../state/ui';
 import { RoleBadge } from './RoleBadge';
+import { usePendingGate } from './SessionGates';
+
+// the bell and its list come a moment after the page: neither the login page nor a table needs them
+const NotificationBell = lazy(() => import('./notifications/NotificationBell'));
 
 /** The help of the page shown (a route's `help` key, its title for the dialog's heading). */
 export interface PageHelp {
@@ -61,11 +65,14 @@ interface TopBarProps {
   landing: string;
 }
 
-/** App title, menu toggle, request spinner and the role badge. */
+/** App title, menu toggle, request spinner, help, the notifications bell and the role badge. */
 export function TopBar({ session, menuOpen, onToggleMenu, landing, help }: TopBarProps) {
   const { t } = useTranslation();
-  const { preConfig } = useConfig();
+  const { preConfig, bundle } = useConfig();
   const pending = useAtomValue(pendingRequestsAtom);
+  // behind a session gate (terms, first password) every other call is refused: the bell waits
+  const gated = usePendingGate() !== undefined;
+  const writes = useAtomValue(userWritesAtom);
   return (
     <header className="app-topbar navbar navbar-dark bg-primary px-2 px-md-3">
       <div className="d-flex align-items-center gap-2 min-w-0">
@@ -93,6 +100,11 @@ export function TopBar({ session, menuOpen, onToggleMenu, landing, help }: TopBa
           )}
         </span>
         {help && <HelpButton help={help} />}
+        {!gated && (
+          <Suspense fallback={null}>
+            <NotificationBell settings={bundle.app.bell ?? {}} writes={writes} />
+          </Suspense>
+        )}
         <RoleBadge user={session.user} />
       </div>
     </header>

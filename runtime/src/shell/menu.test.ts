@@ -16,10 +16,11 @@ function menuOf(role: Role, config: Record<string, unknown> = appJson.config) {
 
 // Spec §2 "Menu by role"
 describe('side menu by role', () => {
-  it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja; no Ustawienia', () => {
+  it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia without the password', () => {
     expect(menuOf('ADMIN')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'refresh'],
+      administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'refresh'],
+      settings: ['notifications'],
       session: ['sign-out'],
     });
   });
@@ -27,7 +28,7 @@ describe('side menu by role', () => {
   it('MANAGER: the Pulpit first, records with tyres, invoices, fuel cards and contracts, no service order; Ustawienia', () => {
     expect(menuOf('MANAGER')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      settings: ['password'],
+      settings: ['password', 'notifications'],
       session: ['sign-out'],
     });
   });
@@ -35,7 +36,7 @@ describe('side menu by role', () => {
   it('USER: odometer, service order and fuel cards; no orders, damages or assignments', () => {
     expect(menuOf('USER')).toEqual({
       records: ['vehicles', 'counter', 'service-order', 'fuel-cards'],
-      settings: ['password'],
+      settings: ['password', 'notifications'],
       session: ['sign-out'],
     });
   });
@@ -43,7 +44,7 @@ describe('side menu by role', () => {
   it('ADVISOR: Zmień pojazd; no damages or assignments', () => {
     expect(menuOf('ADVISOR')).toEqual({
       records: ['vehicles', 'orders', 'service-order', 're-logging'],
-      settings: ['password'],
+      settings: ['password', 'notifications'],
       session: ['sign-out'],
     });
   });

@@ -8,6 +8,13 @@ import { store } from './store';
 /** Number of API requests in flight. */
 export const pendingRequestsAtom = atom(0);
 
+/**
+ * The user's own writes: every signed request (POST, PUT) of the user that succeeded bumps it (the
+ * API client). What follows the server's state without reloading (the bell's unread count) asks
+ * again right after the user changed something.
+ */
+export const userWritesAtom = atom(0);
+
 /** The machine code of the last refused call (e.g. TERMS_NOT_ACCEPTED), for whoever must react to it. */
 export const lastErrorCodeAtom = atom<{ code: string; at: number } | null>(null);
 

@@ -1,17 +1,18 @@
 /**
  * The `table` screen type: ag-grid with the infinite row model (block 30, 10 blocks, 2 concurrent
  * requests, row height 48 — spec §9), server-side multi-column sort (shift-click) and filters, a
- * row count under the title, the layout kept per table, a row action (dialog or navigation), and
+ * row count under the title, the layout kept per table, a row action (dialog, navigation or call), and
  * an export of the current list when the screen declares one (xlsx on the server, csv in the browser).
  * Embedded in a dialog tab it is given the parent's id as `srcId`. As a page it applies a filter
- * given in its address (`?filter=`, url-filter.ts: a reminder tile opens a table this way).
+ * given in its address (`?filter=`, url-filter.ts: a reminder tile opens a table this way), and
+ * opens the record its address names (`?open=`, routing/open-param.ts: a notification's link).
  */
 import { themeQuartz, type GridApi, type GridState, type RowClickedEvent, type RowDoubleClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import './grid-modules';
 import { hiddenColumnsOf } from '../../../core/hidden-columns';
 import { fieldLabelKey } from '../../../core/labels';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -34,11 +35,13 @@ import { gridLocaleText } from './locale';
 import { measureText } from './measure';
 import { PresetFilterChoice } from './PresetFilterChoice';
 import { TableActions } from './TableActions';
-import { FILTER_PARAM, parseUrlFilter } from '../../routing/filter-param';
+import { FILTER_PARAM, OPEN_PARAM, parseUrlFilter } from '../../routing/filter-param';
 import { gridOnlyFilter, splitUrlFilter } from './url-filter';
 // The saved filters and views menus come a moment after the grid: they carry the dropdown and its
 // positioning library (popper), which the first rows do not need (tools/size-budget.ts).
 const SavedSettingsToolbar = lazy(() => import('./SavedSettingsToolbar').then((m) => ({ default: m.SavedSettingsToolbar })));
+// a `call` (an endpoint with Tak/Nie and a toast) is loaded when a table runs one
+const TableCall = lazy(() => import('./TableCall'));
 import { clearTableState, loadPreset, loadTableState, savePreset, saveTableState } from './state';
 import type { ScreenProps } from '../types';
 
@@ -89,6 +92,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   }, []);
   const onFailed = useCallback(() => setLoading(false), []);
   const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
+  const [call, setCall] = useState<{ action: ActionDecl; row: Record<string, unknown> | null } | null>(null);
   // with toolbar actions a click selects the row they act on (the last clicked), marked by a class
   const selectable = Boolean(screen.toolbarActions?.length);
   const [selected, setSelected] = useState<Record<string, unknown> | null>(null);
@@ -158,6 +162,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
       if (!action || (!row && !withoutRow)) return;
+      if (action.kind === 'call') return setCall({ action, row: row ?? null });
       // a dialog learns which record's list opened it (a new attachment belongs to the embedding record)
       const opener = { srcId, group: screen.group };
       runAction(action, row, {
@@ -169,6 +174,28 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     },
     [navigateTo, conditions, ctx, srcId, screen.group],
   );
+
+  // a record named by the address (?open=) opens as a click on its row would; closing its dialog drops the name
+  const openText = embedded ? null : searchParams.get(OPEN_PARAM);
+  const rowAction = screen.onRowClick ?? screen.onRowDoubleClick;
+  useEffect(() => {
+    if (!openText || !rowAction) return;
+    let live = true;
+    void import('./open-record')
+      .then((m) => m.findRecord(screen.resource, entity, rowAction, openText))
+      .then((row) => live && (row ? onAction(rowAction, row) : dropOpen()));
+    return () => {
+      live = false;
+    };
+    // asked once per record named; the table's other changes do not open it again
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openText]);
+  const dropOpen = () =>
+    setSearchParams((params) => {
+      const next = new URLSearchParams(params);
+      next.delete(OPEN_PARAM);
+      return next;
+    }, { replace: true });
 
   /**
    * The declared widths are for a wide window: when they add up to a little more than the grid has
@@ -295,13 +322,27 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           rowClassRules={selectable ? rowClassRules : undefined}
         />
       </div>
+      {call && (
+        <Suspense fallback={null}>
+          <TableCall
+            {...call}
+            onDone={(changed) => {
+              setCall(null);
+              if (changed) gridApi.current?.refreshInfiniteCache();
+            }}
+          />
+        </Suspense>
+      )}
       {dialog && (
         <ScreenView
           screenId={dialog.screen}
           presentation="dialog"
           params={{ id: dialog.id }}
           opening={dialog.opening}
-          onClose={() => setDialog(null)}
+          onClose={() => {
+            setDialog(null);
+            if (openText) dropOpen();
+          }}
           onChanged={() => {
             // the rows changed (added, edited, deleted): read them again, the old selection is gone
             select(null);

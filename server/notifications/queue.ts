@@ -1,0 +1,152 @@
+/**
+ * The job queue of the portal: pg-boss 10 on the portal's own database (docs/decisions.md
+ * "Notifications"). pg-boss talks to the database through its `db.executeSql` adapter, here the
+ * portal's own connection (connect.ts rawSqlOf): the pg pool on PostgreSQL, the one embedded
+ * connection on PGlite, so the default `npm start` needs nothing more. Its tables live in a schema
+ * beside the portal's (db/job-schema.ts), created and migrated by pg-boss itself at start.
+ *
+ * Queues:
+ * - `notification-email`: one job per e-mail notification, sent in the transaction that writes the
+ *   notification (pg-boss `send` with the transaction as its `db`), so a committed notification
+ *   always has its job and a rolled-back one never has. Policy `stately`, keyed by the
+ *   notification id: at most one waiting job per notification, however often the sweep asks.
+ *   Retries with backoff (screens/notifications.json `delivery`) while the mail server fails.
+ * - `notification-sweep`: scheduled by pg-boss's own cron (once across every process), puts the
+ *   e-mails that wait (no mail server configured yet) back on the queue and closes the ones a dead
+ *   process left half-sent.
+ * Other scheduled work (the daily digest) adds its own queues to `boss` the same way.
+ */
+import PgBoss from 'pg-boss';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { rawSqlOf } from '../db/connect.ts';
+import { jobQueueSchema } from '../db/job-schema.ts';
+import type { DB } from '../db/types.generated.ts';
+import type { DeliverySettings } from './events.ts';
+
+export const EMAIL_QUEUE = 'notification-email';
+export const SWEEP_QUEUE = 'notification-sweep';
+
+/** Longest an e-mail job may run before pg-boss counts it as failed (SMTP time-outs are 10 + 10 + 20 s). */
+const EMAIL_JOB_SECONDS = 300;
+
+export interface JobQueueOptions {
+  /** How often an idle worker asks for new jobs (pg-boss pollingIntervalSeconds, at least 0.5). */
+  pollingIntervalSeconds: number;
+  /** E-mails sent at once by this process. */
+  concurrency: number;
+  onError(error: Error): void;
+}
+
+/** pg-boss's adapter over a kysely connection or transaction: its statements run in it. */
+function executorOf(db: Kysely<DB>): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as any[] };
+    },
+  };
+}
+
+/** pg-boss 10's `createQueue` statement (plans.js: `SELECT <schema>.create_queue($1, $2)`). */
+const CREATE_QUEUE = /^\s*SELECT\s+\S+\.create_queue\(/i;
+
+/**
+ * pg-boss 10 creates a queue without a lock of its own: processes that create the same queues at
+ * the same moment (a fleet's first start on an empty schema) can deadlock, and PostgreSQL ends one
+ * of them, whose start-up then failed. The statement is idempotent (ON CONFLICT DO NOTHING), so
+ * the one PostgreSQL chose is run again.
+ */
+async function againOnDeadlock<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt * (1 + Math.random())));
+    }
+  }
+}
+
+export class JobQueue {
+  readonly boss: PgBoss;
+  readonly schema: string;
+  #started = false;
+
+  private constructor(boss: PgBoss, schema: string, private readonly options: JobQueueOptions) {
+    this.boss = boss;
+    this.schema = schema;
+  }
+
+  /** A queue on the database of `db` (not started). */
+  static async open(db: Kysely<DB>, options: JobQueueOptions): Promise<JobQueue> {
+    const raw = rawSqlOf(db);
+    if (!raw) throw new Error('the job queue needs a database opened by server/db/connect.ts');
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    const schema = jobQueueSchema(rows[0].schema);
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => (CREATE_QUEUE.test(text) ? againOnDeadlock(() => raw(text, values)) : raw(text, values)) },
+      schema,
+      // a job's history is kept a week, for the administrators' questions
+      deleteAfterDays: 7,
+    });
+    boss.on('error', (error) => options.onError(error));
+    return new JobQueue(boss, schema, options);
+  }
+
+  /** Creates or migrates pg-boss's schema (under its own lock), its queues, and the sweep's schedule. */
+  async start(delivery: DeliverySettings): Promise<void> {
+    await this.boss.start();
+    this.#started = true;
+    const email = {
+      name: EMAIL_QUEUE,
+      policy: 'stately' as const,
+      retryLimit: delivery.retryLimit,
+      retryDelay: delivery.retryDelaySeconds,
+      retryBackoff: delivery.retryBackoff,
+      expireInSeconds: EMAIL_JOB_SECONDS,
+    };
+    await this.boss.createQueue(EMAIL_QUEUE, email);
+    // the configuration may have changed the retries since the queue was made
+    await this.boss.updateQueue(EMAIL_QUEUE, email);
+    await this.boss.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: 'singleton' });
+    await this.boss.schedule(SWEEP_QUEUE, `*/${delivery.sweepEveryMinutes} * * * *`);
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Runs the handlers in this process: each e-mail job (its notification id), and the sweep. */
+  async work(deliver: (notificationId: number) => Promise<void>, sweep: () => Promise<void>): Promise<void> {
+    const every = { pollingIntervalSeconds: this.options.pollingIntervalSeconds, batchSize: 1 };
+    for (let i = 0; i < this.options.concurrency; i++) {
+      // pg-boss waits out the polling interval after a job too; a worker that found one asks for
+      // the next at once (notifyWorker), else a backlog drains at `concurrency` e-mails per interval
+      let worker: string | undefined;
+      worker = await this.boss.work<{ id: number }>(EMAIL_QUEUE, every, async ([job]) => {
+        try {
+          await deliver(Number(job.data.id));
+        } finally {
+          if (worker) this.boss.notifyWorker(worker);
+        }
+      });
+    }
+    await this.boss.work(SWEEP_QUEUE, every, async () => sweep());
+  }
+
+  /** Puts e-mail notifications on the queue; inside `db`'s transaction when it is one. Already waiting: nothing happens. */
+  async enqueueEmails(db: Kysely<DB>, notificationIds: readonly number[]): Promise<void> {
+    if (!this.#started) return;
+    const executor = executorOf(db);
+    for (const id of notificationIds) {
+      await this.boss.send(EMAIL_QUEUE, { id }, { singletonKey: String(id), db: executor });
+    }
+  }
+
+  /** Stops fetching, lets the jobs in hand finish (up to timeoutMs), and leaves the database to its owner. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    await this.boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+  }
+}
