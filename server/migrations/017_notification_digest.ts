@@ -32,6 +32,10 @@ export const migration017: Migration = {
         "scopeUser" integer
       )`,
       `create index reminder_change_at on reminder_change ("at")`,
+      // "came by the date since the last digest": the items whose urgent or past-due day fell in a
+      // window of a day or two (their soon day has reminder_due_rule)
+      `create index reminder_due_urgent_from on reminder_due ("urgentFrom")`,
+      `create index reminder_due_past_from on reminder_due ("pastFrom")`,
       `create table digest_run (
         "kind" text not null,
         "userId" integer not null references app_user on delete cascade,
@@ -44,6 +48,6 @@ export const migration017: Migration = {
     ]);
   },
   async down(db) {
-    await runStatements(db, ['drop table digest_run', 'drop table reminder_change']);
+    await runStatements(db, ['drop table digest_run', 'drop index reminder_due_past_from', 'drop index reminder_due_urgent_from', 'drop table reminder_change']);
   },
 };

@@ -152,18 +152,18 @@ function createReminders(app: FastifyInstance) {
    * A page of items, most urgent first: the counts say which urgencies the page reaches, and each
    * is read in the order of the day it comes due, from the index, as far as the page needs.
    */
-  async function items(session: Session, query: ItemsQuery): Promise<{ total: number; items: ReminderItem[] }> {
-    const { rules: shown, today } = context(session);
+  async function items(session: Session, query: ItemsQuery, variant: Variant = app.config): Promise<{ total: number; items: ReminderItem[] }> {
+    const { rules: shown, today } = context(session, variant);
     let rules = shown;
     if (query.rule !== undefined) {
       rules = shown.filter((r) => r.rule.id === query.rule);
       if (rules.length === 0) {
-        const message = app.config.t('reminders:errors.unknownRule');
+        const message = variant.t('reminders:errors.unknownRule');
         throw new HttpError(400, `rule: ${message}`, { code: 'VALIDATION', errors: [{ field: 'rule', message }] });
       }
     }
     if (rules.length === 0) return { total: 0, items: [] };
-    const branches = await scoped(session, rules);
+    const branches = await scoped(session, rules, variant);
     const counts = await countsOf(session, rules, today, query.pojazdId, branches);
     const urgencies = query.urgency ? [query.urgency] : URGENCIES;
     const sizes = urgencies.map((u) => [...counts.values()].reduce((sum, c) => sum + c[u], 0));
@@ -199,8 +199,8 @@ function createReminders(app: FastifyInstance) {
       skip = 0;
     }
     const byKey = new Map(rules.map((r) => [r.key, r.rule]));
-    const locale = app.config.bundle.config.locale as string | undefined;
-    return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale)) };
+    const locale = variant.bundle.config.locale as string | undefined;
+    return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale, variant.t)) };
   }
 
   /**
@@ -212,18 +212,23 @@ function createReminders(app: FastifyInstance) {
   async function changes(session: Session, since: { day: string; at: Date } | null, limit: number, variant: Variant = app.config): Promise<{ total: number; items: ReminderItem[] }> {
     const { rules, today } = context(session, variant);
     if (rules.length === 0) return { total: 0, items: [] };
+    if (since === null) return items(session, { limit }, variant); // everything listed: the cockpit's first page and count
     const branches = await scoped(session, rules, variant);
-    const cameBy = (column: 'soonFrom' | 'urgentFrom' | 'pastFrom') => sql<SqlBool>`(${sql.ref(column)} > ${since!.day}::date and ${sql.ref(column)} <= ${today}::date)`;
+    // the items whose soon, urgent or past-due day fell after the last digest and by today, or that
+    // a write made appear or worse since: each found by its own index, then read within the branches
+    const keys = sql`any(${sql.val(rules.map((r) => r.key))}::text[])`;
+    const cameBy = (column: 'soonFrom' | 'urgentFrom' | 'pastFrom') => sql`
+      select "ruleKey", "recordId" from reminder_due
+      where "ruleKey" = ${keys} and ${sql.ref(column)} > ${since.day}::date and ${sql.ref(column)} <= ${today}::date`;
+    const changedKeys = sql`${cameBy('soonFrom')} union ${cameBy('urgentFrom')} union ${cameBy('pastFrom')}
+      union select "ruleKey", "recordId" from reminder_change where "at" > ${since.at} and "ruleKey" = ${keys}`;
     const changed = app.db
       .selectFrom('reminder_due')
       .selectAll()
       .select(urgencyAt(today).as('urgency'))
       .where((eb) => eb.and([
         eb.or(branches.map(({ where }) => where(eb, today))),
-        since === null ? sql<SqlBool>`true` : eb.or([
-          cameBy('soonFrom'), cameBy('urgentFrom'), cameBy('pastFrom'),
-          sql<SqlBool>`("ruleKey", "recordId") in (select "ruleKey", "recordId" from reminder_change where "at" > ${since.at})`,
-        ]),
+        sql<SqlBool>`("ruleKey", "recordId") in (${changedKeys})`,
       ]));
     const [page, count] = await Promise.all([
       sql<StoredItem>`

@@ -31,6 +31,7 @@ import { orderMeasurements } from './orders.ts';
 import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
 import { notificationFigures, NOTIFICATIONS } from './notifications.ts';
+import { digestFigures, DIGEST_MANAGERS } from './digest.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
 import { EXPLANATION, RATIO_NOTE } from './explanation.ts';
@@ -102,6 +103,7 @@ async function main() {
     });
     // issue 25: e-mail notifications, on a schema of their own beside the bench data (alone: tools/bench/notifications.ts)
     operatorFigures.push(...(await notificationFigures({ root, databaseUrl, schema: `${schema}_notifications`, count: quick ? 1_000 : NOTIFICATIONS, log })));
+    operatorFigures.push(...(await digestFigures(app, { managers: quick ? 100 : DIGEST_MANAGERS, log })));
 
     const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
     const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);
