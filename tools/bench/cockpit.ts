@@ -7,8 +7,8 @@
 import type { Api } from './http.ts';
 import type { Measurement } from './measure.ts';
 
-const COUNTS_MISS = 'The API adds nothing (ratio 1.0): the SQL is the cost. The counts compute every rule over every row of the caller\'s scope that could be due, at request time: at bench size half of the 125 000 active contracts are projected near or over their limit (each projection reads the vehicle and its readings\' summary), tens of thousands of orders await acceptance, every date rule scans the vehicles (a seq scan: 10–15 % of them fall in the window), and 17 rules add up. Meeting 100 ms / 50 ms needs the items kept rather than computed: a table of due items per rule and record, written with the record\'s own writes and by a nightly pass for the day\'s change (docs/decisions.md "Reminders", left for the next issue).';
-const ITEMS_MISS = 'The first page sorts every due item of every rule by urgency and day (the same work as the counts, plus the sort and a second pass for the total). Kept due items (see the counts) would make it an index range scan.';
+const COUNTS_MISS = 'The counts add up reminder_count\'s sums per rule, client and days (an ADMIN\'s and a MANAGER\'s scopes); a miss means those sums grew (many distinct due days) or the read had vehicles to refresh first (reminder_dirty after a bulk write): see docs/decisions.md "Reminders".';
+const ITEMS_MISS = 'The first page reads each urgency in due-day order from reminder_due\'s order index and stops at the page; a miss means the planner sorted the urgency instead (check the plan of the page query) or the read refreshed vehicles first.';
 
 interface Summary {
   rules: { id: string; total: number }[];
@@ -19,8 +19,10 @@ export function cockpitMeasurements(api: Api, callers: { label: string; token: s
   for (const { label, token, p95Ms } of callers) {
     const section = `Cockpit (reminders), ${label}`;
     const target = { p95Ms, maxRatio: 2 };
+    // the SQL of a cockpit read: the refresh check, the counts from the sums, the page from the rows
+    const capture = /\bfrom "reminder_(dirty|count|due)"/;
     out.push({
-      section, name: 'counts of every rule by urgency (GET /reminders)', target,
+      section, name: 'counts of every rule by urgency (GET /reminders)', target, capture,
       call: () => api.get<Summary>('/reminders', token),
       check: (answer: Summary) => {
         if (!answer.rules.length || answer.rules.every((r) => r.total === 0)) throw new Error('the cockpit counted nothing');
@@ -28,7 +30,7 @@ export function cockpitMeasurements(api: Api, callers: { label: string; token: s
       whenMissed: COUNTS_MISS,
     });
     out.push({
-      section, name: 'first page of items, most urgent first (GET /reminders/items)', target,
+      section, name: 'first page of items, most urgent first (GET /reminders/items)', target, capture,
       call: () => api.get<{ items: unknown[] }>('/reminders/items?limit=20', token),
       check: (answer: { items: unknown[] }) => {
         if (answer.items.length === 0) throw new Error('no items on the first page');
