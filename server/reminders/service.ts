@@ -14,7 +14,7 @@ import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { ReminderRule, RemindersFile } from '../../runtime/core/generated/meta.ts';
 import type { Session } from '../auth/sessions.ts';
-import type { ResourceDecl } from '../config/bundle.ts';
+import type { Bundle, ResourceDecl } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeExpression, scopeOf } from '../resources/scope.ts';
@@ -64,6 +64,13 @@ type Counts = Map<string, Record<Urgency, number>>;
 
 function createReminders(app: FastifyInstance) {
   const due = createDueTable(app.db);
+  /** A rule's key hashes its definition: once per rule object of a loaded bundle (a reload brings new objects). */
+  const keyed = new WeakMap<ReminderRule, KeyedRule>();
+  const keyedOnce = (rule: ReminderRule, bundle: Bundle) => {
+    let found = keyed.get(rule);
+    if (!found) keyed.set(rule, (found = keyedRule(rule, bundle)));
+    return found;
+  };
 
   /** The serving variant: the request's, or the one a digest names for its reader. */
   type Variant = Pick<FastifyInstance['config'], 'bundle' | 't'>;
@@ -72,7 +79,7 @@ function createReminders(app: FastifyInstance) {
   const context = (session: Session, variant: Variant = app.config) => {
     const bundle = variant.bundle;
     const file = bundle.screens.reminders as unknown as RemindersFile | undefined;
-    const rules = (file?.rules ?? []).filter((rule) => ruleShownTo(rule, bundle.resources, session.role)).map((rule) => keyedRule(rule, bundle));
+    const rules = (file?.rules ?? []).filter((rule) => ruleShownTo(rule, bundle.resources, session.role)).map((rule) => keyedOnce(rule, bundle));
     return { rules, today: dayIn(app.clock(), timeZoneOf(bundle.config)) };
   };
 
