@@ -225,10 +225,8 @@ export default fp(async (app) => {
   app.decorate('digest', digest);
   app.notifications.renderers.register('dailyDigest', renderDigest);
   app.notifications.renderers.register('failureSummary', renderFailures);
-  // after the notifications' own onReady (registered before): the queue is open when this runs
-  app.addHook('onReady', async () => {
-    const queue = app.notifications.queue;
-    if (!queue) return; // this process runs no worker
+  // each time the notifications' queue starts (at start-up, or later when the database was away)
+  app.notifications.whenStarted(async (queue) => {
     await queue.boss.createQueue(DIGEST_QUEUE, { name: DIGEST_QUEUE, policy: 'singleton' });
     await queue.boss.schedule(DIGEST_QUEUE, '*/15 * * * *');
     await queue.boss.work(DIGEST_QUEUE, async () => {

@@ -42,12 +42,17 @@ export interface ListQuery {
 
 /** Rows a sweep puts back on the queue at most (the next sweep takes the rest). */
 const SWEEP_LIMIT = 500;
+/** How long a queue that could not start (no database) waits before trying again. */
+const START_RETRY_MS = 30_000;
 /** A queued e-mail younger than this still has the job its own transaction sent. */
 const SWEEP_SETTLE_MS = 30_000;
 
 export function createNotifications(app: FastifyInstance, options: NotificationOptions) {
   const renderers = new Renderers();
   let queue: JobQueue | undefined;
+  const startedHooks: ((queue: JobQueue) => Promise<void>)[] = [];
+  let retryTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
   const delivery = () => ({ ...deliverySettings(notificationsFile(app.config.bundle)), ...options.delivery });
   const context = () => ({ app, renderers, publicUrl: options.publicUrl, root: options.root });
@@ -217,28 +222,51 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
       });
     },
 
-    /** Starts the queue and, when this process runs it, the worker (the app's onReady). */
+    /**
+     * Starts the queue and, when this process runs it, the worker (the app's onReady). A database
+     * that cannot be reached at start-up does not stop the portal (it answers 503 until the
+     * database is back): the queue is tried again every START_RETRY_MS.
+     */
     async start() {
-      if (options.worker === false) return;
-      queue = await JobQueue.open(app.db, {
-        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-        concurrency: options.concurrency ?? 2,
-        onError: (error) => app.log.error({ err: error }, 'job queue error'),
-      });
-      await queue.start(delivery());
-      await queue.work(async (id) => {
+      if (options.worker === false || stopped) return;
+      try {
+        const opened = await JobQueue.open(app.db, {
+          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+          concurrency: options.concurrency ?? 2,
+          onError: (error) => app.log.error({ err: error }, 'job queue error'),
+        });
         try {
-          await service.deliver(id);
+          await opened.start(delivery());
+          await opened.work(async (id) => {
+            try {
+              await service.deliver(id);
+            } catch (error) {
+              if (!(error instanceof DeliveryFailed)) app.log.error({ err: error, notification: id }, 'notification delivery failed');
+              throw error; // pg-boss retries it with backoff
+            }
+          }, async () => {
+            await service.sweep();
+          });
+          for (const hook of startedHooks) await hook(opened);
         } catch (error) {
-          if (!(error instanceof DeliveryFailed)) app.log.error({ err: error, notification: id }, 'notification delivery failed');
-          throw error; // pg-boss retries it with backoff
+          await opened.stop(0).catch(() => undefined);
+          throw error;
         }
-      }, async () => {
-        await service.sweep();
-      });
+        queue = opened;
+      } catch (error) {
+        app.log.error({ err: error }, `job queue not started; trying again in ${START_RETRY_MS / 1000} s`);
+        if (!stopped) retryTimer = setTimeout(() => void service.start(), START_RETRY_MS).unref();
+      }
+    },
+
+    /** Work to start with the queue (the digest's schedule): run each time the queue starts. */
+    whenStarted(hook: (queue: JobQueue) => Promise<void>) {
+      startedHooks.push(hook);
     },
 
     async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
       const q = queue;
       queue = undefined;
       await q?.stop(5_000);
