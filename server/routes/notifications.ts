@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 25, /tmp contract "server half"): the caller's own list, unread count,
+ * Notifications (issue 25): the caller's own list, unread count,
  * marking read and settings (ACCESS.md "notifications … | self" for every role), and the
  * administrators' send-again and run-the-digest (ACCESS.md "notification log, send again, run
  * digest | ADMIN"). The log itself is the generic table of resource `notification`
