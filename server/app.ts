@@ -44,6 +44,8 @@ import cockpitRoutes from './routes/cockpit.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
 import notificationRoutes from './routes/notifications.ts';
+import studioService from './studio/service.ts';
+import configStudioRoutes from './routes/config-studio.ts';
 import assignmentsRepository from './repositories/assignments.ts';
 import counterRepository from './repositories/counter.ts';
 import damagesRepository from './repositories/damages.ts';
@@ -244,6 +246,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // issue 25: the daily digest of the reminders and the failure summary, on the notifications' queue
   await app.register(digestService);
   await app.register(cockpitRepository);
+  // issue 26: the configuration studio's versions; its published layer joins the configuration
+  await app.register(studioService, { root: options.root });
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -273,6 +277,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cockpitRoutes);
   // issue 25
   await app.register(notificationRoutes);
+  await app.register(configStudioRoutes);
 
   // issue 15: the branding images of the request's variant
   await app.register(variantAssetRoutes, { root: options.root });

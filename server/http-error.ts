@@ -6,7 +6,8 @@ export class HttpError extends Error {
   constructor(
     public readonly statusCode: number,
     public readonly detail: string,
-    public readonly extra: { code?: string; errors?: { field: string; message: string }[] } = {},
+    /** Spread into the answer's body: its code, the fields' messages, and what a route's error schema adds (a stale draft's newer version). */
+    public readonly extra: { code?: string; errors?: { field: string; message: string }[]; [more: string]: unknown } = {},
   ) {
     super(detail);
   }

@@ -755,6 +755,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config-studio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scopes, documents, the published version, the caller's draft, broken entries */
+        get: operations["configStudioOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document as the files give it and with the layer */
+        get: operations["configStudioDocument"];
+        put?: never;
+        post?: never;
+        /** Take a document's change out of the caller's draft */
+        delete: operations["configStudioForgetDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Save edited documents into the caller's draft (refused whole if checks fail) */
+        put: operations["configStudioSaveDocuments"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's draft against the published version, value by value */
+        get: operations["configStudioDraftDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/draft/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Throw away the caller's draft */
+        post: operations["configStudioDiscardDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/draft/rebase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebase the caller's draft on the newest published version */
+        post: operations["configStudioRebaseDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The layer as configuration files to commit */
+        get: operations["configStudioExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take exported files into the caller's draft (it is replaced) */
+        post: operations["configStudioImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A variant's configuration bundle with the caller's draft (preview) */
+        get: operations["configStudioPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the caller's draft: every server process serves it at once */
+        post: operations["configStudioPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/texts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Texts users see, found by their words or key */
+        get: operations["configStudioTexts"];
+        /** Change a text in the caller's draft */
+        put: operations["configStudioSaveText"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The published versions, newest first */
+        get: operations["configStudioVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/versions/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a version changed against the one before it */
+        get: operations["configStudioVersionDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config-studio/versions/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish an earlier version again (rollback) */
+        post: operations["configStudioRestoreVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/contract/{id}": {
         parameters: {
             query?: never;
@@ -4063,6 +4303,219 @@ export interface components {
             stacjaNazwa: string | null;
             stacjaSerw: string;
         }[];
+        /** Changed values, one readable line each */
+        "studio-changes": {
+            changes: {
+                after?: unknown;
+                before?: unknown;
+                path: string;
+                pointer: string;
+                scope: string;
+                /** @description the change in one Polish line */
+                text: string;
+            }[];
+        };
+        /** A document as the files give it and with the layer */
+        "studio-document": {
+            changed: boolean;
+            /** @description the files with the caller's draft (or the published layer) */
+            effective: unknown;
+            /** @description what the files give */
+            files: unknown;
+            layerPath: string;
+            path: string;
+            scope: string;
+        };
+        /** Documents of the caller's draft, each as the whole edited document */
+        "studio-documents-request": {
+            changes: {
+                document: Record<string, unknown>;
+                /** @description a document's path in the base tree */
+                path: string;
+                /** @description 'base' (the base portal) or a variant's folder name */
+                scope: string;
+            }[];
+        };
+        /** The caller's draft */
+        "studio-draft": {
+            draft: {
+                author: string;
+                basedOn: number | null;
+                id: number;
+                /** @description layer paths the draft changes against the version it is based on */
+                paths: string[];
+                /** Format: date-time */
+                updatedAt: string;
+            } | null;
+        };
+        /** The layer as files to commit (export), or to take into the draft (import) */
+        "studio-files": {
+            files: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @enum {unknown} */
+            format: "fleet-portal-config/1";
+        };
+        /** The configuration with the change fails the checks */
+        "studio-invalid": {
+            code?: string;
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            problems?: {
+                broken?: boolean;
+                /** @description <layer path>#<JSON pointer> */
+                field: string;
+                layerPath: string;
+                message: string;
+                path: string;
+                pointer: string;
+                scope: string;
+                /** @description the place in words */
+                where: string;
+            }[];
+            statusCode: number;
+        };
+        /** The configuration studio: scopes, documents, the published version, the caller's draft, broken entries */
+        "studio-overview": {
+            /** @description entries of the published layer left out: the files changed under them */
+            broken: {
+                broken?: boolean;
+                /** @description <layer path>#<JSON pointer> */
+                field: string;
+                layerPath: string;
+                message: string;
+                path: string;
+                pointer: string;
+                scope: string;
+                /** @description the place in words */
+                where: string;
+            }[];
+            documents: {
+                id: string;
+                /** @enum {unknown} */
+                kind: "screen" | "locale" | "schema";
+                path: string;
+                schemaId?: string;
+                title?: string;
+                type?: string;
+            }[];
+            draft: {
+                author: string;
+                basedOn: number | null;
+                id: number;
+                /** @description layer paths the draft changes against the version it is based on */
+                paths: string[];
+                /** Format: date-time */
+                updatedAt: string;
+            } | null;
+            published: {
+                author: string;
+                comment: string;
+                /** Format: date-time */
+                createdAt: string;
+                current: boolean;
+                id: number;
+                /** Format: date-time */
+                publishedAt: string | null;
+                restoredFrom: number | null;
+                /** @enum {unknown} */
+                status: "published" | "superseded";
+            } | null;
+            scopes: string[];
+            /** @description the draft is based on a version that is no longer the published one */
+            stale: boolean;
+        };
+        /** Publish the caller's draft */
+        "studio-publish-request": {
+            comment: string;
+        };
+        /** The version now published */
+        "studio-published": {
+            message: string;
+            version: {
+                author: string;
+                comment: string;
+                /** Format: date-time */
+                createdAt: string;
+                current: boolean;
+                id: number;
+                /** Format: date-time */
+                publishedAt: string | null;
+                restoredFrom: number | null;
+                /** @enum {unknown} */
+                status: "published" | "superseded";
+            };
+        };
+        /** Publish an earlier version again */
+        "studio-restore-request": {
+            comment?: string;
+        };
+        /** The draft is based on a version that is no longer the published one */
+        "studio-stale": {
+            changes: {
+                after?: unknown;
+                before?: unknown;
+                path: string;
+                pointer: string;
+                scope: string;
+                /** @description the change in one Polish line */
+                text: string;
+            }[];
+            /** @enum {unknown} */
+            code: "CONFIG_STALE";
+            detail: string;
+            published: {
+                author: string;
+                comment: string;
+                /** Format: date-time */
+                createdAt: string;
+                current: boolean;
+                id: number;
+                /** Format: date-time */
+                publishedAt: string | null;
+                restoredFrom: number | null;
+                /** @enum {unknown} */
+                status: "published" | "superseded";
+            } | null;
+            statusCode: number;
+        };
+        /** A text of the caller's draft */
+        "studio-text-request": {
+            key: string;
+            /** @description 'base' (the base portal) or a variant's folder name */
+            scope: string;
+            text: string;
+        };
+        /** Texts found (at most 100) */
+        "studio-texts": {
+            items: {
+                changed: boolean;
+                filesText: string;
+                key: string;
+                text: string;
+            }[];
+        };
+        /** Published versions, newest first */
+        "studio-versions": {
+            items: {
+                author: string;
+                comment: string;
+                /** Format: date-time */
+                createdAt: string;
+                current: boolean;
+                id: number;
+                /** Format: date-time */
+                publishedAt: string | null;
+                restoredFrom: number | null;
+                /** @enum {unknown} */
+                status: "published" | "superseded";
+            }[];
+        };
         /**
          * A block of rows and the last row index (-1 while unknown)
          * @description A full first block (startRow 0) also carries the query's count; a block shorter than asked ends the table, its lastRow being the count. A block after which more rows may follow carries a cursor to send with the request for the next one.
@@ -5642,6 +6095,551 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration studio: scopes, documents, the published version, the caller's draft, broken entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-overview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioDocument: {
+        parameters: {
+            query: {
+                /** @description a document's path in the base tree */
+                path: string;
+                /** @description 'base' (the base portal) or a variant's folder name */
+                scope: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A document as the files give it and with the layer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-document"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioForgetDocument: {
+        parameters: {
+            query: {
+                /** @description a document's path in the base tree */
+                path: string;
+                /** @description 'base' (the base portal) or a variant's folder name */
+                scope: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioSaveDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-documents-request"];
+            };
+        };
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioDraftDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changed values, one readable line each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-changes"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioDiscardDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioRebaseDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioExport: {
+        parameters: {
+            query?: {
+                source?: "published" | "draft";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The layer as files to commit (export), or to take into the draft (import) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-files"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-files"];
+            };
+        };
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioPreview: {
+        parameters: {
+            query: {
+                source?: "published" | "draft";
+                /** @description 'base' (the base portal) or a variant's folder name */
+                variant: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A variant's configuration bundle with the caller's draft (preview) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        app: {
+                            [key: string]: unknown;
+                        };
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        locales: {
+                            pl: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        schemas: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        screens: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        variant: string;
+                        version: string;
+                    };
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-publish-request"];
+            };
+        };
+        responses: {
+            /** @description The version now published */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-published"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The draft is based on a version that is no longer the published one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-stale"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioTexts: {
+        parameters: {
+            query: {
+                /** @description words shown on screen, or a key */
+                q?: string;
+                /** @description 'base' (the base portal) or a variant's folder name */
+                scope: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Texts found (at most 100) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-texts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioSaveText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-text-request"];
+            };
+        };
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Published versions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-versions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioVersionDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changed values, one readable line each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-changes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioRestoreVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-restore-request"];
+            };
+        };
+        responses: {
+            /** @description The version now published */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-published"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mergeOverlay, MergeError, overlayPointer } from './merge';
 
 describe('mergeOverlay', () => {
-  it('merges objects deeply and lets scalars and null replace', () => {
-    expect(mergeOverlay({ a: { b: 1, c: 2 }, d: 'x' }, { a: { c: 3 }, d: null })).toEqual({ a: { b: 1, c: 3 }, d: null });
+  it('merges objects deeply, lets scalars replace and null take a key away', () => {
+    expect(mergeOverlay({ a: { b: 1, c: 2 }, d: 'x' }, { a: { c: 3 }, d: null })).toEqual({ a: { b: 1, c: 3 } });
   });
 
   it('merges id-keyed array items by id and keeps their order', () => {

@@ -6,7 +6,8 @@
  *   merges into it; `{ "id": "x", "$remove": true }` removes it; a new item is appended, or placed
  *   with `"$before": "otherId"` / `"$after": "otherId"`. An existing item may move the same way.
  * - Any other array, and every scalar, replaces the base value.
- * - `null` in an overlay replaces too (so an overlay can clear a value).
+ * - `null` in an overlay removes the key (so an overlay can clear a value; the configuration
+ *   reads a missing and a null value alike, and the studio's overlays take keys back this way).
  * Neither input is mutated.
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -81,7 +82,10 @@ function merge(base: Json | undefined, overlay: Json | undefined, path: string):
   if (base === undefined) return cleanNew(overlay);
   if (isPlainObject(base) && isPlainObject(overlay)) {
     const out: Record<string, Json> = { ...base };
-    for (const [key, value] of Object.entries(overlay)) out[key] = merge(base[key], value, `${path}/${escapeSegment(key)}`);
+    for (const [key, value] of Object.entries(overlay)) {
+      if (value === null) delete out[key];
+      else out[key] = merge(base[key], value, `${path}/${escapeSegment(key)}`);
+    }
     return out;
   }
   if (Array.isArray(base) && Array.isArray(overlay) && isIdArray(base)) return mergeIdArrays(base, overlay, path);

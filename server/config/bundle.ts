@@ -39,4 +39,10 @@ export interface LoadOptions {
   root: string;
   variant?: string;
   version?: string;
+  /**
+   * The configuration studio's published layer (issue 26, server/studio/): overlays by layer path
+   * (`screens/x.json` for the base portal, `client-variants/<v>/screens/x.json` for a variant),
+   * each merged after the files of its scope.
+   */
+  layer?: Record<string, import('../../runtime/core/merge.ts').Json>;
 }

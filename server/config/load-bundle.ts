@@ -26,6 +26,9 @@ export class ConfigError extends Error {
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8'));
 
+/** How a problem names a document of the studio's layer: `studio:<layer path>`. */
+export const LAYER_PREFIX = 'studio:';
+
 function jsonFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -97,7 +100,7 @@ export function loadBundle(options: LoadOptions): Bundle {
       return mergeOverlay(base, overlay);
     } catch (e) {
       if (!(e instanceof MergeError)) throw e;
-      problems.push({ file: rel(file), pointer: prefix + e.pointer, reason: e.message });
+      problems.push({ file: file.startsWith(LAYER_PREFIX) ? file : rel(file), pointer: prefix + e.pointer, reason: e.message });
       return base;
     }
   };
@@ -106,14 +109,27 @@ export function loadBundle(options: LoadOptions): Bundle {
    * when the variant gave the value (and the base file otherwise). `prefix`: where the overlay sits
    * in its file ("/app" in variant.json).
    */
-  const overlays: { base: string; file: string; prefix: string; value: Json; merged: () => Json | undefined }[] = [];
+  const overlays: { base: string; file: string; prefix: string; value: Json; merged: () => Json | undefined; layer?: boolean }[] = [];
   const origin = (p: ConfigProblem): ConfigProblem => {
     for (const o of [...overlays].reverse()) {
       const merged = o.merged();
       const at = o.base === p.file && merged !== undefined ? overlayPointer(o.value, merged, p.pointer) : undefined;
-      if (at !== undefined) return { ...p, file: o.file, pointer: o.prefix + at };
+      // the studio shows the whole document, so a layer's problem keeps the document's pointer
+      if (at !== undefined) return { ...p, file: o.file, pointer: o.layer ? p.pointer : o.prefix + at };
     }
     return p;
+  };
+  /** The studio's layer (issue 26): the overlay of a document at its layer path, applied after the files of its scope. */
+  const layer = options.layer ?? {};
+  const applyLayer = (layerPath: string, doc: { value: Json; files: string[] } | undefined, baseFile: string | undefined) => {
+    const overlay = layer[layerPath];
+    if (overlay === undefined || !doc) return;
+    const file = LAYER_PREFIX + layerPath;
+    const merged = merge(doc.value, overlay, file);
+    if (merged === undefined) return;
+    doc.value = merged;
+    doc.files = [...doc.files, file];
+    if (baseFile) overlays.push({ base: baseFile, file, prefix: '', value: overlay, merged: () => doc.value, layer: true });
   };
 
   const variantDir = join(root, 'client-variants', variant);
@@ -125,20 +141,28 @@ export function loadBundle(options: LoadOptions): Bundle {
   /** Reads a folder of base files and merges the variant's files of the same name onto them. */
   const collect = (sub: string, idOf: (file: string) => string) => {
     const out: Record<string, { value: Json; files: string[] }> = {};
+    const names: Record<string, string> = {};
     for (const file of jsonFiles(join(root, sub))) {
       const value = read(file);
+      names[idOf(file)] = basename(file);
       if (value !== undefined) out[idOf(file)] = { value, files: [rel(file)] };
     }
+    for (const [id, name] of Object.entries(names)) applyLayer(`${sub}/${name}`, out[id], out[id]?.files[0]);
     const od = overlayDir(sub);
     if (od) {
       for (const file of jsonFiles(od)) {
         const value = read(file);
         if (value === undefined) continue;
         const id = idOf(file);
+        names[id] = basename(file);
         const base = out[id]?.files[0];
         const merged = merge(out[id]?.value, value, file);
         if (merged !== undefined) out[id] = { value: merged, files: [...(out[id]?.files ?? []), rel(file)] };
         if (base) overlays.push({ base, file: rel(file), prefix: '', value, merged: () => out[id]?.value });
+      }
+      // the variant's layer on the app settings comes after variant.json's "app" (below)
+      for (const [id, name] of Object.entries(names)) {
+        if (!(sub === 'screens' && id === 'app')) applyLayer(`client-variants/${variant}/${sub}/${name}`, out[id], out[id]?.files[0]);
       }
     }
     return out;
@@ -167,6 +191,14 @@ export function loadBundle(options: LoadOptions): Bundle {
         overlays.push({ base: 'screens/app.json', file: rel(vfile), prefix: '/app', value: overlay, merged: () => app as Json });
         validate('meta/app', app, `screens/app.json + ${rel(vfile)}`);
       }
+    }
+  }
+  if (variant !== 'default' && app) {
+    const doc = { value: app as Json, files: ['screens/app.json'] };
+    applyLayer(`client-variants/${variant}/screens/app.json`, doc, 'screens/app.json');
+    if (doc.files.length > 1) {
+      app = doc.value as Record<string, any>;
+      validate('meta/app', app, doc.files.join(' + '));
     }
   }
   if (app) screens.app = app as Screen;

@@ -15,6 +15,7 @@ const TABLES = [
   'reminder_rule', 'reminder_due', 'reminder_count', 'reminder_dirty', // issue 24, migration 015
   'notification', 'notification_setting', // issue 25, migration 016
   'reminder_change', 'digest_run', // issue 25, migration 017
+  'config_version', // issue 26, migration 018
 ];
 const VIEWS = [
   'v_car', 'v_assignment', 'v_order', 'v_order_position', 'v_damage', 'v_users', 'v_login_history', 'v_invoice',
@@ -44,7 +45,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
 
   it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
     const results = await migrateToLatest(t.db);
-    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success']]);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success']]);
     expect(await migrateToLatest(t.db)).toEqual([]);
     expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
     expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());

@@ -149,6 +149,20 @@ export interface Company {
   ulica: string | null;
 }
 
+export interface ConfigVersion {
+  author: string;
+  authorId: number | null;
+  basedOn: number | null;
+  comment: Generated<string>;
+  createdAt: Generated<Timestamp>;
+  documents: Generated<Json>;
+  id: Generated<number>;
+  publishedAt: Timestamp | null;
+  restoredFrom: number | null;
+  status: string;
+  updatedAt: Generated<Timestamp>;
+}
+
 export interface Contract {
   dataDo: string | null;
   dataOd: string | null;
@@ -1088,6 +1102,7 @@ export interface DB {
   car: Car;
   client: Client;
   company: Company;
+  config_version: ConfigVersion;
   contract: Contract;
   contract_position: ContractPosition;
   damage: Damage;

@@ -21,6 +21,7 @@ import { migration014 } from './014_vehicle_mileage.ts';
 import { migration015 } from './015_reminder_due.ts';
 import { migration016 } from './016_notifications.ts';
 import { migration017 } from './017_notification_digest.ts';
+import { migration018 } from './018_config_studio.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '015_reminder_due': migration015,
   '016_notifications': migration016,
   '017_notification_digest': migration017,
+  '018_config_studio': migration018,
 };

@@ -18,6 +18,9 @@ import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle, LoadOptions } from '../config/bundle.ts';
 import { fastifyRequestContext, requestContext } from '@fastify/request-context';
 import { loadVariants, variantForClient, variantForHost, type VariantSet } from '../config/variants.ts';
+import { ConfigError } from '../config/load-bundle.ts';
+import { brokenEntries, servableLayer, type LayerProblem } from '../studio/check.ts';
+import { overlaysOf, type Layer } from '../studio/documents.ts';
 
 export interface ConfigState {
   /** The bundle of the variant serving the current request (the default one outside requests). */
@@ -40,11 +43,26 @@ export interface ConfigState {
    * for its recipient by the recipient's variant (its texts, its name and logo).
    */
   forClient(klientSymbol: string | null | undefined): Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
+  /**
+   * Where the configuration studio's published layer comes from (issue 26, server/studio/): read
+   * at every reload and merged over the files. A read that fails keeps the layer read last.
+   */
+  useLayer(read: () => Promise<StudioLayer | undefined>): void;
+  /** The studio's published layer in use: its version and the entries that could not be served. */
+  readonly layer: { version: number | null; problems: LayerProblem[] };
+}
+
+/** The published layer as the studio stores it. */
+export interface StudioLayer {
+  version: number;
+  entries: Layer;
 }
 
 declare module '@fastify/request-context' {
   interface RequestContextData {
     variant: string;
+    /** The configuration the request started on: a reload while it runs does not change it. */
+    configuration: unknown;
   }
 }
 
@@ -92,9 +110,40 @@ export default fp<ConfigOptions>(
     };
     let current = await make(opts.initial ? asSet(opts.initial) : loadVariants(opts.load));
     let reloadError: string | null = null;
+    let readLayer: (() => Promise<StudioLayer | undefined>) | undefined;
+    let lastLayer: StudioLayer | undefined;
+    let layerState: ConfigState['layer'] = { version: null, problems: [] };
+    /**
+     * The files with the studio's layer: its broken entries (the files changed under them) and any
+     * the check refuses are left out and reported, so a layer never stops the portal.
+     */
+    const loadWithLayer = (layer: StudioLayer | undefined): VariantSet => {
+      if (!layer || !Object.keys(layer.entries).length) {
+        layerState = { version: layer?.version ?? null, problems: [] };
+        return loadVariants(opts.load);
+      }
+      const broken = brokenEntries(opts.load.root, layer.entries);
+      const failing = new Set(broken.map((p) => p.layerPath));
+      const entries = Object.fromEntries(Object.entries(layer.entries).filter(([path]) => !failing.has(path)));
+      try {
+        const set = loadVariants({ ...opts.load, layer: overlaysOf(entries) });
+        layerState = { version: layer.version, problems: broken };
+        return set;
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        const servable = servableLayer(opts.load.root, entries);
+        const set = loadVariants({ ...opts.load, layer: servable.overlays }); // the files' own problems throw here
+        layerState = { version: layer.version, problems: [...broken, ...servable.problems] };
+        app.log.warn({ problems: layerState.problems }, 'configuration studio: entries of the published layer left out');
+        return set;
+      }
+    };
+    type Current = typeof current;
+    const pinned = (): Current => (requestContext.get('configuration') as Current | undefined) ?? current;
     const serving = (): VariantState => {
       const name = requestContext.get('variant');
-      return (name !== undefined && current.states.get(name)) || current.states.get(current.set.defaultVariant)!;
+      const config = pinned();
+      return (name !== undefined && config.states.get(name)) || config.states.get(config.set.defaultVariant)!;
     };
     const state: ConfigState = {
       get bundle() { return serving().bundle; },
@@ -104,16 +153,30 @@ export default fp<ConfigOptions>(
       get variants() { return [current.set.defaultVariant, ...[...current.set.bundles.keys()].filter((v) => v !== current.set.defaultVariant)]; },
       get choosesByClient() { return current.set.byClient.size > 0; },
       forClient(klientSymbol) {
-        const variant = variantForClient(current.set, klientSymbol);
-        return (variant !== undefined && current.states.get(variant)) || current.states.get(current.set.defaultVariant)!;
+        const config = pinned();
+        const variant = variantForClient(config.set, klientSymbol);
+        return (variant !== undefined && config.states.get(variant)) || config.states.get(config.set.defaultVariant)!;
       },
       useClientVariant(klientSymbol) {
-        const variant = variantForClient(current.set, klientSymbol);
+        const variant = variantForClient(pinned().set, klientSymbol);
         if (variant) requestContext.set('variant', variant);
+      },
+      useLayer(read) {
+        readLayer = read;
+      },
+      get layer() {
+        return layerState;
       },
       async reload() {
         try {
-          current = await make(loadVariants(opts.load)); // throws ConfigError and keeps the old ones
+          if (readLayer) {
+            try {
+              lastLayer = await readLayer();
+            } catch (error) {
+              app.log.error({ err: error }, 'configuration studio: the published layer could not be read; the one read last is kept');
+            }
+          }
+          current = await make(loadWithLayer(lastLayer)); // throws ConfigError and keeps the old ones
           reloadError = null;
         } catch (error) {
           reloadError = error instanceof Error ? error.message : String(error);
@@ -125,6 +188,7 @@ export default fp<ConfigOptions>(
     // the request's variant lives in its async context from its first hook to its last
     await app.register(fastifyRequestContext);
     app.addHook('onRequest', async (request) => {
+      requestContext.set('configuration', current);
       requestContext.set('variant', variantForHost(current.set, request.hostname));
     });
   },

@@ -84,6 +84,7 @@ export const TAGS: Record<string, string> = {
   note: 'Notatki: notes on orders and damages.',
   cockpit: 'Pulpit: the cockpit\'s charts and the approval inbox of a fleet manager (MANAGER, ADMIN).',
   order: 'Zlecenia: service orders, their positions, status moves and cost estimates.',
+  'config-studio': 'Konfiguracja portalu: the analysts\' configuration studio (ADMIN): drafts over the configuration files, checks, publishing to every process, versions, rollback, export and import (issue 26).',
   notification: 'Powiadomienia: the caller\'s own notifications (the bell) and settings; the administrators\' log, send-again and the daily digest run now (issue 25).',
   reminder: 'Przypomnienia: what is due (policies, inspections, services, contracts, cards, readings, orders, damages) per rule and urgency, within the caller\'s rows.',
   password: 'Passwords: change one\'s own, the first-sign-in change, an administrator\'s reset, the forgotten-password flow.',

@@ -10,7 +10,7 @@ import { compatibilityItems, refreshMigrationCheck } from '../init/compatibility
  * through whole, so each part is an open object.
  */
 const open = { type: 'object', additionalProperties: true };
-const uiConfigResponse = {
+export const uiConfigResponse = {
   type: 'object',
   required: ['version', 'variant', 'app', 'config', 'screens', 'schemas', 'conditions', 'locales'],
   properties: {

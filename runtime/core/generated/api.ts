@@ -1040,6 +1040,277 @@ export type StationAutocomplete = {
   stacjaNazwa: string | null;
 }[];
 
+export interface StudioChanges {
+  changes: {
+    scope: string;
+    path: string;
+    pointer: string;
+    before?: unknown;
+    after?: unknown;
+    /**
+     * the change in one Polish line
+     */
+    text: string;
+  }[];
+}
+
+export interface StudioDocumentQuery {
+  /**
+   * 'base' (the base portal) or a variant's folder name
+   */
+  scope: string;
+  /**
+   * a document's path in the base tree
+   */
+  path: string;
+}
+
+export interface StudioDocument {
+  scope: string;
+  path: string;
+  layerPath: string;
+  /**
+   * what the files give
+   */
+  files: {
+    [k: string]: unknown;
+  };
+  /**
+   * the files with the caller's draft (or the published layer)
+   */
+  effective: {
+    [k: string]: unknown;
+  };
+  changed: boolean;
+}
+
+export interface StudioDocumentsRequest {
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  changes: {
+    /**
+     * 'base' (the base portal) or a variant's folder name
+     */
+    scope: string;
+    /**
+     * a document's path in the base tree
+     */
+    path: string;
+    document: {[key: string]: unknown};
+  }[];
+}
+
+export interface StudioDraft {
+  draft: {
+    id: number;
+    basedOn: number | null;
+    author: string;
+    updatedAt: string;
+    /**
+     * layer paths the draft changes against the version it is based on
+     */
+    paths: string[];
+  } | null;
+}
+
+export interface StudioExportQuery {
+  source?: "published" | "draft";
+}
+
+export interface StudioFiles {
+  format: "fleet-portal-config/1";
+  files: {
+    /**
+     * a file's JSON content
+     */
+    [k: string]: {
+      [k: string]: unknown;
+    };
+  };
+}
+
+export interface StudioInvalid {
+  statusCode: number;
+  code?: string;
+  detail: string;
+  errors?: {
+    field: string;
+    message: string;
+  }[];
+  problems?: {
+    /**
+     * <layer path>#<JSON pointer>
+     */
+    field: string;
+    message: string;
+    scope: string;
+    path: string;
+    layerPath: string;
+    pointer: string;
+    /**
+     * the place in words
+     */
+    where: string;
+    broken?: boolean;
+  }[];
+}
+
+export interface StudioOverview {
+  scopes: string[];
+  documents: {
+    path: string;
+    kind: "screen" | "locale" | "schema";
+    id: string;
+    type?: string;
+    title?: string;
+    schemaId?: string;
+  }[];
+  published: {
+    id: number;
+    status: "published" | "superseded";
+    author: string;
+    createdAt: string;
+    publishedAt: string | null;
+    comment: string;
+    current: boolean;
+    restoredFrom: number | null;
+  } | null;
+  draft: {
+    id: number;
+    basedOn: number | null;
+    author: string;
+    updatedAt: string;
+    /**
+     * layer paths the draft changes against the version it is based on
+     */
+    paths: string[];
+  } | null;
+  /**
+   * the draft is based on a version that is no longer the published one
+   */
+  stale: boolean;
+  /**
+   * entries of the published layer left out: the files changed under them
+   */
+  broken: {
+    /**
+     * <layer path>#<JSON pointer>
+     */
+    field: string;
+    message: string;
+    scope: string;
+    path: string;
+    layerPath: string;
+    pointer: string;
+    /**
+     * the place in words
+     */
+    where: string;
+    broken?: boolean;
+  }[];
+}
+
+export interface StudioPreviewQuery {
+  /**
+   * 'base' (the base portal) or a variant's folder name
+   */
+  variant: string;
+  source?: "published" | "draft";
+}
+
+export interface StudioPublishRequest {
+  comment: string;
+}
+
+export interface StudioPublished {
+  version: {
+    id: number;
+    status: "published" | "superseded";
+    author: string;
+    createdAt: string;
+    publishedAt: string | null;
+    comment: string;
+    current: boolean;
+    restoredFrom: number | null;
+  };
+  message: string;
+}
+
+export interface StudioRestoreRequest {
+  comment?: string;
+}
+
+export interface StudioStale {
+  statusCode: number;
+  code: "CONFIG_STALE";
+  detail: string;
+  published: {
+    id: number;
+    status: "published" | "superseded";
+    author: string;
+    createdAt: string;
+    publishedAt: string | null;
+    comment: string;
+    current: boolean;
+    restoredFrom: number | null;
+  } | null;
+  changes: {
+    scope: string;
+    path: string;
+    pointer: string;
+    before?: unknown;
+    after?: unknown;
+    /**
+     * the change in one Polish line
+     */
+    text: string;
+  }[];
+}
+
+export interface StudioTextRequest {
+  /**
+   * 'base' (the base portal) or a variant's folder name
+   */
+  scope: string;
+  key: string;
+  text: string;
+}
+
+export interface StudioTextsQuery {
+  /**
+   * 'base' (the base portal) or a variant's folder name
+   */
+  scope: string;
+  /**
+   * words shown on screen, or a key
+   */
+  q?: string;
+}
+
+export interface StudioTexts {
+  items: {
+    key: string;
+    text: string;
+    filesText: string;
+    changed: boolean;
+  }[];
+}
+
+export interface StudioVersions {
+  items: {
+    id: number;
+    status: "published" | "superseded";
+    author: string;
+    createdAt: string;
+    publishedAt: string | null;
+    comment: string;
+    current: boolean;
+    restoredFrom: number | null;
+  }[];
+}
+
 /**
  * A full first block (startRow 0) also carries the query's count; a block shorter than asked ends the table, its lastRow being the count. A block after which more rows may follow carries a cursor to send with the request for the next one.
  */

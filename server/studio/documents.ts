@@ -1,0 +1,117 @@
+/**
+ * The configuration studio's documents (issue 26): which files an analyst may change, what the
+ * files give a document in a scope (the base portal or a variant), and the layer's paths.
+ *
+ * A layer is merged in this order: base files → base layer → variant files → variant layer
+ * (server/config/load-bundle.ts applies it), so a variant keeps what its own files say over a
+ * change of the base portal, and the variant's studio changes come last.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
+import { applyOverlay, type Path } from '../../runtime/core/layer.ts';
+
+export type Scope = 'base' | string;
+/** A document's change in a layer: the overlay onto what the files give, and the keys and ids it changes. */
+export interface LayerEntry {
+  overlay: Json;
+  touches: Path[];
+}
+/** A whole layer: entries by layer path. */
+export type Layer = Record<string, LayerEntry>;
+
+/** The folders whose files the studio changes, and what kind of document each holds. */
+const FOLDERS = [
+  { dir: 'screens', kind: 'screen' },
+  { dir: 'locales/pl', kind: 'locale' },
+  { dir: 'schemas/entities', kind: 'schema' },
+  { dir: 'schemas/api', kind: 'schema' },
+] as const;
+
+export interface DocumentInfo {
+  path: string;
+  kind: 'screen' | 'locale' | 'schema';
+  id: string;
+  type?: string;
+  title?: string;
+  schemaId?: string;
+}
+
+const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
+const jsonNames = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile()).sort() : [];
+
+/** Every document of the base configuration the studio can change. */
+export function listDocuments(root: string): DocumentInfo[] {
+  const out: DocumentInfo[] = [];
+  for (const { dir, kind } of FOLDERS) {
+    for (const name of jsonNames(join(root, dir))) {
+      const path = `${dir}/${name}`;
+      let value: Json;
+      try {
+        value = readJson(join(root, path));
+      } catch {
+        continue; // a file that does not parse is the check's to report, not the studio's to offer
+      }
+      const info: DocumentInfo = { path, kind, id: kind === 'schema' ? name : basename(name, '.json') };
+      if (isPlainObject(value)) {
+        if (kind === 'screen' && typeof value.type === 'string') info.type = value.type;
+        if (kind === 'screen' && typeof value.title === 'string') info.title = value.title;
+        if (kind === 'schema' && typeof value.$id === 'string') info.schemaId = value.$id;
+      }
+      out.push(info);
+    }
+  }
+  return out;
+}
+
+/** The variant folders of client-variants/ (each is a scope besides 'base'). */
+export function variantNames(root: string): string[] {
+  const dir = join(root, 'client-variants');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory() && existsSync(join(dir, name, 'variant.json'))).sort();
+}
+
+/** Where a scope's change of a document lives, as a file path of the repository. */
+export const layerPathOf = (scope: Scope, path: string): string => (scope === 'base' ? path : `client-variants/${scope}/${path}`);
+
+/** The scope and document of a layer path. */
+export function parseLayerPath(layerPath: string): { scope: Scope; path: string } {
+  const match = /^client-variants\/([^/]+)\/(.+)$/.exec(layerPath);
+  return match ? { scope: match[1], path: match[2] } : { scope: 'base', path: layerPath };
+}
+
+/** Whether a path names a document the studio may change (no "..", one of its folders, a .json file). */
+export function isDocumentPath(path: string): boolean {
+  return FOLDERS.some(({ dir }) => path.startsWith(`${dir}/`) && /^[A-Za-z0-9._-]+\.json$/.test(path.slice(dir.length + 1)));
+}
+
+const readIfExists = (file: string): Json | undefined => (existsSync(file) ? readJson(file) : undefined);
+
+/**
+ * What the files give a document in a scope, before that scope's layer: the base file; for a
+ * variant also the base layer's change, the variant's own overlay file, and for the app settings
+ * the "app" of its variant.json. Undefined when no file has the document.
+ */
+export function filesDocument(root: string, scope: Scope, path: string, overlays: Record<string, Json>): Json | undefined {
+  let doc = readIfExists(join(root, path));
+  if (scope === 'base') return doc;
+  doc = applyOverlay(doc, overlays[path]);
+  const own = readIfExists(join(root, 'client-variants', scope, path));
+  if (own !== undefined) doc = mergeOverlay(doc, own);
+  if (path === 'screens/app.json') {
+    const variant = readIfExists(join(root, 'client-variants', scope, 'variant.json'));
+    if (isPlainObject(variant) && variant.app !== undefined) doc = mergeOverlay(doc, variant.app);
+  }
+  return doc;
+}
+
+/** The overlays of a layer, by layer path (what loadBundle takes). */
+export const overlaysOf = (layer: Layer): Record<string, Json> =>
+  Object.fromEntries(Object.entries(layer).map(([path, entry]) => [path, entry.overlay]));
+
+/** A document in a scope with the layer's change: what users of that scope are served. */
+export function effectiveDocument(root: string, scope: Scope, path: string, layer: Layer): Json | undefined {
+  const overlays = overlaysOf(layer);
+  return applyOverlay(filesDocument(root, scope, path, overlays), overlays[layerPathOf(scope, path)]);
+}

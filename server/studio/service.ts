@@ -1,0 +1,559 @@
+/**
+ * The configuration studio's versions (issue 26): each administrator's draft, publishing,
+ * the history with its diffs, rollback, export and import. The layer is config_version's
+ * `documents` (migration 018); what it does to the configuration is documents.ts and check.ts.
+ *
+ * - A draft begins as a copy of the published layer and remembers which version that was
+ *   (`basedOn`). Every save is checked whole, as publishing will: a change the check refuses is not
+ *   saved (400 with each problem's layer path, pointer and words).
+ * - Publishing takes one lock for the whole portal (an advisory transaction lock), so two
+ *   administrators publishing at once are served one after the other: the second one's draft is
+ *   then based on a version that is no longer the published one, and is refused as stale (409) with
+ *   what the other published; "rebase" keeps the documents it changed over the newer version.
+ *   Decided so rather than merging silently: the analyst sees the other's change before his own
+ *   goes live over it.
+ * - The published version is read by every process at its next reload (server/plugins/config.ts
+ *   `useLayer`): publishing reloads this one and announces the reload to the others (LISTEN/NOTIFY).
+ * - Rollback publishes an earlier version's layer again, as a new version.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
+import type { Session } from '../auth/session.ts';
+import { HttpError } from '../http-error.ts';
+import { announceReload } from '../config/reload-broadcast.ts';
+import { ConfigError, loadBundle } from '../config/load-bundle.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
+import { diffDocuments, overlayBetween, pathWords, pointerOf, touchesOf, type ValueChange } from '../../runtime/core/layer.ts';
+import { checkLayer, type LayerProblem } from './check.ts';
+import {
+  effectiveDocument, filesDocument, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, variantNames,
+  type Layer, type Scope,
+} from './documents.ts';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export interface VersionInfo {
+  id: number;
+  status: string;
+  author: string;
+  createdAt: string;
+  publishedAt: string | null;
+  comment: string;
+  current: boolean;
+  restoredFrom: number | null;
+}
+export interface DraftInfo {
+  id: number;
+  basedOn: number | null;
+  author: string;
+  updatedAt: string;
+  paths: string[];
+}
+export interface Change {
+  scope: string;
+  path: string;
+  pointer: string;
+  before?: Json;
+  after?: Json;
+  text: string;
+}
+
+interface Row {
+  id: number;
+  status: string;
+  author: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  publishedAt: Date | string | null;
+  comment: string;
+  basedOn: number | null;
+  restoredFrom: number | null;
+  documents: unknown;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+const layerOf = (row: Pick<Row, 'documents'> | undefined): Layer => (row?.documents ?? {}) as Layer;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    studio: ReturnType<typeof createStudio>;
+  }
+}
+
+/** The export's file format: files by repository path, ready to commit. */
+export const EXPORT_FORMAT = 'fleet-portal-config/1';
+
+function createStudio(app: FastifyInstance, root: string) {
+  const t = (key: string, vars?: Record<string, unknown>) => app.config.t(`studio:${key}`, vars);
+  const db = () => app.db as unknown as Kysely<DB>;
+
+  const published = (q: Db = db()) =>
+    q.selectFrom('config_version').selectAll().where('status', '=', 'published').executeTakeFirst() as Promise<Row | undefined>;
+  const draftOf = (session: Session, q: Db = db()) =>
+    q.selectFrom('config_version').selectAll().where('status', '=', 'draft').where('authorId', '=', session.userId).executeTakeFirst() as Promise<Row | undefined>;
+  const versionById = (id: number, q: Db = db()) =>
+    q.selectFrom('config_version').selectAll().where('id', '=', id).where('status', '!=', 'draft').executeTakeFirst() as Promise<Row | undefined>;
+
+  const versionInfo = (row: Row): VersionInfo => ({
+    id: row.id, status: row.status, author: row.author, createdAt: iso(row.createdAt)!, publishedAt: iso(row.publishedAt),
+    comment: row.comment, current: row.status === 'published', restoredFrom: row.restoredFrom,
+  });
+
+  async function draftInfo(row: Row | undefined): Promise<DraftInfo | null> {
+    if (!row) return null;
+    const base = row.basedOn === null ? undefined : await versionById(row.basedOn);
+    const mine = layerOf(row);
+    const theirs = layerOf(base);
+    const paths = [...new Set([...Object.keys(mine), ...Object.keys(theirs)])]
+      .filter((p) => JSON.stringify(mine[p] ?? null) !== JSON.stringify(theirs[p] ?? null))
+      .sort();
+    return { id: row.id, basedOn: row.basedOn, author: row.author, updatedAt: iso(row.updatedAt)!, paths };
+  }
+
+  const invalid = (problems: LayerProblem[]) =>
+    new HttpError(400, t('messages.invalid', { count: problems.length }), {
+      code: 'CONFIG_INVALID',
+      errors: problems.map((p) => ({ field: p.field, message: p.message })),
+      problems,
+    });
+
+  /** Refuses a layer the check does not pass (only the scopes it changes are loaded). */
+  function requireValid(layer: Layer, scopes?: string[]) {
+    const problems = checkLayer(root, layer, scopes);
+    if (problems.length) throw invalid(problems);
+  }
+
+  const scopeLabel = (scope: Scope) => (scope === 'base' ? t('diff.base') : t('diff.variant', { variant: scope }));
+  const show = (value: Json | undefined): string => {
+    if (value === undefined) return t('diff.none');
+    const text = typeof value === 'string' ? `„${value}”` : JSON.stringify(value);
+    return text.length > 120 ? text.slice(0, 117) + '…' : text;
+  };
+
+  /** The readable changes between two layers: every value users would see differently, document by document. */
+  function changesBetween(before: Layer, after: Layer): Change[] {
+    const out: Change[] = [];
+    const paths = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    for (const layerPath of paths) {
+      if (JSON.stringify(before[layerPath] ?? null) === JSON.stringify(after[layerPath] ?? null)) continue;
+      const { scope, path } = parseLayerPath(layerPath);
+      let was: Json | undefined;
+      let now: Json | undefined;
+      try {
+        was = effectiveDocument(root, scope, path, before);
+        now = effectiveDocument(root, scope, path, after);
+      } catch {
+        out.push({ scope, path, pointer: '', text: `${scopeLabel(scope)} · ${path}: ${t('diff.unreadable')}` });
+        continue;
+      }
+      for (const change of diffDocuments(was, now) as ValueChange[]) {
+        const entry: Change = {
+          scope, path, pointer: pointerOf(now ?? was, change.path),
+          text: `${scopeLabel(scope)} · ${path} › ${pathWords(change.path)}: ${show(change.before)} → ${show(change.after)}`,
+        };
+        if (change.before !== undefined) entry.before = change.before;
+        if (change.after !== undefined) entry.after = change.after;
+        out.push(entry);
+      }
+    }
+    return out;
+  }
+
+  /** The caller's draft, begun from the published layer when there is none. */
+  async function ensureDraft(session: Session, trx: Transaction<DB>): Promise<Row> {
+    const mine = await draftOf(session, trx);
+    if (mine) return mine;
+    const current = await published(trx);
+    return (await trx
+      .insertInto('config_version')
+      .values({
+        status: 'draft', authorId: session.userId, author: session.login, basedOn: current?.id ?? null,
+        documents: JSON.stringify(layerOf(current)) as unknown as Json,
+      } as any)
+      .returningAll()
+      .executeTakeFirstOrThrow()) as Row;
+  }
+
+  function requireDocument(scope: string, path: string) {
+    if (!isDocumentPath(path) || (scope !== 'base' && !variantNames(root).includes(scope))) {
+      throw new HttpError(404, t('messages.noDocument', { path: `${scope}:${path}` }), { code: 'NO_DOCUMENT' });
+    }
+  }
+
+  /** The layer with these documents changed as the analyst edited them (each a whole effective document). */
+  function withChanges(layer: Layer, changes: { scope: string; path: string; document: Json }[]): Layer {
+    const next: Layer = { ...layer };
+    // the base portal's changes first: a variant's change is an overlay onto them
+    const ordered = [...changes].sort((a, b) => Number(b.scope === 'base') - Number(a.scope === 'base'));
+    for (const { scope, path, document } of ordered) {
+      requireDocument(scope, path);
+      const layerPath = layerPathOf(scope, path);
+      let files: Json | undefined;
+      try {
+        files = filesDocument(root, scope, path, overlaysOf(next));
+      } catch {
+        files = undefined;
+      }
+      if (files === undefined) throw new HttpError(404, t('messages.noDocument', { path: layerPath }), { code: 'NO_DOCUMENT' });
+      const overlay = overlayBetween(files, document);
+      if (overlay === undefined) delete next[layerPath];
+      else next[layerPath] = { overlay, touches: touchesOf(files, overlay) };
+    }
+    return next;
+  }
+
+  async function saveDraft(session: Session, change: (layer: Layer) => Layer): Promise<DraftInfo> {
+    const row = await db().transaction().execute(async (trx) => {
+      const draft = await ensureDraft(session, trx);
+      const before = layerOf(draft);
+      const layer = change(before);
+      // only the scopes this save changes are loaded again (the rest passed when it was saved)
+      const changed = Object.keys(layer).filter((p) => JSON.stringify(layer[p]) !== JSON.stringify(before[p]))
+        .concat(Object.keys(before).filter((p) => !(p in layer)));
+      const scopes = new Set(changed.map((p) => parseLayerPath(p).scope));
+      const all = ['default', ...variantNames(root)];
+      if (changed.length) requireValid(layer, scopes.has('base') ? all : all.filter((v) => scopes.has(v)));
+      return (await trx.updateTable('config_version')
+        .set({ documents: JSON.stringify(layer) as unknown as Json, updatedAt: new Date() } as any)
+        .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
+    });
+    return (await draftInfo(row))!;
+  }
+
+  /** Publishes a layer as the new current version, in the caller's transaction that holds the lock; then every process reloads. */
+  async function goLive(): Promise<void> {
+    try {
+      await app.config.reload();
+    } catch (error) {
+      app.log.error({ err: error }, 'configuration studio: reload after publishing refused');
+    }
+    try {
+      await announceReload(app);
+    } catch (error) {
+      app.log.error({ err: error }, 'configuration studio: other processes could not be told to reload');
+    }
+  }
+  const lock = (trx: Transaction<DB>) => sql`select pg_advisory_xact_lock(hashtext(current_schema() || ':config_studio'))`.execute(trx);
+
+  return {
+    async overview(session: Session) {
+      const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      return {
+        scopes: ['base', ...variantNames(root)],
+        documents: listDocuments(root),
+        published: current ? versionInfo(current) : null,
+        draft: await draftInfo(draft),
+        stale: !!draft && (draft.basedOn ?? null) !== (current?.id ?? null),
+        broken: app.config.layer.problems,
+      };
+    },
+
+    async document(session: Session, scope: string, path: string) {
+      requireDocument(scope, path);
+      const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      const layer = layerOf(draft ?? current);
+      const layerPath = layerPathOf(scope, path);
+      let files: Json | undefined;
+      let effective: Json | undefined;
+      try {
+        files = filesDocument(root, scope, path, overlaysOf(layer));
+        effective = effectiveDocument(root, scope, path, layer);
+      } catch {
+        effective = files;
+      }
+      if (files === undefined) throw new HttpError(404, t('messages.noDocument', { path: layerPath }), { code: 'NO_DOCUMENT' });
+      return { scope, path, layerPath, files, effective, changed: layer[layerPath] !== undefined };
+    },
+
+    async saveDocuments(session: Session, changes: { scope: string; path: string; document: Json }[]) {
+      return { draft: await saveDraft(session, (layer) => withChanges(layer, changes)) };
+    },
+
+    async forgetDocument(session: Session, scope: string, path: string) {
+      requireDocument(scope, path);
+      const current = await published();
+      const layerPath = layerPathOf(scope, path);
+      const draft = await saveDraft(session, (layer) => {
+        const next = { ...layer };
+        const theirs = layerOf(current)[layerPath];
+        if (theirs) next[layerPath] = theirs;
+        else delete next[layerPath];
+        return next;
+      });
+      return { draft };
+    },
+
+    /** Texts of a scope whose words or key contain the query (case and Polish letters aside). */
+    async texts(session: Session, scope: string, query: string) {
+      const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').toLowerCase();
+      const q = fold(query.trim());
+      const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      const layer = layerOf(draft ?? current);
+      const items: { key: string; text: string; filesText: string; changed: boolean }[] = [];
+      for (const doc of listDocuments(root).filter((d) => d.kind === 'locale')) {
+        requireDocument(scope, doc.path);
+        let files: Json | undefined;
+        let effective: Json | undefined;
+        try {
+          files = filesDocument(root, scope, doc.path, overlaysOf(layer));
+          effective = effectiveDocument(root, scope, doc.path, layer);
+        } catch {
+          continue;
+        }
+        const visit = (value: Json | undefined, was: Json | undefined, key: string) => {
+          if (items.length >= 100) return;
+          if (typeof value === 'string') {
+            const full = `${doc.id}:${key}`;
+            if (!q || fold(value).includes(q) || fold(full).includes(q)) {
+              items.push({ key: full, text: value, filesText: typeof was === 'string' ? was : '', changed: value !== was });
+            }
+          } else if (isPlainObject(value)) {
+            for (const [k, v] of Object.entries(value)) visit(v, isPlainObject(was) ? was[k] : undefined, key ? `${key}.${k}` : k);
+          }
+        };
+        visit(effective, files, '');
+      }
+      return { items };
+    },
+
+    async saveText(session: Session, scope: string, key: string, text: string) {
+      const match = /^([A-Za-z0-9._-]+):(.+)$/.exec(key);
+      const path = match ? `locales/pl/${match[1]}.json` : '';
+      const unknown = () => new HttpError(400, t('messages.unknownKey', { key }), { code: 'UNKNOWN_KEY', errors: [{ field: 'key', message: t('messages.unknownKey', { key }) }] });
+      if (!match || !isDocumentPath(path)) throw unknown();
+      const { effective } = await this.document(session, scope, path);
+      const steps = match[2].split('.');
+      const doc = structuredClone(effective) as Record<string, Json>;
+      let at: Json | undefined = doc;
+      for (const step of steps.slice(0, -1)) at = isPlainObject(at) ? at[step] : undefined;
+      const last = steps[steps.length - 1];
+      if (!isPlainObject(at) || typeof at[last] !== 'string') throw unknown();
+      at[last] = text;
+      return this.saveDocuments(session, [{ scope, path, document: doc }]);
+    },
+
+    async draftDiff(session: Session) {
+      const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      return { changes: draft ? changesBetween(layerOf(current), layerOf(draft)) : [] };
+    },
+
+    async discard(session: Session) {
+      await db().deleteFrom('config_version').where('status', '=', 'draft').where('authorId', '=', session.userId).execute();
+      return { draft: null };
+    },
+
+    async rebase(session: Session) {
+      const row = await db().transaction().execute(async (trx) => {
+        const draft = await draftOf(session, trx);
+        if (!draft) throw new HttpError(404, t('messages.noDraft'), { code: 'NO_DRAFT' });
+        const [current, base] = await Promise.all([published(trx), draft.basedOn === null ? undefined : versionById(draft.basedOn, trx)]);
+        const mine = layerOf(draft);
+        const theirs = layerOf(base);
+        const newest = layerOf(current);
+        const changes: { scope: string; path: string; document: Json }[] = [];
+        // the values this draft changed are changed again over the newest version: the analyst's
+        // change of a document, as an overlay onto what it was based on, merged onto the newest one
+        for (const layerPath of new Set([...Object.keys(mine), ...Object.keys(theirs)])) {
+          if (JSON.stringify(mine[layerPath] ?? null) === JSON.stringify(theirs[layerPath] ?? null)) continue;
+          const { scope, path } = parseLayerPath(layerPath);
+          try {
+            const own = overlayBetween(effectiveDocument(root, scope, path, theirs), effectiveDocument(root, scope, path, mine) ?? {});
+            const over = effectiveDocument(root, scope, path, newest);
+            changes.push({ scope, path, document: own === undefined ? over ?? {} : mergeOverlay(over, own) });
+          } catch {
+            // the newer version removed what the change places next to: the analyst's document wins
+            changes.push({ scope, path, document: effectiveDocument(root, scope, path, mine) ?? {} });
+          }
+        }
+        const next = withChanges(newest, changes);
+        return (await trx.updateTable('config_version')
+          .set({ documents: JSON.stringify(next) as unknown as Json, basedOn: current?.id ?? null, updatedAt: new Date() } as any)
+          .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
+      });
+      return { draft: await draftInfo(row) };
+    },
+
+    async publish(session: Session, comment: string) {
+      const row = await db().transaction().execute(async (trx) => {
+        await lock(trx);
+        const draft = await draftOf(session, trx);
+        if (!draft) throw new HttpError(404, t('messages.noDraft'), { code: 'NO_DRAFT' });
+        const current = await published(trx);
+        if ((draft.basedOn ?? null) !== (current?.id ?? null)) {
+          const base = draft.basedOn === null ? undefined : await versionById(draft.basedOn, trx);
+          throw new HttpError(409, t('messages.stale', { author: current?.author ?? '', id: current?.id ?? '' }), {
+            code: 'CONFIG_STALE',
+            published: current ? versionInfo(current) : null,
+            changes: changesBetween(layerOf(base), layerOf(current)),
+          });
+        }
+        requireValid(layerOf(draft));
+        if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
+        return (await trx.updateTable('config_version')
+          .set({ status: 'published', publishedAt: new Date(), comment, updatedAt: new Date() } as any)
+          .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
+      });
+      await goLive();
+      return { version: versionInfo(row), message: t('messages.published', { id: row.id }) };
+    },
+
+    async versions() {
+      const rows = (await db().selectFrom('config_version').selectAll().where('status', '!=', 'draft').orderBy('id', 'desc').limit(200).execute()) as Row[];
+      return { items: rows.map(versionInfo) };
+    },
+
+    async versionDiff(id: number) {
+      const row = await versionById(id);
+      if (!row) throw new HttpError(404, t('messages.noVersion', { id }), { code: 'NO_VERSION' });
+      const before = (await db().selectFrom('config_version').selectAll().where('status', '!=', 'draft').where('id', '<', id)
+        .orderBy('id', 'desc').executeTakeFirst()) as Row | undefined;
+      return { changes: changesBetween(layerOf(before), layerOf(row)) };
+    },
+
+    async restore(session: Session, id: number, comment?: string) {
+      const row = await db().transaction().execute(async (trx) => {
+        await lock(trx);
+        const old = await versionById(id, trx);
+        if (!old) throw new HttpError(404, t('messages.noVersion', { id }), { code: 'NO_VERSION' });
+        const current = await published(trx);
+        requireValid(layerOf(old));
+        if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
+        return (await trx.insertInto('config_version').values({
+          status: 'published', authorId: session.userId, author: session.login, publishedAt: new Date(), basedOn: current?.id ?? null,
+          restoredFrom: id, comment: comment?.trim() || t('messages.restoredComment', { id }), documents: JSON.stringify(layerOf(old)) as unknown as Json,
+        } as any).returningAll().executeTakeFirstOrThrow()) as Row;
+      });
+      await goLive();
+      return { version: versionInfo(row), message: t('messages.restored', { id, version: row.id }) };
+    },
+
+    /**
+     * The layer as files to commit: a base document whole (the files' one with the change), a
+     * variant's document as its overlay file (what the variant's own file said, with the change),
+     * the variant's app settings in its variant.json.
+     */
+    async exportFiles(session: Session, source: 'published' | 'draft') {
+      const row = source === 'draft' ? await draftOf(session) : await published();
+      const layer = layerOf(row);
+      const overlays = overlaysOf(layer);
+      const files: Record<string, Json> = {};
+      for (const layerPath of Object.keys(layer).sort()) {
+        const { scope, path } = parseLayerPath(layerPath);
+        const effective = effectiveDocument(root, scope, path, layer);
+        if (effective === undefined) continue;
+        if (scope === 'base') {
+          files[path] = effective;
+          continue;
+        }
+        // the variant's file overlays the base document as exported (the files + the base layer)
+        const base = filesDocument(root, 'base', path, {});
+        const exportedBase = overlays[path] === undefined ? base : effectiveDocument(root, 'base', path, layer);
+        if (path === 'screens/app.json') {
+          // a variant's app settings: variant.json's "app", which comes after its screens/app.json
+          const variantFile = `client-variants/${scope}/variant.json`;
+          const { app: _app, ...variant } = (files[variantFile] ?? readJsonFile(join(root, variantFile))) as Record<string, Json>;
+          const app = overlayBetween(mergeOverlay(exportedBase, ownScreensApp(root, scope) ?? {}), effective);
+          files[variantFile] = app === undefined ? variant : { ...variant, app };
+          continue;
+        }
+        files[layerPath] = overlayBetween(exportedBase, effective) ?? {};
+      }
+      return { format: EXPORT_FORMAT, files };
+    },
+
+    /** Exported files back into the caller's draft (replacing it): each becomes the change it makes over the files. */
+    async importFiles(session: Session, files: Record<string, Json>) {
+      const base: { scope: string; path: string; document: Json }[] = [];
+      const variants: { scope: string; path: string; file: Json }[] = [];
+      for (const [file, content] of Object.entries(files)) {
+        const app = /^client-variants\/([^/]+)\/variant\.json$/.exec(file);
+        if (app) {
+          variants.push({ scope: app[1], path: 'screens/app.json', file: isPlainObject(content) ? (content.app ?? {}) : {} });
+          continue;
+        }
+        const { scope, path } = parseLayerPath(file);
+        requireDocument(scope, path);
+        if (scope === 'base') base.push({ scope, path, document: content });
+        else variants.push({ scope, path, file: content });
+      }
+      const draft = await saveDraft(session, () => {
+        let layer = withChanges({}, base);
+        const overlays = overlaysOf(layer);
+        layer = withChanges(layer, variants.map(({ scope, path, file }) => {
+          const exportedBase = effectiveDocument(root, 'base', path, layer) ?? filesDocument(root, 'base', path, overlays);
+          const under = path === 'screens/app.json' ? mergeOverlay(exportedBase, ownScreensApp(root, scope) ?? {}) : exportedBase;
+          return { scope, path, document: mergeOverlay(under, file) };
+        }));
+        return layer;
+      });
+      return { draft };
+    },
+
+    /** GET /api/ui/config's body for a variant, built with the caller's draft or the published layer. */
+    async preview(session: Session, variant: string, source: 'published' | 'draft') {
+      if (variant !== 'default' && !variantNames(root).includes(variant)) {
+        throw new HttpError(404, t('messages.noDocument', { path: `client-variants/${variant}` }), { code: 'NO_DOCUMENT' });
+      }
+      const row = source === 'draft' ? (await draftOf(session)) ?? (await published()) : await published();
+      try {
+        const bundle = loadBundle({ root, variant, version: app.config.bundle.version, layer: overlaysOf(layerOf(row)) });
+        const { etag: _etag, resources: _resources, ...body } = bundle;
+        return body;
+      } catch (error) {
+        if (error instanceof ConfigError) throw invalid(checkLayer(root, layerOf(row)));
+        throw error;
+      }
+    },
+
+    /** What every process reads at its reload: the published layer. */
+    async publishedLayer() {
+      const row = await published();
+      return row ? { version: row.id, entries: layerOf(row) } : undefined;
+    },
+  };
+}
+
+const readJsonFile = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
+
+/** A variant's own overlay of the app settings under screens/ (variant.json's "app" comes after it). */
+function ownScreensApp(root: string, scope: string): Json | undefined {
+  const file = join(root, 'client-variants', scope, 'screens/app.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Json) : undefined;
+}
+
+export interface StudioOptions {
+  root: string;
+  /** How often a process that could not read the published layer at start tries again (ms). */
+  retryMs?: number;
+}
+
+export default fp<StudioOptions>(
+  async (app, opts) => {
+    const studio = createStudio(app, opts.root);
+    app.decorate('studio', studio);
+    app.config.useLayer(() => studio.publishedLayer());
+    // the files are served from the start; the published layer joins as soon as the database answers
+    let timer: NodeJS.Timeout | undefined;
+    let closed = false;
+    const joinLayer = async () => {
+      try {
+        if (await studio.publishedLayer()) await app.config.reload();
+      } catch (error) {
+        if (closed) return;
+        app.log.warn({ err: error }, 'configuration studio: the published layer is not served yet; trying again');
+        timer = setTimeout(() => void joinLayer(), opts.retryMs ?? 30_000);
+        timer.unref();
+      }
+    };
+    app.addHook('onReady', joinLayer);
+    app.addHook('preClose', async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+    });
+  },
+  { name: 'studio', dependencies: ['config', 'db'] },
+);
