@@ -892,6 +892,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config-studio/meta-schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The configuration's meta-schemas by $id, for the JSON editor */
+        get: operations["configStudioMetaSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config-studio/preview": {
         parameters: {
             query?: never;
@@ -4380,6 +4397,14 @@ export interface components {
             }[];
             statusCode: number;
         };
+        /** The configuration's meta-schemas by $id */
+        "studio-meta-schemas": {
+            schemas: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         /** The configuration studio: scopes, documents, the published version, the caller's draft, broken entries */
         "studio-overview": {
             /** @description entries of the published layer left out: the files changed under them */
@@ -6366,6 +6391,29 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioMetaSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration's meta-schemas by $id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-meta-schemas"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

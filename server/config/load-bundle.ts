@@ -71,6 +71,33 @@ export function createMetaValidator(root: string) {
   return ajv;
 }
 
+/**
+ * Whether the entity and API schemas compile, by their text: compiling them is most of a load's
+ * time (~70 %), and the variants, every reload and the studio's checks (issue 26) mostly load the
+ * same schemas again. The few newest answers are kept.
+ */
+const compiled = new Map<string, ConfigProblem[]>();
+function compileProblems(schemas: Record<string, Record<string, any>>, schemaFiles: Record<string, string>): ConfigProblem[] {
+  const key = createHash('sha256').update(JSON.stringify([schemas, schemaFiles])).digest('base64url');
+  const known = compiled.get(key);
+  if (known) return known;
+  const problems: ConfigProblem[] = [];
+  // Compile them together so that one schema may $ref another.
+  const entityAjv = new Ajv2020({ strict: false });
+  addFormats(entityAjv);
+  for (const schema of Object.values(schemas)) entityAjv.addSchema(schema);
+  for (const [id, file] of Object.entries(schemaFiles)) {
+    try {
+      entityAjv.getSchema(id);
+    } catch (e) {
+      problems.push({ file, pointer: '', reason: `not a valid JSON Schema: ${(e as Error).message}` });
+    }
+  }
+  if (compiled.size >= 16) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, problems);
+  return problems;
+}
+
 /** Where a variant's branding images live: client-variants/<variant>/assets (the base configuration's: assets/). */
 export const variantAssetsDir = (root: string, variant: string) =>
   variant === 'default' ? join(root, 'assets') : join(root, 'client-variants', variant, 'assets');
@@ -224,17 +251,7 @@ export function loadBundle(options: LoadOptions): Bundle {
       }
     }
   }
-  // Compile them together so that one schema may $ref another.
-  const entityAjv = new Ajv2020({ strict: false });
-  addFormats(entityAjv);
-  for (const schema of Object.values(schemas)) entityAjv.addSchema(schema);
-  for (const [id, file] of Object.entries(schemaFiles)) {
-    try {
-      entityAjv.getSchema(id);
-    } catch (e) {
-      problems.push({ file, pointer: '', reason: `not a valid JSON Schema: ${(e as Error).message}` });
-    }
-  }
+  problems.push(...compileProblems(schemas, schemaFiles));
   const resources: Record<string, ResourceDecl> = {};
   for (const [, { value, files }] of Object.entries(collect('schemas/resources', (f) => basename(f)))) {
     validate('meta/resource', value, files.join(' + '));

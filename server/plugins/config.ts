@@ -117,7 +117,7 @@ export default fp<ConfigOptions>(
      * The files with the studio's layer: its broken entries (the files changed under them) and any
      * the check refuses are left out and reported, so a layer never stops the portal.
      */
-    const loadWithLayer = (layer: StudioLayer | undefined): VariantSet => {
+    const loadWithLayer = async (layer: StudioLayer | undefined): Promise<VariantSet> => {
       if (!layer || !Object.keys(layer.entries).length) {
         layerState = { version: layer?.version ?? null, problems: [] };
         return loadVariants(opts.load);
@@ -131,7 +131,7 @@ export default fp<ConfigOptions>(
         return set;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        const servable = servableLayer(opts.load.root, entries);
+        const servable = await servableLayer(opts.load.root, entries);
         const set = loadVariants({ ...opts.load, layer: servable.overlays }); // the files' own problems throw here
         layerState = { version: layer.version, problems: [...broken, ...servable.problems] };
         app.log.warn({ problems: layerState.problems }, 'configuration studio: entries of the published layer left out');
@@ -176,7 +176,7 @@ export default fp<ConfigOptions>(
               app.log.error({ err: error }, 'configuration studio: the published layer could not be read; the one read last is kept');
             }
           }
-          current = await make(loadWithLayer(lastLayer)); // throws ConfigError and keeps the old ones
+          current = await make(await loadWithLayer(lastLayer)); // throws ConfigError and keeps the old ones
           reloadError = null;
         } catch (error) {
           reloadError = error instanceof Error ? error.message : String(error);

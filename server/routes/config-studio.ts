@@ -110,6 +110,15 @@ export default async function configStudioRoutes(app: FastifyInstance) {
     handler: async (request) => app.studio.importFiles(session(request), request.body.files),
   });
 
+  app.get('/api/config-studio/meta-schemas', {
+    config: { access: ADMIN, operation: op('metaSchemas', "The configuration's meta-schemas by $id, for the JSON editor") },
+    schema: { response: { 200: { $ref: 'studio-meta-schemas#' } } },
+    handler: async (_request, reply) => {
+      reply.header('cache-control', 'private, max-age=300');
+      return app.studio.metaSchemas();
+    },
+  });
+
   app.get<{ Querystring: { variant: string; source?: 'published' | 'draft' } }>('/api/config-studio/preview', {
     config: { access: ADMIN, operation: op('preview', "A variant's configuration bundle with the caller's draft (preview)") },
     schema: { querystring: { $ref: 'studio-preview-query#' }, response: { 200: uiConfigResponse, 400: invalid, 404: error } },

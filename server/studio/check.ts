@@ -89,7 +89,7 @@ export function brokenEntries(root: string, layer: Layer): LayerProblem[] {
 }
 
 /** Every problem of the layer, over the base portal and every variant (the variants a layer path names only). */
-export function checkLayer(root: string, layer: Layer, scopes?: string[]): LayerProblem[] {
+export async function checkLayer(root: string, layer: Layer, scopes?: string[]): Promise<LayerProblem[]> {
   const found = new Map<string, LayerProblem>();
   for (const p of brokenEntries(root, layer)) found.set(p.field + p.message, p);
   const overlays = overlaysOf(layer);
@@ -98,6 +98,8 @@ export function checkLayer(root: string, layer: Layer, scopes?: string[]): Layer
   const touched = new Set(Object.keys(layer).map((lp) => parseLayerPath(lp).scope));
   const wanted = scopes ?? (touched.has('base') ? variants : variants.filter((v) => touched.has(v === 'default' ? 'base' : v)));
   for (const variant of wanted) {
+    // a load takes ~0.2 s of the event loop: other requests are served between two variants
+    await new Promise((resolve) => setImmediate(resolve));
     const withLayer = loadProblems(root, variant, overlays);
     if (!withLayer.length) continue;
     let withoutLayer: Set<string> | undefined;
@@ -121,11 +123,11 @@ export function checkLayer(root: string, layer: Layer, scopes?: string[]): Layer
  * check refuses (the files changed under them since they were published). Never throws for the
  * layer's sake; the files' own problems are loadVariants' to report.
  */
-export function servableLayer(root: string, layer: Layer): { overlays: Record<string, Json>; problems: LayerProblem[] } {
+export async function servableLayer(root: string, layer: Layer): Promise<{ overlays: Record<string, Json>; problems: LayerProblem[] }> {
   const problems: LayerProblem[] = [];
   let rest: Layer = { ...layer };
   for (let round = 0; round <= Object.keys(layer).length; round++) {
-    const found = checkLayer(root, rest);
+    const found = await checkLayer(root, rest);
     if (!found.length) break;
     problems.push(...found);
     const failing = new Set(found.map((p) => p.layerPath));

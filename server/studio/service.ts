@@ -24,7 +24,7 @@ import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
 import { announceReload } from '../config/reload-broadcast.ts';
 import { ConfigError, loadBundle } from '../config/load-bundle.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
 import { diffDocuments, overlayBetween, pathWords, pointerOf, touchesOf, type ValueChange } from '../../runtime/core/layer.ts';
@@ -122,8 +122,8 @@ function createStudio(app: FastifyInstance, root: string) {
     });
 
   /** Refuses a layer the check does not pass (only the scopes it changes are loaded). */
-  function requireValid(layer: Layer, scopes?: string[]) {
-    const problems = checkLayer(root, layer, scopes);
+  async function requireValid(layer: Layer, scopes?: string[]) {
+    const problems = await checkLayer(root, layer, scopes);
     if (problems.length) throw invalid(problems);
   }
 
@@ -206,17 +206,17 @@ function createStudio(app: FastifyInstance, root: string) {
     return next;
   }
 
-  async function saveDraft(session: Session, change: (layer: Layer) => Layer): Promise<DraftInfo> {
+  async function saveDraft(session: Session, change: (layer: Layer) => Layer | Promise<Layer>): Promise<DraftInfo> {
     const row = await db().transaction().execute(async (trx) => {
       const draft = await ensureDraft(session, trx);
       const before = layerOf(draft);
-      const layer = change(before);
+      const layer = await change(before);
       // only the scopes this save changes are loaded again (the rest passed when it was saved)
       const changed = Object.keys(layer).filter((p) => JSON.stringify(layer[p]) !== JSON.stringify(before[p]))
         .concat(Object.keys(before).filter((p) => !(p in layer)));
       const scopes = new Set(changed.map((p) => parseLayerPath(p).scope));
       const all = ['default', ...variantNames(root)];
-      if (changed.length) requireValid(layer, scopes.has('base') ? all : all.filter((v) => scopes.has(v)));
+      if (changed.length) await requireValid(layer, scopes.has('base') ? all : all.filter((v) => scopes.has(v)));
       return (await trx.updateTable('config_version')
         .set({ documents: JSON.stringify(layer) as unknown as Json, updatedAt: new Date() } as any)
         .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
@@ -391,7 +391,7 @@ function createStudio(app: FastifyInstance, root: string) {
             changes: changesBetween(layerOf(base), layerOf(current)),
           });
         }
-        requireValid(layerOf(draft));
+        await requireValid(layerOf(draft));
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
         return (await trx.updateTable('config_version')
           .set({ status: 'published', publishedAt: new Date(), comment, updatedAt: new Date() } as any)
@@ -420,7 +420,7 @@ function createStudio(app: FastifyInstance, root: string) {
         const old = await versionById(id, trx);
         if (!old) throw new HttpError(404, t('messages.noVersion', { id }), { code: 'NO_VERSION' });
         const current = await published(trx);
-        requireValid(layerOf(old));
+        await requireValid(layerOf(old));
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
         return (await trx.insertInto('config_version').values({
           status: 'published', authorId: session.userId, author: session.login, publishedAt: new Date(), basedOn: current?.id ?? null,
@@ -480,7 +480,7 @@ function createStudio(app: FastifyInstance, root: string) {
         if (scope === 'base') base.push({ scope, path, document: content });
         else variants.push({ scope, path, file: content });
       }
-      const draft = await saveDraft(session, () => {
+      const draft = await saveDraft(session, async () => {
         let layer = withChanges({}, base);
         const overlays = overlaysOf(layer);
         layer = withChanges(layer, variants.map(({ scope, path, file }) => {
@@ -504,9 +504,20 @@ function createStudio(app: FastifyInstance, root: string) {
         const { etag: _etag, resources: _resources, ...body } = bundle;
         return body;
       } catch (error) {
-        if (error instanceof ConfigError) throw invalid(checkLayer(root, layerOf(row)));
+        if (error instanceof ConfigError) throw invalid(await checkLayer(root, layerOf(row)));
         throw error;
       }
+    },
+
+    /** schemas/meta by $id: the JSON editor validates and completes a document with its meta-schema. */
+    metaSchemas() {
+      const dir = join(root, 'schemas/meta');
+      const schemas: Record<string, Json> = {};
+      for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+        const schema = readJsonFile(join(dir, name));
+        if (isPlainObject(schema) && typeof schema.$id === 'string') schemas[schema.$id] = schema;
+      }
+      return { schemas };
     },
 
     /** What every process reads at its reload: the published layer. */

@@ -201,6 +201,12 @@ describe('the configuration studio', () => {
     expect((await call('POST', '/api/config-studio/draft/discard')).json()).toEqual({ draft: null });
   });
 
+  it("serves the configuration's meta-schemas for the JSON editor", async () => {
+    const { schemas } = (await call('GET', '/api/config-studio/meta-schemas')).json();
+    expect(schemas['meta/table']).toMatchObject({ $id: 'meta/table', type: 'object' });
+    expect(schemas['meta/common']).toBeDefined();
+  });
+
   it('answers bad requests 400 and unknown documents 404', async () => {
     expect((await call('GET', '/api/config-studio/document?scope=base&path=../package.json')).statusCode).toBe(400);
     expect((await call('GET', '/api/config-studio/document?scope=nie-ma&path=screens/menu.json')).statusCode).toBe(404);

@@ -251,6 +251,7 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/config-studio/export': A,
   'POST /api/config-studio/import': A,
   'GET /api/config-studio/preview': A,
+  'GET /api/config-studio/meta-schemas': A,
   // "notification log (Administracja → Powiadomienia), send again, run digest | ADMIN only"
   'POST /api/notification/table': A,
   'POST /api/notification/table2': A,

@@ -1157,6 +1157,14 @@ export interface StudioInvalid {
   }[];
 }
 
+export interface StudioMetaSchemas {
+  schemas: {
+    [k: string]: {
+      [k: string]: unknown;
+    };
+  };
+}
+
 export interface StudioOverview {
   scopes: string[];
   documents: {
