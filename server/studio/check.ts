@@ -88,6 +88,20 @@ export function brokenEntries(root: string, layer: Layer): LayerProblem[] {
   return out;
 }
 
+/**
+ * Which entry of the layer a file's problem comes from: the texts' namespace a missing text key
+ * names, else the only entry this variant has, else the file's own path in the variant's scope.
+ */
+function causeOf(layer: Layer, variant: string, p: ConfigProblem): string {
+  const scope = variant === 'default' ? 'base' : variant;
+  const inVariant = Object.keys(layer).filter((lp) => ['base', scope].includes(parseLayerPath(lp).scope));
+  const ns = /text key "([A-Za-z0-9._-]+):/.exec(p.reason)?.[1];
+  const texts = ns && [layerPathOf(scope, `locales/pl/${ns}.json`), `locales/pl/${ns}.json`].find((lp) => lp in layer);
+  if (texts) return texts;
+  if (inVariant.length === 1) return inVariant[0];
+  return layerPathOf(scope, p.file.split(' + ')[0]);
+}
+
 /** Every problem of the layer, over the base portal and every variant (the variants a layer path names only). */
 export async function checkLayer(root: string, layer: Layer, scopes?: string[]): Promise<LayerProblem[]> {
   const found = new Map<string, LayerProblem>();
@@ -104,14 +118,17 @@ export async function checkLayer(root: string, layer: Layer, scopes?: string[]):
     if (!withLayer.length) continue;
     let withoutLayer: Set<string> | undefined;
     for (const p of withLayer) {
-      let layerPath = layerPathNamed(p.file);
-      if (!layerPath) {
-        // a file's problem the layer caused (it is not there without the layer)?
+      const layerPath = layerPathNamed(p.file);
+      let problem: LayerProblem;
+      if (layerPath) problem = describe(root, layer, layerPath, p.pointer, p.reason);
+      else {
+        // a file's problem the layer caused (it is not there without the layer): named where it shows
         withoutLayer ??= new Set(loadProblems(root, variant, undefined).map(problemKey));
         if (withoutLayer.has(problemKey(p))) continue;
-        layerPath = layerPathOf(variant === 'default' ? 'base' : variant, p.file.split(' + ')[0]);
+        const cause = causeOf(layer, variant, p);
+        const where = `${p.file}${p.pointer ? ` ${p.pointer}` : ''}`;
+        problem = { ...describe(root, layer, cause, '', p.reason), where, message: `${where}: ${p.reason}` };
       }
-      const problem = describe(root, layer, layerPath, p.pointer, p.reason);
       found.set(problem.field + problem.message, problem);
     }
   }
