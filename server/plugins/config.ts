@@ -17,7 +17,7 @@ import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle, LoadOptions } from '../config/bundle.ts';
 import { fastifyRequestContext, requestContext } from '@fastify/request-context';
-import { loadVariants, variantForClient, variantForHost, type VariantSet } from '../config/variants.ts';
+import { loadVariants, loadVariantsYielding, variantForClient, variantForHost, type VariantSet } from '../config/variants.ts';
 import { ConfigError } from '../config/load-bundle.ts';
 import { brokenEntries, servableLayer, type LayerProblem } from '../studio/check.ts';
 import { overlaysOf, type Layer } from '../studio/documents.ts';
@@ -120,19 +120,19 @@ export default fp<ConfigOptions>(
     const loadWithLayer = async (layer: StudioLayer | undefined): Promise<VariantSet> => {
       if (!layer || !Object.keys(layer.entries).length) {
         layerState = { version: layer?.version ?? null, problems: [] };
-        return loadVariants(opts.load);
+        return loadVariantsYielding(opts.load);
       }
       const broken = brokenEntries(opts.load.root, layer.entries);
       const failing = new Set(broken.map((p) => p.layerPath));
       const entries = Object.fromEntries(Object.entries(layer.entries).filter(([path]) => !failing.has(path)));
       try {
-        const set = loadVariants({ ...opts.load, layer: overlaysOf(entries) });
+        const set = await loadVariantsYielding({ ...opts.load, layer: overlaysOf(entries) });
         layerState = { version: layer.version, problems: broken };
         return set;
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         const servable = await servableLayer(opts.load.root, entries);
-        const set = loadVariants({ ...opts.load, layer: servable.overlays }); // the files' own problems throw here
+        const set = await loadVariantsYielding({ ...opts.load, layer: servable.overlays }); // the files' own problems throw here
         layerState = { version: layer.version, problems: [...broken, ...servable.problems] };
         app.log.warn({ problems: layerState.problems }, 'configuration studio: entries of the published layer left out');
         return set;
