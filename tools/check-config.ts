@@ -1,6 +1,8 @@
 /**
  * `npm run check` (and `npm test`): validates the default configuration and every client variant
  * exactly as start-up does, and the variants' demo data, printing each problem as file, JSON pointer and reason.
+ * `--root <dir>` checks another configuration tree (screens/, schemas/, locales/, client-variants/,
+ * e.g. a copy with the files the configuration studio exported) instead of the checkout's.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,7 +10,8 @@ import { ConfigError, loadBundle } from '../server/config/load-bundle.ts';
 import { loadVariants } from '../server/config/variants.ts';
 import { readVariantDemos } from '../server/seed/variant-demos.ts';
 
-const root = resolve(import.meta.dirname, '..');
+const rootArg = process.argv.indexOf('--root');
+const root = rootArg > 0 && process.argv[rootArg + 1] ? resolve(process.argv[rootArg + 1]) : resolve(import.meta.dirname, '..');
 const variantsDir = join(root, 'client-variants');
 const variants = ['default', ...(existsSync(variantsDir) ? readdirSync(variantsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [])];
 

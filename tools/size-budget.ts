@@ -35,10 +35,19 @@ export interface LazyBudget { name: string; module: string; budgetKb: number }
 export interface Budget { page: string; screenType: string; after?: string; budgetKb: number; totalBudgetKb?: number; lazy?: LazyBudget[] }
 export const BUDGETS_KB: Budget[] = [
   { page: 'login page', screenType: 'login', budgetKb: 250 },
-  { page: 'table screen', screenType: 'table', after: 'login', budgetKb: 300, totalBudgetKb: 425 },
+  // 425 → 427 with issue 26 (measured: 424.9 → 426.4): the entry now carries the studio's preview
+  // and the bundle refresh at navigation (0.3 KB, their modules lazy), the studio's registration
+  // (0.45 KB), and ajv, shared with the lazy JSON editor since, is a chunk of its own (0.75 KB)
+  { page: 'table screen', screenType: 'table', after: 'login', budgetKb: 300, totalBudgetKb: 427 },
   {
     page: 'dashboard screen', screenType: 'dashboard', after: 'login', budgetKb: 25, totalBudgetKb: 200,
     lazy: [{ name: 'charts (chart.js, bar and line only)', module: 'src/screens/dashboard/chart-setup.ts', budgetKb: 65 }],
+  },
+  {
+    // the configuration studio (issue 26): the page with its status and tab bar; each tab is a chunk
+    // of its own, and the JSON editor (CodeMirror 6 with the JSON-schema help) loads only in the JSON tab
+    page: 'configuration studio', screenType: 'studio', after: 'login', budgetKb: 25, totalBudgetKb: 200,
+    lazy: [{ name: 'JSON editor (CodeMirror 6, JSON schema)', module: 'src/screens/studio/json-editor/JsonEditor.tsx', budgetKb: 150 }],
   },
 ];
 

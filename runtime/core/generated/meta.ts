@@ -1799,8 +1799,93 @@ export type ScreenFile = {
     | "button-modal"
     | "reminders"
     | "dashboard"
-    | "notifications";
+    | "notifications"
+    | "studio";
 };
+
+export type DocumentPath = string;
+
+/**
+ * The studio edits the configuration layer kept in the database (docs/config-studio-api.md) through the API under `endpoint`. This file declares what is configurable: its tabs in order, which screen types count as tables and as forms, the documents the menu, reminder and flag tabs edit, the roles offered, the namespace new texts are written to and the icons offered for a new menu entry.
+ */
+export interface StudioFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "studio";
+  title: I18NKey;
+  /**
+   * A sentence under the title.
+   */
+  intro?: I18NKey;
+  /**
+   * The studio API's prefix under /api (e.g. /config-studio).
+   */
+  endpoint: Endpoint;
+  /**
+   * The tabs in the order shown; the first is open when the studio opens.
+   *
+   * @minItems 1
+   */
+  tabs: {
+    id: Id;
+    /**
+     * texts: search and change any text (by the words shown or by key), a namespace filter (notification templates are the notifications namespace); tables: a table screen's columns (shown, order, width); forms: a form's, form dialog's or wizard's steps and fields (hidden per role or flag, required, maximum length, the required-field message); menu: entries hidden per role, reordered, added; reminders: the rules' thresholds; json: any document in a JSON editor with its meta-schema; versions: published versions with their diffs, restore, the draft's diff, export and import; preview: a route rendered with the draft as a chosen role and variant.
+     */
+    kind: "texts" | "tables" | "forms" | "menu" | "reminders" | "json" | "versions" | "preview";
+    label: I18NKey;
+  }[];
+  /**
+   * Screen types listed by the tables tab (their screens have `columns`).
+   */
+  tableTypes?: string[];
+  /**
+   * Screen types listed by the forms tab (fields, or steps with fields, and a request schema).
+   */
+  formTypes?: string[];
+  /**
+   * The roles an entry, step or field may be hidden for (a condition on context.role).
+   *
+   * @minItems 1
+   */
+  roles?: ("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[];
+  /**
+   * i18n key prefix of the roles' names (<prefix>.<ROLE>, e.g. app:roles).
+   */
+  roleLabels?: string;
+  /**
+   * The namespace new texts are written to (a new menu entry's label custom:menu.<id>, a new required-field message custom:messages.<screen>.<field>).
+   */
+  customNamespace?: string;
+  /**
+   * Namespaces the texts tab offers first in its filter, as templates (the notifications' texts).
+   */
+  templateNamespaces?: string[];
+  /**
+   * The documents (paths in the base tree) some tabs edit.
+   */
+  documents?: {
+    /**
+     * The menu (tab menu).
+     */
+    menu?: DocumentPath;
+    /**
+     * The routes a new menu entry and the preview may open.
+     */
+    routes?: DocumentPath;
+    /**
+     * The reminder rules (tab reminders).
+     */
+    reminders?: DocumentPath;
+    /**
+     * The application settings, whose yes/no settings (config) are the flags a step or field may be hidden under.
+     */
+    app?: DocumentPath;
+  };
+  /**
+   * The Bootstrap Icons offered for a new menu entry.
+   */
+  menuIcons?: Icon[];
+}
 
 /**
  * A Bootstrap colour.
@@ -2014,6 +2099,10 @@ export interface TableFile {
      * Hidden by default; the user may show it.
      */
     hide?: boolean;
+    /**
+     * false: left out of the table's export (xlsx, csv) even while shown. Default true.
+     */
+    exported?: boolean;
     sortable?: boolean;
     filterable?: boolean;
     /**

@@ -1,11 +1,20 @@
 /**
  * The loaded configuration (pre-configuration, merged bundle, condition evaluator), available to
- * every component. It is fixed once start-up has finished, so a React context fits.
+ * every component. Start-up loads it; a newer bundle published meanwhile replaces it at a later
+ * navigation (config/bundle-refresh.ts, provided again by routing/AppRoutes.tsx), so a React
+ * context fits.
  */
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
 import { ConditionEvaluator } from '../../core/conditions';
 import type { AppliedBranding } from './branding';
-import type { Bundle, PreConfig } from './bundle';
+import type { Bundle, PreConfig, RoleName } from './bundle';
+
+/** A preview of the configuration studio (config/preview.tsx): its banner, and the role it shows. */
+export interface PreviewState {
+  /** The role conditions see instead of the user's; unset when the preview's bundle could not be loaded. */
+  role?: RoleName;
+  Banner: ComponentType;
+}
 
 export interface LoadedConfig {
   preConfig: PreConfig;
@@ -13,6 +22,9 @@ export interface LoadedConfig {
   conditions: ConditionEvaluator;
   /** The client variant's logo, ready to show (config/branding.ts). */
   branding: AppliedBranding;
+  /** GET /api/ui/config's ETag, to ask at a navigation whether the bundle changed; none in a preview. */
+  etag?: string | null;
+  preview?: PreviewState;
 }
 
 export const ConfigContext = createContext<LoadedConfig | null>(null);
@@ -23,6 +35,6 @@ export function useConfig(): LoadedConfig {
   return value;
 }
 
-export function makeLoadedConfig(preConfig: PreConfig, bundle: Bundle, branding: AppliedBranding = {}): LoadedConfig {
-  return { preConfig, bundle, conditions: new ConditionEvaluator(bundle.conditions), branding };
+export function makeLoadedConfig(preConfig: PreConfig, bundle: Bundle, branding: AppliedBranding = {}, more?: Pick<LoadedConfig, 'etag' | 'preview'>): LoadedConfig {
+  return { preConfig, bundle, conditions: new ConditionEvaluator(bundle.conditions), branding, ...more };
 }

@@ -3,19 +3,22 @@
  * record, mode }. Built in one place so that every screen evaluates rules against the same facts.
  */
 import type { ConditionContext } from '../../core/conditions';
-import type { Bundle, Session } from './bundle';
+import type { Bundle, RoleName, Session } from './bundle';
 
+/** `asRole`: the role a studio preview shows the portal as (config/preview.tsx), instead of the user's. */
 export function conditionContext(
   bundle: Pick<Bundle, 'variant' | 'config'>,
   session: Session | null,
   record: Record<string, unknown> | null = null,
+  asRole?: RoleName,
 ): ConditionContext {
+  const role = asRole ?? session?.user.rola;
   return {
-    role: session?.user.rola ?? null,
+    role: role ?? null,
     variant: bundle.variant,
     // the login response's logicConfig is the server's per-user view of the same flags
     config: { ...bundle.config, ...(session?.postConfig?.logicConfig ?? {}) },
-    session: session ? { ...session.user } : null,
+    session: session ? { ...session.user, rola: role } : null,
     record,
   };
 }

@@ -55,16 +55,30 @@ function showCompatibility(items: CompatibilityMessage[]): void {
   }
 }
 
+/**
+ * Where this frame keeps the studio preview it shows (config/preview.tsx), so that a reload keeps
+ * it: a frame's own key, as the studio's preview frame shares the tab's session storage with the studio.
+ */
+export const previewKey = () => `portal.studioPreview${self === top ? '' : '.frame'}`;
+
 export async function startApplication(): Promise<LoadedConfig> {
   const preConfig = await loadPreConfig();
   configureSigning(preConfig.name);
   document.title = preConfig.loginAppName;
-  const bundle = await api.get<Bundle>('/ui/config', { quiet: true });
+  // a studio preview brings the bundle of its draft (config/preview.tsx, loaded only then)
+  const preview = /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) ? await (await import('./preview')).startPreview() : undefined;
+  let etag: string | null = null;
+  const bundle = preview?.bundle ?? (await api.get<Bundle>('/ui/config', { quiet: true, onHeaders: (h) => (etag = h.get('etag')) }));
+  const branding = applyBundle(bundle);
+  showCompatibility(preConfig.compatibility ?? []);
+  return makeLoadedConfig(preConfig, bundle, await branding, { etag, preview: preview?.state });
+}
+
+/** A bundle's texts and formats applied at once, then its branding (start-up; a newer bundle: config/bundle-refresh.ts). */
+export function applyBundle(bundle: Bundle) {
   applyBundleLocales(bundle);
   // every date and number is shown in the configured locale and time zone (screens/app.json config)
   configureFormats(bundle.config);
-  showCompatibility(preConfig.compatibility ?? []);
   // the client variant's colours, favicon and logo (docs/variants.md)
-  const branding = await applyBranding(bundle);
-  return makeLoadedConfig(preConfig, bundle, branding);
+  return applyBranding(bundle);
 }

@@ -5,9 +5,10 @@ import { sessionAtom } from '../state/session';
 import { useConfig } from './ConfigContext';
 import { conditionContext } from './context';
 
-/** The condition context of the signed-in user, optionally about one record. */
+/** The condition context of the signed-in user (as the role a studio preview shows), optionally about one record. */
 export function useConditionContext(record: Record<string, unknown> | null = null): ConditionContext {
-  const { bundle } = useConfig();
+  const { bundle, preview } = useConfig();
   const session = useAtomValue(sessionAtom);
-  return useMemo(() => conditionContext(bundle, session, record), [bundle, session, record]);
+  const asRole = preview?.role;
+  return useMemo(() => conditionContext(bundle, session, record, asRole), [bundle, session, record, asRole]);
 }

@@ -3,12 +3,16 @@
  * the route file alone decides what a path shows; react-router provides history and links. A
  * modal route renders over the page it was opened from (the "background" location), or over the
  * landing page when opened directly.
+ *
+ * The loaded configuration is provided again here, so that a bundle published since start-up
+ * replaces it at a navigation (config/bundle-refresh.ts, loaded lazily); a studio preview's banner
+ * (config/preview.tsx) is shown over every page.
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { useConfig } from '../config/ConfigContext';
+import { ConfigContext, useConfig } from '../config/ConfigContext';
 import { useConditionContext } from '../config/useConditionContext';
 import { ScreenView } from '../screens/ScreenView';
 import { PublicLayout, Shell } from '../shell/Shell';
@@ -61,6 +65,19 @@ function PageContent({ decision }: { decision: RouteDecision }) {
 }
 
 export function AppRoutes() {
+  const [config, setConfig] = useState(useConfig());
+  const { pathname } = useLocation();
+  useEffect(() => void import('../config/bundle-refresh').then((m) => m.onNavigation(config, setConfig)), [pathname]);
+  const Banner = config.preview?.Banner;
+  return (
+    <ConfigContext.Provider value={config}>
+      {Banner && <Banner />}
+      <Routed />
+    </ConfigContext.Provider>
+  );
+}
+
+function Routed() {
   const location = useLocation();
   const navigate = useNavigate();
   const routes = useRoutesDecl();

@@ -17,6 +17,7 @@ import { loginChecks } from './login/check';
 import { pageChecks } from './page/check';
 import { panelSetChecks } from './panel-set/check';
 import { passwordPolicyChecks } from './password-policy/check';
+import { studioChecks } from './studio/check';
 import { tableChecks } from './table/check';
 import { termsDialogChecks } from './terms-dialog/check';
 import { wizardChecks } from './wizard/check';
@@ -35,6 +36,7 @@ export const SCREEN_TYPES = [
   wizardChecks,
   buttonModalChecks,
   dashboardChecks,
+  studioChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];

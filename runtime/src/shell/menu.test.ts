@@ -19,7 +19,7 @@ describe('side menu by role', () => {
   it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia without the password', () => {
     expect(menuOf('ADMIN')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'refresh'],
+      administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'config-studio', 'refresh'],
       settings: ['notifications'],
       session: ['sign-out'],
     });

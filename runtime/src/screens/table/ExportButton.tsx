@@ -35,7 +35,8 @@ export function ExportButton({ kind, screen, query, gridApi }: Props) {
     if (!grid || busy) return;
     setBusy(true);
     try {
-      const shown = shownColumns(grid, screen, bundle.schemas[screen.entity]);
+      // what the grid shows, but for the columns the configuration keeps out of exports
+      const shown = shownColumns(grid, screen, bundle.schemas[screen.entity]).filter((s) => s.column.exported !== false);
       const rowParams = exportRowParams(grid, query);
       if (kind === 'xlsx') await exportExcel(screen.resource, shown, rowParams, t);
       else await exportCsv(screen.resource, shown, rowParams, { limit: exportLimitOf(bundle.config), title: t(screen.title ?? `${screen.entity}:title`), t });

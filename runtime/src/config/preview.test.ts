@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Bundle, Session } from './bundle';
+import { conditionContext } from './context';
+import { previewBundle, previewBundlePath, previewKey, previewParams, withoutPreview } from './preview';
+import { previewKey as entryPreviewKey } from './startup';
+
+describe('the preview asked for', () => {
+  it('is read from the address', () => {
+    expect(previewParams('?studioPreview=draft&studioVariant=t&studioRole=USER', null)).toEqual({ source: 'draft', variant: 't', role: 'USER' });
+    expect(previewParams('?x=1&studioPreview=published&studioRole=ADVISOR', null)).toEqual({ source: 'published', variant: 'default', role: 'ADVISOR' });
+  });
+
+  it('is kept by the frame when the address no longer has it (after a reload of another page)', () => {
+    const stored = JSON.stringify({ source: 'draft', variant: 'p', role: 'MANAGER' });
+    expect(previewParams('', stored)).toEqual({ source: 'draft', variant: 'p', role: 'MANAGER' });
+    // the address wins over the kept one: the studio opens a new preview
+    expect(previewParams('?studioPreview=published&studioVariant=t&studioRole=USER', stored)).toEqual({ source: 'published', variant: 't', role: 'USER' });
+  });
+
+  it('is none for a malformed address or kept value', () => {
+    expect(previewParams('?studioPreview=live&studioVariant=t&studioRole=USER', null)).toBeNull();
+    expect(previewParams('?studioPreview=draft&studioVariant=t&studioRole=ROOT', null)).toBeNull();
+    expect(previewParams('?studioPreview=draft&studioVariant=../x&studioRole=USER', null)).toBeNull();
+    expect(previewParams('', '{not json')).toBeNull();
+    expect(previewParams('', null)).toBeNull();
+  });
+
+  it('asks the studio for the bundle of that layer and variant', () => {
+    expect(previewBundlePath({ source: 'draft', variant: 't', role: 'USER' })).toBe('/config-studio/preview?variant=t&source=draft');
+  });
+
+  it('leaves out the session gates, which concern the administrator signed in', () => {
+    const bundle = { app: { name: 'x', sessionGates: [{ id: 'terms', screen: 'terms-dialog' }] } } as unknown as Bundle;
+    expect(previewBundle(bundle).app.sessionGates).toEqual([]);
+    expect(previewBundle(bundle).app.name).toBe('x');
+  });
+
+  it('ends by the same address without its parameters', () => {
+    expect(withoutPreview('http://h/app/zlecenia?studioPreview=draft&studioVariant=t&studioRole=USER&tab=2#x')).toBe('/app/zlecenia?tab=2#x');
+  });
+});
+
+describe('the role conditions see in a preview', () => {
+  const session = { token: 't', user: { rola: 'ADMIN', login: 'admin' } } as unknown as Session;
+  const bundle = { variant: 't', config: {} };
+
+  it('is the previewed role instead of the user`s, in `role` and in the session', () => {
+    const ctx = conditionContext(bundle, session, null, 'USER');
+    expect(ctx.role).toBe('USER');
+    expect(ctx.session).toMatchObject({ rola: 'USER', login: 'admin' });
+    expect(conditionContext(bundle, session).role).toBe('ADMIN');
+    expect(conditionContext(bundle, null).role).toBeNull();
+  });
+});
+
+describe('the key a frame keeps its preview under', () => {
+  it('is the same for the entry (which asks) and the preview module (which keeps it), one for a tab and one for a frame', () => {
+    const g = globalThis as Record<string, unknown>;
+    const saved = { self: g.self, top: g.top };
+    try {
+      g.self = g.top = {};
+      expect(previewKey()).toBe('portal.studioPreview');
+      expect(entryPreviewKey()).toBe(previewKey());
+      g.top = {};
+      expect(previewKey()).toBe('portal.studioPreview.frame');
+      expect(entryPreviewKey()).toBe(previewKey());
+    } finally {
+      Object.assign(g, saved);
+    }
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The configuration studio's API (docs/config-studio-api.md), every call ADMIN-only on the server.
+ * The prefix is the studio screen's `endpoint` (screens/config-studio.json). A refused write
+ * rejects with the API client's ApiError; `studioFailure` reads what the studio shows of it:
+ * the checks' problems (400 CONFIG_INVALID), the other analyst's changes (409 CONFIG_STALE).
+ */
+import { api, ApiError } from '../../api/client';
+
+export type Json = any;
+
+export interface DocumentInfo {
+  path: string;
+  kind: 'screen' | 'locale' | 'schema';
+  id: string;
+  /** The screen type of a screen document. */
+  type?: string;
+  /** Its title, an i18n key. */
+  title?: string;
+  /** A schema document's $id. */
+  schemaId?: string;
+}
+
+export interface Version {
+  id: number;
+  status: 'published' | 'superseded';
+  author: string;
+  createdAt: string;
+  publishedAt: string | null;
+  comment: string;
+  current: boolean;
+  restoredFrom: number | null;
+}
+
+export interface Draft {
+  id: number;
+  basedOn: number | null;
+  author: string;
+  updatedAt: string;
+  /** Layer paths changed against its base. */
+  paths: string[];
+}
+
+export interface Change {
+  scope: string;
+  path: string;
+  pointer: string;
+  before?: Json;
+  after?: Json;
+  /** A readable Polish line. */
+  text: string;
+}
+
+/** A problem of the checks: `field` is `<layer path>#<JSON pointer>`; the rest is given where the server knows it. */
+export interface Problem {
+  field: string;
+  message: string;
+  scope?: string;
+  path?: string;
+  pointer?: string;
+  where?: string;
+}
+
+export interface Overview {
+  scopes: string[];
+  documents: DocumentInfo[];
+  published: Version | null;
+  draft: Draft | null;
+  stale: boolean;
+  broken: Problem[];
+}
+
+export interface StudioDocument {
+  scope: string;
+  path: string;
+  layerPath: string;
+  files: Json;
+  effective: Json;
+  changed: boolean;
+}
+
+export interface TextHit {
+  key: string;
+  text: string;
+  filesText: string;
+  changed: boolean;
+}
+
+export interface DocumentChange {
+  scope: string;
+  path: string;
+  document: Json;
+}
+
+export interface ExportFile {
+  format: string;
+  files: Record<string, Json>;
+}
+
+const query = (values: Record<string, string>) => new URLSearchParams(values).toString();
+
+/** The calls of the contract, under the screen's endpoint. */
+export function studioApi(base: string) {
+  return {
+    overview: (signal?: AbortSignal) => api.get<Overview>(base, { signal }),
+    document: (scope: string, path: string, signal?: AbortSignal) => api.get<StudioDocument>(`${base}/document?${query({ scope, path })}`, { signal }),
+    saveDocuments: (changes: DocumentChange[]) => api.put<{ draft: Draft }>(`${base}/documents`, { changes }),
+    forgetDocument: (scope: string, path: string) => api.delete<{ draft: Draft | null }>(`${base}/document?${query({ scope, path })}`),
+    texts: (scope: string, q: string, signal?: AbortSignal) => api.get<{ items: TextHit[] }>(`${base}/texts?${query({ scope, q })}`, { signal }),
+    saveText: (scope: string, key: string, text: string) => api.put<{ draft: Draft }>(`${base}/texts`, { scope, key, text }),
+    draftDiff: (signal?: AbortSignal) => api.get<{ changes: Change[] }>(`${base}/draft/diff`, { signal }),
+    discard: () => api.post<{ draft: null }>(`${base}/draft/discard`, {}),
+    rebase: () => api.post<{ draft: Draft }>(`${base}/draft/rebase`, {}),
+    publish: (comment: string) => api.post<{ version: Version }>(`${base}/publish`, { comment }),
+    versions: (signal?: AbortSignal) => api.get<{ items: Version[] }>(`${base}/versions`, { signal }),
+    versionDiff: (id: number, signal?: AbortSignal) => api.get<{ changes: Change[] }>(`${base}/versions/${id}/diff`, { signal }),
+    restore: (id: number, comment?: string) => api.post<{ version: Version }>(`${base}/versions/${id}/restore`, comment ? { comment } : {}),
+    exportLayer: (source: 'published' | 'draft') => api.get<ExportFile>(`${base}/export?${query({ source })}`),
+    importLayer: (file: ExportFile) => api.post<{ draft: Draft }>(`${base}/import`, file),
+    /** The meta-schemas by $id (schemas/meta), for the JSON editor. */
+    metaSchemas: () => api.get<{ schemas: Record<string, Record<string, unknown>> }>(`${base}/meta-schemas`),
+  };
+}
+
+export type StudioApi = ReturnType<typeof studioApi>;
+
+/** What a refused studio call means for the studio. */
+export type StudioFailure =
+  | { kind: 'invalid'; problems: Problem[]; detail?: string }
+  | { kind: 'stale'; published: Version | null; changes: Change[]; detail?: string }
+  | { kind: 'other'; detail?: string };
+
+export function studioFailure(error: unknown): StudioFailure {
+  if (!(error instanceof ApiError)) return { kind: 'other' };
+  const body = (error.body ?? {}) as Record<string, any>;
+  if (error.status === 409 && body.code === 'CONFIG_STALE') {
+    return { kind: 'stale', published: body.published ?? null, changes: Array.isArray(body.changes) ? body.changes : [], detail: body.detail };
+  }
+  // the body's `problems` are its `errors` with their place in words (scope, path, pointer, where)
+  const problems = Array.isArray(body.problems) && body.problems.length ? body.problems : body.errors;
+  if (error.status === 400 && Array.isArray(problems) && problems.length > 0) {
+    return { kind: 'invalid', problems: problems as Problem[], detail: body.detail };
+  }
+  return { kind: 'other', detail: body.detail };
+}

@@ -1,0 +1,177 @@
+/**
+ * Teksty: any text users see, found by the words on screen ("Nr rejestracyjny") or by its key,
+ * optionally within one namespace (the notification templates are the notifications namespace).
+ * Each hit shows its current text, the files' text when the layer changed it, and an input to
+ * change it (PUT /texts, for the chosen scope).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { FieldProblems, Empty, Spinner, TabHeading, useFieldProblems } from '../parts';
+import { layerPathOf } from '../layer-path';
+import { pointer } from '../pointers';
+import type { TextHit } from '../studio-api';
+import { useStudio } from '../StudioContext';
+
+export default function TextsTab() {
+  const { t } = useTranslation();
+  const { api, scope, screen, overview, revision } = useStudio();
+  const [q, setQ] = useState('');
+  const [ns, setNs] = useState('');
+  const [asked, setAsked] = useState<{ q: string; ns: string } | null>(null);
+  const [hits, setHits] = useState<TextHit[] | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  const namespaces = useMemo(() => (overview?.documents ?? []).filter((d) => d.kind === 'locale').map((d) => d.id).sort(), [overview]);
+  const templates = (screen.templateNamespaces ?? []).filter((n) => namespaces.includes(n));
+
+  // the hits shown and the question they answer: after a save the same question is asked again,
+  // and a text that no longer matches it (it was just changed) stays in the list, read by its key
+  const shown = useRef<{ question: string; hits: TextHit[] }>({ question: '', hits: [] });
+  useEffect(() => {
+    if (!asked) return;
+    const words = asked.q.trim() || (asked.ns ? `${asked.ns}:` : '');
+    if (!words) return;
+    const question = `${scope}\n${asked.ns}\n${words}`;
+    const controller = new AbortController();
+    const { signal } = controller;
+    const inNamespace = (items: TextHit[]) => (asked.ns ? items.filter((h) => h.key.startsWith(`${asked.ns}:`)) : items);
+    setLoading(true);
+    (async () => {
+      let items = inNamespace((await api.texts(scope, words, signal)).items);
+      const before = shown.current.question === question ? shown.current.hits : [];
+      const missing = before.filter((h) => !items.some((i) => i.key === h.key)).slice(0, 20);
+      if (missing.length) {
+        const again = await Promise.all(missing.map((h) => api.texts(scope, h.key, signal).then((a) => a.items.find((i) => i.key === h.key), () => undefined)));
+        const byKey = new Map([...items, ...again.filter((h): h is TextHit => Boolean(h))].map((h) => [h.key, h]));
+        items = [...before.map((h) => byKey.get(h.key)).filter((h): h is TextHit => Boolean(h)), ...items.filter((i) => !before.some((h) => h.key === i.key))];
+      }
+      shown.current = { question, hits: items };
+      setHits(items);
+      setLoading(false);
+    })().catch(() => {
+      if (!signal.aborted) {
+        setHits([]);
+        setLoading(false);
+      }
+    });
+    return () => controller.abort();
+  }, [api, scope, asked, revision]);
+
+  return (
+    <div className="studio-texts">
+      <TabHeading>{t('config-studio:texts.title')}</TabHeading>
+      <p className="studio-note">{t('config-studio:texts.intro')}</p>
+      <form
+        className="studio-search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAsked({ q, ns });
+        }}
+      >
+        <div className="studio-search-words">
+          <label htmlFor="studio-texts-q" className="form-label">
+            {t('config-studio:texts.search')}
+          </label>
+          <input id="studio-texts-q" className="form-control" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('config-studio:texts.searchPlaceholder')} />
+        </div>
+        <div className="studio-search-ns">
+          <label htmlFor="studio-texts-ns" className="form-label">
+            {t('config-studio:texts.namespace')}
+          </label>
+          <select id="studio-texts-ns" className="form-select" value={ns} onChange={(e) => setNs(e.target.value)}>
+            <option value="">{t('config-studio:texts.allNamespaces')}</option>
+            {templates.length > 0 && (
+              <optgroup label={t('config-studio:texts.templates')}>
+                {templates.map((n) => (
+                  <option key={`t-${n}`} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+            <optgroup label={t('config-studio:texts.namespaces')}>
+              {namespaces.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+        <Button type="submit" variant="primary" className="studio-search-button">
+          <i className="bi bi-search me-1" aria-hidden="true" />
+          {t('config-studio:texts.find')}
+        </Button>
+      </form>
+      {loading && !hits && <Spinner />}
+      {hits && hits.length === 0 && <Empty text={t('config-studio:texts.none')} />}
+      {hits && hits.length > 0 && (
+        <>
+          <p className="studio-note" aria-live="polite">
+            {t('config-studio:texts.found', { count: hits.length })}
+          </p>
+          <ul className="studio-text-list">
+            {hits.map((hit) => (
+              <TextRow key={hit.key} hit={hit} />
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function TextRow({ hit }: { hit: TextHit }) {
+  const { t } = useTranslation();
+  const { api, scope, write } = useStudio();
+  const [value, setValue] = useState(hit.text);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setValue(hit.text), [hit.text]);
+  const ns = hit.key.slice(0, hit.key.indexOf(':'));
+  const path = hit.key.slice(hit.key.indexOf(':') + 1).split('.');
+  const problems = useFieldProblems(layerPathOf(scope, `locales/pl/${ns}.json`), pointer(...path), true);
+  const inputId = `studio-text-${hit.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const save = async () => {
+    setBusy(true);
+    await write(() => api.saveText(scope, hit.key, value), t('config-studio:texts.saved'));
+    setBusy(false);
+  };
+  return (
+    <li className="studio-text" data-key={hit.key}>
+      <div className="studio-text-head">
+        <code className="studio-key">{hit.key}</code>
+        {hit.changed && <span className="badge text-bg-info">{t('config-studio:changedBadge')}</span>}
+      </div>
+      {hit.changed && (
+        <div className="studio-files-text">
+          {t('config-studio:texts.filesText')} <q>{hit.filesText}</q>
+        </div>
+      )}
+      <form
+        className="studio-text-edit"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <label htmlFor={inputId} className="visually-hidden">
+          {t('config-studio:texts.newText', { key: hit.key })}
+        </label>
+        <input
+          id={inputId}
+          className={`form-control${problems.invalid ? ' is-invalid' : ''}`}
+          value={value}
+          aria-invalid={problems.invalid || undefined}
+          aria-describedby={problems.id}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <Button type="submit" variant="outline-primary" disabled={busy || value === hit.text}>
+          {t('config-studio:save')}
+        </Button>
+      </form>
+      <FieldProblems problems={problems.list} id={problems.id} />
+    </li>
+  );
+}
