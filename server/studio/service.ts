@@ -393,9 +393,12 @@ function createStudio(app: FastifyInstance, root: string) {
         }
         await requireValid(layerOf(draft));
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
-        return (await trx.updateTable('config_version')
-          .set({ status: 'published', publishedAt: new Date(), comment, updatedAt: new Date() } as any)
-          .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
+        // a new row rather than the draft's: version numbers then follow the order of publishing
+        await trx.deleteFrom('config_version').where('id', '=', draft.id).execute();
+        return (await trx.insertInto('config_version').values({
+          status: 'published', authorId: session.userId, author: session.login, createdAt: draft.createdAt, publishedAt: new Date(),
+          basedOn: current?.id ?? null, comment, documents: JSON.stringify(layerOf(draft)) as unknown as Json,
+        } as any).returningAll().executeTakeFirstOrThrow()) as Row;
       });
       await goLive();
       return { version: versionInfo(row), message: t('messages.published', { id: row.id }) };
