@@ -48,6 +48,8 @@ export interface ConfigState {
    * at every reload and merged over the files. A read that fails keeps the layer read last.
    */
   useLayer(read: () => Promise<StudioLayer | undefined>): void;
+  /** Serves the rest of the current request by the newest configuration (the request that reloaded it answers in its words). */
+  useNewest(): void;
   /** The studio's published layer in use: its version and the entries that could not be served. */
   readonly layer: { version: number | null; problems: LayerProblem[] };
 }
@@ -160,6 +162,9 @@ export default fp<ConfigOptions>(
       useClientVariant(klientSymbol) {
         const variant = variantForClient(pinned().set, klientSymbol);
         if (variant) requestContext.set('variant', variant);
+      },
+      useNewest() {
+        requestContext.set('configuration', current);
       },
       useLayer(read) {
         readLayer = read;

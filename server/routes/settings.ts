@@ -37,6 +37,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
           : [];
         throw new HttpError(500, app.config.t('app:refresh.failed'), { code: 'CONFIG_INVALID', errors });
       }
+      app.config.useNewest(); // the answer is in the words of the configuration just read
       request.log.info({ etag: app.config.bundle.etag }, 'configuration reloaded');
       try {
         await announceReload(app);

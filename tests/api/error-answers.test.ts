@@ -47,6 +47,7 @@ const cases: Case[] = [
   { resource: 'cockpit', method: 'GET', url: '/api/cockpit/approval-inbox', who: 'kierowca', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'notification', method: 'POST', url: '/api/notifications/999999999/read', who: 'manager', body: {}, status: 404, component: 'NotFound', detail: 'Nie znaleziono powiadomienia.' },
   { resource: 'reminder', method: 'GET', url: '/api/reminders/items?rule=nieznana', who: 'manager', status: 400, component: 'BadRequest', detail: 'rule: Nieznana reguła przypomnień', errors: [{ field: 'rule', message: 'Nieznana reguła przypomnień' }] },
+  { resource: 'config-studio', method: 'GET', url: '/api/config-studio', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'contract', method: 'GET', url: '/api/contract/abc', who: 'manager', status: 400, component: 'BadRequest', detail: 'id: Niepoprawny format', errors: [{ field: 'id', message: 'Niepoprawny format' }] },
   { resource: 'damage', method: 'POST', url: '/api/damage/add', who: 'doradca', body: {}, status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'employee', method: 'GET', url: '/api/employees?searchText=kow', status: 401, component: 'Unauthorized', detail: 'Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.' },
