@@ -4,9 +4,8 @@
  * whichever Playwright workers are free (each worker has its own server); together they are the
  * longest part of the browser journeys.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { rowCount, signIn, tableLoaded, type Account } from './support.ts';
+import { axeScan, rowCount, signIn, tableLoaded, type Account } from './support.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -40,7 +39,7 @@ for (const role of ['admin', 'manager', 'kierowca', 'doradca'] as Account[]) {
         // a screen whose code is still loading shows the spinner (inside a fading-in dialog): wait for it
         await expect(page.locator('.loading-text')).toHaveCount(0, { timeout: 30_000 });
         await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
-        const axe = new AxeBuilder({ page });
+        const axe = axeScan(page);
         const violations = (await axe.analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         found.push(...violations.map((v) => `${href} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
       }

@@ -11,9 +11,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { menuEntries, signIn, submitLogin, toast } from './support';
+import { axeScan, menuEntries, signIn, submitLogin, toast } from './support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Values this run alone gives, so that a journey never meets another run's leftovers. */
@@ -164,7 +163,7 @@ test('the studio is in the administrator’s menu, its tabs pass axe at 1400 and
     for (const width of [1400, 900]) {
       await page.setViewportSize({ width, height: 900 });
       // the studio's top and the open tab (the tabs opened before stay in the page, hidden)
-      const axe = new AxeBuilder({ page }).include('.studio-top').include('.studio-tabs').include('.studio-tab-content > .tab-pane.active');
+      const axe = axeScan(page).include('.studio-top').include('.studio-tabs').include('.studio-tab-content > .tab-pane.active');
       const violations = (await axe.analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       found.push(...violations.map((v) => `${name} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
     }

@@ -4,9 +4,8 @@
  * none; a file opens in a new window through a one-time download token; the help text about the
  * floppy disk is above the table. Screenshots: /tmp/invoices-table.png, /tmp/invoices-dialog.png.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Response } from '@playwright/test';
-import { signIn } from './support.ts';
+import { axeScan, signIn } from './support.ts';
 
 interface InvoiceRow {
   faktNrCaly: string;
@@ -91,7 +90,7 @@ test('a manager sees Pobierz, Pokaż listę and a disabled Brak on the right row
   expect([...seen].sort()).toEqual([0, 1, 2]);
   await page.screenshot({ path: '/tmp/invoices-table.png' });
 
-  const serious = (await new AxeBuilder({ page }).include('.table-screen').analyze()).violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  const serious = (await axeScan(page).include('.table-screen').analyze()).violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
 
@@ -123,7 +122,7 @@ test('Pokaż listę asks for Faktura or Załącznik do faktury, and each opens i
   // the dialog has faded in (checked and screenshot at full opacity)
   await expect(page.locator('.modal')).toHaveCSS('opacity', '1');
   await page.screenshot({ path: '/tmp/invoices-dialog.png', animations: 'disabled' });
-  const serious = (await new AxeBuilder({ page }).include('.modal').analyze()).violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  const serious = (await axeScan(page).include('.modal').analyze()).violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   const invoice = await popupWithFile(page, 'f', () => dialog.getByRole('button', { name: 'Faktura', exact: true }).click());

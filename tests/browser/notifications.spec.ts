@@ -6,9 +6,8 @@
  * Its order is the seed's showcase order of WZ20013 sent back to clarify (status 10, its estimate
  * confirmed, at the advisor's station): no other journey moves it.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
+import { axeScan, rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -20,7 +19,7 @@ const panel = (page: Page) => page.getByRole('dialog', { name: 'Powiadomienia' }
 
 /** No serious or critical violation in the part of the page given. */
 async function expectAccessible(page: Page, selector?: string) {
-  const axe = new AxeBuilder({ page });
+  const axe = axeScan(page);
   if (selector) axe.include(selector);
   const serious = (await axe.analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

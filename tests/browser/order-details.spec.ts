@@ -1,12 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openColumnFilter, signIn, toast } from './support';
+import { axeScan, openColumnFilter, signIn, toast } from './support';
 
 const SHOTS = process.env.E2E_SHOTS;
 
 /** No serious or critical accessibility violation in the open dialogs. */
 async function expectAccessible(page: Page) {
-  const result = await new AxeBuilder({ page }).include('.modal-dialog').analyze();
+  const result = await axeScan(page).include('.modal-dialog').analyze();
   expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { menuEntries, signIn } from './support.ts';
+import { axeScan, menuEntries, signIn } from './support.ts';
 
 const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
 
@@ -40,7 +39,7 @@ test('the login screen shows the plate for drivers and advisors, and the VIN for
   await page.getByLabel('Doradca serwisowy', { exact: true }).check();
   await expect(page.getByLabel(/^Numer rejestracyjny/)).toBeVisible();
   await expect(page.getByLabel(/^Ostatnie 6 znaków VIN/)).toBeVisible();
-  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const serious = (await axeScan(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
 

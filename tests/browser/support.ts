@@ -1,4 +1,15 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+
+/**
+ * An axe scan of the page, asking for its violations only. By default @axe-core/playwright runs
+ * axe per frame and returns every rule's passing nodes too (some 4 MB of HTML snippets on a table
+ * screen), then finishes in a new blank page: ~7 s a scan, 1 s this way (measured on /app/tire).
+ * Legacy mode still scans same-origin frames (the studio's preview), by axe's own frame messaging.
+ */
+export function axeScan(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
+}
 
 export const ACCOUNTS = {
   admin: { login: 'admin', password: 'Admin123!', choice: 'Fleet Manager' },

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, submitLogin, toast } from './support';
+import { axeScan, signIn, submitLogin, toast } from './support';
 
 /** The users table's cells of a login, and rows with a text (the seed has few accounts: every row is on screen). */
 const row = (page: Page, text: string) => page.locator('.ag-row').filter({ hasText: text });
@@ -14,7 +13,7 @@ const shot = async (page: Page, name: string) => {
 
 /** axe over the open dialog: no serious or critical violation. */
 async function expectNoSeriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).include('.modal-dialog').analyze();
+  const result = await axeScan(page).include('.modal-dialog').analyze();
   expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

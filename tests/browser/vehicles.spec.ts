@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { signIn } from './support.ts';
+import { axeScan, signIn } from './support.ts';
 
 test('the manager scrolls the vehicles table, block after block, and opens a vehicle’s details', async ({ page }) => {
   const blocks: { startRow: number; endRow: number }[] = [];
@@ -41,7 +40,7 @@ test('the manager scrolls the vehicles table, block after block, and opens a veh
   await dialog.getByRole('tab', { name: 'Opony' }).click();
   await expect(dialog.locator('.ag-root')).toBeVisible();
   await page.screenshot({ path: 'test-results/vehicle-details.png' });
-  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'critical');
+  const serious = (await axeScan(page).analyze()).violations.filter((v) => v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 });
 

@@ -105,7 +105,7 @@ export default function VersionsTab() {
                   {open.has(v.id) ? t('config-studio:versions.hideDiff') : t('config-studio:versions.showDiff')}
                 </Button>
                 {!v.current && (
-                  <Button variant="outline-warning" size="sm" onClick={() => setRestoring(v)}>
+                  <Button variant="outline-primary" size="sm" onClick={() => setRestoring(v)}>
                     <i className="bi bi-arrow-counterclockwise me-1" aria-hidden="true" />
                     {t('config-studio:versions.restore')}
                     <span className="visually-hidden"> {t('config-studio:versions.number', { id: v.id })}</span>
