@@ -23,14 +23,32 @@ interface IndexRow {
   definition: string;
 }
 
+/**
+ * The indexes of this schema's service_order with their definitions. Read from the catalogue
+ * tables, and the definitions (pg_get_indexdef) only for these indexes: the pg_indexes view may
+ * compute the definition of every schema's index before it filters by schema, and one of a schema
+ * another process is dropping meanwhile (parallel tests on one database) fails the migration with
+ * "cache lookup failed".
+ */
+async function serviceOrderIndexes(db: Kysely<any>): Promise<IndexRow[]> {
+  const { rows: own } = await sql<{ oid: number }>`
+    select i.indexrelid::int8 as oid from pg_index i
+    join pg_class t on t.oid = i.indrelid
+    join pg_namespace n on n.oid = t.relnamespace
+    where t.relname = 'service_order' and n.nspname = current_schema()`.execute(db);
+  const found: IndexRow[] = [];
+  for (const { oid } of own) {
+    const { rows } = await sql<IndexRow>`select c.relname as name, pg_get_indexdef(c.oid) as definition from pg_class c where c.oid = ${Number(oid)}::oid`.execute(db);
+    found.push(...rows);
+  }
+  return found;
+}
+
 /** The list indexes of service_order: status as an INCLUDE column, or status among the keys before "autId". */
 async function listIndexes(db: Kysely<any>): Promise<IndexRow[]> {
-  const { rows } = await sql<IndexRow>`
-    select indexname as name, indexdef as definition from pg_indexes
-    where tablename = 'service_order' and schemaname = current_schema()
-      and indexdef not like '%UNIQUE%' and indexdef not like ${`%"${JOIN_COLUMN}"%`}
-      and (indexdef like '%INCLUDE (status)%' or indexdef like '%(status, "autId")%' or indexdef like '%, status, "autId")%')`.execute(db);
-  return rows;
+  return (await serviceOrderIndexes(db)).filter(({ definition: d }) =>
+    !d.includes('UNIQUE') && !d.includes(`"${JOIN_COLUMN}"`)
+    && (d.includes('INCLUDE (status)') || d.includes('(status, "autId")') || d.includes(', status, "autId")')));
 }
 
 export const migration013: Migration = {
@@ -45,10 +63,7 @@ export const migration013: Migration = {
     await runStatements(db, statements);
   },
   async down(db) {
-    const { rows } = await sql<IndexRow>`
-      select indexname as name, indexdef as definition from pg_indexes
-      where tablename = 'service_order' and schemaname = current_schema() and indexdef like ${`%"${JOIN_COLUMN}")%`}
-        and indexdef like '%INCLUDE%'`.execute(db);
+    const rows = (await serviceOrderIndexes(db)).filter(({ definition: d }) => d.includes(`"${JOIN_COLUMN}")`) && d.includes('INCLUDE'));
     const statements: string[] = [];
     for (const { name, definition } of rows) {
       const original = definition.includes(`INCLUDE (status, "${JOIN_COLUMN}")`)

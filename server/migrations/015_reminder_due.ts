@@ -24,12 +24,17 @@ import { runStatements } from './run-sql.ts';
 
 const OWN_TABLES = ['reminder_due', 'reminder_dirty', 'reminder_rule', 'reminder_count'];
 
-/** The tables of the current schema with a "pojazdId" column: every write to them may change what is due. */
+/**
+ * The tables of the current schema with a "pojazdId" column: every write to them may change what is
+ * due. Read from the catalogue tables (information_schema's views evaluate privilege functions on
+ * every schema's columns, and fail on a schema another process drops meanwhile).
+ */
 async function vehicleTables(db: Kysely<any>): Promise<string[]> {
   const { rows } = await sql<{ table: string }>`
-    select c.table_name as "table" from information_schema.columns c
-    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-    where c.table_schema = current_schema() and c.column_name = 'pojazdId' and t.table_type = 'BASE TABLE'
+    select c.relname as "table" from pg_attribute a
+    join pg_class c on c.oid = a.attrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relkind in ('r', 'p') and a.attname = 'pojazdId' and not a.attisdropped
     order by 1`.execute(db);
   return rows.map((r) => r.table).filter((t) => !OWN_TABLES.includes(t));
 }
