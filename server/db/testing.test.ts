@@ -18,10 +18,12 @@ describe.each(testBackends)('openTestDatabase on %s', (kind) => {
       await b.close();
     }
     if (kind === 'postgres') {
+      // each was a database of its own (a copy of the template), and neither is left
+      const names = [a, b].map((t) => new URL(t.databaseUrl!).pathname.slice(1));
+      expect(names[0]).not.toBe(names[1]);
       const probe = await openTestDatabase({ kind, migrate: false });
       try {
-        const { rows } = await sql<{ n: number }>`
-          select count(*) as n from information_schema.schemata where schema_name in (${a.schema!}, ${b.schema!})`.execute(probe.db);
+        const { rows } = await sql<{ n: number }>`select count(*) as n from pg_database where datname in (${names[0]}, ${names[1]})`.execute(probe.db);
         expect(rows[0].n).toBe(0);
       } finally {
         await probe.close();

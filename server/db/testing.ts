@@ -1,14 +1,16 @@
 /**
  * Throwaway databases for tests, on both backends the product supports:
  *
- * - DATABASE_URL set: a fresh schema with a unique name on that PostgreSQL database, dropped
- *   again by close();
+ * - DATABASE_URL set: a database of its own on that PostgreSQL server, copied from a migrated (and
+ *   maybe seeded) template database, dropped again by close(); unmigrated, a fresh schema with a
+ *   unique name in DATABASE_URL's database;
  * - otherwise: an in-memory PGlite.
  *
- * Booting PGlite and running the migrations costs several seconds, so migrated (and optionally
- * seeded) PGlite databases are cached as gzip snapshots under `.tmp/pglite-snapshots/`, keyed by
- * a hash of the migration (and seed, with the variants' demo.json) sources; later tests start from the snapshot in about a
- * second. Editing a migration or the seed changes the key, so a stale snapshot is never used.
+ * Migrating and seeding costs several seconds, so it happens once per version of the sources: on
+ * PGlite the result is cached as a gzip snapshot under `.tmp/pglite-snapshots/`, on PostgreSQL as a
+ * template database (portal_template_…), both keyed by a hash of the migration (and seed, with the
+ * variants' demo.json) sources; later tests start from it in about a second. Editing a migration
+ * or the seed changes the key, so a stale snapshot or template is never used.
  *
  *   const t = await openTestDatabase({ seed: true });
  *   afterAll(() => t.close());
@@ -19,14 +21,16 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { dropSchema, openDatabase, wrapPGlite, type DatabaseHandle } from './connect.ts';
-import { jobQueueSchema } from './job-schema.ts';
 import { migrateToLatest } from './migrate.ts';
 import { pgliteParsers } from './value-types.ts';
 
 export interface TestDatabase extends DatabaseHandle {
   /** The throwaway schema on PostgreSQL; undefined on PGlite. */
   schema?: string;
+  /** On PostgreSQL, the address of the database the schema is in (a throwaway copy for a migrated one). */
+  databaseUrl?: string;
 }
 
 export interface TestDatabaseOptions {
@@ -56,30 +60,139 @@ export async function openTestDatabase(opts: TestDatabaseOptions = {}): Promise<
   if (kind === 'postgres') {
     const databaseUrl = process.env.DATABASE_URL;
     if (!databaseUrl) throw new Error('openTestDatabase: DATABASE_URL is not set');
-    const schema = uniqueSchemaName();
-    const handle = await openDatabase({ databaseUrl, schema, maxConnections: 4 });
-    try {
-      if (migrate) await migrateToLatest(handle.db);
-      if (seed) await runSeed(handle);
-    } catch (err) {
-      await handle.close();
-      await dropSchema({ databaseUrl, schema });
-      throw err;
-    }
-    return {
-      ...handle,
-      schema,
-      close: async () => {
-        await handle.close();
-        await dropSchema({ databaseUrl, schema });
-        // the job queue of an app that ran on this database (server/notifications/queue.ts)
-        await dropSchema({ databaseUrl, schema: jobQueueSchema(schema) });
-      },
-    };
+    return migrate ? copyOfTemplate(databaseUrl, seed) : emptySchema(databaseUrl);
   }
   if (!migrate) return wrapPGlite(await PGlite.create({ parsers: pgliteParsers }));
   const snapshot = await pgliteSnapshot(seed);
   return wrapPGlite(await PGlite.create({ loadDataDir: new Blob([new Uint8Array(snapshot)]), parsers: pgliteParsers }));
+}
+
+/** A fresh schema of its own in DATABASE_URL's database, nothing in it: for tests of migrations. */
+async function emptySchema(databaseUrl: string): Promise<TestDatabase> {
+  const schema = uniqueSchemaName();
+  const handle = await openDatabase({ databaseUrl, schema, maxConnections: 4 });
+  return {
+    ...handle,
+    schema,
+    databaseUrl,
+    close: async () => {
+      await handle.close();
+      await dropSchema({ databaseUrl, schema });
+    },
+  };
+}
+
+/** The schema the template databases hold the portal's tables in (each copy is a database of its own). */
+const TEMPLATE_SCHEMA = 'portal';
+
+/**
+ * A migrated (and maybe seeded) PostgreSQL database of its own: a copy of a template database on
+ * the same server (CREATE DATABASE … TEMPLATE, a file copy), dropped by close(). Migrating and
+ * seeding a schema took 5–7 s on CI's two cores, for every test app (some sixty a run); the
+ * template is built once per source version and day, like the PGlite snapshots, and a copy takes
+ * a fraction of a second. Everything a test does happens in its copy: its job queue's schema, its
+ * LISTEN/NOTIFY channels and advisory locks (both are per database) included.
+ */
+async function copyOfTemplate(databaseUrl: string, seed: boolean): Promise<TestDatabase> {
+  const template = await postgresTemplate(databaseUrl, seed);
+  const name = uniqueSchemaName(TEST_DATABASE_PREFIX);
+  await onServer(databaseUrl, (client) => client.query(`create database "${name}" template "${template}"`));
+  const copyUrl = databaseUrlFor(databaseUrl, name);
+  try {
+    const handle = await openDatabase({ databaseUrl: copyUrl, schema: TEMPLATE_SCHEMA, maxConnections: 4 });
+    return {
+      ...handle,
+      schema: TEMPLATE_SCHEMA,
+      databaseUrl: copyUrl,
+      close: async () => {
+        await handle.close();
+        await dropTestDatabase(databaseUrl, name);
+      },
+    };
+  } catch (err) {
+    await dropTestDatabase(databaseUrl, name);
+    throw err;
+  }
+}
+
+const TEST_DATABASE_PREFIX = 'portal_test';
+const TEMPLATE_PREFIX = 'portal_template';
+
+/** DATABASE_URL with another database name. */
+function databaseUrlFor(databaseUrl: string, database: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Runs statements on a connection of its own to DATABASE_URL's database (CREATE/DROP DATABASE cannot run in the copy itself). */
+async function onServer<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropTestDatabase(databaseUrl: string, name: string) {
+  // FORCE: a connection the test left open (a second app it started) must not keep the copy alive
+  await onServer(databaseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The name of the template database of today's sources, built if no test process built it yet.
+ * Parallel test processes agree through an advisory lock on DATABASE_URL's database: the first
+ * builds the template under a temporary name and renames it when it is complete, so a copy is
+ * never taken of a half-built one. Templates of other sources or days are dropped.
+ */
+function postgresTemplate(databaseUrl: string, seed: boolean): Promise<string> {
+  const key = `${databaseUrl} ${seed}`;
+  let pending = templates.get(key);
+  if (!pending) {
+    pending = (async () => {
+      // Seeded data is anchored to today's date, so a seeded template is only valid on its day.
+      const day = seed ? `_${new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(new Date()).replaceAll('-', '')}` : '';
+      const name = `${TEMPLATE_PREFIX}_${seed ? 'seeded' : 'migrated'}_${await sourceHash(seed)}${day}`;
+      return onServer(databaseUrl, async (client) => {
+        await client.query(`select pg_advisory_lock(hashtext($1))`, [TEMPLATE_PREFIX]);
+        try {
+          const { rows } = await client.query(`select datname from pg_database where datname like $1`, [`${TEMPLATE_PREFIX}_${seed ? 'seeded' : 'migrated'}_%`]);
+          const names = rows.map((r: { datname: string }) => r.datname);
+          if (!names.includes(name)) await buildTemplate(client, databaseUrl, name, seed);
+          for (const old of names.filter((n: string) => n !== name && !n.endsWith('_building'))) {
+            // another checkout's run may still copy it: DROP waits for its copies, and a failure only leaves it behind
+            await client.query(`drop database if exists "${old}"`).catch(() => {});
+          }
+          return name;
+        } finally {
+          await client.query(`select pg_advisory_unlock(hashtext($1))`, [TEMPLATE_PREFIX]);
+        }
+      });
+    })();
+    templates.set(key, pending);
+    pending.catch(() => templates.delete(key));
+  }
+  return pending;
+}
+
+async function buildTemplate(client: pg.Client, databaseUrl: string, name: string, seed: boolean) {
+  const building = `${name}_building`;
+  await client.query(`drop database if exists "${building}" with (force)`);
+  await client.query(`create database "${building}"`);
+  const handle = await openDatabase({ databaseUrl: databaseUrlFor(databaseUrl, building), schema: TEMPLATE_SCHEMA, maxConnections: 2 });
+  try {
+    await migrateToLatest(handle.db);
+    if (seed) await runSeed(handle);
+  } finally {
+    await handle.close();
+  }
+  // nobody connects to a template (a copy needs it without connections), autovacuum included
+  await client.query(`alter database "${building}" with allow_connections false`);
+  await client.query(`alter database "${building}" rename to "${name}"`);
 }
 
 async function runSeed(handle: DatabaseHandle) {

@@ -76,7 +76,7 @@ describe.skipIf(!DATABASE_URL)('the server outlives its database (PostgreSQL)', 
     process.on('unhandledRejection', onUnhandled);
     seeded = await openTestDatabase({ seed: true });
     relay = await startRelay(new URL(DATABASE_URL!));
-    const relayed = new URL(DATABASE_URL!);
+    const relayed = new URL(seeded.databaseUrl!);
     relayed.hostname = '127.0.0.1';
     relayed.port = String(relay.port);
     served = await openDatabase({

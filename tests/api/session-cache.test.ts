@@ -134,9 +134,12 @@ describe.runIf(databaseUrl)('the session cache across two processes on one Postg
 
   beforeAll(async () => {
     t = await startTestApp();
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.app.db);
+    // the first app's database and schema (a test app's database is a copy of its own: server/db/testing.ts)
+    const { rows } = await sql<{ schema: string; database: string }>`select current_schema() as schema, current_database() as database`.execute(t.app.db);
+    const sameDatabase = new URL(databaseUrl!);
+    sameDatabase.pathname = `/${rows[0].database}`;
     const applicationName = `session_cache_b_${process.pid}`;
-    const database = await openDatabase({ databaseUrl, schema: rows[0].schema, maxConnections: 4, applicationName });
+    const database = await openDatabase({ databaseUrl: sameDatabase.toString(), schema: rows[0].schema, maxConnections: 4, applicationName });
     const app = await buildApp({ db: database.db, root: ROOT, version: VERSION });
     await app.ready();
     second = { app, database, applicationName };

@@ -49,7 +49,9 @@ describe('one portal on several processes behind haproxy', () => {
     proxy = await startHaproxy(await freePort(), { a: a.port, b: b.port });
     await proxy.until({ a: 'UP', b: 'UP' });
     database = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, schema: SCHEMA });
-    signingName = (await call(proxy.port, 'GET', '/api/init/pre-config')).json().name;
+    const preConfig = await call(proxy.port, 'GET', '/api/init/pre-config');
+    expect(preConfig.status, preConfig.body.toString()).toBe(200);
+    signingName = preConfig.json().name;
   }, 180_000);
 
   afterAll(async () => {
