@@ -43,6 +43,11 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
   if (!staticDir || !existsSync(join(staticDir, 'index.html'))) return;
   await app.register(async (site) => {
     declareScopeAccess(site, 'public');
+    // Never shed under load (plugins/limits.ts): a file read costs little, and a person opening a
+    // page must get the portal, whose API calls then say "try again" in Polish, not a bare JSON 503.
+    site.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), pressureHandler: servedUnderPressure } as typeof route.config;
+    });
     await site.register(fastifyStatic, {
       root: staticDir,
       wildcard: false,
@@ -64,6 +69,9 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
     });
   });
 }
+
+/** under-pressure's per-route handler: answering nothing lets the request through. */
+const servedUnderPressure = () => undefined;
 
 /** Whether a path (the SPA fallback's, already decoded by the router) is an API path however it is spelt. */
 export function isApiPath(path: string): boolean {

@@ -5,7 +5,8 @@
  *   body byte by byte cannot hold a connection; an idle socket is closed after connectionTimeoutMs;
  * - the `limits` plugin sheds load: while the event loop lags more than maxEventLoopDelayMs (the
  *   process is saturated) or its heap passes maxHeapUsedBytes, new requests are refused at once with 503 and a Polish "try again"
- *   instead of queueing for minutes (@fastify/under-pressure).
+ *   instead of queueing for minutes (@fastify/under-pressure). Only API calls are shed: the
+ *   runtime's pages and files are served all the same (plugins/delivery.ts).
  * 0 turns a limit off.
  */
 import underPressure from '@fastify/under-pressure';
@@ -55,9 +56,10 @@ export default fp<{ limits: ServerLimits }>(
       maxHeapUsedBytes: limits.maxHeapUsedBytes,
       sampleInterval: limits.sampleIntervalMs,
       retryAfter: 5,
+      // the API's calls; the runtime's pages and files are served all the same (plugins/delivery.ts)
       pressureHandler: (_request, reply) => {
-        reply.status(503).header('retry-after', '5')
-          .send({ statusCode: 503, code: 'OVERLOADED', detail: app.config.t('errors:overloaded') });
+        reply.status(503).header('retry-after', '5');
+        return { statusCode: 503, code: 'OVERLOADED', detail: app.config.t('errors:overloaded') };
       },
     });
   },

@@ -1,10 +1,13 @@
 /**
  * Bounded waiting on the HTTP side and answers when the database cannot be reached: a body
  * trickled byte by byte is cut, a database that refuses connections gives 503 with a Polish text
- * (and a blocking initialization error), an overloaded process sheds new requests with 503.
+ * (and a blocking initialization error), an overloaded process sheds new API calls with 503 and still serves the portal's pages.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
@@ -107,5 +110,27 @@ describe('an overloaded process', () => {
     expect(res.json()).toEqual({ statusCode: 503, code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.' });
     // the same application without the limit answers normally
     expect((await t.call('GET', '/api/init/pre-config')).statusCode).toBe(200);
+  });
+
+  it('still serves the portal’s pages and files, so a person sees the portal and its "try again", not a bare 503', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+    mkdirSync(join(site, 'assets'));
+    writeFileSync(join(site, 'index.html'), '<!doctype html><title>Portal</title><script type="module" src="/assets/index-AbC123.js"></script>');
+    writeFileSync(join(site, 'assets/index-AbC123.js'), 'console.log(1);');
+    const withPages = await buildApp({ db: t.app.db, root: ROOT, version: 'test', staticDir: site, limits: { maxHeapUsedBytes: 1, sampleIntervalMs: 50 } });
+    try {
+      await withPages.ready();
+      while (!(withPages as any).isUnderPressure()) await new Promise((r) => setTimeout(r, 20));
+      const page = await withPages.inject({ method: 'GET', url: '/app/dane-pojazdu' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<title>Portal</title>');
+      expect((await withPages.inject({ method: 'GET', url: '/assets/index-AbC123.js' })).statusCode).toBe(200);
+      // the API under the same pressure is shed, however its path is spelt (the matched route decides)
+      expect((await withPages.inject({ method: 'GET', url: '/api/init/pre-config' })).statusCode).toBe(503);
+      expect((await withPages.inject({ method: 'GET', url: '/%61pi/init/pre-config' })).statusCode).toBe(503);
+    } finally {
+      await withPages.close();
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 });
