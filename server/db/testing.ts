@@ -167,6 +167,7 @@ function postgresTemplate(databaseUrl: string, seed: boolean): Promise<string> {
             // another checkout's run may still copy it: DROP waits for its copies, and a failure only leaves it behind
             await client.query(`drop database if exists "${old}"`).catch(() => {});
           }
+          await dropAbandonedCopies(client);
           return name;
         } finally {
           await client.query(`select pg_advisory_unlock(hashtext($1))`, [TEMPLATE_PREFIX]);
@@ -177,6 +178,15 @@ function postgresTemplate(databaseUrl: string, seed: boolean): Promise<string> {
     pending.catch(() => templates.delete(key));
   }
   return pending;
+}
+
+/** Copies whose test run was killed before close() (each some 20 MB) are dropped once they are a day old. */
+async function dropAbandonedCopies(client: pg.Client) {
+  const { rows } = await client.query(`select datname from pg_database where starts_with(datname, $1)`, [`${TEST_DATABASE_PREFIX}_`]);
+  for (const { datname } of rows as { datname: string }[]) {
+    const created = parseInt(datname.slice(TEST_DATABASE_PREFIX.length + 1).split('_')[0], 36);
+    if (Date.now() - created > 24 * 3600_000) await client.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+  }
 }
 
 async function buildTemplate(client: pg.Client, databaseUrl: string, name: string, seed: boolean) {

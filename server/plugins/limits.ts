@@ -58,8 +58,8 @@ export default fp<{ limits: ServerLimits }>(
       retryAfter: 5,
       // the API's calls; the runtime's pages and files are served all the same (plugins/delivery.ts)
       pressureHandler: (_request, reply) => {
-        reply.status(503).header('retry-after', '5');
-        return { statusCode: 503, code: 'OVERLOADED', detail: app.config.t('errors:overloaded') };
+        reply.status(503).header('retry-after', '5')
+          .send({ statusCode: 503, code: 'OVERLOADED', detail: app.config.t('errors:overloaded') });
       },
     });
   },
