@@ -366,6 +366,31 @@ test('an invalid change is refused with its message, beside its field and in the
   await expect(status(page).getByTestId('draft-line')).toHaveText(draftBefore);
 });
 
+test('a text search the server could not answer says so and offers to search again, not "nothing found"', async ({ page }) => {
+  await startJourney(page);
+  await openTab(page, 'Teksty');
+  // the search meets a busy server: the 503 a shedding server answers (plugins/limits.ts)
+  let busy = true;
+  await page.route(/\/api\/config-studio\/texts\?/, (route) => {
+    if (route.request().method() !== 'GET' || !busy) return route.continue();
+    return route.fulfill({
+      status: 503, headers: { 'retry-after': '5' }, contentType: 'application/json',
+      body: JSON.stringify({ statusCode: 503, code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.' }),
+    });
+  });
+  await page.getByLabel('Szukane słowa lub klucz').fill('Nr rejestracyjny');
+  await page.getByRole('button', { name: 'Szukaj' }).click();
+  const failed = page.getByTestId('studio-texts-failed');
+  await expect(failed).toContainText('Nie udało się wyszukać tekstów. Spróbuj ponownie za chwilę.');
+  await expect(page.getByText('Nie znaleziono tekstów.')).toHaveCount(0);
+  await shot(page, 'texts-failed-1400');
+  // the server has its breath back
+  busy = false;
+  await failed.getByRole('button', { name: 'Szukaj ponownie' }).click();
+  await expect(page.locator('.studio-text[data-key="car:fields.rejestr"]')).toBeVisible();
+  await expect(failed).toHaveCount(0);
+});
+
 test('an analyst rolls back: the version before the change is published again in one click', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const label = `Nr rej. ${RUN}`;

@@ -5,6 +5,7 @@
  * change it (PUT /texts, for the chosen scope).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { FieldProblems, Empty, Spinner, TabHeading, useFieldProblems } from '../parts';
@@ -21,6 +22,8 @@ export default function TextsTab() {
   const [asked, setAsked] = useState<{ q: string; ns: string } | null>(null);
   const [hits, setHits] = useState<TextHit[] | null>(null);
   const [loading, setLoading] = useState(false);
+  // the search call failed (e.g. a busy server's 503): said so, with a way to ask again — never "nothing found"
+  const [failed, setFailed] = useState(false);
 
   const namespaces = useMemo(() => (overview?.documents ?? []).filter((d) => d.kind === 'locale').map((d) => d.id).sort(), [overview]);
   const templates = (screen.templateNamespaces ?? []).filter((n) => namespaces.includes(n));
@@ -37,6 +40,7 @@ export default function TextsTab() {
     const { signal } = controller;
     const inNamespace = (items: TextHit[]) => (asked.ns ? items.filter((h) => h.key.startsWith(`${asked.ns}:`)) : items);
     setLoading(true);
+    setFailed(false);
     (async () => {
       let items = inNamespace((await api.texts(scope, words, signal)).items);
       const before = shown.current.question === question ? shown.current.hits : [];
@@ -51,7 +55,8 @@ export default function TextsTab() {
       setLoading(false);
     })().catch(() => {
       if (!signal.aborted) {
-        setHits([]);
+        setHits(null);
+        setFailed(true);
         setLoading(false);
       }
     });
@@ -106,6 +111,14 @@ export default function TextsTab() {
         </Button>
       </form>
       {loading && !hits && <Spinner />}
+      {failed && !loading && (
+        <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="studio-texts-failed">
+          <span>{t('config-studio:texts.failed')}</span>
+          <Button size="sm" variant="outline-primary" onClick={() => setAsked((a) => (a ? { ...a } : a))}>
+            {t('config-studio:texts.again')}
+          </Button>
+        </Alert>
+      )}
       {hits && hits.length === 0 && <Empty text={t('config-studio:texts.none')} />}
       {hits && hits.length > 0 && (
         <>
