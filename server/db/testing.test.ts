@@ -31,3 +31,25 @@ describe.each(testBackends)('openTestDatabase on %s', (kind) => {
     }
   }, 60_000);
 });
+
+describe.runIf(process.env.DATABASE_URL)('openTestDatabase on postgres, when its template is gone', () => {
+  it('builds the template again (a run of other sources on the same server replaced it)', async () => {
+    const first = await openTestDatabase({ kind: 'postgres' });
+    const template = await first.db.selectFrom(sql<{ datname: string }>`pg_database`.as('d')).select('datname')
+      .where('datname', 'like', 'portal\\_template\\_migrated\\_%').executeTakeFirstOrThrow();
+    await first.close();
+    const probe = await openTestDatabase({ kind: 'postgres', migrate: false });
+    try {
+      await sql`drop database ${sql.id(template.datname)}`.execute(probe.db);
+    } finally {
+      await probe.close();
+    }
+    const second = await openTestDatabase({ kind: 'postgres' });
+    try {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(second.db);
+      expect(rows[0].n).toBeGreaterThan(10);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});

@@ -94,9 +94,14 @@ const TEMPLATE_SCHEMA = 'portal';
  * LISTEN/NOTIFY channels and advisory locks (both are per database) included.
  */
 async function copyOfTemplate(databaseUrl: string, seed: boolean): Promise<TestDatabase> {
-  const template = await postgresTemplate(databaseUrl, seed);
   const name = uniqueSchemaName(TEST_DATABASE_PREFIX);
-  await onServer(databaseUrl, (client) => client.query(`create database "${name}" template "${template}"`));
+  const copy = async () => onServer(databaseUrl, async (client) => client.query(`create database "${name}" template "${await postgresTemplate(databaseUrl, seed)}"`));
+  await copy().catch((err) => {
+    // 3D000: the template is gone: a run of other sources on the same server replaced it; build it again
+    if ((err as { code?: string }).code !== '3D000') throw err;
+    templates.delete(`${databaseUrl} ${seed}`);
+    return copy();
+  });
   const copyUrl = databaseUrlFor(databaseUrl, name);
   try {
     const handle = await openDatabase({ databaseUrl: copyUrl, schema: TEMPLATE_SCHEMA, maxConnections: 4 });
