@@ -10,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropSchema } from '../../server/db/connect.ts';
+import { jobQueueSchema } from '../../server/db/job-schema.ts';
 import { seededPGliteDataDir } from '../../server/db/testing.ts';
 
 // The load-shedding limit (2 s of event-loop lag, then 503 "przeciążony") measures the machine here,
@@ -20,7 +21,9 @@ import { seededPGliteDataDir } from '../../server/db/testing.ts';
 const env: NodeJS.ProcessEnv = { MAX_EVENT_LOOP_DELAY_MS: '10000', ...process.env, LOG: 'off' };
 if (process.env.DATABASE_URL) {
   const schema = process.env.E2E_SCHEMA || 'e2e';
+  // the portal's schema and its job queue's: a new run never meets the last one's data or jobs
   await dropSchema({ databaseUrl: process.env.DATABASE_URL, schema });
+  await dropSchema({ databaseUrl: process.env.DATABASE_URL, schema: jobQueueSchema(schema) });
   env.DATABASE_SCHEMA = schema;
 } else {
   env.DATA_DIR = mkdtempSync(join(tmpdir(), 'portal-e2e-'));

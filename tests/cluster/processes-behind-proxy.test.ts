@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationBookkeeping } from '../../server/db/configured-tables.ts';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
+import { jobQueueSchema } from '../../server/db/job-schema.ts';
 import { tinyPdf } from '../../server/seed/pdf.ts';
 import { startHaproxy, type Proxy } from '../support/haproxy.ts';
 import { multipartBody } from '../support/multipart.ts';
@@ -41,6 +42,7 @@ describe('one portal on several processes behind haproxy', () => {
     configDir = mkdtempSync(join(tmpdir(), 'portal-config-'));
     for (const dir of ['screens', 'schemas', 'locales', 'client-variants']) cpSync(join(ROOT, dir), join(configDir, dir), { recursive: true });
     await dropSchema({ databaseUrl: TEST_POSTGRES_URL, schema: SCHEMA });
+    await dropSchema({ databaseUrl: TEST_POSTGRES_URL, schema: jobQueueSchema(SCHEMA) });
     const env = { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: SCHEMA, CONFIG_DIR: configDir, SHUTDOWN_TIMEOUT_MS: '5000' };
     // both "machines" start at once on an empty schema: one migrates and seeds, the other waits its turn
     a = startPortal({ ...env, WORKERS: '2', INSTANCE_ID: 'a', PORT: String(await freePort()) });
@@ -59,6 +61,7 @@ describe('one portal on several processes behind haproxy', () => {
     await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
     await database?.close();
     await dropSchema({ databaseUrl: TEST_POSTGRES_URL, schema: SCHEMA });
+    await dropSchema({ databaseUrl: TEST_POSTGRES_URL, schema: jobQueueSchema(SCHEMA) });
   });
 
   it('migrated and seeded once although two instances started at once', async () => {
