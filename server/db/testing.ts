@@ -123,8 +123,8 @@ async function copyOfTemplate(databaseUrl: string, seed: boolean): Promise<TestD
 const TEST_DATABASE_PREFIX = 'portal_test';
 const TEMPLATE_PREFIX = 'portal_template';
 
-/** DATABASE_URL with another database name. */
-function databaseUrlFor(databaseUrl: string, database: string): string {
+/** DATABASE_URL with another database name (a test copy's address). */
+export function databaseUrlFor(databaseUrl: string, database: string): string {
   const url = new URL(databaseUrl);
   url.pathname = `/${database}`;
   return url.toString();
