@@ -16,6 +16,8 @@ const parts: Array<[name: string, command: string]> = [
 
 const times: string[] = [];
 const started = Date.now();
+// the Node every part runs on (the project's own `node` dependency, first on npm scripts' PATH)
+console.log(`npm test on Node ${process.version}`);
 let failed: string | undefined;
 for (const [name, command] of parts) {
   const t0 = Date.now();
@@ -27,7 +29,7 @@ for (const [name, command] of parts) {
     break;
   }
 }
-console.log(`\n=== npm test: times ===\n${times.join('\n')}\n${'total'.padEnd(24)} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s`);
+console.log(`\n=== npm test: times (Node ${process.version}) ===\n${times.join('\n')}\n${'total'.padEnd(24)} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s`);
 if (failed) {
   console.error(`npm test: "${failed}" failed`);
   process.exit(1);

@@ -54,11 +54,9 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
       serve: true,
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (response, path) => {
-        response.setHeader('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
-        // each file may be answered from its .br or .gz copy: caches must key on the encoding
-        // (@fastify/static 9 does not say so itself)
-        response.setHeader('vary', 'accept-encoding');
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+        // (Vary: accept-encoding for the .br/.gz copies is @fastify/static 10's own)
       },
     });
     // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
