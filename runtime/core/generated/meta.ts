@@ -1692,6 +1692,10 @@ export type ResourceFile = {
        * Text key of the button.
        */
       label: string;
+      /**
+       * A column of the record set, in the move's transaction, to who made the move (surname and first name, as the tables name people): the order's zatwierdzil for an acceptance, read by its details.
+       */
+      recordDecider?: string;
     }[];
   };
   /**
