@@ -3628,6 +3628,8 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /** @description The request's id, as in the X-Request-Id header of the answer and in the server's log line of the request: quote it when reporting the error. */
+            requestId?: string;
             statusCode: number;
         };
         /** A prepared export (spec §7: the response data.data is a link) */

@@ -24,6 +24,7 @@ import { eventsFor, notificationsFile, type Role } from './events.ts';
 import { appNameOf, linkFor, type Renderer } from './render.ts';
 import { effectiveSettings, storedSettings } from './settings.ts';
 import { recipientAccount } from './visibility.ts';
+import { runJob } from './job-log.ts';
 import { JOB_HISTORY_SECONDS } from './queue.ts';
 
 export const DIGEST_QUEUE = 'notification-digest';
@@ -230,8 +231,8 @@ export default fp(async (app) => {
   app.notifications.whenStarted(async (queue) => {
     await queue.boss.createQueue(DIGEST_QUEUE, { policy: 'singleton', deleteAfterSeconds: JOB_HISTORY_SECONDS });
     await queue.boss.schedule(DIGEST_QUEUE, '*/15 * * * *');
-    await queue.boss.work(DIGEST_QUEUE, async () => {
-      await digest.run();
+    await queue.boss.work(DIGEST_QUEUE, async ([job]) => {
+      await runJob(app.log, DIGEST_QUEUE, job, () => digest.run());
     });
   });
 }, { name: 'digest', dependencies: ['notifications', 'reminders'] });

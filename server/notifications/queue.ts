@@ -17,12 +17,14 @@
  * Other scheduled work (the daily digest) adds its own queues to `boss` the same way.
  */
 import { PgBoss, type Db } from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { rawSqlOf } from '../db/connect.ts';
 import { jobQueueSchema } from '../db/job-schema.ts';
 import { requeueRetiredJobs, setAsideOldQueueSchema } from './queue-upgrade.ts';
 import type { DB } from '../db/types.generated.ts';
 import type { DeliverySettings } from './events.ts';
+import { queuedBy, runJob, type QueuedBy } from './job-log.ts';
 
 export const EMAIL_QUEUE = 'notification-email';
 export const SWEEP_QUEUE = 'notification-sweep';
@@ -39,6 +41,8 @@ export interface JobQueueOptions {
   /** E-mails sent at once by this process. */
   concurrency: number;
   onError(error: Error): void;
+  /** The jobs' log: one line per job with its id and the request that queued it (job-log.ts). */
+  log: FastifyBaseLogger;
 }
 
 /** pg-boss's adapter over a kysely connection or transaction: its statements run in it. */
@@ -129,15 +133,15 @@ export class JobQueue {
       // pg-boss waits out the polling interval after a job too; a worker that found one asks for
       // the next at once (notifyWorker), else a backlog drains at `concurrency` e-mails per interval
       let worker: string | undefined;
-      worker = await this.boss.work<{ id: number }>(EMAIL_QUEUE, every, async ([job]) => {
+      worker = await this.boss.work<{ id: number } & QueuedBy>(EMAIL_QUEUE, every, async ([job]) => {
         try {
-          await deliver(Number(job.data.id));
+          await runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)));
         } finally {
           if (worker) this.boss.notifyWorker(worker);
         }
       });
     }
-    await this.boss.work(SWEEP_QUEUE, every, async () => sweep());
+    await this.boss.work(SWEEP_QUEUE, every, async ([job]) => runJob(this.options.log, SWEEP_QUEUE, job, sweep));
   }
 
   /** Puts e-mail notifications on the queue; inside `db`'s transaction when it is one. Already waiting: nothing happens. */
@@ -145,7 +149,8 @@ export class JobQueue {
     if (!this.#started) return;
     const executor = executorOf(db);
     for (const id of notificationIds) {
-      await this.boss.send(EMAIL_QUEUE, { id }, { singletonKey: String(id), db: executor });
+      // who queued it, for the job's log line (job-log.ts)
+      await this.boss.send(EMAIL_QUEUE, { id, ...queuedBy() }, { singletonKey: String(id), db: executor });
     }
   }
 

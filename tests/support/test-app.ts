@@ -43,12 +43,14 @@ export interface TestApp {
  * `notifications` (issue 25): the notification worker runs only where a test asks for it
  * (`{ worker: true }`, which tests of delivery do); elsewhere notifications are written but not sent.
  */
-export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date; notifications?: AppOptions['notifications'] } = {}): Promise<TestApp> {
+/** `logStream` (issue 33): the request log is written there, as `npm start` writes it to standard output. */
+export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date; notifications?: AppOptions['notifications']; logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
   const database = await openTestDatabase({ seed: true });
   const app = await buildApp({
     db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock,
     notifications: { worker: false, ...options.notifications },
+    ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
   });
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
