@@ -6,6 +6,7 @@
  * pg-boss 10.4.2's getConstructionPlans), so the test starts from what such an installation has.
  */
 import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawSqlOf } from '../db/connect.ts';
@@ -16,7 +17,7 @@ import { retiredSchemaOf } from './queue-upgrade.ts';
 
 const PG_BOSS_10 = readFileSync(new URL('./fixtures/pgboss-10-schema.sql', import.meta.url), 'utf8');
 const DELIVERY = { retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true, sweepEveryMinutes: 1, sendingTimeoutMinutes: 15 };
-const QUEUE_OPTIONS = { pollingIntervalSeconds: 1, concurrency: 1, onError: () => undefined };
+const QUEUE_OPTIONS = { pollingIntervalSeconds: 1, concurrency: 1, onError: () => undefined, log: Fastify({ logger: false }).log };
 
 describe.each(testBackends)('the job queue of pg-boss 10 on %s', (kind) => {
   let t: TestDatabase;
