@@ -4,8 +4,10 @@
  * under `$defs` and are referred to as `{ "$ref": "conditions#/$defs/NAME" }`.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
+import type { UserDetails } from './generated/api.ts';
 
-export type Role = 'USER' | 'ADVISOR' | 'MANAGER' | 'ADMIN' | 'UNKNOWN';
+/** A role, as the configuration declares them (the user details' `rola`, schemas/api). */
+export type Role = UserDetails['rola'];
 
 /** What a condition can look at. */
 export interface ConditionContext {

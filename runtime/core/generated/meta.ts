@@ -70,6 +70,10 @@ export interface AppFile {
      */
     timeZone?: string;
     /**
+     * ISO 4217 code of the amounts the portal shows (default PLN); the locale writes its symbol and places it (12 000 zł).
+     */
+    currency?: string;
+    /**
      * Client variant P (spec §2): the order wizard's Scope and Contractor steps are shown to advisors only.
      */
     scopeAndContractorForAdvisorsOnly?: boolean;
@@ -1847,15 +1851,15 @@ export interface StudioFile {
    */
   formTypes?: string[];
   /**
-   * The roles an entry, step or field may be hidden for (a condition on context.role).
+   * The roles an entry, step or field may be hidden for (a condition on context.role), in the order offered; the preview starts as the first. The runtime names no role of its own.
    *
    * @minItems 1
    */
-  roles?: ("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[];
+  roles: ("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[];
   /**
    * i18n key prefix of the roles' names (<prefix>.<ROLE>, e.g. app:roles).
    */
-  roleLabels?: string;
+  roleLabels: string;
   /**
    * The namespace new texts are written to (a new menu entry's label custom:menu.<id>, a new required-field message custom:messages.<screen>.<field>).
    */

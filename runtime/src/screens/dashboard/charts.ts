@@ -6,7 +6,7 @@
  */
 import type { ChartConfiguration } from 'chart.js';
 import type { Chart as ChartDecl } from '../../../core/generated/meta';
-import { formatKm, formatMoney, formatMonth, formatNumber, type Translate } from '../../format';
+import { formatKm, formatMoney, formatMoneyShort, formatMonth, formatNumber, type Translate } from '../../format';
 
 export type { ChartDecl };
 export type ChartRow = Record<string, unknown>;
@@ -42,7 +42,7 @@ export function valueText(format: ValueFormat | undefined, value: unknown): stri
 export function tickText(format: ValueFormat | undefined, value: unknown): string {
   const n = toNumber(value);
   if (n === null) return '';
-  if (format === 'money') return `${formatNumber(n)} zł`;
+  if (format === 'money') return formatMoneyShort(n) ?? '';
   return format === 'km' ? (formatKm(n) ?? '') : (formatNumber(n) ?? '');
 }
 
