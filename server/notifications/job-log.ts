@@ -43,15 +43,19 @@ interface JobLike {
   data?: unknown;
 }
 
-/** Runs a job's handler in the job's own context and logs its end: one line per job. */
-export async function runJob<T>(log: FastifyBaseLogger, queue: string, job: JobLike, handler: () => Promise<T>): Promise<T> {
+/**
+ * Runs a job's handler in the job's own context and logs its end: one line per job. `facts` are
+ * what the line says of the job's work besides its ids (the notification an e-mail job delivers):
+ * ids only, never personal data.
+ */
+export async function runJob<T>(log: FastifyBaseLogger, queue: string, job: JobLike, handler: () => Promise<T>, facts: Record<string, string | number> = {}): Promise<T> {
   const data = (job.data ?? {}) as QueuedBy;
   const ids = {
     jobId: job.id,
     ...(typeof data.requestId === 'string' ? { requestId: data.requestId } : {}),
     ...(typeof data.parentJobId === 'string' ? { parentJobId: data.parentJobId } : {}),
   };
-  const jobLog = log.child({ ...ids, queue });
+  const jobLog = log.child({ ...ids, queue, ...facts });
   const started = performance.now();
   const durationMs = () => Math.round((performance.now() - started) * 10) / 10;
   // the library types its storage loosely; the store is the context data, as a request's is

@@ -135,7 +135,7 @@ export class JobQueue {
       let worker: string | undefined;
       worker = await this.boss.work<{ id: number } & QueuedBy>(EMAIL_QUEUE, every, async ([job]) => {
         try {
-          await runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)));
+          await runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)), { notificationId: Number(job.data.id) });
         } finally {
           if (worker) this.boss.notifyWorker(worker);
         }

@@ -183,7 +183,11 @@ describe('the request log', () => {
         await new Promise((r) => setTimeout(r, 100));
         jobLines = log.lines().filter((l) => l.jobId && l.queue === 'notification-email' && l.requestId === 'queued-by-me');
       }
-      expect(jobLines).toEqual([expect.objectContaining({ msg: 'job', requestId: 'queued-by-me', jobId: expect.stringMatching(UUID), durationMs: expect.any(Number) })]);
+      const notification = await t.app.db.selectFrom('notification').select('id').where('channel', '=', 'email').where('entityId', '=', 1)
+        .orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(jobLines).toEqual([expect.objectContaining({
+        msg: 'job', requestId: 'queued-by-me', jobId: expect.stringMatching(UUID), durationMs: expect.any(Number), notificationId: Number(notification.id),
+      })]);
       // the request itself is still one line
       expect(log.of('queued-by-me').filter((l) => !l.jobId)).toHaveLength(1);
     }, 60_000);
