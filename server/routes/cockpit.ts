@@ -17,7 +17,8 @@ import { scopeOfResource } from './scopes.ts';
 const AWAITING_ACCEPTANCE = 1;
 /** Cancelled (7) and rejected (8) orders were not carried out: they cost nothing (docs/decisions.md). */
 const NOT_CARRIED_OUT = [7, 8];
-const INBOX_LIMIT = 50;
+/** A page of the approval inbox, unless the caller asks for another size (at most 50: cockpit-inbox-query). */
+const INBOX_PAGE = 10;
 const TOP_VEHICLES = 10;
 
 type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
@@ -108,22 +109,27 @@ export default async function cockpitRoutes(app: FastifyInstance) {
     },
   });
 
-  app.get('/api/cockpit/approval-inbox', {
-    config: cockpit('approvalInbox', 'Orders awaiting the fleet manager\'s acceptance, with the caller\'s moves', FLEET),
+  app.get<{ Querystring: { offset?: string; limit?: string } }>('/api/cockpit/approval-inbox', {
+    config: cockpit('approvalInbox', 'A page of the orders awaiting the fleet manager\'s acceptance, with moves', FLEET),
     schema: {
-      description: `The caller's orders in status ${AWAITING_ACCEPTANCE}, newest first, at most ${INBOX_LIMIT}. netTotal is null where the caller may not see the order's prices.`,
-      response: rows('cockpit-approval-inbox'),
+      description: `The caller's orders in status ${AWAITING_ACCEPTANCE}, newest first, a page of \`limit\` (default ${INBOX_PAGE}) from \`offset\`, with their total. netTotal is null where the caller may not see the order's prices.`,
+      querystring: { $ref: 'cockpit-inbox-query#' },
+      response: { ...rows('cockpit-approval-inbox'), 400: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       const r = rules();
       const who = ruleCallerOf(app.config.bundle, session(request));
-      const found = await app.cockpit.ordersInStatus(scope('order', request), AWAITING_ACCEPTANCE, INBOX_LIMIT);
+      // numbers arrive as digits (the query's patterns); the validator does not coerce
+      const offset = Number(request.query.offset ?? 0);
+      const limit = Number(request.query.limit ?? INBOX_PAGE);
+      const { found, total } = await app.cockpit.ordersInStatus(scope('order', request), AWAITING_ACCEPTANCE, { offset, limit });
       return {
-        rows: found.map(({ order, net }) => {
+        total,
+        rows: found.map(({ order, net, klientNazwa }) => {
           const record = order as Record<string, unknown> & { status: number };
           return {
             autId: order.autId, autNr: order.autNr, rejestr: order.rejestr,
-            markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null,
+            markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null, klientNazwa,
             zgloData: order.zgloData, zgloInterwNazwa: order.zgloInterwNazwa,
             netTotal: r.isHidden(who, record, 'totals') ? null : net,
             transitions: r.availableTransitions(who, record).map((t) => ({ id: t.id, to: t.to, label: app.config.t(t.label) })),

@@ -282,6 +282,34 @@ export type Format =
   "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone";
 
 /**
+ * A value of a record named by its label (a confirmation's facts).
+ */
+export interface Fact {
+  /**
+   * A field of the record; a dot path reads inside an object (totals.total).
+   */
+  id: string;
+  label: I18NKey;
+  format?: Format;
+  /**
+   * Shows a coded value as <prefix>.<value>.
+   */
+  valueLabels?: I18NKey;
+  /**
+   * A field shown when this one is empty (an order without a number: its id).
+   */
+  fallbackField?: string;
+  /**
+   * Fields whose values follow the value, separated by spaces (the registration, then the make and model).
+   */
+  append?: string[];
+  /**
+   * What an empty value means here (a price the caller may not see: settled under the contract).
+   */
+  emptyText?: I18NKey;
+}
+
+/**
  * A path under /api; {id} is replaced by the record id.
  */
 export type Endpoint = string;
@@ -322,6 +350,10 @@ export type Action = {
    * call: a question answered Tak / Nie before the call; {{field}} of the record (and {{actionLabel}}, the button's text) may appear in it.
    */
   confirm?: I18NKey;
+  /**
+   * call: what the question is about, listed under it (the order's number, vehicle, type and value), each a field of the record with its label and format.
+   */
+  confirmFacts?: Fact[];
   /**
    * call: the success toast; without it the server's message is shown.
    */
@@ -403,6 +435,10 @@ export interface TilesSection {
    * Leave out the tiles of rules with nothing due.
    */
   hideEmpty?: boolean;
+  /**
+   * On a phone (narrower than 768 px): the tiles as they are, or folded into one line of the counts by urgency (which opens them), so that what follows (the approval inbox, the list) comes first.
+   */
+  narrow?: "tiles" | "counts";
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
 }
@@ -463,13 +499,18 @@ export interface InboxColumn {
 }
 
 /**
- * Rows waiting for the caller's decision (the approval inbox), read from `endpoint` ({ rows: [...] }), with buttons per row (details-dialog buttons: forEach over the row's transitions, a call with Tak/Nie and a toast). After a call succeeds the whole dashboard is read again.
+ * Rows waiting for the caller's decision (the approval inbox), read from `endpoint` a page at a time (?offset=&limit=, answering { rows: [...], total }), with buttons per row (details-dialog buttons: forEach over the row's transitions, a call with Tak/Nie and a toast; destructive ones, tone danger, kept apart). After a call succeeds the whole dashboard is read again.
  */
 export interface InboxSection {
   id: Id;
   kind: "inbox";
   title?: I18NKey;
   endpoint: Endpoint;
+  pageSize?: number;
+  /**
+   * The page where the rows are cards (narrower than 992 px; default pageSize): a card is several lines tall.
+   */
+  narrowPageSize?: number;
   /**
    * The rows' key field.
    */

@@ -10,6 +10,7 @@ function checkButtons(ptr: string, buttons: any[] | undefined, ctx: ScreenCheckC
     const action = b.action ?? {};
     if (action.screen) ctx.needScreen(`${ptr}/${i}/action/screen`, action.screen);
     for (const key of ['confirm', 'success', 'failure']) if (action[key]) ctx.needKey(`${ptr}/${i}/action/${key}`, action[key]);
+    (action.confirmFacts ?? []).forEach((f: any, j: number) => f.emptyText && ctx.needKey(`${ptr}/${i}/action/confirmFacts/${j}/emptyText`, f.emptyText));
   });
 }
 
