@@ -112,6 +112,13 @@ describe('an overloaded process', () => {
     expect((await t.call('GET', '/api/init/pre-config')).statusCode).toBe(200);
   });
 
+  it('answers the health check 503 OVERLOADED, so a load balancer sends new users elsewhere', async () => {
+    while (!(loaded as any).isUnderPressure()) await new Promise((r) => setTimeout(r, 20));
+    const res = await loaded.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.' });
+  });
+
   it('still serves the portal’s pages and files, so a person sees the portal and its "try again", not a bare 503', async () => {
     const site = mkdtempSync(join(tmpdir(), 'portal-dist-'));
     mkdirSync(join(site, 'assets'));
