@@ -20,6 +20,7 @@ import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type Databa
 import { migrateToLatest } from './db/migrate.ts';
 import { oneProcessAtATime } from './db/one-at-a-time.ts';
 import { superviseWorkers, workerCount, WorkersSettingError } from './cluster.ts';
+import { openBackupChannel } from './backup/channel.ts';
 import type { Bundle } from './config/bundle.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { stopGracefullyOnSignals } from './shutdown.ts';
@@ -112,6 +113,11 @@ async function main() {
       return;
     }
     if (process.argv.includes('--dev')) watchConfiguration(app);
+    if (database.kind === 'pglite') {
+      // `npm run backup` asks this process, which holds the folder, for a consistent copy (server/backup/channel.ts)
+      const channel = await openBackupChannel({ dataDir: dataDirOf(databaseUrl)!, database });
+      app.addHook('preClose', () => channel.close());
+    }
     const port = Number(process.env.PORT || 3000);
     await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
     // SIGTERM: finish the requests in flight, close the database, exit 0 (SHUTDOWN_TIMEOUT_MS at most)
@@ -140,8 +146,13 @@ function publicUrlOf(value: string | undefined, port: number): string {
 }
 
 /** The database of DATABASE_URL, or the embedded PGlite in DATA_DIR, with the limits of the environment. */
+/** The PGlite folder: DATA_DIR, or ./data of the checkout; none with DATABASE_URL. */
+function dataDirOf(databaseUrl: string | undefined): string | undefined {
+  return databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
+}
+
 function open(bundle: Bundle, databaseUrl: string | undefined): Promise<DatabaseHandle> {
-  const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
+  const dataDir = dataDirOf(databaseUrl);
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
   const poolLimits: PoolLimits = { ...DEFAULT_POOL_LIMITS, ...defined({
     connectTimeoutMs: envNumber('DB_CONNECT_TIMEOUT_MS'),

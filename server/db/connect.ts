@@ -125,6 +125,14 @@ export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: any[]
 
 const rawExecutors = new WeakMap<Kysely<DB>, RawSql>();
 
+/** The PGlite under a kysely instance made by this module (a backup copies its data folder). */
+const embeddedClients = new WeakMap<Kysely<DB>, PGlite>();
+
+/** The embedded PGlite behind `db`; undefined on PostgreSQL or for a kysely instance this module did not open. */
+export function pgliteOf(db: Kysely<DB>): PGlite | undefined {
+  return embeddedClients.get(db);
+}
+
 /** The RawSql of a kysely instance made by this module; undefined for any other. */
 export function rawSqlOf(db: Kysely<DB>): RawSql | undefined {
   return rawExecutors.get(db);
@@ -388,6 +396,7 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEF
     const unlisten = await client.listen(channel, handlers.message);
     return { live: true, close: () => unlisten() };
   });
+  embeddedClients.set(db, client);
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
 
