@@ -52,6 +52,7 @@ const inUse = (dataDir: string, holders: Holder[], what: string) => new BackupEr
 
 /** Writes a backup of the database of `target` to `file`: complete under that name, or not there at all. */
 export async function backup(file: string, target: DatabaseTarget, info: { portalVersion?: string } = {}): Promise<BackupResult> {
+  if (!(await stat(dirname(file)).then((s) => s.isDirectory(), () => false))) throw new BackupError(`The folder ${dirname(file)} does not exist: create it, or name a file in another folder.`);
   // beside the target, so that the rename at the end is within one file system
   const work = await mkdtemp(join(dirname(file), `.${basename(file)}.partial-`));
   try {
