@@ -19,6 +19,7 @@ import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } 
 import requestLogPlugin, { requestLogOptions } from './plugins/request-log.ts';
 import { openapiOptions, requireOperationDeclarations } from './plugins/openapi.ts';
 import signaturePlugin from './plugins/signature.ts';
+import metricsPlugin, { type MetricsAppOptions } from './metrics/plugin.ts';
 import carRoutes from './routes/car.ts';
 import orderRoutes from './routes/orders.ts';
 import initRoutes from './routes/init.ts';
@@ -108,6 +109,11 @@ export interface AppOptions {
    * http://localhost:3000); tests shorten the polling and the retry delay.
    */
   notifications?: Partial<Omit<NotificationOptions, 'root'>>;
+  /**
+   * Metrics (issue 33, server/metrics/): this process's instance, and GET /metrics on this port
+   * when only METRICS_TOKEN is set (main.ts). Unset: counted, never served.
+   */
+  metrics?: MetricsAppOptions;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -217,6 +223,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { db: options.db });
+  // issue 33: every answer counted by its route pattern; GET /metrics (server/metrics/)
+  await app.register(metricsPlugin, options.metrics ?? {});
   // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
   await app.register(rateLimit, { global: false });
   await app.register(limitsPlugin, { limits });

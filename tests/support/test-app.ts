@@ -49,12 +49,15 @@ export interface TestApp {
 export async function startTestApp(options: {
   variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date; notifications?: AppOptions['notifications']; logStream?: NodeJS.WritableStream;
   database?: DatabaseHandle;
+  /** issue 33: the app's metrics (a METRICS_TOKEN to serve them on GET /metrics). */
+  metrics?: AppOptions['metrics'];
 } = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
   const database = options.database ?? await openTestDatabase({ seed: true });
   const app = await buildApp({
     db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock,
     notifications: { worker: false, ...options.notifications },
+    metrics: options.metrics,
     ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
   });
   await app.ready();
