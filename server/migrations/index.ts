@@ -23,6 +23,7 @@ import { migration016 } from './016_notifications.ts';
 import { migration017 } from './017_notification_digest.ts';
 import { migration018 } from './018_config_studio.ts';
 import { migration019 } from './019_notification_failed_index.ts';
+import { migration020 } from './020_notification_recipient_name.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '017_notification_digest': migration017,
   '018_config_studio': migration018,
   '019_notification_failed_index': migration019,
+  '020_notification_recipient_name': migration020,
 };

@@ -47,11 +47,11 @@ export default async function cockpitRoutes(app: FastifyInstance) {
 
   app.get('/api/cockpit/costs-per-month', {
     config: cockpit('costsPerMonth', 'Invoiced net and gross costs per month over the last 12 months', FLEET),
-    schema: { description: 'From the invoices the caller may see, by issue date; the current month last; a month without invoices has 0.', response: rows('cockpit-costs-per-month') },
+    schema: { description: 'From the invoices the caller may see, by issue date; the current month last, marked partial; a month without invoices has 0.', response: rows('cockpit-costs-per-month') },
     handler: async (request) => {
       const w = window();
       const found = new Map((await app.cockpit.invoicesPerMonth(scope('invoice', request), w)).map((r) => [r.month, r]));
-      return { rows: w.months.map((month) => found.get(month) ?? { month, netto: 0, brutto: 0 }) };
+      return { rows: w.months.map((month) => ({ ...(found.get(month) ?? { month, netto: 0, brutto: 0 }), partial: month === w.months.at(-1) })) };
     },
   });
 
@@ -70,7 +70,8 @@ export default async function cockpitRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const w = window();
       const found = new Map((await app.cockpit.kmPerMonth(scope('car', request), w)).map((r) => [r.month, r.km]));
-      return { rows: w.months.map((month) => ({ month, km: found.get(month) ?? 0 })) };
+      // the current month is not over: its kilometres are of the days so far (the chart marks it)
+      return { rows: w.months.map((month) => ({ month, km: found.get(month) ?? 0, partial: month === w.months.at(-1) })) };
     },
   });
 

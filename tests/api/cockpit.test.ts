@@ -102,6 +102,7 @@ describe('the cockpit', () => {
         });
         const rows = await rowsOf(who, 'costs-per-month');
         expect(rows.map((r) => r.month)).toEqual(months);
+        expect(rows.map((r) => r.partial)).toEqual(months.map((_, i) => i === 11));
         for (const [i, r] of rows.entries()) {
           expect(r.month, who).toBe(expected[i].month);
           expect(r.netto, `${who} ${r.month}`).toBeCloseTo(expected[i].netto, 2);
@@ -163,7 +164,8 @@ describe('the cockpit', () => {
       for (const who of ['manager', 'manager2', 'admin'] as DemoAccount[]) {
         const { perMonth } = await expectedKm(clientOf[who]);
         const rows = await rowsOf(who, 'km-per-month');
-        expect(rows).toEqual(months.map((month) => ({ month, km: perMonth.get(month) })));
+        // the current month, not over yet, is marked partial
+        expect(rows).toEqual(months.map((month, i) => ({ month, km: perMonth.get(month), partial: i === 11 })));
         expect(rows.some((r) => r.km > 0), who).toBe(true);
       }
     });

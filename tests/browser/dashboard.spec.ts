@@ -150,6 +150,15 @@ test('charts draw with their data as a table, in Polish formats', async ({ page 
   await expect(table.getByRole('columnheader')).toHaveText(['Miesiąc', 'Netto', 'Brutto']);
   await expect(table.locator('tbody th').first()).toHaveText(/^(sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}$/);
   await expect(table.locator('tbody td').first()).toHaveText(/zł$/);
+
+  // the month not over yet is named so, and the chart says how it is drawn, instead of a fall
+  const km = page.locator('[data-chart="km-per-month"]');
+  await expect(km.locator('.chart-note')).toHaveText('Bieżący miesiąc jeszcze trwa: pokazano wartość do dziś (jaśniejszy słupek, linia przerywana).');
+  await km.getByRole('button', { name: 'Pokaż dane w tabeli' }).click();
+  const months = km.getByRole('table').locator('tbody th');
+  await expect(months).toHaveCount(12);
+  await expect(months.last()).toHaveText(/^(sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4} \(do dziś\)$/);
+  await expect(months.first()).not.toContainText('do dziś');
 });
 
 test('on a phone the tiles fold into one line of counts, so the inbox and the list come first; unfolded they wrap two a row', async ({ page }) => {

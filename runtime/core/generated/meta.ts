@@ -422,7 +422,28 @@ export interface ReminderSource {
 }
 
 export type DashboardSection =
-  TilesSection | ReminderListSection | TodoSection | InboxSection | ChartsSection | StripSection;
+  TilesSection | ReminderListSection | TodoSection | InboxSection | ChartsSection | StripSection | NoticeSection;
+
+/**
+ * A notice for the people who can act on it, where they can act (the mail server not configured, on the mail settings and the notification log): `endpoint`'s answer is the record of `when`; while it matches, `text` is shown with a link to `link.route` (left out on that page itself). Quiet while loading and when the endpoint cannot be read.
+ */
+export interface NoticeSection {
+  id: Id;
+  kind: "notice";
+  endpoint: Endpoint;
+  /**
+   * Over the context with record = the endpoint's answer.
+   */
+  when: Condition;
+  text: I18NKey;
+  tone?: "warning" | "info";
+  link?: {
+    route: string;
+    label: I18NKey;
+  };
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
 
 /**
  * One tile per reminder rule the caller is shown: its title, its count and its worst urgency (colour and text). A tile of a rule with a table opens that table filtered to the rule's rows; any other tile shows the rule's items in the screen's list section.
@@ -577,6 +598,17 @@ export interface Chart {
    * How the values are written on the axis, in tooltips and in the table.
    */
   format?: "number" | "km" | "money";
+  /**
+   * Rows whose `field` is true (the current month, not over yet) are named with `label` ({{label}}: the category, e.g. "lis 2026 (do dziś)") on the axis, in tooltips and in the table, and drawn lighter (a dashed line, a paler bar), so that a figure of a few days is not read as a fall.
+   */
+  partial?: {
+    field: string;
+    label: I18NKey;
+    /**
+     * A line under the chart, shown while a row is partial, saying how it is drawn.
+     */
+    note?: I18NKey;
+  };
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
 }

@@ -20,6 +20,7 @@ import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 import { ApprovalInbox } from './ApprovalInbox';
 import { ChartsSection } from './ChartsSection';
+import { NoticeSection } from './NoticeSection';
 import { DataState, type HeadingLevel, SectionFrame } from './parts';
 import { ReminderItemsSection, type ItemHandlers } from './ReminderItemsSection';
 import { ReminderStrip } from './ReminderStrip';
@@ -107,6 +108,8 @@ export default function Dashboard({ screen, screenId, presentation }: ScreenProp
         return <ChartsSection key={section.id} section={section} level={level} version={version} />;
       case 'strip':
         return <ReminderStrip key={section.id} section={section} summary={summary.data} />;
+      case 'notice':
+        return <NoticeSection key={section.id} section={section} version={version} />;
       default:
         return null;
     }

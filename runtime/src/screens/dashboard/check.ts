@@ -46,11 +46,16 @@ export const dashboardChecks = screenChecks('dashboard', (s, ctx) => {
           if (charts.has(c.id)) ctx.problem(`${ptr}/charts/${j}/id`, `chart id "${c.id}" is used twice`);
           charts.add(c.id);
           ctx.needKey(`${ptr}/charts/${j}/xLabel`, c.xLabel);
+          if (c.partial?.note) ctx.needKey(`${ptr}/charts/${j}/partial/note`, c.partial.note);
         });
         break;
       }
       case 'strip':
         if (!paths.has(section.link)) ctx.problem(`${ptr}/link`, `"${section.link}" is not the path of a route in screens/routes.json`);
+        break;
+      case 'notice':
+        ctx.needKey(`${ptr}/text`, section.text);
+        if (section.link && !paths.has(section.link.route)) ctx.problem(`${ptr}/link/route`, `"${section.link.route}" is not the path of a route in screens/routes.json`);
         break;
       default:
     }
