@@ -95,12 +95,13 @@ async function main() {
     } finally {
       await database.close();
     }
-    // one scrape for the whole machine: the primary gathers its workers' metrics (metrics/cluster.ts)
+    // one scrape for the whole machine: the primary gathers its workers' metrics (metrics/cluster.ts);
+    // its port opens before any worker starts, so a port in use stops the start-up at once
     const machine = metricsAt ? machineMetrics() : undefined;
-    superviseWorkers({ workers, shutdownTimeoutMs: shutdownTimeoutMs + 2_000 });
     if (machine && metricsAt?.port !== undefined) {
       await startMetricsServer({ port: metricsAt.port, host: metricsAt.host, token: metricsAt.token, exposition: machine.gather });
     }
+    superviseWorkers({ workers, shutdownTimeoutMs: shutdownTimeoutMs + 2_000 });
     return;
   }
 

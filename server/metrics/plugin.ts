@@ -118,6 +118,7 @@ export default fp<MetricsAppOptions>(
         metrics.database.max.set(pool.max);
       }
       const version = app.config.layer.version ?? 0;
+      metrics.config.version.reset(); // a reload may have dropped a variant
       for (const variant of app.config.variants) metrics.config.version.set({ variant }, version);
       metrics.config.reloadFailed.set(app.config.reloadError ? 1 : 0);
 

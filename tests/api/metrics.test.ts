@@ -5,6 +5,7 @@
  * failures and lock-outs counted, and an answer even while the database does not give one.
  * (The metrics' own port is server/metrics/server.test.ts; several processes, tests/cluster.)
  */
+import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../server/metrics/registry.ts';
@@ -95,6 +96,14 @@ describe('GET /metrics on the portal\'s port with METRICS_TOKEN', () => {
     // every series' labels are from fixed lists: no user, login or address among them
     const labelNames = new Set(samples.flatMap((s) => Object.keys(s.labels)));
     expect([...labelNames].filter((l) => !['route', 'method', 'status_class', 'state', 'outcome', 'kind', 'queue', 'variant', 'le', 'version', 'major', 'minor', 'patch', 'kind', 'space', 'type'].includes(l))).toEqual([]);
+  });
+
+  it.runIf(spawnSync('promtool', ['--version']).status === 0)('names its metrics as Prometheus\'s own linter wants them (promtool check metrics)', async () => {
+    const { res } = await scrape();
+    const lint = spawnSync('promtool', ['check', 'metrics'], { input: res.body, encoding: 'utf8' });
+    // prom-client's default metrics have findings of their own (nodejs_active_handles_total is a gauge): ours may not
+    const findings = `${lint.stdout}${lint.stderr}`.split('\n').filter((line) => line.startsWith('portal_'));
+    expect(findings).toEqual([]);
   });
 
   it('counts a request under its route pattern, method and status class, never under the address asked', async () => {
