@@ -614,14 +614,14 @@ export interface NotificationSettingsSaved {
 }
 
 /**
- * events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone.
+ * events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone, required while the digest is on (a form that hides it while the digest is off leaves the stored hour as it is).
  */
 export interface NotificationSettings {
   events: {
     [k: string]: boolean;
   };
   digest: boolean;
-  digestHour: number;
+  digestHour?: number;
 }
 
 export interface NotificationUnreadCount {
