@@ -1417,7 +1417,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The pre-configuration: name, title, compatibility, password policy */
+        /** The pre-configuration: name, title, compatibility, policy, a visitor’s part */
         get: operations["initPreConfig"];
         put?: never;
         post?: never;
@@ -4181,6 +4181,33 @@ export interface components {
                 initializationBlocking: boolean;
                 required?: string | null;
             }[];
+            /** @description Only to a call without a session: the part of the configuration bundle (GET /api/ui/config) a visitor who is not signed in can be shown (the public routes' screens and the dialogs they open, their request schemas and texts, routes, app, menu, conditions), so that the sign-in form is drawn before the whole bundle is in. */
+            guest?: {
+                app: {
+                    [key: string]: unknown;
+                };
+                conditions: {
+                    [key: string]: unknown;
+                };
+                config: {
+                    [key: string]: unknown;
+                };
+                locales: {
+                    [key: string]: unknown;
+                };
+                schemas: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                screens: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                variant: string;
+                version: string;
+            };
             loginAppName: string;
             name: string;
             passwordMinDigits?: number;
