@@ -2,7 +2,7 @@
  * Build of the browser runtime. The runtime is generic: it ships no screen, text or client data,
  * so one build serves every client variant (the server hands it the merged bundle at start-up).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -43,10 +43,75 @@ function precompressAndRecord(): Plugin {
   };
 }
 
+/**
+ * The loading modal (shell/LoadingModal.tsx) written into index.html, its text from
+ * locales/pl/app.json as config/i18n.ts takes it at build time: the page shows it as soon as the
+ * HTML and the stylesheet are in, not once the JavaScript has run (issue 33: the first paint came
+ * after ~1.9 s on Lighthouse's simulated phone). React draws the same markup over it at start.
+ */
+function loadingModalInPage(): Plugin {
+  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return {
+    name: 'portal-loading-modal',
+    transformIndexHtml(html) {
+      const { loading } = JSON.parse(readFileSync(join(projectDir, 'locales/pl/app.json'), 'utf8')) as { loading: string };
+      const text = escape(loading);
+      const modal =
+        `<div class="modal d-block" role="dialog" aria-modal="true" aria-label="${text}" data-testid="loading-modal"><div class="modal-dialog modal-dialog-centered modal-sm"><div class="modal-content">` +
+        `<div class="modal-body d-flex align-items-center gap-3" role="status"><span class="spinner-border text-primary" aria-hidden="true"></span><span>${text}</span></div>` +
+        `</div></div></div><div class="modal-backdrop show"></div>`;
+      return html.replace('<!--loading-modal-->', modal);
+    },
+  };
+}
+
+/**
+ * The code of the screen types a visitor sees first (`guestFirst` in screens/<type>/index.ts: the
+ * sign-in form) preloaded from index.html beside the entry's: start-up asks for it at once
+ * (config/startup.ts), but only once the entry has run — a round trip later (issue 33).
+ */
+function guestFirstPreloads(): Plugin {
+  return {
+    name: 'portal-guest-first-preloads',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const screensDir = join(runtimeDir, 'src/screens');
+        const components = readdirSync(screensDir, { withFileTypes: true }).flatMap((dir) => {
+          const index = join(screensDir, dir.name, 'index.ts');
+          if (!dir.isDirectory() || !existsSync(index)) return [];
+          const source = readFileSync(index, 'utf8');
+          const lazy = /component\s*:\s*lazy\(\s*\(\)\s*=>\s*import\(\s*['"]([^'"]+)['"]/.exec(source);
+          return /guestFirst\s*:\s*true/.test(source) && lazy ? [join(screensDir, dir.name, lazy[1])] : [];
+        });
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = bundle[file];
+          if (files.has(file) || !chunk || chunk.type !== 'chunk') return;
+          files.add(file);
+          chunk.imports.forEach(visit);
+        };
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type === 'chunk' && chunk.facadeModuleId && components.some((c) => chunk.facadeModuleId!.replace(/\.tsx?$/, '') === c.replace(/\.tsx?$/, ''))) visit(chunk.fileName);
+        }
+        const links = [...files].filter((file) => !html.includes(`/${file}"`)).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: runtimeDir,
   publicDir: 'public',
-  plugins: [react(), precompressAndRecord()],
+  plugins: [react(), loadingModalInPage(), guestFirstPreloads(), precompressAndRecord()],
+  resolve: {
+    // React 19 has the hook the shim brings for older React (react-i18next imports the shim)
+    alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: `${runtimeDir}src/vendor/use-sync-external-store-shim.ts` }],
+  },
   build: {
     // the manifest names each entry's and lazy chunk's files (tools/size-budget.ts reads it)
     manifest: true,
@@ -54,6 +119,9 @@ export default defineConfig({
     emptyOutDir: true,
     // ag-grid is large on its own; it is loaded lazily with the first table screen
     chunkSizeWarningLimit: 1600,
+    // every browser the portal supports preloads modules itself (Chrome 66, Firefox 115, Safari 17);
+    // the polyfill was half a KB of the login page (issue 33)
+    modulePreload: { polyfill: false },
     rollupOptions: {
       output: {
         // The libraries every page runs (React, the router, i18next, jotai) in one chunk of their

@@ -34,8 +34,8 @@ describe('npm start builds the runtime only when its sources changed', () => {
     expect(runtimeIsStale(dir)).toBe(false);
   });
 
-  it('builds again after a runtime source, the vite config or the lock file changed', () => {
-    for (const [file, text] of [['runtime/src/main.tsx', 'export const x = 1;'], ['runtime/vite.config.ts', 'export default { base: "/" };'], ['package-lock.json', '{"lockfileVersion":3,"x":1}']]) {
+  it('builds again after a runtime source, the vite config, the lock file or the built-in start-up texts changed', () => {
+    for (const [file, text] of [['runtime/src/main.tsx', 'export const x = 1;'], ['runtime/vite.config.ts', 'export default { base: "/" };'], ['package-lock.json', '{"lockfileVersion":3,"x":1}'], ['locales/pl/app.json', '{"loading":"…"}']]) {
       recordBuild();
       write(file, text);
       expect(runtimeIsStale(dir), file).toBe(true);

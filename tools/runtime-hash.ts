@@ -2,7 +2,8 @@
  * Fingerprints of what the two builds are made from, so `npm start` rebuilds only when needed
  * (tools/build-if-stale.ts compares them with the ones each build recorded):
  * - the browser runtime: every file under runtime/ (its sources, index.html, public/ and
- *   vite.config.ts) and package-lock.json (the libraries bundled into it), in dist/runtime.hash;
+ *   vite.config.ts), package-lock.json (the libraries bundled into it) and locales/pl/app.json
+ *   (the start-up texts built into it), in dist/runtime.hash;
  * - the compiled server (tools/build-server.ts): server/, runtime/core/ and runtime/src/screens/
  *   (the modules both sides share: the screen types' cross-checks), package-lock.json and the build recipe itself, in dist-server/server.hash.
  * Screens, texts and variants are in neither: both read them at run time. Tests are left out.
@@ -33,7 +34,8 @@ export function sourceHash(root: string, folders: string[], singleFiles: string[
 }
 
 export function runtimeSourceHash(root: string): string {
-  return sourceHash(root, ['runtime'], ['package-lock.json']);
+  // app.json's start-up texts are built in (config/i18n.ts, the loading modal of index.html)
+  return sourceHash(root, ['runtime'], ['package-lock.json', 'locales/pl/app.json']);
 }
 
 export function serverSourceHash(root: string): string {

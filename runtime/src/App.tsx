@@ -1,13 +1,15 @@
 /**
  * The application: start-up behind the blocking loading modal, then the router over the loaded
  * configuration. The overlays (toasts, loading bar, modals, cookie notice) live outside the routes
- * so every page, the login page included, has them.
+ * so every page, the login page included, has them; those a first page rarely shows load with
+ * their first use (shell/Overlays.tsx, shell/ErrorModal.tsx).
  */
-import { useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { ConfigContext, type LoadedConfig } from './config/ConfigContext';
 import { i18n } from './config/i18n';
-import { startApplication } from './config/startup';
+import { startApplication, type Started } from './config/startup';
 import type { MenuDecl } from './config/bundle';
 import { AppRoutes } from './routing/AppRoutes';
 import { screenRegistry } from './screens/registry';
@@ -17,28 +19,73 @@ import { ErrorModal } from './shell/ErrorModal';
 import { LoadingBar } from './shell/LoadingBar';
 import { LoadingModal } from './shell/LoadingModal';
 import { DEFAULT_MENU_BREAKPOINT } from './shell/menu';
-import { GlobalStatementModal } from './shell/StatementModal';
-import { Toasts } from './shell/Toasts';
+import { GlobalStatementModal, Toasts } from './shell/Overlays';
+import { loadSignedInParts } from './shell/signed-in';
+import { sessionAtom } from './state/session';
 import { showErrorModal } from './state/ui';
 
 type StartupState = { phase: 'loading' } | { phase: 'failed' } | { phase: 'ready'; config: LoadedConfig };
 
 export function App() {
   const [state, setState] = useState<StartupState>({ phase: 'loading' });
+  // what is left to do once a visitor's first page is drawn (config/startup.ts); taken once
+  const visitor = useRef<Started['visitor'] | null>(null);
+  const session = useAtomValue(sessionAtom);
 
   useEffect(() => {
     let cancelled = false;
+    const failed = () => {
+      if (cancelled) return;
+      showErrorModal(i18n.t('app:noConnection'), true);
+      setState({ phase: 'failed' });
+    };
+    // a transition: React draws the page in slices of a few milliseconds, leaving the main thread
+    // free between them (issue 33: the first page's blocking time), and keeps what is shown until
+    // the page's lazy parts are in rather than flashing their fallbacks
+    const ready = (config: LoadedConfig) => !cancelled && startTransition(() => setState({ phase: 'ready', config }));
     startApplication()
-      .then((config) => !cancelled && setState({ phase: 'ready', config }))
-      .catch(() => {
-        if (cancelled) return;
-        showErrorModal(i18n.t('app:noConnection'), true);
-        setState({ phase: 'failed' });
-      });
+      .then(({ config, visitor: rest }) => {
+        visitor.current = rest ?? null;
+        ready(config);
+      })
+      .catch(failed);
     return () => {
       cancelled = true;
     };
   }, []);
+
+  // a visitor's page is drawn from part of the bundle: once it is on screen (after its frame), the
+  // compatibility messages; when the visitor starts signing in (a key, a click, a touch, a field
+  // taking the focus), the whole bundle, which replaces the part when in, and the signed-in pages' code
+  const startWhole = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    const rest = visitor.current;
+    if (state.phase !== 'ready' || !state.config.partial || !rest) return;
+    visitor.current = null;
+    requestAnimationFrame(() => setTimeout(rest.notices));
+    const events = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
+    const start = () => {
+      if (startWhole.current !== start) return;
+      startWhole.current = null;
+      for (const type of events) window.removeEventListener(type, start, true);
+      loadSignedInParts();
+      rest.loadWhole().then(
+        (config) => startTransition(() => setState({ phase: 'ready', config })),
+        () => {
+          showErrorModal(i18n.t('app:noConnection'), true);
+          setState({ phase: 'failed' });
+        },
+      );
+    };
+    startWhole.current = start;
+    for (const type of events) window.addEventListener(type, start, { capture: true, passive: true });
+  }, [state]);
+
+  // signed in before the whole bundle is in (a fast sign-in): its pages wait for it behind the loading modal
+  const waitingForWhole = state.phase === 'ready' && state.config.partial === true && session !== null;
+  useEffect(() => {
+    if (waitingForWhole) startWhole.current?.();
+  }, [waitingForWhole]);
 
   const breakpoint = state.phase === 'ready' ? ((state.config.bundle.screens.menu as MenuDecl | undefined)?.breakpoint ?? DEFAULT_MENU_BREAKPOINT) : DEFAULT_MENU_BREAKPOINT;
 
@@ -47,16 +94,18 @@ export function App() {
       <LoadingBar />
       {state.phase === 'ready' && (
         <ConfigContext.Provider value={state.config}>
-          <ScreenRegistryContext.Provider value={screenRegistry}>
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
-          </ScreenRegistryContext.Provider>
+          {!waitingForWhole && (
+            <ScreenRegistryContext.Provider value={screenRegistry}>
+              <BrowserRouter>
+                <AppRoutes />
+              </BrowserRouter>
+            </ScreenRegistryContext.Provider>
+          )}
           <CookieNotice />
           <GlobalStatementModal />
         </ConfigContext.Provider>
       )}
-      <LoadingModal show={state.phase === 'loading'} />
+      <LoadingModal show={state.phase === 'loading' || waitingForWhole} />
       <ErrorModal />
       <Toasts breakpoint={breakpoint} />
     </>

@@ -6,55 +6,49 @@
 import type { FormatKind } from './config/bundle';
 
 import { phoneText } from '../core/format-kind';
+import { formatSettings, onFormatSettings, type FormatSettings } from './format-settings';
 
 export { formatKindFor } from '../core/format-kind';
 
 export type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
-/**
- * The locale of numbers and the time zone of instants: screens/app.json config.locale and
- * config.timeZone, set once at start-up (configureFormats, from config/startup.ts). Until then,
- * and in unit tests, the portal's defaults.
- */
-export interface FormatSettings {
-  locale: string;
-  timeZone: string;
-  /** ISO 4217 code of money amounts (config.currency); the locale writes its symbol. */
-  currency: string;
-}
+// the locale, time zone and currency every value is shown in (set at start-up: format-settings.ts)
+export { configureFormats, type FormatSettings } from './format-settings';
 
-const DEFAULTS: FormatSettings = { locale: 'pl-PL', timeZone: 'Europe/Warsaw', currency: 'PLN' };
+/**
+ * An object whose properties are made when first read, each once: building every formatter at
+ * load and again at start-up cost the first page ~40 ms of its main thread, four times that on a
+ * slow phone, though the login page formats nothing (issue 33).
+ */
+function madeWhenRead<T extends object>(makers: { [K in keyof T]: () => T[K] }): T {
+  const out = {} as T;
+  for (const key of Object.keys(makers) as (keyof T)[]) {
+    let value: T[typeof key] | undefined;
+    Object.defineProperty(out, key, { get: () => (value ??= makers[key]()), enumerable: true });
+  }
+  return out;
+}
 
 function makeFormats({ locale, timeZone, currency }: FormatSettings) {
-  return {
-    timeZone,
-    number: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
-    decimal1: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
-    km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
-    money: new Intl.NumberFormat(locale, { style: 'currency', currency }),
+  return madeWhenRead({
+    timeZone: () => timeZone,
+    number: () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
+    decimal1: () => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    km: () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
+    money: () => new Intl.NumberFormat(locale, { style: 'currency', currency }),
     // an amount on a chart's axis: the locale's currency format without trailing zeros (12 000 zł, 1,25 zł)
-    moneyShort: new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 0, maximumFractionDigits: 2 }),
-    litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
-    mm: new Intl.NumberFormat(locale, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    moneyShort: () => new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 0, maximumFractionDigits: 2 }),
+    litres: () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
+    mm: () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
     // a month of a chart's axis (sty 2026): a calendar month, read in UTC so no zone moves it
-    month: new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }),
+    month: () => new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }),
     // wall-clock parts of an instant in the configured zone (en-CA: numeric, 24-hour)
-    clock: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
-  };
+    clock: () => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+  });
 }
 
-let formats = makeFormats(DEFAULTS);
-
-/** Sets the locale and time zone every value is shown in; values missing from `config` keep the defaults. */
-export function configureFormats(config: Record<string, unknown>): FormatSettings {
-  const settings: FormatSettings = {
-    locale: typeof config.locale === 'string' ? config.locale : DEFAULTS.locale,
-    timeZone: typeof config.timeZone === 'string' ? config.timeZone : DEFAULTS.timeZone,
-    currency: typeof config.currency === 'string' ? config.currency : DEFAULTS.currency,
-  };
-  formats = makeFormats(settings);
-  return settings;
-}
+let formats = makeFormats(formatSettings());
+onFormatSettings((settings) => (formats = makeFormats(settings)));
 
 interface DateParts {
   y: number;

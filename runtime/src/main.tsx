@@ -1,5 +1,5 @@
+// the icon font's stylesheet is not here: the login page shows no glyph of it (shell/icon-font.ts)
 import 'bootstrap/dist/css/bootstrap.min.css';
-import 'bootstrap-icons/font/bootstrap-icons.css';
 import './styles.css';
 import { Provider } from 'jotai';
 import { StrictMode } from 'react';

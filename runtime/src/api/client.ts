@@ -5,11 +5,15 @@
  * - pending requests are counted for the loading bar and the spinner,
  * - a 401 signs the user out (except on the sign-in call itself),
  * - a 500 with a detail, and a missing response, become an error toast (a 500's with the request's
- *   id, "Identyfikator zgłoszenia", which finds its line in the server's log).
+ *   id, "Identyfikator zgłoszenia", which finds its line in the server's log),
+ * - a GET refused by a busy server (503 with Retry-After: load shed, the database away for a
+ *   moment) is asked once more after the server's delay (at most RETRY_AFTER_CAP_MS) before it
+ *   fails: a page's start-up calls no longer leave it on "Ładowanie..." (issue 33).
  * Other failures reject with an ApiError carrying the server's body for the caller to show.
+ * The signing code (core/signing.ts, core/multipart.ts and their hash library) is loaded with the
+ * first write: the login page shows its form before anyone writes (issue 33).
  */
-import { signedMultipart, type MultipartPart } from '../../core/multipart';
-import { makeNonce, signBody } from '../../core/signing';
+import type { MultipartPart } from '../../core/multipart';
 import { i18n } from '../config/i18n';
 import { clearSession, currentToken } from '../state/session';
 import { store } from '../state/store';
@@ -84,13 +88,41 @@ export function configureSigning(preConfigName: string): void {
 
 const noConnectionText = () => i18n.t('app:noConnection');
 
-function buildHeaders(method: string, bodyText: string | undefined): Headers {
+/** The longest wait before asking a refused GET again, whatever Retry-After says. */
+export const RETRY_AFTER_CAP_MS = 3_000;
+
+/**
+ * How long to wait before asking again a GET the server refused for a moment (503 with
+ * Retry-After: seconds or an HTTP date), capped; null when the answer does not invite a retry.
+ */
+export function retryDelayMs(response: Pick<Response, 'status' | 'headers'>, now = Date.now()): number | null {
+  if (response.status !== 503) return null;
+  const header = response.headers.get('retry-after')?.trim();
+  if (!header) return null;
+  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  if (Number.isNaN(ms)) return null;
+  return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, ms));
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+async function buildHeaders(method: string, bodyText: string | undefined): Promise<Headers> {
   const headers = new Headers({ Accept: 'application/json' });
   const token = currentToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   if (bodyText !== undefined) headers.set('Content-Type', 'application/json');
   if (SIGNED_METHODS.has(method)) {
     if (signingKeyName === null) throw new Error('configureSigning() must run before the first write');
+    const { makeNonce, signBody } = await import('../../core/signing');
     const nonce = makeNonce();
     headers.set('X-Nonce', nonce);
     headers.set('X-Signature', signBody(signingKeyName, nonce, bodyText ?? ''));
@@ -128,13 +160,21 @@ async function readBody(response: Response, type: RequestOptions['responseType']
 export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   // the exact string that is signed is the one sent
   const bodyText = options.raw ? undefined : options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
-  const headers = options.raw ? rawHeaders(options.raw.headers) : buildHeaders(method, bodyText);
+  const headers = options.raw ? rawHeaders(options.raw.headers) : await buildHeaders(method, bodyText);
 
   const counted = !options.background;
   if (counted) store.set(pendingRequestsAtom, (n) => n + 1);
   let response: Response;
   try {
-    response = await fetch(API_PREFIX + path, { method, headers, body: options.raw ? (options.raw.body as BodyInit) : bodyText, credentials: 'include', signal: options.signal });
+    const send = () => fetch(API_PREFIX + path, { method, headers, body: options.raw ? (options.raw.body as BodyInit) : bodyText, credentials: 'include', signal: options.signal });
+    response = await send();
+    // only a GET: asking again cannot do a thing twice
+    const delay = method === 'GET' ? retryDelayMs(response) : null;
+    if (delay !== null) {
+      await response.body?.cancel().catch(() => undefined);
+      await wait(delay, options.signal);
+      response = await send();
+    }
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') throw e;
     const text = noConnectionText();
@@ -163,8 +203,9 @@ export const api = {
   put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
   delete: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
   /** A multipart/form-data POST (an attachment upload), signed over the exact bytes sent (core/multipart.ts). */
-  postMultipart: <T = unknown>(path: string, parts: MultipartPart[], options?: RequestOptions) => {
+  postMultipart: async <T = unknown>(path: string, parts: MultipartPart[], options?: RequestOptions) => {
     if (signingKeyName === null) throw new Error('configureSigning() must run before the first write');
+    const { signedMultipart } = await import('../../core/multipart');
     return request<T>('POST', path, { ...options, raw: signedMultipart(signingKeyName, parts) });
   },
 };

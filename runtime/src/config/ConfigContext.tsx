@@ -25,6 +25,11 @@ export interface LoadedConfig {
   /** GET /api/ui/config's ETag, to ask at a navigation whether the bundle changed; none in a preview. */
   etag?: string | null;
   preview?: PreviewState;
+  /**
+   * The bundle is a visitor's part of it (the pre-configuration's `guest`: the public pages), drawn
+   * while start-up loads the whole (config/startup.ts); nothing behind sign-in is drawn from it.
+   */
+  partial?: boolean;
 }
 
 export const ConfigContext = createContext<LoadedConfig | null>(null);
@@ -35,6 +40,6 @@ export function useConfig(): LoadedConfig {
   return value;
 }
 
-export function makeLoadedConfig(preConfig: PreConfig, bundle: Bundle, branding: AppliedBranding = {}, more?: Pick<LoadedConfig, 'etag' | 'preview'>): LoadedConfig {
+export function makeLoadedConfig(preConfig: PreConfig, bundle: Bundle, branding: AppliedBranding = {}, more?: Pick<LoadedConfig, 'etag' | 'preview' | 'partial'>): LoadedConfig {
   return { preConfig, bundle, conditions: new ConditionEvaluator(bundle.conditions), branding, ...more };
 }

@@ -7,20 +7,13 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import appTexts from '../../../locales/pl/app.json';
+// only these texts are built in (named imports: the rest of app.json stays out of the page's code)
+import { close, errorTitle, loading, noConnection, ok } from '../../../locales/pl/app.json';
 import type { Bundle } from './bundle';
 
 export const LANGUAGE = 'pl';
 
-const startupTexts = {
-  app: {
-    loading: appTexts.loading,
-    noConnection: appTexts.noConnection,
-    errorTitle: appTexts.errorTitle,
-    ok: appTexts.ok,
-    close: appTexts.close,
-  },
-};
+const startupTexts = { app: { loading, noConnection, errorTitle, ok, close } };
 
 export const i18n = i18next.createInstance();
 

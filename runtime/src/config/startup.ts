@@ -2,17 +2,38 @@
  * Start-up (spec §4 "Session"): pre-configuration, then the configuration bundle, then the texts.
  * A 401 on the pre-configuration signs out (a stale token was sent) and tries once more without
  * it; any other failure is the caller's to show as the blocking 'Brak połączenia z serwerem'.
+ * A visitor (no session) is shown the sign-in form as soon as the pre-configuration is in — it
+ * is in the page itself when the server wrote it there — from its `guest` part of the bundle;
+ * the whole bundle, asked for at the same moment, follows (issue 33).
  */
 import { api, ApiError, configureSigning } from '../api/client';
+import { screenRegistry } from '../screens/registry';
+import { loadSignedInParts } from '../shell/signed-in';
+import { currentToken } from '../state/session';
 import { showErrorModal, showToast } from '../state/ui';
 import { applyBranding } from './branding';
 import { makeLoadedConfig, type LoadedConfig } from './ConfigContext';
-import { configureFormats } from '../format';
+import { configureFormats } from '../format-settings';
 import { applyBundleLocales, i18n } from './i18n';
 import type { Bundle, CompatibilityMessage, PreConfig } from './bundle';
 
 /** Keys of the non-blocking compatibility warnings already shown (spec §4 "Initialization errors"). */
 export const SHOWN_WARNINGS_KEY = 'portal.initWarningsShown';
+
+/**
+ * The pre-configuration the server wrote into the page (plugins/delivery.ts): a visitor's start-up
+ * takes it from there rather than asking (issue 33). A start-up with a session asks, with its
+ * token: its variant may be its client's.
+ */
+function preConfigInPage(): PreConfig | null {
+  const text = document.getElementById('pre-config')?.textContent;
+  if (!text || currentToken()) return null;
+  try {
+    return JSON.parse(text) as PreConfig;
+  } catch {
+    return null;
+  }
+}
 
 async function loadPreConfig(): Promise<PreConfig> {
   try {
@@ -61,17 +82,59 @@ function showCompatibility(items: CompatibilityMessage[]): void {
  */
 export const previewKey = () => `portal.studioPreview${self === top ? '' : '.frame'}`;
 
-export async function startApplication(): Promise<LoadedConfig> {
-  const preConfig = await loadPreConfig();
+/**
+ * What start-up gives the application: the configuration to draw the first page from and, when
+ * that is a visitor's part of the bundle (`config.partial`), the rest: the compatibility messages
+ * to show once that page is drawn, and the whole bundle to load once the visitor starts signing
+ * in — what the sign-in form does not need does not share the network and the processor with it
+ * (issue 33), and is in by the time the credentials are.
+ */
+export interface Started {
+  config: LoadedConfig;
+  visitor?: { notices(): void; loadWhole(): Promise<LoadedConfig> };
+}
+
+export async function startApplication(): Promise<Started> {
+  // what the first page will need is asked for at once, side by side: the pre-configuration (when
+  // the page does not carry it), for a visitor the sign-in form's code, for a signed-in user the
+  // bundle and the shell's code (issue 33: they were asked one after another)
+  const previewing = /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) !== null;
+  const visitor = !currentToken() && !previewing;
+  if (!visitor) loadSignedInParts();
+  else for (const type of screenRegistry.values()) if (type.guestFirst) type.load?.().catch(() => undefined);
+  let etag: string | null = null;
+  const askBundle = () => api.get<Bundle>('/ui/config', { quiet: true, onHeaders: (h) => (etag = h.get('etag')) });
+  const inPage = preConfigInPage();
+  const bundleCall = previewing || (visitor && inPage?.guest) ? undefined : askBundle();
+  // answered or not, the bundle call must not be left rejected unheard while the pre-configuration fails
+  bundleCall?.catch(() => undefined);
+  const preConfig = inPage ?? (await loadPreConfig());
   configureSigning(preConfig.name);
   document.title = preConfig.loginAppName;
+
+  // a visitor: the sign-in form is drawn from the pre-configuration's part of the bundle, as soon
+  // as it is in; the whole bundle (~6 times larger) follows while the visitor types
+  const guest = preConfig.guest as Bundle | undefined;
+  if (guest && visitor && !currentToken()) {
+    const branding = await applyBundle(guest);
+    const loadWhole = async () => {
+      const bundle = await (bundleCall ?? askBundle());
+      // the same look (the same bundle, as a rule): its logo is not fetched again
+      if (JSON.stringify(bundle.app.branding) !== JSON.stringify(guest.app.branding)) return makeLoadedConfig(preConfig, bundle, await applyBundle(bundle), { etag });
+      applyBundleLocales(bundle);
+      configureFormats(bundle.config);
+      return makeLoadedConfig(preConfig, bundle, branding, { etag });
+    };
+    const notices = () => showCompatibility(preConfig.compatibility ?? []);
+    return { config: makeLoadedConfig(preConfig, guest, branding, { etag: null, partial: true }), visitor: { notices, loadWhole } };
+  }
+
   // a studio preview brings the bundle of its draft (config/preview.tsx, loaded only then)
-  const preview = /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) ? await (await import('./preview')).startPreview() : undefined;
-  let etag: string | null = null;
-  const bundle = preview?.bundle ?? (await api.get<Bundle>('/ui/config', { quiet: true, onHeaders: (h) => (etag = h.get('etag')) }));
+  const preview = previewing ? await (await import('./preview')).startPreview() : undefined;
+  const bundle = preview?.bundle ?? (await (bundleCall ?? askBundle()));
   const branding = applyBundle(bundle);
   showCompatibility(preConfig.compatibility ?? []);
-  return makeLoadedConfig(preConfig, bundle, await branding, { etag, preview: preview?.state });
+  return { config: makeLoadedConfig(preConfig, bundle, await branding, { etag, preview: preview?.state }) };
 }
 
 /** A bundle's texts and formats applied at once, then its branding (start-up; a newer bundle: config/bundle-refresh.ts). */

@@ -5,14 +5,17 @@
  * and "validate while typing after a refused attempt" behaviour as the @rjsf forms
  * (forms/templates.tsx, forms/useFieldErrors.ts), one message per field.
  */
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldLabelKey } from '../../core/labels';
 import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
 import { distinctMessages, maxLengthOf } from './field-messages';
 import { choicesOf, formMessages, requiredFields, withValue, type ObjectSchema } from './light-form';
-import { inputFormatOf, type InputFormat } from './input-formats';
-import { useFormattedInput } from './useFormattedInput';
+import { isInputFormatName } from './input-format-names';
+
+// the typed inputs (money, dates, phone…: forms/input-formats.ts) come with their code, loaded when
+// a form has one; the login form has none (issue 33: its page's JavaScript)
+const FormattedField = lazy(() => import('./LightFormattedField'));
 
 type Data = Record<string, unknown>;
 type ServerErrors = Record<string, { __errors?: unknown[] } | undefined> | undefined;
@@ -181,8 +184,12 @@ function FieldInput({ id, field, property, label, required, value, invalid, desc
         ))}
       </select>
     );
-  } else if (inputFormatOf(field.widget)) {
-    input = <FormattedField {...common} id={id} className={className} format={inputFormatOf(field.widget)!} value={value} autoComplete={field.autocomplete} onChange={onChange} />;
+  } else if (isInputFormatName(field.widget)) {
+    input = (
+      <Suspense fallback={<input {...common} id={id} name={id} className={className} type="text" disabled />}>
+        <FormattedField {...common} id={id} className={className} format={field.widget} value={value} autoComplete={field.autocomplete} onChange={onChange} />
+      </Suspense>
+    );
   } else if (field.widget === 'textarea') {
     input = <textarea {...common} id={id} name={id} className={className} maxLength={maxLengthOf(property as { maxLength?: unknown })} value={text} onChange={(e) => onChange(e.target.value)} />;
   } else {
@@ -213,10 +220,4 @@ function FieldInput({ id, field, property, label, required, value, invalid, desc
       {input}
     </>
   );
-}
-
-/** A money, mileage, phone, postcode, date or date-time input (forms/input-formats.ts), as the rjsf forms draw it. */
-function FormattedField({ format, value, onChange, ...rest }: { format: InputFormat; value: unknown; onChange: (value: unknown) => void; id: string; className: string; autoComplete?: string } & Record<`aria-${string}`, unknown>) {
-  const input = useFormattedInput(format, value, onChange);
-  return <input {...rest} {...input} name={rest.id} type="text" />;
 }

@@ -9,8 +9,9 @@
  * type's message) instead of the input silently dropping it. Empty text is `undefined` (absent).
  */
 import { formatDateTime } from '../format';
+import type { InputFormatName } from './input-format-names';
 
-export type InputFormatName = 'money' | 'mileage' | 'phone' | 'postcode' | 'date' | 'dateTime' | 'time' | 'percent' | 'tread' | 'quantity';
+export type { InputFormatName } from './input-format-names';
 
 export interface InputFormat {
   display(value: unknown): string;

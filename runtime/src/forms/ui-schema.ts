@@ -7,7 +7,7 @@ import type { ConditionContext, ConditionEvaluator } from '../../core/conditions
 import { fieldLabelKey } from '../../core/labels';
 import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
-import { inputFormatOf } from './input-formats';
+import { isInputFormatName } from './input-format-names';
 
 /** Widgets of the screen files that map to rjsf's built-in widget names. */
 const BUILT_IN_WIDGETS: Partial<Record<NonNullable<FormFieldDecl['widget']>, string>> = {
@@ -86,7 +86,7 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     }
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
     // money, mileage, phone, postcode, date, dateTime: forms/widgets.tsx registers each by that name
-    else if (inputFormatOf(field.widget)) entry['ui:widget'] = field.widget;
+    else if (isInputFormatName(field.widget)) entry['ui:widget'] = field.widget;
     // an option's label may show its value ("{{value}}:00" for the hours of a day)
     if (field.options) entry['ui:enumNames'] = Object.fromEntries(field.options.map((o) => [String(o.value), t(o.label, { value: o.value })]));
     // the screen file's value is an HTML autocomplete token (validated by its meta-schema)

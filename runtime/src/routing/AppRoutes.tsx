@@ -6,22 +6,27 @@
  *
  * The loaded configuration is provided again here, so that a bundle published since start-up
  * replaces it at a navigation (config/bundle-refresh.ts, loaded lazily); a studio preview's banner
- * (config/preview.tsx) is shown over every page.
+ * (config/preview.tsx) is shown over every page. The signed-in shell and the modal of a modal route
+ * are chunks of their own: the login page needs neither (issue 33).
  */
 import { useAtomValue } from 'jotai';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ConfigContext, useConfig } from '../config/ConfigContext';
 import { useConditionContext } from '../config/useConditionContext';
+import { Loading } from '../screens/Loading';
 import { ScreenView } from '../screens/ScreenView';
-import { PublicLayout, Shell } from '../shell/Shell';
+import { PublicLayout } from '../shell/PublicLayout';
 import { sessionAtom, sessionRevisionAtom } from '../state/session';
 import { landingPath, resolveRoute, type RouteDecision } from './resolve';
-import { RouteMessage } from './RouteMessage';
-import { RouteModal } from './RouteModal';
-import { SignOut } from './SignOut';
 import { useRoutesDecl, type RouteState } from './useNavigateTo';
+
+const Shell = lazy(() => import('../shell/Shell').then((m) => ({ default: m.Shell })));
+const RouteModal = lazy(() => import('./RouteModal').then((m) => ({ default: m.RouteModal })));
+// pages a visitor's first page does not show: no access, not found, signing out
+const RouteMessage = lazy(() => import('./RouteMessage').then((m) => ({ default: m.RouteMessage })));
+const SignOut = lazy(() => import('./SignOut').then((m) => ({ default: m.SignOut })));
 
 function usePageTitle(decision: RouteDecision) {
   const { t } = useTranslation();
@@ -56,18 +61,34 @@ function PageContent({ decision }: { decision: RouteDecision }) {
       );
     }
     case 'noAccess':
-      return <RouteMessage textKey="app:noAccess" />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <RouteMessage textKey="app:noAccess" />
+        </Suspense>
+      );
     case 'notFound':
-      return <RouteMessage textKey="app:notFound" variant="secondary" />;
+      return (
+        <Suspense fallback={<Loading />}>
+          <RouteMessage textKey="app:notFound" variant="secondary" />
+        </Suspense>
+      );
     default:
       return null;
   }
 }
 
 export function AppRoutes() {
-  const [config, setConfig] = useState(useConfig());
+  const started = useConfig();
+  const [config, setConfig] = useState(started);
+  // start-up's next configuration (the whole bundle after a visitor's part of it) replaces the one in use
+  const [startedWith, setStartedWith] = useState(started);
+  if (startedWith !== started) {
+    setStartedWith(started);
+    setConfig(started);
+  }
   const { pathname } = useLocation();
-  useEffect(() => void import('../config/bundle-refresh').then((m) => m.onNavigation(config, setConfig)), [pathname]);
+  // a bundle without an ETag (a visitor's part, a preview) is never asked for again
+  useEffect(() => void (config.etag && import('../config/bundle-refresh').then((m) => m.onNavigation(config, setConfig))), [pathname]);
   const Banner = config.preview?.Banner;
   return (
     <ConfigContext.Provider value={config}>
@@ -91,16 +112,24 @@ function Routed() {
   usePageTitle(current);
 
   if (current.kind === 'redirect') return <Navigate to={current.to} replace />;
-  if (current.kind === 'signOut') return <SignOut />;
+  if (current.kind === 'signOut') {
+    return (
+      <Suspense fallback={<Loading />}>
+        <SignOut />
+      </Suspense>
+    );
+  }
 
   const layout = (decision: RouteDecision, pagePath: string) => {
     const content = <PageContent decision={decision} />;
     const isPublicScreen = decision.kind === 'screen' && decision.route.public;
     const help = decision.kind === 'screen' && decision.route.help ? { text: decision.route.help, title: decision.route.title } : undefined;
     return session && !isPublicScreen ? (
-      <Shell pagePath={pagePath} help={help}>
-        {content}
-      </Shell>
+      <Suspense fallback={<Loading />}>
+        <Shell pagePath={pagePath} help={help}>
+          {content}
+        </Shell>
+      </Suspense>
     ) : (
       <PublicLayout>{content}</PublicLayout>
     );
@@ -119,7 +148,11 @@ function Routed() {
     page = usable ? underneath : resolve(landing);
     // back to the page it was opened from; opened directly (no history of ours) → the landing page
     const close = () => (background ? navigate(-1) : navigate(landing, { replace: true }));
-    modal = <RouteModal route={current.route} screenId={current.screenId} onClose={close} />;
+    modal = (
+      <Suspense fallback={null}>
+        <RouteModal route={current.route} screenId={current.screenId} onClose={close} />
+      </Suspense>
+    );
   }
   return (
     <>

@@ -1,16 +1,17 @@
-import Alert from 'react-bootstrap/Alert';
+import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw';
 import { useTranslation } from 'react-i18next';
+import { ShellIcon } from '../shell/ShellIcon';
 
-/** A page that only says something: no access (app:noAccess) or not found (app:notFound). */
+/** A page that only says something: no access (app:noAccess) or not found (app:notFound); its icon inline, as a visitor may see it. */
 export function RouteMessage({ textKey, variant = 'warning' }: { textKey: string; variant?: string }) {
   const { t } = useTranslation();
   return (
     <section className="route-message" data-testid="route-message">
       <h1 className="visually-hidden">{t(textKey)}</h1>
-      <Alert variant={variant} className="mt-2">
-        <i className="bi bi-info-circle me-2" aria-hidden="true" />
+      <div className={`alert alert-${variant} mt-2`} role="alert">
+        <ShellIcon svg={infoCircle} className="me-2" />
         {t(textKey)}
-      </Alert>
+      </div>
     </section>
   );
 }

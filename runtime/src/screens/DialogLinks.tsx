@@ -1,17 +1,16 @@
-import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import type { DialogLinkDecl } from '../config/bundle';
 
-/** Links under a form that open another dialog screen (forgotten password, password rules). */
+/** Links under a form that open another dialog screen (forgotten password, password rules); Bootstrap's link-button markup (the login page has them). */
 export function DialogLinks({ links, onOpen }: { links?: DialogLinkDecl[]; onOpen: (screen: string) => void }) {
   const { t } = useTranslation();
   if (!links?.length) return null;
   return (
     <div className="dialog-links d-flex flex-wrap gap-3 mt-3">
       {links.map((link) => (
-        <Button key={link.id} variant="link" className="p-0" data-link={link.id} onClick={() => onOpen(link.dialog)}>
+        <button key={link.id} type="button" className="btn btn-link p-0" data-link={link.id} onClick={() => onOpen(link.dialog)}>
           {t(link.label)}
-        </Button>
+        </button>
       ))}
     </div>
   );

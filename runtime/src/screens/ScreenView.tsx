@@ -1,14 +1,15 @@
-import { Suspense } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense } from 'react';
 import { useConfig } from '../config/ConfigContext';
 import type { RenderableScreen } from '../config/bundle';
+import { ComingSoon } from './ComingSoon';
 import { Loading } from './Loading';
 import { useScreenRegistry } from './ScreenRegistryContext';
 import type { ScreenProps } from './types';
 
 type ScreenViewProps = Omit<ScreenProps, 'screen'>;
+
+// a dialog of a screen that no file declares yet: a modal, loaded only then (the login page shows ScreenView)
+const UnavailableDialog = lazy(() => import('./UnavailableDialog'));
 
 /**
  * Renders a screen of the bundle by id through the registry of the context (ScreenRegistryContext,
@@ -28,20 +29,13 @@ export function ScreenView(props: ScreenViewProps) {
 }
 
 function Unavailable({ presentation, onClose }: ScreenViewProps) {
-  const { t } = useTranslation();
-  const message = (
-    <Alert variant="info" className="mb-0" data-testid="coming-soon">
-      {t('app:comingSoon')}
-    </Alert>
-  );
   // a dialog opened by an action has no modal around it yet, and must still be closable
   if (presentation === 'dialog' && onClose) {
     return (
-      <Modal show onHide={onClose} centered aria-label={t('app:comingSoon')}>
-        <Modal.Header closeButton closeLabel={t('app:close')} />
-        <Modal.Body>{message}</Modal.Body>
-      </Modal>
+      <Suspense fallback={null}>
+        <UnavailableDialog onClose={onClose} />
+      </Suspense>
     );
   }
-  return message;
+  return <ComingSoon />;
 }

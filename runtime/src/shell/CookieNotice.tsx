@@ -1,5 +1,5 @@
+import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { ShellIcon } from './ShellIcon';
 
@@ -13,7 +13,10 @@ function accepted(): boolean {
   }
 }
 
-/** The cookie notice: a banner at the bottom until the user acknowledges it (remembered in localStorage). */
+/**
+ * The cookie notice: a banner at the bottom until the user acknowledges it (remembered in
+ * localStorage). Bootstrap's button markup without react-bootstrap: the login page shows it.
+ */
 export function CookieNotice() {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(() => !accepted());
@@ -29,12 +32,12 @@ export function CookieNotice() {
   return (
     <section className="cookie-notice shadow" aria-label={t('app:cookies.title')} data-testid="cookie-notice">
       <p className="mb-0">
-        <ShellIcon name="info-circle" className="me-2" />
+        <ShellIcon svg={infoCircle} className="me-2" />
         {t('app:cookies.text')}
       </p>
-      <Button variant="light" size="sm" onClick={accept}>
+      <button type="button" className="btn btn-light btn-sm" onClick={accept}>
         {t('app:cookies.accept')}
-      </Button>
+      </button>
     </section>
   );
 }

@@ -1,39 +1,39 @@
-import { useAtom } from 'jotai';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
+import exclamationOctagonFill from 'bootstrap-icons/icons/exclamation-octagon-fill.svg?raw';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorModalAtom } from '../state/ui';
+import { lazyPart } from './lazy-part';
 import { ShellIcon } from './ShellIcon';
+import { StaticModal } from './StaticModal';
 
-/** The error modal (spec §2): a blocking one cannot be closed (e.g. no connection at start-up). */
+const ClosableErrorModal = lazyPart(() => import('./ClosableErrorModal'));
+
+/**
+ * The error modal (spec §2). A blocking one (no connection at start-up: the application cannot
+ * continue) cannot be closed, so it is plain markup, in the first page's code: it must show when
+ * the server, and so any further chunk, cannot be reached. One the user may close is
+ * react-bootstrap's modal, loaded with the first such error.
+ */
 export function ErrorModal() {
   const { t } = useTranslation();
-  const [error, setError] = useAtom(errorModalAtom);
-  const close = () => setError(null);
+  const error = useAtomValue(errorModalAtom);
+  // once loaded it stays drawn, so that it closes as react-bootstrap closes a modal
+  const [closableUsed, setClosableUsed] = useState(false);
+  if (error && !error.blocking && !closableUsed) setClosableUsed(true);
+  const closable = closableUsed && <ClosableErrorModal />;
+  if (!error?.blocking) return closable || null;
   return (
-    <Modal
-      show={error !== null}
-      onHide={error?.blocking ? undefined : close}
-      backdrop={error?.blocking ? 'static' : true}
-      keyboard={!error?.blocking}
-      centered
-      aria-labelledby="error-modal-title"
-      data-testid="error-modal"
-    >
-      <Modal.Header closeButton={!error?.blocking} closeLabel={t('app:close')}>
-        <Modal.Title id="error-modal-title" as="h2" className="h5">
-          <ShellIcon name="exclamation-octagon-fill" className="text-danger me-2" />
+    <StaticModal labelledBy="error-modal-title" testId="error-modal">
+      <div className="modal-header">
+        <h2 id="error-modal-title" className="modal-title h5">
+          <ShellIcon svg={exclamationOctagonFill} className="text-danger me-2" />
           {t('app:errorTitle')}
-        </Modal.Title>
-      </Modal.Header>
-      <Modal.Body role="alert">{error?.text}</Modal.Body>
-      {!error?.blocking && (
-        <Modal.Footer>
-          <Button variant="primary" onClick={close} autoFocus>
-            {t('app:ok')}
-          </Button>
-        </Modal.Footer>
-      )}
-    </Modal>
+        </h2>
+      </div>
+      <div className="modal-body" role="alert">
+        {error.text}
+      </div>
+    </StaticModal>
   );
 }

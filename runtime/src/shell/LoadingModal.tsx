@@ -1,16 +1,16 @@
-import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from 'react-i18next';
+import { StaticModal } from './StaticModal';
 
 /** The blocking loading modal ('Ładowanie...') shown while the application starts. */
 export function LoadingModal({ show }: { show: boolean }) {
   const { t } = useTranslation();
+  if (!show) return null;
   return (
-    <Modal show={show} backdrop="static" keyboard={false} centered size="sm" aria-label={t('app:loading')} data-testid="loading-modal">
-      <Modal.Body className="d-flex align-items-center gap-3" role="status">
-        <Spinner animation="border" variant="primary" aria-hidden="true" />
+    <StaticModal size="sm" label={t('app:loading')} testId="loading-modal">
+      <div className="modal-body d-flex align-items-center gap-3" role="status">
+        <span className="spinner-border text-primary" aria-hidden="true" />
         <span>{t('app:loading')}</span>
-      </Modal.Body>
-    </Modal>
+      </div>
+    </StaticModal>
   );
 }

@@ -1,3 +1,5 @@
+// the signed-in pages' glyphs: the stylesheet comes with the shell, before it is drawn (icon-font.ts)
+import 'bootstrap-icons/font/bootstrap-icons.css';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,13 +10,12 @@ import { sessionAtom } from '../state/session';
 import { Footer } from './Footer';
 import { SessionGates } from './SessionGates';
 import { DEFAULT_MENU_BREAKPOINT, DEFAULT_MENU_WIDTH } from './menu';
+import { MAIN_ID } from './PublicLayout';
 import { SideMenu } from './SideMenu';
 import { TopBar, type PageHelp } from './TopBar';
 import { useIsWide } from './useMediaQuery';
 
-export const MAIN_ID = 'main-content';
-
-/** The signed-in layout: top bar, side menu, the page, footer. */
+/** The signed-in layout: top bar, side menu, the page, footer (a chunk the login page does not load: AppRoutes.tsx). */
 export function Shell({ children, pagePath, help }: { children: ReactNode; pagePath: string; help?: PageHelp }) {
   const { t } = useTranslation();
   const { bundle } = useConfig();
@@ -58,18 +59,6 @@ export function Shell({ children, pagePath, help }: { children: ReactNode; pageP
           <SessionGates>{children}</SessionGates>
         </main>
       </div>
-      <Footer />
-    </div>
-  );
-}
-
-/** The layout of public pages (login): the page and the footer. */
-export function PublicLayout({ children }: { children: ReactNode }) {
-  return (
-    <div className="public-layout">
-      <main id={MAIN_ID} className="public-main" tabIndex={-1}>
-        {children}
-      </main>
       <Footer />
     </div>
   );

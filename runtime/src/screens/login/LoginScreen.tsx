@@ -2,10 +2,10 @@
  * The `login` screen type: a light form (forms/LightForm.tsx — not the form library, so the first
  * page loads quickly) over the request schema the screen names, laid out by the screen's `fields`. On success the session (token + user) is stored and the user goes to the
  * routes' landing page; a refusal shows the server's detail, a 400's field errors on their fields.
+ * Bootstrap's card and alert markup rather than react-bootstrap's components, and the signed-in
+ * pages' code asked for only as the user signs in (issue 33: the login page's JavaScript).
  */
-import { useMemo, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Card from 'react-bootstrap/Card';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, errorText } from '../../api/client';
@@ -21,6 +21,8 @@ import { useFieldErrors } from '../../forms/useFieldErrors';
 import { landingPath } from '../../routing/resolve';
 import { useRoutesDecl } from '../../routing/useNavigateTo';
 import { saveSession } from '../../state/session';
+import { loadIconFont } from '../../shell/icon-font';
+import { loadSignedInParts } from '../../shell/signed-in';
 import { showToast } from '../../state/ui';
 import { DialogLinks } from '../DialogLinks';
 import { ScreenView } from '../ScreenView';
@@ -51,6 +53,10 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   // /?reset opens the set-password dialog (spec §2); other query dialogs the same way
   const queryDialog = Object.entries(screen.queryDialogs ?? {}).find(([q]) => searchParams.has(q))?.[1] ?? null;
   const [dialog, setDialog] = useState<string | null>(queryDialog);
+  // the form shows no glyph of the icon font; the dialogs it opens may
+  useEffect(() => {
+    if (dialog) loadIconFont();
+  }, [dialog]);
 
   // a guest has no session: the fields' rules look at the form data (context.record)
   const guestContext = useMemo(() => conditionContext(bundle, null), [bundle]);
@@ -70,6 +76,8 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     setBusy(true);
     setError(null);
     fieldErrors.clear();
+    // the signed-in pages' shell loads while the server checks the credentials
+    loadSignedInParts();
     try {
       const response = await api.post<AuthResponse>(screen.submit.endpoint, withoutHidden(data ?? {}, hidden), { signOutOn401: false });
       const user = response.body.userDetails;
@@ -96,19 +104,25 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     }
   };
 
-  if (!schema) return <Alert variant="danger">{t('app:notFound')}</Alert>;
+  if (!schema) {
+    return (
+      <div className="alert alert-danger" role="alert">
+        {t('app:notFound')}
+      </div>
+    );
+  }
 
   return (
     <div className="login-page">
       {branding.logoUrl && <img className="login-logo" src={branding.logoUrl} alt={branding.logoAlt ?? preConfig.loginAppName} />}
       <h1 className="login-app-name">{preConfig.loginAppName}</h1>
-      <Card className={`login-card shadow-sm${shake ? ' shake' : ''}`}>
-        <Card.Body>
+      <div className={`card login-card shadow-sm${shake ? ' shake' : ''}`}>
+        <div className="card-body">
           {screen.title && <h2 className="h5 mb-3">{t(screen.title)}</h2>}
           {error && (
-            <Alert variant="danger" role="alert" data-testid="login-error">
+            <div className="alert alert-danger" role="alert" data-testid="login-error">
               {error}
-            </Alert>
+            </div>
           )}
           <LightForm
             idPrefix="login"
@@ -130,8 +144,8 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
             onError={() => fieldErrors.failed()}
           />
           <DialogLinks links={screen.links} onOpen={setDialog} />
-        </Card.Body>
-      </Card>
+        </div>
+      </div>
       {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}
     </div>
   );

@@ -1,7 +1,8 @@
 /**
  * The toolbar's export button of a table screen that declares `"export"` (xlsx or csv). It exports
- * what the grid shows now (export.ts) and shows that it is busy until the file is on its way; a
- * refusal (over the limit, no access) is an error toast with the server's or the limit's message.
+ * what the grid shows now (export.ts, loaded with the first export) and shows that it is busy until
+ * the file is on its way; a refusal (over the limit, no access) is an error toast with the server's
+ * or the limit's message; export.ts that cannot be loaded (the server gone), 'Brak połączenia'.
  */
 import type { GridApi } from 'ag-grid-community';
 import { useState } from 'react';
@@ -14,7 +15,6 @@ import { useConfig } from '../../config/ConfigContext';
 import type { TableScreenDecl } from '../../config/bundle';
 import { showToast } from '../../state/ui';
 import type { TableQuery } from './datasource';
-import { exportCsv, exportExcel, ExportRefused, exportRowParams, shownColumns } from './export';
 
 const ICONS = { xlsx: 'bi-file-earmark-excel', csv: 'bi-filetype-csv' } as const;
 
@@ -34,7 +34,11 @@ export function ExportButton({ kind, screen, query, gridApi }: Props) {
     const grid = gridApi();
     if (!grid || busy) return;
     setBusy(true);
+    // the export's own code (the Excel call, the CSV writer) comes with the first export (issue 33)
+    let exporting: typeof import('./export') | undefined;
     try {
+      exporting = await import('./export');
+      const { exportCsv, exportExcel, exportRowParams, shownColumns } = exporting;
       // what the grid shows, but for the columns the configuration keeps out of exports
       const shown = shownColumns(grid, screen, bundle.schemas[screen.entity]).filter((s) => s.column.exported !== false);
       const rowParams = exportRowParams(grid, query);
@@ -42,7 +46,8 @@ export function ExportButton({ kind, screen, query, gridApi }: Props) {
       else await exportCsv(screen.resource, shown, rowParams, { limit: exportLimitOf(bundle.config), title: t(screen.title ?? `${screen.entity}:title`), t });
     } catch (error) {
       // the API client has shown 5xx and lost connections already, and a 401 signs out
-      if (error instanceof ExportRefused) showToast('error', error.message);
+      if (!exporting) showToast('error', errorText(error));
+      else if (error instanceof exporting.ExportRefused) showToast('error', error.message);
       else if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) showToast('error', errorText(error));
       else if (!(error instanceof ApiError)) throw error;
     } finally {
