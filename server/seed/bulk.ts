@@ -18,7 +18,7 @@ import { withBulkLoad } from './bulk-load.ts';
 import { sqlHash } from './prng.ts';
 import { attachmentFileName, invoiceFileName, renderInvoiceFiles, renderSharedInvoiceFiles, type BilledVehicle, type InvoiceFacts } from './invoice-pdfs.ts';
 import { addDays, CASE_NUMBER_DIGITS, exec, int, lit, maxId, pick, syncIdentity, textArray } from './sql-util.ts';
-import { SHOWCASE_READING_AGE, SHOWCASE_SLOTS, showcaseCar, type ShowcaseTarget } from './reminder-showcase.ts';
+import { readingAge, SHOWCASE_SLOTS, showcaseCar, type ShowcaseTarget } from './reminder-showcase.ts';
 import type { DB, InvoiceFile } from '../db/types.generated.ts';
 
 export interface BulkPlan {
@@ -137,22 +137,24 @@ async function cars(db: Kysely<DB>, plan: BulkPlan, base: number, empBase: numbe
       ${m('marka')}, ${m('markaOpis')}, ${m('modelOpis')}, x.rok,
       case r.h6 % 20 when 0 then 'W serwisie' when 1 then 'Zawieszony' else 'Aktywny' end,
       case when ${m('modelOpis')} in ('RAV4', 'Duster') then 'SUV' else 'Osobowe' end, 'B', x.rej,
-      x.km, ${today} - (r.h7 % 45)::integer, (r.h8 % 55)::numeric, ${today} + (r.h9 % 420)::integer - 60,
+      x.km, ${today} - (r.h7 % 45)::integer, (r.h8 % 55)::numeric, ${today} + (r.h9 % 700)::integer - 2,
       x.ot, greatest(x.km - (r.h10 % 15000)::integer, 0), x.ot + 365, greatest(x.km - (r.h10 % 15000)::integer, 0) + 30000,
       case when r.h11 % 4 = 0 then 'T' else 'N' end, x.driver, case when x.driver then x.wyd end,
       -- five years after registration, or (for a vehicle already older) a date from a month ago to
       -- two and a half years ahead: a fleet renews its plan, so few liquidations are long overdue
-      greatest((x.rej + interval '5 years')::date, ${today} + (r.h12 % 900)::integer - 30), 150000 + (r.h12 % 3) * 25000, (r.h13 % 8000)::integer,
+      greatest((x.rej + interval '5 years')::date, ${today} + (r.h12 % 900)::integer - 3),
+      greatest(150000 + (r.h12 % 3) * 25000, x.km + 20000 + (r.h12 % 60000)::integer), (r.h13 % 8000)::integer,
       ${insured('oc', 1)}, ${insured('ac', 2)}, ${insured('nw', 3)}, ${insured('as', 4)},
       case when x.card then ${pick(FUEL_ISSUERS, 'r.h14')} end,
       case when x.card then '7077' || lpad((${base} + g)::text, 12, '0') end,
       case when x.card then x.kontr end,
-      case when x.card then x.kontr + 1095 end,
+      case when x.card then ${today} + (r.h16 % 1100)::integer - 2 end,
       case when x.card then lpad((r.h15 % 10000)::text, 4, '0') end,
       case when x.card then 150 + (r.h16 % 6) * 50 end,
       case when x.card then 1000 + (r.h17 % 5) * 500 end,
       'UM/' || extract(year from x.kontr) || '/' || lpad((${base} + g)::text, 6, '0'), x.kontr, (x.kontr + interval '4 years')::date,
-      (ARRAY[120000, 160000, 200000])[1 + r.h18 % 3]
+      (round((x.km + x.km::numeric / greatest(${today} - x.rej, 1) * ((x.kontr + interval '4 years')::date - ${today}))
+        * (1.1 + (r.h18 % 30) / 100.0) / 1000) * 1000)::integer
     from generate_series(1, ${int(plan.cars)}) g
     cross join lateral (select
       ${hashes(plan, 2, 20)} offset 0) r
@@ -167,11 +169,11 @@ async function cars(db: Kysely<DB>, plan: BulkPlan, base: number, empBase: numbe
       greatest(x1.rej, ${today} - (r.h13 % 1400)::integer) as kontr) x2
     cross join lateral (select x2.*, least(x2.kontr + (r.h3 % 20)::integer, ${today}) as wyd) x
     cross join lateral (select
-      ${today} - (r.h9 % 400)::integer as od,
-      ${today} - (r.h9 % 400)::integer + 364 as do,
+      ${today} - (r.h9 % 366)::integer as od,
+      ${today} - (r.h9 % 366)::integer + 364 as do,
       ${pick(INSURERS, 'r.h10')} as firma,
-      case when ${today} - (r.h9 % 400)::integer + 364 < ${today} then 'red'
-           when ${today} - (r.h9 % 400)::integer + 364 < ${today} + 30 then 'yellow' else 'green' end as kolor) i`));
+      case when ${today} - (r.h9 % 366)::integer + 364 < ${today} then 'red'
+           when ${today} - (r.h9 % 366)::integer + 364 < ${today} + 30 then 'yellow' else 'green' end as kolor) i`));
   // Every tenth vehicle has no policies at all (the Polisy tab is disabled for it).
   await exec(db, `
     update car set ${['oc', 'ac', 'nw', 'as'].flatMap((p) => ['Polisa', 'DataOd', 'DataDo', 'Firma', 'Kolor'].map((f) => `"${p}${f}" = null`)).join(', ')}
@@ -201,10 +203,10 @@ async function showcaseVehicles(db: Kysely<DB>, plan: BulkPlan, carBase: number)
     const chosen = [...own.slice(SHOWCASE_SKIP).filter(suits), ...own.slice(SHOWCASE_SKIP).filter((c) => !suits(c)), ...own.slice(0, SHOWCASE_SKIP)]
       .slice(0, SHOWCASE_SLOTS);
     for (const [slot, car] of chosen.entries()) {
-      const lastReading = addDays(plan.today, -SHOWCASE_READING_AGE[slot]);
+      const lastReading = addDays(plan.today, -readingAge(ci, slot));
       // the slope vehicleChildren gives its readings: the current reading over the days since registration
       const days = Math.max((Date.parse(lastReading) - Date.parse(car.dataRej ?? lastReading)) / 86_400_000, 1);
-      const fields = showcaseCar(slot, plan.today, { km: car.aktStanLicz ?? 0, kmPerDay: (car.aktStanLicz ?? 0) / days, insurer: car.ocFirma, fuelCard: car.kpalNrKarty !== null });
+      const fields = showcaseCar(slot, plan.today, { km: car.aktStanLicz ?? 0, kmPerDay: (car.aktStanLicz ?? 0) / days, insurer: car.ocFirma, fuelCard: car.kpalNrKarty !== null }, ci);
       await db.updateTable('car').set(fields).where('pojazdId', '=', car.pojazdId).execute();
     }
     if (chosen.length) targets.push({ pojazdId: chosen[0].pojazdId, stacjaSerw: STATIONS[ci % NS].stacjaSerw });
@@ -366,7 +368,9 @@ async function orders(db: Kysely<DB>, plan: BulkPlan, base: number, carBase: num
            else 1 + (r.h6 % ${NS})::integer end as si) t
     cross join lateral (select
       case when ${today} - t.zglo::date > 60 then (ARRAY[6, 6, 6, 6, 6, 6, 6, 7, 8])[1 + r.h7 % 9]
-           else (ARRAY[0, 0, 1, 2, 3, 4, 4, 5, 9, 10])[1 + r.h7 % 10] end as status,
+           when ${today} - t.zglo::date <= 2 then (ARRAY[0, 0, 1, 1, 10, 2, 4])[1 + r.h7 % 7]
+           when r.h7 % 20 = 0 then (ARRAY[0, 1, 10])[1 + r.h8 % 3]
+           else (ARRAY[2, 3, 4, 4, 5, 6, 6, 9])[1 + r.h7 % 8] end as status,
       case when t.typ = 3 then (ARRAY['USER', 'MANAGER'])[1 + r.h9 % 2]
            else (ARRAY['USER', 'USER', 'USER', 'USER', 'MANAGER', 'MANAGER', 'MANAGER', 'ADVISOR', 'ADVISOR', 'ADMIN'])[1 + r.h9 % 10] end as kto,
       case t.typ ${scopeCase} end as zakres) s0
@@ -374,6 +378,7 @@ async function orders(db: Kysely<DB>, plan: BulkPlan, base: number, carBase: num
 }
 
 async function orderChildren(db: Kysely<DB>, plan: BulkPlan, orderBase: number) {
+  const today = `date ${lit(plan.today)}`;
   let done = timed(plan, 'order_position');
   const autOk = `case when o."status" in (4, 6) then 'V' when o."status" = 8 then 'X' when o."status" = 5 then (ARRAY['V', 'X'])[1 + o."autId" % 2] else '?' end`;
   // A cost estimate (two positions) on every authorised or closed non-damage order, and on every third other one.
@@ -413,7 +418,7 @@ async function orderChildren(db: Kysely<DB>, plan: BulkPlan, orderBase: number) 
       "holowanyData", "sprawcaNazImie", "sprawcaMiejscow", "sprawcaKodPoczt", "sprawcaUlica", "sprawcaPojRejestr", "sprawcaPojMarka",
       "sprawcaPolisaOc", "sprawcaFirmaTu", "klientSymbol")
     select o."autId", 'SZK/' || to_char(o."zgloData", 'YYYY') || '/' || lpad(o."autId"::text, ${CASE_NUMBER_DIGITS}, '0'),
-      case when o."status" = 6 then 'Zakończona' else ${pick(DAMAGE_STAGES, 'r.h1')} end,
+      case when o."status" in (6, 7, 8) or o."zgloData" < ${today} - 45 then 'Zakończona' else ${pick(DAMAGE_STAGES.filter((s) => s !== 'Zakończona'), 'r.h1')} end,
       case when r.h2 % 2 = 0 then 'TU/' || to_char(o."zgloData", 'YYYY') || '/' || lpad((r.h3 % 1000000)::text, 6, '0') else '-' end,
       x.dataszkod, x.rodzaj, ${pick(RISK_TYPES, 'r.h4')}, o."pojazdId", o."rejestr", o."pracId", o."stru1", o."stanLicz",
       c."nrPodw", c."rokProd", c."nrPodw", c."rokProd", o."zgloNazwiskoImie", o."zgloTelef", o."zgloEmail",

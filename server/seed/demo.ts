@@ -125,7 +125,7 @@ export async function seedDemo(db: Kysely<DB>, today: string): Promise<DemoResul
     marka: corolla.marka, markaOpis: corolla.markaOpis, modelOpis: corolla.modelOpis, rokProd: 2021, pojStatus: 'Aktywny',
     grupa: 'Osobowe', kategoria: 'B', dataRej: '2021-09-20', aktStanLicz: 41200, aktDataLicz: addDays(today, -12), stanPal: 20,
     dataPrzeg: addDays(today, 300), otOstatData: addDays(today, -90), otOstatKm: 30000, otDoDaty: addDays(today, 275), otDoKm: 60000,
-    serwisWFirmie: 'T', czyWydany: false, planLikData: '2025-09-30', planLikLicznik: 120000, zapasPrzekr: 0,
+    serwisWFirmie: 'T', czyWydany: false, planLikData: addDays(today, 420), planLikLicznik: 120000, zapasPrzekr: 0,
   }).returning('pojazdId').executeTakeFirstOrThrow();
 
   // What the vehicle panels of WZ12345 show: assignment history, card, contract, tyres, readings.
@@ -242,7 +242,7 @@ async function seedDemoOrders(
     { ...station, ...wz, ...reporter, autTyp: 3, zgloInterw: 'SZKODA', czySzkoda: true, zgloData: at(addDays(today, -7), '16:30'), zgloKto: 'USER',
       zgloZakres: 'Szkoda parkingowa — zarysowany zderzak tylny', stanLicz: 87200, status: 0, userId: userIds.kierowca },
     { ...station, pojazdId: uninsuredId, rejestr: UNINSURED_VEHICLE.rejestr, markaOpis: 'Toyota', modelOpis: 'Corolla', klientSymbol: 'KL001',
-      autTyp: 4, zgloInterw: 'BADANIE', zgloData: at(addDays(today, -4), '11:00'), zgloKto: 'MANAGER', zgloNazwiskoImie: 'Nowak Anna',
+      autTyp: 4, zgloInterw: 'BADANIE', zgloData: at(addDays(today, -2), '11:00'), zgloKto: 'MANAGER', zgloNazwiskoImie: 'Nowak Anna',
       zgloEmail: 'anna.nowak@transbud.pl', zgloFirma: 'Transbud Sp. z o.o.', zgloZakres: 'Okresowe badanie techniczne', stanLicz: 41200,
       // awaits the fleet manager's acceptance (1): the station priced and confirmed it and handed it over; prices hidden from the manager
       status: 1, cenaWidoczna: 'N', pricingConfirmed: true, uwagi: 'Prośba o termin w godzinach porannych.', userId: userIds.manager },
@@ -270,7 +270,7 @@ async function seedDemoOrders(
   await db.insertInto('order_position').values(positions.map((p) => ({ ...p, ogNetto: positionNet(p) }))).execute();
   // the move that brought it to the manager, as POST /api/order/{id}/transition records it
   await db.insertInto('order_transition').values({
-    autId: technical, fromStatus: 0, toStatus: 1, transition: 'submit', userId: userIds.doradca, login: 'doradca', rola: 'ADVISOR', at: at(addDays(today, -3), '14:00'),
+    autId: technical, fromStatus: 0, toStatus: 1, transition: 'submit', userId: userIds.doradca, login: 'doradca', rola: 'ADVISOR', at: at(addDays(today, -1), '14:00'),
   }).execute();
   const damage = await db.insertInto('damage').values({
     zrodloId: damageOrder, nrSprawy: caseNumber(today.slice(0, 4), damageOrder), etapZnacz: 'Zgłoszona', nrZglosz: '-',

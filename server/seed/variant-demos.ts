@@ -14,7 +14,7 @@ import type { VariantDemoFile } from '../../runtime/core/generated/meta.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { ConfigProblem } from '../config/bundle.ts';
 import { ConfigError, createMetaValidator, describeSchemaErrors } from '../config/load-bundle.ts';
-import { COMPANIES, STATIONS } from './data.ts';
+import { CLIENTS, COMPANIES, STATIONS } from './data.ts';
 import { addDays, at } from './sql-util.ts';
 import { SHOWCASE_SLOTS, showcaseCar, type ShowcaseTarget } from './reminder-showcase.ts';
 import type { DB } from '../db/types.generated.ts';
@@ -108,14 +108,15 @@ export async function seedVariantDemos(db: Kysely<DB>, demos: VariantDemo[], tod
   const passwordHash = await hashPassword(password);
   const templates = await db.selectFrom('terms_template').select('id').where('current', '=', true).execute();
   const targets: ShowcaseTarget[] = [];
-  for (const { demo } of demos) {
-    const target = await seedOne(db, demo, today, passwordHash, templates.map((t) => t.id));
+  for (const [i, { demo }] of demos.entries()) {
+    // the showcase's states turn on after the generated clients' (reminder-showcase.ts)
+    const target = await seedOne(db, demo, today, passwordHash, templates.map((t) => t.id), CLIENTS.length + i);
     if (target) targets.push(target);
   }
   return targets;
 }
 
-async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, passwordHash: string, templateIds: number[]): Promise<ShowcaseTarget | undefined> {
+async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, passwordHash: string, templateIds: number[], showcaseClient: number): Promise<ShowcaseTarget | undefined> {
   const { client } = demo;
   await db.insertInto('client').values(client).execute();
 
@@ -156,7 +157,7 @@ async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, pas
       kpalDataDo: addDays(today, 700), otDoDaty: addDays(today, 200), otDoKm: v.aktStanLicz + 20_000, planLikData: addDays(today, 900), planLikLicznik: v.aktStanLicz + 100_000,
     };
     // the first vehicles are the client's showcase of the reminders: their due dates and limits around today
-    const showcase = i < SHOWCASE_SLOTS ? showcaseCar(i, today, { km: v.aktStanLicz, kmPerDay: KM_PER_DAY, insurer: insurer ?? null, fuelCard: true }) : {};
+    const showcase = i < SHOWCASE_SLOTS ? showcaseCar(i, today, { km: v.aktStanLicz, kmPerDay: KM_PER_DAY, insurer: insurer ?? null, fuelCard: true }, showcaseClient) : {};
     const values = {
       ...car, ...policy, klientSymbol: client.klient, pracId, stacjaSerw, pojStatus: 'Aktywny', grupa: v.grupa ?? 'Osobowe', kategoria: v.kategoria ?? 'B',
       dataRej: `${v.rokProd}-03-01`, serwisWFirmie: 'N', czyWydany: pracId !== null, dataWyd: pracId !== null ? handedOver : null,

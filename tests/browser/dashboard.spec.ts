@@ -117,16 +117,17 @@ test('the admin\'s inbox pages like the list, names each order\'s client, and ke
   const inbox = page.locator('[data-section="inbox"]');
   await expect(inbox.getByRole('columnheader', { name: 'Klient' })).toBeVisible();
   await expect(inbox.locator('tbody tr')).toHaveCount(10);
+  // the clients differ from row to row: the admin decides for all of them
+  const clients = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r.children[3] as HTMLElement).innerText));
+  expect(new Set(clients).size).toBeGreaterThan(1);
   const pager = inbox.getByRole('navigation', { name: 'Strony listy' });
   await expect(pager).toContainText(/^1–10 z \d+/);
   const firstPage = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
   await pager.getByRole('button', { name: 'Następne' }).click();
   await expect(pager).toContainText(/^11–\d+ z \d+/);
+  await expect(inbox.locator('tbody tr').first()).not.toHaveAttribute('data-key', firstPage[0]!);
   const secondPage = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
   expect(secondPage.filter((k) => firstPage.includes(k))).toEqual([]);
-  // the clients differ from row to row: the admin decides for all of them
-  const clients = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r.children[3] as HTMLElement).innerText));
-  expect(new Set(clients).size).toBeGreaterThan(1);
 
   // destructive decisions: outlined, after the safe ones, and not side by side with each other
   const row = inbox.locator('tbody tr').first();
