@@ -858,6 +858,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config-studio/draft/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take one change (a value of the draft's diff) back out of the caller's draft */
+        post: operations["configStudioRevertChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config-studio/export": {
         parameters: {
             query?: never;
@@ -950,7 +967,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Texts users see, found by their words or key */
+        /** Texts users see, found by their words or key, each with where it is shown */
         get: operations["configStudioTexts"];
         /** Change a text in the caller's draft */
         put: operations["configStudioSaveText"];
@@ -968,7 +985,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The published versions, newest first */
+        /** The published versions, newest first (of one scope, numbered in it) */
         get: operations["configStudioVersions"];
         put?: never;
         post?: never;
@@ -985,7 +1002,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What a version changed against the one before it */
+        /** What a version changed against the one before it (in one scope) */
         get: operations["configStudioVersionDiff"];
         put?: never;
         post?: never;
@@ -1004,7 +1021,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Publish an earlier version again (rollback) */
+        /** Publish an earlier version again (rollback), of one scope or whole */
         post: operations["configStudioRestoreVersion"];
         delete?: never;
         options?: never;
@@ -4365,6 +4382,10 @@ export interface components {
         "studio-changes": {
             changes: {
                 after?: unknown;
+                /** @description the changed value's place as steps (keys, and ids of id-keyed lists): what POST /draft/revert takes back */
+                at: (string | {
+                    id: string;
+                })[];
                 before?: unknown;
                 path: string;
                 pointer: string;
@@ -4479,6 +4500,12 @@ export interface components {
                 /** Format: date-time */
                 updatedAt: string;
             } | null;
+            /** @description the namespaces of texts, named as the menu names their screens; own: the studio's own texts (offered apart) */
+            namespaces: {
+                id: string;
+                name: string;
+                own: boolean;
+            }[];
             published: {
                 author: string;
                 comment: string;
@@ -4486,12 +4513,22 @@ export interface components {
                 createdAt: string;
                 current: boolean;
                 id: number;
+                /** @description each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files) */
+                numbers: {
+                    [key: string]: number;
+                };
                 /** Format: date-time */
                 publishedAt: string | null;
                 restoredFrom: number | null;
+                /** @description the scopes this version changed */
+                scopes: string[];
                 /** @enum {unknown} */
                 status: "published" | "superseded";
             } | null;
+            /** @description each scope's name: the base portal, each variant by its variant.json name */
+            scopeNames: {
+                [key: string]: string;
+            };
             scopes: string[];
             /** @description the draft is based on a version that is no longer the published one */
             stale: boolean;
@@ -4510,9 +4547,15 @@ export interface components {
                 createdAt: string;
                 current: boolean;
                 id: number;
+                /** @description each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files) */
+                numbers: {
+                    [key: string]: number;
+                };
                 /** Format: date-time */
                 publishedAt: string | null;
                 restoredFrom: number | null;
+                /** @description the scopes this version changed */
+                scopes: string[];
                 /** @enum {unknown} */
                 status: "published" | "superseded";
             };
@@ -4520,11 +4563,26 @@ export interface components {
         /** Publish an earlier version again */
         "studio-restore-request": {
             comment?: string;
+            /** @description restore only this scope's changes ('base' or a variant), every other scope keeping what is published */
+            scope?: string;
+        };
+        /** Take one change of the draft back */
+        "studio-revert-request": {
+            /** @description the change's `at`, as the draft's diff gave it */
+            at: (string | {
+                id: string;
+            })[];
+            path: string;
+            scope: string;
         };
         /** The draft is based on a version that is no longer the published one */
         "studio-stale": {
             changes: {
                 after?: unknown;
+                /** @description the changed value's place as steps */
+                at: (string | {
+                    id: string;
+                })[];
                 before?: unknown;
                 path: string;
                 pointer: string;
@@ -4542,9 +4600,15 @@ export interface components {
                 createdAt: string;
                 current: boolean;
                 id: number;
+                /** @description each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files) */
+                numbers: {
+                    [key: string]: number;
+                };
                 /** Format: date-time */
                 publishedAt: string | null;
                 restoredFrom: number | null;
+                /** @description the scopes this version changed */
+                scopes: string[];
                 /** @enum {unknown} */
                 status: "published" | "superseded";
             } | null;
@@ -4563,10 +4627,12 @@ export interface components {
                 changed: boolean;
                 filesText: string;
                 key: string;
+                /** @description where the text is shown, in the words of the screens (Dane pojazdu → kolumna) */
+                places: string[];
                 text: string;
             }[];
         };
-        /** Published versions, newest first */
+        /** Published versions, newest first; of one scope (?scope=), current then marking the one in effect in it */
         "studio-versions": {
             items: {
                 author: string;
@@ -4575,9 +4641,15 @@ export interface components {
                 createdAt: string;
                 current: boolean;
                 id: number;
+                /** @description each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files) */
+                numbers: {
+                    [key: string]: number;
+                };
                 /** Format: date-time */
                 publishedAt: string | null;
                 restoredFrom: number | null;
+                /** @description the scopes this version changed */
+                scopes: string[];
                 /** @enum {unknown} */
                 status: "published" | "superseded";
             }[];
@@ -6383,6 +6455,45 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    configStudioRevertChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-revert-request"];
+            };
+        };
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     configStudioExport: {
         parameters: {
             query?: {
@@ -6588,6 +6699,8 @@ export interface operations {
     configStudioTexts: {
         parameters: {
             query: {
+                /** @description only the texts of this namespace (without it the studio's own texts are left out) */
+                ns?: string;
                 /** @description words shown on screen, or a key */
                 q?: string;
                 /** @description 'base' (the base portal) or a variant's folder name */
@@ -6656,14 +6769,17 @@ export interface operations {
     };
     configStudioVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 'base' (the base portal) or a variant's folder name */
+                scope?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Published versions, newest first */
+            /** @description Published versions, newest first; of one scope (?scope=), current then marking the one in effect in it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6672,6 +6788,7 @@ export interface operations {
                     "application/json": components["schemas"]["studio-versions"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6679,7 +6796,10 @@ export interface operations {
     };
     configStudioVersionDiff: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 'base' (the base portal) or a variant's folder name */
+                scope?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -6740,6 +6860,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeOverlay, type Json } from './merge.ts';
-import { diffDocuments, missingTouches, overlayBetween, pathOf, pathWords, pointerOf, touchesOf } from './layer.ts';
+import { diffDocuments, missingTouches, ORDER_STEP, overlayBetween, pathOf, pathWords, pointerOf, revertChange, touchesOf, type Path } from './layer.ts';
 
 const table: Json = {
   type: 'table',
@@ -89,5 +89,32 @@ describe('paths, pointers and the diff', () => {
     // the order's words are the caller's (locales/), not the core's
     const order = diffDocuments(table, after).at(-1)!;
     expect(pathWords(order.path, { order: '(kolejność)' })).toBe('columns › (kolejność)');
+  });
+});
+
+describe('taking back one change of a draft', () => {
+  const theirs: Json = { title: 'car:title', columns: [{ id: 'rejestr', width: 130 }, { id: 'marka' }, { id: 'model' }] };
+  const mine: Json = { title: 'car:other', extra: true, columns: [{ id: 'marka' }, { id: 'rejestr', width: 99 }, { id: 'nowa' }] };
+  const back = (path: Path) => revertChange(mine, theirs, path);
+
+  it('sets a changed value back and leaves the other changes', () => {
+    expect(back(['title'])).toEqual({ ...(mine as object), title: 'car:title' });
+    expect(back(['columns', { id: 'rejestr' }, 'width'])).toMatchObject({ title: 'car:other', columns: [{ id: 'marka' }, { id: 'rejestr', width: 130 }, { id: 'nowa' }] });
+  });
+
+  it('removes what the draft added, puts back what it removed after the item it followed', () => {
+    expect(back(['extra'])).not.toHaveProperty('extra');
+    expect((back(['columns', { id: 'nowa' }]) as any).columns.map((c: any) => c.id)).toEqual(['marka', 'rejestr']);
+    expect((back(['columns', { id: 'model' }]) as any).columns.map((c: any) => c.id)).toEqual(['marka', 'model', 'rejestr', 'nowa']);
+  });
+
+  it('puts the common items back in the published order, an added item after the one it followed', () => {
+    expect((back(['columns', ORDER_STEP]) as any).columns.map((c: any) => c.id)).toEqual(['rejestr', 'nowa', 'marka']);
+  });
+
+  it('takes back every change of the diff, one by one, to the published document', () => {
+    let doc: any = mine;
+    for (const change of diffDocuments(theirs, mine)) doc = revertChange(doc, theirs, change.path);
+    expect(diffDocuments(theirs, doc)).toEqual([]);
   });
 });

@@ -204,3 +204,62 @@ export function diffDocuments(before: Json | undefined, after: Json | undefined,
 /** mergeOverlay that treats an absent overlay as "no change". */
 export const applyOverlay = (base: Json | undefined, overlay: Json | undefined): Json | undefined =>
   overlay === undefined ? base : mergeOverlay(base, overlay);
+
+type IdItem = Record<string, Json> & { id: string };
+const isIdItem = (value: Json | undefined): value is IdItem => isPlainObject(value) && typeof value.id === 'string';
+
+/**
+ * `mine` with one change of a diff (diffDocuments(theirs, mine)) taken back: the value at `at` as
+ * `theirs` has it — set again, removed when `theirs` lacks it, an item put back after the item it
+ * followed — or, for the order step, the list's items that both have in `theirs`' order (items of
+ * `mine` alone keep their place after the item they follow). The other changes stay.
+ */
+export function revertChange(mine: Json | undefined, theirs: Json | undefined, at: Path): Json | undefined {
+  if (!at.length) return structuredClone(theirs);
+  const out = structuredClone(mine) as Json;
+  const parentPath = at.slice(0, -1);
+  const last = at[at.length - 1];
+  const parent = valueAt(out, parentPath);
+  const theirParent = valueAt(theirs, parentPath);
+  if (last === ORDER_STEP) {
+    if (!Array.isArray(parent) || !Array.isArray(theirParent)) return out;
+    const list = parent as IdItem[];
+    const theirIds = (theirParent as Json[]).filter(isIdItem).map((i) => i.id);
+    const common = theirIds.filter((id) => list.some((i) => i.id === id));
+    const reordered: IdItem[] = common.map((id) => list.find((i) => i.id === id)!);
+    // an item only mine has goes back after the item it followed (or first)
+    list.forEach((item, i) => {
+      if (common.includes(item.id)) return;
+      const before = i === 0 ? undefined : list[i - 1].id;
+      const at = before === undefined ? 0 : reordered.findIndex((r) => r.id === before) + 1;
+      reordered.splice(at, 0, item);
+    });
+    list.splice(0, list.length, ...reordered);
+    return out;
+  }
+  const was = valueAt(theirs, at);
+  if (typeof last === 'string') {
+    if (!isPlainObject(parent)) return out;
+    if (was === undefined) delete parent[last];
+    else parent[last] = structuredClone(was);
+    return out;
+  }
+  if (!Array.isArray(parent)) return out;
+  const list = parent as Json[];
+  const i = list.findIndex((item) => isIdItem(item) && item.id === last.id);
+  if (was === undefined) {
+    if (i >= 0) list.splice(i, 1);
+  } else if (i >= 0) list[i] = structuredClone(was);
+  else {
+    // put back after the item it followed in theirs that mine still has (else first)
+    const theirList = Array.isArray(theirParent) ? (theirParent as Json[]) : [];
+    const k = theirList.findIndex((item) => isIdItem(item) && item.id === last.id);
+    let anchor = -1;
+    for (let j = k - 1; j >= 0 && anchor < 0; j--) {
+      const prev = theirList[j];
+      if (isIdItem(prev)) anchor = list.findIndex((item) => isIdItem(item) && item.id === prev.id);
+    }
+    list.splice(anchor + 1, 0, structuredClone(was));
+  }
+  return out;
+}

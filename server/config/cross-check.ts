@@ -21,6 +21,11 @@ interface Parts {
   /** The variant and its settings, for conditions that depend on them (menu entries, allowed routes). */
   variant?: string;
   config?: Record<string, unknown>;
+  /**
+   * Told of every text key a file uses, named or by default (a column's header from its entity's
+   * field): the configuration studio says where each text is shown with it (server/studio/places.ts).
+   */
+  onKey?(file: string, pointer: string, key: string): void;
 }
 
 const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
@@ -39,6 +44,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
   const props = (entity: string): Record<string, unknown> | undefined => schemas[entity]?.properties;
 
   const needKey = (file: string, pointer: string, key: string) => {
+    parts.onKey?.(file, pointer, key);
     if (!hasKey(locales, key)) problems.push({ file, pointer, reason: `text key "${key}" is missing from locales/pl` });
   };
   const needScreen = (file: string, pointer: string, id: string) => {

@@ -10,6 +10,8 @@ const ADMIN = { roles: ['ADMIN' as const] };
 const error = { $ref: 'error-response#' };
 const invalid = { $ref: 'studio-invalid#' };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' } } } as const;
+/** A version to restore: 0 is every scope's start, the configuration as in the files. */
+const restoreParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^(0|[1-9][0-9]{0,9})$' } } } as const;
 
 export default async function configStudioRoutes(app: FastifyInstance) {
   const op = (action: string, summary: string) => ({ resource: 'config-studio', action, summary });
@@ -40,10 +42,10 @@ export default async function configStudioRoutes(app: FastifyInstance) {
     handler: async (request) => app.studio.forgetDocument(session(request), request.query.scope, request.query.path),
   });
 
-  app.get<{ Querystring: { scope: string; q?: string } }>('/api/config-studio/texts', {
-    config: { access: ADMIN, operation: op('texts', 'Texts users see, found by their words or key') },
+  app.get<{ Querystring: { scope: string; q?: string; ns?: string } }>('/api/config-studio/texts', {
+    config: { access: ADMIN, operation: op('texts', 'Texts users see, found by their words or key, each with where it is shown') },
     schema: { querystring: { $ref: 'studio-texts-query#' }, response: { 200: { $ref: 'studio-texts#' }, 400: error, 404: error } },
-    handler: async (request) => app.studio.texts(session(request), request.query.scope, request.query.q ?? ''),
+    handler: async (request) => app.studio.texts(session(request), request.query.scope, request.query.q ?? '', request.query.ns),
   });
 
   app.put<{ Body: { scope: string; key: string; text: string } }>('/api/config-studio/texts', {
@@ -56,6 +58,12 @@ export default async function configStudioRoutes(app: FastifyInstance) {
     config: { access: ADMIN, operation: op('draftDiff', "The caller's draft against the published version, value by value") },
     schema: { response: { 200: { $ref: 'studio-changes#' } } },
     handler: async (request) => app.studio.draftDiff(session(request)),
+  });
+
+  app.post<{ Body: { scope: string; path: string; at: (string | { id: string })[] } }>('/api/config-studio/draft/revert', {
+    config: { access: ADMIN, operation: op('revertChange', "Take one change (a value of the draft's diff) back out of the caller's draft") },
+    schema: { body: { $ref: 'studio-revert-request#' }, response: { 200: { $ref: 'studio-draft#' }, 400: invalid, 404: error } },
+    handler: async (request) => app.studio.revertChange(session(request), request.body.scope, request.body.path, request.body.at),
   });
 
   app.post('/api/config-studio/draft/discard', {
@@ -76,22 +84,25 @@ export default async function configStudioRoutes(app: FastifyInstance) {
     handler: async (request) => app.studio.publish(session(request), request.body.comment),
   });
 
-  app.get('/api/config-studio/versions', {
-    config: { access: ADMIN, operation: op('versions', 'The published versions, newest first') },
-    schema: { response: { 200: { $ref: 'studio-versions#' } } },
-    handler: async () => app.studio.versions(),
+  app.get<{ Querystring: { scope?: string } }>('/api/config-studio/versions', {
+    config: { access: ADMIN, operation: op('versions', 'The published versions, newest first (of one scope, numbered in it)') },
+    schema: { querystring: { $ref: 'studio-versions-query#' }, response: { 200: { $ref: 'studio-versions#' } } },
+    handler: async (request) => app.studio.versions(request.query.scope),
   });
 
-  app.get('/api/config-studio/versions/:id/diff', {
-    config: { access: ADMIN, operation: op('versionDiff', 'What a version changed against the one before it') },
-    schema: { params: idParams, response: { 200: { $ref: 'studio-changes#' }, 400: error, 404: error } },
-    handler: async (request) => app.studio.versionDiff(id(request)),
+  app.get<{ Querystring: { scope?: string } }>('/api/config-studio/versions/:id/diff', {
+    config: { access: ADMIN, operation: op('versionDiff', 'What a version changed against the one before it (in one scope)') },
+    schema: { params: idParams, querystring: { $ref: 'studio-versions-query#' }, response: { 200: { $ref: 'studio-changes#' }, 400: error, 404: error } },
+    handler: async (request) => app.studio.versionDiff(id(request), request.query.scope),
   });
 
-  app.post<{ Body: { comment?: string } }>('/api/config-studio/versions/:id/restore', {
-    config: { access: ADMIN, operation: op('restoreVersion', 'Publish an earlier version again (rollback)') },
-    schema: { params: idParams, body: { $ref: 'studio-restore-request#' }, response: { 200: { $ref: 'studio-published#' }, 400: invalid, 404: error } },
-    handler: async (request) => app.studio.restore(session(request), id(request), request.body?.comment),
+  app.post<{ Body: { comment?: string; scope?: string } }>('/api/config-studio/versions/:id/restore', {
+    config: { access: ADMIN, operation: op('restoreVersion', 'Publish an earlier version again (rollback), of one scope or whole') },
+    schema: {
+      params: restoreParams, body: { $ref: 'studio-restore-request#' },
+      response: { 200: { $ref: 'studio-published#' }, 400: invalid, 404: error, 409: error },
+    },
+    handler: async (request) => app.studio.restore(session(request), id(request), request.body?.comment, request.body?.scope),
   });
 
   app.get<{ Querystring: { source?: 'published' | 'draft' } }>('/api/config-studio/export', {

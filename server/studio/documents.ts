@@ -72,6 +72,17 @@ export function variantNames(root: string): string[] {
   return readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory() && existsSync(join(dir, name, 'variant.json'))).sort();
 }
 
+/** A variant's name as its configuration gives it (variant.json `name`), else its folder name. */
+export function variantTitle(root: string, scope: Scope): string {
+  try {
+    const variant = readJson(join(root, 'client-variants', scope, 'variant.json'));
+    if (isPlainObject(variant) && typeof variant.name === 'string' && variant.name.trim()) return variant.name;
+  } catch {
+    // a variant.json that does not parse is the check's to report; the folder name stands in
+  }
+  return scope;
+}
+
 /** Where a scope's change of a document lives, as a file path of the repository. */
 export const layerPathOf = (scope: Scope, path: string): string => (scope === 'base' ? path : `client-variants/${scope}/${path}`);
 

@@ -27,12 +27,15 @@ import { ConfigError, loadBundle } from '../config/load-bundle.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
-import { diffDocuments, overlayBetween, pathWords, pointerOf, touchesOf, type ValueChange } from '../../runtime/core/layer.ts';
+import {
+  diffDocuments, ORDER_STEP, overlayBetween, pathWords, pointerOf, revertChange, touchesOf, valueAt, type Path, type ValueChange,
+} from '../../runtime/core/layer.ts';
 import { checkLayer, type LayerProblem } from './check.ts';
 import {
-  effectiveDocument, filesDocument, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, variantNames,
+  effectiveDocument, filesDocument, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, variantNames, variantTitle,
   type Layer, type Scope,
 } from './documents.ts';
+import { textPlaces, type TextPlaces } from './places.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -45,6 +48,13 @@ export interface VersionInfo {
   comment: string;
   current: boolean;
   restoredFrom: number | null;
+  /**
+   * Each scope's version number at this version: the scopes a version changes count on by one,
+   * without gaps, from 0 (as in the files); the others keep the number they had.
+   */
+  numbers: Record<string, number>;
+  /** The scopes this version changed. */
+  scopes: string[];
 }
 export interface DraftInfo {
   id: number;
@@ -57,6 +67,8 @@ export interface Change {
   scope: string;
   path: string;
   pointer: string;
+  /** The changed value's place as steps (keys, and ids of id-keyed lists): what taking the change back names. */
+  at: Path;
   before?: Json;
   after?: Json;
   text: string;
@@ -77,6 +89,16 @@ interface Row {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const layerOf = (row: Pick<Row, 'documents'> | undefined): Layer => (row?.documents ?? {}) as Layer;
+const scopeOfPath = (layerPath: string) => parseLayerPath(layerPath).scope;
+/** A layer's entries of one scope. */
+const entriesOf = (layer: Layer, scope: string): Layer => Object.fromEntries(Object.entries(layer).filter(([p]) => scopeOfPath(p) === scope));
+/** The scopes whose entries differ between two layers. */
+function scopesChanged(before: Layer, after: Layer): string[] {
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const out = new Set<string>();
+  for (const p of paths) if (JSON.stringify(before[p] ?? null) !== JSON.stringify(after[p] ?? null)) out.add(scopeOfPath(p));
+  return [...out].sort((a, b) => Number(b === 'base') - Number(a === 'base') || a.localeCompare(b));
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,10 +120,35 @@ function createStudio(app: FastifyInstance, root: string) {
   const versionById = (id: number, q: Db = db()) =>
     q.selectFrom('config_version').selectAll().where('id', '=', id).where('status', '!=', 'draft').executeTakeFirst() as Promise<Row | undefined>;
 
-  const versionInfo = (row: Row): VersionInfo => ({
+  /**
+   * The published history, oldest first, each version with its scopes' numbers (VersionInfo):
+   * numbered from the layers themselves, so a number never has a gap whatever the rows' ids.
+   */
+  async function history(q: Db = db()): Promise<{ row: Row; numbers: Record<string, number>; scopes: string[] }[]> {
+    const rows = (await q.selectFrom('config_version').selectAll().where('status', '!=', 'draft').orderBy('id', 'asc').execute()) as Row[];
+    const numbers: Record<string, number> = {};
+    let before: Layer = {};
+    return rows.map((row) => {
+      const scopes = scopesChanged(before, layerOf(row));
+      for (const scope of scopes) numbers[scope] = (numbers[scope] ?? 0) + 1;
+      before = layerOf(row);
+      return { row, numbers: { ...numbers }, scopes };
+    });
+  }
+  const infoOf = ({ row, numbers, scopes }: { row: Row; numbers: Record<string, number>; scopes: string[] }): VersionInfo => ({
     id: row.id, status: row.status, author: row.author, createdAt: iso(row.createdAt)!, publishedAt: iso(row.publishedAt),
-    comment: row.comment, current: row.status === 'published', restoredFrom: row.restoredFrom,
+    comment: row.comment, current: row.status === 'published', restoredFrom: row.restoredFrom, numbers, scopes,
   });
+  /** A version as the studio shows it, numbered within the history. */
+  async function versionInfo(row: Row, q: Db = db()): Promise<VersionInfo> {
+    const entry = (await history(q)).find((h) => h.row.id === row.id);
+    return infoOf(entry ?? { row, numbers: {}, scopes: [] });
+  }
+  /** The number of a version within one scope (0: as in the files), for messages. */
+  const numberIn = (info: VersionInfo, scope: string) => info.numbers[scope] ?? 0;
+  /** "Portal bazowy: wersja 3, Klient T: wersja 1" — the scopes a version changed, with their numbers. */
+  const numbersText = (info: VersionInfo) =>
+    (info.scopes.length ? info.scopes : ['base']).map((scope) => t('messages.scopeVersion', { scope: scopeLabel(scope), number: numberIn(info, scope) })).join(', ');
 
   async function draftInfo(row: Row | undefined): Promise<DraftInfo | null> {
     if (!row) return null;
@@ -127,7 +174,26 @@ function createStudio(app: FastifyInstance, root: string) {
     if (problems.length) throw invalid(problems);
   }
 
-  const scopeLabel = (scope: Scope) => (scope === 'base' ? t('diff.base') : t('diff.variant', { variant: scope }));
+  const scopeLabel = (scope: Scope) => (scope === 'base' ? t('diff.base') : variantTitle(root, scope));
+  /** Each scope's name: the base portal, each variant by the name its configuration gives it. */
+  const scopeNames = () => Object.fromEntries(['base', ...variantNames(root)].map((scope) => [scope, scopeLabel(scope)]));
+
+  // where each text is shown, worked out once per configuration served (a reload brings a new bundle)
+  const placesCache = new WeakMap<object, TextPlaces>();
+  const places = (): TextPlaces => {
+    const bundle = app.config.bundle;
+    let found = placesCache.get(bundle);
+    if (!found) {
+      found = textPlaces(bundle, (key, vars) => app.config.t(key, vars));
+      placesCache.set(bundle, found);
+    }
+    return found;
+  };
+  /** The studio's declaration (screens of type studio): the namespaces of its own texts. */
+  const ownNamespaces = (): string[] => {
+    const studio = Object.values(app.config.bundle.screens).find((s) => (s as { type?: string }).type === 'studio') as { ownNamespaces?: string[] } | undefined;
+    return studio?.ownNamespaces ?? [];
+  };
   const show = (value: Json | undefined): string => {
     if (value === undefined) return t('diff.none');
     const text = typeof value === 'string' ? `„${value}”` : JSON.stringify(value);
@@ -147,12 +213,12 @@ function createStudio(app: FastifyInstance, root: string) {
         was = effectiveDocument(root, scope, path, before);
         now = effectiveDocument(root, scope, path, after);
       } catch {
-        out.push({ scope, path, pointer: '', text: `${scopeLabel(scope)} · ${path}: ${t('diff.unreadable')}` });
+        out.push({ scope, path, pointer: '', at: [], text: `${scopeLabel(scope)} · ${path}: ${t('diff.unreadable')}` });
         continue;
       }
       for (const change of diffDocuments(was, now) as ValueChange[]) {
         const entry: Change = {
-          scope, path, pointer: pointerOf(now ?? was, change.path),
+          scope, path, pointer: pointerOf(now ?? was, change.path), at: change.path,
           text: `${scopeLabel(scope)} · ${path} › ${pathWords(change.path, { order: t('diff.order') })}: ${show(change.before)} → ${show(change.after)}`,
         };
         if (change.before !== undefined) entry.before = change.before;
@@ -242,10 +308,16 @@ function createStudio(app: FastifyInstance, root: string) {
   return {
     async overview(session: Session) {
       const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      const own = new Set(ownNamespaces());
+      const { namespaceNames } = places();
       return {
         scopes: ['base', ...variantNames(root)],
+        scopeNames: scopeNames(),
         documents: listDocuments(root),
-        published: current ? versionInfo(current) : null,
+        namespaces: listDocuments(root).filter((d) => d.kind === 'locale')
+          .map((d) => ({ id: d.id, name: namespaceNames[d.id] ?? d.id, own: own.has(d.id) }))
+          .sort((a, b) => a.name.localeCompare(b.name, 'pl')),
+        published: current ? await versionInfo(current) : null,
         draft: await draftInfo(draft),
         stale: !!draft && (draft.basedOn ?? null) !== (current?.id ?? null),
         broken: app.config.layer.problems,
@@ -287,14 +359,20 @@ function createStudio(app: FastifyInstance, root: string) {
       return { draft };
     },
 
-    /** Texts of a scope whose words or key contain the query (case and Polish letters aside). */
-    async texts(session: Session, scope: string, query: string) {
+    /**
+     * Texts of a scope whose words or key contain the query (case and Polish letters aside), each with
+     * where it is shown (places.ts). `ns` keeps one namespace; without it the studio's own texts
+     * (its declaration's ownNamespaces) are left out: they are offered apart, by their namespace.
+     */
+    async texts(session: Session, scope: string, query: string, ns?: string) {
       const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').toLowerCase();
       const q = fold(query.trim());
       const [current, draft] = await Promise.all([published(), draftOf(session)]);
       const layer = layerOf(draft ?? current);
-      const items: { key: string; text: string; filesText: string; changed: boolean }[] = [];
-      for (const doc of listDocuments(root).filter((d) => d.kind === 'locale')) {
+      const own = new Set(ownNamespaces());
+      const where = places();
+      const items: { key: string; text: string; filesText: string; changed: boolean; places: string[] }[] = [];
+      for (const doc of listDocuments(root).filter((d) => d.kind === 'locale' && (ns ? d.id === ns : !own.has(d.id)))) {
         requireDocument(scope, doc.path);
         let files: Json | undefined;
         let effective: Json | undefined;
@@ -309,7 +387,7 @@ function createStudio(app: FastifyInstance, root: string) {
           if (typeof value === 'string') {
             const full = `${doc.id}:${key}`;
             if (!q || fold(value).includes(q) || fold(full).includes(q)) {
-              items.push({ key: full, text: value, filesText: typeof was === 'string' ? was : '', changed: value !== was });
+              items.push({ key: full, text: value, filesText: typeof was === 'string' ? was : '', changed: value !== was, places: where.placesOf(full) });
             }
           } else if (isPlainObject(value)) {
             for (const [k, v] of Object.entries(value)) visit(v, isPlainObject(was) ? was[k] : undefined, key ? `${key}.${k}` : k);
@@ -339,6 +417,23 @@ function createStudio(app: FastifyInstance, root: string) {
     async draftDiff(session: Session) {
       const [current, draft] = await Promise.all([published(), draftOf(session)]);
       return { changes: draft ? changesBetween(layerOf(current), layerOf(draft)) : [] };
+    },
+
+    /** Takes one change of the caller's draft back (a value of draftDiff): the rest of the draft stays. */
+    async revertChange(session: Session, scope: string, path: string, at: Path) {
+      requireDocument(scope, path);
+      const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      if (!draft) throw new HttpError(404, t('messages.noDraft'), { code: 'NO_DRAFT' });
+      const mine = effectiveDocument(root, scope, path, layerOf(draft));
+      const theirs = effectiveDocument(root, scope, path, layerOf(current));
+      const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
+      const last = at[at.length - 1];
+      const changed = last === ORDER_STEP
+        ? diffDocuments(theirs, mine).some((c) => same(c.path, at))
+        : !same(valueAt(mine, at), valueAt(theirs, at));
+      if (!changed) throw new HttpError(404, t('messages.noChange'), { code: 'NO_CHANGE' });
+      const document = revertChange(mine, theirs, at) ?? {};
+      return this.saveDocuments(session, [{ scope, path, document }]);
     },
 
     async discard(session: Session) {
@@ -385,9 +480,10 @@ function createStudio(app: FastifyInstance, root: string) {
         const current = await published(trx);
         if ((draft.basedOn ?? null) !== (current?.id ?? null)) {
           const base = draft.basedOn === null ? undefined : await versionById(draft.basedOn, trx);
-          throw new HttpError(409, t('messages.stale', { author: current?.author ?? '', id: current?.id ?? '' }), {
+          const newer = current ? await versionInfo(current, trx) : null;
+          throw new HttpError(409, t('messages.stale', { author: current?.author ?? '', versions: newer ? numbersText(newer) : '' }), {
             code: 'CONFIG_STALE',
-            published: current ? versionInfo(current) : null,
+            published: newer,
             changes: changesBetween(layerOf(base), layerOf(current)),
           });
         }
@@ -401,37 +497,67 @@ function createStudio(app: FastifyInstance, root: string) {
         } as any).returningAll().executeTakeFirstOrThrow()) as Row;
       });
       await goLive();
-      return { version: versionInfo(row), message: t('messages.published', { id: row.id }) };
+      const version = await versionInfo(row);
+      return { version, message: t('messages.published', { versions: numbersText(version) }) };
     },
 
-    async versions() {
-      const rows = (await db().selectFrom('config_version').selectAll().where('status', '!=', 'draft').orderBy('id', 'desc').limit(200).execute()) as Row[];
-      return { items: rows.map(versionInfo) };
+    /**
+     * The published versions, newest first. With a scope, only those that changed it, `current`
+     * then marking the one in effect for that scope (version 0, as in the files, is every scope's
+     * start and is not a row: the studio offers it itself).
+     */
+    async versions(scope?: string) {
+      const all = (await history()).map(infoOf).reverse();
+      if (!scope) return { items: all.slice(0, 200) };
+      const mine = all.filter((v) => v.scopes.includes(scope)).slice(0, 200);
+      return { items: mine.map((v, i) => ({ ...v, current: i === 0 })) };
     },
 
-    async versionDiff(id: number) {
+    /** What a version changed against the one before it (with a scope: in that scope only). */
+    async versionDiff(id: number, scope?: string) {
       const row = await versionById(id);
       if (!row) throw new HttpError(404, t('messages.noVersion', { id }), { code: 'NO_VERSION' });
       const before = (await db().selectFrom('config_version').selectAll().where('status', '!=', 'draft').where('id', '<', id)
         .orderBy('id', 'desc').executeTakeFirst()) as Row | undefined;
-      return { changes: changesBetween(layerOf(before), layerOf(row)) };
+      const pick = (layer: Layer) => (scope ? entriesOf(layer, scope) : layer);
+      return { changes: changesBetween(pick(layerOf(before)), pick(layerOf(row))) };
     },
 
-    async restore(session: Session, id: number, comment?: string) {
+    /**
+     * Publishes an earlier version again, as a new version (rollback). With a scope, only that
+     * scope's changes are taken from it — version 0 being the files, none — and every other scope
+     * keeps what is published; without one, the whole layer is (version 0: the files everywhere).
+     */
+    async restore(session: Session, id: number, comment?: string, scope?: string) {
+      if (scope !== undefined && scope !== 'base' && !variantNames(root).includes(scope)) {
+        throw new HttpError(404, t('messages.noDocument', { path: `client-variants/${scope}` }), { code: 'NO_DOCUMENT' });
+      }
       const row = await db().transaction().execute(async (trx) => {
         await lock(trx);
-        const old = await versionById(id, trx);
-        if (!old) throw new HttpError(404, t('messages.noVersion', { id }), { code: 'NO_VERSION' });
+        const old = id === 0 ? undefined : await versionById(id, trx);
+        if (id !== 0 && !old) throw new HttpError(404, t('messages.noVersion', { id }), { code: 'NO_VERSION' });
         const current = await published(trx);
-        await requireValid(layerOf(old));
+        const now = layerOf(current);
+        const layer = scope === undefined
+          ? layerOf(old)
+          : { ...Object.fromEntries(Object.entries(now).filter(([p]) => scopeOfPath(p) !== scope)), ...entriesOf(layerOf(old), scope) };
+        if (!scopesChanged(now, layer).length) {
+          throw new HttpError(409, t('messages.nothingToRestore'), { code: 'NOTHING_TO_RESTORE' });
+        }
+        await requireValid(layer);
+        const number = id === 0 ? 0 : (await history(trx)).find((h) => h.row.id === id)?.numbers[scope ?? 'base'] ?? id;
+        const restoredComment = scope === undefined
+          ? t('messages.restoredComment', { number })
+          : t('messages.restoredScopeComment', { scope: scopeLabel(scope), number });
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
         return (await trx.insertInto('config_version').values({
           status: 'published', authorId: session.userId, author: session.login, publishedAt: new Date(), basedOn: current?.id ?? null,
-          restoredFrom: id, comment: comment?.trim() || t('messages.restoredComment', { id }), documents: JSON.stringify(layerOf(old)) as unknown as Json,
+          restoredFrom: id === 0 ? null : id, comment: comment?.trim() || restoredComment, documents: JSON.stringify(layer) as unknown as Json,
         } as any).returningAll().executeTakeFirstOrThrow()) as Row;
       });
       await goLive();
-      return { version: versionInfo(row), message: t('messages.restored', { id, version: row.id }) };
+      const version = await versionInfo(row);
+      return { version, message: t('messages.restored', { versions: numbersText(version) }) };
     },
 
     /**

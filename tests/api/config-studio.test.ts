@@ -48,7 +48,7 @@ describe('the configuration studio', () => {
     expect(overview.documents).toContainEqual(expect.objectContaining({ path: 'screens/vehicles-table.json', kind: 'screen', type: 'table' }));
 
     const found = (await call('GET', `/api/config-studio/texts?scope=base&q=${encodeURIComponent('nr rejestracyjny')}`)).json();
-    expect(found.items).toContainEqual({ key: 'car:fields.rejestr', text: 'Nr rejestracyjny', filesText: 'Nr rejestracyjny', changed: false });
+    expect(found.items).toContainEqual(expect.objectContaining({ key: 'car:fields.rejestr', text: 'Nr rejestracyjny', filesText: 'Nr rejestracyjny', changed: false }));
 
     const saved = await call('PUT', '/api/config-studio/texts', { scope: 'base', key: 'car:fields.rejestr', text: 'Rejestracja' });
     expect(saved.statusCode).toBe(200);
@@ -152,7 +152,7 @@ describe('the configuration studio', () => {
     expect(diff.changes.length).toBeGreaterThan(0);
     const res = await call('POST', `/api/config-studio/versions/${first.id}/restore`, {});
     expect(res.statusCode).toBe(200);
-    expect(res.json().version).toMatchObject({ restoredFrom: first.id, current: true, comment: `Przywrócenie wersji ${first.id}` });
+    expect(res.json().version).toMatchObject({ restoredFrom: first.id, current: true, comment: `Przywrócenie wersji ${first.numbers.base}` });
     const served = (await t.call('GET', '/api/ui/config', { token: await as('manager') })).json();
     expect(served.locales.pl.car.fields).toMatchObject({ rejestr: 'Rejestracja', marka: 'Marka' });
     expect(served.screens['vehicles-table'].columns[0].id).toBe('rejestr');

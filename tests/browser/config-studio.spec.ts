@@ -38,8 +38,22 @@ async function openStudio(page: Page) {
   await expect(status(page)).toBeVisible();
 }
 
-/** The studio without a draft (a journey that failed half-way may have left one), and the version published now. */
-async function startJourney(page: Page): Promise<number | null> {
+/** The scopes the journeys change: each one's version in use is noted at the start and restored at the end. */
+const SCOPES = ['base', 't'];
+/** Each scope's version in use (0: as in the files). */
+type Baseline = Record<string, number>;
+
+/** The version in use in a scope, as the draft box says it once the scope is chosen. */
+async function scopeNumber(page: Page, scope: string): Promise<number> {
+  await page.getByLabel('Zakres zmian').selectOption(scope);
+  const line = status(page).getByTestId('published-line');
+  await expect(line).toBeVisible();
+  const match = /w użyciu wersja (\d+)/.exec(await line.innerText());
+  return match ? Number(match[1]) : 0;
+}
+
+/** The studio without a draft (a journey that failed half-way may have left one), and each scope's version in use. */
+async function startJourney(page: Page): Promise<Baseline> {
   await signIn(page, 'admin');
   await openStudio(page);
   const discard = status(page).getByRole('button', { name: 'Odrzuć wersję roboczą' });
@@ -48,62 +62,54 @@ async function startJourney(page: Page): Promise<number | null> {
     await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
     await expect(toast(page, 'Odrzucono wersję roboczą.')).toBeVisible();
   }
-  return publishedVersion(page);
+  const baseline: Baseline = {};
+  for (const scope of SCOPES) baseline[scope] = await scopeNumber(page, scope);
+  await page.getByLabel('Zakres zmian').selectOption('base');
+  return baseline;
 }
 
-/** The version published now (null: the portal runs on the files alone). */
-async function publishedVersion(page: Page): Promise<number | null> {
-  const line = await status(page).innerText();
-  const match = /Opublikowana wersja (\d+)/.exec(line);
-  return match ? Number(match[1]) : null;
-}
-
-/** Opublikuj with a comment; the new version's number. */
+/** Opublikuj with a comment; the new version's number in the (first) scope it changed. */
 async function publish(page: Page, comment: string): Promise<number> {
   await status(page).getByRole('button', { name: 'Opublikuj' }).click();
   const dialog = page.getByRole('dialog', { name: 'Opublikuj wersję roboczą' });
   await dialog.getByLabel('Komentarz (co i dlaczego zmieniono)').fill(comment);
   await dialog.getByRole('button', { name: 'Opublikuj' }).click();
-  const done = toast(page, /Opublikowano wersję \d+/);
+  const done = toast(page, /Opublikowano \(.+: wersja \d+/);
   await expect(done).toBeVisible();
   await expect(dialog).toBeHidden();
-  return Number(/Opublikowano wersję (\d+)/.exec(await done.innerText())![1]);
+  return Number(/: wersja (\d+)/.exec(await done.innerText())![1]);
 }
 
-/** Wersje → Przywróć a version (one click and Tak). */
-async function restoreVersion(page: Page, id: number) {
+/** Wersje → Przywróć a scope's version (one click and Tak); 0 is the files. */
+async function restoreVersion(page: Page, number: number, scope = 'base') {
+  await page.getByLabel('Zakres zmian').selectOption(scope);
   await openTab(page, 'Wersje');
-  const item = page.locator(`.studio-version[data-version="${id}"]`);
+  const item = page.locator(`.studio-version[data-version="${number}"]`);
   await item.getByRole('button', { name: /Przywróć/ }).click();
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
-  await expect(toast(page, new RegExp(`Przywrócono wersję ${id} jako wersję \\d+`))).toBeVisible();
+  await expect(toast(page, new RegExp(`Przywrócono wersję ${number} \\(.+\\) jako wersję \\d+`))).toBeVisible();
+}
+
+/** putBack's restore: a version whose settings are those in use already (a scope restored to the files twice) is said so. */
+async function restoreUnlessInUse(page: Page, number: number, scope: string) {
+  await page.getByLabel('Zakres zmian').selectOption(scope);
+  await openTab(page, 'Wersje');
+  await page.locator(`.studio-version[data-version="${number}"]`).getByRole('button', { name: /Przywróć/ }).click();
+  await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, new RegExp(`Przywrócono wersję ${number} |Ta wersja jest już w użyciu`))).toBeVisible();
 }
 
 /**
- * Leaves the published layer as the journey found it: the version of then restored, or, when none
- * was published, the journey's documents set back to the files' (JSON tab, "Wstaw wersję z
- * plików", Zapisz) and that published.
+ * Leaves the published layer as the journey found it: in each scope its documents were changed
+ * in, the version in use then is restored (version 0 when it was the files'), the other scopes
+ * left as they are.
  */
-async function putBack(page: Page, baseline: number | null, documents: { scope: string; path: string }[]) {
+async function putBack(page: Page, baseline: Baseline, documents: { scope: string; path: string }[]) {
   await openStudio(page);
-  if (baseline !== null) {
-    await restoreVersion(page, baseline);
-    return;
-  }
-  await openTab(page, 'JSON');
-  for (const doc of documents) {
-    await page.getByLabel('Zakres zmian').selectOption(doc.scope);
-    await page.getByLabel('Dokument', { exact: true }).selectOption(doc.path);
-    await expect(page.getByText('Zmiana zapisze się jako')).toBeVisible();
-    const files = page.getByRole('button', { name: 'Wstaw wersję z plików' });
-    if (await files.isEnabled()) {
-      await files.click();
-      await page.getByRole('button', { name: 'Zapisz' }).click();
-      await expect(toast(page, 'Zapisano w wersji roboczej.')).toBeVisible();
-    }
+  for (const scope of new Set(documents.map((d) => d.scope))) {
+    if ((await scopeNumber(page, scope)) !== baseline[scope]) await restoreUnlessInUse(page, baseline[scope], scope);
   }
   await page.getByLabel('Zakres zmian').selectOption('base');
-  await publish(page, 'Powrót do plików po teście');
 }
 
 /** A person of another browser (a context of its own), signed in. */
@@ -133,7 +139,7 @@ test('the studio is in the administrator’s menu, its tabs pass axe at 1400 and
   // the tabs that show a chosen document are scanned with one chosen
   const prepare: Record<string, () => Promise<void>> = {
     Teksty: async () => {
-      await page.getByLabel('Szukane słowa lub klucz').fill('Nr rejestracyjny');
+      await page.getByLabel('Szukane słowa', { exact: true }).fill('Nr rejestracyjny');
       await page.getByRole('button', { name: 'Szukaj' }).click();
       await expect(page.locator('.studio-text[data-key="car:fields.rejestr"]')).toBeVisible();
     },
@@ -181,6 +187,26 @@ test('the studio is in the administrator’s menu, its tabs pass axe at 1400 and
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
+test('the texts tab names its groups as the menu names the screens, once each, and keeps the studio’s own texts apart', async ({ page }) => {
+  await signIn(page, 'admin');
+  await openStudio(page);
+  await openTab(page, 'Teksty');
+  const options = (await page.getByLabel('Teksty ekranu').locator('option').allInnerTexts()).map((o) => o.trim());
+  expect(options).toEqual(expect.arrayContaining(['Dane pojazdu', 'Zlecenia', 'Historia akceptacji', 'Powiadomienia', 'Konfiguracja portalu']));
+  expect(new Set(options).size).toBe(options.length);
+  // no English ids (acceptance-history, config-preview): every name is the screens' words
+  for (const option of options) expect(option).not.toMatch(/^[a-z]+(-[a-z]+)*$/);
+  await page.getByLabel('Szukane słowa', { exact: true }).fill('Nr rejestracyjny');
+  await page.getByRole('button', { name: 'Szukaj' }).click();
+  await expect(page.locator('.studio-text[data-key="car:fields.rejestr"]')).toBeVisible();
+  await expect(page.locator('.studio-text[data-key^="config-studio:"]')).toHaveCount(0);
+  for (const place of await page.getByTestId('text-places').allInnerTexts()) expect(place).not.toMatch(/\b[a-z-]+:[a-zA-Z]/);
+  // the studio's own texts, asked for by their group
+  await page.getByLabel('Teksty ekranu').selectOption({ label: 'Konfiguracja portalu' });
+  await page.getByRole('button', { name: 'Szukaj' }).click();
+  await expect(page.locator('.studio-text[data-key="config-studio:texts.intro"]')).toBeVisible();
+});
+
 test('an analyst relabels the vehicles table’s “Nr rejestracyjny” for variant T only: T’s manager sees it, the default manager does not', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const label = `Rejestracja T ${RUN}`;
@@ -188,29 +214,48 @@ test('an analyst relabels the vehicles table’s “Nr rejestracyjny” for vari
 
   await page.getByLabel('Zakres zmian').selectOption('t');
   await openTab(page, 'Teksty');
-  await page.getByLabel('Szukane słowa lub klucz').fill('Nr rejestracyjny');
+  await page.getByLabel('Szukane słowa', { exact: true }).fill('Nr rejestracyjny');
   await page.getByRole('button', { name: 'Szukaj' }).click();
   const row = page.locator('.studio-text[data-key="car:fields.rejestr"]');
   await expect(row).toBeVisible();
-  await row.getByLabel('Nowy tekst dla car:fields.rejestr').fill(label);
+  // the hit says where the text is shown, in the words of the screens; the key is a detail beside it
+  await expect(row.getByTestId('text-places')).toContainText('Dane pojazdu → kolumna');
+  await expect(row.locator('.studio-key-line')).toContainText('car:fields.rejestr');
+  await row.getByRole('textbox').fill(label);
   await row.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
-  // the hit now shows the files' text beside the new one, and the draft counts the change
+  // the hit now shows the files' text beside the new one, and the draft counts the change and names its variant
   await expect(row.getByText('W plikach:')).toBeVisible();
   await expect(row.locator('q')).toHaveText('Nr rejestracyjny');
   await expect(status(page).getByTestId('draft-line')).toContainText('1 zmiana');
+  await expect(status(page).getByTestId('draft-line')).toContainText('dla: Klient T');
 
-  // the preview: variant T's fleet manager, before anything is published
+  // the preview starts in the scope being edited: variant T, as its fleet manager, before anything is published
   await status(page).getByRole('button', { name: 'Podgląd' }).click();
-  await page.getByLabel('Rola').selectOption('MANAGER');
-  await page.getByLabel('Wariant').selectOption('t');
+  await expect(page.getByLabel('Wariant')).toHaveValue('t');
+  await expect(page.getByLabel('Rola')).toHaveValue('MANAGER');
   await page.getByLabel('Ekran', { exact: true }).selectOption('/app/dane-pojazdu');
   await page.getByRole('button', { name: 'Pokaż podgląd' }).click();
+  await expect(page.getByTestId('preview-heading')).toHaveText('Podgląd: Dane pojazdu — jako Fleet Manager, Klient T');
   const frame = page.frameLocator('[data-testid="preview-frame"]');
   await expect(frame.locator('.ag-header-cell[col-id="rejestr"]')).toContainText(label, { timeout: 30_000 });
+  await expect(frame.getByTestId('preview-banner')).toContainText('„Klient T”');
   await shot(page, 'preview-1400');
 
+  // the publish dialog lists the change and says who will see it: T's users only
+  await status(page).getByRole('button', { name: 'Opublikuj' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Opublikuj wersję roboczą' });
+  await expect(dialog.getByTestId('publish-changes')).toContainText(`„Nr rejestracyjny” → „${label}”`);
+  await expect(dialog.getByTestId('publish-audience')).toHaveText('Zobaczą tylko użytkownicy wariantu „Klient T”.');
+  await expect(dialog).not.toContainText('wszyscy użytkownicy');
+  expect((await axeScan(page).include('.modal').analyze()).violations).toEqual([]);
+  await shot(page, 'publish-1400');
+  await dialog.getByRole('button', { name: 'Anuluj' }).click();
   await publish(page, `Etykieta numeru rejestracyjnego dla klienta T (${RUN})`);
+  // the studio remembers the scope: a new visit opens on Klient T
+  await openStudio(page);
+  await expect(page.getByLabel('Zakres zmian')).toHaveValue('t');
+  await expect(page.getByLabel('Zakres zmian').locator('option:checked')).toHaveText('Klient T');
 
   const tManager = await personPage(browser, signInAs('t.manager'));
   await expect(header(tManager, 'rejestr')).toContainText(label);
@@ -288,8 +333,8 @@ test('an analyst adds a menu entry opening an existing screen; the fleet manager
   await page.getByRole('button', { name: 'Zapisz' }).click();
   await expect(page.getByTestId('problem-list')).toContainText('/app/invoice');
   await expect(entry.getByTestId('field-problem').first()).toBeVisible();
-  await entry.getByLabel('Użytkownik', { exact: true }).check();
-  await entry.getByLabel('Doradca Serwisowy', { exact: true }).check();
+  await entry.getByLabel('Użytkownik pojazdu', { exact: true }).check();
+  await entry.getByLabel('Doradca serwisowy', { exact: true }).check();
   await page.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano w wersji roboczej.')).toBeVisible();
   await expect(page.getByTestId('problem-list')).toHaveCount(0);
@@ -321,10 +366,10 @@ test('an analyst hides the order wizard’s remarks step for drivers; a driver d
   await openTab(page, 'Formularze');
   await page.getByLabel('Formularz', { exact: true }).selectOption('screens/order-wizard.json');
   const remarks = page.locator('.studio-step[data-step="remarks"]');
-  await remarks.locator('.studio-hidden-chooser').first().getByLabel('Użytkownik', { exact: true }).check();
+  await remarks.locator('.studio-hidden-chooser').first().getByLabel('Użytkownik pojazdu', { exact: true }).check();
   await page.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano w wersji roboczej.')).toBeVisible();
-  await expect(remarks.locator('.studio-hidden-chooser').first().getByLabel('Użytkownik', { exact: true })).toBeChecked();
+  await expect(remarks.locator('.studio-hidden-chooser').first().getByLabel('Użytkownik pojazdu', { exact: true })).toBeChecked();
   await publish(page, `Bez kroku Uwagi dla kierowców (${RUN})`);
 
   const driver = await personPage(browser, (p) => signIn(p, 'kierowca'));
@@ -366,7 +411,9 @@ test('an invalid change is refused with its message, beside its field and in the
   await expect(status(page).getByTestId('draft-line')).toHaveText(draftBefore);
 });
 
-test('a text search the server could not answer says so and offers to search again, not "nothing found"', async ({ page }) => {
+test('a text search the server could not answer says so and offers to search again, not "nothing found"', async ({ page, consoleErrors }) => {
+  // the browser logs the 503 this journey makes the server answer
+  consoleErrors.allow(/status of 503/);
   await startJourney(page);
   await openTab(page, 'Teksty');
   // the search meets a busy server: the 503 a shedding server answers (plugins/limits.ts)
@@ -378,7 +425,7 @@ test('a text search the server could not answer says so and offers to search aga
       body: JSON.stringify({ statusCode: 503, code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.' }),
     });
   });
-  await page.getByLabel('Szukane słowa lub klucz').fill('Nr rejestracyjny');
+  await page.getByLabel('Szukane słowa', { exact: true }).fill('Nr rejestracyjny');
   await page.getByRole('button', { name: 'Szukaj' }).click();
   const failed = page.getByTestId('studio-texts-failed');
   await expect(failed).toContainText('Nie udało się wyszukać tekstów. Spróbuj ponownie za chwilę.');
@@ -396,10 +443,10 @@ test('an analyst rolls back: the version before the change is published again in
   const label = `Nr rej. ${RUN}`;
   const baseline = await startJourney(page);
   await openTab(page, 'Teksty');
-  await page.getByLabel('Szukane słowa lub klucz').fill('car:fields.rejestr');
+  await page.getByLabel('Szukane słowa', { exact: true }).fill('car:fields.rejestr');
   await page.getByRole('button', { name: 'Szukaj' }).click();
   const row = page.locator('.studio-text[data-key="car:fields.rejestr"]');
-  await row.getByLabel('Nowy tekst dla car:fields.rejestr').fill(label);
+  await row.getByRole('textbox').fill(label);
   await row.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
   const changed = await publish(page, `Krótsza etykieta (${RUN})`);
@@ -410,7 +457,7 @@ test('an analyst rolls back: the version before the change is published again in
   // the version before (or the files, when there was none) comes back
   await openTab(page, 'Wersje');
   const item = page.locator(`.studio-version[data-version="${changed}"]`);
-  await expect(item.getByText('bieżąca')).toBeVisible();
+  await expect(item.getByText('w użyciu')).toBeVisible();
   await item.getByRole('button', { name: 'Pokaż zmiany' }).click();
   await expect(item.getByTestId('change-list')).toContainText(label);
   await shot(page, 'versions-1400');
@@ -421,13 +468,45 @@ test('an analyst rolls back: the version before the change is published again in
   await manager.close();
 });
 
+test('an analyst takes one change back out of the draft, and sets the base portal back to the files (version 0)', async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const baseline = await startJourney(page);
+  await changeText(page, 'car:fields.marka', `Marka ${RUN}`);
+  await changeText(page, 'car:fields.rokProd', `Rok ${RUN}`);
+  await openTab(page, 'Wersje');
+  const draft = page.locator('.studio-draft-diff');
+  await expect(draft.getByTestId('change-list').locator('li')).toHaveCount(2);
+  await draft.locator('li', { hasText: `Rok ${RUN}` }).getByRole('button', { name: /Cofnij/ }).click();
+  await expect(toast(page, 'Cofnięto zmianę w wersji roboczej.')).toBeVisible();
+  await expect(draft.getByTestId('change-list').locator('li')).toHaveCount(1);
+  await expect(draft.getByTestId('change-list')).toContainText(`Marka ${RUN}`);
+  await shot(page, 'draft-changes-1400');
+  const number = await publish(page, `Marka (${RUN})`);
+
+  // the base portal's versions are numbered in it without gaps, down to 0: as in the files
+  await openTab(page, 'Wersje');
+  const numbers = await page.locator('.studio-version').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-version'))));
+  expect(numbers).toEqual(Array.from({ length: number + 1 }, (_, i) => number - i));
+  await expect(page.locator('.studio-version[data-version="0"]')).toContainText('ustawienia z plików');
+  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  await expect(header(manager, 'marka')).toContainText(`Marka ${RUN}`);
+  await expect(header(manager, 'rokProd')).toContainText('Rok produkcji');
+
+  await restoreVersion(page, 0, 'base');
+  await manager.reload();
+  await expect(header(manager, 'marka')).not.toContainText(`Marka ${RUN}`);
+  await expect(header(manager, 'marka')).toContainText('Marka');
+  await manager.close();
+  await putBack(page, baseline, [{ scope: 'base', path: 'locales/pl/car.json' }]);
+});
+
 /** Teksty: a new text for a key, saved into the draft. */
 async function changeText(page: Page, key: string, text: string) {
   await openTab(page, 'Teksty');
-  await page.getByLabel('Szukane słowa lub klucz').fill(key);
+  await page.getByLabel('Szukane słowa', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Szukaj' }).click();
   const row = page.locator(`.studio-text[data-key="${key}"]`);
-  await row.getByLabel(`Nowy tekst dla ${key}`).fill(text);
+  await row.getByRole('textbox').fill(text);
   await row.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
 }
@@ -470,9 +549,9 @@ test('an analyst exports the layer; the exported files pass the configuration ch
   const baseline = await startJourney(page);
   // a change of the base portal and one of variant T
   await openTab(page, 'Teksty');
-  await page.getByLabel('Szukane słowa lub klucz').fill('car:fields.rejestr');
+  await page.getByLabel('Szukane słowa', { exact: true }).fill('car:fields.rejestr');
   await page.getByRole('button', { name: 'Szukaj' }).click();
-  await page.locator('.studio-text[data-key="car:fields.rejestr"]').getByLabel('Nowy tekst dla car:fields.rejestr').fill(`Rejestracja ${RUN}`);
+  await page.locator('.studio-text[data-key="car:fields.rejestr"]').getByRole('textbox').fill(`Rejestracja ${RUN}`);
   await page.locator('.studio-text[data-key="car:fields.rejestr"]').getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
   await page.getByLabel('Zakres zmian').selectOption('t');

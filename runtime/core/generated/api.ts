@@ -1109,6 +1109,17 @@ export interface StudioChanges {
     scope: string;
     path: string;
     pointer: string;
+    /**
+     * the changed value's place as steps (keys, and ids of id-keyed lists): what POST /draft/revert takes back
+     *
+     * Items: a key, or the item of an id-keyed list ({ id })
+     */
+    at: (
+      | string
+      | {
+          id: string;
+        }
+    )[];
     before?: unknown;
     after?: unknown;
     /**
@@ -1231,6 +1242,12 @@ export interface StudioMetaSchemas {
 
 export interface StudioOverview {
   scopes: string[];
+  /**
+   * each scope's name: the base portal, each variant by its variant.json name
+   */
+  scopeNames: {
+    [k: string]: string;
+  };
   documents: {
     path: string;
     kind: "screen" | "locale" | "schema";
@@ -1238,6 +1255,14 @@ export interface StudioOverview {
     type?: string;
     title?: string;
     schemaId?: string;
+  }[];
+  /**
+   * the namespaces of texts, named as the menu names their screens; own: the studio's own texts (offered apart)
+   */
+  namespaces: {
+    id: string;
+    name: string;
+    own: boolean;
   }[];
   published: {
     id: number;
@@ -1248,6 +1273,16 @@ export interface StudioOverview {
     comment: string;
     current: boolean;
     restoredFrom: number | null;
+    /**
+     * each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files)
+     */
+    numbers: {
+      [k: string]: number;
+    };
+    /**
+     * the scopes this version changed
+     */
+    scopes: string[];
   } | null;
   draft: {
     id: number;
@@ -1306,12 +1341,44 @@ export interface StudioPublished {
     comment: string;
     current: boolean;
     restoredFrom: number | null;
+    /**
+     * each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files)
+     */
+    numbers: {
+      [k: string]: number;
+    };
+    /**
+     * the scopes this version changed
+     */
+    scopes: string[];
   };
   message: string;
 }
 
 export interface StudioRestoreRequest {
   comment?: string;
+  /**
+   * restore only this scope's changes ('base' or a variant), every other scope keeping what is published
+   */
+  scope?: string;
+}
+
+export interface StudioRevertRequest {
+  scope: string;
+  path: string;
+  /**
+   * the change's `at`, as the draft's diff gave it
+   *
+   * @maxItems 50
+   *
+   * Items: a key, or the item of an id-keyed list ({ id })
+   */
+  at: (
+    | string
+    | {
+        id: string;
+      }
+  )[];
 }
 
 export interface StudioStale {
@@ -1327,6 +1394,16 @@ export interface StudioStale {
     comment: string;
     current: boolean;
     restoredFrom: number | null;
+    /**
+     * each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files)
+     */
+    numbers: {
+      [k: string]: number;
+    };
+    /**
+     * the scopes this version changed
+     */
+    scopes: string[];
   } | null;
   changes: {
     scope: string;
@@ -1338,6 +1415,17 @@ export interface StudioStale {
      * the change in one Polish line
      */
     text: string;
+    /**
+     * the changed value's place as steps
+     *
+     * Items: a key, or the item of an id-keyed list ({ id })
+     */
+    at: (
+      | string
+      | {
+          id: string;
+        }
+    )[];
   }[];
 }
 
@@ -1359,6 +1447,10 @@ export interface StudioTextsQuery {
    * words shown on screen, or a key
    */
   q?: string;
+  /**
+   * only the texts of this namespace (without it the studio's own texts are left out)
+   */
+  ns?: string;
 }
 
 export interface StudioTexts {
@@ -1367,7 +1459,18 @@ export interface StudioTexts {
     text: string;
     filesText: string;
     changed: boolean;
+    /**
+     * where the text is shown, in the words of the screens (Dane pojazdu → kolumna)
+     */
+    places: string[];
   }[];
+}
+
+export interface StudioVersionsQuery {
+  /**
+   * 'base' (the base portal) or a variant's folder name
+   */
+  scope?: string;
 }
 
 export interface StudioVersions {
@@ -1380,6 +1483,16 @@ export interface StudioVersions {
     comment: string;
     current: boolean;
     restoredFrom: number | null;
+    /**
+     * each scope's version number at this version: a scope counts on by one at each version that changes it, from 0 (as in the files)
+     */
+    numbers: {
+      [k: string]: number;
+    };
+    /**
+     * the scopes this version changed
+     */
+    scopes: string[];
   }[];
 }
 

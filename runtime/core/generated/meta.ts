@@ -1938,6 +1938,10 @@ export interface StudioFile {
    */
   customNamespace?: string;
   /**
+   * Namespaces of the studio's own texts: left out of the texts tab's search, offered apart by their namespace, so that an analyst changing the portal's words does not meet the studio's.
+   */
+  ownNamespaces?: string[];
+  /**
    * Namespaces the texts tab offers first in its filter, as templates (the notifications' texts).
    */
   templateNamespaces?: string[];

@@ -42,8 +42,13 @@ describe('the preview asked for', () => {
     expect(previewBundle(bundle).app.name).toBe('x');
   });
 
+  it('carries the variant\'s name for the banner, as text, and drops one out of measure', () => {
+    expect(previewParams('?studioPreview=draft&studioVariant=t&studioRole=USER&studioVariantName=Klient%20T', null)).toEqual({ source: 'draft', variant: 't', role: 'USER', variantName: 'Klient T' });
+    expect(previewParams(`?studioPreview=draft&studioVariant=t&studioRole=USER&studioVariantName=${'x'.repeat(101)}`, null)).toEqual({ source: 'draft', variant: 't', role: 'USER' });
+  });
+
   it('ends by the same address without its parameters', () => {
-    expect(withoutPreview('http://h/app/zlecenia?studioPreview=draft&studioVariant=t&studioRole=USER&tab=2#x')).toBe('/app/zlecenia?tab=2#x');
+    expect(withoutPreview('http://h/app/zlecenia?studioPreview=draft&studioVariant=t&studioRole=USER&studioVariantName=T&tab=2#x')).toBe('/app/zlecenia?tab=2#x');
   });
 });
 

@@ -26,22 +26,27 @@ export const previewKey = () => `portal.studioPreview${self === top ? '' : '.fra
 
 export const PREVIEW_SOURCES = ['draft', 'published'] as const;
 /** The query parameters of a preview address. */
-export const PREVIEW_PARAMS = ['studioPreview', 'studioVariant', 'studioRole'] as const;
+export const PREVIEW_PARAMS = ['studioPreview', 'studioVariant', 'studioRole', 'studioVariantName'] as const;
 
 export interface PreviewParams {
   source: (typeof PREVIEW_SOURCES)[number];
   variant: string;
   /** A role the studio offers (its declaration's `roles`, checked once the bundle is in: previewRoleOffered). */
   role: string;
+  /** The variant's name as its configuration gives it (the studio passes it along), for the banner. */
+  variantName?: string;
 }
 
 function valid(value: Partial<Record<keyof PreviewParams, unknown>> | null | undefined): PreviewParams | null {
   if (!value) return null;
-  const { source, variant, role } = value;
+  const { source, variant, role, variantName } = value;
   if (!PREVIEW_SOURCES.includes(source as PreviewParams['source'])) return null;
   if (typeof role !== 'string' || !/^[A-Z][A-Z0-9_]{0,31}$/.test(role)) return null;
   if (typeof variant !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(variant)) return null;
-  return { source, variant, role } as PreviewParams;
+  const params = { source, variant, role } as PreviewParams;
+  // shown as text only; a name out of measure is left out, not the preview
+  if (typeof variantName === 'string' && variantName.trim() && variantName.length <= 100) params.variantName = variantName;
+  return params;
 }
 
 /**
@@ -51,7 +56,7 @@ function valid(value: Partial<Record<keyof PreviewParams, unknown>> | null | und
 export function previewParams(search: string, stored: string | null): PreviewParams | null {
   const query = new URLSearchParams(search);
   if (query.has('studioPreview')) {
-    return valid({ source: query.get('studioPreview'), variant: query.get('studioVariant') ?? 'default', role: query.get('studioRole') });
+    return valid({ source: query.get('studioPreview'), variant: query.get('studioVariant') ?? 'default', role: query.get('studioRole'), variantName: query.get('studioVariantName') });
   }
   try {
     return valid(stored ? JSON.parse(stored) : null);

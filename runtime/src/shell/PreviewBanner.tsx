@@ -9,14 +9,16 @@ export interface PreviewBannerProps {
   source: 'draft' | 'published';
   variant: string;
   role: string;
+  /** The variant's name from its configuration. */
+  variantName?: string;
   /** Why the preview's bundle could not be had (then the portal's own is shown). */
   failed?: string;
   onEnd(): void;
 }
 
-export function PreviewBanner({ source, variant, role, failed, onEnd }: PreviewBannerProps) {
+export function PreviewBanner({ source, variant, variantName, role, failed, onEnd }: PreviewBannerProps) {
   const { t } = useTranslation();
-  const variantText = variant === 'default' ? t('config-preview:banner.variantDefault') : t('config-preview:banner.variantNamed', { variant });
+  const variantText = variant === 'default' ? t('config-preview:banner.variantDefault') : t('config-preview:banner.variantNamed', { variant: variantName ?? variant });
   return (
     <aside className={`preview-banner d-flex align-items-baseline gap-2 px-3 py-1 small border-bottom ${failed ? 'bg-danger-subtle text-danger-emphasis' : 'bg-warning-subtle text-warning-emphasis'}`} aria-label={t('config-preview:banner.label')} data-testid="preview-banner">
       <i className="bi bi-eye" aria-hidden="true" />

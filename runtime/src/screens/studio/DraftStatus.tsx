@@ -1,7 +1,10 @@
 /**
- * The draft's status above the tabs: how many changes, the version it is based on, whether a newer
- * version was published since it began (then "Uwzględnij opublikowaną wersję" rebases it), and the
- * buttons Podgląd, Opublikuj (with a comment) and Odrzuć wersję roboczą.
+ * The draft's status above the tabs: the version in effect in the scope being edited, how many
+ * changes the draft has and for which scopes (the base portal, a variant by its name), whether a
+ * newer version was published since it began (then "Uwzględnij opublikowaną wersję" rebases it),
+ * and the buttons Podgląd, Opublikuj and Odrzuć wersję roboczą. Publishing shows what is
+ * published, scope by scope, with who will see it (everyone, or one variant's users), and asks for
+ * a comment.
  */
 import { useEffect, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -10,11 +13,14 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { formatDateTime } from '../../format';
 import { showToast } from '../../state/ui';
+import { scopesOf } from './layer-path';
+import { Spinner } from './parts';
+import type { Change } from './studio-api';
 import { useStudio } from './StudioContext';
 
 export function DraftStatus() {
   const { t } = useTranslation();
-  const { overview, api, write, screen, setTab } = useStudio();
+  const { overview, api, write, screen, setTab, scope, scopeLabel } = useStudio();
   const [changes, setChanges] = useState<number | null>(null);
   const [publishing, setPublishing] = useState(false);
   const [discarding, setDiscarding] = useState(false);
@@ -52,9 +58,12 @@ export function DraftStatus() {
         {t('config-studio:draft.title')}
       </h2>
       <div className="studio-status-lines">
-        <div>
+        <div data-testid="published-line">
           {published
-            ? t('config-studio:published.line', { id: published.id, author: published.author, when: formatDateTime(published.publishedAt ?? published.createdAt) ?? '' })
+            ? t('config-studio:published.line', {
+                number: published.numbers?.[scope] ?? 0, scope: scopeLabel(scope), author: published.author,
+                when: formatDateTime(published.publishedAt ?? published.createdAt) ?? '',
+              })
             : t('config-studio:published.none')}
         </div>
         <div data-testid="draft-line">
@@ -64,8 +73,18 @@ export function DraftStatus() {
               {changes === null
                 ? t('config-studio:draft.documents', { count: draft.paths.length })
                 : `${t('config-studio:draft.changes', { count: changes })} ${t('config-studio:draft.inDocuments', { count: draft.paths.length })}`}
+              {draft.paths.length > 0 && (
+                <>
+                  {' '}
+                  {t('config-studio:draft.forScopes', { scopes: scopesOf(draft.paths).map(scopeLabel).join(', ') })}
+                </>
+              )}
               {' · '}
-              {draft.basedOn ? t('config-studio:draft.basedOn', { id: draft.basedOn }) : t('config-studio:draft.basedOnFiles')}
+              {!overview?.stale && published
+                ? t('config-studio:draft.basedOn', { number: published.numbers?.[scope] ?? 0, scope: scopeLabel(scope) })
+                : overview?.stale
+                  ? t('config-studio:draft.basedOnOlder')
+                  : t('config-studio:draft.basedOnFiles')}
             </>
           ) : (
             t('config-studio:draft.none')
@@ -74,7 +93,7 @@ export function DraftStatus() {
       </div>
       {overview?.stale && draft && (
         <div className="alert alert-warning studio-stale mb-0" role="status">
-          <span>{t('config-studio:stale.warning', { id: published?.id ?? '' })}</span>
+          <span>{t('config-studio:stale.warning', { author: published?.author ?? '' })}</span>
           <Button variant="warning" size="sm" disabled={busy} onClick={() => void rebase()}>
             {t('config-studio:stale.rebase')}
           </Button>
@@ -101,9 +120,45 @@ export function DraftStatus() {
   );
 }
 
+/** The draft's changes by scope, each with who will see them once published. */
+function PublishChanges() {
+  const { t } = useTranslation();
+  const { api, scopeLabel } = useStudio();
+  const [changes, setChanges] = useState<Change[] | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api.draftDiff(controller.signal).then((d) => setChanges(d.changes), () => !controller.signal.aborted && setChanges([]));
+    return () => controller.abort();
+  }, [api]);
+  if (!changes) return <Spinner />;
+  const scopes = [...new Set(changes.map((c) => c.scope))].sort((a, b) => Number(b === 'base') - Number(a === 'base') || a.localeCompare(b));
+  return (
+    <div className="studio-publish-changes" data-testid="publish-changes">
+      {scopes.map((s) => {
+        const mine = changes.filter((c) => c.scope === s);
+        return (
+          <section key={s} className="studio-publish-scope" aria-label={scopeLabel(s)}>
+            <h3 className="h6 mb-1">{scopeLabel(s)}</h3>
+            <p className="studio-audience mb-1" data-testid="publish-audience">
+              <i className={`bi ${s === 'base' ? 'bi-people' : 'bi-person-badge'} me-1`} aria-hidden="true" />
+              {s === 'base' ? t('config-studio:publish.audienceAll') : t('config-studio:publish.audienceVariant', { name: scopeLabel(s) })}
+            </p>
+            <ul className="studio-change-list mb-2">
+              {mine.map((c, i) => (
+                <li key={i}>{c.text}</li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      {!changes.length && <p className="studio-note">{t('config-studio:versions.noChanges')}</p>}
+    </div>
+  );
+}
+
 function PublishDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
-  const { api, write } = useStudio();
+  const { api, write, scopeLabel } = useStudio();
   const titleId = useId();
   const [comment, setComment] = useState('');
   const [tried, setTried] = useState(false);
@@ -115,7 +170,11 @@ function PublishDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     const answer = await write(() => api.publish(comment.trim()));
     setBusy(false);
-    if (answer) showToast('success', t('config-studio:publish.done', { id: answer.version.id }), 'config-studio');
+    if (answer) {
+      const { numbers, scopes } = answer.version;
+      const done = (scopes.length ? scopes : ['base']).map((s) => t('config-studio:publish.scopeVersion', { scope: scopeLabel(s), number: numbers[s] ?? 0 })).join(', ');
+      showToast('success', t('config-studio:publish.done', { versions: done }), 'config-studio');
+    }
     // refused or not, the page says why (the problems, the other's changes): the dialog gives way
     onClose();
   };
@@ -135,6 +194,7 @@ function PublishDialog({ onClose }: { onClose(): void }) {
         </Modal.Header>
         <Modal.Body>
           <p>{t('config-studio:publish.intro')}</p>
+          <PublishChanges />
           <label htmlFor="studio-publish-comment" className="form-label">
             {t('config-studio:publish.comment')}
           </label>

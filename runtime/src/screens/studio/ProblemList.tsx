@@ -91,7 +91,7 @@ export function ConflictPanel() {
     <section className="alert alert-warning studio-conflict" aria-labelledby="studio-conflict-title" data-testid="conflict">
       <h2 id="studio-conflict-title" className="h6">
         {conflict.published
-          ? t('config-studio:stale.title', { id: conflict.published.id, author: conflict.published.author })
+          ? t('config-studio:stale.title', { author: conflict.published.author })
           : t('config-studio:stale.titleUnknown')}
       </h2>
       {conflict.changes.length > 0 && (

@@ -40,7 +40,7 @@ export default function Studio({ screen, screenId, presentation }: ScreenProps<a
 
 function ScopeChooser() {
   const { t } = useTranslation();
-  const { overview, scope, setScope } = useStudio();
+  const { overview, scope, setScope, scopeLabel } = useStudio();
   const scopes = overview?.scopes ?? ['base'];
   return (
     <div className="studio-scope">
@@ -50,7 +50,7 @@ function ScopeChooser() {
       <select id="studio-scope" className="form-select" value={scope} onChange={(e) => setScope(e.target.value)}>
         {scopes.map((s) => (
           <option key={s} value={s}>
-            {s === 'base' ? t('config-studio:scope.base') : t('config-studio:scope.variant', { name: s })}
+            {scopeLabel(s)}
           </option>
         ))}
       </select>

@@ -24,8 +24,11 @@ export interface StudioState {
   api: StudioApi;
   overview: Overview | null;
   overviewError: unknown;
+  /** The scope being edited: remembered between visits (this browser), the base portal at first. */
   scope: string;
   setScope(scope: string): void;
+  /** A scope's name: "Portal bazowy", a variant by the name its configuration gives it. */
+  scopeLabel(scope: string): string;
   /** Bumped after every write that succeeded: the tabs read their documents again. */
   revision: number;
   /** The problems of the last write the checks refused. */
@@ -49,12 +52,22 @@ export function useStudio(): StudioState {
   return value;
 }
 
+/** Where the browser keeps the scope last edited in a studio screen. */
+const scopeKey = (screenId: string) => `portal.studio.${screenId}.scope`;
+function keptScope(screenId: string): string {
+  try {
+    return localStorage.getItem(scopeKey(screenId)) || 'base';
+  } catch {
+    return 'base';
+  }
+}
+
 export function StudioProvider({ screen, screenId, children }: { screen: StudioDecl; screenId: string; children: ReactNode }) {
   const { t } = useTranslation();
   const api = useMemo(() => studioApi(screen.endpoint), [screen.endpoint]);
   const [overview, setOverview] = useState<Overview | null>(null);
   const [overviewError, setOverviewError] = useState<unknown>(null);
-  const [scope, setScopeState] = useState('base');
+  const [scope, setScopeState] = useState(() => keptScope(screenId));
   const [revision, setRevision] = useState(0);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -109,10 +122,23 @@ export function StudioProvider({ screen, screenId, children }: { screen: StudioD
   const setScope = useCallback((next: string) => {
     setScopeState(next);
     setProblems([]);
-  }, []);
+    try {
+      localStorage.setItem(scopeKey(screenId), next);
+    } catch {
+      // a browser that keeps nothing starts at the base portal next time
+    }
+  }, [screenId]);
+  // a kept scope the portal no longer has (a variant removed) gives way to the base portal
+  useEffect(() => {
+    if (overview && !overview.scopes.includes(scope)) setScopeState('base');
+  }, [overview, scope]);
+  const scopeLabel = useCallback(
+    (s: string) => overview?.scopeNames?.[s] ?? (s === 'base' ? t('config-studio:scope.base') : s),
+    [overview, t],
+  );
 
   const value: StudioState = {
-    screen, screenId, api, overview, overviewError, scope, setScope, revision, problems,
+    screen, screenId, api, overview, overviewError, scope, setScope, scopeLabel, revision, problems,
     conflict, clearConflict: () => setConflict(null), write, reload, tab, setTab,
   };
   return <StudioContext.Provider value={value}>{children}</StudioContext.Provider>;

@@ -27,8 +27,13 @@ export interface Version {
   createdAt: string;
   publishedAt: string | null;
   comment: string;
+  /** Published now; in a scope's list (versions(scope)), the one in effect in that scope. */
   current: boolean;
   restoredFrom: number | null;
+  /** Each scope's version number at this version (a scope counts on at each version that changes it; 0: as in the files). */
+  numbers: Record<string, number>;
+  /** The scopes this version changed. */
+  scopes: string[];
 }
 
 export interface Draft {
@@ -40,10 +45,15 @@ export interface Draft {
   paths: string[];
 }
 
+/** A step of a changed value's place: a key, or the item of an id-keyed list. */
+export type Step = string | { id: string };
+
 export interface Change {
   scope: string;
   path: string;
   pointer: string;
+  /** The place as steps: what taking the change back names. */
+  at: Step[];
   before?: Json;
   after?: Json;
   /** A readable Polish line. */
@@ -60,9 +70,19 @@ export interface Problem {
   where?: string;
 }
 
+/** A namespace of texts, named as the menu names its screens; own: the studio's own texts. */
+export interface Namespace {
+  id: string;
+  name: string;
+  own: boolean;
+}
+
 export interface Overview {
   scopes: string[];
+  /** Each scope's name: the base portal, each variant by its configuration's name. */
+  scopeNames: Record<string, string>;
   documents: DocumentInfo[];
+  namespaces: Namespace[];
   published: Version | null;
   draft: Draft | null;
   stale: boolean;
@@ -83,6 +103,8 @@ export interface TextHit {
   text: string;
   filesText: string;
   changed: boolean;
+  /** Where it is shown, in the words of the screens ("Dane pojazdu → kolumna"). */
+  places: string[];
 }
 
 export interface DocumentChange {
@@ -105,15 +127,20 @@ export function studioApi(base: string) {
     document: (scope: string, path: string, signal?: AbortSignal) => api.get<StudioDocument>(`${base}/document?${query({ scope, path })}`, { signal }),
     saveDocuments: (changes: DocumentChange[]) => api.put<{ draft: Draft }>(`${base}/documents`, { changes }),
     forgetDocument: (scope: string, path: string) => api.delete<{ draft: Draft | null }>(`${base}/document?${query({ scope, path })}`),
-    texts: (scope: string, q: string, signal?: AbortSignal) => api.get<{ items: TextHit[] }>(`${base}/texts?${query({ scope, q })}`, { signal }),
+    texts: (scope: string, q: string, ns: string, signal?: AbortSignal) =>
+      api.get<{ items: TextHit[] }>(`${base}/texts?${query(ns ? { scope, q, ns } : { scope, q })}`, { signal }),
     saveText: (scope: string, key: string, text: string) => api.put<{ draft: Draft }>(`${base}/texts`, { scope, key, text }),
     draftDiff: (signal?: AbortSignal) => api.get<{ changes: Change[] }>(`${base}/draft/diff`, { signal }),
+    revert: (change: Pick<Change, 'scope' | 'path' | 'at'>) =>
+      api.post<{ draft: Draft }>(`${base}/draft/revert`, { scope: change.scope, path: change.path, at: change.at }),
     discard: () => api.post<{ draft: null }>(`${base}/draft/discard`, {}),
     rebase: () => api.post<{ draft: Draft }>(`${base}/draft/rebase`, {}),
     publish: (comment: string) => api.post<{ version: Version }>(`${base}/publish`, { comment }),
-    versions: (signal?: AbortSignal) => api.get<{ items: Version[] }>(`${base}/versions`, { signal }),
-    versionDiff: (id: number, signal?: AbortSignal) => api.get<{ changes: Change[] }>(`${base}/versions/${id}/diff`, { signal }),
-    restore: (id: number, comment?: string) => api.post<{ version: Version }>(`${base}/versions/${id}/restore`, comment ? { comment } : {}),
+    /** The versions that changed one scope, newest first, `current` the one in effect in it. */
+    versions: (scope: string, signal?: AbortSignal) => api.get<{ items: Version[] }>(`${base}/versions?${query({ scope })}`, { signal }),
+    versionDiff: (id: number, scope: string, signal?: AbortSignal) => api.get<{ changes: Change[] }>(`${base}/versions/${id}/diff?${query({ scope })}`, { signal }),
+    /** Publishes a scope's version again (0: as in the files), the other scopes staying as published. */
+    restore: (id: number, scope: string) => api.post<{ version: Version; message: string }>(`${base}/versions/${id}/restore`, { scope }),
     exportLayer: (source: 'published' | 'draft') => api.get<ExportFile>(`${base}/export?${query({ source })}`),
     importLayer: (file: ExportFile) => api.post<{ draft: Draft }>(`${base}/import`, file),
     /** The meta-schemas by $id (schemas/meta), for the JSON editor. */

@@ -4,7 +4,7 @@
  * `?studioPreview=draft&studioVariant=<variant>&studioRole=<ROLE>` (the runtime's preview mode,
  * runtime/src/config/preview.ts). "Odśwież podgląd" reads the draft again after a change.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { menuRoutes } from '../edits';
@@ -15,31 +15,39 @@ import { useStudio, useStudioDocument } from '../StudioContext';
 /** The variant the preview asks for: the base portal is the default variant. */
 export const previewVariant = (scope: string) => (scope === 'base' ? 'default' : scope);
 
-/** The address the frame opens. */
-export function previewUrl(path: string, scope: string, role: string): string {
+/** The address the frame opens (the variant's name travels with it, for the frame's banner). */
+export function previewUrl(path: string, scope: string, role: string, variantName?: string): string {
   const query = new URLSearchParams({ studioPreview: 'draft', studioVariant: previewVariant(scope), studioRole: role });
+  if (variantName) query.set('studioVariantName', variantName);
   return `${path}${path.includes('?') ? '&' : '?'}${query.toString()}`;
 }
 
 export default function PreviewTab() {
   const { t } = useTranslation();
-  const { screen, overview, scope, revision } = useStudio();
+  const { screen, overview, scope, scopeLabel, revision } = useStudio();
   const routesDoc = useStudioDocument(screen.documents?.routes ?? 'screens/routes.json');
   const routes = useMemo(() => menuRoutes(routesDoc.doc?.effective), [routesDoc.doc]);
   const roles = screen.roles;
   // the first role the studio declares is the one a preview starts as (screens/config-studio.json)
   const [role, setRole] = useState<string>(roles[0]);
+  // the preview starts in the scope being edited, and follows it when it changes
   const [variant, setVariant] = useState(scope);
+  useEffect(() => setVariant(scope), [scope]);
   const [route, setRoute] = useState('');
-  const [shown, setShown] = useState<{ url: string; title: string } | null>(null);
+  const [shown, setShown] = useState<{ url: string; title: string; heading: string } | null>(null);
   const [reloads, setReloads] = useState(0);
   const roleLabel = (r: string) => t(`${screen.roleLabels}.${r}`);
-  const scopeLabel = (s: string) => (s === 'base' ? t('config-studio:scope.base') : t('config-studio:scope.variant', { name: s }));
   const path = route || routes[0]?.path || '';
 
   const show = () => {
     if (!path) return;
-    setShown({ url: previewUrl(path, variant, role), title: t('config-studio:preview.frameTitle', { path, role: roleLabel(role), variant: scopeLabel(variant) }) });
+    const title = routes.find((r) => r.path === path)?.title;
+    const names = { path, screen: title ? t(title) : path, role: roleLabel(role), variant: scopeLabel(variant) };
+    setShown({
+      url: previewUrl(path, variant, role, variant === 'base' ? undefined : scopeLabel(variant)),
+      title: t('config-studio:preview.frameTitle', names),
+      heading: t('config-studio:preview.heading', names),
+    });
     setReloads((n) => n + 1);
   };
 
@@ -96,6 +104,12 @@ export default function PreviewTab() {
           {shown ? t('config-studio:preview.refresh') : t('config-studio:preview.show')}
         </Button>
       </form>
+      {shown && (
+        <h3 className="h6 studio-preview-heading" data-testid="preview-heading">
+          <i className="bi bi-person-badge me-1" aria-hidden="true" />
+          {shown.heading}
+        </h3>
+      )}
       {shown && (
         <iframe
           key={`${shown.url}-${reloads}-${revision}`}

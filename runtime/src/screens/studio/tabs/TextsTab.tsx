@@ -1,8 +1,10 @@
 /**
  * Teksty: any text users see, found by the words on screen ("Nr rejestracyjny") or by its key,
- * optionally within one namespace (the notification templates are the notifications namespace).
- * Each hit shows its current text, the files' text when the layer changed it, and an input to
- * change it (PUT /texts, for the chosen scope).
+ * optionally within one group of texts, named as the menu names its screens (the notification
+ * templates first; the studio's own texts apart, and only when chosen). Each hit says where it is
+ * shown in the words of the screens ("Dane pojazdu → kolumna"), its key beside it in small print,
+ * its current text, the files' text when the layer changed it, and an input to change it (PUT
+ * /texts, for the chosen scope).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -25,8 +27,11 @@ export default function TextsTab() {
   // the search call failed (e.g. a busy server's 503): said so, with a way to ask again — never "nothing found"
   const [failed, setFailed] = useState(false);
 
-  const namespaces = useMemo(() => (overview?.documents ?? []).filter((d) => d.kind === 'locale').map((d) => d.id).sort(), [overview]);
-  const templates = (screen.templateNamespaces ?? []).filter((n) => namespaces.includes(n));
+  // the portal's texts by the names of their screens; the templates offered first (once), the studio's own apart
+  const all = useMemo(() => overview?.namespaces ?? [], [overview]);
+  const templates = all.filter((n) => !n.own && (screen.templateNamespaces ?? []).includes(n.id));
+  const portal = all.filter((n) => !n.own && !templates.includes(n));
+  const own = all.filter((n) => n.own);
 
   // the hits shown and the question they answer: after a save the same question is asked again,
   // and a text that no longer matches it (it was just changed) stays in the list, read by its key
@@ -38,15 +43,14 @@ export default function TextsTab() {
     const question = `${scope}\n${asked.ns}\n${words}`;
     const controller = new AbortController();
     const { signal } = controller;
-    const inNamespace = (items: TextHit[]) => (asked.ns ? items.filter((h) => h.key.startsWith(`${asked.ns}:`)) : items);
     setLoading(true);
     setFailed(false);
     (async () => {
-      let items = inNamespace((await api.texts(scope, words, signal)).items);
+      let items = (await api.texts(scope, words, asked.ns, signal)).items;
       const before = shown.current.question === question ? shown.current.hits : [];
       const missing = before.filter((h) => !items.some((i) => i.key === h.key)).slice(0, 20);
       if (missing.length) {
-        const again = await Promise.all(missing.map((h) => api.texts(scope, h.key, signal).then((a) => a.items.find((i) => i.key === h.key), () => undefined)));
+        const again = await Promise.all(missing.map((h) => api.texts(scope, h.key, asked.ns, signal).then((a) => a.items.find((i) => i.key === h.key), () => undefined)));
         const byKey = new Map([...items, ...again.filter((h): h is TextHit => Boolean(h))].map((h) => [h.key, h]));
         items = [...before.map((h) => byKey.get(h.key)).filter((h): h is TextHit => Boolean(h)), ...items.filter((i) => !before.some((h) => h.key === i.key))];
       }
@@ -90,19 +94,28 @@ export default function TextsTab() {
             {templates.length > 0 && (
               <optgroup label={t('config-studio:texts.templates')}>
                 {templates.map((n) => (
-                  <option key={`t-${n}`} value={n}>
-                    {n}
+                  <option key={n.id} value={n.id}>
+                    {n.name}
                   </option>
                 ))}
               </optgroup>
             )}
             <optgroup label={t('config-studio:texts.namespaces')}>
-              {namespaces.map((n) => (
-                <option key={n} value={n}>
-                  {n}
+              {portal.map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.name}
                 </option>
               ))}
             </optgroup>
+            {own.length > 0 && (
+              <optgroup label={t('config-studio:texts.own')}>
+                {own.map((n) => (
+                  <option key={n.id} value={n.id}>
+                    {n.name}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </div>
         <Button type="submit" variant="primary" className="studio-search-button">
@@ -154,8 +167,15 @@ function TextRow({ hit }: { hit: TextHit }) {
   return (
     <li className="studio-text" data-key={hit.key}>
       <div className="studio-text-head">
-        <code className="studio-key">{hit.key}</code>
+        <ul className="studio-places" aria-label={t('config-studio:texts.places')} data-testid="text-places">
+          {hit.places.map((place) => (
+            <li key={place}>{place}</li>
+          ))}
+        </ul>
         {hit.changed && <span className="badge text-bg-info">{t('config-studio:changedBadge')}</span>}
+      </div>
+      <div className="studio-key-line">
+        {t('config-studio:texts.key')} <code className="studio-key">{hit.key}</code>
       </div>
       {hit.changed && (
         <div className="studio-files-text">
@@ -170,7 +190,7 @@ function TextRow({ hit }: { hit: TextHit }) {
         }}
       >
         <label htmlFor={inputId} className="visually-hidden">
-          {t('config-studio:texts.newText', { key: hit.key })}
+          {t('config-studio:texts.newText', { place: hit.places[0] ?? hit.key, text: hit.text })}
         </label>
         <input
           id={inputId}
