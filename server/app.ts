@@ -16,8 +16,10 @@ import { compression, runtimeFiles } from './plugins/delivery.ts';
 import variantAssetRoutes from './routes/variant-assets.ts';
 import errorsPlugin from './plugins/errors.ts';
 import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
+import requestLogPlugin, { requestLogOptions } from './plugins/request-log.ts';
 import { openapiOptions, requireOperationDeclarations } from './plugins/openapi.ts';
 import signaturePlugin from './plugins/signature.ts';
+import metricsPlugin, { type MetricsAppOptions } from './metrics/plugin.ts';
 import carRoutes from './routes/car.ts';
 import orderRoutes from './routes/orders.ts';
 import initRoutes from './routes/init.ts';
@@ -76,7 +78,10 @@ export interface AppOptions {
   version: string;
   /** Folder of the built runtime; served with a fallback to index.html for client-side routes. */
   staticDir?: string;
+  /** The request log (plugins/request-log.ts): one JSON line per request; off unless true. */
   logger?: boolean;
+  /** Where the log lines go (tests capture them); default standard output. */
+  logStream?: NodeJS.WritableStream;
   /**
    * Which proxies' X-Forwarded-For to believe for the client address (lock-out and call limits
    * count per address): Fastify's trustProxy — "true", a hop count, or addresses/CIDRs separated
@@ -104,6 +109,11 @@ export interface AppOptions {
    * http://localhost:3000); tests shorten the polling and the retry delay.
    */
   notifications?: Partial<Omit<NotificationOptions, 'root'>>;
+  /**
+   * Metrics (issue 33, server/metrics/): this process's instance, and GET /metrics on this port
+   * when only METRICS_TOKEN is set (main.ts). Unset: counted, never served.
+   */
+  metrics?: MetricsAppOptions;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -167,7 +177,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const app = Fastify({
     ...serverLimits(limits),
-    logger: options.logger ? { level: 'info' } : false,
+    // one line per request, request ids (X-Request-Id), redaction: plugins/request-log.ts
+    ...requestLogOptions({ enabled: options.logger === true, stream: options.logStream }),
     bodyLimit: 1024 * 1024,
     // a hop count is a number for Fastify (its typings leave it out)
     trustProxy: trustProxyOption(options.trustProxy) as boolean | string | undefined,
@@ -208,8 +219,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Tier 1, the app's own plugins: each declares what it depends on (fastify-plugin checks it).
   await app.register(configPlugin, { load, initial: loaded });
+  // the request's id in its context and answer, before anything can refuse it (issue 33)
+  await app.register(requestLogPlugin);
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { db: options.db });
+  // issue 33: every answer counted by its route pattern; GET /metrics (server/metrics/)
+  await app.register(metricsPlugin, options.metrics ?? {});
   // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
   await app.register(rateLimit, { global: false });
   await app.register(limitsPlugin, { limits });

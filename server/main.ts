@@ -20,6 +20,12 @@ import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type Databa
 import { migrateToLatest } from './db/migrate.ts';
 import { oneProcessAtATime } from './db/one-at-a-time.ts';
 import { superviseWorkers, workerCount, WorkersSettingError } from './cluster.ts';
+import { answerPrimary, askPrimary, machineMetrics } from './metrics/cluster.ts';
+import type { MetricsAppOptions } from './metrics/plugin.ts';
+import { createMetrics, localExposition } from './metrics/registry.ts';
+import { startMetricsServer } from './metrics/server.ts';
+import { metricsSettings, MetricsSettingError, type MetricsSettings } from './metrics/settings.ts';
+import { openBackupChannel } from './backup/channel.ts';
 import type { Bundle } from './config/bundle.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { stopGracefullyOnSignals } from './shutdown.ts';
@@ -69,6 +75,15 @@ async function main() {
     console.error(startupText(bundle, 'workersNeedPostgres', { workers: String(workers) }));
     process.exit(1);
   }
+  // METRICS_PORT / METRICS_TOKEN (server/metrics/settings.ts): unset, no metrics are served anywhere
+  let metricsAt: MetricsSettings | undefined;
+  try {
+    metricsAt = process.argv.includes('--digest') ? undefined : metricsSettings(process.env);
+  } catch (e) {
+    if (!(e instanceof MetricsSettingError)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
   const shutdownTimeoutMs = envNumber('SHUTDOWN_TIMEOUT_MS') ?? 10_000;
   const publicUrl = publicUrlOf(process.env.PUBLIC_URL, Number(process.env.PORT || 3000));
 
@@ -80,9 +95,26 @@ async function main() {
     } finally {
       await database.close();
     }
+    // one scrape for the whole machine: the primary gathers its workers' metrics (metrics/cluster.ts);
+    // its port opens before any worker starts, so a port in use stops the start-up at once
+    const machine = metricsAt ? machineMetrics() : undefined;
+    if (machine && metricsAt?.port !== undefined) {
+      await startMetricsServer({ port: metricsAt.port, host: metricsAt.host, token: metricsAt.token, exposition: machine.gather });
+    }
     superviseWorkers({ workers, shutdownTimeoutMs: shutdownTimeoutMs + 2_000 });
     return;
   }
+
+  // this process's metrics, made before anything else so that a worker answers its primary from the start
+  const metrics = metricsAt ? createMetrics({ processMetrics: true }) : undefined;
+  if (metrics && cluster.isWorker) answerPrimary(metrics);
+  const metricsOptions: MetricsAppOptions | undefined = metrics && {
+    instance: metrics,
+    // the portal's own port serves them only when no port of their own is given
+    token: metricsAt!.port === undefined ? metricsAt!.token : undefined,
+    // a worker answers with the whole machine's, which its primary gathers
+    exposition: cluster.isWorker && metricsAt!.port === undefined ? askPrimary() : undefined,
+  };
 
   const database = await open(bundle, databaseUrl);
   try {
@@ -105,6 +137,7 @@ async function main() {
       servedBy: process.env.INSTANCE_ID ? `${process.env.INSTANCE_ID}:${process.pid}` : undefined,
       // links in e-mails lead here, never to a request's Host header (issue 25)
       notifications: { publicUrl },
+      metrics: metricsOptions,
     });
     app.addHook('onClose', async () => database.close());
     if (process.argv.includes('--digest')) {
@@ -112,6 +145,19 @@ async function main() {
       return;
     }
     if (process.argv.includes('--dev')) watchConfiguration(app);
+    if (database.kind === 'pglite') {
+      // `npm run backup` asks this process, which holds the folder, for a consistent copy (server/backup/channel.ts)
+      const channel = await openBackupChannel({ dataDir: dataDirOf(databaseUrl)!, database });
+      app.addHook('preClose', () => channel.close());
+    }
+    if (metrics && metricsAt?.port !== undefined && cluster.isPrimary) {
+      // one process: it serves its own metrics on their port (with WORKERS the primary does)
+      const server = await startMetricsServer({
+        port: metricsAt.port, host: metricsAt.host, token: metricsAt.token,
+        exposition: () => localExposition(metrics), onError: (error) => app.log.error({ err: error }, 'metrics not served'),
+      });
+      app.addHook('onClose', async () => server.close());
+    }
     const port = Number(process.env.PORT || 3000);
     await app.listen({ port, host: process.env.HOST || '0.0.0.0' });
     // SIGTERM: finish the requests in flight, close the database, exit 0 (SHUTDOWN_TIMEOUT_MS at most)
@@ -140,8 +186,13 @@ function publicUrlOf(value: string | undefined, port: number): string {
 }
 
 /** The database of DATABASE_URL, or the embedded PGlite in DATA_DIR, with the limits of the environment. */
+/** The PGlite folder: DATA_DIR, or ./data of the checkout; none with DATABASE_URL. */
+function dataDirOf(databaseUrl: string | undefined): string | undefined {
+  return databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
+}
+
 function open(bundle: Bundle, databaseUrl: string | undefined): Promise<DatabaseHandle> {
-  const dataDir = databaseUrl ? undefined : resolve(process.env.DATA_DIR || join(root, 'data'));
+  const dataDir = dataDirOf(databaseUrl);
   // DATABASE_SCHEMA keeps a PostgreSQL installation's portal in its own schema (tests use it).
   const poolLimits: PoolLimits = { ...DEFAULT_POOL_LIMITS, ...defined({
     connectTimeoutMs: envNumber('DB_CONNECT_TIMEOUT_MS'),

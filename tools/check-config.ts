@@ -1,6 +1,7 @@
 /**
  * `npm run check` (and `npm test`): validates the default configuration and every client variant
  * exactly as start-up does, and the variants' demo data, printing each problem as file, JSON pointer and reason.
+ * The checkout's runtime code is checked to name no role and say no Polish word (check-runtime-words.ts).
  * `--root <dir>` checks another configuration tree (screens/, schemas/, locales/, client-variants/,
  * e.g. a copy with the files the configuration studio exported) instead of the checkout's.
  */
@@ -9,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, loadBundle } from '../server/config/load-bundle.ts';
 import { loadVariants } from '../server/config/variants.ts';
 import { readVariantDemos } from '../server/seed/variant-demos.ts';
+import { checkRuntimeWords, formatRuntimeWords } from './check-runtime-words.ts';
 
 const rootArg = process.argv.indexOf('--root');
 const root = rootArg > 0 && process.argv[rootArg + 1] ? resolve(process.argv[rootArg + 1]) : resolve(import.meta.dirname, '..');
@@ -45,5 +47,14 @@ try {
 } catch (e) {
   failed = true;
   console.error(`✗ variant demo data\n${e instanceof ConfigError ? e.message : String(e)}`);
+}
+// the other half of "config, not code": the runtime's code names no role and says no Polish word
+// (issue 38; the checkout's code only — another tree given by --root is configuration alone)
+if (rootArg < 0) {
+  const words = checkRuntimeWords();
+  if (words.findings.length || words.badEntries.length) {
+    failed = true;
+    console.error(`✗ runtime code\n${formatRuntimeWords(words)}`);
+  } else console.log('✓ runtime code: no role names, no Polish words (texts and roles are configuration)');
 }
 process.exit(failed ? 1 : 0);

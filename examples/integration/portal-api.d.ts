@@ -663,8 +663,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Orders awaiting the fleet manager's acceptance, with the caller's moves
-         * @description The caller's orders in status 1, newest first, at most 50. netTotal is null where the caller may not see the order's prices.
+         * A page of the orders awaiting the fleet manager's acceptance, with moves
+         * @description The caller's orders in status 1, newest first, a page of `limit` (default 10) from `offset`, with their total. netTotal is null where the caller may not see the order's prices.
          */
         get: operations["cockpitApprovalInbox"];
         put?: never;
@@ -3263,12 +3263,14 @@ export interface components {
             klient: string;
             klientNazwa: string | null;
         }[];
-        /** Orders awaiting the fleet manager's acceptance (GET /api/cockpit/approval-inbox): the caller's orders in status 1, newest first, at most 50, each with its net total (null where prices are hidden from the caller) and the status moves the caller may make */
+        /** Orders awaiting the fleet manager's acceptance (GET /api/cockpit/approval-inbox): a page of the caller's orders in status 1, newest first, each with its client, its net total (null where prices are hidden from the caller) and the status moves the caller may make, and how many there are in all */
         "cockpit-approval-inbox": {
-            /** @description at most 50 rows, newest report first */
+            /** @description a page of at most `limit` rows, newest report first */
             rows: {
                 autId: number;
                 autNr: string | null;
+                /** @description the name of the vehicle's client */
+                klientNazwa: string | null;
                 markaModel: string | null;
                 /** @description sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices */
                 netTotal: number | null;
@@ -3283,6 +3285,8 @@ export interface components {
                 zgloData: string | null;
                 zgloInterwNazwa: string | null;
             }[];
+            /** @description the caller's orders awaiting acceptance, in all pages */
+            total: number;
         };
         /** Net cost per kilometre (GET /api/cockpit/cost-per-km): the ten vehicles of the caller with the highest net cost of their orders' positions per kilometre driven over the last 12 months, highest first; vehicles that drove less than 1 km or whose visible cost is 0 are left out, and so are prices hidden from the caller */
         "cockpit-cost-per-km": {
@@ -3628,6 +3632,8 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /** @description The request's id, as in the X-Request-Id header of the answer and in the server's log line of the request: quote it when reporting the error. */
+            requestId?: string;
             statusCode: number;
         };
         /** A prepared export (spec §7: the response data.data is a link) */
@@ -4744,7 +4750,8 @@ export interface components {
                  *           "field": "tytul",
                  *           "message": "Pole nie może być puste"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
@@ -4769,7 +4776,8 @@ export interface components {
                  * @example {
                  *       "statusCode": 403,
                  *       "code": "FORBIDDEN",
-                 *       "detail": "Brak uprawnień do tej operacji"
+                 *       "detail": "Brak uprawnień do tej operacji",
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
@@ -4785,14 +4793,15 @@ export interface components {
                  * @example {
                  *       "statusCode": 403,
                  *       "code": "FORBIDDEN",
-                 *       "detail": "Brak uprawnień do tej operacji"
+                 *       "detail": "Brak uprawnień do tej operacji",
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
                 "text/html": string;
             };
         };
-        /** @description The server failed (the failure is logged, the answer tells nothing of it); a configuration reload names each problem of the refused configuration in `errors`. */
+        /** @description The server failed (the failure is logged under the answer's `requestId`, the answer tells nothing else of it); a configuration reload names each problem of the refused configuration in `errors`. */
         InternalServerError: {
             headers: {
                 [name: string]: unknown;
@@ -4810,7 +4819,8 @@ export interface components {
                 /**
                  * @example {
                  *       "statusCode": 404,
-                 *       "detail": "Nie znaleziono"
+                 *       "detail": "Nie znaleziono",
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
@@ -4825,7 +4835,8 @@ export interface components {
                 /**
                  * @example {
                  *       "statusCode": 404,
-                 *       "detail": "Nie znaleziono"
+                 *       "detail": "Nie znaleziono",
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
@@ -4853,7 +4864,8 @@ export interface components {
                  * @example {
                  *       "statusCode": 503,
                  *       "code": "DATABASE_UNAVAILABLE",
-                 *       "detail": "Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę."
+                 *       "detail": "Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.",
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
@@ -4880,7 +4892,8 @@ export interface components {
                  * @example {
                  *       "statusCode": 401,
                  *       "code": "UNAUTHORIZED",
-                 *       "detail": "Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie."
+                 *       "detail": "Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.",
+                 *       "requestId": "3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61"
                  *     }
                  */
                 "application/json": components["schemas"]["error-response"];
@@ -6010,14 +6023,19 @@ export interface operations {
     };
     cockpitApprovalInbox: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description orders to answer, 1 to 50 (default 10) */
+                limit?: string;
+                /** @description orders to skip (default 0) */
+                offset?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Orders awaiting the fleet manager's acceptance (GET /api/cockpit/approval-inbox): the caller's orders in status 1, newest first, at most 50, each with its net total (null where prices are hidden from the caller) and the status moves the caller may make */
+            /** @description Orders awaiting the fleet manager's acceptance (GET /api/cockpit/approval-inbox): a page of the caller's orders in status 1, newest first, each with its client, its net total (null where prices are hidden from the caller) and the status moves the caller may make, and how many there are in all */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6026,6 +6044,7 @@ export interface operations {
                     "application/json": components["schemas"]["cockpit-approval-inbox"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,11 +1,14 @@
 /**
- * Conditions are JSON Schemas that a context object must satisfy (DESIGN.md §2), evaluated with
- * ajv on both the server and in the browser. Named conditions live in `screens/conditions.json`
- * under `$defs` and are referred to as `{ "$ref": "conditions#/$defs/NAME" }`.
+ * Conditions are JSON Schemas that a context object must satisfy (DESIGN.md §2), evaluated by the
+ * same small evaluator (core/json-schema.ts: ajv's answers without ajv's compiler, which the login
+ * page could not afford) on both the server and in the browser. Named conditions live in
+ * `screens/conditions.json` under `$defs` and are referred to as `{ "$ref": "conditions#/$defs/NAME" }`.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
+import { compileSchema, type SchemaValidator } from './json-schema';
+import type { UserDetails } from './generated/api.ts';
 
-export type Role = 'USER' | 'ADVISOR' | 'MANAGER' | 'ADMIN' | 'UNKNOWN';
+/** A role, as the configuration declares them (the user details' `rola`, schemas/api). */
+export type Role = UserDetails['rola'];
 
 /** What a condition can look at. */
 export interface ConditionContext {
@@ -22,22 +25,23 @@ export interface ConditionContext {
 export type Condition = boolean | Record<string, unknown>;
 
 export class ConditionEvaluator {
-  private readonly ajv: Ajv;
-  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly named: Record<string, Record<string, unknown>>;
+  private readonly cache = new Map<string, SchemaValidator>();
 
   constructor(namedConditions?: Record<string, unknown>) {
-    // strict off: conditions are small hand-written schemas; unknown keywords should not break them
-    this.ajv = new Ajv({ strict: false, allErrors: false });
     // only the $defs: the file's own $schema/type keys describe the file, not a condition
-    if (namedConditions) this.ajv.addSchema({ $id: 'conditions', $defs: (namedConditions as { $defs?: object }).$defs ?? {} });
+    this.named = { conditions: { $defs: (namedConditions as { $defs?: object } | undefined)?.$defs ?? {} } };
   }
 
-  /** Compile once (throws on a broken schema, so config checks can report it). */
-  compile(condition: Condition): ValidateFunction {
+  /**
+   * Compile once (throws on a broken schema or a keyword the evaluator does not know, so config
+   * checks can report it).
+   */
+  compile(condition: Condition): SchemaValidator {
     const key = JSON.stringify(condition);
     let fn = this.cache.get(key);
     if (!fn) {
-      fn = this.ajv.compile(typeof condition === 'boolean' ? condition : { ...condition });
+      fn = compileSchema(condition, { schemas: this.named });
       this.cache.set(key, fn);
     }
     return fn;

@@ -63,11 +63,11 @@ describe('what an overlay touches, and broken entries', () => {
     const overlay: Json = { columns: [{ id: 'marka', hide: true }, { id: 'model', width: 200 }] };
     const touches = touchesOf(table, overlay);
     const filesNow = { ...(table as any), columns: (table as any).columns.filter((c: any) => c.id !== 'marka') };
-    expect(missingTouches(filesNow, touches).map(pathWords)).toEqual(['columns › marka']);
+    expect(missingTouches(filesNow, touches).map((p) => pathWords(p))).toEqual(['columns › marka']);
     expect(missingTouches(table, touches)).toEqual([]);
     const texts = { fields: { rejestr: 'Nr rejestracyjny' } };
     const textTouches = touchesOf(texts, { fields: { rejestr: 'Rejestracja' } });
-    expect(missingTouches({ fields: { numer: 'Nr' } }, textTouches).map(pathWords)).toEqual(['fields › rejestr']);
+    expect(missingTouches({ fields: { numer: 'Nr' } }, textTouches).map((p) => pathWords(p))).toEqual(['fields › rejestr']);
   });
 });
 
@@ -84,7 +84,10 @@ describe('paths, pointers and the diff', () => {
       ['title', 'car:title', 'car:other'],
       ['columns › rejestr › width', 130, 99],
       ['columns › vin', { id: 'vin', width: 190 }, undefined],
-      ['columns › (kolejność)', ['rejestr', 'marka', 'model'], ['marka', 'rejestr', 'model']],
+      ['columns › $order', ['rejestr', 'marka', 'model'], ['marka', 'rejestr', 'model']],
     ]);
+    // the order's words are the caller's (locales/), not the core's
+    const order = diffDocuments(table, after).at(-1)!;
+    expect(pathWords(order.path, { order: '(kolejność)' })).toBe('columns › (kolejność)');
   });
 });

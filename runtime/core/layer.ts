@@ -120,8 +120,15 @@ export function missingTouches(base: Json | undefined, touches: Path[]): Path[] 
   return touches.filter((path) => valueAt(base, path) === undefined);
 }
 
-/** A path in words: `columns › rejestr › width`. */
-export const pathWords = (path: Path): string => path.map((s) => (typeof s === 'string' ? s : s.id)).join(' › ');
+/** The step of a diff's path that stands for the order of an id-keyed list's items. */
+export const ORDER_STEP = '$order';
+
+/**
+ * A path in words: `columns › rejestr › width`. The order step is written as `words.order` (the
+ * caller's text, from locales/), or left as it is.
+ */
+export const pathWords = (path: Path, words: { order?: string } = {}): string =>
+  path.map((s) => (typeof s !== 'string' ? s.id : s === ORDER_STEP && words.order ? words.order : s)).join(' › ');
 
 const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
@@ -185,7 +192,7 @@ export function diffDocuments(before: Json | undefined, after: Json | undefined,
     const both = new Set(before.map((i) => i.id).filter((id) => after.some((a) => a.id === id)));
     const was = order(before, both);
     const now = order(after, both);
-    if (!same(was, now)) out.push({ path: [...at, '(kolejność)'], before: was, after: now });
+    if (!same(was, now)) out.push({ path: [...at, ORDER_STEP], before: was, after: now });
     return out;
   }
   const change: ValueChange = { path: at };

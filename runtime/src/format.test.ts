@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import app from '../../locales/pl/app.json';
 import {
-  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatMonth, formatNumber, formatTn, formatValue,
+  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatMoneyShort, formatMonth, formatNumber, formatTn, formatValue,
 } from './format';
 
 const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')] as string;
@@ -43,8 +43,11 @@ describe('format', () => {
 
   it('takes the locale and time zone from the configuration (screens/app.json config)', () => {
     try {
-      expect(configureFormats({ locale: 'en-GB', timeZone: 'UTC' })).toEqual({ locale: 'en-GB', timeZone: 'UTC' });
+      expect(configureFormats({ locale: 'en-GB', timeZone: 'UTC', currency: 'EUR' })).toEqual({ locale: 'en-GB', timeZone: 'UTC', currency: 'EUR' });
       expect(formatNumber(12345.5)).toBe('12,345.5');
+      // the currency's symbol and its place are the locale's, never the code's
+      expect(formatMoney(12000)).toBe('€12,000.00');
+      expect(formatMoneyShort(12000)).toBe('€12,000');
       expect(formatDateTime(new Date('2024-01-02T08:03:00Z'))).toBe('02.01.2024 08:03');
     } finally {
       configureFormats({});

@@ -19,17 +19,21 @@ export type Translate = (key: string, vars?: Record<string, unknown>) => string;
 export interface FormatSettings {
   locale: string;
   timeZone: string;
+  /** ISO 4217 code of money amounts (config.currency); the locale writes its symbol. */
+  currency: string;
 }
 
-const DEFAULTS: FormatSettings = { locale: 'pl-PL', timeZone: 'Europe/Warsaw' };
+const DEFAULTS: FormatSettings = { locale: 'pl-PL', timeZone: 'Europe/Warsaw', currency: 'PLN' };
 
-function makeFormats({ locale, timeZone }: FormatSettings) {
+function makeFormats({ locale, timeZone, currency }: FormatSettings) {
   return {
     timeZone,
     number: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
     decimal1: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
     km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
-    money: new Intl.NumberFormat(locale, { style: 'currency', currency: 'PLN' }),
+    money: new Intl.NumberFormat(locale, { style: 'currency', currency }),
+    // an amount on a chart's axis: the locale's currency format without trailing zeros (12 000 zł, 1,25 zł)
+    moneyShort: new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 0, maximumFractionDigits: 2 }),
     litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
     mm: new Intl.NumberFormat(locale, { style: 'unit', unit: 'millimeter', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
     // a month of a chart's axis (sty 2026): a calendar month, read in UTC so no zone moves it
@@ -46,6 +50,7 @@ export function configureFormats(config: Record<string, unknown>): FormatSetting
   const settings: FormatSettings = {
     locale: typeof config.locale === 'string' ? config.locale : DEFAULTS.locale,
     timeZone: typeof config.timeZone === 'string' ? config.timeZone : DEFAULTS.timeZone,
+    currency: typeof config.currency === 'string' ? config.currency : DEFAULTS.currency,
   };
   formats = makeFormats(settings);
   return settings;
@@ -123,6 +128,12 @@ export function formatKm(value: unknown): string | null {
 export function formatMoney(value: unknown): string | null {
   const n = toNumber(value);
   return n === null ? null : formats.money.format(n);
+}
+
+/** Money without trailing zeros (12 000 zł, 1,25 zł), where there is no room for ,00. */
+export function formatMoneyShort(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : formats.moneyShort.format(n);
 }
 
 /** Fuel: 48 l. */

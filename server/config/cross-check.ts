@@ -188,6 +188,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     if (r.excelExport) needKey(file, '/excelExport', `${r.entity}:title`);
     (r.defaultSort ?? []).forEach((s, i) => needField(file, `/defaultSort/${i}/colId`, r.entity, s.colId));
     problems.push(...resourceRuleProblems(file, r, evaluator, needKey));
+    (r.rules?.transitions ?? []).forEach((t, i) => t.recordDecider && needField(file, `/rules/transitions/${i}/recordDecider`, r.entity, t.recordDecider));
   }
   problems.push(...screenAccessProblems(parts, evaluator));
   problems.push(...unknownFlagProblems(parts));

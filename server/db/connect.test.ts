@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, openDatabase } from './connect.ts';
+import { dropSchema, observeQueries, openDatabase, poolStatsOf } from './connect.ts';
 import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from './testing.ts';
 import { jsonb } from './value-types.ts';
 
@@ -81,6 +81,47 @@ describe.each(testBackends)('openDatabase on %s', (kind) => {
     await outside;
     const rows = await probes.selectFrom('tx_probe').select('v').execute();
     expect(rows).toEqual([{ v: 'outside' }]);
+  });
+});
+
+describe.each(testBackends)('connections and query times on %s, for the metrics', (kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => { t = await openTestDatabase({ kind }); }, 60_000);
+  afterAll(async () => { await t?.close(); });
+
+  it('counts the connections in use, idle and the callers waiting for one', async () => {
+    const before = poolStatsOf(t.db)!;
+    if (kind === 'pglite') expect(before.max).toBe(1);
+    expect(before.inUse).toBe(0);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    // every connection held by an open transaction: the next callers wait
+    const transactions = Array.from({ length: before.max }, () => t.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx);
+      inside();
+      await held;
+    }));
+    await entered;
+    while (poolStatsOf(t.db)!.inUse < before.max) await new Promise((r) => setTimeout(r, 10));
+    const waiters = [sql`select 1`.execute(t.db), sql`select 2`.execute(t.db)];
+    while (poolStatsOf(t.db)!.waiting < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(poolStatsOf(t.db)).toEqual({ inUse: before.max, idle: 0, waiting: 2, max: before.max });
+    release();
+    await Promise.all([...transactions, ...waiters]);
+    expect(poolStatsOf(t.db)).toMatchObject({ inUse: 0, waiting: 0 });
+  });
+
+  it('tells the query observers each query\'s time and whether it failed', async () => {
+    const seen: [number, boolean][] = [];
+    const stop = observeQueries(t.db, (ms, failed) => seen.push([ms, failed]));
+    await sql`select pg_sleep(0.05)`.execute(t.db);
+    await expect(sql`select * from no_such_table`.execute(t.db)).rejects.toThrow();
+    stop();
+    await sql`select 1`.execute(t.db);
+    expect(seen.map(([, failed]) => failed)).toEqual([false, true]);
+    expect(seen[0][0]).toBeGreaterThanOrEqual(45);
   });
 });
 

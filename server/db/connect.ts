@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogConfig, type OperationNode } from 'kysely';
+import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogConfig, type LogEvent, type OperationNode } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
@@ -125,6 +125,14 @@ export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: any[]
 
 const rawExecutors = new WeakMap<Kysely<DB>, RawSql>();
 
+/** The PGlite under a kysely instance made by this module (a backup copies its data folder). */
+const embeddedClients = new WeakMap<Kysely<DB>, PGlite>();
+
+/** The embedded PGlite behind `db`; undefined on PostgreSQL or for a kysely instance this module did not open. */
+export function pgliteOf(db: Kysely<DB>): PGlite | undefined {
+  return embeddedClients.get(db);
+}
+
 /** The RawSql of a kysely instance made by this module; undefined for any other. */
 export function rawSqlOf(db: Kysely<DB>): RawSql | undefined {
   return rawExecutors.get(db);
@@ -173,12 +181,64 @@ function writeWatcher(observers: Set<(write: LocalWrite) => void>): KyselyPlugin
   };
 }
 
-/** A kysely instance over a dialect, with the write watcher (observeWrites) in place. */
+/** A query's time, as kysely measured it, and whether it failed. */
+export type QueryObserver = (durationMs: number, failed: boolean) => void;
+
+/** Who is told of each query's time, per kysely instance (see observeQueries). */
+const queryObservers = new WeakMap<Kysely<DB>, Set<QueryObserver>>();
+
+/**
+ * Calls `observer` with the time of every query run through kysely on `db` or a transaction of it
+ * (the metrics' query-time histogram, server/metrics/). Raw SQL of the job queue on PostgreSQL
+ * goes to the pool directly and is not seen. Returns the un-registration.
+ */
+export function observeQueries(db: Kysely<DB>, observer: QueryObserver): () => void {
+  const set = queryObservers.get(db);
+  if (!set) return () => undefined;
+  set.add(observer);
+  return () => set.delete(observer);
+}
+
+/**
+ * kysely's log, as a function that also tells the query observers. A caller's own log (the bench
+ * records its SQL) is kept: a list of levels is kysely's default logger, which it then gets instead.
+ */
+function logWithObservers(log: LogConfig | undefined, observers: Set<QueryObserver>): LogConfig {
+  if (Array.isArray(log)) return log;
+  const own = log as ((event: LogEvent) => void | Promise<void>) | undefined;
+  return (event) => {
+    for (const observer of observers) observer(event.queryDurationMillis, event.level === 'error');
+    return own?.(event);
+  };
+}
+
+/** A kysely instance over a dialect, with the write watcher (observeWrites) and the query observers in place. */
 function kyselyWithWatcher(dialect: ConstructorParameters<typeof Kysely<DB>>[0]['dialect'], log: LogConfig | undefined): Kysely<DB> {
   const observers = new Set<(write: LocalWrite) => void>();
-  const db = new Kysely<DB>({ dialect, log, plugins: [writeWatcher(observers)] });
+  const queries = new Set<QueryObserver>();
+  const db = new Kysely<DB>({ dialect, log: logWithObservers(log, queries), plugins: [writeWatcher(observers)] });
   writeObservers.set(db, observers);
+  queryObservers.set(db, queries);
   return db;
+}
+
+/**
+ * The connections of a database right now: in use, idle, callers waiting for one, and the most
+ * there may be. PostgreSQL: the pg pool's own counts. PGlite: its one connection, held by a query
+ * or a transaction or not, and the callers queued for it (pglite-dialect.ts).
+ */
+export interface PoolStats {
+  inUse: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+const poolStatsReaders = new WeakMap<Kysely<DB>, () => PoolStats>();
+
+/** The PoolStats of a kysely instance made by this module; undefined for any other. */
+export function poolStatsOf(db: Kysely<DB>): PoolStats | undefined {
+  return poolStatsReaders.get(db)?.();
 }
 
 export interface DatabaseHandle {
@@ -244,6 +304,9 @@ async function openPostgres(
     client.on('error', (err) => console.error('[db] PostgreSQL connection lost:', err.message));
   });
   const db = kyselyWithWatcher(new PostgresDialect({ pool }), log);
+  poolStatsReaders.set(db, () => ({
+    inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, max,
+  }));
   subscribers.set(db, postgresSubscriber({ connectionString: url, options, application_name: `${applicationName}-listen` }));
   rawExecutors.set(db, async (text, values) => {
     const result = await pool.query(text, values as unknown[] | undefined);
@@ -375,7 +438,12 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEF
     assertSchemaName(schema);
     await client.exec(`create schema if not exists "${schema}"; set search_path = "${schema}"`);
   }
-  const db = kyselyWithWatcher(new PGliteDialect(client), log);
+  const dialect = new PGliteDialect(client);
+  const db = kyselyWithWatcher(dialect, log);
+  poolStatsReaders.set(db, () => {
+    const { held, waiting } = dialect.connectionState();
+    return { inUse: held ? 1 : 0, idle: held ? 0 : 1, waiting, max: 1 };
+  });
   rawExecutors.set(db, (text, values) => db.connection().execute(async () => {
     // the extended protocol (query) takes one statement; a script without parameters goes as one
     if (values && values.length) return client.query(text, values as any[]);
@@ -388,6 +456,7 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEF
     const unlisten = await client.listen(channel, handlers.message);
     return { live: true, close: () => unlisten() };
   });
+  embeddedClients.set(db, client);
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
 

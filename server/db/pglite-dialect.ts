@@ -26,16 +26,36 @@ import {
 } from 'kysely';
 import type { DB } from './types.generated.ts';
 
-/** FIFO lock: acquire() resolves with a release function once every earlier holder released. */
+/**
+ * FIFO lock: acquire() resolves with a release function once every earlier holder released. It
+ * counts its callers, so the one connection can be reported like a pool (connect.ts PoolStats).
+ */
 class Lock {
   #tail: Promise<void> = Promise.resolve();
+  /** Callers that asked and have not released yet: the holder, if any, and those queued behind it. */
+  #pending = 0;
+  #held = false;
 
   acquire(): Promise<() => void> {
+    this.#pending++;
     let release!: () => void;
     const next = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.#tail.then(() => release);
+    const done = () => {
+      this.#pending--;
+      this.#held = false;
+      release();
+    };
+    const ready = this.#tail.then(() => {
+      this.#held = true;
+      return done;
+    });
     this.#tail = this.#tail.then(() => next);
     return ready;
+  }
+
+  /** Whether a caller holds the connection, and how many wait for it. */
+  get state(): { held: boolean; waiting: number } {
+    return { held: this.#held, waiting: this.#pending - (this.#held ? 1 : 0) };
   }
 }
 
@@ -62,11 +82,12 @@ class PGliteConnection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  readonly #lock = new Lock();
+  readonly #lock: Lock;
   readonly #releases = new WeakMap<DatabaseConnection, () => void>();
   readonly #connection: PGliteConnection;
 
-  constructor(private readonly client: PGlite) {
+  constructor(private readonly client: PGlite, lock: Lock) {
+    this.#lock = lock;
     this.#connection = new PGliteConnection(client);
   }
 
@@ -108,9 +129,13 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
+  /** One lock per dialect: kysely makes its driver once, the metrics read the lock's state. */
+  readonly #lock = new Lock();
   constructor(private readonly client: PGlite) {}
   createAdapter() { return new PostgresAdapter(); }
-  createDriver(): Driver { return new PGliteDriver(this.client); }
+  createDriver(): Driver { return new PGliteDriver(this.client, this.#lock); }
+  /** Whether the one connection is held (a query or a transaction), and how many callers wait for it. */
+  connectionState(): { held: boolean; waiting: number } { return this.#lock.state; }
   createIntrospector(db: Kysely<DB>) { return new PostgresIntrospector(db); }
   createQueryCompiler() { return new PostgresQueryCompiler(); }
 }

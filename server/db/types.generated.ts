@@ -956,6 +956,7 @@ export interface VNotification {
   id: number | null;
   lastError: string | null;
   login: string | null;
+  odbiorca: string | null;
   readAt: Timestamp | null;
   resentFrom: number | null;
   sentAt: Timestamp | null;

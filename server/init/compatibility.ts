@@ -5,15 +5,17 @@
  *   run: "minimum database version"): read once at start-up and again on the administrator's
  *   restart-application (refreshMigrationCheck), not per request — kysely's migration listing
  *   costs several queries and the answer changes only when someone migrates;
- * - the database answers and the e-mail configuration can send mail (otherwise reset codes cannot
- *   be sent: a warning): one single-row read per request, which also proves the connection;
+ * - the database answers: one single-row read per request (the mail settings' row);
+ * - a mail server that is not configured is not told here: the pre-configuration goes to every
+ *   visitor, and only an administrator can act on it, so it is shown to administrators on the mail
+ *   settings and the notification log (screens/mail-notice.json, issue 38);
  * - the configuration files on disk were valid at the last refresh (otherwise the portal runs on
  *   the previous, valid configuration: a warning).
  * Each item's initError is a text key of locales/pl/init.json; REQUIRED and CURRENT are versions.
  */
 import type { FastifyInstance } from 'fastify';
 import { migrationStatus } from '../db/migrate.ts';
-import { isMailConfigured, readEmailConfig } from '../mail/mailer.ts';
+import { readEmailConfig } from '../mail/mailer.ts';
 
 export interface CompatibilityItem {
   initError: string;
@@ -48,9 +50,9 @@ export async function refreshMigrationCheck(app: FastifyInstance): Promise<void>
 }
 
 export async function compatibilityItems(app: FastifyInstance): Promise<CompatibilityItem[]> {
-  let mailConfigured: boolean;
   try {
-    mailConfigured = isMailConfigured(await readEmailConfig(app.db));
+    // proves the connection (the cheapest read there is on every page load)
+    await readEmailConfig(app.db);
   } catch (error) {
     app.log.error({ err: error }, 'database unreachable');
     return [item('init:databaseConnection', true)];
@@ -58,7 +60,6 @@ export async function compatibilityItems(app: FastifyInstance): Promise<Compatib
   if (!migrationChecks.has(app.db)) await refreshMigrationCheck(app);
   const migrationCheck = migrationChecks.get(app.db);
   const items: CompatibilityItem[] = migrationCheck ? [migrationCheck] : [];
-  if (!mailConfigured) items.push(item('init:mailNotConfigured', false));
   if (app.config.reloadError) items.push(item('init:invalidClientConfig', false));
   return items;
 }

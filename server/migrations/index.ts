@@ -22,6 +22,8 @@ import { migration015 } from './015_reminder_due.ts';
 import { migration016 } from './016_notifications.ts';
 import { migration017 } from './017_notification_digest.ts';
 import { migration018 } from './018_config_studio.ts';
+import { migration019 } from './019_notification_failed_index.ts';
+import { migration020 } from './020_notification_recipient_name.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '016_notifications': migration016,
   '017_notification_digest': migration017,
   '018_config_studio': migration018,
+  '019_notification_failed_index': migration019,
+  '020_notification_recipient_name': migration020,
 };

@@ -91,11 +91,13 @@ export async function deliverEmail(context: DeliveryContext, id: number): Promis
   try {
     await sendMail(db, message);
   } catch (error) {
+    app.metrics.emails.failed.inc({ kind: 'notification' });
     const reason = `SMTP: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000);
     await db.updateTable('notification').set({ state: 'failed', lastError: reason, claimedAt: null })
       .where('id', '=', id).where('state', '=', 'sending').execute();
     throw new DeliveryFailed(reason);
   }
+  app.metrics.emails.sent.inc({ kind: 'notification' });
   await db.updateTable('notification').set({ state: 'sent', sentAt: new Date(), lastError: null, email: recipient.email })
     .where('id', '=', id).where('state', '=', 'sending').execute();
   return 'sent';

@@ -24,6 +24,8 @@ import { eventsFor, notificationsFile, type Role } from './events.ts';
 import { appNameOf, linkFor, type Renderer } from './render.ts';
 import { effectiveSettings, storedSettings } from './settings.ts';
 import { recipientAccount } from './visibility.ts';
+import { runJob } from './job-log.ts';
+import { JOB_HISTORY_SECONDS } from './queue.ts';
 
 export const DIGEST_QUEUE = 'notification-digest';
 /** Items a digest names one by one; the rest are counted ("… and 120 more"). */
@@ -227,10 +229,10 @@ export default fp(async (app) => {
   app.notifications.renderers.register('failureSummary', renderFailures);
   // each time the notifications' queue starts (at start-up, or later when the database was away)
   app.notifications.whenStarted(async (queue) => {
-    await queue.boss.createQueue(DIGEST_QUEUE, { name: DIGEST_QUEUE, policy: 'singleton' });
+    await queue.boss.createQueue(DIGEST_QUEUE, { policy: 'singleton', deleteAfterSeconds: JOB_HISTORY_SECONDS });
     await queue.boss.schedule(DIGEST_QUEUE, '*/15 * * * *');
-    await queue.boss.work(DIGEST_QUEUE, async () => {
-      await digest.run();
+    await queue.boss.work(DIGEST_QUEUE, async ([job]) => {
+      await runJob(app.log, DIGEST_QUEUE, job, () => digest.run());
     });
   });
 }, { name: 'digest', dependencies: ['notifications', 'reminders'] });

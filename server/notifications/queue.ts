@@ -1,5 +1,5 @@
 /**
- * The job queue of the portal: pg-boss 10 on the portal's own database (docs/decisions.md
+ * The job queue of the portal: pg-boss 12 on the portal's own database (docs/decisions.md
  * "Notifications"). pg-boss talks to the database through its `db.executeSql` adapter, here the
  * portal's own connection (connect.ts rawSqlOf): the pg pool on PostgreSQL, the one embedded
  * connection on PGlite, so the default `npm start` needs nothing more. Its tables live in a schema
@@ -16,15 +16,21 @@
  *   process left half-sent.
  * Other scheduled work (the daily digest) adds its own queues to `boss` the same way.
  */
-import PgBoss from 'pg-boss';
+import { PgBoss, type Db } from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { rawSqlOf } from '../db/connect.ts';
 import { jobQueueSchema } from '../db/job-schema.ts';
+import { requeueRetiredJobs, setAsideOldQueueSchema } from './queue-upgrade.ts';
 import type { DB } from '../db/types.generated.ts';
 import type { DeliverySettings } from './events.ts';
+import { queuedBy, runJob, type QueuedBy } from './job-log.ts';
 
 export const EMAIL_QUEUE = 'notification-email';
 export const SWEEP_QUEUE = 'notification-sweep';
+
+/** A finished job's row is kept a week, for the administrators' questions. */
+export const JOB_HISTORY_SECONDS = 7 * 24 * 3600;
 
 /** Longest an e-mail job may run before pg-boss counts it as failed (SMTP time-outs are 10 + 10 + 20 s). */
 const EMAIL_JOB_SECONDS = 300;
@@ -35,10 +41,12 @@ export interface JobQueueOptions {
   /** E-mails sent at once by this process. */
   concurrency: number;
   onError(error: Error): void;
+  /** The jobs' log: one line per job with its id and the request that queued it (job-log.ts). */
+  log: FastifyBaseLogger;
 }
 
 /** pg-boss's adapter over a kysely connection or transaction: its statements run in it. */
-function executorOf(db: Kysely<DB>): PgBoss.Db {
+function executorOf(db: Kysely<DB>): Db {
   return {
     async executeSql(text, values) {
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -47,14 +55,14 @@ function executorOf(db: Kysely<DB>): PgBoss.Db {
   };
 }
 
-/** pg-boss 10's `createQueue` statement (plans.js: `SELECT <schema>.create_queue($1, $2)`). */
+/** pg-boss's `createQueue` statement (plans.js: `SELECT <schema>.create_queue($1, $2)`). */
 const CREATE_QUEUE = /^\s*SELECT\s+\S+\.create_queue\(/i;
 
 /**
- * pg-boss 10 creates a queue without a lock of its own: processes that create the same queues at
- * the same moment (a fleet's first start on an empty schema) can deadlock, and PostgreSQL ends one
- * of them, whose start-up then failed. The statement is idempotent (ON CONFLICT DO NOTHING), so
- * the one PostgreSQL chose is run again.
+ * Processes that create the same queues at the same moment (a fleet's first start on an empty
+ * schema) could deadlock in pg-boss 10, and PostgreSQL ended one of them, whose start-up then
+ * failed. The statement is idempotent (ON CONFLICT DO NOTHING), so the one PostgreSQL chose is run
+ * again; kept with pg-boss 12, whose tests of several processes (tests/cluster) still start at once.
  */
 async function againOnDeadlock<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -72,7 +80,7 @@ export class JobQueue {
   readonly schema: string;
   #started = false;
 
-  private constructor(boss: PgBoss, schema: string, private readonly options: JobQueueOptions) {
+  private constructor(boss: PgBoss, schema: string, private readonly db: Kysely<DB>, private readonly options: JobQueueOptions) {
     this.boss = boss;
     this.schema = schema;
   }
@@ -86,30 +94,32 @@ export class JobQueue {
     const boss = new PgBoss({
       db: { executeSql: (text, values) => (CREATE_QUEUE.test(text) ? againOnDeadlock(() => raw(text, values)) : raw(text, values)) },
       schema,
-      // a job's history is kept a week, for the administrators' questions
-      deleteAfterDays: 7,
     });
     boss.on('error', (error) => options.onError(error));
-    return new JobQueue(boss, schema, options);
+    return new JobQueue(boss, schema, db, options);
   }
 
   /** Creates or migrates pg-boss's schema (under its own lock), its queues, and the sweep's schedule. */
   async start(delivery: DeliverySettings): Promise<void> {
+    // a queue pg-boss 10 made is set aside first: pg-boss 12 cannot migrate it (queue-upgrade.ts)
+    const upgrading = await setAsideOldQueueSchema(this.db, this.schema);
     await this.boss.start();
     this.#started = true;
     const email = {
-      name: EMAIL_QUEUE,
       policy: 'stately' as const,
       retryLimit: delivery.retryLimit,
       retryDelay: delivery.retryDelaySeconds,
       retryBackoff: delivery.retryBackoff,
       expireInSeconds: EMAIL_JOB_SECONDS,
+      deleteAfterSeconds: JOB_HISTORY_SECONDS,
     };
     await this.boss.createQueue(EMAIL_QUEUE, email);
     // the configuration may have changed the retries since the queue was made
-    await this.boss.updateQueue(EMAIL_QUEUE, email);
-    await this.boss.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: 'singleton' });
+    const { policy: _policy, ...changeable } = email; // a queue's policy is fixed at creation
+    await this.boss.updateQueue(EMAIL_QUEUE, changeable);
+    await this.boss.createQueue(SWEEP_QUEUE, { policy: 'singleton', deleteAfterSeconds: JOB_HISTORY_SECONDS });
     await this.boss.schedule(SWEEP_QUEUE, `*/${delivery.sweepEveryMinutes} * * * *`);
+    if (upgrading) await requeueRetiredJobs(this.db, this.schema, EMAIL_QUEUE, (trx, ids) => this.enqueueEmails(trx, ids));
   }
 
   get started(): boolean {
@@ -123,15 +133,15 @@ export class JobQueue {
       // pg-boss waits out the polling interval after a job too; a worker that found one asks for
       // the next at once (notifyWorker), else a backlog drains at `concurrency` e-mails per interval
       let worker: string | undefined;
-      worker = await this.boss.work<{ id: number }>(EMAIL_QUEUE, every, async ([job]) => {
+      worker = await this.boss.work<{ id: number } & QueuedBy>(EMAIL_QUEUE, every, async ([job]) => {
         try {
-          await deliver(Number(job.data.id));
+          await runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)), { notificationId: Number(job.data.id) });
         } finally {
           if (worker) this.boss.notifyWorker(worker);
         }
       });
     }
-    await this.boss.work(SWEEP_QUEUE, every, async () => sweep());
+    await this.boss.work(SWEEP_QUEUE, every, async ([job]) => runJob(this.options.log, SWEEP_QUEUE, job, sweep));
   }
 
   /** Puts e-mail notifications on the queue; inside `db`'s transaction when it is one. Already waiting: nothing happens. */
@@ -139,7 +149,8 @@ export class JobQueue {
     if (!this.#started) return;
     const executor = executorOf(db);
     for (const id of notificationIds) {
-      await this.boss.send(EMAIL_QUEUE, { id }, { singletonKey: String(id), db: executor });
+      // who queued it, for the job's log line (job-log.ts)
+      await this.boss.send(EMAIL_QUEUE, { id, ...queuedBy() }, { singletonKey: String(id), db: executor });
     }
   }
 
@@ -147,6 +158,6 @@ export class JobQueue {
   async stop(timeoutMs: number): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
-    await this.boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+    await this.boss.stop({ graceful: true, close: false, timeout: timeoutMs });
   }
 }

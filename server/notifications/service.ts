@@ -18,6 +18,7 @@ import { writeNotifications, type EventFacts, type Queued } from './outbox.ts';
 import { Renderers } from './render.ts';
 import { effectiveSettings, saveSettings, storedSettings, unofferedEvents, type Settings } from './settings.ts';
 import { JobQueue } from './queue.ts';
+import { jobLogger } from './job-log.ts';
 
 export interface NotificationOptions {
   /** Run the delivery worker and the scheduler in this process (default true; tests that do not deliver switch it off). */
@@ -234,6 +235,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
           pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
           concurrency: options.concurrency ?? 2,
           onError: (error) => app.log.error({ err: error }, 'job queue error'),
+          log: app.log,
         });
         try {
           await opened.start(delivery());
@@ -241,7 +243,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
             try {
               await service.deliver(id);
             } catch (error) {
-              if (!(error instanceof DeliveryFailed)) app.log.error({ err: error, notification: id }, 'notification delivery failed');
+              if (!(error instanceof DeliveryFailed)) jobLogger(app.log).error({ err: error, notification: id }, 'notification delivery failed');
               throw error; // pg-boss retries it with backoff
             }
           }, async () => {

@@ -46,6 +46,11 @@ declare module 'fastify' {
     termsExempt?: boolean;
     /** Open to a user who has not chosen their own password yet (first sign-in, or a password an administrator set). */
     firstLoginExempt?: boolean;
+    /**
+     * A public route that checks a bearer token of its own (GET /metrics: METRICS_TOKEN): the token
+     * is never looked up as a session, so it costs no query and works while the database is away.
+     */
+    ownBearerToken?: boolean;
     /** The content types a signed route takes besides application/json (e.g. multipart/form-data). */
     bodyTypes?: string[];
     /**
@@ -144,7 +149,7 @@ export default fp(
       if (access === 'public') {
         // a public call that carries a session (the runtime's start-up after sign-in) is served by
         // the variant of the user's client, when a variant claims clients; an unknown token is ignored
-        if (token && app.config.choosesByClient) app.config.useClientVariant((await findSession(app.db, token))?.klientSymbol);
+        if (token && app.config.choosesByClient && !config.ownBearerToken) app.config.useClientVariant((await findSession(app.db, token))?.klientSymbol);
         return;
       }
       request.session = token ? await findSession(app.db, token) : null;

@@ -107,7 +107,7 @@ const ERROR_RESPONSES = {
   413: ['PayloadTooLarge', 'The request body is larger than the server takes.'],
   415: ['UnsupportedMediaType', 'The request body is of a media type the call does not take (application/json unless said otherwise).'],
   429: ['TooManyRequests', 'Too many calls from this address, or too many failed sign-ins of this login (see Retry-After).'],
-  500: ['InternalServerError', 'The server failed (the failure is logged, the answer tells nothing of it); a configuration reload names each problem of the refused configuration in `errors`.'],
+  500: ['InternalServerError', 'The server failed (the failure is logged under the answer\'s `requestId`, the answer tells nothing else of it); a configuration reload names each problem of the refused configuration in `errors`.'],
   503: ['ServiceUnavailable', 'The database is away for a moment or the server is overloaded: try again after Retry-After seconds.'],
 } as const;
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
@@ -115,12 +115,14 @@ type ErrorStatus = keyof typeof ERROR_RESPONSES;
 const ERROR_SCHEMA = { $ref: '#/components/schemas/error-response' };
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } };
 
+/** Every error answer names its request (plugins/request-log.ts): the X-Request-Id of the answer and of the log line. */
+const requestId = '3f2c1e9a-7b4d-4c6e-9a1f-0d2b5c8e7a61';
 const EXAMPLES: Partial<Record<ErrorStatus, object>> = {
-  400: { statusCode: 400, code: 'VALIDATION', detail: 'tytul: Pole nie może być puste', errors: [{ field: 'tytul', message: 'Pole nie może być puste' }] },
-  401: { statusCode: 401, code: 'UNAUTHORIZED', detail: 'Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.' },
-  403: { statusCode: 403, code: 'FORBIDDEN', detail: 'Brak uprawnień do tej operacji' },
-  404: { statusCode: 404, detail: 'Nie znaleziono' },
-  503: { statusCode: 503, code: 'DATABASE_UNAVAILABLE', detail: 'Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.' },
+  400: { statusCode: 400, code: 'VALIDATION', detail: 'tytul: Pole nie może być puste', errors: [{ field: 'tytul', message: 'Pole nie może być puste' }], requestId },
+  401: { statusCode: 401, code: 'UNAUTHORIZED', detail: 'Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.', requestId },
+  403: { statusCode: 403, code: 'FORBIDDEN', detail: 'Brak uprawnień do tej operacji', requestId },
+  404: { statusCode: 404, detail: 'Nie znaleziono', requestId },
+  503: { statusCode: 503, code: 'DATABASE_UNAVAILABLE', detail: 'Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.', requestId },
 };
 
 function errorComponents(): Record<string, object> {

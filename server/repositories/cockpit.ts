@@ -122,16 +122,26 @@ export function cockpitRepository(db: Kysely<DB>) {
       }));
     },
 
-    /** The caller's orders in `status`, newest report first, each as its row of v_order with the net of its positions. */
-    async ordersInStatus(orders: RowFilter, status: number, limit: number) {
-      const rows = await db.selectFrom('v_order as o')
-        .selectAll('o')
-        .select(sql<number | null>`(select sum(p."ogNetto") from order_position p where p."autId" = o."autId")`.as('net'))
+    /**
+     * A page of the caller's orders in `status`, newest report first, each as its row of v_order
+     * with the net of its positions and its client's name, and how many there are in all.
+     */
+    async ordersInStatus(orders: RowFilter, status: number, page: { offset: number; limit: number }) {
+      const inStatus = db.selectFrom('v_order as o')
         .where((eb) => orders(eb as ExpressionBuilder<any, any>))
-        .where('o.status', '=', status)
-        .orderBy('o.zgloData', 'desc').orderBy('o.autId', 'desc')
-        .limit(limit).execute();
-      return rows.map(({ net, ...order }) => ({ order, net: net === null ? 0 : money(net) }));
+        .where('o.status', '=', status);
+      const [rows, counted] = await Promise.all([
+        inStatus.selectAll('o')
+          .select(sql<number | null>`(select sum(p."ogNetto") from order_position p where p."autId" = o."autId")`.as('net'))
+          .select(sql<string | null>`(select cl."klientNazwa" from client cl where cl."klient" = o."klientSymbol")`.as('klientNazwa'))
+          .orderBy('o.zgloData', 'desc').orderBy('o.autId', 'desc')
+          .offset(page.offset).limit(page.limit).execute(),
+        inStatus.select(sql<number>`count(*)::integer`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        total: Number(counted.n),
+        found: rows.map(({ net, klientNazwa, ...order }) => ({ order, klientNazwa, net: net === null ? 0 : money(net) })),
+      };
     },
   };
 }

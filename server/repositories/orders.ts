@@ -70,8 +70,10 @@ export function ordersRepository() {
       return row.autId as number;
     },
 
-    async setAuthorisation(conn: Db, autId: number, autNr: string, zatwierdzil: string): Promise<void> {
-      await conn.updateTable('service_order').set({ autNr, autData: new Date(), zatwierdzil } as any).where('autId', '=', autId).execute();
+    /** The order's authorisation number, given as it is created, and who authorised it (by name). */
+    async setAuthorisation(conn: Db, autId: number, autNr: string, by: { userId: number; login: string }): Promise<void> {
+      const zatwierdzil = await personName(conn, by.userId, by.login);
+      await conn.updateTable('service_order').set({ autNr, autData: new Date(), zatwierdzil }).where('autId', '=', autId).execute();
     },
 
     async insertPositions(conn: Db, autId: number, positions: PositionValues[]): Promise<PositionRow[]> {
@@ -138,8 +140,11 @@ export function ordersRepository() {
      * move; answers the id of the recorded move (it names the occurrence in the notifications'
      * dedupe keys), or null when the status had moved already.
      */
-    async moveStatus(conn: Db, autId: number, move: { from: number; to: number; transition: string; userId: number; login: string; rola: string }): Promise<number | null> {
-      const moved = await conn.updateTable('service_order').set({ status: move.to })
+    async moveStatus(conn: Db, autId: number, move: { from: number; to: number; transition: string; userId: number; login: string; rola: string; decider?: string }): Promise<number | null> {
+      // the column the move records its decider in is the configuration's (rules.transitions[].recordDecider)
+      const set: Record<string, unknown> = { status: move.to };
+      if (move.decider) set[move.decider] = await personName(conn, move.userId, move.login);
+      const moved = await byConfiguration(conn).updateTable('service_order').set(set)
         .where('autId', '=', autId).where('status', '=', move.from).returning('autId').execute();
       if (moved.length !== 1) return null;
       const recorded = await conn.insertInto('order_transition').values({
@@ -187,6 +192,12 @@ export function ordersRepository() {
       return query.orderBy('firmaNazwa').orderBy('firmaId').limit(limit).execute();
     },
   };
+}
+
+/** A person as the tables name people ("Nowak Anna"); the login when the account has no name. */
+async function personName(conn: Db, userId: number, login: string): Promise<string> {
+  const row = await conn.selectFrom('app_user').select(['firstName', 'lastName']).where('id', '=', userId).executeTakeFirst();
+  return [row?.lastName, row?.firstName].map((p) => p?.trim()).filter(Boolean).join(' ') || login;
 }
 
 /** LIKE's own characters taken literally (the default escape character is the backslash). */

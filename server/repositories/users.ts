@@ -80,12 +80,12 @@ export function usersRepository(db: Kysely<DB>) {
      * Counts a failed sign-in of a login name from an address, known or unknown alike; the
      * failure that reaches the limit locks the name for this address. The account's
      * "failedLogins" mirrors the count (for an unknown login the update touches no row, so both
-     * take the same work).
+     * take the same work). Answers whether this failure locked the name (the lock-outs' metric).
      */
-    async recordFailure(login: string, address: string, { maxFailures, windowMinutes, lockMinutes }: Lockout): Promise<void> {
+    async recordFailure(login: string, address: string, { maxFailures, windowMinutes, lockMinutes }: Lockout): Promise<boolean> {
       const now = new Date();
       const windowStart = new Date(now.getTime() - windowMinutes * 60_000);
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
         // rows whose window and lock are both over are forgotten
         await trx.deleteFrom('sign_in_failure').where('lastFailedAt', '<', windowStart)
           .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', now)])).execute();
@@ -107,6 +107,7 @@ export function usersRepository(db: Kysely<DB>) {
         // (auth/sessions.ts), and a stranger's guesses from another address must not sign the owner out.
         await trx.updateTable('app_user').set({ failedLogins: locks ? 0 : Number(failures), lastFailedAt: now })
           .where('login', '=', login).execute();
+        return locks;
       });
     },
 

@@ -17,7 +17,8 @@ import { scopeOfResource } from './scopes.ts';
 const AWAITING_ACCEPTANCE = 1;
 /** Cancelled (7) and rejected (8) orders were not carried out: they cost nothing (docs/decisions.md). */
 const NOT_CARRIED_OUT = [7, 8];
-const INBOX_LIMIT = 50;
+/** A page of the approval inbox, unless the caller asks for another size (at most 50: cockpit-inbox-query). */
+const INBOX_PAGE = 10;
 const TOP_VEHICLES = 10;
 
 type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
@@ -46,11 +47,11 @@ export default async function cockpitRoutes(app: FastifyInstance) {
 
   app.get('/api/cockpit/costs-per-month', {
     config: cockpit('costsPerMonth', 'Invoiced net and gross costs per month over the last 12 months', FLEET),
-    schema: { description: 'From the invoices the caller may see, by issue date; the current month last; a month without invoices has 0.', response: rows('cockpit-costs-per-month') },
+    schema: { description: 'From the invoices the caller may see, by issue date; the current month last, marked partial; a month without invoices has 0.', response: rows('cockpit-costs-per-month') },
     handler: async (request) => {
       const w = window();
       const found = new Map((await app.cockpit.invoicesPerMonth(scope('invoice', request), w)).map((r) => [r.month, r]));
-      return { rows: w.months.map((month) => found.get(month) ?? { month, netto: 0, brutto: 0 }) };
+      return { rows: w.months.map((month) => ({ ...(found.get(month) ?? { month, netto: 0, brutto: 0 }), partial: month === w.months.at(-1) })) };
     },
   });
 
@@ -69,7 +70,8 @@ export default async function cockpitRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const w = window();
       const found = new Map((await app.cockpit.kmPerMonth(scope('car', request), w)).map((r) => [r.month, r.km]));
-      return { rows: w.months.map((month) => ({ month, km: found.get(month) ?? 0 })) };
+      // the current month is not over: its kilometres are of the days so far (the chart marks it)
+      return { rows: w.months.map((month) => ({ month, km: found.get(month) ?? 0, partial: month === w.months.at(-1) })) };
     },
   });
 
@@ -108,22 +110,27 @@ export default async function cockpitRoutes(app: FastifyInstance) {
     },
   });
 
-  app.get('/api/cockpit/approval-inbox', {
-    config: cockpit('approvalInbox', 'Orders awaiting the fleet manager\'s acceptance, with the caller\'s moves', FLEET),
+  app.get<{ Querystring: { offset?: string; limit?: string } }>('/api/cockpit/approval-inbox', {
+    config: cockpit('approvalInbox', 'A page of the orders awaiting the fleet manager\'s acceptance, with moves', FLEET),
     schema: {
-      description: `The caller's orders in status ${AWAITING_ACCEPTANCE}, newest first, at most ${INBOX_LIMIT}. netTotal is null where the caller may not see the order's prices.`,
-      response: rows('cockpit-approval-inbox'),
+      description: `The caller's orders in status ${AWAITING_ACCEPTANCE}, newest first, a page of \`limit\` (default ${INBOX_PAGE}) from \`offset\`, with their total. netTotal is null where the caller may not see the order's prices.`,
+      querystring: { $ref: 'cockpit-inbox-query#' },
+      response: { ...rows('cockpit-approval-inbox'), 400: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
       const r = rules();
       const who = ruleCallerOf(app.config.bundle, session(request));
-      const found = await app.cockpit.ordersInStatus(scope('order', request), AWAITING_ACCEPTANCE, INBOX_LIMIT);
+      // numbers arrive as digits (the query's patterns); the validator does not coerce
+      const offset = Number(request.query.offset ?? 0);
+      const limit = Number(request.query.limit ?? INBOX_PAGE);
+      const { found, total } = await app.cockpit.ordersInStatus(scope('order', request), AWAITING_ACCEPTANCE, { offset, limit });
       return {
-        rows: found.map(({ order, net }) => {
+        total,
+        rows: found.map(({ order, net, klientNazwa }) => {
           const record = order as Record<string, unknown> & { status: number };
           return {
             autId: order.autId, autNr: order.autNr, rejestr: order.rejestr,
-            markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null,
+            markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null, klientNazwa,
             zgloData: order.zgloData, zgloInterwNazwa: order.zgloInterwNazwa,
             netTotal: r.isHidden(who, record, 'totals') ? null : net,
             transitions: r.availableTransitions(who, record).map((t) => ({ id: t.id, to: t.to, label: app.config.t(t.label) })),

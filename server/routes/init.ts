@@ -75,7 +75,9 @@ export default async function initRoutes(app: FastifyInstance) {
 
   app.get('/api/health', {
     config: { access: 'public', operation: { resource: 'init', action: 'health', summary: 'Whether the server and its database answer' } },
-    schema: { response: { 200: healthResponse, 503: healthDown } },
+    // 503 is also the answer of an overloaded process (plugins/limits.ts), which sheds this call
+    // too: a load balancer then sends new users elsewhere
+    schema: { response: { 200: healthResponse, 503: { description: healthDown.description, anyOf: [healthDown, { $ref: 'error-response#' }] } } },
     handler: async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);

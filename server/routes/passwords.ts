@@ -129,11 +129,17 @@ export default async function passwordRoutes(app: FastifyInstance) {
           if (codes.length) {
             const link = resetLink(app.config.bundle.app, `${request.protocol}://${request.host}`);
             const accountsText = codes.map((c) => t('password:resetMail.account', { login: c.login, code: c.code })).join('\n');
-            await sendMail(trx, {
-              to: accounts[0].email!,
-              subject: t('password:resetMail.subject', { app: app.config.bundle.app.loginAppName }),
-              text: t('password:resetMail.text', { accounts: accountsText, minutes: validMinutes, link, app: app.config.bundle.app.loginAppName }),
-            });
+            try {
+              await sendMail(trx, {
+                to: accounts[0].email!,
+                subject: t('password:resetMail.subject', { app: app.config.bundle.app.loginAppName }),
+                text: t('password:resetMail.text', { accounts: accountsText, minutes: validMinutes, link, app: app.config.bundle.app.loginAppName }),
+              });
+            } catch (error) {
+              app.metrics.emails.failed.inc({ kind: 'passwordReset' });
+              throw error;
+            }
+            app.metrics.emails.sent.inc({ kind: 'passwordReset' });
           }
         });
       } catch (error) {

@@ -15,6 +15,7 @@ import { accountRolesFor, resetLink, sessionConfig } from '../config/security.ts
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';
 import type { LoginOutcome } from '../repositories/login-history.ts';
+import type { SignInOutcome } from '../metrics/registry.ts';
 import type { Lockout } from '../repositories/users.ts';
 
 interface AuthBody {
@@ -78,6 +79,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       const user = await app.users.byLogin(body.username);
       // `code` carries the spec's machine value for outside clients; `detail` is the Polish text to show.
       const refuse = async (code: string, detail: string, outcome: LoginOutcome, status = 401) => {
+        app.metrics.signIns.inc({ outcome: outcome.toLowerCase() as SignInOutcome });
         await app.loginHistory.record({ login: body.username, rola: user?.rola ?? body.role, event: 'SIGN_IN', outcome, success: false });
         throw new HttpError(status, detail, { code });
       };
@@ -89,7 +91,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
       /** The one answer for every failure that must not tell what was wrong; it counts towards the lock. */
       const badCredentials = async (outcome: LoginOutcome) => {
-        await app.users.recordFailure(body.username, address, lockout());
+        if (await app.users.recordFailure(body.username, address, lockout())) app.metrics.lockouts.inc();
         return refuse('UNAUTHORIZED', t('login:errors.unauthorized'), outcome);
       };
       if (!user || !passwordOk || !accountRolesFor(app.config.bundle.app, body.role).includes(user.rola)) {
@@ -112,6 +114,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       // the session is served by the variant of the user's client from now on (config/variants.ts)
       app.config.useClientVariant(user.klientSymbol);
       await app.users.clearFailures(user, address);
+      app.metrics.signIns.inc({ outcome: 'success' });
       await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'SIGN_IN', outcome: 'SUCCESS', success: true });
       return {
         id_token: token,

@@ -224,7 +224,7 @@ async function seedOne(db: Kysely<DB>, demo: VariantDemoFile, today: string, pas
       autTyp: intervention.autTyp, zgloInterw: o.zgloInterw, zgloZakres: o.zgloZakres, zlecZakres: o.zlecZakres ?? null,
       // the station names the order's type once it has taken the order on
       zlecTyp: o.status >= 2 ? intervention.nazwa : null,
-      zatwierdzil: o.status >= 2 && fleetManager ? `${fleetManager.firstName} ${fleetManager.lastName}` : null, uzytkPojazdu: car.driver, status: o.status, zgloData: at(zgloData, '10:00'),
+      zatwierdzil: o.status >= 2 && fleetManager ? `${fleetManager.lastName} ${fleetManager.firstName}` : null, uzytkPojazdu: car.driver, status: o.status, zgloData: at(zgloData, '10:00'),
       zgloKto: reporter.rola, // who reported it: USER, MANAGER or ADVISOR, as the order table stores it
       zgloNazwiskoImie: user.name, zgloEmail: user.email ?? null, zgloTelef: user.telefon ?? null, zgloFirma: client.klientNazwa,
       stacjaSerw: station.stacjaSerw, firma: COMPANIES.find((c) => c.firma === station.firma)?.firmaNazwa ?? null, naprMiejsce: `${station.nazwa}, ${station.ulica}`,

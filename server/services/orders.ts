@@ -136,7 +136,7 @@ export function orderService(app: FastifyInstance) {
         let autNr: string | null = null;
         if (r.authorisedOnCreate(who, values)) {
           autNr = `AUT/${new Date().getFullYear()}/${String(autId).padStart(7, '0')}`;
-          await app.orders.setAuthorisation(trx, autId, autNr, session.login);
+          await app.orders.setAuthorisation(trx, autId, autNr, session);
         }
         return { order: { autId, autNr }, message: t(autNr ? 'order:messages.addedAndAccepted' : 'order:messages.added') };
       });
@@ -205,7 +205,7 @@ export function orderService(app: FastifyInstance) {
         const refused = () => new HttpError(409, t('order:messages.transitionNotAllowed'), { code: 'TRANSITION_NOT_ALLOWED' });
         if (!move) throw refused();
         const moved = await app.orders.moveStatus(trx, autId, {
-          from: state.status, to, transition: move.id, userId: session.userId, login: session.login, rola: session.role,
+          from: state.status, to, transition: move.id, userId: session.userId, login: session.login, rola: session.role, decider: move.recordDecider,
         });
         if (!moved) throw refused();
         const status = await app.orders.statusText(trx, to);

@@ -153,7 +153,7 @@ function createStudio(app: FastifyInstance, root: string) {
       for (const change of diffDocuments(was, now) as ValueChange[]) {
         const entry: Change = {
           scope, path, pointer: pointerOf(now ?? was, change.path),
-          text: `${scopeLabel(scope)} · ${path} › ${pathWords(change.path)}: ${show(change.before)} → ${show(change.after)}`,
+          text: `${scopeLabel(scope)} · ${path} › ${pathWords(change.path, { order: t('diff.order') })}: ${show(change.before)} → ${show(change.after)}`,
         };
         if (change.before !== undefined) entry.before = change.before;
         if (change.after !== undefined) entry.after = change.after;

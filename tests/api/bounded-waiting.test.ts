@@ -78,7 +78,7 @@ describe('a database that cannot be reached', () => {
     });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', detail: 'Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.' });
+    expect(res.json()).toEqual({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', detail: 'Baza danych jest chwilowo niedostępna. Spróbuj ponownie za chwilę.', requestId: res.headers['x-request-id'] });
   });
 
   it('still answers the pre-configuration, with the blocking "no database connection" error', async () => {
@@ -107,9 +107,16 @@ describe('an overloaded process', () => {
     const res = await loaded.inject({ method: 'GET', url: '/api/init/pre-config' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ statusCode: 503, code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.' });
+    expect(res.json()).toEqual({ statusCode: 503, code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.', requestId: res.headers['x-request-id'] });
     // the same application without the limit answers normally
     expect((await t.call('GET', '/api/init/pre-config')).statusCode).toBe(200);
+  });
+
+  it('answers the health check 503 OVERLOADED, so a load balancer sends new users elsewhere', async () => {
+    while (!(loaded as any).isUnderPressure()) await new Promise((r) => setTimeout(r, 20));
+    const res = await loaded.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'OVERLOADED', detail: 'Serwer jest chwilowo przeciążony. Spróbuj ponownie za chwilę.' });
   });
 
   it('still serves the portal’s pages and files, so a person sees the portal and its "try again", not a bare 503', async () => {

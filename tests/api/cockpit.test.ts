@@ -34,11 +34,13 @@ describe('the cockpit', () => {
   let t: TestApp;
   const tok = {} as Record<DemoAccount, string>;
   const months = lastTwelveMonths();
-  const get = (who: DemoAccount, endpoint: Endpoint) => t.call('GET', `/api/cockpit/${endpoint}`, { token: tok[who] });
+  const get = (who: DemoAccount, endpoint: Endpoint, query = '') => t.call('GET', `/api/cockpit/${endpoint}${query}`, { token: tok[who] });
+  /** The rows of a chart, or of the inbox's largest page (it pages: rows and their total). */
   const rowsOf = async (who: DemoAccount, endpoint: Endpoint) => {
-    const res = await get(who, endpoint);
+    const inbox = endpoint === 'approval-inbox';
+    const res = await get(who, endpoint, inbox ? '?limit=50' : '');
     expect(res.statusCode, res.body).toBe(200);
-    expect(Object.keys(res.json())).toEqual(['rows']);
+    expect(Object.keys(res.json()).sort()).toEqual(inbox ? ['rows', 'total'] : ['rows']);
     return res.json().rows as any[];
   };
   /** ACCESS.md: the manager's client, or every client for the admin. */
@@ -100,6 +102,7 @@ describe('the cockpit', () => {
         });
         const rows = await rowsOf(who, 'costs-per-month');
         expect(rows.map((r) => r.month)).toEqual(months);
+        expect(rows.map((r) => r.partial)).toEqual(months.map((_, i) => i === 11));
         for (const [i, r] of rows.entries()) {
           expect(r.month, who).toBe(expected[i].month);
           expect(r.netto, `${who} ${r.month}`).toBeCloseTo(expected[i].netto, 2);
@@ -161,7 +164,8 @@ describe('the cockpit', () => {
       for (const who of ['manager', 'manager2', 'admin'] as DemoAccount[]) {
         const { perMonth } = await expectedKm(clientOf[who]);
         const rows = await rowsOf(who, 'km-per-month');
-        expect(rows).toEqual(months.map((month) => ({ month, km: perMonth.get(month) })));
+        // the current month, not over yet, is marked partial
+        expect(rows).toEqual(months.map((month, i) => ({ month, km: perMonth.get(month), partial: i === 11 })));
         expect(rows.some((r) => r.km > 0), who).toBe(true);
       }
     });
@@ -256,7 +260,7 @@ describe('the cockpit', () => {
         expect(rows.map((r) => r.autId), who).toEqual(expected);
         expect(rows.length, who).toBeGreaterThan(0);
         for (const r of rows) {
-          expect(Object.keys(r).sort()).toEqual(['autId', 'autNr', 'markaModel', 'netTotal', 'rejestr', 'transitions', 'zgloData', 'zgloInterwNazwa']);
+          expect(Object.keys(r).sort()).toEqual(['autId', 'autNr', 'klientNazwa', 'markaModel', 'netTotal', 'rejestr', 'transitions', 'zgloData', 'zgloInterwNazwa']);
           // spec §4: the fleet manager (and the admin) accept, partly accept, reject or send back; the admin may also cancel
           const moves = who === 'admin'
             ? [['accept', 2, 'Akceptuj'], ['acceptPartly', 3, 'Akceptuj częściowo'], ['reject', 8, 'Odrzuć'], ['clarify', 10, 'Do wyjaśnienia'], ['cancel', 7, 'Anuluj zlecenie']]
@@ -282,6 +286,26 @@ describe('the cockpit', () => {
         if (order.cenaWidoczna === 'T') expect(r.netTotal, String(r.autId)).toBeCloseTo(await net(r.autId), 2);
         else expect(r.netTotal, String(r.autId)).toBeNull();
       }
+    });
+
+    it('pages like the list: a page of 10 by default, the next from an offset, the total of all pages, and each order\'s client', async () => {
+      const all = await rowsOf('admin', 'approval-inbox');
+      const expectedTotal = Number((await t.app.db.selectFrom('service_order').select(sql<number>`count(*)`.as('n')).where('status', '=', 1).executeTakeFirstOrThrow()).n);
+      expect(expectedTotal).toBeGreaterThan(10);
+      const first = (await get('admin', 'approval-inbox')).json();
+      expect(first.total).toBe(expectedTotal);
+      expect(first.rows.map((r: any) => r.autId)).toEqual(all.slice(0, 10).map((r) => r.autId));
+      const next = (await get('admin', 'approval-inbox', '?offset=10&limit=3')).json();
+      expect(next.rows.map((r: any) => r.autId)).toEqual(all.slice(10, 13).map((r) => r.autId));
+      expect(next.total).toBe(expectedTotal);
+      // the admin decides for every client: each row names its vehicle's client
+      const names = new Map((await t.app.db.selectFrom('service_order as o').innerJoin('client as c', 'c.klient', 'o.klientSymbol')
+        .select(['o.autId', 'c.klientNazwa']).where('o.status', '=', 1).execute()).map((r) => [r.autId, r.klientNazwa]));
+      for (const r of all) expect(r.klientNazwa, String(r.autId)).toBe(names.get(r.autId));
+      expect(new Set(all.map((r) => r.klientNazwa)).size).toBeGreaterThan(1);
+      const bad = await get('admin', 'approval-inbox', '?limit=500');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().detail).toMatch(/limit/);
     });
 
     it('never shows one manager the other client’s orders', async () => {

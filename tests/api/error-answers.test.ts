@@ -111,6 +111,8 @@ describe('error answers of one operation per resource match the document', () =>
       expect(body.statusCode).toBe(c.status);
       expect(body.detail).toBe(c.detail);
       if (c.errors) expect(body.errors).toEqual(c.errors);
+      // a user's screenshot of the error leads to the request's log line (issue 33)
+      expect(body.requestId).toBe(res.headers['x-request-id']);
     });
   }
 });

@@ -51,6 +51,17 @@ describe('the bell and the notification settings', () => {
     expect((await get('manager', '/api/notifications/unread-count')).json()).toEqual({ unread: 0 });
   });
 
+  it('names each recipient in the administrators\' log as the tables name people, surname and first name, beside the login', async () => {
+    await submit(1);
+    const res = await t.call('POST', '/api/notification/table2', { token: await as('admin'), body: { startRow: 0, endRow: 100, sortModel: [], filterModel: {} } });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().rows as { login: string; odbiorca: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    const names = new Map((await t.app.db.selectFrom('app_user').select(['login', 'lastName', 'firstName']).execute()).map((u) => [u.login, `${u.lastName} ${u.firstName}`]));
+    for (const row of rows) expect(row.odbiorca, row.login).toBe(names.get(row.login));
+    expect(rows.find((r) => r.login === 'manager')?.odbiorca).toBe('Nowak Anna');
+  });
+
   it('answers a bad page request 400 naming the field', async () => {
     const res = await get('manager', '/api/notifications?limit=500');
     expect(res.statusCode).toBe(400);
@@ -88,6 +99,15 @@ describe('the bell and the notification settings', () => {
     });
     expect(hour.statusCode).toBe(400);
     expect(hour.body).toContain('digestHour');
+  });
+
+  it('asks the digest\'s hour only while the digest is on: without it the stored hour stays', async () => {
+    const off = await t.call('PUT', '/api/notification-settings', { token: await as('doradca'), body: { events: {}, digest: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ digest: false, digestHour: 7 });
+    const on = await t.call('PUT', '/api/notification-settings', { token: await as('doradca'), body: { events: {}, digest: true } });
+    expect(on.statusCode).toBe(400);
+    expect(on.json().errors.map((e: { field: string }) => e.field)).toEqual(['digestHour']);
   });
 
   it('writes nothing for an event the recipient switched off', async () => {

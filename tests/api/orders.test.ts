@@ -61,12 +61,14 @@ describe('POST /api/order/add', () => {
   });
 
   it('adds and accepts one as the fleet manager or the admin (authorisation number given with the save)', async () => {
+    const names = { manager: 'Nowak Anna', admin: 'Zieliński Piotr' } as Record<DemoAccount, string>;
     for (const who of ['manager', 'admin'] as DemoAccount[]) {
       const res = await add(who, { order: order(), rangePositions: positions });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().message).toBe('Dodano i zaakceptowano zlecenie');
       expect(res.json().order.autNr).toMatch(/^AUT\/\d{4}\/\d{7}$/);
-      expect((await stored(res.json().order.autId)).status).toBe(0);
+      // who authorised it, by name (the details' "Zatwierdził")
+      expect(await stored(res.json().order.autId)).toMatchObject({ status: 0, zatwierdzil: names[who] });
     }
   });
 
@@ -278,7 +280,8 @@ describe('approval workflow: POST /api/order/{id}/transition', () => {
     expect(accept.statusCode, accept.body).toBe(200);
     expect(accept.json().message).toBe('Zmieniono status zlecenia na: Zaakceptowano przez Fleet Managera');
     const after = (await details('manager', autId)).json();
-    expect(after.order).toMatchObject({ status: 2, statusZnaczenie: 'Zaakceptowano przez Fleet Managera' });
+    // the details dialog's "Zatwierdził" names who accepted, as the tables name people
+    expect(after.order).toMatchObject({ status: 2, statusZnaczenie: 'Zaakceptowano przez Fleet Managera', zatwierdzil: 'Nowak Anna' });
     expect(after.history.map((h: any) => [h.fromStatus, h.toStatus, h.transition, h.login, h.rola])).toEqual([
       [0, 1, 'submit', 'doradca', 'ADVISOR'],
       [1, 2, 'accept', 'manager', 'MANAGER'],

@@ -55,6 +55,9 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/ui/assets/:file': 'public',
   'HEAD /api/ui/assets/:file': 'public',
   'GET /api/health': 'public',
+  // issue 33: no session; a bearer token of its own (METRICS_TOKEN) or, unset, a 404 for everyone
+  // (tests/api/metrics.test.ts); with METRICS_PORT it is served on that port only
+  'GET /metrics': 'public',
   // session
   'POST /api/user/auth': 'public',
   'POST /api/user/re-logging': ['ADVISOR'],
@@ -242,6 +245,7 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/config-studio/texts': A,
   'PUT /api/config-studio/texts': A,
   'GET /api/config-studio/draft/diff': A,
+  'POST /api/config-studio/draft/revert': A,
   'POST /api/config-studio/draft/discard': A,
   'POST /api/config-studio/draft/rebase': A,
   'POST /api/config-studio/publish': A,

@@ -68,24 +68,75 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
   await expect(inbox.getByRole('heading', { name: 'Zlecenia do akceptacji' })).toBeVisible();
   // its own order: the seed's showcase order of this client whose prices the manager sees
   // (cenaWidoczna T); no other journey decides it
-  const row = inbox.locator('tbody tr').filter({ hasNotText: 'ukryta' }).first();
+  const row = inbox.locator('tbody tr').filter({ hasNotText: 'w ramach kontraktu' }).first();
   await expect(row).toBeVisible();
   const number = (await row.locator('td').first().innerText()).trim();
+  const autId = await row.getAttribute('data-key');
+  const plate = (await row.locator('td').nth(1).innerText()).trim();
+  const value = (await row.locator('td').nth(5).innerText()).trim();
+  expect(value).toMatch(/zł$/);
   const tile = page.locator('[data-rule="ordersAwaitingAcceptance"] .reminder-tile-total');
   const before = Number((await tile.innerText()).replace(/\D/g, ''));
 
+  // the question names the order: its number, vehicle, type and the value the manager may see
   await row.getByRole('button', { name: 'Akceptuj', exact: true }).click();
-  const confirm = page.locator('.confirm-modal');
-  await expect(confirm).toBeVisible();
+  const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });
+  await expect(confirm).toContainText('Czy na pewno wybrać „Akceptuj” dla tego zlecenia?');
+  const facts = confirm.locator('.confirm-facts');
+  await expect(facts.locator('dt')).toHaveText(['Zlecenie', 'Pojazd', 'Rodzaj', 'Wartość netto']);
+  await expect(facts.locator('dd').nth(0)).toHaveText(number);
+  await expect(facts.locator('dd').nth(1)).toContainText(plate);
+  await expect(facts.locator('dd').nth(3)).toHaveText(value);
   await confirm.getByRole('button', { name: 'Nie' }).click();
   await expect(confirm).toBeHidden();
   await expect(inbox.getByRole('cell', { name: number, exact: true })).toBeVisible();
+
+  // where the manager may not see the price, the question says it is settled under the contract
+  const hidden = inbox.locator('tbody tr').filter({ hasText: 'w ramach kontraktu' }).first();
+  await hidden.getByRole('button', { name: 'Odrzuć', exact: true }).click();
+  await expect(confirm.locator('.confirm-facts dd').nth(3)).toHaveText('rozliczana w ramach kontraktu');
+  await expect(confirm).not.toContainText('zł');
+  await confirm.getByRole('button', { name: 'Nie' }).click();
+  await expect(confirm).toBeHidden();
 
   await row.getByRole('button', { name: 'Akceptuj', exact: true }).click();
   await confirm.getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, /Zmieniono status zlecenia/)).toBeVisible();
   await expect(inbox.getByRole('cell', { name: number, exact: true })).toHaveCount(0);
   await expect.poll(async () => Number((await tile.innerText()).replace(/\D/g, ''))).toBe(before - 1);
+
+  // the order's details name who accepted it, as the status history does
+  await page.goto(`/app/order?open=${autId}`);
+  const details = page.getByRole('dialog', { name: new RegExp(`Zlecenie ${number}`) });
+  await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
+  await expect(details.locator('[data-list="history"] tbody tr').last()).toContainText('manager');
+});
+
+test('the admin\'s inbox pages like the list, names each order\'s client, and keeps Odrzuć and Anuluj zlecenie apart', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.goto('/app/pulpit');
+  const inbox = page.locator('[data-section="inbox"]');
+  await expect(inbox.getByRole('columnheader', { name: 'Klient' })).toBeVisible();
+  await expect(inbox.locator('tbody tr')).toHaveCount(10);
+  const pager = inbox.getByRole('navigation', { name: 'Strony listy' });
+  await expect(pager).toContainText(/^1–10 z \d+/);
+  const firstPage = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
+  await pager.getByRole('button', { name: 'Następne' }).click();
+  await expect(pager).toContainText(/^11–\d+ z \d+/);
+  const secondPage = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
+  expect(secondPage.filter((k) => firstPage.includes(k))).toEqual([]);
+  // the clients differ from row to row: the admin decides for all of them
+  const clients = await inbox.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r.children[3] as HTMLElement).innerText));
+  expect(new Set(clients).size).toBeGreaterThan(1);
+
+  // destructive decisions: outlined, after the safe ones, and not side by side with each other
+  const row = inbox.locator('tbody tr').first();
+  const box = async (name: string) => (await row.getByRole('button', { name, exact: true }).boundingBox())!;
+  const [accept, clarify, reject, cancel] = [await box('Akceptuj'), await box('Do wyjaśnienia'), await box('Odrzuć'), await box('Anuluj zlecenie')];
+  await expect(row.locator('.action-buttons-destructive').getByRole('button')).toHaveText(['Odrzuć', 'Anuluj zlecenie']);
+  expect(reject.y).toBeGreaterThan(accept.y + accept.height - 1); // a line of their own under the safe ones
+  expect(reject.y).toBeGreaterThanOrEqual(clarify.y + clarify.height - 1);
+  expect(cancel.x - (reject.x + reject.width)).toBeGreaterThanOrEqual(20);
 });
 
 test('charts draw with their data as a table, in Polish formats', async ({ page }) => {
@@ -99,14 +150,38 @@ test('charts draw with their data as a table, in Polish formats', async ({ page 
   await expect(table.getByRole('columnheader')).toHaveText(['Miesiąc', 'Netto', 'Brutto']);
   await expect(table.locator('tbody th').first()).toHaveText(/^(sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}$/);
   await expect(table.locator('tbody td').first()).toHaveText(/zł$/);
+
+  // the month not over yet is named so, and the chart says how it is drawn, instead of a fall
+  const km = page.locator('[data-chart="km-per-month"]');
+  await expect(km.locator('.chart-note')).toHaveText('Bieżący miesiąc jeszcze trwa: pokazano wartość do dziś (jaśniejszy słupek, linia przerywana).');
+  await km.getByRole('button', { name: 'Pokaż dane w tabeli' }).click();
+  const months = km.getByRole('table').locator('tbody th');
+  await expect(months).toHaveCount(12);
+  await expect(months.last()).toHaveText(/^(sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4} \(do dziś\)$/);
+  await expect(months.first()).not.toContainText('do dziś');
 });
 
-test('on a phone the list is cards and the tiles wrap two a row', async ({ page }) => {
+test('on a phone the tiles fold into one line of counts, so the inbox and the list come first; unfolded they wrap two a row', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'manager');
+  await signIn(page, 'admin');
   await page.goto('/app/pulpit');
+  const fold = page.locator('[data-section="tiles"] .reminder-fold');
+  await expect(fold).toContainText(/Po terminie \d+ · Pilne \d+ · Wkrótce \d+/);
+  await expect(page.locator('.reminder-tile')).toHaveCount(0);
+  // the inbox starts within the first screen, the list follows it
+  const inbox = page.locator('[data-section="inbox"]');
+  await expect(inbox.locator('.inbox-card').first()).toBeVisible();
+  expect((await inbox.boundingBox())!.y).toBeLessThan(400);
   await expect(page.locator('[data-section="list"] .reminder-card').first()).toBeVisible();
   await expect(page.locator('[data-section="list"] table')).toHaveCount(0);
+  await expect(page.locator('[data-chart="km-per-month"] canvas')).toBeVisible();
+  // the whole Pulpit of an admin was 14 300 px tall at 390 px before the fold and the paged inbox
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(6500);
+
+  const toggle = fold.getByRole('button', { name: 'Pokaż według rodzaju' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  await expect(fold.getByRole('button', { name: 'Zwiń' })).toHaveAttribute('aria-expanded', 'true');
   const [a, b] = await page.locator('.reminder-tile').evaluateAll((els) => els.slice(0, 2).map((e) => e.getBoundingClientRect().top));
   expect(a).toBe(b);
 });

@@ -1,7 +1,7 @@
 /**
  * Notifications in the browser (issue 25): the bell of the top bar with its unread count and list,
  * a notification's link opening its record (`?open=` on a table), the user's settings page
- * (Ustawienia → Powiadomienia) and the administrators' log (Administracja → Powiadomienia). The
+ * (Ustawienia → Ustawienia powiadomień) and the administrators' log (Administracja → Dziennik powiadomień). The
  * journeys run in this order in one worker: the first makes the notification the others find.
  * Its order is the seed's showcase order of WZ20013 sent back to clarify (status 10, its estimate
  * confirmed, at the advisor's station): no other journey moves it.
@@ -102,7 +102,7 @@ test('the bell\'s list and the settings page pass axe at 1400 and 900 px, and th
     await expectAccessible(page, '.app-topbar');
     await page.keyboard.press('Escape');
     await page.goto('/app/account/notifications');
-    await expect(page.getByRole('heading', { name: 'Powiadomienia', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Ustawienia powiadomień', level: 1 })).toBeVisible();
     await expect(page.getByLabel('Zlecenie czeka na akceptację')).toBeVisible();
     await expectAccessible(page);
     await page.goto('/app/dane-pojazdu');
@@ -114,9 +114,40 @@ test('the bell\'s list and the settings page pass axe at 1400 and 900 px, and th
   expect(box!.width).toBe(390);
 });
 
+test('"Nie skonfigurowano poczty" is told to administrators where they can act, never as a toast to every visitor', async ({ page }) => {
+  // a visitor on the sign-in page, then a manager: no word of the mail server
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
+  await signIn(page, 'manager');
+  await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
+  await page.goto('/sign-out');
+  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+
+  // the administrator, with no mail server (the answer of the mail settings as an unconfigured portal gives it)
+  await page.route('**/api/settings/email', (route) => route.request().method() === 'GET'
+    ? route.fulfill({ json: { smtpHost: '', smtpPort: 25, smtpUser: '', smtpPassword: '', smtpEmail: '', smtpSsl: 'OFF' } })
+    : route.fallback());
+  await signIn(page, 'admin');
+  await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
+  await page.goto('/app/notifications-log');
+  const notice = page.locator('[data-section="mail-not-configured"]');
+  await expect(notice).toContainText('Nie skonfigurowano poczty — wiadomości e-mail (kody resetujące hasło, powiadomienia) nie są wysyłane');
+  await expect(page.locator('.toast').filter({ hasText: /Nie skonfigurowano poczty/ })).toHaveCount(0);
+  await expectAccessible(page, '[data-section="mail-not-configured"]');
+  // it leads to the mail settings, where it stays until a server is saved, without a link to the page itself
+  await notice.getByRole('link', { name: 'Skonfiguruj serwer poczty' }).click();
+  await expect(page).toHaveURL(/\/app\/email-config$/);
+  await expect(notice).toBeVisible();
+  await expect(notice.getByRole('link')).toHaveCount(0);
+  await page.unroute('**/api/settings/email');
+  await page.reload();
+  await expect(page.getByLabel(/^Serwer SMTP/)).toBeVisible();
+});
+
 test('a driver turns an event off and moves his digest; the toast says it is saved and the page keeps it', async ({ page }) => {
   await signIn(page, 'kierowca');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Powiadomienia' }).click();
+  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Ustawienia powiadomień' }).click();
   await expect(page).toHaveURL(/\/app\/account\/notifications$/);
   // a driver is offered the events of his role only
   await expect(page.getByLabel('Zmiana statusu zlecenia')).toBeVisible();
@@ -131,10 +162,15 @@ test('a driver turns an event off and moves his digest; the toast says it is sav
   await expect(page.getByLabel(/^Godzina podsumowania/)).toHaveValue(/9/);
 });
 
-test('an administrator opens Administracja → Powiadomienia: the log, a notification sent again, the digest run now', async ({ page }) => {
+test('an administrator opens Administracja → Dziennik powiadomień: the log, a notification sent again to a person named as the tables name people, the digest run now', async ({ page }) => {
   await signIn(page, 'admin');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Powiadomienia' }).first().click();
+  // two entries a reader can tell apart: the log of everyone's notifications, and his own settings
+  const menu = page.getByRole('navigation', { name: 'Menu główne' });
+  await expect(menu.getByRole('link', { name: /Powiadomienia/ })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Ustawienia powiadomień' })).toBeVisible();
+  await menu.getByRole('link', { name: 'Dziennik powiadomień' }).click();
   await expect(page).toHaveURL(/\/app\/notifications-log$/);
+  await expect(page.getByRole('heading', { name: 'Dziennik powiadomień', level: 1 })).toBeVisible();
   await tableLoaded(page);
   await expect.poll(() => rowCount(page)).toBeGreaterThan(0);
   for (const header of ['Utworzono', 'Zdarzenie', 'Odbiorca', 'E-mail', 'Kanał', 'Stan']) {
@@ -146,11 +182,19 @@ test('an administrator opens Administracja → Powiadomienia: the log, a notific
   await expect(first.locator('.ag-cell[col-id="state"]')).toHaveText(/W kolejce|Wysyłanie|Wysłano|Nieudane|Pominięto/);
 
   // a row's details, and "Wyślij ponownie" asked Tak/Nie first
-  await first.locator('.ag-cell[col-id="login"]').click();
+  await expect(first.locator('.ag-cell[col-id="odbiorca"]')).toHaveText(/^\S+ \S+$/);
+  await first.locator('.ag-cell[col-id="event"]').click();
   const details = page.locator('.modal.details-dialog');
   await expect(details.getByRole('heading', { level: 2 })).toHaveText(/^Powiadomienie \d+$/);
+  const person = (await details.locator('[data-field="odbiorca"] dd').innerText()).trim();
+  expect(person).toMatch(/^\S+ \S+$/);
   await details.getByRole('button', { name: 'Wyślij ponownie' }).click();
-  await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
+  // the question names the person, surname and first name, with the address, not a login
+  const question = page.getByRole('dialog', { name: 'Potwierdzenie' });
+  await expect(question).toContainText(`Wysłać ponownie to powiadomienie do: ${person}?`);
+  await expect(question.locator('.confirm-facts dt').first()).toHaveText('E-mail');
+  await expect(question.locator('.confirm-facts dd').first()).toHaveText(/@|brak/);
+  await question.getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, /wysłane ponownie|właśnie wysyłane/)).toBeVisible();
 
   // the digest at once, its counts in the toast

@@ -61,7 +61,9 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   for (const move of ['Akceptuj', 'Akceptuj częściowo', 'Odrzuć']) await expect(footer.getByRole('button', { name: move, exact: true })).toBeVisible();
   await footer.getByRole('button', { name: 'Akceptuj', exact: true }).click();
   const question = page.getByRole('dialog', { name: 'Potwierdzenie' });
-  await expect(question).toContainText('Czy na pewno: Akceptuj?');
+  await expect(question).toContainText('Czy na pewno wybrać „Akceptuj” dla tego zlecenia?');
+  // it names the order, and says the price the manager may not see is settled under the contract
+  await expect(question.locator('.confirm-facts dd')).toHaveText([/^\d+$/, 'WZ67890 Toyota Corolla', /\S/, 'rozliczana w ramach kontraktu']);
   await question.getByRole('button', { name: 'Nie' }).click();
   await expect(question).toBeHidden();
   await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację');
@@ -74,6 +76,8 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   await expect(history.locator('tbody tr')).toHaveCount(2);
   await expect(history.locator('tbody tr').last()).toContainText('manager');
   await expect(history.locator('tbody tr').last()).toContainText('Zaakceptowano przez Fleet Managera');
+  // whoever decided is named where the details read it, not only in the history
+  await expect(dialog.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
   // no further move is the manager's
   await expect(footer.getByRole('button', { name: 'Akceptuj', exact: true })).toHaveCount(0);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/manager-accepted.png` });

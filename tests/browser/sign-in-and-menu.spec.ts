@@ -4,10 +4,10 @@ import { axeScan, menuEntries, signIn } from './support.ts';
 const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
 
 const MENUS = {
-  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Powiadomienia', 'Konfiguracja portalu', 'Odśwież aplikację', 'Powiadomienia', 'Wyloguj'],
-  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Powiadomienia', 'Wyloguj'],
-  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Powiadomienia', 'Wyloguj'],
-  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Powiadomienia', 'Wyloguj'],
+  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Konfiguracja portalu', 'Odśwież aplikację', 'Ustawienia powiadomień', 'Wyloguj'],
+  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
+  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
+  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
 } as const;
 
 const NAMES = { admin: 'Zieliński Piotr', manager: 'Nowak Anna', kierowca: 'Kowalski Jan', doradca: 'Lewandowski Marek' } as const;

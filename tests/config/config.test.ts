@@ -277,4 +277,25 @@ describe('configuration', () => {
       `screens/order-wizard.json /submit/then/${note}/encoding the list "notes" has no file field to upload`,
     ]));
   });
+
+  it('refuses a condition or a login request schema with a keyword the browser’s evaluator does not judge (core/json-schema.ts)', () => {
+    const root = copyConfig();
+    made.push(root);
+    const login = JSON.parse(readFileSync(join(root, 'screens', 'login.json'), 'utf8'));
+    login.fields[3].visibleWhen = { properties: { record: { properties: { roles: { contains: { const: 'USER' } } } } } };
+    write(join(root, 'screens', 'login.json'), login);
+    const request = JSON.parse(readFileSync(join(root, 'schemas', 'api', 'auth-request.schema.json'), 'utf8'));
+    request.dependentRequired = { vin: ['rejestr'] };
+    write(join(root, 'schemas', 'api', 'auth-request.schema.json'), request);
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems).toEqual(expect.arrayContaining([
+      'screens/login.json /fields/3/visibleWhen condition does not compile: /properties/record/properties/roles/contains: the keyword "contains" is not supported (runtime/core/json-schema.ts)',
+      'screens/login.json /schema the login form cannot check the request schema "auth-request" in the browser: /dependentRequired: the keyword "dependentRequired" is not supported (runtime/core/json-schema.ts)',
+    ]));
+  });
 });

@@ -10,6 +10,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
 import { openTestDatabase } from '../../server/db/testing.ts';
+import type { DatabaseHandle } from '../../server/db/connect.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
@@ -43,12 +44,21 @@ export interface TestApp {
  * `notifications` (issue 25): the notification worker runs only where a test asks for it
  * (`{ worker: true }`, which tests of delivery do); elsewhere notifications are written but not sent.
  */
-export async function startTestApp(options: { variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date; notifications?: AppOptions['notifications'] } = {}): Promise<TestApp> {
+/** `logStream` (issue 33): the request log is written there, as `npm start` writes it to standard output. */
+/** `database` (issue 33): the app on this database (a restored backup) instead of a fresh seeded one; close() closes it too. */
+export async function startTestApp(options: {
+  variant?: string; root?: string; rateLimits?: 'configured' | 'lifted'; clock?: () => Date; notifications?: AppOptions['notifications']; logStream?: NodeJS.WritableStream;
+  database?: DatabaseHandle;
+  /** issue 33: the app's metrics (a METRICS_TOKEN to serve them on GET /metrics). */
+  metrics?: AppOptions['metrics'];
+} = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
-  const database = await openTestDatabase({ seed: true });
+  const database = options.database ?? await openTestDatabase({ seed: true });
   const app = await buildApp({
     db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock,
     notifications: { worker: false, ...options.notifications },
+    metrics: options.metrics,
+    ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
   });
   await app.ready();
   const preConfigName = app.config.bundle.app.name;

@@ -128,13 +128,17 @@ export type ClientAutocomplete = {
 
 export interface CockpitApprovalInbox {
   /**
-   * at most 50 rows, newest report first
+   * a page of at most `limit` rows, newest report first
    */
   rows: {
     autId: number;
     autNr: string | null;
     rejestr: string | null;
     markaModel: string | null;
+    /**
+     * the name of the vehicle's client
+     */
+    klientNazwa: string | null;
     zgloData: string | null;
     zgloInterwNazwa: string | null;
     /**
@@ -150,6 +154,10 @@ export interface CockpitApprovalInbox {
       label: string;
     }[];
   }[];
+  /**
+   * the caller's orders awaiting acceptance, in all pages
+   */
+  total: number;
 }
 
 export interface CockpitCostPerKm {
@@ -193,6 +201,17 @@ export interface CockpitCostsPerMonth {
      */
     brutto: number;
   }[];
+}
+
+export interface CockpitInboxQuery {
+  /**
+   * orders to skip (default 0)
+   */
+  offset?: string;
+  /**
+   * orders to answer, 1 to 50 (default 10)
+   */
+  limit?: string;
 }
 
 export interface CockpitKmPerMonth {
@@ -420,6 +439,10 @@ export interface ErrorResponse {
    * Shown to the user (Polish), or one of the spec's machine details.
    */
   detail: string;
+  /**
+   * The request's id, as in the X-Request-Id header of the answer and in the server's log line of the request: quote it when reporting the error.
+   */
+  requestId?: string;
   errors?: {
     field: string;
     message: string;

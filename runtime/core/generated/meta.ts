@@ -70,6 +70,10 @@ export interface AppFile {
      */
     timeZone?: string;
     /**
+     * ISO 4217 code of the amounts the portal shows (default PLN); the locale writes its symbol and places it (12 000 zł).
+     */
+    currency?: string;
+    /**
      * Client variant P (spec §2): the order wizard's Scope and Contractor steps are shown to advisors only.
      */
     scopeAndContractorForAdvisorsOnly?: boolean;
@@ -278,6 +282,34 @@ export type Format =
   "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone";
 
 /**
+ * A value of a record named by its label (a confirmation's facts).
+ */
+export interface Fact {
+  /**
+   * A field of the record; a dot path reads inside an object (totals.total).
+   */
+  id: string;
+  label: I18NKey;
+  format?: Format;
+  /**
+   * Shows a coded value as <prefix>.<value>.
+   */
+  valueLabels?: I18NKey;
+  /**
+   * A field shown when this one is empty (an order without a number: its id).
+   */
+  fallbackField?: string;
+  /**
+   * Fields whose values follow the value, separated by spaces (the registration, then the make and model).
+   */
+  append?: string[];
+  /**
+   * What an empty value means here (a price the caller may not see: settled under the contract).
+   */
+  emptyText?: I18NKey;
+}
+
+/**
  * A path under /api; {id} is replaced by the record id.
  */
 export type Endpoint = string;
@@ -318,6 +350,10 @@ export type Action = {
    * call: a question answered Tak / Nie before the call; {{field}} of the record (and {{actionLabel}}, the button's text) may appear in it.
    */
   confirm?: I18NKey;
+  /**
+   * call: what the question is about, listed under it (the order's number, vehicle, type and value), each a field of the record with its label and format.
+   */
+  confirmFacts?: Fact[];
   /**
    * call: the success toast; without it the server's message is shown.
    */
@@ -386,7 +422,28 @@ export interface ReminderSource {
 }
 
 export type DashboardSection =
-  TilesSection | ReminderListSection | TodoSection | InboxSection | ChartsSection | StripSection;
+  TilesSection | ReminderListSection | TodoSection | InboxSection | ChartsSection | StripSection | NoticeSection;
+
+/**
+ * A notice for the people who can act on it, where they can act (the mail server not configured, on the mail settings and the notification log): `endpoint`'s answer is the record of `when`; while it matches, `text` is shown with a link to `link.route` (left out on that page itself). Quiet while loading and when the endpoint cannot be read.
+ */
+export interface NoticeSection {
+  id: Id;
+  kind: "notice";
+  endpoint: Endpoint;
+  /**
+   * Over the context with record = the endpoint's answer.
+   */
+  when: Condition;
+  text: I18NKey;
+  tone?: "warning" | "info";
+  link?: {
+    route: string;
+    label: I18NKey;
+  };
+  visibleWhen?: Condition;
+  hiddenWhen?: Condition;
+}
 
 /**
  * One tile per reminder rule the caller is shown: its title, its count and its worst urgency (colour and text). A tile of a rule with a table opens that table filtered to the rule's rows; any other tile shows the rule's items in the screen's list section.
@@ -399,6 +456,10 @@ export interface TilesSection {
    * Leave out the tiles of rules with nothing due.
    */
   hideEmpty?: boolean;
+  /**
+   * On a phone (narrower than 768 px): the tiles as they are, or folded into one line of the counts by urgency (which opens them), so that what follows (the approval inbox, the list) comes first.
+   */
+  narrow?: "tiles" | "counts";
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
 }
@@ -459,13 +520,18 @@ export interface InboxColumn {
 }
 
 /**
- * Rows waiting for the caller's decision (the approval inbox), read from `endpoint` ({ rows: [...] }), with buttons per row (details-dialog buttons: forEach over the row's transitions, a call with Tak/Nie and a toast). After a call succeeds the whole dashboard is read again.
+ * Rows waiting for the caller's decision (the approval inbox), read from `endpoint` a page at a time (?offset=&limit=, answering { rows: [...], total }), with buttons per row (details-dialog buttons: forEach over the row's transitions, a call with Tak/Nie and a toast; destructive ones, tone danger, kept apart). After a call succeeds the whole dashboard is read again.
  */
 export interface InboxSection {
   id: Id;
   kind: "inbox";
   title?: I18NKey;
   endpoint: Endpoint;
+  pageSize?: number;
+  /**
+   * The page where the rows are cards (narrower than 992 px; default pageSize): a card is several lines tall.
+   */
+  narrowPageSize?: number;
   /**
    * The rows' key field.
    */
@@ -532,6 +598,17 @@ export interface Chart {
    * How the values are written on the axis, in tooltips and in the table.
    */
   format?: "number" | "km" | "money";
+  /**
+   * Rows whose `field` is true (the current month, not over yet) are named with `label` ({{label}}: the category, e.g. "lis 2026 (do dziś)") on the axis, in tooltips and in the table, and drawn lighter (a dashed line, a paler bar), so that a figure of a few days is not read as a fall.
+   */
+  partial?: {
+    field: string;
+    label: I18NKey;
+    /**
+     * A line under the chart, shown while a row is partial, saying how it is drawn.
+     */
+    note?: I18NKey;
+  };
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
 }
@@ -1692,6 +1769,10 @@ export type ResourceFile = {
        * Text key of the button.
        */
       label: string;
+      /**
+       * A column of the record set, in the move's transaction, to who made the move (surname and first name, as the tables name people): the order's zatwierdzil for an acceptance, read by its details.
+       */
+      recordDecider?: string;
     }[];
   };
   /**
@@ -1843,15 +1924,15 @@ export interface StudioFile {
    */
   formTypes?: string[];
   /**
-   * The roles an entry, step or field may be hidden for (a condition on context.role).
+   * The roles an entry, step or field may be hidden for (a condition on context.role), in the order offered; the preview starts as the first. The runtime names no role of its own.
    *
    * @minItems 1
    */
-  roles?: ("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[];
+  roles: ("ADMIN" | "MANAGER" | "USER" | "ADVISOR")[];
   /**
    * i18n key prefix of the roles' names (<prefix>.<ROLE>, e.g. app:roles).
    */
-  roleLabels?: string;
+  roleLabels: string;
   /**
    * The namespace new texts are written to (a new menu entry's label custom:menu.<id>, a new required-field message custom:messages.<screen>.<field>).
    */

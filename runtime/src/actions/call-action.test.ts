@@ -4,7 +4,11 @@ import { fillBody, runCall, type CallEffects } from './call-action';
 import { runAction } from './run-action';
 
 const texts: Record<string, string> = {
-  'order:confirm.transition': 'Czy na pewno: {{actionLabel}}?',
+  'order:confirm.transition': 'Czy na pewno wybrać „{{actionLabel}}” dla tego zlecenia?',
+  'f:order': 'Zlecenie',
+  'f:vehicle': 'Pojazd',
+  'f:value': 'Wartość netto',
+  'f:contract': 'rozliczana w ramach kontraktu',
   'order:confirm.pricing': 'Zatwierdzić kosztorys zlecenia {{autNr}}?',
   'app:noConnection': 'Brak połączenia z serwerem',
   'app:ok': 'Ok',
@@ -35,11 +39,34 @@ describe('a call action', () => {
     const fx = effects();
     const outcome = await runCall({ method: 'GET', endpoint: '/order/confirm-pricing/{autId}', confirm: 'order:confirm.pricing', reload: ['dialog', 'tables'] }, order, fx);
     expect(outcome).toBe('done');
-    expect(fx.confirm).toHaveBeenCalledWith('Zatwierdzić kosztorys zlecenia AUT/1?');
+    expect(fx.confirm).toHaveBeenCalledWith('Zatwierdzić kosztorys zlecenia AUT/1?', []);
     expect(fx.request).toHaveBeenCalledWith('GET', '/order/confirm-pricing/42', undefined);
     expect(fx.toast).toHaveBeenCalledWith('success', 'Pomyślnie zatwierdzono kosztorys.', expect.any(String));
     expect(fx.reload).toHaveBeenCalledWith(['dialog', 'tables']);
     expect(fx.close).not.toHaveBeenCalled();
+  });
+
+  it('names what the question is about under it: the number (else the id), the vehicle with its model, the value or what its absence means', async () => {
+    const facts = [
+      { id: 'autNr', fallbackField: 'autId', label: 'f:order' },
+      { id: 'rejestr', append: ['markaModel'], label: 'f:vehicle' },
+      { id: 'totals.total', format: 'money' as const, label: 'f:value', emptyText: 'f:contract' },
+    ];
+    const action = { endpoint: '/order/{autId}/transition', confirm: 'order:confirm.transition', confirmFacts: facts };
+    const priced = effects(false);
+    await runCall(action, { autId: 296, autNr: null, rejestr: 'GD5527M', markaModel: 'Toyota Corolla', totals: { total: 12345.5 }, actionLabel: 'Akceptuj' }, priced);
+    expect(priced.confirm).toHaveBeenCalledWith('Czy na pewno wybrać „Akceptuj” dla tego zlecenia?', [
+      { label: 'Zlecenie', value: '296' },
+      { label: 'Pojazd', value: 'GD5527M Toyota Corolla' },
+      { label: 'Wartość netto', value: expect.stringMatching(/^12\s345,50\s*zł$/) },
+    ]);
+    const hidden = effects(false);
+    await runCall(action, { autId: 7, autNr: 'AUT/2026/0000007', rejestr: 'WZ12345', actionLabel: 'Odrzuć' }, hidden);
+    expect(hidden.confirm).toHaveBeenCalledWith(expect.any(String), [
+      { label: 'Zlecenie', value: 'AUT/2026/0000007' },
+      { label: 'Pojazd', value: 'WZ12345' },
+      { label: 'Wartość netto', value: 'rozliczana w ramach kontraktu' },
+    ]);
   });
 
   it('does nothing when the answer is Nie', async () => {

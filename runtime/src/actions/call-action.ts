@@ -7,6 +7,7 @@
 import { ApiError } from '../api/client';
 import { ACTION_KINDS } from './run-action';
 import type { CallDeclLike, CallEffects, CallOutcome } from './call-types';
+import { factsOf } from './facts';
 export type { CallDeclLike, CallEffects, CallOutcome } from './call-types';
 
 type Row = Record<string, unknown> | null | undefined;
@@ -39,7 +40,7 @@ const messageOf = (answer: unknown) =>
 export async function runCall(action: CallDeclLike, row: Row, fx: CallEffects): Promise<CallOutcome> {
   if (!action.endpoint) return 'failed';
   const vars = row ?? {};
-  if (action.confirm && !(await fx.confirm(fx.t(action.confirm, vars)))) return 'cancelled';
+  if (action.confirm && !(await fx.confirm(fx.t(action.confirm, vars), factsOf(action.confirmFacts, row, fx.t)))) return 'cancelled';
   const method = action.method ?? 'POST';
   // one toast per endpoint: the success of a retry replaces the error of the attempt before
   const key = `call:${method}:${action.endpoint}`;

@@ -3,6 +3,7 @@
  * call-action.ts (which runs it) and run-action.ts (which registers the kind), so that neither
  * imports the other for its types.
  */
+import type { Fact, FactDecl } from './facts';
 export interface CallDeclLike {
   method?: string;
   endpoint?: string;
@@ -10,6 +11,8 @@ export interface CallDeclLike {
   body?: Record<string, unknown>;
   /** A question (locale key) answered Tak / Nie before the call; the record's fields fill its {{placeholders}}. */
   confirm?: string;
+  /** What the question is about, listed under it (the order's number, vehicle, type, value). */
+  confirmFacts?: FactDecl[];
   /** Success text (locale key); without it the server's message is shown. */
   success?: string;
   /** Failure text (locale key) when the server gives no message of its own. */
@@ -22,8 +25,8 @@ export interface CallDeclLike {
 
 /** What a screen lets a call do. */
 export interface CallEffects {
-  /** Asks the question (already translated) and resolves true on Tak. */
-  confirm(question: string): Promise<boolean>;
+  /** Asks the question (already translated, with the facts it is about) and resolves true on Tak. */
+  confirm(question: string, facts?: Fact[]): Promise<boolean>;
   request(method: string, path: string, body?: unknown): Promise<unknown>;
   toast(kind: 'success' | 'error', text: string, key: string): void;
   t(key: string, vars?: Record<string, unknown>): string;

@@ -10,6 +10,7 @@ import { showToast } from '../state/ui';
 // registers the `call` kind in run-action.ts: a screen that offers calls carries their code, a table does not
 import './call-action';
 import type { CallEffects } from './call-types';
+import type { Fact } from './facts';
 import { ConfirmDialog } from './ConfirmDialog';
 
 export function useCallEffects({ reload, close }: { reload: (what: string[]) => void; close: () => void }): {
@@ -19,14 +20,14 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
   track: <T>(work: void | Promise<T>) => void;
 } {
   const { t } = useTranslation();
-  const [question, setQuestion] = useState<{ text: string; answer: (yes: boolean) => void } | null>(null);
+  const [question, setQuestion] = useState<{ text: string; facts?: Fact[]; answer: (yes: boolean) => void } | null>(null);
   const [busy, setBusy] = useState(false);
   const latest = useRef({ reload, close });
   latest.current = { reload, close };
 
   const call = useMemo<CallEffects>(
     () => ({
-      confirm: (text) => new Promise<boolean>((resolve) => setQuestion({ text, answer: resolve })),
+      confirm: (text, facts) => new Promise<boolean>((resolve) => setQuestion({ text, facts, answer: resolve })),
       request: (method, path, body) => {
         const options = { quiet: true };
         if (method === 'GET') return api.get(path, options);
@@ -50,6 +51,7 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
   const confirmation = question && (
     <ConfirmDialog
       question={question.text}
+      facts={question.facts}
       onAnswer={(yes) => {
         setQuestion(null);
         question.answer(yes);

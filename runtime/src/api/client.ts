@@ -4,7 +4,8 @@
  * - every call of a signed-in user carries the bearer token,
  * - pending requests are counted for the loading bar and the spinner,
  * - a 401 signs the user out (except on the sign-in call itself),
- * - a 500 with a detail, and a missing response, become an error toast.
+ * - a 500 with a detail, and a missing response, become an error toast (a 500's with the request's
+ *   id, "Identyfikator zgłoszenia", which finds its line in the server's log).
  * Other failures reject with an ApiError carrying the server's body for the caller to show.
  */
 import { signedMultipart, type MultipartPart } from '../../core/multipart';
@@ -25,6 +26,8 @@ export interface ErrorBody {
   code?: string;
   detail?: string;
   errors?: FieldError[];
+  /** The server's id of the request (its log line): shown under an error so that a screenshot leads to it. */
+  requestId?: string;
 }
 
 export class ApiError extends Error {
@@ -44,6 +47,10 @@ export class ApiError extends Error {
 
   get fieldErrors(): FieldError[] {
     return this.body?.errors ?? [];
+  }
+
+  get requestId(): string | undefined {
+    return this.body?.requestId;
   }
 }
 
@@ -146,7 +153,7 @@ export async function request<T = unknown>(method: string, path: string, options
   const body = await readErrorBody(response);
   if (body?.code) store.set(lastErrorCodeAtom, { code: body.code, at: Date.now() });
   if (response.status === 401 && options.signOutOn401 !== false) clearSession();
-  if (response.status >= 500 && body?.detail && !options.quiet) showToast('error', body.detail, options.toastKey);
+  if (response.status >= 500 && body?.detail && !options.quiet) showToast('error', body.detail, options.toastKey, body.requestId ?? response.headers.get('x-request-id') ?? undefined);
   throw new ApiError(response.status, body, body?.detail ?? `HTTP ${response.status}`);
 }
 

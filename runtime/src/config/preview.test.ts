@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bundle, Session } from './bundle';
 import { conditionContext } from './context';
-import { previewBundle, previewBundlePath, previewKey, previewParams, withoutPreview } from './preview';
+import { previewBundle, previewBundlePath, previewKey, previewParams, previewRoleOffered, withoutPreview } from './preview';
 import { previewKey as entryPreviewKey } from './startup';
 
 describe('the preview asked for', () => {
@@ -19,10 +19,17 @@ describe('the preview asked for', () => {
 
   it('is none for a malformed address or kept value', () => {
     expect(previewParams('?studioPreview=live&studioVariant=t&studioRole=USER', null)).toBeNull();
-    expect(previewParams('?studioPreview=draft&studioVariant=t&studioRole=ROOT', null)).toBeNull();
+    expect(previewParams('?studioPreview=draft&studioVariant=t&studioRole=<b>', null)).toBeNull();
     expect(previewParams('?studioPreview=draft&studioVariant=../x&studioRole=USER', null)).toBeNull();
     expect(previewParams('', '{not json')).toBeNull();
     expect(previewParams('', null)).toBeNull();
+  });
+
+  it('is of a role the studio offers (its declaration\'s roles, not a list in the code)', () => {
+    const bundle = { screens: { 'config-studio': { type: 'studio', roles: ['MANAGER', 'USER'] }, menu: { type: 'menu' } } } as unknown as Bundle;
+    expect(previewRoleOffered(bundle, 'USER')).toBe(true);
+    expect(previewRoleOffered(bundle, 'ROOT')).toBe(false);
+    expect(previewRoleOffered({ screens: {} } as unknown as Bundle, 'USER')).toBe(false);
   });
 
   it('asks the studio for the bundle of that layer and variant', () => {

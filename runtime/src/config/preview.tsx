@@ -11,7 +11,7 @@
  * session storage (previewKey) keeps it over a reload. Loaded by start-up only
  * when the address or the storage asks for a preview, so the portal's first load does not carry it.
  */
-import { api } from '../api/client';
+import { api, ApiError } from '../api/client';
 import type { Bundle, RoleName } from './bundle';
 import type { PreviewState } from './ConfigContext';
 import { PreviewBanner } from '../shell/PreviewBanner';
@@ -25,21 +25,21 @@ import { store } from '../state/store';
 export const previewKey = () => `portal.studioPreview${self === top ? '' : '.frame'}`;
 
 export const PREVIEW_SOURCES = ['draft', 'published'] as const;
-export const PREVIEW_ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
 /** The query parameters of a preview address. */
 export const PREVIEW_PARAMS = ['studioPreview', 'studioVariant', 'studioRole'] as const;
 
 export interface PreviewParams {
   source: (typeof PREVIEW_SOURCES)[number];
   variant: string;
-  role: (typeof PREVIEW_ROLES)[number];
+  /** A role the studio offers (its declaration's `roles`, checked once the bundle is in: previewRoleOffered). */
+  role: string;
 }
 
 function valid(value: Partial<Record<keyof PreviewParams, unknown>> | null | undefined): PreviewParams | null {
   if (!value) return null;
   const { source, variant, role } = value;
   if (!PREVIEW_SOURCES.includes(source as PreviewParams['source'])) return null;
-  if (!PREVIEW_ROLES.includes(role as PreviewParams['role'])) return null;
+  if (typeof role !== 'string' || !/^[A-Z][A-Z0-9_]{0,31}$/.test(role)) return null;
   if (typeof variant !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(variant)) return null;
   return { source, variant, role } as PreviewParams;
 }
@@ -64,6 +64,17 @@ export function previewParams(search: string, stored: string | null): PreviewPar
 export const previewBundlePath = ({ variant, source }: PreviewParams) => `/config-studio/preview?${new URLSearchParams({ variant, source })}`;
 
 /**
+ * Whether the bundle's studio offers this role to preview (the roles of its `studio` screens,
+ * screens/config-studio.json): the roles are the configuration's, never a list in the code.
+ */
+export function previewRoleOffered(bundle: Bundle, role: string): boolean {
+  return Object.values(bundle.screens).some((screen) => {
+    const decl = screen as { type?: string; roles?: unknown };
+    return decl.type === 'studio' && Array.isArray(decl.roles) && decl.roles.includes(role);
+  });
+}
+
+/**
  * The preview's bundle as the runtime uses it: without the session gates (terms, first password),
  * which concern the administrator who is signed in, not the role shown.
  */
@@ -85,21 +96,25 @@ export function endPreview(): void {
 
 /**
  * At start-up: the preview's bundle and state, or undefined when no preview applies (nothing asked,
- * or not an administrator's session: then the kept one is forgotten). A bundle that cannot be had
- * leaves the portal's own, with a banner saying why.
+ * no session, a session the studio refuses — who may preview is the server's rule, by the studio's
+ * access — or a role the studio does not offer: then the kept one is forgotten). A bundle that
+ * cannot be had otherwise leaves the portal's own, with a banner saying why.
  */
 export async function startPreview(): Promise<{ bundle?: Bundle; state: PreviewState } | undefined> {
   const key = previewKey();
   const params = previewParams(location.search, sessionStorage.getItem(key));
-  if (!params || store.get(sessionAtom)?.user.rola !== 'ADMIN') {
+  const forget = () => {
     sessionStorage.removeItem(key);
     return undefined;
-  }
+  };
+  if (!params || !store.get(sessionAtom)) return forget();
   sessionStorage.setItem(key, JSON.stringify(params));
   try {
     const bundle = await api.get<Bundle>(previewBundlePath(params), { quiet: true });
+    if (!previewRoleOffered(bundle, params.role)) return forget();
     return { bundle: previewBundle(bundle), state: { role: params.role as RoleName, Banner: () => <PreviewBanner {...params} onEnd={endPreview} /> } };
   } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return forget();
     const detail = (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');
     return { state: { Banner: () => <PreviewBanner {...params} failed={detail} onEnd={endPreview} /> } };
   }

@@ -4,10 +4,11 @@
  * login page). It reads the same screen `fields` and request schema as every @rjsf form and gives
  * the same Polish messages (runtime/core/validation-messages.ts, shared with the server's 400s).
  *
- * Validation is ajv's draft 2020-12 class, the dialect of schemas/ — its code is shared with the
- * condition evaluator already in the entry chunk, so it costs the login page a few KB.
+ * Validation is the small evaluator of the conditions (core/json-schema.ts), which gives ajv's
+ * errors in ajv's order for the keywords a request schema uses: ajv's compiler was ~40 KB of the
+ * login page's JavaScript (issue 33). The @rjsf forms after sign-in keep ajv.
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { compileSchema, type SchemaValidator } from '../../core/json-schema';
 import { fieldMessages, type Translate } from '../../core/validation-messages';
 
 type Data = Record<string, unknown>;
@@ -18,17 +19,14 @@ export interface ObjectSchema {
   [key: string]: unknown;
 }
 
-// allErrors: every field gets its message at once, as on the @rjsf forms
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-const compiled = new WeakMap<object, ValidateFunction>();
+const compiled = new WeakMap<object, SchemaValidator>();
 
 /** The schema's validator, compiled once per schema object. */
-export function validatorFor(schema: ObjectSchema): ValidateFunction {
+export function validatorFor(schema: ObjectSchema): SchemaValidator {
   let validate = compiled.get(schema);
   if (!validate) {
-    // the $id would clash when a new bundle brings the same schema again; $schema is the dialect itself
-    const { $id: _id, $schema: _dialect, ...rest } = schema;
-    validate = ajv.compile(rest);
+    // allErrors: every field gets its message at once, as on the @rjsf forms
+    validate = compileSchema(schema, { allErrors: true });
     compiled.set(schema, validate);
   }
   return validate;

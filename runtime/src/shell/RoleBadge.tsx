@@ -10,7 +10,7 @@ export function displayName(user: Session['user']): string {
 /** Display name, username (login) and role label, with the role's icon letter (spec §2 "role badge"). */
 export function RoleBadge({ user }: { user: Session['user'] }) {
   const { t } = useTranslation();
-  const role = user.rola ?? 'UNKNOWN';
+  const role = user.rola;
   return (
     <div className="role-badge" data-testid="role-badge" data-role={role}>
       <span className={`role-icon role-icon--${role.toLowerCase()}`} aria-hidden="true">

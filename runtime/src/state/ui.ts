@@ -26,6 +26,8 @@ export interface ToastMessage {
   text: string;
   /** The action the toast reports on (e.g. a form's endpoint): a later toast of the same action replaces it. */
   key?: string;
+  /** The server's id of the failed request, shown under the text (app:requestId) so that a screenshot leads to its log line. */
+  reference?: string;
 }
 
 export const toastsAtom = atom<ToastMessage[]>([]);
@@ -35,9 +37,9 @@ let nextToastId = 1;
  * Shows a toast. With a `key` (one per action), the action's earlier toast gives way: a success
  * after a failed attempt replaces the error instead of standing beside it.
  */
-export function showToast(kind: ToastKind, text: string, key?: string): void {
+export function showToast(kind: ToastKind, text: string, key?: string, reference?: string): void {
   const id = nextToastId++;
-  store.set(toastsAtom, (list) => [...(key ? list.filter((t) => t.key !== key) : list), { id, kind, text, key }]);
+  store.set(toastsAtom, (list) => [...(key ? list.filter((t) => t.key !== key) : list), { id, kind, text, key, ...(reference ? { reference } : {}) }]);
 }
 
 export function dismissToast(id: number): void {

@@ -1,9 +1,11 @@
 /**
- * The approval inbox: rows waiting for the caller's decision (orders to accept), their declared
- * columns, and per row the declared buttons (details-dialog buttons: one per transition the server
- * offers, a `call` with Tak/Nie and a Polish toast: actions/call-action.ts). A decision taken reads
- * the whole dashboard again (the inbox, the tiles, the list).
+ * The approval inbox: rows waiting for the caller's decision (orders to accept), a page at a time
+ * like the list, their declared columns, and per row the declared buttons (details-dialog buttons:
+ * one per transition the server offers, a `call` with Tak/Nie naming the order and a Polish toast:
+ * actions/call-action.ts; destructive ones apart: ActionButtons). A decision taken reads the whole
+ * dashboard again (the inbox, the tiles, the list).
  */
+import { useState } from 'react';
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext } from '../../../core/conditions';
@@ -16,12 +18,16 @@ import { formatValue } from '../../format';
 import { useMediaQuery } from '../../shell/useMediaQuery';
 import { ActionButtons } from '../details-dialog/ActionButtons';
 import { buttonInstances, type ButtonInstance } from '../details-dialog/record';
-import { DataState, type HeadingLevel, SectionFrame } from './parts';
+import { DataState, Pager, type HeadingLevel, SectionFrame } from './parts';
 import { useGet } from './useGet';
 
 type Row = Record<string, unknown>;
 
 const WIDE_INBOX = '(min-width: 992px)';
+const DEFAULT_PAGE = 10;
+
+/** `/cockpit/approval-inbox?offset=10&limit=10`. */
+const pagePath = (endpoint: string, offset: number, limit: number) => `${endpoint}?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`;
 
 function Cell({ column, row, open }: { column: InboxColumn; row: Row; open?: () => void }) {
   const { t } = useTranslation();
@@ -52,8 +58,17 @@ export function ApprovalInbox({ section, level, version, onDone, openDialog }: {
   const { conditions } = useConfig();
   const ctx = useConditionContext();
   const wide = useMediaQuery(WIDE_INBOX);
-  const state = useGet<{ rows: Row[] }>(section.endpoint, version);
+  // cards are several lines tall: where the rows are cards, the page may be shorter
+  const limit = (!wide && section.narrowPageSize) || section.pageSize || DEFAULT_PAGE;
+  const [page, setPage] = useState({ limit, offset: 0 });
+  // another page size (the window turned) starts at the page holding the first row shown
+  const offset = page.limit === limit ? page.offset : Math.floor(page.offset / limit) * limit;
+  const setOffset = (next: number) => setPage({ limit, offset: next });
+  const state = useGet<{ rows: Row[]; total: number }>(pagePath(section.endpoint, offset, limit), version);
   const rows = state.data?.rows ?? [];
+  const total = state.data?.total ?? 0;
+  // the last order of the last page decided: that page is gone, show the one before it
+  if (state.data && !state.loading && rows.length === 0 && offset > 0) setOffset(Math.max(0, Math.floor((total - 1) / limit) * limit));
   // the reload after a decision is the dashboard's own (below); nothing to close
   const calls = useCallEffects({ reload: () => {}, close: () => {} });
   const columns = section.columns.filter((c) => conditions.isVisible(c, ctx));
@@ -102,7 +117,7 @@ export function ApprovalInbox({ section, level, version, onDone, openDialog }: {
                     </td>
                   ))}
                   {section.actions?.length ? (
-                    <td>
+                    <td className="inbox-actions">
                       <ActionButtons buttons={buttons(row, { ...ctx, record: row })} busy={calls.busy} size="sm" onRun={run} />
                     </td>
                   ) : null}
@@ -128,6 +143,7 @@ export function ApprovalInbox({ section, level, version, onDone, openDialog }: {
             ))}
           </ul>
         )}
+        {state.data && <Pager offset={offset} limit={limit} shown={rows.length} total={total} busy={state.loading} onPage={setOffset} />}
       </div>
       {calls.confirmation}
     </SectionFrame>

@@ -3,7 +3,7 @@
  * chunk loaded when the first chart draws: chart-setup.ts) and carries its data as a table, hidden
  * to the eye but read by screen readers, shown on request. No data: the empty state.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type CSSProperties } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import type { ChartsSection as ChartsSectionDecl } from '../../../core/generated
 import { useConfig } from '../../config/ConfigContext';
 import { useConditionContext } from '../../config/useConditionContext';
 import { useMediaQuery } from '../../shell/useMediaQuery';
-import { chartConfig, chartTable, type ChartDecl, type ChartRow } from './charts';
+import { chartConfig, chartTable, isPartial, type ChartDecl, type ChartRow } from './charts';
 import { DataState, Heading, type HeadingLevel, SectionFrame } from './parts';
 import { useGet } from './useGet';
 
@@ -39,8 +39,10 @@ function ChartCanvas({ decl, rows }: { decl: ChartDecl; rows: ChartRow[] }) {
   }, [decl, rows, t, reducedMotion, locale]);
   // the table beside it says the same to everyone; a canvas that could not be drawn leaves the table shown
   if (failed) return null;
+  // bars across: the height grows with the categories, whose names may take two or three lines
+  const style = decl.horizontal ? ({ '--chart-rows': rows.length } as CSSProperties) : undefined;
   return (
-    <div className={`chart-canvas${decl.horizontal ? ' chart-canvas--tall' : ''}`}>
+    <div className={`chart-canvas${decl.horizontal ? ' chart-canvas--tall' : ''}`} style={style}>
       <canvas ref={canvas} aria-hidden="true" />
     </div>
   );
@@ -68,6 +70,7 @@ function ChartCard({ decl, level, version }: { decl: ChartDecl; level: HeadingLe
       <div aria-busy={state.loading}>
         <DataState loading={state.loading} error={state.error} hasData={state.data !== null} empty={state.data !== null && rows.length === 0} emptyText={t('dashboard:charts.empty')} />
         {rows.length > 0 && <ChartCanvas decl={decl} rows={rows} />}
+        {decl.partial?.note && rows.some((row) => isPartial(decl, row)) && <p className="chart-note">{t(decl.partial.note)}</p>}
         {rows.length > 0 && (
           <div id={tableId} className={tableShown ? 'chart-table' : 'visually-hidden'}>
             <Table size="sm" striped className="mb-0">

@@ -15,18 +15,22 @@ import { useConfig } from '../../config/ConfigContext';
 import type { DashboardDecl, DashboardSectionDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
 import { useNavigateTo } from '../../routing/useNavigateTo';
+import { useMediaQuery } from '../../shell/useMediaQuery';
 import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 import { ApprovalInbox } from './ApprovalInbox';
 import { ChartsSection } from './ChartsSection';
+import { NoticeSection } from './NoticeSection';
 import { DataState, type HeadingLevel, SectionFrame } from './parts';
 import { ReminderItemsSection, type ItemHandlers } from './ReminderItemsSection';
 import { ReminderStrip } from './ReminderStrip';
-import { ReminderTiles } from './ReminderTiles';
+import { FoldedTiles, ReminderTiles } from './ReminderTiles';
 import { shownTiles, type RuleSummary } from './reminders';
 import { useGet } from './useGet';
 
 const SUMMARY_KINDS = new Set<DashboardSectionDecl['kind']>(['tiles', 'list', 'strip']);
+/** A phone: tiles declared `narrow: counts` fold into one line (Bootstrap's md, as the list's cards). */
+const PHONE = '(max-width: 767.98px)';
 
 export default function Dashboard({ screen, screenId, presentation }: ScreenProps<DashboardDecl>) {
   const { t } = useTranslation();
@@ -38,6 +42,7 @@ export default function Dashboard({ screen, screenId, presentation }: ScreenProp
   const [ruleId, setRuleId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<{ screen: string; id: unknown; opening?: DialogOpening } | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
+  const phone = useMediaQuery(PHONE);
 
   const sections = useMemo(() => screen.sections.filter((s) => conditions.isVisible(s, ctx)), [screen.sections, conditions, ctx]);
   const reminders = screen.reminders;
@@ -72,10 +77,11 @@ export default function Dashboard({ screen, screenId, presentation }: ScreenProp
     switch (section.kind) {
       case 'tiles': {
         const tiles = rules ? shownTiles(rules, section.hideEmpty) : [];
+        const Tiles = phone && section.narrow === 'counts' ? FoldedTiles : ReminderTiles;
         return (
           <SectionFrame key={section.id} id={section.id} kind="tiles" title={title} level={level} headingId={headingId} plain>
             <DataState loading={summary.loading} error={summary.error} hasData={rules !== null} empty={rules !== null && tiles.length === 0} emptyText={t('dashboard:list.empty')} />
-            {tiles.length > 0 && <ReminderTiles rules={tiles} activeRule={hasList ? ruleId : null} onShowRule={hasList ? showRule : undefined} />}
+            {tiles.length > 0 && <Tiles rules={tiles} activeRule={hasList ? ruleId : null} onShowRule={hasList ? showRule : undefined} />}
           </SectionFrame>
         );
       }
@@ -102,6 +108,8 @@ export default function Dashboard({ screen, screenId, presentation }: ScreenProp
         return <ChartsSection key={section.id} section={section} level={level} version={version} />;
       case 'strip':
         return <ReminderStrip key={section.id} section={section} summary={summary.data} />;
+      case 'notice':
+        return <NoticeSection key={section.id} section={section} version={version} />;
       default:
         return null;
     }

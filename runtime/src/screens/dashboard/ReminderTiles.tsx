@@ -1,9 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatNumber } from '../../format';
 import { UrgencyBadge } from './parts';
-import { tileTarget, URGENCIES, urgencyTone, type RuleSummary } from './reminders';
+import { stripText, tileTarget, totalsByUrgency, URGENCIES, urgencyTone, type RuleSummary } from './reminders';
 
 /** The counts of one rule by urgency, e.g. "Po terminie 1 · Pilne 2 · Wkrótce 0". */
 function TileCounts({ rule }: { rule: RuleSummary }) {
@@ -70,6 +70,33 @@ export function ReminderTiles({ rules, activeRule, onShowRule }: {
         );
       })}
       </ul>
+    </>
+  );
+}
+
+/**
+ * The tiles folded into one line on a phone: the counts over every rule by urgency, and a button
+ * that unfolds the tiles (so that the approval inbox and the list are not pushed below a screenful
+ * of tiles).
+ */
+export function FoldedTiles(props: Parameters<typeof ReminderTiles>[0]) {
+  const { t } = useTranslation();
+  const tilesId = useId();
+  const [open, setOpen] = useState(false);
+  const totals = totalsByUrgency(props.rules);
+  const worst = URGENCIES.find((u) => totals[u] > 0) ?? null;
+  return (
+    <>
+      <div className={`reminder-fold reminder-fold--${urgencyTone(worst)}`}>
+        <span className="reminder-fold-counts">{stripText(totals, t)}</span>
+        <button type="button" className="btn btn-link btn-sm p-0 reminder-fold-toggle" aria-expanded={open} aria-controls={tilesId} onClick={() => setOpen((v) => !v)}>
+          {t(open ? 'dashboard:tiles.hideTiles' : 'dashboard:tiles.showTiles')}
+          <i className={`bi bi-chevron-${open ? 'up' : 'down'} ms-1`} aria-hidden="true" />
+        </button>
+      </div>
+      <div id={tilesId} hidden={!open} className={open ? 'mt-2' : undefined}>
+        {open && <ReminderTiles {...props} />}
+      </div>
     </>
   );
 }

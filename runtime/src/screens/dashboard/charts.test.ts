@@ -32,13 +32,38 @@ describe('a dashboard chart', () => {
     expect(tickText('number', 'x')).toBe('');
   });
 
-  it('cuts long category names on the axis only', () => {
-    expect(axisLabel('Zaakceptowano przez Fleet Managera')).toBe('Zaakceptowano przez F…');
+  it('never cuts a category name on the axis: a long one is broken into lines at spaces, fewer on a wider chart', () => {
+    expect(axisLabel('Oczekuje na akceptację Fleet Managera', 17)).toEqual(['Oczekuje na', 'akceptację Fleet', 'Managera']);
+    expect(axisLabel('Oczekuje na akceptację Fleet Managera', 28)).toEqual(['Oczekuje na akceptację Fleet', 'Managera']);
     expect(axisLabel('Zamknięte')).toBe('Zamknięte');
+    expect(axisLabel('Bardzodługiesłowobezspacji', 10)).toBe('Bardzodługiesłowobezspacji');
     expect(axisLabel(null)).toBe('');
-    const options = chartConfig(costs, rows, t).options as any;
-    const scale = { getLabelForValue: (i: number) => ['Zaakceptowano przez Fleet Managera'][i] };
-    expect(options.scales.x.ticks.callback.call(scale, 0)).toBe('Zaakceptowano przez F…');
+    const perStatus: ChartDecl = { ...costs, id: 'st', chart: 'bar', horizontal: true, x: 'label', xFormat: 'text' };
+    const options = chartConfig(perStatus, [{ label: 'Oczekuje na akceptację Fleet Managera' }], t).options as any;
+    const at = (width: number) => ({ chart: { width }, getLabelForValue: (i: number) => ['Oczekuje na akceptację Fleet Managera'][i] });
+    const narrow = options.scales.y.ticks.callback.call(at(300), 0);
+    const wide = options.scales.y.ticks.callback.call(at(520), 0);
+    expect(narrow.join(' ')).toBe('Oczekuje na akceptację Fleet Managera');
+    expect(wide.join(' ')).toBe('Oczekuje na akceptację Fleet Managera');
+    expect(narrow.length).toBeGreaterThan(wide.length);
+  });
+
+  it('names and draws the month not over yet as partial: its label everywhere, a paler bar, a dashed line to a hollow point', () => {
+    const partialTexts: Record<string, string> = { ...texts, 'dashboard:charts.partialMonth': '{{label}} (do dziś)' };
+    const tp = (key: string, vars: Record<string, unknown> = {}) => (partialTexts[key] ?? key).replace(/\{\{(\w+)\}\}/g, (_, k) => String(vars[k] ?? ''));
+    const marked: ChartDecl = { ...costs, partial: { field: 'partial', label: 'dashboard:charts.partialMonth' } };
+    const months = [{ month: '2026-10', netto: 100, brutto: 123, partial: false }, { month: '2026-11', netto: 20, brutto: 24.6, partial: true }];
+    expect(chartLabels(marked, months, tp)).toEqual(['paź 2026', 'lis 2026 (do dziś)']);
+    expect(chartTable(marked, months, tp).body.map((r) => r[0])).toEqual(['paź 2026', 'lis 2026 (do dziś)']);
+    const bars = chartConfig(marked, months, tp).data.datasets[0] as any;
+    expect(bars.backgroundColor).toEqual([SERIES_COLOURS[0], `${SERIES_COLOURS[0]}33`]);
+    expect(bars.borderWidth).toEqual([0, 2]);
+    const line = chartConfig({ ...marked, chart: 'line', series: [{ field: 'netto', label: 'x:km' }] }, months, tp).data.datasets[0] as any;
+    expect(line.pointBackgroundColor).toEqual([SERIES_COLOURS[0], '#fff']);
+    expect(line.segment.borderDash({ p1DataIndex: 1 })).toEqual([6, 4]);
+    expect(line.segment.borderDash({ p1DataIndex: 0 })).toBeUndefined();
+    // a chart without partial rows is drawn as before
+    expect((chartConfig(costs, rows, t).data.datasets[0] as any).backgroundColor).toBe(SERIES_COLOURS[0]);
   });
 
   it('gives its data as a table: a row per category, a column per series', () => {

@@ -6,7 +6,7 @@
  */
 import type { ChartConfiguration } from 'chart.js';
 import type { Chart as ChartDecl } from '../../../core/generated/meta';
-import { formatKm, formatMoney, formatMonth, formatNumber, type Translate } from '../../format';
+import { formatKm, formatMoney, formatMoneyShort, formatMonth, formatNumber, type Translate } from '../../format';
 
 export type { ChartDecl };
 export type ChartRow = Record<string, unknown>;
@@ -24,11 +24,18 @@ const toNumber = (v: unknown): number | null => {
   return null;
 };
 
-/** The category of each row, as shown: a month as "sty 2026", anything else as it is. */
-export function chartLabels(decl: Pick<ChartDecl, 'x' | 'xFormat'>, rows: readonly ChartRow[]): string[] {
+/** Whether a row is a partial one (the current month, not over yet: the chart's `partial.field`). */
+export const isPartial = (decl: Pick<ChartDecl, 'partial'>, row: ChartRow | undefined) => Boolean(decl.partial && row?.[decl.partial.field] === true);
+
+/**
+ * The category of each row, as shown: a month as "sty 2026", anything else as it is; a partial
+ * row named as the chart declares ("lis 2026 (do dziś)").
+ */
+export function chartLabels(decl: Pick<ChartDecl, 'x' | 'xFormat' | 'partial'>, rows: readonly ChartRow[], t?: Translate): string[] {
   return rows.map((row) => {
     const value = row[decl.x];
-    return (decl.xFormat === 'month' ? formatMonth(value) : null) ?? (value === null || value === undefined ? '' : String(value));
+    const label = (decl.xFormat === 'month' ? formatMonth(value) : null) ?? (value === null || value === undefined ? '' : String(value));
+    return t && decl.partial && isPartial(decl, row) ? t(decl.partial.label, { label }) : label;
   });
 }
 
@@ -42,22 +49,36 @@ export function valueText(format: ValueFormat | undefined, value: unknown): stri
 export function tickText(format: ValueFormat | undefined, value: unknown): string {
   const n = toNumber(value);
   if (n === null) return '';
-  if (format === 'money') return `${formatNumber(n)} zł`;
+  if (format === 'money') return formatMoneyShort(n) ?? '';
   return format === 'km' ? (formatKm(n) ?? '') : (formatNumber(n) ?? '');
 }
 
-/** Longest category name written on an axis; the tooltip and the table give it whole. */
-export const AXIS_LABEL_MAX = 22;
+/** Characters of a category name a line holds: about a third of the chart's width beside horizontal bars, a short line under columns. */
+export function lineLength(chartWidth: number, horizontal: boolean): number {
+  if (!horizontal) return 12;
+  return Math.min(28, Math.max(10, Math.round((chartWidth * 0.36) / 6.5)));
+}
 
-/** A category name short enough for the axis: cut with an ellipsis. */
-export function axisLabel(label: unknown, max = AXIS_LABEL_MAX): string {
+/**
+ * A category name on the axis, whole: broken into lines at spaces so that no line is much longer
+ * than `max` (a word longer than a line keeps its own line); never cut, so "Oczekuje na akceptację
+ * Fleet Managera" reads in full at every width.
+ */
+export function axisLabel(label: unknown, max = 22): string | string[] {
   const text = label === null || label === undefined ? '' : String(label);
-  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+  if (text.length <= max) return text;
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= max) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length > 1 ? lines : text;
 }
 
 /** The chart's data as a table: a row per category, a column per series (the screen-reader alternative). */
 export function chartTable(decl: ChartDecl, rows: readonly ChartRow[], t: Translate): { head: string[]; body: string[][] } {
-  const labels = chartLabels(decl, rows);
+  const labels = chartLabels(decl, rows, t);
   return {
     head: [t(decl.xLabel), ...decl.series.map((s) => t(s.label))],
     body: rows.map((row, i) => [labels[i], ...decl.series.map((s) => valueText(decl.format, row[s.field]))]),
@@ -79,15 +100,24 @@ export function chartConfig(decl: ChartDecl, rows: readonly ChartRow[], t: Trans
   return {
     type: decl.chart,
     data: {
-      labels: chartLabels(decl, rows),
+      labels: chartLabels(decl, rows, t),
       datasets: decl.series.map((series, i) => {
         const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
+        // a partial row (the month so far) is drawn lighter: an outlined bar, a dashed line to a hollow point
+        const partial = rows.map((row) => isPartial(decl, row));
+        const any = partial.some(Boolean);
         return {
           label: t(series.label),
           data: rows.map((row) => toNumber(row[series.field])),
-          backgroundColor: colour,
+          backgroundColor: decl.chart === 'bar' && any ? partial.map((p) => (p ? `${colour}33` : colour)) : colour,
           borderColor: colour,
-          borderWidth: decl.chart === 'line' ? 2 : 0,
+          borderWidth: decl.chart === 'line' ? 2 : any ? partial.map((p) => (p ? 2 : 0)) : 0,
+          ...(decl.chart === 'line' && any
+            ? {
+                pointBackgroundColor: partial.map((p) => (p ? '#fff' : colour)),
+                segment: { borderDash: (ctx: { p1DataIndex: number }) => (partial[ctx.p1DataIndex] ? [6, 4] : undefined) },
+              }
+            : {}),
           pointRadius: 3,
           tension: 0.2,
           maxBarThickness: 40,
@@ -113,10 +143,12 @@ export function chartConfig(decl: ChartDecl, rows: readonly ChartRow[], t: Trans
         [valueAxis]: { beginAtZero: true, ticks: { callback: (value: unknown) => tickText(decl.format, value) } },
         [categoryAxis]: {
           ticks: {
-            autoSkip: true,
+            // beside bars across every category keeps its name (the height grows with them: ChartsSection);
+            // under columns the months thin out on a narrow chart
+            autoSkip: !horizontal,
             maxRotation: 0,
-            callback(this: { getLabelForValue(value: number): string }, value: unknown) {
-              return axisLabel(this.getLabelForValue(Number(value)));
+            callback(this: { getLabelForValue(value: number): string; chart?: { width: number } }, value: unknown) {
+              return axisLabel(this.getLabelForValue(Number(value)), lineLength(this.chart?.width ?? 600, horizontal));
             },
           },
         },

@@ -10,6 +10,7 @@ function checkButtons(ptr: string, buttons: any[] | undefined, ctx: ScreenCheckC
     const action = b.action ?? {};
     if (action.screen) ctx.needScreen(`${ptr}/${i}/action/screen`, action.screen);
     for (const key of ['confirm', 'success', 'failure']) if (action[key]) ctx.needKey(`${ptr}/${i}/action/${key}`, action[key]);
+    (action.confirmFacts ?? []).forEach((f: any, j: number) => f.emptyText && ctx.needKey(`${ptr}/${i}/action/confirmFacts/${j}/emptyText`, f.emptyText));
   });
 }
 
@@ -45,11 +46,16 @@ export const dashboardChecks = screenChecks('dashboard', (s, ctx) => {
           if (charts.has(c.id)) ctx.problem(`${ptr}/charts/${j}/id`, `chart id "${c.id}" is used twice`);
           charts.add(c.id);
           ctx.needKey(`${ptr}/charts/${j}/xLabel`, c.xLabel);
+          if (c.partial?.note) ctx.needKey(`${ptr}/charts/${j}/partial/note`, c.partial.note);
         });
         break;
       }
       case 'strip':
         if (!paths.has(section.link)) ctx.problem(`${ptr}/link`, `"${section.link}" is not the path of a route in screens/routes.json`);
+        break;
+      case 'notice':
+        ctx.needKey(`${ptr}/text`, section.text);
+        if (section.link && !paths.has(section.link.route)) ctx.problem(`${ptr}/link/route`, `"${section.link.route}" is not the path of a route in screens/routes.json`);
         break;
       default:
     }

@@ -10,6 +10,7 @@ function checkAction(ptr: string, action: any, ctx: ScreenCheckContext) {
     if (action.mode && dialog && !dialog.modes?.[action.mode]) ctx.problem(`${ptr}/mode`, `screen "${action.screen}" has no mode "${action.mode}"`);
   }
   for (const key of ['confirm', 'success', 'failure']) if (action[key]) ctx.needKey(`${ptr}/${key}`, action[key]);
+  (action.confirmFacts ?? []).forEach((f: any, i: number) => f.emptyText && ctx.needKey(`${ptr}/confirmFacts/${i}/emptyText`, f.emptyText));
   (action.cases ?? []).forEach((c: any, i: number) => checkAction(`${ptr}/cases/${i}/action`, c.action, ctx));
 }
 

@@ -28,6 +28,7 @@ import { buildUiSchema, namespaceOf } from '../../forms/ui-schema';
 import { usePasswordScore } from '../../forms/usePasswordScore';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { sessionAtom, updateSession } from '../../state/session';
+import { dataChanged } from '../../state/data';
 import { showStatement, showToast } from '../../state/ui';
 import { DialogLinks } from '../DialogLinks';
 import { Loading } from '../Loading';
@@ -137,6 +138,8 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
       updateSession((s) => ({ ...s, user: { ...(user ?? s.user), ...(steps.sessionPatch ?? {}) } }));
     }
     if (!screen.load) setFormData({});
+    // a saved record: whatever shows it reads it again (the mail notice above the mail settings)
+    else dataChanged();
     if (steps.openDialog) {
       // a dialog gives way to the next one (request a code → enter it); a page opens it on top
       if (presentation === 'dialog') setReplacedBy(steps.openDialog);

@@ -1,5 +1,19 @@
+import { compileSchema } from '../../../core/json-schema';
 import { screenChecks } from '../check-context';
 import { checkFormFields } from '../form/check';
 
-/** The login form: the same checks as a form; its field texts live in the screen's own namespace. */
-export const loginChecks = screenChecks('login', (screen, ctx) => checkFormFields(screen, ctx, ctx.id));
+/**
+ * The login form: the same checks as a form; its field texts live in the screen's own namespace.
+ * Its request schema is judged in the browser by the small evaluator of core/json-schema.ts (no
+ * ajv on the login page), so it may use only the keywords that evaluator knows.
+ */
+export const loginChecks = screenChecks('login', (screen, ctx) => {
+  checkFormFields(screen, ctx, ctx.id);
+  const schema = ctx.schemas[screen.schema];
+  if (!schema) return;
+  try {
+    compileSchema(schema, { allErrors: true });
+  } catch (e) {
+    ctx.problem('/schema', `the login form cannot check the request schema "${screen.schema}" in the browser: ${(e as Error).message}`);
+  }
+});

@@ -27,5 +27,5 @@ export const studioChecks = screenChecks('studio', (s, ctx) => {
       if (!types.has(type)) ctx.problem(`/${list}/${i}`, `no screen has the type "${type}"`);
     });
   }
-  for (const role of s.roles ?? []) if (s.roleLabels) ctx.needKey('/roleLabels', `${s.roleLabels}.${role}`);
+  for (const role of s.roles) ctx.needKey('/roleLabels', `${s.roleLabels}.${role}`);
 });

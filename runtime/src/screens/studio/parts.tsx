@@ -167,7 +167,7 @@ export function HiddenChooser({ choice, onChange, roles, flags, legend, idPrefix
 }) {
   const { t } = useTranslation();
   const { screen } = useStudio();
-  const roleLabel = (role: string) => (screen.roleLabels ? t(`${screen.roleLabels}.${role}`) : role);
+  const roleLabel = (role: string) => t(`${screen.roleLabels}.${role}`);
   return (
     <fieldset className="studio-hidden-chooser">
       <legend className="studio-legend">{legend}</legend>

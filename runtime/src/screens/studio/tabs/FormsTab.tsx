@@ -20,7 +20,6 @@ import type { DocumentChange } from '../studio-api';
 import { screensOfTypes, useInDraft, useStudio, useStudioDocument } from '../StudioContext';
 import { useEdited } from '../useEdited';
 
-const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const domId = (...parts: string[]) => `studio-form${parts.join('-').replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
@@ -48,7 +47,7 @@ export default function FormsTab() {
   const [messages, setMessages] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const inDraft = useInDraft();
-  const roles = screen.roles ?? ROLES;
+  const roles = screen.roles;
   const screenId = path.replace(/^screens\//, '').replace(/\.json$/, '');
 
   const model = useMemo(() => (screenEd.edited ? formModel(screenEd.edited, schemaEd.edited) : null), [screenEd.edited, schemaEd.edited]);

@@ -17,7 +17,6 @@ import type { DocumentChange } from '../studio-api';
 import { useInDraft, useStudio, useStudioDocument } from '../StudioContext';
 import { useEdited } from '../useEdited';
 
-const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
 const ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** The texts of the studio's namespace while no such file exists yet. */
 const NO_TEXTS = {};
@@ -37,7 +36,7 @@ export default function MenuTab() {
   const custom = useEdited<any>(customDoc.doc?.effective ?? (hasCustom ? undefined : NO_TEXTS));
   const [busy, setBusy] = useState(false);
   const inDraft = useInDraft();
-  const roles = screen.roles ?? ROLES;
+  const roles = screen.roles;
   const routes = useMemo(() => menuRoutes(routesDoc.doc?.effective), [routesDoc.doc]);
 
   const textOf = (key: string) => (key.startsWith(`${customNs}:`) ? textIn(custom.edited, key) ?? key : t(key, { defaultValue: key }));

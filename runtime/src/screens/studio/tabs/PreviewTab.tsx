@@ -11,7 +11,6 @@ import { menuRoutes } from '../edits';
 import { Spinner, TabHeading } from '../parts';
 import { useStudio, useStudioDocument } from '../StudioContext';
 
-const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
 
 /** The variant the preview asks for: the base portal is the default variant. */
 export const previewVariant = (scope: string) => (scope === 'base' ? 'default' : scope);
@@ -27,13 +26,14 @@ export default function PreviewTab() {
   const { screen, overview, scope, revision } = useStudio();
   const routesDoc = useStudioDocument(screen.documents?.routes ?? 'screens/routes.json');
   const routes = useMemo(() => menuRoutes(routesDoc.doc?.effective), [routesDoc.doc]);
-  const roles = screen.roles ?? ROLES;
-  const [role, setRole] = useState<string>(roles.includes('MANAGER') ? 'MANAGER' : roles[0]);
+  const roles = screen.roles;
+  // the first role the studio declares is the one a preview starts as (screens/config-studio.json)
+  const [role, setRole] = useState<string>(roles[0]);
   const [variant, setVariant] = useState(scope);
   const [route, setRoute] = useState('');
   const [shown, setShown] = useState<{ url: string; title: string } | null>(null);
   const [reloads, setReloads] = useState(0);
-  const roleLabel = (r: string) => (screen.roleLabels ? t(`${screen.roleLabels}.${r}`) : r);
+  const roleLabel = (r: string) => t(`${screen.roleLabels}.${r}`);
   const scopeLabel = (s: string) => (s === 'base' ? t('config-studio:scope.base') : t('config-studio:scope.variant', { name: s }));
   const path = route || routes[0]?.path || '';
 

@@ -1,0 +1,85 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkRuntimeWords, configuredRoles, findingsIn } from './check-runtime-words.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const ROLES = ['USER', 'ADVISOR', 'MANAGER', 'ADMIN'];
+
+describe('the runtime code check (config, not code)', () => {
+  it('finds a role name and Polish words in code: strings, template texts and JSX text', () => {
+    const source = [
+      "const ROLES = ['ADMIN', 'MANAGER'] as const;",
+      "const price = `${n} zł`;",
+      'const el = <span>Zapisz</span>;',
+      "const path = [...at, '(kolejność)'];",
+      "if (answer === 'Tak') go();",
+    ].join('\n');
+    const found = findingsIn('runtime/src/x.tsx', source, ROLES).map((f) => [f.line, f.kind, f.text]);
+    expect(found).toEqual([
+      [1, 'role', 'ADMIN'],
+      [1, 'role', 'MANAGER'],
+      [2, 'polish', 'zł'],
+      [3, 'polish', 'Zapisz'],
+      [4, 'polish', '(kolejność)'],
+      [5, 'polish', 'Tak'],
+    ]);
+  });
+
+  it('leaves comments, keys, imports and English words alone', () => {
+    const source = [
+      "import x from './zł-helper';",
+      '// the login choice starts on USER; "Zapisz" is the button',
+      "/** Polish: zamknij */ const key = 'app:roles.USER';",
+      "const word = t('config-studio:texts.none'); const role = 'USERS'; const ok = 'Take a note';",
+    ].join('\n');
+    expect(findingsIn('runtime/src/y.ts', source, ROLES)).toEqual([]);
+  });
+
+  it('reads the roles from the configuration (the user entity\'s rola)', () => {
+    expect(configuredRoles(root)).toEqual(expect.arrayContaining(ROLES));
+  });
+
+  describe('on a tree', () => {
+    let dir = '';
+    afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+    const tree = (files: Record<string, string>) => {
+      dir = mkdtempSync(join(tmpdir(), 'runtime-words-'));
+      mkdirSync(join(dir, 'schemas/entities'), { recursive: true });
+      cpSync(join(root, 'schemas/entities/user.schema.json'), join(dir, 'schemas/entities/user.schema.json'));
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(dir, path, '..'), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      return dir;
+    };
+
+    it('catches a planted role and word, and not in tests or generated files', () => {
+      const base = tree({
+        'runtime/src/screens/planted.tsx': "export const who = 'ADVISOR';\nexport const Hi = () => <b>Wyślij</b>;\n",
+        'runtime/src/screens/planted.test.ts': "expect(role).toBe('ADVISOR');\n",
+        'runtime/core/generated/meta.ts': "export type R = 'ADVISOR';\n",
+      });
+      const { findings } = checkRuntimeWords(base, ['runtime/src', 'runtime/core'], []);
+      expect(findings.map((f) => `${f.file}:${f.line} ${f.text}`)).toEqual(['runtime/src/screens/planted.tsx:1 ADVISOR', 'runtime/src/screens/planted.tsx:2 Wyślij']);
+    });
+
+    it('lets an allow-list entry with a reason excuse a place, and fails one without a reason or unused', () => {
+      const base = tree({ 'runtime/core/a.ts': "export const unit = 'zł';\n" });
+      const reasoned = { file: 'runtime/core/a.ts', text: 'zł', reason: 'the test says why' };
+      expect(checkRuntimeWords(base, ['runtime/core'], [reasoned])).toEqual({ findings: [], badEntries: [] });
+      const bare = { file: 'runtime/core/a.ts', text: 'zł', reason: ' ' };
+      const unused = { file: 'runtime/core/b.ts', text: 'Tak', reason: 'gone' };
+      const result = checkRuntimeWords(base, ['runtime/core'], [bare, unused]);
+      expect(result.findings).toHaveLength(1);
+      expect(result.badEntries.map((b) => b.why)).toEqual(['no reason', 'unused']);
+    });
+  });
+
+  it('finds nothing in the checkout\'s runtime', () => {
+    const { findings, badEntries } = checkRuntimeWords(root);
+    expect(findings).toEqual([]);
+    expect(badEntries).toEqual([]);
+  });
+});

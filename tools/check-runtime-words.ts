@@ -1,0 +1,136 @@
+/**
+ * `npm run check`: fails when the runtime's code (runtime/src, runtime/core) names a role or says a
+ * Polish word (issue 38, "Config, not code"). Roles, their labels and every visible text belong to
+ * the configuration (screens/, locales/): a role list or a "zł" in TypeScript is a rule an analyst
+ * cannot change and a variant cannot override. Only the code is read — string literals, template
+ * texts and JSX text, found by TypeScript's own parser — never comments, and never tests (which
+ * speak of what the configuration says) or generated files.
+ *
+ * - A role name is a string that is exactly one of the roles the configuration declares (the user
+ *   entity's `rola` enumeration, schemas/entities/user.schema.json).
+ * - A Polish word is a word with a Polish letter (ą ć ę ł ń ó ś ź ż), or one of the few common
+ *   Polish words of the screens that have none (WORDS).
+ *
+ * A place that must keep one says why in tools/runtime-words-allow.json (file, text, reason): an
+ * entry without a reason, or one that no longer matches anything, fails the check as well.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** Polish words of the screens without a Polish letter (whole words, any case). */
+const WORDS = ['tak', 'nie', 'anuluj', 'zapisz', 'zamknij', 'wersja', 'wariant', 'portal bazowy', 'brak', 'dalej', 'wstecz', 'pomoc', 'szukaj', 'zlecenie', 'zlecenia', 'pojazd', 'pojazdu', 'kierowca', 'doradca', 'administrator', 'dni', 'godz'];
+const POLISH_LETTER = /[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]/;
+const POLISH_WORD = new RegExp(`(^|[^\\p{L}])(${WORDS.map((w) => w.replace(/ /g, '\\s+')).join('|')})(?=$|[^\\p{L}])`, 'iu');
+
+export interface Finding {
+  file: string;
+  line: number;
+  text: string;
+  kind: 'role' | 'polish';
+}
+
+export interface AllowEntry {
+  file: string;
+  text: string;
+  reason: string;
+}
+
+/** The roles the configuration declares (the user entity's `rola` values). */
+export function configuredRoles(baseDir = root): string[] {
+  const schema = JSON.parse(readFileSync(join(baseDir, 'schemas/entities/user.schema.json'), 'utf8'));
+  return (schema.properties?.rola?.enum ?? []).filter((r: unknown): r is string => typeof r === 'string');
+}
+
+/** What one source file says that belongs to the configuration. */
+export function findingsIn(file: string, source: string, roles: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const roleSet = new Set(roles);
+  const report = (node: ts.Node, text: string) => {
+    const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+    if (roleSet.has(text)) out.push({ file, line, text, kind: 'role' });
+    else if (POLISH_LETTER.test(text) || POLISH_WORD.test(text)) out.push({ file, line, text: text.trim(), kind: 'polish' });
+  };
+  const visit = (node: ts.Node) => {
+    // an import's or export's module name is a path, not a text
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) report(node, node.text);
+    else if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) report(node, node.text);
+    else if (ts.isJsxText(node) && node.text.trim()) report(node, node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const isCode = (name: string) =>
+  /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.d.ts');
+
+function codeFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'generated' && name !== 'node_modules') out.push(...codeFiles(path));
+    } else if (isCode(name)) out.push(path);
+  }
+  return out;
+}
+
+export interface CheckResult {
+  findings: Finding[];
+  /** Allow-list entries without a reason, or matching nothing any more. */
+  badEntries: { entry: AllowEntry; why: 'no reason' | 'unused' }[];
+}
+
+/** The findings of runtime/ not excused by the allow-list, and the allow-list's own faults. */
+export function checkRuntimeWords(baseDir = root, dirs = ['runtime/src', 'runtime/core'], allow: AllowEntry[] = readAllowList(baseDir)): CheckResult {
+  const roles = configuredRoles(baseDir);
+  const all = dirs.flatMap((d) => codeFiles(join(baseDir, d))).flatMap((path) => findingsIn(relative(baseDir, path), readFileSync(path, 'utf8'), roles));
+  const used = new Set<AllowEntry>();
+  const findings = all.filter((f) => {
+    const entry = allow.find((a) => a.file === f.file && a.text === f.text && a.reason?.trim());
+    if (entry) used.add(entry);
+    return !entry;
+  });
+  const badEntries: CheckResult['badEntries'] = [];
+  for (const entry of allow) {
+    if (!entry.reason?.trim()) badEntries.push({ entry, why: 'no reason' });
+    else if (!used.has(entry)) badEntries.push({ entry, why: 'unused' });
+  }
+  return { findings, badEntries };
+}
+
+export function readAllowList(baseDir = root): AllowEntry[] {
+  try {
+    return JSON.parse(readFileSync(join(baseDir, 'tools/runtime-words-allow.json'), 'utf8')).entries ?? [];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** The result as lines to print. */
+export function formatRuntimeWords({ findings, badEntries }: CheckResult): string {
+  const lines: string[] = [];
+  if (findings.length) {
+    lines.push(`${findings.length} role name(s) or Polish word(s) in the runtime's code: put texts in locales/pl/*.json and roles in the configuration (screens/), or give the place a reason in tools/runtime-words-allow.json.`);
+    for (const f of findings) lines.push(`  ${f.file}:${f.line}  ${f.kind === 'role' ? 'role' : 'Polish'}: ${JSON.stringify(f.text)}`);
+  }
+  for (const { entry, why } of badEntries) lines.push(`  tools/runtime-words-allow.json: ${entry.file} ${JSON.stringify(entry.text)}: ${why === 'no reason' ? 'says no reason' : 'matches nothing any more (remove it)'}`);
+  return lines.join('\n');
+}
+
+// also run by tools/check-config.ts (npm run check)
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const result = checkRuntimeWords();
+  if (result.findings.length || result.badEntries.length) {
+    console.error(formatRuntimeWords(result));
+    process.exit(1);
+  }
+  console.log('No role names or Polish words in the runtime\'s code.');
+}
