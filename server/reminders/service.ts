@@ -21,7 +21,7 @@ import { scopeExpression, scopeOf } from '../resources/scope.ts';
 import type { DB } from '../db/types.generated.ts';
 import { createDueTable, keyedRule, type KeyedRule } from './due-table.ts';
 import { DUE_SCOPE_COLUMNS, listedAt, ruleShownTo, urgencyAt, urgencyRank, URGENCIES, type RuleRow, type Urgency } from './rule-sql.ts';
-import { itemText } from './texts.ts';
+import { itemText, leftText } from './texts.ts';
 import { dayIn } from './today.ts';
 
 export interface RuleSummary {
@@ -48,6 +48,8 @@ export interface ReminderItem extends Omit<RuleRow, 'recordLabel' | 'tooFewReadi
   rejestr: string | null;
   markaModel: string | null;
   text: string;
+  /** How long is left, one sentence saying which limit comes first (texts.ts leftText). */
+  left: string;
   open: { screen: string; id: number | string; tab?: string };
   action?: { label: string; screen: string; mode?: string };
 }
@@ -271,9 +273,11 @@ function createReminders(app: FastifyInstance) {
       excessCost: numberOrNull(row.excessCost),
       ...(row.tooFewReadings === null ? {} : { tooFewReadings: row.tooFewReadings }),
       text: '',
+      left: '',
       open: { screen: rule.open.screen, id: asId(row.openId), ...(rule.open.tab ? { tab: rule.open.tab } : {}) },
     };
     item.text = itemText(t, rule, item, row.recordLabel, locale ?? 'pl-PL');
+    item.left = leftText(t, rule, item, locale ?? 'pl-PL');
     if (rule.action) item.action = { label: t(rule.action.label), screen: rule.action.screen, ...(rule.action.mode ? { mode: rule.action.mode } : {}) };
     return item;
   }

@@ -47,7 +47,13 @@ export function itemText(t: Translate, rule: ReminderRule, item: ItemValues, rec
     vars.kmText = item.kmLeft < 0 ? t('reminders:kmOver', { km: vars.km }) : t('reminders:kmLeft', { km: vars.km });
   }
   if (rule.due.kind === 'distance') {
+    // one sentence that says which limit came first: the km already over, the projected day already
+    // past while the last reading was still short of the limit, or the km left until the projected day
     vars.projectedText = item.tooFewReadings ? ` (${t('reminders:tooFewReadings')})` : item.dueDate ? t('reminders:projected', { date: vars.date }) : '';
+    if (item.kmLeft !== null && item.kmLeft >= 0 && item.daysLeft !== null && item.daysLeft < 0 && !item.tooFewReadings) {
+      vars.kmText = t('reminders:distance.reachedOn', { km: vars.km, date: vars.date });
+      vars.projectedText = '';
+    }
   }
   if (rule.due.kind === 'mileageProjection') {
     if (item.tooFewReadings) return t('reminders:tooFewReadingsMessage', { label: t(rule.label), date: vars.date });
@@ -56,4 +62,34 @@ export function itemText(t: Translate, rule: ReminderRule, item: ItemValues, rec
     }
   }
   return t(rule.message, vars);
+}
+
+/** "za 5 dni", "dziś", "3 dni po terminie". */
+function daysText(t: Translate, days: number): string {
+  if (days < 0) return t('reminders:daysLeft.pastDue', { count: -days });
+  return days === 0 ? t('reminders:daysLeft.today') : t('reminders:daysLeft.left', { count: days });
+}
+
+/**
+ * How long is left, as one sentence that says which limit comes (or came) first: a date's days; a
+ * distance's km over, or km left with the day the average mileage reaches the limit, or that day
+ * already past while the last reading was short of it ("wg prognozy 94 dni po terminie (przy
+ * ostatnim odczycie brakowało 300 km)", never "pozostało 300 km, 94 dni po terminie"); a
+ * projection's days to the contract's end with the excess or the margin projected at it.
+ */
+export function leftText(t: Translate, rule: ReminderRule, item: ItemValues, locale: string): string {
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const days = item.daysLeft;
+  const km = item.kmLeft === null ? null : number.format(Math.abs(item.kmLeft));
+  const when = days === null ? null : daysText(t, days);
+  if (rule.due.kind === 'distance' && km !== null) {
+    if (item.kmLeft! < 0) return t('reminders:left.distanceOver', { km });
+    if (when === null || item.tooFewReadings) return t('reminders:left.distanceLeft', { km });
+    return t(days! < 0 ? 'reminders:left.distancePast' : 'reminders:left.distanceLeftUntil', { km, when });
+  }
+  if (rule.due.kind === 'mileageProjection' && km !== null && when !== null) {
+    if (item.tooFewReadings) return when;
+    return t(item.kmLeft! < 0 ? 'reminders:left.projectionOver' : 'reminders:left.projectionWithin', { km, when });
+  }
+  return when ?? '';
 }

@@ -185,7 +185,7 @@ export interface CockpitCostPerKm {
 
 export interface CockpitCostsPerMonth {
   /**
-   * 12 rows, one per month, oldest first
+   * 12 rows, one per month, oldest first; the last, the current month, is partial
    */
   rows: {
     /**
@@ -200,6 +200,10 @@ export interface CockpitCostsPerMonth {
      * sum of the invoices' gross amounts, 2 decimals
      */
     brutto: number;
+    /**
+     * the month is not over yet (the current one): its figure is of the days so far
+     */
+    partial: boolean;
   }[];
 }
 
@@ -216,7 +220,7 @@ export interface CockpitInboxQuery {
 
 export interface CockpitKmPerMonth {
   /**
-   * 12 rows, one per month, oldest first
+   * 12 rows, one per month, oldest first; the last, the current month, is partial
    */
   rows: {
     /**
@@ -224,6 +228,10 @@ export interface CockpitKmPerMonth {
      */
     month: string;
     km: number;
+    /**
+     * the month is not over yet (the current one): its figure is of the days so far
+     */
+    partial: boolean;
   }[];
 }
 
@@ -956,6 +964,10 @@ export interface ReminderItems {
      * what is due, in Polish
      */
     text: string;
+    /**
+     * how long is left, in Polish, one sentence saying which limit comes first (za 5 dni; przekroczono o 250 km; wg prognozy 94 dni po terminie (przy ostatnim odczycie brakowało 300 km))
+     */
+    left: string;
     open: {
       screen: string;
       id: number | string;

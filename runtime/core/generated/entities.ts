@@ -329,6 +329,10 @@ export interface Notification {
   event?: string | null;
   userId?: number | null;
   /**
+   * The recipient as the tables name people: surname and first name.
+   */
+  odbiorca?: string | null;
+  /**
    * The recipient's login.
    */
   login?: string | null;

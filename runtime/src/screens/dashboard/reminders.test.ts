@@ -76,16 +76,9 @@ describe('items', () => {
     expect(dueText({ dueDate: null, limitKm: null }, t)).toBe(app.empty);
   });
 
-  it('says how long is left in days (Polish plurals) and km', () => {
-    expect(leftText({ daysLeft: 0, kmLeft: null }, t)).toBe('dziś');
-    expect(leftText({ daysLeft: 1, kmLeft: null }, t)).toBe('za 1 dzień');
-    expect(leftText({ daysLeft: 3, kmLeft: null }, t)).toBe('za 3 dni');
-    expect(leftText({ daysLeft: 22, kmLeft: null }, t)).toBe('za 22 dni');
-    expect(leftText({ daysLeft: -1, kmLeft: null }, t)).toBe('1 dzień po terminie');
-    expect(leftText({ daysLeft: -5, kmLeft: null }, t)).toBe('5 dni po terminie');
-    expect(plain(leftText({ daysLeft: 12, kmLeft: 15000 }, t))).toBe('pozostało 15 000 km, za 12 dni');
-    expect(plain(leftText({ daysLeft: null, kmLeft: -80 }, t))).toBe('przekroczono o 80 km');
-    expect(leftText({ daysLeft: null, kmLeft: null }, t)).toBe(app.empty);
+  it('says how long is left in the server\'s sentence (the one that names which limit comes first), or the empty mark', () => {
+    expect(leftText({ left: 'wg prognozy 94 dni po terminie (przy ostatnim odczycie brakowało 300 km)' }, t)).toBe('wg prognozy 94 dni po terminie (przy ostatnim odczycie brakowało 300 km)');
+    expect(leftText({ left: '' }, t)).toBe(app.empty);
   });
 
   it('names the vehicle by registration and make with model', () => {

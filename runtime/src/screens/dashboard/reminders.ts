@@ -76,17 +76,9 @@ export function dueText(item: Pick<ReminderItem, 'dueDate' | 'limitKm'>, t: Tran
   return formatDate(item.dueDate) ?? formatKm(item.limitKm) ?? t('app:empty');
 }
 
-/** How long is left: days (dziś, za 3 dni, 2 dni po terminie), and km for a distance (pozostało 500 km, przekroczono o 80 km). */
-export function leftText(item: Pick<ReminderItem, 'daysLeft' | 'kmLeft'>, t: Translate): string {
-  const parts: string[] = [];
-  if (item.kmLeft !== null && item.kmLeft !== undefined) {
-    parts.push(item.kmLeft < 0 ? t('dashboard:km.over', { km: formatKm(-item.kmLeft) }) : t('dashboard:km.left', { km: formatKm(item.kmLeft) }));
-  }
-  if (item.daysLeft !== null && item.daysLeft !== undefined) {
-    const d = item.daysLeft;
-    parts.push(d < 0 ? t('dashboard:days.pastDue', { count: -d }) : d === 0 ? t('dashboard:days.today') : t('dashboard:days.left', { count: d }));
-  }
-  return parts.length ? parts.join(', ') : t('app:empty');
+/** How long is left: the server's one sentence (server/reminders/texts.ts leftText: which limit comes first), or the empty mark. */
+export function leftText(item: Pick<ReminderItem, 'left'>, t: Translate): string {
+  return item.left || t('app:empty');
 }
 
 /** The item's vehicle as one line: registration and make with model. */
