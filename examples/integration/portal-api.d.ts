@@ -704,7 +704,7 @@ export interface paths {
         };
         /**
          * Invoiced net and gross costs per month over the last 12 months
-         * @description From the invoices the caller may see, by issue date; the current month last; a month without invoices has 0.
+         * @description From the invoices the caller may see, by issue date; the current month last, marked partial; a month without invoices has 0.
          */
         get: operations["cockpitCostsPerMonth"];
         put?: never;
@@ -1417,7 +1417,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The pre-configuration: name, title, compatibility, password policy */
+        /** The pre-configuration: name, title, compatibility, policy, a visitor’s part */
         get: operations["initPreConfig"];
         put?: never;
         post?: never;
@@ -3305,7 +3305,7 @@ export interface components {
         };
         /** Invoiced costs per month (GET /api/cockpit/costs-per-month): the last 12 months up to the current one, oldest first, from the invoices the caller may see by their issue date; a month without invoices is present with 0 */
         "cockpit-costs-per-month": {
-            /** @description 12 rows, one per month, oldest first */
+            /** @description 12 rows, one per month, oldest first; the last, the current month, is partial */
             rows: {
                 /** @description sum of the invoices' gross amounts, 2 decimals */
                 brutto: number;
@@ -3313,15 +3313,19 @@ export interface components {
                 month: string;
                 /** @description sum of the invoices' net amounts, 2 decimals */
                 netto: number;
+                /** @description the month is not over yet (the current one): its figure is of the days so far */
+                partial: boolean;
             }[];
         };
         /** Kilometres driven per month (GET /api/cockpit/km-per-month): over the caller's vehicles, the increase between each vehicle's consecutive odometer readings, counted in the month of the later reading; the last 12 months up to the current one, oldest first, 0 for a month without readings */
         "cockpit-km-per-month": {
-            /** @description 12 rows, one per month, oldest first */
+            /** @description 12 rows, one per month, oldest first; the last, the current month, is partial */
             rows: {
                 km: number;
                 /** @description the calendar month, YYYY-MM, in the portal's time zone */
                 month: string;
+                /** @description the month is not over yet (the current one): its figure is of the days so far */
+                partial: boolean;
             }[];
         };
         /** Orders per status (GET /api/cockpit/orders-per-status): how many of the orders the caller may see are in each status, every status listed (0 when none), in the order of the status codes */
@@ -3788,6 +3792,8 @@ export interface components {
             lastError?: string | null;
             /** @description The recipient's login. */
             login?: string | null;
+            /** @description The recipient as the tables name people: surname and first name. */
+            odbiorca?: string | null;
             /** Format: date-time */
             readAt?: string | null;
             /** @description The notification this one sends again. */
@@ -3838,11 +3844,11 @@ export interface components {
         };
         /**
          * A user's notification settings (Ustawienia → Powiadomienia)
-         * @description events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone.
+         * @description events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone, required while the digest is on (a form that hides it while the digest is off leaves the stored hour as it is).
          */
         "notification-settings": {
             digest: boolean;
-            digestHour: number;
+            digestHour?: number;
             events: {
                 [key: string]: boolean;
             };
@@ -4175,6 +4181,33 @@ export interface components {
                 initializationBlocking: boolean;
                 required?: string | null;
             }[];
+            /** @description Only to a call without a session: the part of the configuration bundle (GET /api/ui/config) a visitor who is not signed in can be shown (the public routes' screens and the dialogs they open, their request schemas and texts, routes, app, menu, conditions), so that the sign-in form is drawn before the whole bundle is in. */
+            guest?: {
+                app: {
+                    [key: string]: unknown;
+                };
+                conditions: {
+                    [key: string]: unknown;
+                };
+                config: {
+                    [key: string]: unknown;
+                };
+                locales: {
+                    [key: string]: unknown;
+                };
+                schemas: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                screens: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                variant: string;
+                version: string;
+            };
             loginAppName: string;
             name: string;
             passwordMinDigits?: number;
@@ -4215,6 +4248,8 @@ export interface components {
                 kmLeft: number | null;
                 /** @description the rule's title in Polish */
                 label: string;
+                /** @description how long is left, in Polish, one sentence saying which limit comes first (za 5 dni; przekroczono o 250 km; wg prognozy 94 dni po terminie (przy ostatnim odczycie brakowało 300 km)) */
+                left: string;
                 limitKm?: number | null;
                 markaModel: string | null;
                 open: {
@@ -7367,7 +7402,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "UP" | "DOWN";
-                    };
+                    } | components["schemas"]["error-response"];
                 };
             };
         };
@@ -7976,7 +8011,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone. */
+            /** @description events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone, required while the digest is on (a form that hides it while the digest is off leaves the stored hour as it is). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -181,7 +181,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
     },
 
     /** Saves the caller's settings whole; an event their role is not offered is a 400 naming it. */
-    async saveSettings(session: Session, body: Settings) {
+    async saveSettings(session: Session, body: Omit<Settings, 'digestHour'> & { digestHour?: number }) {
       const file = notificationsFile(app.config.bundle);
       const role = session.role as Role;
       const unoffered = unofferedEvents(file, role, body.events);
@@ -192,7 +192,8 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
       }
       // the events not named keep what they were (a form may send only what it shows)
       const current = await service.settings(session);
-      const settings = { events: { ...current.events, ...body.events }, digest: body.digest, digestHour: body.digestHour };
+      // the hour is asked only while the digest is on: without it, the stored hour stays for the next time
+      const settings = { events: { ...current.events, ...body.events }, digest: body.digest, digestHour: body.digestHour ?? current.digestHour };
       await saveSettings(app.db, session.userId, settings);
       return { message: t('notifications:messages.settingsSaved'), ...(await service.settings(session)) };
     },

@@ -3,14 +3,17 @@
  * (brotli or gzip, @fastify/compress); the built runtime served from files compressed at build
  * time (dist/runtime/**.br and .gz, @fastify/static preCompressed), its content-hashed /assets/*
  * cached by browsers for a year (immutable: a new build has new names) and index.html revalidated
- * on every load (no-cache) so a new build is picked up at once.
+ * on every load (no-cache) so a new build is picked up at once; the page carries the
+ * pre-configuration of its variant (runtimePage).
  */
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { preConfigJson } from '../init/pre-config.ts';
 import { declareScopeAccess } from './auth.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -52,6 +55,8 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
       root: staticDir,
       wildcard: false,
       serve: true,
+      // the page itself (/, /login, /app/…) is the fallback's below, with the pre-configuration in it
+      index: false,
       preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
@@ -61,11 +66,34 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
     });
     // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
     // /api path once decoded and normalised (%61pi, //api, /API/, /x/../api) stays a 404 JSON.
-    site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
+    const page = runtimePage(app, join(staticDir, 'index.html'));
+    site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
       if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
-      return reply.sendFile('index.html');
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await page());
     });
   });
+}
+
+/**
+ * The runtime's page (index.html) with the pre-configuration of the request's variant written into
+ * it, as a JSON data block (`<script type="application/json" id="pre-config">`: never run, so the
+ * CSP is not involved): a visitor's start-up draws the sign-in form from it at once, without first
+ * asking for it (issue 33: that call was a round trip after the JavaScript, before the form). The
+ * file is read again when a new build replaced it.
+ */
+function runtimePage(app: FastifyInstance, file: string): () => Promise<string> {
+  let cached: { mtimeMs: number; head: string; tail: string } | null = null;
+  return async () => {
+    const { mtimeMs } = await stat(file);
+    if (cached?.mtimeMs !== mtimeMs) {
+      const html = await readFile(file, 'utf8');
+      const at = html.indexOf('</head>');
+      cached = { mtimeMs, head: at < 0 ? '' : html.slice(0, at), tail: at < 0 ? html : html.slice(at) };
+    }
+    // "<" written as \u003c: nothing in the data can end the script element
+    const json = (await preConfigJson(app, { guest: true })).replace(/</g, '\\u003c');
+    return `${cached.head}<script type="application/json" id="pre-config">${json}</script>${cached.tail}`;
+  };
 }
 
 /** under-pressure's per-route handler: answering nothing lets the request through. */

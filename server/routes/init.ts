@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Bundle } from '../config/bundle.ts';
-import { compatibilityItems, refreshMigrationCheck } from '../init/compatibility.ts';
+import { refreshMigrationCheck } from '../init/compatibility.ts';
+import { preConfigJson } from '../init/pre-config.ts';
 
 /**
  * The shape of GET /api/ui/config (docs/architecture.md "The merged bundle"). Its parts are
@@ -44,16 +45,12 @@ export default async function initRoutes(app: FastifyInstance) {
   app.addHook('onReady', async () => refreshMigrationCheck(app));
 
   app.get('/api/init/pre-config', {
-    config: { access: 'public', operation: { resource: 'init', action: 'preConfig', summary: 'The pre-configuration: name, title, compatibility, password policy' } },
+    config: { access: 'public', operation: { resource: 'init', action: 'preConfig', summary: 'The pre-configuration: name, title, compatibility, policy, a visitor’s part' } },
     schema: { response: { 200: { $ref: 'pre-config#' } } },
-    handler: async () => {
-      const { app: settings } = app.config.bundle;
-      return {
-        name: settings.name,
-        loginAppName: settings.loginAppName,
-        compatibility: await compatibilityItems(app),
-        ...settings.passwordPolicy,
-      };
+    handler: async (request, reply) => {
+      // a visitor's start-up draws the sign-in form from its `guest` part (server/init/pre-config.ts)
+      const json = await preConfigJson(app, { guest: !request.headers.authorization });
+      return reply.type('application/json; charset=utf-8').send(json);
     },
   });
 

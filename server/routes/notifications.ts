@@ -52,7 +52,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
     handler: async (request) => app.notifications.settings(request.session!),
   });
 
-  app.put<{ Body: Settings }>('/api/notification-settings', {
+  app.put<{ Body: Omit<Settings, 'digestHour'> & { digestHour?: number } }>('/api/notification-settings', {
     config: { access: SELF, operation: op('saveSettings', "Save the caller's notification settings") },
     schema: { body: { $ref: 'notification-settings#' }, response: { 200: { $ref: 'notification-settings-saved#' }, 400: errorResponse } },
     handler: async (request) => app.notifications.saveSettings(request.session!, request.body),

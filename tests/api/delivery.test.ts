@@ -2,7 +2,7 @@
  * How responses travel: JSON compressed above ~1 KB, the runtime's files served precompressed,
  * hashed assets cached for a year, index.html revalidated on every load.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -79,6 +79,51 @@ describe('compression and caching of responses', () => {
       expect(res.headers['cache-control'], url).toBe('no-cache');
       expect(res.body, url).toContain('<title>Portal</title>');
     }
+  });
+
+  it('writes the pre-configuration a visitor would ask for into the page, as data no script element can end', async () => {
+    const asked = (await app.inject({ method: 'GET', url: '/api/init/pre-config' })).json();
+    for (const url of ['/', '/login', '/app/car']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      const data = /<script type="application\/json" id="pre-config">([^<]*)<\/script>/.exec(res.body);
+      expect(data, url).not.toBeNull();
+      expect(JSON.parse(data![1]), url).toEqual(asked);
+      // the page is still the runtime's, its script after the data
+      expect(res.body.indexOf('id="pre-config"'), url).toBeLessThan(res.body.indexOf('/assets/index-AbC123.js'));
+    }
+    expect(asked.guest.screens.routes).toBeDefined();
+  });
+
+  it('writes a text that would end the data block escaped, and it reads back the same', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'portal-config-'));
+    for (const sub of ['screens', 'schemas', 'locales', 'client-variants', 'package.json']) cpSync(join(ROOT, sub), join(root, sub), { recursive: true });
+    const file = join(root, 'locales/pl/login.json');
+    const texts = JSON.parse(readFileSync(file, 'utf8'));
+    texts.title = '</script><script>alert(1)</script><!--';
+    writeFileSync(file, JSON.stringify(texts));
+    const hostile = await buildApp({ db: t.app.db, root, version: 'test', staticDir: dir });
+    try {
+      const body = (await hostile.inject({ method: 'GET', url: '/login' })).body;
+      const data = /<script type="application\/json" id="pre-config">([^<]*)<\/script>/.exec(body);
+      expect(data).not.toBeNull();
+      expect(JSON.parse(data![1]).guest.locales.pl.login.title).toBe(texts.title);
+      expect(body).not.toContain('<script>alert(1)');
+    } finally {
+      await hostile.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('serves a page rebuilt while it runs, not the one it read first', async () => {
+    const before = (await app.inject({ method: 'GET', url: '/login' })).body;
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Portal</title><script type="module" src="/assets/index-New456.js"></script>');
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(dir, 'index.html'), later, later);
+    const after = (await app.inject({ method: 'GET', url: '/login' })).body;
+    expect(before).toContain('index-AbC123.js');
+    expect(after).toContain('index-New456.js');
+    expect(after).toContain('id="pre-config"');
   });
 
   it('keeps unknown API paths a JSON 404', async () => {

@@ -97,7 +97,7 @@ describe('users administration', () => {
       try {
         const res = await create(newUser({ login: 'doradca.wylaczony', rola: 'ADVISOR', stacjaSerw: 'SS01' }));
         expect(res.statusCode).toBe(400);
-        expect(res.json().errors).toEqual([{ field: 'rola', message: 'Rola Doradca Serwisowy nie jest włączona w konfiguracji' }]);
+        expect(res.json().errors).toEqual([{ field: 'rola', message: 'Rola Doradca serwisowy nie jest włączona w konfiguracji' }]);
       } finally {
         config.advisorRoleEnabled = true;
       }

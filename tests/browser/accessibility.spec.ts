@@ -4,8 +4,7 @@
  * whichever Playwright workers are free (each worker has its own server); together they are the
  * longest part of the browser journeys.
  */
-import { expect, test } from '@playwright/test';
-import { axeScan, rowCount, signIn, tableLoaded, type Account } from './support.ts';
+import { axeScan, expect, rowCount, signIn, tableLoaded, test, type Account } from './support.ts';
 
 test.describe.configure({ mode: 'parallel' });
 

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signIn, toast } from './support';
+import { expect, signIn, test, toast } from './support';
 
 test('an advisor changes the vehicle: a wrong VIN part shows the server\'s reason, the right one continues on the new vehicle', async ({ page }) => {
   await signIn(page, 'doradca');

@@ -1,6 +1,6 @@
-import { expect, test, type Page, type Response } from '@playwright/test';
+import { type Page, type Response } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { openColumnFilter, signIn, toast } from './support';
+import { expect, openColumnFilter, signIn, test, toast } from './support';
 
 /**
  * Attachments and notes in the browser (spec §2 "Other dialogs", §5 Attachment, §6 ADMIN, §8):

@@ -4,9 +4,9 @@
  * studio's API; the manager's next navigation inside the portal shows it, without a reload
  * (runtime/src/config/bundle-refresh.ts). Afterwards the published layer is put back as it was.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
-import { menuEntries, signIn } from './support.ts';
+import { expect, menuEntries, signIn, test } from './support.ts';
 
 const KEY = 'menu:items.assignments';
 const NEW_TEXT = 'Przydziały pojazdów (nowa nazwa)';

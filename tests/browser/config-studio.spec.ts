@@ -11,8 +11,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { axeScan, menuEntries, signIn, submitLogin, toast } from './support';
+import { type Browser, type Page } from '@playwright/test';
+import { axeScan, expect, menuEntries, signIn, submitLogin, test, toast } from './support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Values this run alone gives, so that a journey never meets another run's leftovers. */

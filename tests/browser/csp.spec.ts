@@ -6,8 +6,8 @@
  * documentation (Swagger UI) — and no page, popup or worker reports a violation, neither as a
  * `securitypolicyviolation` event nor as a console error. Screenshot: /tmp/csp-terms-dialog.png.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { signIn, submitLogin, ACCOUNTS } from './support.ts';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { ACCOUNTS, expect, signIn, submitLogin, test } from './support.ts';
 
 interface Violation { page: string; directive: string; blocked: string; source?: string }
 

@@ -4,9 +4,9 @@
  * participant among the vehicle's client's employees; under the regional dealer a manager is not
  * offered the risk types the variant refuses. Every step is photographed (test-results/damage-*.png).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { rowCount, signIn, toast } from './support';
+import { expect, rowCount, signIn, test, toast } from './support';
 import { PORT } from './ports';
 
 const shot = async (page: Page, name: string) => {

@@ -4,8 +4,7 @@
  * Each journey finds records of its own: the inbox decides the seed's showcase order of its client
  * (reminder-showcase.ts), the driver's reading is entered by the driver of the seed's stale vehicle.
  */
-import { expect, test } from '@playwright/test';
-import { rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
+import { expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 /** The vehicle of the seed's driver kierowca.licznik (server/seed/seed.ts). */
 const STALE_PLATE = 'WA20016';

@@ -3,8 +3,7 @@
  * with the id the server answered, the one its log line carries (tests/api/request-log.test.ts),
  * so that a user's screenshot of the error leads to that line.
  */
-import { expect, test } from '@playwright/test';
-import { signIn, toast } from './support.ts';
+import { expect, signIn, test, toast } from './support.ts';
 
 test('a failed call\'s error toast shows the request id of the answer', async ({ page }) => {
   await signIn(page, 'manager');

@@ -8,10 +8,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { dropSchema } from '../../server/db/connect.ts';
-import { ACCOUNTS, signIn, submitLogin, toast, openColumnFilter, rowCount } from './support.ts';
+import { ACCOUNTS, expect, openColumnFilter, rowCount, signIn, submitLogin, test, toast } from './support.ts';
 import { PORT } from './ports';
 import { seededPGliteDataDir } from '../../server/db/testing.ts';
 

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { ACCOUNTS, signIn, submitLogin, toast } from './support';
+import { ACCOUNTS, expect, signIn, submitLogin, test, toast } from './support';
 
 test('a driver signing in for the first time accepts both terms documents, sets a password, then sees the portal', async ({ page }) => {
   await submitLogin(page, ACCOUNTS.nowyKierowca);

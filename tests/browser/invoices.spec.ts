@@ -4,8 +4,8 @@
  * none; a file opens in a new window through a one-time download token; the help text about the
  * floppy disk is above the table. Screenshots: /tmp/invoices-table.png, /tmp/invoices-dialog.png.
  */
-import { expect, test, type Page, type Response } from '@playwright/test';
-import { axeScan, signIn } from './support.ts';
+import { type Page, type Response } from '@playwright/test';
+import { axeScan, expect, signIn, test } from './support.ts';
 
 interface InvoiceRow {
   faktNrCaly: string;

@@ -6,8 +6,8 @@
  * Its order is the seed's showcase order of WZ20013 sent back to clarify (status 10, its estimate
  * confirmed, at the advisor's station): no other journey moves it.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { axeScan, rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
+import { type Page } from '@playwright/test';
+import { axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 

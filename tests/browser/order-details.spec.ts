@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { axeScan, openColumnFilter, signIn, toast } from './support';
+import { type Page } from '@playwright/test';
+import { axeScan, expect, openColumnFilter, signIn, test, toast } from './support';
 
 const SHOTS = process.env.E2E_SHOTS;
 

@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { rowCount, signIn, toast } from './support';
+import { expect, rowCount, signIn, test, toast } from './support';
 
 /** Every step is photographed (SHOTS=1) so that a person can look at it: /tmp/wizard-<name>.png. */
 const shot = async (page: Page, name: string) => {

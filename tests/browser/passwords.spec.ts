@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
-import { signIn, submitLogin, toast } from './support';
+import { expect, signIn, submitLogin, test, toast } from './support';
 import { PORT } from './ports';
 
 // A real SMTP server in the test process; the administrator points the portal at it through the

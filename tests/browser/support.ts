@@ -1,5 +1,60 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+
+export { expect };
+
+/**
+ * What a journey's console said that no one should see: errors the page wrote (ag-grid's "module
+ * not registered", React's warnings raised as errors, a failed import), uncaught exceptions, and
+ * requests the server failed (5xx). Refusals the portal answers by design (a wrong password is a
+ * 401, a bad form a 400) reach the console as the browser's own "Failed to load resource" line;
+ * their handling is what the journeys check, so they are not counted. A journey that expects an
+ * error names it with `consoleErrors.allow(/…/)`.
+ */
+export interface ConsoleErrors {
+  allow(pattern: RegExp): void;
+}
+
+const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
+
+/**
+ * Every spec's `test` (issue 38): the journey fails on any console error of any page it opened —
+ * the context's pages and popups, and pages of contexts it opens itself (a second user beside the
+ * first), whose `browser.newContext` is watched for the length of the test.
+ */
+export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+  consoleErrors: [
+    async ({ browser, context }, use) => {
+      const errors: string[] = [];
+      const allowed: RegExp[] = [];
+      const watchPage = (page: Page) => {
+        page.on('console', (message) => {
+          if (message.type() !== 'error' || REFUSED_BY_DESIGN.test(message.text())) return;
+          errors.push(`${page.url()}: ${message.text()}`);
+        });
+        page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
+      };
+      const watchContext = (ctx: BrowserContext) => {
+        ctx.pages().forEach(watchPage);
+        ctx.on('page', watchPage);
+      };
+      watchContext(context);
+      const newContext = browser.newContext;
+      browser.newContext = async (...args: Parameters<typeof newContext>) => {
+        const ctx = await newContext.apply(browser, args);
+        watchContext(ctx);
+        return ctx;
+      };
+      try {
+        await use({ allow: (pattern) => void allowed.push(pattern) });
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(errors.filter((e) => !allowed.some((pattern) => pattern.test(e))), 'errors in the browser console').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /**
  * An axe scan of the page, asking for its violations only. By default @axe-core/playwright runs

@@ -4,8 +4,8 @@
  * vehicle details' embedded tables, and saved filters and views that follow the user to another
  * browser (a fresh browser context has no localStorage of the first one).
  */
-import { expect, test, type Page } from '@playwright/test';
-import { signIn, openColumnFilter, rowCount } from './support.ts';
+import { type Page } from '@playwright/test';
+import { expect, openColumnFilter, rowCount, signIn, test } from './support.ts';
 
 
 /** Scrolls the grid body sideways so that columns at the right end are rendered. */
@@ -42,7 +42,7 @@ test('orders: status icons, the highlighted "Autoryzowano", Z/K/T icons, order t
   for (const [colId, header] of Object.entries({ reporterRole: 'Z', czyKosztorys: 'K', czyTermin: 'T', autTyp: 'Rodzaj zlecenia' })) {
     await expect(page.locator(`.ag-header-cell[col-id="${colId}"] .ag-header-cell-text`)).toHaveText(header);
   }
-  await expect(page.locator('.ag-cell[col-id="reporterRole"] [role="img"]').first()).toHaveAttribute('aria-label', /Użytkownik|Doradca Serwisowy|Fleet Manager|Administrator/);
+  await expect(page.locator('.ag-cell[col-id="reporterRole"] [role="img"]').first()).toHaveAttribute('aria-label', /Użytkownik pojazdu|Doradca serwisowy|Fleet Manager|Administrator/);
   await expect(page.locator('.ag-cell[col-id="czyKosztorys"] [aria-label="Jest kosztorys"]').first()).toBeVisible();
   await expect(page.locator('.ag-cell[col-id="autTyp"]').first()).toHaveText(/Przegląd|Naprawa|Opony|Szkoda|Badanie techniczne|Raport/);
   await page.screenshot({ path: 'test-results/orders-icons.png' });

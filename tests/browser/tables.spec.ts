@@ -3,8 +3,8 @@
  * title, the first column headers in Polish, the rows the server sends, and the roles that must
  * not reach it. Screenshots land in test-results/tables-<route>-<role>.png.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { signIn, type Account } from './support.ts';
+import { type Page } from '@playwright/test';
+import { expect, signIn, test, type Account } from './support.ts';
 
 interface TableCase {
   route: string;

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { axeScan, signIn, submitLogin, toast } from './support';
+import { type Page } from '@playwright/test';
+import { axeScan, expect, signIn, submitLogin, test, toast } from './support';
 
 /** The users table's cells of a login, and rows with a text (the seed has few accounts: every row is on screen). */
 const row = (page: Page, text: string) => page.locator('.ag-row').filter({ hasText: text });

@@ -5,8 +5,8 @@
  * that keeps the last count, the empty state, units, toasts clear of the top bar and replaced per
  * action, and the help dialog (the axe scan of every screen: accessibility.spec.ts).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openColumnFilter, rowCount, signIn, submitLogin, tableLoaded, toast } from './support.ts';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, openColumnFilter, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 /** Header texts whose words are split over two lines (a word's characters on more than one line). */
 async function wordsBrokenInHeaders(page: Page): Promise<string[]> {

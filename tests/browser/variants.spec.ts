@@ -2,8 +2,8 @@
  * One server serves every client variant by host name (docs/variants.md): the journeys open the
  * same server as http://<variant host>:<port> (Chromium sends *.localhost to 127.0.0.1).
  */
-import { expect, test, type Page } from '@playwright/test';
-import { signIn, submitLogin, toast } from './support';
+import { type Page } from '@playwright/test';
+import { expect, signIn, submitLogin, test, toast } from './support';
 import { PORT } from './ports';
 
 const at = (host: string) => `http://${host}:${PORT}`;

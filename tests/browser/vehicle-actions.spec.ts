@@ -3,8 +3,8 @@
  * assignments table (with a new employee added from the person picker), the odometer reading from
  * the menu, the actions an advisor does not get, and a damage's details.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { openColumnFilter, signIn, toast } from './support.ts';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, openColumnFilter, signIn, test, toast } from './support.ts';
 
 /** Types into an autocomplete and picks the option with that text, as a person does. */
 async function pick(page: Page, input: Locator, typed: string, option: string | RegExp) {

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { axeScan, signIn } from './support.ts';
+import { axeScan, expect, signIn, test } from './support.ts';
 
 test('the manager scrolls the vehicles table, block after block, and opens a vehicle’s details', async ({ page }) => {
   const blocks: { startRow: number; endRow: number }[] = [];

@@ -614,14 +614,14 @@ export interface NotificationSettingsSaved {
 }
 
 /**
- * events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone.
+ * events: each event of screens/notifications.json the caller's role may receive, on or off; digest: the daily digest on or off; digestHour: its hour in the portal's time zone, required while the digest is on (a form that hides it while the digest is off leaves the stored hour as it is).
  */
 export interface NotificationSettings {
   events: {
     [k: string]: boolean;
   };
   digest: boolean;
-  digestHour: number;
+  digestHour?: number;
 }
 
 export interface NotificationUnreadCount {
@@ -881,6 +881,35 @@ export interface PreConfig {
   passwordMinSpecialCharacter?: number;
   passwordMinUpperCaseLetter?: number;
   passwordMinLowerCaseLetter?: number;
+  /**
+   * Only to a call without a session: the part of the configuration bundle (GET /api/ui/config) a visitor who is not signed in can be shown (the public routes' screens and the dialogs they open, their request schemas and texts, routes, app, menu, conditions), so that the sign-in form is drawn before the whole bundle is in.
+   */
+  guest?: {
+    version: string;
+    variant: string;
+    app: {
+      [k: string]: unknown;
+    };
+    config: {
+      [k: string]: unknown;
+    };
+    screens: {
+      [k: string]: {
+        [k: string]: unknown;
+      };
+    };
+    schemas: {
+      [k: string]: {
+        [k: string]: unknown;
+      };
+    };
+    conditions: {
+      [k: string]: unknown;
+    };
+    locales: {
+      [k: string]: unknown;
+    };
+  };
 }
 
 export interface ReLoggingRequest {

@@ -42,7 +42,7 @@ describe('the light form (login page)', () => {
   });
 
   it('takes the choices from the screen, else from the enum', () => {
-    expect(choicesOf({ options: [{ value: 'USER', label: 'login:roles.USER' }] }, schema.properties.role, t)).toEqual([{ value: 'USER', label: 'login:roles.USER' }]);
+    expect(choicesOf({ options: [{ value: 'USER', label: 'app:roles.USER' }] }, schema.properties.role, t)).toEqual([{ value: 'USER', label: 'app:roles.USER' }]);
     expect(choicesOf({}, schema.properties.role, t).map((c) => c.value)).toEqual(['USER', 'MANAGER']);
   });
 

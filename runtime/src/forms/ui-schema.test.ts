@@ -24,7 +24,8 @@ describe('login form uiSchema', () => {
     expect(ui.username['ui:autocomplete']).toBe('username');
     expect(ui.password['ui:widget']).toBe('password');
     expect(ui.role['ui:widget']).toBe('radio');
-    expect(ui.role['ui:enumNames']).toEqual({ USER: '[login:roles.USER]', MANAGER: '[login:roles.MANAGER]', ADVISOR: '[login:roles.ADVISOR]' });
+    // the login's choices are the roles' one set of names (app:roles), the top bar's too
+    expect(ui.role['ui:enumNames']).toEqual({ USER: '[app:roles.USER]', MANAGER: '[app:roles.MANAGER]', ADVISOR: '[app:roles.ADVISOR]' });
     expect(ui.rejestr['ui:widget']).toBe(UPPER_CASE_WIDGET);
     expect(ui.vin['ui:widget']).toBe('hidden');
   });

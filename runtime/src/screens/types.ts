@@ -1,5 +1,4 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
-import type { ScreenCheck } from './check-context';
 import type { RenderableScreen } from '../config/bundle';
 import type { DialogOpening } from '../actions/run-action';
 
@@ -27,11 +26,15 @@ export interface ScreenProps<S extends RenderableScreen = RenderableScreen> {
 
 /**
  * A screen type as the runtime registry holds it (`<type>/index.ts` exports one as `screenType`):
- * its name, its component loaded lazily (so a page downloads only its own screen types' code) and
- * its cross-check (`<type>/check.ts`, which the server runs too).
+ * its name and its component loaded lazily (so a page downloads only its own screen types' code).
+ * Its cross-check (`<type>/check.ts`) is the server's (screen-types.ts lists them): the browser
+ * never runs it, so it stays out of the browser's entry (issue 33).
  */
 export interface ScreenTypeModule {
   type: string;
   component: LazyExoticComponent<ComponentType<ScreenProps<any>>>;
-  check: ScreenCheck;
+  /** Starts loading the component's module ahead of its first render. */
+  load?: () => Promise<unknown>;
+  /** What a visitor who is not signed in sees first (the sign-in form): `load`ed at start-up. */
+  guestFirst?: boolean;
 }

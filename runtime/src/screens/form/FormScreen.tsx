@@ -24,7 +24,8 @@ import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
 import { formSchema, pathValue, requestBody } from '../../forms/form-data';
-import { buildUiSchema, namespaceOf } from '../../forms/ui-schema';
+import { buildUiSchema, hiddenFieldIds, namespaceOf, withoutHidden } from '../../forms/ui-schema';
+import { useConditionContext } from '../../config/useConditionContext';
 import { usePasswordScore } from '../../forms/usePasswordScore';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { sessionAtom, updateSession } from '../../state/session';
@@ -108,9 +109,14 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
   const formContext: PasswordFormContext = { policy, score, userInputs };
 
   const hideSubmit = Boolean(screen.signOut || screen.actions?.length);
+  // a field's visibleWhen/hiddenWhen read the form's data as the record (the digest's hour only while the digest is on)
+  const ctx = useConditionContext();
+  const hidden = hiddenFieldIds(screen.fields, conditions, ctx, formData);
+  const hiddenKey = [...hidden].join();
   const uiSchema = useMemo(
-    () => buildUiSchema(screen.fields, { t, namespace, hidden: new Set(), submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
-    [screen, t, namespace, busy, hideSubmit],
+    () => buildUiSchema(screen.fields, { t, namespace, hidden, submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [screen, t, namespace, busy, hideSubmit, hiddenKey],
   );
 
   const customValidate = (data: Data | undefined, errors: FormValidation<Data>) => {
@@ -156,7 +162,8 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
     setError(null);
     fieldErrors.clear();
     try {
-      const body = requestBody(data ?? {}, screen, session, params);
+      // a hidden field's value is not sent
+      const body = requestBody(withoutHidden(data ?? {}, hidden), screen, session, params);
       const method = screen.submit.method === 'PUT' ? api.put : api.post;
       const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast', toastKey: screen.submit.endpoint });
       setBusy(false);

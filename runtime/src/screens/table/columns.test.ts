@@ -141,6 +141,14 @@ describe('column sizes', () => {
     expect(role.minWidth).toBeGreaterThanOrEqual(measure('Doradca Serwisowy', 'cell') + 30);
   });
 
+  it('does not widen a column to a label of a sentence\'s length (a failure\'s reason): it is cut, its tooltip whole', () => {
+    const reason = 'Brak konfiguracji serwera poczty (Administracja → Konfiguracja email); wiadomość czeka w kolejce.';
+    const error = columnSizes({ id: 'lastError', width: 260 }, 'Błąd', { type: 'string' }, [reason, 'Odbiorca nie ma adresu.'], measure, true);
+    expect(error.minWidth).toBeLessThan(measure(reason, 'cell'));
+    expect(error.minWidth).toBeGreaterThanOrEqual(measure('Odbiorca nie ma adresu.', 'cell'));
+    expect(error.width).toBe(260);
+  });
+
   it('keeps a declared width above the minimum, and a declared minWidth', () => {
     expect(columnSizes({ id: 'marka', width: 300 }, 'Marka', { type: 'string' }, [], measure, true)).toEqual({ minWidth: expect.any(Number), width: 300 });
     expect(columnSizes({ id: 'nrSprawy', minWidth: 170 }, 'Nr sprawy', { type: 'string' }, [], measure, true).minWidth).toBe(170);

@@ -38,7 +38,8 @@ const KIND_LENGTH: Partial<Record<FormatKind, number>> = { date: 10, datetime: 1
 /**
  * A column's sizes: the minimum fits the longest word of its header (headers wrap only between
  * words) and its typical value — the schema's maxLength of a short identifier (a VIN is 17), the
- * longest label of a coded value, the length of a formatted date or amount — or the screen's
+ * longest short label of a coded value (a sentence-long one is cut, with its tooltip), the length
+ * of a formatted date or amount — or the screen's
  * declared minWidth; the initial width is the declared width, never below the minimum.
  */
 export function columnSizes(
@@ -55,7 +56,9 @@ export function columnSizes(
   if (!column.cell) {
     const kind = formatKindFor(property, column.format);
     const maxLength = typeof property?.maxLength === 'number' ? property.maxLength : undefined;
-    if (labels.length) contentMin = Math.max(...labels.map((l) => measure(l, 'cell'))) + CELL_CHROME;
+    // a label of a sentence's length (a failure's reason) is cut, its tooltip whole; the codes' short labels are not
+    const short = labels.filter((l) => l.length <= SHORT_VALUE);
+    if (short.length) contentMin = Math.max(...short.map((l) => measure(l, 'cell'))) + CELL_CHROME;
     else if (maxLength && maxLength <= SHORT_VALUE && kind === 'text') contentMin = measure(sample(maxLength), 'cell') + CELL_CHROME;
     else if (KIND_LENGTH[kind]) contentMin = measure(sample(KIND_LENGTH[kind]!).replace(/W/g, '0'), 'cell') + CELL_CHROME;
   }

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import type { ScreenTypeModule } from '../types';
-import { tableChecks } from './check';
 
-/** The `table` screen type: its cross-check and its component, loaded when a screen of this type is shown. */
-export const screenType: ScreenTypeModule = { ...tableChecks, component: lazy(() => import('./TableScreen')) };
+/** The `table` screen type: its component, loaded when a screen of this type is shown. */
+export const screenType: ScreenTypeModule = { type: 'table', component: lazy(() => import('./TableScreen')) };
