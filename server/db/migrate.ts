@@ -3,7 +3,8 @@
  * `kysely_migration` (in the current search_path, so each test schema has its own) and holds a
  * lock while migrating, so several app processes starting at once migrate only once.
  */
-import { Migrator, NO_MIGRATIONS, sql, type Kysely, type Migration, type MigrationResult } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { Migrator, NO_MIGRATIONS, type Migration, type MigrationResult } from 'kysely/migration';
 import { migrations as allMigrations } from '../migrations/index.ts';
 import type { DB } from './types.generated.ts';
 

@@ -15,7 +15,8 @@
  *
  * A released migration is never edited; change the model with a new numbered migration.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const ROLES = `('USER','ADVISOR','MANAGER','ADMIN','UNKNOWN')`;

@@ -9,7 +9,8 @@
  * Views are plain (not materialised): PostgreSQL inlines them, so a filter on a view column that
  * comes from the base table still uses that table's indexes.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 /** `"a", "b"` qualified by an alias: q('c', ['x','y']) → c."x", c."y". */

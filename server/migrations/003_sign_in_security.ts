@@ -4,7 +4,8 @@
  * - a reset code allows a few wrong tries before it is spent (brute force needs more than the
  *   code's lifetime allows).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration003: Migration = {

@@ -4,7 +4,8 @@
  * the session means signing out (or a password change ending the other sessions) kills every
  * link that session issued, not only the session.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration004: Migration = {

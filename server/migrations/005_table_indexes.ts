@@ -24,7 +24,8 @@
  * repair-date icons, the driver's name on vehicles) cannot be indexed in the table they are read
  * from; the screens declare them "sortable": false (a test keeps screens and indexes in step).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { VIEWS } from './002_views.ts';
 import { runStatements } from './run-sql.ts';
 

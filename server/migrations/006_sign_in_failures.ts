@@ -5,7 +5,8 @@
  * live only as long as the window or the lock; sign-in deletes the stale ones.
  * The account's own "failedLogins"/"lockedUntil" (users table) mirror the latest of these.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration006: Migration = {

@@ -13,7 +13,8 @@
  * The `exists` of cost-estimate positions stays a subquery: it is a test, not a lookup.
  * Measured before/after in docs/decisions.md.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { CAR_COLUMNS, CAR_VIEW, DRIVER, ORDER_VIEW } from './005_table_indexes.ts';
 import { runStatements } from './run-sql.ts';
 

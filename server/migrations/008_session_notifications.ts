@@ -13,7 +13,8 @@
  * the bench) may share one database in different schemas. A notification is sent only when its
  * transaction commits, so a rolled-back change invalidates nothing — and needs not to.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const SESSION_CHANNEL = 'portal_sessions';

@@ -9,7 +9,8 @@
  * a text this migration does not know stays as it was and is shown as it was. `down` turns the
  * codes back into those texts.
  */
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /** Event code → the text stored before 009. */
 export const KIND_TEXTS: Record<string, string> = {

@@ -9,7 +9,8 @@
  *   in schemas/resources/order.json (`rules.transitions`): who, when, from which status to which.
  *   The details call returns them; they are history, so they go with their order.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { VIEWS } from './002_views.ts';
 import { runStatements } from './run-sql.ts';
 

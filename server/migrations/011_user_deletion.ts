@@ -8,7 +8,8 @@
  * so a history row can never be mistaken for a later account's. The users table (v_users) no
  * longer lists the account.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const USER_COLUMNS = ['id', 'login', 'rola', 'firstName', 'lastName', 'email', 'telefon', 'telefonKom', 'dataOd', 'dataDo', 'pwdDo', 'klientSymbol', 'stacjaSerw', 'pracId', 'firstLogin', 'failedLogins', 'lockedUntil', 'createdAt']

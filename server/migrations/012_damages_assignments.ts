@@ -18,7 +18,8 @@
  * The new checks are NOT VALID: they hold for every row written from now on, and a database
  * whose older rows break one still migrates (`validate constraint` can be run once cleaned).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const MAX_NUMERIC = 999999999;

@@ -13,7 +13,8 @@
  * status-led ones) also carries "zgloInterw". The indexes are found in the catalogue, so the
  * migration follows whatever 001/005 created; `down` puts them back as they were.
  */
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const JOIN_COLUMN = 'zgloInterw';

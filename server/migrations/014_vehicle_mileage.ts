@@ -12,7 +12,7 @@
  * so a reading and its summary commit together and no reader ever sees one without the other.
  * A bulk insert of a million readings recomputes each vehicle once, not once per reading.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const REFRESH = (vehicles: string) => `

@@ -19,7 +19,8 @@
  *   transaction; a reader refreshes them before it counts (and a write is therefore never missed:
  *   either the reader sees the mark or the write has not committed).
  */
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const OWN_TABLES = ['reminder_due', 'reminder_dirty', 'reminder_rule', 'reminder_count'];

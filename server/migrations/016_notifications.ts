@@ -21,7 +21,7 @@
  * `v_notification` is the administrators' log (resource `notification`): every row with its
  * recipient's login; the payload stays out of it.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration016: Migration = {

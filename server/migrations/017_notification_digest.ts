@@ -14,7 +14,7 @@
  * and day, written in the transaction that queues the message: the primary key makes it once
  * per user and day across every process, and its time is where the next digest starts.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration017: Migration = {

@@ -8,7 +8,7 @@
  * version (at most one: the partial unique index makes a second impossible whatever two processes
  * do at once), or a superseded one, kept for its history and to be restored.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration018: Migration = {

@@ -4,7 +4,7 @@
  * are still retried; without this index that was a scan of the whole table, every in-app
  * notification ever written included. Partial: failed e-mails are few beside the rest.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 export const migration019: Migration = {

@@ -3,7 +3,7 @@
  * `v_notification` gains "odbiorca", the account's surname and first name, beside its login, so
  * that "Wyślij ponownie" asks about a person ("Nowak Anna"), not a login ("manager").
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
 const COLUMNS = `n."id", n."createdAt", n."event", n."userId", u."login", n."email", n."channel", n."state", n."attempts",

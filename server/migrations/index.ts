@@ -3,7 +3,7 @@
  * fixed at build time, works the same under tsx, vitest and a bundle, and a missing file is a
  * compile error instead of a silently skipped step. Keys sort in execution order.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { migration001 } from './001_data_model.ts';
 import { migration002 } from './002_views.ts';
 import { migration003 } from './003_sign_in_security.ts';

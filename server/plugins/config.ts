@@ -77,6 +77,7 @@ async function translatorFor(bundle: Bundle): Promise<Translate> {
     ns: Object.keys(bundle.locales.pl),
     interpolation: { escapeValue: false },
     returnNull: false,
+    returnEmptyString: true, // as the runtime's (runtime/src/config/i18n.ts): an empty text stays empty
   });
   return (key, vars) => String(instance.t(key, vars as any));
 }

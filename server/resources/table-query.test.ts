@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
-import { KyselyPGlite } from 'kysely-pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_IDS, VIEW, createFixture, pojazdSchema } from './table-query.fixture.ts';
 import { TableQueryError, applySort, blockWindow, columnsFromSchema, filterExpression, sortKeys } from './table-query.ts';
 import type { ConfiguredTables } from '../db/configured-tables.ts';
+import { PGliteDialect } from '../db/pglite-dialect.ts';
 
 const columns = columnsFromSchema(pojazdSchema);
 const MAX_BLOCK = 100;
@@ -173,8 +174,9 @@ const backends: Backend[] = [
   {
     name: 'PGlite',
     async open() {
-      const { dialect, client } = new KyselyPGlite();
-      const db = new Kysely<ConfiguredTables>({ dialect });
+      // an in-memory PGlite through the portal's own dialect, the one server/db/connect.ts uses
+      const client = new PGlite();
+      const db = new Kysely<ConfiguredTables>({ dialect: new PGliteDialect(client) });
       await client.exec(`set timezone = 'Europe/Warsaw'`);
       await createFixture(db);
       return { db, close: () => db.destroy() };

@@ -15,6 +15,15 @@ export const LANGUAGE = 'pl';
 
 const startupTexts = { app: { loading, noConnection, errorTitle, ok, close } };
 
+// Texts are configuration loaded at run time (no typed resources), so i18next 27's default check of
+// interpolation variables has nothing to check against and only stops `t` from being passed on as
+// our `Translate` (key, vars?) => string: keep the v26 types.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    strictInterpolationChecks: false;
+  }
+}
+
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
@@ -25,6 +34,9 @@ void i18n.use(initReactI18next).init({
   defaultNS: 'app',
   interpolation: { escapeValue: false }, // React escapes
   returnNull: false,
+  // i18next 27 made an empty text count as missing (the key is shown); a variant or the studio may
+  // blank a text on purpose, so an empty text stays empty, as before
+  returnEmptyString: true,
   initAsync: false,
 });
 
