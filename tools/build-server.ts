@@ -27,7 +27,7 @@ export async function buildServer(root: string, outfile = join(root, SERVER_OUTP
     packages: 'external',
     platform: 'node',
     format: 'esm',
-    target: 'node20.19',
+    target: 'node24',
     sourcemap: true,
     logLevel: 'warning',
   });
