@@ -200,6 +200,19 @@ function createStudio(app: FastifyInstance, root: string) {
     return text.length > 120 ? text.slice(0, 117) + '…' : text;
   };
 
+  /**
+   * Where a changed value is, in words: a text by where it is shown (its key beside it), anything
+   * else by its document and path (`screens/vehicles-table.json › columns › marka › hide`).
+   */
+  function placeOf(path: string, at: Path): string {
+    const ns = /^locales\/pl\/([^/]+)\.json$/.exec(path)?.[1];
+    if (ns && at.length && at.every((s) => typeof s === 'string' && s !== ORDER_STEP)) {
+      const key = `${ns}:${at.join('.')}`;
+      return `${places().placesOf(key, 1)[0]} (${key})`;
+    }
+    return `${path} › ${pathWords(at, { order: t('diff.order') })}`;
+  }
+
   /** The readable changes between two layers: every value users would see differently, document by document. */
   function changesBetween(before: Layer, after: Layer): Change[] {
     const out: Change[] = [];
@@ -219,7 +232,7 @@ function createStudio(app: FastifyInstance, root: string) {
       for (const change of diffDocuments(was, now) as ValueChange[]) {
         const entry: Change = {
           scope, path, pointer: pointerOf(now ?? was, change.path), at: change.path,
-          text: `${scopeLabel(scope)} · ${path} › ${pathWords(change.path, { order: t('diff.order') })}: ${show(change.before)} → ${show(change.after)}`,
+          text: `${scopeLabel(scope)} · ${placeOf(path, change.path)}: ${show(change.before)} → ${show(change.after)}`,
         };
         if (change.before !== undefined) entry.before = change.before;
         if (change.after !== undefined) entry.after = change.after;
