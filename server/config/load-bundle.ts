@@ -231,7 +231,7 @@ export function loadBundle(options: LoadOptions): Bundle {
   if (app) screens.app = app as Screen;
   // Branding images are files of the variant's assets/ folder (served by server/routes/variant-assets.ts)
   const branding = (app?.branding ?? {}) as Record<string, unknown>;
-  for (const key of ['logo', 'favicon'] as const) {
+  for (const key of ['logo', 'favicon', 'mailLogo'] as const) {
     const file = branding[key];
     if (typeof file === 'string' && !existsSync(join(variantAssetsDir(root, variant), file))) {
       problems.push({ file: variant === 'default' ? 'screens/app.json' : rel(join(variantDir, 'variant.json')), pointer: `/app/branding/${key}`, reason: `no file ${file} in ${rel(variantAssetsDir(root, variant))}/` });

@@ -8,6 +8,7 @@
  */
 import type { NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import { linksOf } from './events.ts';
 
 /** Triggers about a record: they need the record's resource. */
 const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated']);
@@ -36,12 +37,18 @@ export function checkNotifications(file: NotificationsFile, ctx: ScreenCheckCont
     for (const key of ['label', 'subject', 'body', 'title', 'text', 'price'] as const) {
       if (event[key]) ctx.needKey(at(`/${key}`), event[key]!);
     }
-    if (event.link) {
-      if (!routePaths.has(event.link.route)) ctx.problem(at('/link/route'), `"${event.link.route}" is not the path of a route`);
-      if (event.link.idField && resource) ctx.needField(at('/link/idField'), resource.entity, event.link.idField);
+    (event.facts ?? []).forEach((fact, j) => {
+      ctx.needKey(at(`/facts/${j}/label`), fact.label);
+      ctx.needKey(at(`/facts/${j}/value`), fact.value);
+    });
+    linksOf(event).forEach((link, j) => {
+      const ptr = Array.isArray(event.link) ? `/link/${j}` : '/link';
+      if (!routePaths.has(link.route)) ctx.problem(at(`${ptr}/route`), `"${link.route}" is not the path of a route`);
+      if (link.idField && resource) ctx.needField(at(`${ptr}/idField`), resource.entity, link.idField);
       // a link with an id field opens a record of the event's resource; without one it opens the route (a digest's cockpit)
-      if (event.link.idField && !resource) ctx.problem(at('/link'), 'a link naming an id field opens a record: the event needs its resource');
-    }
+      if (link.idField && !resource) ctx.problem(at(ptr), 'a link naming an id field opens a record: the event needs its resource');
+      if (link.label) ctx.needKey(at(`${ptr}/label`), link.label);
+    });
   });
   for (const [role, defaults] of Object.entries(file.defaults)) {
     defaults?.events.forEach((id, j) => {
@@ -50,7 +57,7 @@ export function checkNotifications(file: NotificationsFile, ctx: ScreenCheckCont
       else if (!event.roles.includes(role as any)) ctx.problem(`/defaults/${role}/events/${j}`, `${role} may not receive "${id}" (its roles)`);
     });
   }
-  for (const key of ['open', 'settings', 'footer'] as const) {
+  for (const key of ['greeting', 'open', 'button', 'copyLink', 'settings', 'footer'] as const) {
     const text = file.mail?.[key];
     if (text) ctx.needKey(`/mail/${key}`, text);
   }

@@ -21,7 +21,13 @@ import { timeZoneOf } from '../config/locale.ts';
 import { dayIn, hourIn } from '../reminders/today.ts';
 import type { ReminderItem } from '../reminders/service.ts';
 import { eventsFor, notificationsFile, type Role } from './events.ts';
-import { appNameOf, linkFor, type Renderer } from './render.ts';
+import { appNameOf, linkTo, type Rendered, type Renderer } from './render.ts';
+
+/** A scheduled message's link (the cockpit, the log) and its button, for the recipient. */
+const linked = (context: Parameters<Renderer>[0]): Pick<Rendered, 'link' | 'linkLabel'> => {
+  const link = linkTo(context, {});
+  return { link: link?.path ?? null, ...(link?.label ? { linkLabel: link.label } : {}) };
+};
 import { effectiveSettings, storedSettings } from './settings.ts';
 import { recipientAccount } from './visibility.ts';
 import { runJob } from './job-log.ts';
@@ -191,7 +197,7 @@ const renderDigest: Renderer = async (context) => {
   const vars = { appName: appNameOf(variant.bundle), total: payload.total ?? 0, more: payload.more ?? 0 };
   const paragraphs = [t(event.body, vars), lines.join('\n')];
   if ((payload.more ?? 0) > 0) paragraphs.push(t('notifications:digest.more', vars));
-  return { subject: t(event.subject, vars), paragraphs, title: t(event.title, vars), text: t(event.text, vars), link: linkFor(context, {}) };
+  return { subject: t(event.subject, vars), paragraphs, title: t(event.title, vars), text: t(event.text, vars), ...linked(context) };
 };
 
 /** The failure summary's message: each failed delivery with its recipient and reason. */
@@ -211,7 +217,7 @@ const renderFailures: Renderer = async (context) => {
   const vars = { appName: appNameOf(variant.bundle), total: payload.total ?? 0, more: payload.more ?? 0 };
   const paragraphs = [t(event.body, vars), lines.join('\n')];
   if ((payload.more ?? 0) > 0) paragraphs.push(t('notifications:failures.more', vars));
-  return { subject: t(event.subject, vars), paragraphs, title: t(event.title, vars), text: t(event.text, vars), link: linkFor(context, {}) };
+  return { subject: t(event.subject, vars), paragraphs, title: t(event.title, vars), text: t(event.text, vars), ...linked(context) };
 };
 
 export type Digest = ReturnType<typeof createDigest>;

@@ -4,7 +4,7 @@
  * scheduled digest) raises, which of them a role may receive, each role's defaults and how
  * e-mails are retried. Only reads the configuration; nothing here touches the database.
  */
-import type { NotificationEvent, NotificationRoleDefaults, NotificationsFile } from '../../runtime/core/generated/meta.ts';
+import type { NotificationEvent, NotificationLink, NotificationRoleDefaults, NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { Bundle } from '../config/bundle.ts';
 
 export type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
@@ -23,6 +23,11 @@ const EMPTY: NotificationsFile = { schemaVersion: 1, type: 'notifications', even
 /** The file of the bundle; a configuration without one notifies nobody. */
 export function notificationsFile(bundle: Bundle): NotificationsFile {
   return (bundle.screens.notifications as unknown as NotificationsFile | undefined) ?? EMPTY;
+}
+
+/** An event's links, in the order they are tried (one link, or a list of them). */
+export function linksOf(event: Pick<NotificationEvent, 'link'>): NotificationLink[] {
+  return event.link === undefined ? [] : Array.isArray(event.link) ? event.link : [event.link];
 }
 
 export function eventById(file: NotificationsFile, id: string): NotificationEvent | undefined {

@@ -13,7 +13,7 @@ import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { localeOf, timeZoneOf } from '../config/locale.ts';
 import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
-import type { NotificationEvent } from './events.ts';
+import { linksOf, type NotificationEvent } from './events.ts';
 import { visibleRecord, type RecipientAccount } from './visibility.ts';
 
 /** A stored notification, as a renderer gets it. */
@@ -45,6 +45,10 @@ export interface Rendered {
   text: string;
   /** A path inside the portal (e.g. /app/order?open=12), or null when there is none the recipient may open. */
   link: string | null;
+  /** The e-mail's button to the link (the link's label; else the frame's). */
+  linkLabel?: string;
+  /** What a reader needs without opening the portal, as label and value (the e-mail lists them under its text). */
+  facts?: { label: string; value: string }[];
 }
 
 /** undefined: nothing may be said to this recipient (the record is out of their sight); the e-mail is skipped. */
@@ -77,20 +81,40 @@ export function textValues(values: Record<string, unknown>, config: Bundle['conf
 }
 
 /**
- * The link of an event for this recipient: its route (opening the record) when the route lets the
- * recipient's role in (screens/routes.json allowedWhen), else none — a driver is not sent to the
- * orders table they cannot open.
+ * The link of an event for this recipient: the first of its links whose route lets the recipient's
+ * role in (screens/routes.json allowedWhen) and whose own `when` holds, opening the record
+ * (`?open=<id>`); else none — a driver is not sent to the orders table he cannot open, but to his
+ * vehicle's panel, which opens his order.
  */
-export function linkFor(context: RenderContext, record: Record<string, unknown>): string | null {
+export function linkTo(context: RenderContext, record: Record<string, unknown>): { path: string; label?: string } | null {
   const { event, variant, recipient } = context;
-  if (!event.link) return null;
   const routes = ((variant.bundle.screens.routes as any)?.routes ?? []) as { path: string; allowedWhen?: unknown }[];
-  const route = routes.find((r) => r.path === event.link!.route);
   const who = { role: recipient.session.role, variant: variant.bundle.variant, config: variant.bundle.config };
-  if (!route || (route.allowedWhen !== undefined && !variant.conditions.matches(route.allowedWhen as any, who as any))) return null;
-  const key = event.resource ? variant.bundle.resources[event.resource]?.key : undefined;
-  const id = record[event.link.idField ?? key ?? ''];
-  return id === undefined || id === null ? event.link.route : `${event.link.route}?open=${encodeURIComponent(String(id))}`;
+  const lets = (condition: unknown) => condition === undefined || variant.conditions.matches(condition as any, who as any);
+  for (const link of linksOf(event)) {
+    const route = routes.find((r) => r.path === link.route);
+    if (!route || !lets(route.allowedWhen) || !lets(link.when)) continue;
+    const key = event.resource ? variant.bundle.resources[event.resource]?.key : undefined;
+    const id = link.idField || key ? record[link.idField ?? key ?? ''] : undefined;
+    const path = id === undefined || id === null ? link.route : `${link.route}?open=${encodeURIComponent(String(id))}`;
+    return { path, ...(link.label ? { label: variant.t(link.label) } : {}) };
+  }
+  return null;
+}
+
+/** The path alone (the bell's link). */
+export function linkFor(context: RenderContext, record: Record<string, unknown>): string | null {
+  return linkTo(context, record)?.path ?? null;
+}
+
+/** The event's facts filled from the record's values, those that come out empty left out. */
+export function factsOf(context: RenderContext, vars: Record<string, string>): { label: string; value: string }[] {
+  const { event, variant } = context;
+  return (event.facts ?? []).flatMap((fact) => {
+    // a value whose every field was empty leaves only its punctuation: "( )"
+    const value = variant.t(fact.value, vars).replace(/\(\s*\)/g, '').trim();
+    return /[\p{L}\p{N}]/u.test(value) ? [{ label: variant.t(fact.label), value }] : [];
+  });
 }
 
 /** The net total of an order's positions, or undefined when the recipient may not see prices on it. */
@@ -121,16 +145,21 @@ export const renderRecordEvent: Renderer = async (context) => {
     appName: appNameOf(variant.bundle),
   };
   const paragraphs = variant.t(event.body, vars).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const facts = factsOf(context, vars);
   if (event.price) {
+    // the price only where the recipient may see it (the order's rules), else not a word of it
     const total = await visibleTotal(context, record);
-    if (total !== undefined) paragraphs.push(variant.t(event.price, { ...vars, total }));
+    if (total !== undefined) facts.push({ label: variant.t(event.price, vars), value: total });
   }
+  const link = linkTo(context, record);
   return {
     subject: variant.t(event.subject, vars),
     paragraphs,
+    facts,
     title: variant.t(event.title, vars),
     text: variant.t(event.text, vars),
-    link: linkFor(context, record),
+    link: link?.path ?? null,
+    ...(link?.label ? { linkLabel: link.label } : {}),
   };
 };
 

@@ -66,8 +66,13 @@ describe('notifications: who gets what, by e-mail', () => {
     // links from PUBLIC_URL, never from a request's Host; the record and the recipient's settings
     expect(text).toContain(`Otwórz w portalu: ${PUBLIC_URL}/app/order?open=1`);
     expect(text).toContain(`Zmień ustawienia powiadomień: ${PUBLIC_URL}/app/account/notifications`);
-    expect(html).toContain(`<a href="${PUBLIC_URL}/app/order?open=1">`);
+    expect(html).toMatch(new RegExp(`<a href="${PUBLIC_URL}/app/order\\?open=1" style="display:inline-block[^"]*">Otwórz zlecenie w portalu</a>`));
     expect(html).toContain('Partner CFM');
+    // the facts a manager needs without opening the portal: which order, which vehicle, its type, status and date
+    expect(text).toContain('Zlecenie: 1\nPojazd: WZ12345 (Škoda Octavia)\n');
+    expect(text).toMatch(/\nStatus: Oczekuje na akceptację Fleet Managera\n/);
+    expect(text).toMatch(/\nZgłoszono: \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    expect(html).toMatch(/class="fact-label"[^>]*>Pojazd<\/td><td class="fact-value"[^>]*>WZ12345 \(Škoda Octavia\)<\/td>/);
     expect(mail.raw).toMatch(/^From: Partner CFM <portal@partnercfm\.pl>/im);
     expect(mail.raw).toMatch(/^Message-ID: <notification-\d+@portal\.example\.pl>/im);
     // order 1 hides its prices from managers (cenaWidoczna N)
@@ -80,9 +85,10 @@ describe('notifications: who gets what, by e-mail', () => {
     const accepted = await mailsAbout(/^Zlecenie 1 \(WZ12345\): /, 2);
     expect(recipients(accepted)).toEqual([ADVISOR_SS01, DRIVER].sort());
     expect(smtp.received.length - before).toBe(2);
-    // a driver cannot open the orders table: his mail leads to the portal, not to a page he may not see
+    // a driver cannot open the orders table: his mail leads to his vehicle's panel, which opens the order
     const driverMail = accepted.find((m) => m.to.includes(DRIVER))!;
-    expect(partsOf(driverMail).text).toContain(`Otwórz w portalu: ${PUBLIC_URL}/\n`);
+    expect(partsOf(driverMail).text).toContain(`Otwórz w portalu: ${PUBLIC_URL}/app/dane-pojazdu?open=1\n`);
+    expect(partsOf(driverMail).html).toContain(`<a href="${PUBLIC_URL}/app/dane-pojazdu?open=1" style="display:inline-block`);
     expect(partsOf(accepted.find((m) => m.to.includes(ADVISOR_SS01))!).text).toContain(`${PUBLIC_URL}/app/order?open=1`);
   }, 60_000);
 

@@ -6,7 +6,10 @@
  * Its order is the seed's showcase order of WZ20013 sent back to clarify (status 10, its estimate
  * confirmed, at the advisor's station): no other journey moves it.
  */
-import { type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { partsOf, startTestSmtp, type ReceivedMail } from '../support/smtp.ts';
+import { PORT } from './ports.ts';
 import { axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -202,4 +205,100 @@ test('an administrator opens Administracja → Dziennik powiadomień: the log, a
   await page.getByRole('button', { name: 'Uruchom podsumowanie dzienne' }).click();
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, /Uruchomiono podsumowanie dzienne: \d+ użytkowników, \d+ wiadomości w kolejce/)).toBeVisible();
+});
+
+/** The portal's API as one account: its token, every write signed as the runtime signs it (spec §7). */
+async function apiAs(request: APIRequestContext, login: string, password: string, role: string, extra: Record<string, string> = {}) {
+  const { name } = await (await request.get('/api/init/pre-config')).json();
+  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+    let data: string | undefined;
+    if (method !== 'GET') {
+      data = JSON.stringify(body ?? {});
+      const nonce = makeNonce();
+      Object.assign(headers, { 'Content-Type': 'application/json', 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, data) });
+    }
+    const response = await request.fetch(`/api${path}`, { method, headers, data });
+    const text = await response.text();
+    expect(response.status(), `${method} ${path}: ${text}`).toBeLessThan(300);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const { id_token: token } = await send('POST', '/user/auth', { username: login, password, role, ...extra });
+  return { get: (path: string) => send('GET', path, undefined, token), post: (path: string, body?: unknown) => send('POST', path, body, token), put: (path: string, body?: unknown) => send('PUT', path, body, token) };
+}
+
+test('the driver\'s e-mail about his order: the facts he needs, one button that opens the order from his vehicle\'s panel, laid out for 600 px and a phone', async ({ page, browser, request }, testInfo) => {
+  const smtp = await startTestSmtp(PORT + 25);
+  try {
+    // the administrator points the portal at the mail server; the notice of a missing server goes with it
+    await signIn(page, 'admin');
+    await page.goto('/app/email-config');
+    await page.getByLabel(/^Serwer SMTP/).fill('127.0.0.1');
+    await page.getByLabel(/^Szyfrowanie/).selectOption({ label: 'Brak' });
+    await page.getByLabel(/^Port/).fill(String(PORT + 25));
+    await page.getByLabel(/^Użytkownik/).fill('portal');
+    await page.getByLabel(/^Hasło/).fill('smtp-haslo');
+    await page.getByLabel(/^Adres nadawcy/).fill('portal@partnercfm.pl');
+    await page.getByRole('button', { name: 'Zapisz' }).click();
+    await expect(toast(page, 'Zapisano konfigurację')).toBeVisible();
+    await expect(page.locator('[data-section="mail-not-configured"]')).toHaveCount(0);
+
+    // the driver orders an inspection of his car; the station prices it, shows the prices and hands it on; the manager accepts
+    const driver = await apiAs(request, 'kierowca', 'Kierowca123!', 'USER', { rejestr: 'WZ12345' });
+    const { order } = await driver.post('/order/add', {
+      order: { autTyp: 0, zgloInterw: 'PRZEGLAD', rejestr: 'WZ12345', zgloNazwiskoImie: 'Kowalski Jan', zgloEmail: 'jan.kowalski@transbud.pl', zgloZakres: 'Przegląd — e-mail do kierowcy', stanLicz: 88000 },
+      rangePositions: [{ uslRodzaj: 1, tresc: 'Przegląd okresowy — robocizna', ilosc: 2, cena: 180, rabatProc: 0 }],
+    });
+    const advisor = await apiAs(request, 'doradca', 'Doradca123!', 'ADVISOR', { rejestr: 'WZ12345', vin: '000123' });
+    await advisor.put(`/order/${order.autId}`, { cenaWidoczna: 'T' });
+    await advisor.get(`/order/confirm-pricing/${order.autId}`);
+    await advisor.post(`/order/${order.autId}/transition`, { to: 1 });
+    const manager = await apiAs(request, 'manager', 'Manager123!', 'MANAGER');
+    await manager.post(`/order/${order.autId}/transition`, { to: 2 });
+
+    let mail: ReceivedMail;
+    do mail = await smtp.nextMail(30_000);
+    while (!(mail.to.includes('jan.kowalski@transbud.pl') && mail.subject === `Zlecenie ${order.autId} (WZ12345): Zaakceptowano przez Fleet Managera`));
+    const { text, html } = partsOf(mail);
+    // the text part: what, which vehicle, status, date, the price he may see, and the link
+    expect(text).toContain(`Zlecenie: ${order.autId}\nPojazd: WZ12345 (Škoda Octavia)\nRodzaj: `);
+    expect(text).toContain('\nStatus: Zaakceptowano przez Fleet Managera\n');
+    expect(text).toMatch(/\nWartość netto kosztorysu: 360,00\s*zł\n/);
+    const link = /<a href="([^"]+)" style="display:inline-block[^"]*">Otwórz zlecenie w portalu<\/a>/.exec(html)?.[1];
+    expect(link).toMatch(new RegExp(`/app/dane-pojazdu\\?open=${order.autId}$`));
+    expect(text).toContain(`Otwórz w portalu: ${link}`);
+
+    // the HTML part as a mail client shows it, at 600 px and on a phone: nothing wider than the screen, the facts stacked on the phone
+    const reader = await browser.newPage();
+    for (const width of [600, 390]) {
+      await reader.setViewportSize({ width, height: 900 });
+      await reader.setContent(html);
+      expect(await reader.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBeLessThanOrEqual(width);
+      const button = reader.getByRole('link', { name: 'Otwórz zlecenie w portalu' });
+      await expect(button).toBeVisible();
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      const label = (await reader.locator('.fact-label', { hasText: 'Status' }).boundingBox())!;
+      const value = (await reader.locator('.fact-value', { hasText: 'Zaakceptowano' }).boundingBox())!;
+      if (width === 390) expect(value.y).toBeGreaterThan(label.y + label.height - 1);
+      else expect(value.y).toBeLessThan(label.y + label.height);
+      const shot = await reader.screenshot({ fullPage: true, path: testInfo.outputPath(`driver-mail-${width}.png`) });
+      await testInfo.attach(`driver-mail-${width}`, { body: shot, contentType: 'image/png' });
+    }
+    await reader.close();
+
+    // the button opens the order's details over his vehicle's panel (he has no orders table)
+    const driverPage = await browser.newPage();
+    await signIn(driverPage, 'kierowca');
+    await driverPage.goto(new URL(link!).pathname + new URL(link!).search);
+    const details = driverPage.getByRole('dialog', { name: new RegExp(`Zlecenie ${order.autId}`) });
+    await expect(details.locator('[data-field="statusZnaczenie"]')).toContainText('Zaakceptowano przez Fleet Managera');
+    await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
+    await expect(driverPage.locator('[data-screen="vehicle-panels"]')).toBeVisible();
+    await details.getByRole('button', { name: 'Zamknij' }).last().click();
+    await expect(driverPage).toHaveURL(/\/app\/dane-pojazdu$/);
+    await driverPage.close();
+  } finally {
+    await smtp.close();
+  }
 });

@@ -193,6 +193,10 @@ export interface AppFile {
      */
     logoAlt?: string;
     favicon?: AssetFile;
+    /**
+     * The logo at the head of the portal's e-mails, a PNG or JPEG of the variant's assets/ folder (many mail clients show no SVG); without one an e-mail names the portal in text.
+     */
+    mailLogo?: string;
     colors?: {
       /**
        * Buttons, links and the top bar.
@@ -1384,19 +1388,41 @@ export interface NotificationEvent {
    */
   text: I18NKey;
   /**
-   * a line with the order's net total ({{total}}), added only for a recipient the order's rules (hiddenWhen.totals) let see prices
+   * the label of a fact added after `facts`: the order's net total, only for a recipient the order's rules (hiddenWhen.totals) let see prices
    */
   price?: I18NKey;
   /**
-   * where the message leads: the table route, opening the record's details (route?open=<idField>)
+   * what a reader needs without opening the portal (which order, which vehicle, its status, its date), listed under the e-mail's text as label and value; a fact whose value comes out empty is left out
    */
-  link?: {
-    route: string;
-    /**
-     * the field of the record that opens it (default: the resource's key)
-     */
-    idField?: string;
-  };
+  facts?: NotificationFact[];
+  /**
+   * where the message leads: a route, opening the record's details (route?open=<idField>); a list is tried in order, the first whose route lets the recipient in and whose `when` holds is taken (a driver's order opens from his vehicle's panel, not the orders table he may not see)
+   */
+  link?: NotificationLink | NotificationLink[];
+}
+
+export interface NotificationLink {
+  route: string;
+  /**
+   * the field of the record that opens it (default: the resource's key)
+   */
+  idField?: string;
+  /**
+   * over { role, variant, config } of the recipient
+   */
+  when?: Condition;
+  /**
+   * the e-mail's button (default: mail.button)
+   */
+  label?: I18NKey;
+}
+
+export interface NotificationFact {
+  label: I18NKey;
+  /**
+   * filled like the body, from the record as the recipient may see it (dates in the portal's format)
+   */
+  value: I18NKey;
 }
 
 /**
@@ -1425,9 +1451,21 @@ export interface NotificationsFile {
      */
     settingsRoute?: string;
     /**
-     * the text of the link to the event's record; {{url}}
+     * the first line of every e-mail
+     */
+    greeting?: I18NKey;
+    /**
+     * the text part's line with the link to the event's record; {{url}}
      */
     open?: I18NKey;
+    /**
+     * the HTML part's button to the record, where the event's link names none
+     */
+    button?: I18NKey;
+    /**
+     * under the button, the address to copy where a mail client shows no button; {{url}}
+     */
+    copyLink?: I18NKey;
     /**
      * the line with the link to the settings; {{url}}
      */
@@ -1471,6 +1509,15 @@ export interface PanelSetFile {
   entity: string;
   load: {
     endpoint: Endpoint;
+  };
+  /**
+   * The record an address names (?open=<id>, a notification's link) opens in this details dialog over the panels: a driver's order from his vehicle's panel, where he has no orders table. The server answers for the record within the caller's rows (404 otherwise).
+   */
+  open?: {
+    /**
+     * A details dialog; its load endpoint takes the id.
+     */
+    screen: string;
   };
   panels: ({
     [k: string]: unknown;

@@ -1,7 +1,9 @@
 /**
  * The `panel-set` screen type: one record (e.g. the session's vehicle) shown as cards — field
  * panels like a dialog's sections, and an actions panel whose buttons navigate or open a dialog
- * (a form-dialog in its mode starts from the record; a saved change reloads the record).
+ * (a form-dialog in its mode starts from the record; a saved change reloads the record). A record
+ * its address names (`?open=<id>`, a notification's link) opens in the declared details dialog over
+ * the panels; closing it drops the name from the address.
  */
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -10,12 +12,14 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import type { ConditionContext } from '../../../core/conditions';
 import { runAction, type DialogOpening } from '../../actions/run-action';
 import { errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { PanelActionDecl, PanelSetDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
+import { OPEN_PARAM } from '../../routing/filter-param';
 import { useNavigateTo } from '../../routing/useNavigateTo';
 import { FieldGrid } from '../FieldGrid';
 import { Loading } from '../Loading';
@@ -54,6 +58,14 @@ export default function PanelSet({ screen, screenId, params }: ScreenProps<Panel
   const record = state.status === 'loaded' ? state.record : null;
   const ctx = useConditionContext(record);
   const [dialog, setDialog] = useState<{ screen: string; opening?: DialogOpening } | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const openId = screen.open ? searchParams.get(OPEN_PARAM) : null;
+  const dropOpen = () =>
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      next.delete(OPEN_PARAM);
+      return next;
+    }, { replace: true });
 
   const onAction = (action: PanelActionDecl) =>
     runAction(action, record, { navigate: navigateTo, openDialog: (id, _recordId, opening) => setDialog({ screen: id, opening }) });
@@ -83,6 +95,9 @@ export default function PanelSet({ screen, screenId, params }: ScreenProps<Panel
         </Row>
       )}
       {dialog && record && <ScreenView screenId={dialog.screen} presentation="dialog" params={record} opening={dialog.opening} onClose={() => setDialog(null)} />}
+      {screen.open && openId && !dialog && (
+        <ScreenView screenId={screen.open.screen} presentation="dialog" params={{ id: openId }} onClose={dropOpen} />
+      )}
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { fieldLabelKey } from '../../../core/labels.ts';
 import { screenChecks } from '../check-context';
 
-/** Every panel's fields against the entity, with their texts; a dialog action names an existing screen. */
+/** Every panel's fields against the entity, with their texts; a dialog action and the dialog of ?open= name existing screens. */
 export const panelSetChecks = screenChecks('panel-set', (s, ctx) => {
+  if (s.open) ctx.needScreen('/open/screen', s.open.screen);
   s.panels.forEach((p: any, i: number) =>
     (p.actions ?? []).forEach((a: any, k: number) => {
       if (a.screen) ctx.needScreen(`/panels/${i}/actions/${k}/screen`, a.screen);
