@@ -4,7 +4,14 @@
  * Each journey finds records of its own: the inbox decides the seed's showcase order of its client
  * (reminder-showcase.ts), the driver's reading is entered by the driver of the seed's stale vehicle.
  */
-import { expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+import { type Page } from '@playwright/test';
+import { axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+
+/** No serious or critical violation on the page as it is. */
+async function expectAccessible(page: Page) {
+  const serious = (await axeScan(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 /** The vehicle of the seed's driver kierowca.licznik (server/seed/seed.ts). */
 const STALE_PLATE = 'WA20016';
@@ -86,6 +93,7 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
   await expect(facts.locator('dd').nth(0)).toHaveText(number);
   await expect(facts.locator('dd').nth(1)).toContainText(plate);
   await expect(facts.locator('dd').nth(3)).toHaveText(value);
+  await expectAccessible(page);
   await confirm.getByRole('button', { name: 'Nie' }).click();
   await expect(confirm).toBeHidden();
   await expect(inbox.getByRole('cell', { name: number, exact: true })).toBeVisible();
@@ -178,6 +186,7 @@ test('on a phone the tiles fold into one line of counts, so the inbox and the li
   // the whole Pulpit of an admin was 14 300 px tall at 390 px before the fold and the paged inbox
   expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(6500);
 
+  await expectAccessible(page);
   const toggle = fold.getByRole('button', { name: 'Pokaż według rodzaju' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await toggle.click();
