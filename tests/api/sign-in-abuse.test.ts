@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /** What a caller can see of an answer: status and body (the token of a success aside). */
-const seen = (res: { statusCode: number; json(): any }) => ({ status: res.statusCode, body: res.json() });
+/** What a stranger sees of an answer: its status and body, but for the request's own id (each answer has one). */
+const seen = (res: { statusCode: number; json(): any }) => {
+  const { requestId: _ownId, ...body } = res.json();
+  return { status: res.statusCode, body };
+};
 
 describe('sign-in tells a stranger nothing', () => {
   let t: TestApp;
