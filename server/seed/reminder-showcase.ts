@@ -156,7 +156,9 @@ export async function seedShowcaseOrders(db: Kysely<DB>, today: string, targets:
       { autId: estimateId, uslRodzaj: 1, rodzaj: 'podstawowa', czynnoscTyp: 'Wykonaj', tresc: 'Przegląd okresowy — robocizna', ilosc: 1, cena: 160, rabatProc: 0, autOk: '?' },
       { autId: estimateId, uslRodzaj: 2, rodzaj: 'dodatkowa', czynnoscTyp: 'Wykonaj', tresc: 'Klocki hamulcowe przód', ilosc: 1, cena: 260, rabatProc: 10, autOk: '?' },
     ];
-    await db.insertInto('order_position').values(positions.map((p) => ({ ...p, ogNetto: positionNet(p) }))).execute();
+    // each station prices a little differently (the same estimate at every client would read as made up)
+    const priced = positions.map((p) => ({ ...p, cena: Math.round(p.cena * (1 + (index % 5) * 0.07) * 100) / 100 }));
+    await db.insertInto('order_position').values(priced.map((p) => ({ ...p, ogNetto: positionNet(p) }))).execute();
     // the moves that brought them where they are, as POST /api/order/{id}/transition records them:
     // by the station's advisor and the client's fleet manager (the administrator where there is none)
     const advisor = await accountOf(db, 'ADVISOR', { stacjaSerw: station.stacjaSerw });
