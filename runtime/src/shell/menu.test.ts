@@ -16,11 +16,11 @@ function menuOf(role: Role, config: Record<string, unknown> = appJson.config) {
 
 // Spec §2 "Menu by role"
 describe('side menu by role', () => {
-  it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia without the password', () => {
+  it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia with the password change (issue 38)', () => {
     expect(menuOf('ADMIN')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
       administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'config-studio', 'refresh'],
-      settings: ['notifications'],
+      settings: ['password', 'notifications'],
       session: ['sign-out'],
     });
   });
