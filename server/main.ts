@@ -123,7 +123,10 @@ async function main() {
     const app = await buildApp({
       limits: defined({
         requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS'),
-        maxEventLoopDelayMs: envNumber('MAX_EVENT_LOOP_DELAY_MS') ?? 2_000,
+        // 10 s (2 s until issue 33): with the embedded database, whose queries run on the event
+        // loop, the bench's 200 clients lag ~8 s on two busy cores without being overloaded; with
+        // PostgreSQL the lag stays under 1 s (docs/benchmarks.md, "Load shedding")
+        maxEventLoopDelayMs: envNumber('MAX_EVENT_LOOP_DELAY_MS') ?? 10_000,
         maxHeapUsedBytes: envNumber('MAX_HEAP_USED_BYTES'),
       }),
       db: database.db,

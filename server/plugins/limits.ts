@@ -9,6 +9,7 @@
  *   runtime's pages and files are served all the same (plugins/delivery.ts).
  * 0 turns a limit off.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -48,11 +49,41 @@ export function serverLimits(limits: ServerLimits): Partial<FastifyServerOptions
   } as Partial<FastifyServerOptions>;
 }
 
+/** The resolution of the lag's samples, ms (under-pressure's). */
+const LAG_RESOLUTION_MS = 10;
+
+/**
+ * The event loop's lag as under-pressure measures it — the mean delay of the 10 ms samples taken
+ * since the last reading, less the resolution — except that a reading with no sample since the
+ * last one keeps the last figure. under-pressure 9 counts such a reading as an infinite lag, and
+ * one comes after every stall of a second or more (the timer that reads the lag runs twice in a
+ * row, Node's clock not yet moved past the stall): every API call was then refused for a second,
+ * whatever the limit — with the embedded database, whose queries run on the event loop, many times
+ * a minute under the bench's 50 clients (issue 33, docs/benchmarks.md).
+ */
+export function eventLoopLag(): { read(): number; stop(): void } {
+  const histogram = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  histogram.enable();
+  let lag = 0;
+  return {
+    read() {
+      if (histogram.count > 0) lag = Math.max(0, histogram.mean / 1e6 - LAG_RESOLUTION_MS);
+      histogram.reset();
+      return lag;
+    },
+    stop: () => histogram.disable(),
+  };
+}
+
 export default fp<{ limits: ServerLimits }>(
   async (app, { limits }) => {
     if (!limits.maxEventLoopDelayMs && !limits.maxHeapUsedBytes) return;
+    const lag = limits.maxEventLoopDelayMs ? eventLoopLag() : undefined;
+    if (lag) app.addHook('onClose', async () => lag.stop());
     await app.register(underPressure, {
-      maxEventLoopDelay: limits.maxEventLoopDelayMs,
+      // the lag is this plugin's own reading (eventLoopLag), checked as under-pressure's "health check"
+      maxEventLoopDelay: 0,
+      ...(lag && { healthCheck: async () => lag.read() <= limits.maxEventLoopDelayMs, healthCheckInterval: limits.sampleIntervalMs }),
       maxHeapUsedBytes: limits.maxHeapUsedBytes,
       sampleInterval: limits.sampleIntervalMs,
       retryAfter: 5,

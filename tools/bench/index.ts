@@ -3,7 +3,8 @@
  *
  * BENCH_QUICK=1 (or --quick): 10 repetitions and 2-second load runs, 1 000 notifications, to try a
  * change; the committed docs/benchmarks.md is always a full run. One part alone, without the rest:
- * `node --import tsx tools/bench/notifications.ts` (e-mail notifications; its header says how).
+ * `node --import tsx tools/bench/notifications.ts` (e-mail notifications; its header says how),
+ * `node --import tsx tools/bench/shedding.ts` (the load-shedding limit, issue 33).
  *
  * Seeds (once; later runs reuse the data) the bulk demo data into its own schema of the
  * PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), starts the real
@@ -32,6 +33,7 @@ import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
 import { notificationFigures, NOTIFICATIONS } from './notifications.ts';
 import { digestFigures, DIGEST_MANAGERS } from './digest.ts';
+import { sheddingMarkdown, sheddingRuns } from './shedding.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
 import { EXPLANATION, RATIO_NOTE } from './explanation.ts';
@@ -104,6 +106,12 @@ async function main() {
     // issue 25: e-mail notifications, on a schema of their own beside the bench data (alone: tools/bench/notifications.ts)
     operatorFigures.push(...(await notificationFigures({ root, databaseUrl, schema: `${schema}_notifications`, count: quick ? 1_000 : NOTIFICATIONS, log })));
     operatorFigures.push(...(await digestFigures(app, { managers: quick ? 100 : DIGEST_MANAGERS, log })));
+    // issue 33: the load-shedding limit under the 50- and 200-client runs, on PGlite and PostgreSQL (alone: tools/bench/shedding.ts)
+    const shedding = [
+      ...(await sheddingRuns({ limits: [0, 2_000, 10_000], clients: [50, 200], seconds, log })),
+      ...(await sheddingRuns({ limits: [2_000, 10_000], clients: [50, 200], seconds, postgres: databaseUrl, log })),
+    ];
+    operatorFigures.push(...sheddingMarkdown(shedding, seconds));
 
     const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
     const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);
