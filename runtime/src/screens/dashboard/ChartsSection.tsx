@@ -11,7 +11,11 @@ import type { ChartsSection as ChartsSectionDecl } from '../../../core/generated
 import { useConfig } from '../../config/ConfigContext';
 import { useConditionContext } from '../../config/useConditionContext';
 import { useMediaQuery } from '../../shell/useMediaQuery';
-import { chartConfig, chartTable, isPartial, type ChartDecl, type ChartRow } from './charts';
+import { axisLabel, chartConfig, chartLabels, chartTable, isPartial, lineLength, type ChartDecl, type ChartRow } from './charts';
+
+/** The most lines a category name takes beside bars across on a phone (about 300 px of chart). */
+const phoneLines = (decl: ChartDecl, rows: ChartRow[]) =>
+  Math.max(1, ...chartLabels(decl, rows).map((label) => [axisLabel(label, lineLength(300, true))].flat().length));
 import { DataState, Heading, type HeadingLevel, SectionFrame } from './parts';
 import { useGet } from './useGet';
 
@@ -39,8 +43,8 @@ function ChartCanvas({ decl, rows }: { decl: ChartDecl; rows: ChartRow[] }) {
   }, [decl, rows, t, reducedMotion, locale]);
   // the table beside it says the same to everyone; a canvas that could not be drawn leaves the table shown
   if (failed) return null;
-  // bars across: the height grows with the categories, whose names may take two or three lines
-  const style = decl.horizontal ? ({ '--chart-rows': rows.length } as CSSProperties) : undefined;
+  // bars across: the height grows with the categories and with the lines their names take on a phone
+  const style = decl.horizontal ? ({ '--chart-rows': rows.length, '--chart-lines': phoneLines(decl, rows) } as CSSProperties) : undefined;
   return (
     <div className={`chart-canvas${decl.horizontal ? ' chart-canvas--tall' : ''}`} style={style}>
       <canvas ref={canvas} aria-hidden="true" />
