@@ -18,6 +18,13 @@ export type ConfiguredFormProps = Omit<FormProps<any, RJSFSchema, any>, 'validat
 /** Fields of the portal's own, by the names uiSchemas give them (`ui:field`). */
 const formFields = { [CHECKBOX_MAP_FIELD]: CheckboxMapField };
 
+/**
+ * Without an onError of its host, @rjsf writes "Form validation failed" to the console each time a
+ * user's data fails a check (a wizard step validated before going on): the messages are on the
+ * fields, where the user reads them, so there is nothing to tell the console.
+ */
+const onFieldsShowTheirErrors = () => {};
+
 export function ConfiguredForm(props: ConfiguredFormProps) {
-  return <Form validator={formValidator} widgets={formWidgets} fields={formFields} templates={formTemplates} showErrorList={false} noHtml5Validate {...props} />;
+  return <Form validator={formValidator} widgets={formWidgets} fields={formFields} templates={formTemplates} showErrorList={false} noHtml5Validate onError={onFieldsShowTheirErrors} {...props} />;
 }
