@@ -38,7 +38,10 @@ export function Toasts({ breakpoint }: { breakpoint: number }) {
         >
           <div className={`d-flex align-items-start gap-2 p-3 ${toast.kind === 'warning' ? 'text-dark' : 'text-white'}`}>
             <ShellIcon svg={ICON[toast.kind]} />
-            <div className="flex-grow-1 toast-text">{toast.text}</div>
+            <div className="flex-grow-1 toast-text">
+              {toast.text}
+              {toast.reference && <div className="small mt-1 toast-reference">{t('app:requestId', { id: toast.reference })}</div>}
+            </div>
             <CloseButton variant={toast.kind === 'warning' ? undefined : 'white'} aria-label={t('app:close')} onClick={() => dismissToast(toast.id)} />
           </div>
         </Toast>
