@@ -71,7 +71,7 @@ test('the notification log shows Próby and Błąd at 1400 px, keeps its first c
     await page.reload();
     await tableLoaded(page);
     // the time stays at the left while the rest scrolls, as in the other tables
-    await expect(page.locator('.ag-pinned-left-header .ag-header-cell[col-id="createdAt"]')).toBeVisible();
+    await expect(page.locator('.ag-header-cell.ag-header-cell-last-left-pinned[col-id="createdAt"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await shot(page, `notifications-log-${width}`);
   }
@@ -135,8 +135,10 @@ test('the side menu’s column is white down to the footer of a long page', asyn
   await signIn(page, 'admin');
   await page.goto('/app/pulpit');
   await expect(page.locator('.app-main h1')).toBeVisible();
-  const bottom = await page.evaluate(() => document.querySelector('footer, [role="contentinfo"]')!.getBoundingClientRect().top + window.scrollY);
-  expect(bottom, 'the page is longer than the window').toBeGreaterThan(1200);
+  const footerTop = () => page.evaluate(() => document.querySelector('footer, [role="contentinfo"]')!.getBoundingClientRect().top + window.scrollY);
+  // the Pulpit's sections come in one after another: the page is long once they are in
+  await expect.poll(footerTop, { message: 'the page is longer than the window' }).toBeGreaterThan(1200);
+  const bottom = await footerTop();
   // at the top of the page, far below the (sticky) menu: the menu's column, not the page's grey
   expect(await pixel(page, 20, bottom - 20)).toEqual([255, 255, 255]);
   await shot(page, 'pulpit-full-1400', true);
