@@ -168,8 +168,8 @@ const EXPECTED: Record<string, Who> = {
   'DELETE /api/user-table-filter': 'signedIn',
   'DELETE /api/user-table-view': 'signedIn',
   'GET /api/user-table-view/:tableName': 'signedIn',
-  // the runtime's files and its client-side routes (the SPA fallback), public
-  'GET /': 'public',
+  // the runtime's files and its client-side routes (the SPA fallback, / included: the page with
+  // the pre-configuration written into it, plugins/delivery.ts), public
   'GET /index.html': 'public',
   'GET /assets/app.js': 'public',
   'GET /*': 'public',
