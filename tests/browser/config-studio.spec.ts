@@ -191,6 +191,7 @@ test('the texts tab names its groups as the menu names the screens, once each, a
   await signIn(page, 'admin');
   await openStudio(page);
   await openTab(page, 'Teksty');
+  await expect(page.getByLabel('Teksty ekranu').locator('option', { hasText: 'Dane pojazdu' })).toHaveCount(1);
   const options = (await page.getByLabel('Teksty ekranu').locator('option').allInnerTexts()).map((o) => o.trim());
   expect(options).toEqual(expect.arrayContaining(['Dane pojazdu', 'Zlecenia', 'Historia akceptacji', 'Konfiguracja portalu']));
   expect(new Set(options).size).toBe(options.length);
