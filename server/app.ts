@@ -7,7 +7,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import authPlugin, { declareScopeAccess, requireAccessDeclarations, type DeclaredRoute } from './plugins/auth.ts';
 import configPlugin from './plugins/config.ts';
@@ -18,6 +18,14 @@ import errorsPlugin from './plugins/errors.ts';
 import limitsPlugin, { DEFAULT_SERVER_LIMITS, serverLimits, type ServerLimits } from './plugins/limits.ts';
 import requestLogPlugin, { requestLogOptions } from './plugins/request-log.ts';
 import { openapiOptions, requireOperationDeclarations } from './plugins/openapi.ts';
+import { importRowSchemas } from './imports/openapi.ts';
+import { webhooksSection } from './webhooks/openapi.ts';
+import webhooksService, { type WebhookOptions } from './webhooks/service.ts';
+import webhookRoutes from './routes/webhooks.ts';
+import secondFactorPlugin, { type SecondFactorOptions } from './repositories/second-factor.ts';
+import secondFactorRoutes from './routes/second-factor.ts';
+import passkeySignInRoutes from './routes/passkey-sign-in.ts';
+import accountSecurityRoutes from './routes/account-security.ts';
 import signaturePlugin from './plugins/signature.ts';
 import metricsPlugin, { type MetricsAppOptions } from './metrics/plugin.ts';
 import carRoutes from './routes/car.ts';
@@ -25,15 +33,18 @@ import orderRoutes from './routes/orders.ts';
 import initRoutes from './routes/init.ts';
 import invoiceFileRoutes from './routes/invoice-files.ts';
 import emailSettingsRoutes from './routes/email-settings.ts';
+import auditRoutes from './routes/audit.ts';
 import passwordRoutes from './routes/passwords.ts';
 import settingsRoutes from './routes/settings.ts';
 import termsRoutes from './routes/terms.ts';
 import userAuthRoutes from './routes/user-auth.ts';
+import ssoRoutes from './routes/sso.ts';
 import userTableSettingsRoutes from './routes/user-table-settings.ts';
 import attachmentRoutes from './routes/attachments.ts';
 import contractRoutes from './routes/contract.ts';
 import noteRoutes from './routes/notes.ts';
 import usersAdminRoutes from './routes/users-admin.ts';
+import personalDataRoutes from './routes/personal-data.ts';
 // issue 14: damages, handovers and returns, readings, employees
 import assignmentRoutes from './routes/assignments.ts';
 import counterRoutes from './routes/counter.ts';
@@ -42,12 +53,16 @@ import employeeRoutes from './routes/employees.ts';
 import reminderRoutes from './routes/reminders.ts';
 import remindersService from './reminders/service.ts';
 import digestService from './notifications/digest.ts';
+import auditRetention from './audit/retention-job.ts';
 import cockpitRoutes from './routes/cockpit.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
 import notificationRoutes from './routes/notifications.ts';
 import studioService from './studio/service.ts';
 import configStudioRoutes from './routes/config-studio.ts';
+import importsService from './imports/service.ts';
+import importRoutes from './routes/imports.ts';
+import integrationAccountRoutes from './routes/integration-accounts.ts';
 import assignmentsRepository from './repositories/assignments.ts';
 import counterRepository from './repositories/counter.ts';
 import damagesRepository from './repositories/damages.ts';
@@ -102,6 +117,8 @@ export interface AppOptions {
   servedBy?: string;
   /** The time "now" for what depends on the day (the reminders' urgencies); tests fix it. Unset: the system clock. */
   clock?: () => Date;
+  /** Tests only: the per-address call limits (security.rateLimit) are lifted, whatever configuration is served, reloads included. */
+  liftRateLimits?: boolean;
   /**
    * Notifications (issue 25): `worker: false` keeps this process from delivering e-mails and
    * running scheduled jobs (tests that do not deliver; notifications are still written);
@@ -114,6 +131,10 @@ export interface AppOptions {
    * when only METRICS_TOKEN is set (main.ts). Unset: counted, never served.
    */
   metrics?: MetricsAppOptions;
+  /** Webhooks (issue 35): main.ts gives WEBHOOK_SECRET_KEY and WEBHOOK_ALLOW_HOSTS; tests shorten the schedule. */
+  webhooks?: WebhookOptions;
+  /** Two-factor sign-in (issue 36): main.ts gives TOTP_SECRET_KEY and SECOND_FACTOR_OPTIONAL; tests lift the requirement unless they test it. */
+  secondFactor?: SecondFactorOptions;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -183,6 +204,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // a hop count is a number for Fastify (its typings leave it out)
     trustProxy: trustProxyOption(options.trustProxy) as boolean | string | undefined,
     ajv: { customOptions: { strict: false } },
+    // a path the router cannot even match (a parameter longer than the router takes, a malformed
+    // escape) is bad input like any other: 400 with the one error body, never Fastify's own 414
+    frameworkErrors: (_error, request, reply: FastifyReply) => {
+      const detail = app.hasDecorator('config') ? app.config.t('errors:badValue') : 'Bad Request';
+      void reply.code(400).header('x-request-id', request.id).type('application/json; charset=utf-8')
+        .send(JSON.stringify({ statusCode: 400, code: 'BAD_URL', detail, requestId: request.id }));
+    },
   });
 
   // Request bodies are validated, and answers serialised, against schemas/ as the bundle in use
@@ -210,7 +238,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // The OpenAPI document (/api/docs/json): one rule makes every operation's id, tag, security and
   // error answers from the routes' declarations (plugins/openapi.ts).
-  await app.register(swagger, openapiOptions(documentedRoutes) as any);
+  await app.register(swagger, openapiOptions(documentedRoutes, { webhooks: () => webhooksSection(initial), schemas: () => importRowSchemas(initial) }) as any);
   // The API documentation is public, like the API's own description of itself should be.
   await app.register(async (docs) => {
     declareScopeAccess(docs, 'public');
@@ -227,6 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, options.metrics ?? {});
   // per-route limits only (server/rate-limit.ts): sign-in and the forgotten-password calls
   await app.register(rateLimit, { global: false });
+  app.decorate('rateLimitsLifted', options.liftRateLimits === true);
   await app.register(limitsPlugin, { limits });
   await app.register(compression);
   await app.register(authPlugin);
@@ -236,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tableQueriesPlugin);
   await app.register(usersRepository);
   await app.register(sessionsRepository);
+  await app.register(secondFactorPlugin, options.secondFactor ?? {});
   await app.register(termsRepository);
   await app.register(loginHistoryRepository);
   await app.register(settingsRepository);
@@ -260,17 +290,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(remindersService);
   // issue 25: the daily digest of the reminders and the failure summary, on the notifications' queue
   await app.register(digestService);
+  // issue 37: entries of the audit trail older than screens/app.json audit.keepDays, removed nightly and recorded
+  await app.register(auditRetention);
+  await app.register(webhooksService, { worker: options.notifications?.worker, ...options.webhooks });
   await app.register(cockpitRepository);
   // issue 26: the configuration studio's versions; its published layer joins the configuration
   await app.register(studioService, { root: options.root });
+  // issue 34: import runs on the job queue
+  await app.register(importsService);
 
   // Tier 3, routes.
   await app.register(initRoutes);
   await app.register(userAuthRoutes);
+  await app.register(ssoRoutes);
+  await app.register(secondFactorRoutes);
+  await app.register(passkeySignInRoutes);
+  await app.register(accountSecurityRoutes);
   await app.register(termsRoutes);
   await app.register(passwordRoutes);
   await app.register(settingsRoutes);
   await app.register(emailSettingsRoutes);
+  await app.register(auditRoutes);
   await app.register(carRoutes);
   await app.register(tableRoutes);
   await app.register(excelRoutes);
@@ -282,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(noteRoutes);
   await app.register(contractRoutes);
   await app.register(usersAdminRoutes);
+  await app.register(personalDataRoutes);
   // issue 14
   await app.register(damageRoutes);
   await app.register(assignmentRoutes);
@@ -292,7 +333,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cockpitRoutes);
   // issue 25
   await app.register(notificationRoutes);
+  await app.register(webhookRoutes);
   await app.register(configStudioRoutes);
+  // issue 34
+  await app.register(importRoutes);
+  // issue 34: integration accounts and their keys
+  await app.register(integrationAccountRoutes);
 
   // issue 15: the branding images of the request's variant
   await app.register(variantAssetRoutes, { root: options.root });

@@ -29,6 +29,7 @@ import { openBackupChannel } from './backup/channel.ts';
 import type { Bundle } from './config/bundle.ts';
 import { seedDatabase } from './seed/seed.ts';
 import { stopGracefullyOnSignals } from './shutdown.ts';
+import { productionRefusals } from './config/production.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
@@ -73,6 +74,13 @@ async function main() {
   }
   if (workers !== undefined && workers > 1 && !databaseUrl) {
     console.error(startupText(bundle, 'workersNeedPostgres', { workers: String(workers) }));
+    process.exit(1);
+  }
+  // production (NODE_ENV=production) without an operator key (the development keys are in the source
+  // code) or with the second factor lifted: server/config/production.ts
+  const refusals = productionRefusals(process.env);
+  if (refusals.length) {
+    for (const refusal of refusals) console.error(startupText(bundle, refusal, {}));
     process.exit(1);
   }
   // METRICS_PORT / METRICS_TOKEN (server/metrics/settings.ts): unset, no metrics are served anywhere
@@ -140,8 +148,14 @@ async function main() {
       servedBy: process.env.INSTANCE_ID ? `${process.env.INSTANCE_ID}:${process.pid}` : undefined,
       // links in e-mails lead here, never to a request's Host header (issue 25)
       notifications: { publicUrl },
+      // webhooks (issue 35): the key their secrets are encrypted under, and the hosts exempt from the address check
+      webhooks: { secretKey: process.env.WEBHOOK_SECRET_KEY || undefined, allowHosts: process.env.WEBHOOK_ALLOW_HOSTS || undefined },
       metrics: metricsOptions,
+      // two-factor sign-in (issue 36): the key TOTP secrets are sealed under; SECOND_FACTOR_OPTIONAL=1 (demo, tests) lifts the requirement
+      secondFactor: { secretKey: process.env.TOTP_SECRET_KEY || undefined, enforce: process.env.SECOND_FACTOR_OPTIONAL !== '1' },
     });
+    if (!app.secondFactor.enforce) app.log.warn('SECOND_FACTOR_OPTIONAL=1: the second factor the configuration requires is not enforced (demo and tests only)');
+    if (app.secondFactor.developmentKey) app.log.warn('TOTP_SECRET_KEY is not set: TOTP secrets are encrypted under the development key');
     app.addHook('onClose', async () => database.close());
     if (process.argv.includes('--digest')) {
       await runDigestOnce(app, process.argv.includes('--now'));

@@ -2,8 +2,8 @@
  * `npm run check`: the OpenAPI document, built as the portal publishes it (tools/openapi-document.ts,
  * no server started), linted by Redocly CLI with its `recommended` rules (redocly.yaml; the few
  * answered exceptions in .redocly.lint-ignore.yaml, each with its reason): any error or warning
- * fails. Also fails when the integration example's generated client types are stale
- * (`npm run gen` writes them).
+ * fails. Also fails when the integration example's generated client types, or the webhook event
+ * catalogue of docs/integration.md, are stale (`npm run gen` writes them).
  *
  *   tsx tools/check-openapi.ts           lint and check
  *   tsx tools/check-openapi.ts --write   also write the client types (npm run gen)
@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildOpenapiDocument, CLIENT_TYPES, clientTypes, ROOT } from './openapi-document.ts';
+import { CATALOGUE_FILE, catalogue, withCatalogue } from './webhook-catalogue.ts';
 
 /** Where the document is written for the linter; .redocly.lint-ignore.yaml names it. */
 const DOCUMENT = '.tmp/openapi/openapi.json';
@@ -35,6 +36,21 @@ if (write) {
 } else if (!existsSync(typesFile) || readFileSync(typesFile, 'utf8') !== types) {
   failed = true;
   console.error(`✗ ${CLIENT_TYPES} is stale: run npm run gen`);
+}
+
+// the event catalogue of docs/integration.md, from the document's webhooks section (issue 35)
+const catalogueFile = join(ROOT, CATALOGUE_FILE);
+const current = readFileSync(catalogueFile, 'utf8');
+const updated = withCatalogue(current, catalogue(document));
+if (updated === undefined) {
+  failed = true;
+  console.error(`✗ ${CATALOGUE_FILE} has no webhook-events markers for the event catalogue`);
+} else if (write) {
+  writeFileSync(catalogueFile, updated);
+  console.log(`✓ wrote the event catalogue of ${CATALOGUE_FILE}`);
+} else if (updated !== current) {
+  failed = true;
+  console.error(`✗ the event catalogue of ${CATALOGUE_FILE} is stale: run npm run gen`);
 }
 
 if (!write) {

@@ -57,6 +57,9 @@ export const BUDGETS_KB: Budget[] = [
     page: 'configuration studio', screenType: 'studio', after: 'login', budgetKb: 30, totalBudgetKb: 145,
     lazy: [{ name: 'JSON editor (CodeMirror 6, JSON schema)', module: 'src/screens/studio/json-editor/JsonEditor.tsx', budgetKb: 170 }],
   },
+  // Import danych (issue 34): the five steps and the history, no library of its own (react-bootstrap's
+  // form parts, the signed multipart of the API client); loaded only when the screen is opened
+  { page: 'data import screen', screenType: 'data-import', after: 'login', budgetKb: 30, totalBudgetKb: 145 },
 ];
 
 /**

@@ -22,6 +22,8 @@ export async function runExample(baseUrl: string, username: string, password: st
   // 1. Sign in (a signed POST: the middleware adds X-Nonce and X-Signature)
   const auth = await client.POST('/api/user/auth', { body: { username, password, role: 'MANAGER' } });
   if (!auth.data) throw new Error(`sign-in refused: ${auth.error?.detail}`);
+  // an account with a second factor answers with a ticket for the second step (issue 36): a system signs in with an integration key instead
+  if (!auth.data.id_token || !auth.data.body) throw new Error('sign-in needs a second factor: use an integration key (docs/integration.md)');
   setToken(auth.data.id_token);
   log(`signed in as ${auth.data.body.userDetails.lastName} ${auth.data.body.userDetails.firstName}`);
 

@@ -68,6 +68,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a passkey: the browser's answer and the name the user gives it */
+        post: operations["securityPasskeyAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename one of the caller's passkeys */
+        put: operations["securityPasskeyRename"];
+        post?: never;
+        /**
+         * Remove one of the caller's passkeys
+         * @description Refused with 400 when it is the last second factor of a user the configuration asks for one.
+         */
+        delete: operations["securityPasskeyRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin registering a passkey: the options for the browser
+         * @description PublicKeyCredentialCreationOptionsJSON for navigator.credentials.create (@simplewebauthn/browser startRegistration), with a ticket to send back with the answer. A passkey signs in alone, so only a session signed in within security.session.recentSignInMinutes may add one: otherwise 403 SIGN_IN_AGAIN.
+         */
+        post: operations["securityPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New recovery codes (the password); the old ones stop working */
+        post: operations["securityRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's second factor, passkeys and sessions (Ustawienia → Bezpieczeństwo) */
+        get: operations["securityOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller's sessions (Wyloguj) */
+        delete: operations["securitySessionEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of the caller but this one (Wyloguj wszędzie indziej) */
+        post: operations["securitySessionsEndOthers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the authenticator app with a first code; answers the recovery codes */
+        post: operations["securityTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch the authenticator app off (the password and a current code)
+         * @description Refused with 400 while the configuration asks this user for a second factor and no passkey remains; a wrong password or code counts towards the sign-in lock-out.
+         */
+        post: operations["securityTotpDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin setting up an authenticator app: its secret as text and as a QR code
+         * @description A new secret (replacing one not yet confirmed); TOTP is on only after POST /api/account/totp/confirm with a first code. 409 when it is on already.
+         */
+        post: operations["securityTotpSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/notifications/{id}/send-again": {
         parameters: {
             query?: never;
@@ -429,6 +612,131 @@ export interface paths {
          * @description multipart/form-data, signed like every POST (X-Nonce, X-Signature over the raw body). Fields: id (the record), group (SA_POJA, SA_PRZYDZ, SA_AUTO, SA_SZKODY), tytul (required, max 29), opis (required, max 255), file (exactly one). The multiple variant indexes them: tytul[0], opis[0], file[0], tytul[1] … with one id and group. The file's extension must be allowed by the configuration, its size within the limit, its content of the kind its extension names. All attachments are stored or none.
          */
         post: operations["attachmentUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One trail entry with its change field by field */
+        get: operations["auditChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/excel/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared Excel file of audit rows
+         * @description The prepared Excel file, once, for the session that prepared it.
+         */
+        get: operations["auditExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/excel/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare an Excel file of the audit rows
+         * @description Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.
+         */
+        post: operations["auditExcelPrepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/history/{resource}/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A record's history of changes (Historia zmian) */
+        get: operations["auditHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of audit for a filter and sort (a block of rows) */
+        post: operations["auditTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of audit rows for a filter */
+        post: operations["auditTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of audit rows with the total and a cursor to the next */
+        post: operations["auditTable2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1427,6 +1735,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/import/declarations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Importable resources of the caller's variant and their fields */
+        get: operations["importDeclarations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/declarations/{name}/mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Remember a column mapping of a declaration for this variant */
+        put: operations["importSaveMapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a file: columns, first rows, suggested mapping
+         * @description multipart/form-data, signed like every POST (X-Nonce, X-Signature over the raw body). Reads the head of the file: encoding, delimiter, columns, up to 5 rows and the suggested mapping for the declaration.
+         */
+        post: operations["importPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The import runs, newest first */
+        get: operations["importRuns"];
+        put?: never;
+        /**
+         * Create an import run (file or JSON lines), dry or real
+         * @description Streams the file into the database and queues the run (202). Signed like every POST (X-Nonce, X-Signature over the raw body), except for an integration key. Idempotency-Key: the same key from the same caller answers the same run. Over the configured rows or bytes: 413 with the limit in words.
+         */
+        post: operations["importCreateRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One import run: state, progress, counts, first errors */
+        get: operations["importRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/runs/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The errors of an import run, a page at a time */
+        get: operations["importRunErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/runs/{id}/errors.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rows in error of an import run as xlsx, with an error column */
+        get: operations["importRunErrorsXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/init/pre-config": {
         parameters: {
             query?: never;
@@ -1438,6 +1872,147 @@ export interface paths {
         get: operations["initPreConfig"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an integration account (its clients and scopes) */
+        post: operations["integrationAccountsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An integration account with its keys (the keys panel) */
+        get: operations["integrationAccountsDetails"];
+        /** Change an integration account; its keys follow at once on every process */
+        put: operations["integrationAccountsUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The keys of an integration account (never the keys themselves) */
+        get: operations["integrationAccountsKeys"];
+        put?: never;
+        /**
+         * A new key of an integration account, shown in this answer only
+         * @description At most two keys of an account are active at once (rotation: make the new one, switch the system over, revoke the old one); a third is refused with 400.
+         */
+        post: operations["integrationAccountsCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/{id}/keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a key: refused at once on every server process */
+        post: operations["integrationAccountsRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scopes an integration account may be given, named as the menu names them */
+        get: operations["integrationAccountsScopes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of integration-accounts for a filter and sort (a block of rows) */
+        post: operations["integrationAccountsTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of integration-accounts rows for a filter */
+        post: operations["integrationAccountsTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration-accounts/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of integration-accounts rows with the total and a cursor to the next */
+        post: operations["integrationAccountsTable2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2254,6 +2829,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/personal-data/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared personal-data export, once
+         * @description The prepared zip, once, for the administrator's session that prepared it; then it is gone.
+         */
+        get: operations["usersPersonalDataDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reminders": {
         parameters: {
             query?: never;
@@ -2777,9 +3372,109 @@ export interface paths {
         put?: never;
         /**
          * Sign in: a bearer token and the user's details
-         * @description Every refusal that could tell whether the login exists or the password is right (unknown login, wrong password, role choice or vehicle) answers the same 401 UNAUTHORIZED. Failed sign-ins of one login name from one address lock it for that address for a few minutes (429 LOCKED), known or unknown alike; each address has a call limit (429 TOO_MANY_REQUESTS).
+         * @description Every refusal that could tell whether the login exists or the password is right (unknown login, wrong password, role choice or vehicle) answers the same 401 UNAUTHORIZED. Failed sign-ins of one login name from one address lock it for that address for a few minutes (429 LOCKED), known or unknown alike; each address has a call limit (429 TOO_MANY_REQUESTS). An account with a second factor (issue 36) gets `secondFactor` { ticket, methods } instead of a token: the sign-in ends with POST /api/user/auth/second-factor (a TOTP or recovery code) or /api/user/auth/passkey.
          */
         post: operations["sessionSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/auth/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of a sign-in: the passkey's answer to the challenge
+         * @description The browser's answer (AuthenticationResponseJSON). A passkey of another account, an answer for another origin or an old challenge answers 401 SECOND_FACTOR_INVALID and counts towards the lock-out like a wrong password.
+         */
+        post: operations["sessionPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/auth/passkey-only": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey alone: its answer gives a bearer token
+         * @description The browser's answer (AuthenticationResponseJSON) to the challenge of /passkey-only/options. An unknown passkey, a passkey whose user handle names another account, an answer made for another origin, an unknown, expired or already used challenge and a bad signature all answer the same 401 PASSKEY_REFUSED (counted towards the passkey's account's lock-out like a wrong password). Only after the passkey verified: 429 LOCKED for a locked login, 401 for an ended account, an expired password, a client that signs in through its identity provider, or a role choice or vehicle that does not fit the account (the Polish reason in `detail`). A passkey with user verification stands for both factors: the answer is a session, never a second step.
+         */
+        post: operations["sessionPasskeyOnly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/auth/passkey-only/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey alone: the challenge, no account named
+         * @description Begins a sign-in with a passkey instead of password + code. The body is the login form's role choice (with the plate, and for an advisor the last six VIN characters), validated like POST /api/user/auth; it is checked against the passkey's account at POST /api/user/auth/passkey-only. Answers PublicKeyCredentialRequestOptionsJSON with no allowCredentials (the browser offers its discoverable credentials for this host) and user verification required; the challenge lives 5 minutes and works once.
+         */
+        post: operations["sessionPasskeyOnlyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/auth/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of a sign-in with a passkey: the challenge for the browser
+         * @description WebAuthn authentication options (PublicKeyCredentialRequestOptionsJSON) for the passkeys of the ticket's account; hand them to navigator.credentials.get (@simplewebauthn/browser startAuthentication).
+         */
+        post: operations["sessionPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of a sign-in: a code of the authenticator app or a recovery code
+         * @description Ends a sign-in begun by POST /api/user/auth that answered `secondFactor`. Exactly one of `code` (6 digits of the authenticator app; a code is accepted once) and `recoveryCode` (one of the ten recovery codes; each works once). A wrong code answers 401 SECOND_FACTOR_INVALID and counts towards the lock-out like a wrong password; an unknown, expired or used-up ticket 401 TICKET_EXPIRED.
+         */
+        post: operations["sessionSecondFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2817,6 +3512,66 @@ export interface paths {
          * @description An advisor switches the session to another vehicle (plate + last six VIN characters); the token stays the same.
          */
         post: operations["sessionChangeVehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on: the provider's answer, back to the sign-in page
+         * @description The redirect URI to register at the provider: https://<the variant's host>/api/user/sso/callback. Takes the flow of `state` once (unknown, replayed, expired or started in another browser: refused), exchanges the code with the PKCE verifier, checks the ID token (signature, issuer, audience, expiry, nonce), finds the account (app.sso.match) and redirects (302) to the sign-in page with a one-time code in the fragment (#sso=…) that POST /api/user/sso/session turns into the session or the refusal.
+         */
+        get: operations["sessionSsoCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sso/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Single sign-on: the session (bearer token, user details) or the refusal
+         * @description The runtime sends the one-time code of the sign-in page's fragment (#sso=…). The answer is that of POST /api/user/auth; a refusal is 401 (unknown, used or expired code; the provider's answer failed a check; no account of this variant for the person) or 429 (the account is locked), with the Polish reason. A person the provider knows but the portal does not is answered like any other refused person.
+         */
+        post: operations["sessionSsoSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on: the redirect to the client's identity provider
+         * @description The sign-in page's "Zaloguj przez …" link, for a variant with single sign-on (app.sso). Redirects (302) to the provider's authorization endpoint (authorization code, PKCE S256, state, nonce) and sets a short-lived HttpOnly cookie for the callback. When the provider cannot be reached the redirect goes back to the sign-in page with the refusal (#sso=…). 404 when the variant has no single sign-on.
+         */
+        get: operations["sessionSsoStart"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2862,6 +3617,100 @@ export interface paths {
          * @description Deletes an account, keeping its history readable (docs/decisions.md "Deleting a user"); its sessions end. One's own account cannot be deleted.
          */
         delete: operations["usersDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/anonymise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anonymise a person (RODO art. 17) and close the account
+         * @description Replaces the person's name, e-mail, phones, login and address by a pseudonym (names, login) or nothing, wherever a field declared personal (x-personal of the entity schemas) holds them: orders, damages, notes, assignments, sign-ins, notifications and webhook messages stay, without them. The account is closed (as deleted: no password, no single sign-on identifier, no passkeys or second factor) and its sessions end on every process. 409 while the person has an open vehicle assignment or is already anonymised; 400 for one's own account. The audit trail is append-only: its earlier entries are not rewritten. Recorded in the trail.
+         */
+        post: operations["usersAnonymise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/personal-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export every row that names a person (RODO) as a one-time download
+         * @description Builds a zip of every row the portal holds that names the user: the account, the employee record, assignments, readings, orders and damages they reported or that name them, notes, attachments (described, not their contents), sign-ins, acceptances, notifications, sessions, passkeys, saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. Recorded in the audit trail.
+         */
+        post: operations["usersPersonalDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/second-factor/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a user's second factor (ADMIN): set up again at the next sign-in
+         * @description Removes the authenticator app, the recovery codes and the passkeys of the account and ends its sessions; recorded in the login history (SECOND_FACTOR_RESET).
+         */
+        post: operations["securityUserSecondFactorReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sessions a user is signed in with now (ADMIN) */
+        get: operations["securityUserSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a session of a user (ADMIN); on every process at once */
+        delete: operations["securityUserSessionEnd"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2995,8 +3844,464 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook-endpoint/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of webhook-endpoint for a filter and sort (a block of rows) */
+        post: operations["webhookEndpointTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-endpoint/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of webhook-endpoint rows for a filter */
+        post: operations["webhookEndpointTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-endpoint/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of webhook-endpoint rows with the total and a cursor to the next */
+        post: operations["webhookEndpointTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-message/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of webhook-message for a filter and sort (a block of rows) */
+        post: operations["webhookMessageTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-message/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of webhook-message rows for a filter */
+        post: operations["webhookMessageTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-message/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of webhook-message rows with the total and a cursor to the next */
+        post: operations["webhookMessageTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clients whose events an endpoint of the caller may get */
+        get: operations["webhooksClientList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook endpoints the caller manages */
+        get: operations["webhooksEndpointList"];
+        put?: never;
+        /** Add a webhook endpoint; its signing secret is answered this once */
+        post: operations["webhooksEndpointCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["webhooksEndpointGet"];
+        /** Save a webhook endpoint whole */
+        put: operations["webhooksEndpointUpdate"];
+        post?: never;
+        /** Remove a webhook endpoint with its log */
+        delete: operations["webhooksEndpointDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's log: its messages, newest first */
+        get: operations["webhooksMessageList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again the messages that failed since a time */
+        post: operations["webhooksRecover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret (the previous one signs too for 24 h) */
+        post: operations["webhooksSecretRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event (webhook.test) to this endpoint */
+        post: operations["webhooksEndpointTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events an endpoint may take */
+        get: operations["webhooksEventList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One message with its payload and every attempt */
+        get: operations["webhooksMessageGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/messages/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one message again now (same webhook-id) */
+        post: operations["webhooksMessageResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "damage.reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event damage.reported
+         * @description A damage of a vehicle was reported. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookDamageReported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "import.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event import.finished
+         * @description An import run (POST /api/import/runs, mode import) ended, succeeded or failed: the run as the import API answers it (declaration, state, counts, who started it, file name, its first errors). Sent to endpoints that take every client's events and to those whose clients include every client the run was limited to (an integration key's run); an administrator's run, not limited to clients, reaches only the former. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookImportFinished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event order.created
+         * @description An order (service, repair or tyre order) was created. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookOrderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.estimate_confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event order.estimate_confirmed
+         * @description The service station's advisor confirmed the order's estimate. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookOrderEstimateConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event order.status_changed
+         * @description An order's status changed by a declared transition (awaiting acceptance, authorised, closed …). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookOrderStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reading.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event reading.added
+         * @description An odometer reading was entered for a vehicle (the vehicle with its new reading). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookReadingAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vehicle.handed_over": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event vehicle.handed_over
+         * @description A vehicle was handed over to an employee (the new assignment). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookVehicleHandedOver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vehicle.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event vehicle.returned
+         * @description A vehicle was returned by its employee (the closed assignment). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookVehicleReturned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event webhook.test
+         * @description A test sent by "send a test event"; never sent otherwise. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -3150,6 +4455,79 @@ export interface components {
             message: string;
             zalaczIds: number[];
         };
+        /**
+         * Wpis dziennika zmian
+         * @description One change the portal made on someone's behalf (issue 37, migration 029); the rows of view v_audit_entry. The change itself, field by field, is answered by GET /api/audit/{id}/changes.
+         */
+        "audit-entry": {
+            accountId?: number | null;
+            /** @description The change as a code; its text is audit:actions.<code>. */
+            action?: string;
+            /** @enum {string} */
+            actorKind?: "user" | "integration" | "system";
+            /** @description The user's login, the integration account's key name, or the job's name at the time. */
+            actorLabel?: string | null;
+            address?: string | null;
+            /** Format: date-time */
+            at?: string;
+            /** @description The names of the changed fields. */
+            fields?: string | null;
+            id?: number;
+            job?: string | null;
+            keyId?: number | null;
+            recordKey?: string | null;
+            /**
+             * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
+             * @enum {string}
+             */
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit";
+            /** @enum {string|null} */
+            role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
+            /** @description The entry's place in the hash chain. */
+            seq?: number;
+            /** @description A pseudonym of the session (not its token). */
+            session?: string | null;
+            userId?: number | null;
+        };
+        /**
+         * A trail entry with its change field by field
+         * @description The entry as the Dziennik zmian table shows it, and each changed field with its label as the forms name it and its values before and after as text (secrets as "zmieniono").
+         */
+        "audit-entry-changes": {
+            changes: {
+                after: string;
+                before: string;
+                field: string;
+                label: string;
+            }[];
+            entry: components["schemas"]["audit-entry"];
+        };
+        /**
+         * A record's history of changes
+         * @description "Historia zmian" of one record (issue 37): the trail's entries about it and its child records, newest first, one row per changed field the caller may read, labelled as the forms name the field and its values as the screens show them (secrets as "zmieniono"). At most `limit` entries; `more` says older ones were left out (the full trail is Administracja → Dziennik zmian).
+         */
+        "audit-record-history": {
+            changes: {
+                action: string;
+                /** @enum {string} */
+                actorKind: "user" | "integration" | "system";
+                actorLabel: string | null;
+                after: string;
+                /** Format: date-time */
+                at: string;
+                before: string;
+                entryId: number;
+                /** @description The changed field; empty for an entry that changed no field (a removal). */
+                field: string;
+                label: string;
+                recordKey: string | null;
+                resource: string;
+                role: string | null;
+                /** @description The row's key: the entry's id and the field. */
+                row: string;
+            }[];
+            more: boolean;
+        };
         /** Login request */
         "auth-request": {
             password: string;
@@ -3163,9 +4541,12 @@ export interface components {
             /** @description Exactly the last six VIN characters; empty or null when the choice has no VIN field (a login form sends its hidden fields empty). */
             vin?: string | null;
         } & (unknown & unknown);
-        /** Login response (POST /api/user/auth) */
+        /**
+         * Login response (POST /api/user/auth and its second step)
+         * @description Signed in: `id_token` and `body`. An account with a second factor answers the password step with `secondFactor` instead (issue 36): the sign-in ends with POST /api/user/auth/second-factor or /api/user/auth/passkey, which answer `id_token` and `body`.
+         */
         "auth-response": {
-            body: {
+            body?: {
                 postConfig: {
                     logicConfig?: {
                         hideRangeForManager?: boolean;
@@ -3175,7 +4556,13 @@ export interface components {
                 };
                 userDetails: components["schemas"]["user-details"];
             };
-            id_token: string;
+            id_token?: string;
+            secondFactor?: {
+                /** @description What the account can prove itself with. */
+                methods: ("totp" | "recovery" | "passkey")[];
+                /** @description Carries the sign-in to its second step: valid a few minutes, for a few tries. */
+                ticket: string;
+            };
         };
         /**
          * Pojazd
@@ -3715,6 +5102,626 @@ export interface components {
             status?: string | null;
             uwagi?: string | null;
         };
+        /** The importable resources of the caller's variant (GET /api/import/declarations) */
+        "import-declarations": {
+            /** @description The file name endings this import takes when they differ from the screen's (an import of files: .zip, .pdf). */
+            accept?: string[];
+            fields: {
+                aliases: string[];
+                /**
+                 * @description What an empty cell means for an existing row.
+                 * @enum {string}
+                 */
+                blank?: "keep" | "clear";
+                label: string;
+                name: string;
+                /** @description The record this column finds (a vehicle by VIN or registration). */
+                reference?: string;
+                required: boolean;
+                /** @enum {string} */
+                type: "text" | "integer" | "decimal" | "date" | "datetime" | "boolean";
+            }[];
+            /** @description The fields (or reference targets) a row is matched by. */
+            key: string[];
+            label: string;
+            /** @description The remembered mapping { column: field } for this declaration and variant. */
+            mapping: {
+                [key: string]: string | null;
+            } | null;
+            missing: ("keep" | "deactivate")[];
+            /** @description The declaration's name (schemas/imports/<name>.json); a key's scope import:<name>. */
+            name: string;
+        }[];
+        /** One error of a row of an import file */
+        "import-error": {
+            /** @description The column as the file names it. */
+            column: string | null;
+            message: string;
+            /** @description The row's number as a spreadsheet shows it (the heading is row 1); for JSON lines, the line. */
+            row: number;
+        };
+        /** A page of a run's errors, by row */
+        "import-error-list": {
+            rows: components["schemas"]["import-error"][];
+            total: number;
+        };
+        /** The mapping of a file's columns to a declaration's fields, remembered per declaration and variant */
+        "import-mapping-request": {
+            mapping: {
+                [key: string]: string | null;
+            };
+        };
+        /** The head of an import file: its columns, a few rows and the suggested mapping (POST /api/import/preview) */
+        "import-preview": {
+            columns: string[];
+            delimiter: string | null;
+            encoding: string | null;
+            /** @enum {string} */
+            format?: "csv" | "xlsx" | "ndjson" | "zip" | "pdf";
+            sample: string[][];
+            suggested: {
+                [key: string]: string | null;
+            };
+            unknownColumns: string[];
+        };
+        /**
+         * A row of the import "assignment" (declaration=assignment; a key needs the scope import:assignment)
+         * @description One JSON line of a run of schemas/imports/assignment.json. Matched by: pojazdId, dataWy.
+         */
+        "import-row-assignment": {
+            /**
+             * Format: date-time
+             * @description In a file: Data wydania, Wydano
+             */
+            dataWy: string;
+            /**
+             * Format: date-time
+             * @description In a file: Data zdania, Data zwrotu, Zdano
+             */
+            dataZd?: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Licznik przy wydaniu, Przebieg przy wydaniu */
+            licznikWy?: number;
+            /** @description In a file: Licznik przy zdaniu, Przebieg przy zwrocie */
+            licznikZd?: number;
+            /** @description In a file: VIN, Nr VIN, Numer nadwozia */
+            nrPodw?: string;
+            /** @description In a file: Nr pracownika, Numer pracownika, Nr kadrowy, Kierowca */
+            nrPrac?: string;
+            /** @description In a file: Odebrał, Odbierający */
+            opOdebral?: string;
+            /** @description In a file: Wydał, Wydający */
+            opWydal?: string;
+            /** @description In a file: Stan paliwa przy zdaniu */
+            palStanZd?: number;
+            /** @description In a file: Paliwo przy wydaniu */
+            palWy?: number;
+            /** @description In a file: Paliwo przy zdaniu */
+            palZd?: number;
+            /** @description In a file: Nr rejestracyjny, Rejestracja */
+            rejestr?: string;
+            /** @description In a file: Uwagi do wydania, Uwagi wydanie */
+            uwagiWy?: string;
+            /** @description In a file: Uwagi do zdania, Uwagi zwrot */
+            uwagiZd?: string;
+        };
+        /**
+         * A row of the import "car" (declaration=car; a key needs the scope import:car)
+         * @description One JSON line of a run of schemas/imports/car.json. Matched by: nrPodw.
+         */
+        "import-row-car": {
+            /**
+             * Format: date
+             * @description In a file: AC do
+             */
+            acDataDo?: string;
+            /**
+             * Format: date
+             * @description In a file: AC od
+             */
+            acDataOd?: string;
+            /** @description In a file: AC ubezpieczyciel */
+            acFirma?: string;
+            /** @description In a file: AC polisa, Polisa AC */
+            acPolisa?: string;
+            /**
+             * Format: date
+             * @description In a file: Assistance do
+             */
+            asDataDo?: string;
+            /**
+             * Format: date
+             * @description In a file: Assistance od
+             */
+            asDataOd?: string;
+            /** @description In a file: Assistance ubezpieczyciel */
+            asFirma?: string;
+            /** @description In a file: Assistance polisa */
+            asPolisa?: string;
+            /**
+             * Format: date
+             * @description In a file: Data przeglądu, Przegląd
+             */
+            dataPrzeg?: string;
+            /**
+             * Format: date
+             * @description In a file: Data rejestracji, Data pierwszej rejestracji
+             */
+            dataRej?: string;
+            /** @description In a file: Grupa */
+            grupa?: string;
+            /** @description In a file: Kategoria */
+            kategoria?: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Marka */
+            marka?: string;
+            /** @description In a file: VIN, Nr VIN, Numer nadwozia, Nr nadwozia */
+            nrPodw: string;
+            /**
+             * Format: date
+             * @description In a file: NW do
+             */
+            nwDataDo?: string;
+            /**
+             * Format: date
+             * @description In a file: NW od
+             */
+            nwDataOd?: string;
+            /** @description In a file: NW ubezpieczyciel */
+            nwFirma?: string;
+            /** @description In a file: NW polisa, Polisa NW */
+            nwPolisa?: string;
+            /**
+             * Format: date
+             * @description In a file: OC do
+             */
+            ocDataDo?: string;
+            /**
+             * Format: date
+             * @description In a file: OC od
+             */
+            ocDataOd?: string;
+            /** @description In a file: OC ubezpieczyciel */
+            ocFirma?: string;
+            /** @description In a file: OC polisa, Polisa OC */
+            ocPolisa?: string;
+            /**
+             * Format: date
+             * @description In a file: Serwis do daty
+             */
+            otDoDaty?: string;
+            /** @description In a file: Serwis do km */
+            otDoKm?: number;
+            /**
+             * Format: date
+             * @description In a file: Planowana data likwidacji
+             */
+            planLikData?: string;
+            /** @description In a file: Planowany przebieg likwidacji */
+            planLikLicznik?: number;
+            /** @description In a file: Status */
+            pojStatus?: string;
+            /** @description In a file: Nr rejestracyjny, Rejestracja, Numer rejestracyjny */
+            rejestr: string;
+            /** @description In a file: Rok produkcji, Rocznik */
+            rokProd?: number;
+        };
+        /**
+         * A row of the import "client" (declaration=client; a key needs the scope import:client)
+         * @description One JSON line of a run of schemas/imports/client.json. Matched by: klient.
+         */
+        "import-row-client": {
+            /** @description In a file: Symbol klienta, Symbol, Klient, Kod klienta */
+            klient: string;
+            /** @description In a file: Nazwa klienta, Nazwa, Nazwa firmy */
+            klientNazwa: string;
+            /** @description In a file: Miejscowość, Miasto */
+            miejscow?: string;
+            /** @description In a file: NIP */
+            nip?: string;
+        };
+        /**
+         * A row of the import "contract" (declaration=contract; a key needs the scope import:contract)
+         * @description One JSON line of a run of schemas/imports/contract.json. Matched by: umowaNr, klientSymbol.
+         */
+        "import-row-contract": {
+            /**
+             * Format: date
+             * @description In a file: Data do, Koniec umowy, Data zakończenia
+             */
+            dataDo?: string;
+            /**
+             * Format: date
+             * @description In a file: Data od, Początek umowy, Data rozpoczęcia
+             */
+            dataOd?: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Limit km, Limit kilometrów, Limit km ogółem */
+            limitKmOgol?: number;
+            /** @description In a file: VIN, Nr VIN, Numer nadwozia */
+            nrPodw?: string;
+            /** @description In a file: Opłata za km ponad limit, Stawka za nadprzebieg */
+            oplPrzekmIle?: number;
+            /** @description In a file: Rata, Rata netto, Kwota raty */
+            opmRataIle?: number;
+            /** @description In a file: Rata opis, Opis raty */
+            opmRataTresc?: string;
+            /** @description In a file: Serwis, Opłata serwisowa */
+            opmSerwIle?: number;
+            /** @description In a file: Serwis opis, Opis serwisu */
+            opmSerwTresc?: string;
+            /** @description In a file: Ubezpieczenie, Opłata ubezpieczeniowa */
+            opmUbezIle?: number;
+            /** @description In a file: Ubezpieczenie opis, Opis ubezpieczenia */
+            opmUbezTresc?: string;
+            /** @description In a file: Nr rejestracyjny, Rejestracja */
+            rejestr?: string;
+            /** @description In a file: Nr umowy, Numer umowy, Umowa, Nr kontraktu */
+            umowaNr: string;
+        };
+        /**
+         * A row of the import "employee" (declaration=employee; a key needs the scope import:employee)
+         * @description One JSON line of a run of schemas/imports/employee.json. Matched by: nrPrac, klient.
+         */
+        "import-row-employee": {
+            /**
+             * Format: date
+             * @description In a file: W jednostce od, Data przypisania do jednostki
+             */
+            dataJednOd?: string;
+            /** @description In a file: E-mail, Email, Adres e-mail */
+            email?: string;
+            /** @description In a file: Imię, Imie */
+            imie: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Kod jednostki, Jednostka organizacyjna, Jednostka */
+            kod?: string;
+            /** @description In a file: Kod pocztowy */
+            kodPoczt?: string;
+            /** @description In a file: Stanowisko, Kod stanowiska */
+            kodStan?: string;
+            /** @description In a file: Miejscowość, Miasto */
+            miejscow?: string;
+            /** @description In a file: Nazwisko */
+            nazwisko: string;
+            /** @description In a file: Nr pracownika, Numer pracownika, Nr ewidencyjny, Nr kadrowy, nrPrac */
+            nrPrac: string;
+            /** @description In a file: Telefon komórkowy, Tel. kom., Komórka */
+            telefonKom?: string;
+            /** @description In a file: Ulica, Adres */
+            ulica?: string;
+        };
+        /**
+         * A row of the import "fuel-card" (declaration=fuel-card; a key needs the scope import:fuel-card)
+         * @description One JSON line of a run of schemas/imports/fuel-card.json. Matched by: nrKarty.
+         */
+        "import-row-fuel-card": {
+            /**
+             * Format: date
+             * @description In a file: Ważna do, Data ważności, Data do
+             */
+            dataDo?: string;
+            /**
+             * Format: date
+             * @description In a file: Ważna od, Data od
+             */
+            dataOd?: string;
+            /** @description In a file: Wystawca, Wystawca karty, Dostawca paliwa */
+            firma?: string;
+            /** @description In a file: Kategoria paliwa, Paliwo */
+            katPal?: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Limit miesięczny, Miesięczny limit, Limit wartości */
+            limWaMiePal?: number;
+            /** @description In a file: Nr karty, Numer karty, Karta */
+            nrKarty: string;
+            /** @description In a file: VIN, Nr VIN, Numer nadwozia */
+            nrPodw?: string;
+            /** @description In a file: Nr pracownika, Numer pracownika, Nr kadrowy */
+            nrPrac?: string;
+            /** @description In a file: PIN */
+            pin?: string;
+            /** @description In a file: Karta na, Na pracownika / pojazd */
+            pracPoja?: string;
+            /** @description In a file: Produkty pozapaliwowe */
+            prodPozaPal?: string;
+            /** @description In a file: Nr rejestracyjny, Rejestracja */
+            rejestr?: string;
+            /** @description In a file: Rodzaj karty, Typ karty */
+            rodzKarty?: string;
+            /** @description In a file: Status, Status karty */
+            status?: string;
+            /** @description In a file: Uwagi */
+            uwagi?: string;
+        };
+        /**
+         * A row of the import "invoice" (declaration=invoice; a key needs the scope import:invoice)
+         * @description One JSON line of a run of schemas/imports/invoice.json. Matched by: faktNrCaly.
+         */
+        "import-row-invoice": {
+            /**
+             * Format: date
+             * @description In a file: Data zapłaty, Zapłacono
+             */
+            dataZap?: string;
+            /** @description In a file: Dokument, Rodzaj dokumentu */
+            dokument?: string;
+            /**
+             * Format: date
+             * @description In a file: Data wystawienia, Data faktury
+             */
+            faktDataWyst: string;
+            /** @description In a file: Nr faktury, Numer faktury, Faktura */
+            faktNrCaly: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Nr faktury korygowanej, Korekta do */
+            korFaktNrCaly?: string;
+            /** @description In a file: Brutto, Kwota brutto, Wartość brutto */
+            ogBrutto?: number;
+            /** @description In a file: Netto, Kwota netto, Wartość netto */
+            ogNetto?: number;
+            /** @description In a file: VAT, Kwota VAT */
+            ogVat?: number;
+        };
+        /**
+         * A row of the import "mileage-reading" (declaration=mileage-reading; a key needs the scope import:mileage-reading)
+         * @description One JSON line of a run of schemas/imports/mileage-reading.json. Matched by: pojazdId, data.
+         */
+        "import-row-mileage-reading": {
+            /**
+             * Format: date-time
+             * @description In a file: Data odczytu, Data
+             */
+            data: string;
+            /** @description In a file: Stan licznika, Przebieg, Licznik */
+            licznik: number;
+            /** @description In a file: VIN, Nr VIN, Numer nadwozia, Nr nadwozia */
+            nrPodw?: string;
+            /** @description In a file: Stan paliwa, Paliwo */
+            palStan?: number;
+            /** @description In a file: Nr rejestracyjny, Rejestracja */
+            rejestr?: string;
+        };
+        /**
+         * A row of the import "tire" (declaration=tire; a key needs the scope import:tire)
+         * @description One JSON line of a run of schemas/imports/tire.json. Matched by: nrOpony, klientSymbol.
+         */
+        "import-row-tire": {
+            /** @description In a file: Bieżnik, Model bieżnika */
+            bieznikOp?: string;
+            /**
+             * Format: date
+             * @description In a file: Data zmiany, Data wymiany
+             */
+            dataZmianyOp?: string;
+            /** @description In a file: Firma przechowująca, Przechowalnia */
+            firmaSkladNazwa?: string;
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Magazyn, Miejsce przechowywania */
+            magazynSkladOpis?: string;
+            /** @description In a file: Marka, Marka opon, Producent */
+            markaOp?: string;
+            /** @description In a file: Miejscowość, Miejsce */
+            miejscow?: string;
+            /** @description In a file: Nr kompletu, Numer kompletu, Nr opon, Id kompletu */
+            nrOpony: string;
+            /** @description In a file: VIN, Nr VIN, Numer nadwozia */
+            nrPodw?: string;
+            /** @description In a file: Nr rejestracyjny, Rejestracja */
+            rejestr?: string;
+            /** @description In a file: Rodzaj, Rodzaj opon, Sezon */
+            rodzajOp?: string;
+            /** @description In a file: Rozmiar, Rozmiar opon */
+            rozmiarOp?: string;
+            /** @description In a file: Stan bieżnika, Stan bieżnika (mm), Głębokość bieżnika */
+            stanBieznika?: number;
+            /** @description In a file: Status, Status opon */
+            statusOp?: string;
+        };
+        /**
+         * A row of the import "unit" (declaration=unit; a key needs the scope import:unit)
+         * @description One JSON line of a run of schemas/imports/unit.json. Matched by: kod, klient.
+         */
+        "import-row-unit": {
+            /** @description In a file: Klient, Symbol klienta, klientSymbol */
+            klient?: string;
+            /** @description In a file: Kod jednostki, Kod, Symbol jednostki */
+            kod: string;
+            /** @description In a file: Nazwa jednostki, Nazwa, Jednostka */
+            nazwa: string;
+            /** @description In a file: Kod jednostki nadrzędnej, Jednostka nadrzędna, Nadrzędna */
+            parentKod?: string;
+        };
+        /** One import run: options, state, progress, counts and the first errors */
+        "import-run": {
+            counts: {
+                changed: number;
+                deactivated: number;
+                /** @description Rows in error. */
+                errors: number;
+                new: number;
+                unchanged: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: {
+                name: string;
+            };
+            declaration: string;
+            errors: components["schemas"]["import-error"][];
+            fileName: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            id: number;
+            message: string | null;
+            /** @enum {string} */
+            missing: "keep" | "deactivate";
+            /** @enum {string} */
+            mode: "dryRun" | "import";
+            /** @enum {string} */
+            onError: "allOrNothing" | "validRows";
+            progress: {
+                rows: number;
+                total: number | null;
+            };
+            /** Format: date-time */
+            startedAt: string | null;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            unknownColumns: string[];
+        };
+        /** A run was created (or, for a repeated Idempotency-Key, found) */
+        "import-run-created": {
+            id: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        };
+        /** A page of import runs, newest first */
+        "import-run-list": {
+            rows: components["schemas"]["import-run"][];
+            total: number;
+        };
+        /** The fields of a new import run (POST /api/import/runs, multipart/form-data; or the query of an application/x-ndjson body) */
+        "import-run-request": {
+            /** @description Name of the import declaration. */
+            declaration: string;
+            /** @description The file (multipart part `file`): .csv, .xlsx, .jsonl/.ndjson. */
+            file?: string;
+            /** @description JSON text { column: field | null }; omitted: the remembered mapping, else the suggested one. */
+            mapping?: string;
+            /**
+             * @default keep
+             * @enum {string}
+             */
+            missing?: "keep" | "deactivate";
+            /**
+             * @default dryRun
+             * @enum {string}
+             */
+            mode?: "dryRun" | "import";
+            /**
+             * @default allOrNothing
+             * @enum {string}
+             */
+            onError?: "allOrNothing" | "validRows";
+        };
+        /**
+         * Konto integracyjne
+         * @description An integration account (issue 34): a system, not a person, that calls the API with its keys; the rows of view v_integration_account.
+         */
+        "integration-account": {
+            /** @description Keys neither revoked nor expired (at most two). */
+            activeKeys?: number;
+            /** @description The account may touch every client's rows (its keys are judged as ADMIN's 'all'). */
+            allClients?: boolean;
+            /** @description The client symbols it may touch when not allClients (its keys are judged as a MANAGER of these). */
+            clients?: string[];
+            /** Format: date-time */
+            createdAt?: string;
+            id?: number;
+            /** @description The client symbols as one text, for the table; null with allClients. */
+            klienci?: string | null;
+            /**
+             * Format: date-time
+             * @description The latest use of any of its keys.
+             */
+            lastUsedAt?: string | null;
+            /** @description The integration account's name: a system, not a person. */
+            name?: string;
+            /** @description read:<resource>, import:<declaration>, webhooks (GET /api/integration-accounts/scopes). */
+            scopes?: string[];
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        /** An integration account with its keys, newest first (never the keys themselves) */
+        "integration-account-details": {
+            account: components["schemas"]["integration-account"];
+            keys: components["schemas"]["integration-key-list"];
+        };
+        /**
+         * An integration account as the administrator's form sends it (POST /api/integration-accounts, PUT /api/integration-accounts/{id})
+         * @description allClients: every client, else the clients listed (at least one, each an existing client symbol). scopes: at least one of GET /api/integration-accounts/scopes.
+         */
+        "integration-account-form": {
+            /** @default false */
+            allClients: boolean;
+            /** @default [] */
+            clients?: string[];
+            /** @description ignored (the edited row's id) */
+            id?: number | null;
+            name: string;
+            /** @default [] */
+            scopes: string[];
+        };
+        /** An API key of an integration account (never the key itself) */
+        "integration-key": {
+            accountId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The key's first characters (flp_ and 8 more), to tell keys apart. */
+            displayPrefix: string;
+            /** Format: date-time */
+            expiresAt: string;
+            id: number;
+            /** Format: date-time */
+            lastUsedAt?: string | null;
+            lastUsedIp?: string | null;
+            /** Format: date-time */
+            revokedAt?: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked";
+        };
+        /** A new key, with the key itself: shown this once, never again */
+        "integration-key-created": {
+            accountId: number;
+            /** Format: date-time */
+            createdAt: string;
+            displayPrefix: string;
+            /** Format: date-time */
+            expiresAt: string;
+            id: number;
+            /** @description Send it as `Authorization: Bearer <key>`. The portal keeps only its hash. */
+            key: string;
+            /** Format: date-time */
+            lastUsedAt?: string | null;
+            lastUsedIp?: string | null;
+            /** @description Polish: copy the key now, it will not be shown again. */
+            message: string;
+            /** Format: date-time */
+            revokedAt?: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked";
+        };
+        /** The keys of an integration account, newest first */
+        "integration-key-list": components["schemas"]["integration-key"][];
+        /**
+         * A new key (POST /api/integration-accounts/{id}/keys)
+         * @description validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
+         */
+        "integration-key-request": {
+            /** Format: date */
+            validTo?: string | null;
+        };
+        /**
+         * The scopes an integration account may be given
+         * @description read:<resource> for every resource a fleet manager reads, import:<declaration> for every import declaration, webhooks; label names it as the portal's menu and screens do.
+         */
+        "integration-scope-list": {
+            /** @enum {string} */
+            kind: "read" | "import" | "webhooks";
+            /** @description Polish: what the scope allows, e.g. "Odczyt: Pojazdy". */
+            label: string;
+            scope: string;
+            /** @description The resource or import declaration. */
+            subject: string;
+        }[];
         /**
          * Faktura
          * @description An invoice of a client with its totals and number of attached files (spec §3 Invoice); the rows of view v_invoice. Totals carry no range: a correcting invoice may be negative.
@@ -3805,7 +5812,7 @@ export interface components {
             /** @description The event's id in screens/notifications.json; its name is notifications:events.<id>.label. */
             event?: string | null;
             id?: number;
-            /** @description A reason code (NO_SMTP, NO_EMAIL, NOT_VISIBLE, ACCOUNT_CLOSED, EVENT_OFF, INTERRUPTED; texts notifications:reasons.<code>) or the mail server's answer after "SMTP: ". */
+            /** @description A reason code (NO_SMTP, NO_EMAIL, NOT_VISIBLE, ACCOUNT_CLOSED, EVENT_OFF, INTERRUPTED, SMTP_DOWN; texts notifications:reasons.<code>) or the mail server's answer after "SMTP: ". */
             lastError?: string | null;
             /** @description The recipient's login. */
             login?: string | null;
@@ -4185,6 +6192,60 @@ export interface components {
             uwagi?: string | null;
             zlecZakres?: string | null;
         };
+        /** Register a passkey: the browser's answer and its name */
+        "passkey-add-request": {
+            /** @description The name the user gives the passkey. */
+            name: string;
+            /** @description The browser's WebAuthn answer (@simplewebauthn/browser), checked by the server. */
+            response: {
+                id: string;
+            };
+            /** @description The ticket of the password step (secondFactor.ticket) or of a passkey registration. */
+            ticket: string;
+        };
+        /**
+         * Sign-in with a passkey alone: the login screen's role and vehicle choice
+         * @description The choice the login form makes before a password (spec §3), without login and password: a passkey names its account itself. Checked against that account as the password step checks it.
+         */
+        "passkey-only-options-request": {
+            rejestr?: string | null;
+            /**
+             * @default USER
+             * @enum {string}
+             */
+            role: "USER" | "MANAGER" | "ADVISOR";
+            /** @description Exactly the last six VIN characters; empty or null when the choice has no VIN field. */
+            vin?: string | null;
+        } & (unknown & unknown);
+        /** Sign-in with a passkey alone: the passkey's answer */
+        "passkey-only-sign-in-request": {
+            /** @description The browser's WebAuthn answer (AuthenticationResponseJSON of @simplewebauthn/browser) to the challenge of POST /api/user/auth/passkey-only/options; its clientDataJSON names that challenge. */
+            response: {
+                id: string;
+                response: {
+                    clientDataJSON: string;
+                };
+            };
+        };
+        /** The challenge for a passkey at the second step of a sign-in */
+        "passkey-options-request": {
+            /** @description The ticket of the password step (secondFactor.ticket) or of a passkey registration. */
+            ticket: string;
+        };
+        /** Rename a passkey */
+        "passkey-rename-request": {
+            /** @description The name the user gives the passkey. */
+            name: string;
+        };
+        /** Second step of a sign-in: the passkey's answer */
+        "passkey-sign-in-request": {
+            /** @description The browser's WebAuthn answer (@simplewebauthn/browser), checked by the server. */
+            response: {
+                id: string;
+            };
+            /** @description The ticket of the password step (secondFactor.ticket) or of a passkey registration. */
+            ticket: string;
+        };
         /** Change one's own password (POST /api/password/change-password, POST /api/account) */
         "password-change-request": {
             currentPassword: string;
@@ -4241,6 +6302,10 @@ export interface components {
         /** The session's user after switching vehicles (POST /api/user/re-logging) */
         "re-logging-response": {
             userDetails: components["schemas"]["user-details"];
+        };
+        /** New recovery codes: the password */
+        "recovery-codes-request": {
+            password: string;
         };
         /** A page of reminders, most urgent first, then by the date they come due */
         "reminder-items": {
@@ -4364,6 +6429,15 @@ export interface components {
             name: string;
             tablename: string;
         };
+        /** Second step of a sign-in: a code of the authenticator app or a recovery code (exactly one) */
+        "second-factor-request": {
+            /** @description 6 digits of the authenticator app (spaces ignored). */
+            code?: string;
+            /** @description One of the ten recovery codes (dashes, spaces and case do not matter). */
+            recoveryCode?: string;
+            /** @description The ticket of the password step (secondFactor.ticket) or of a passkey registration. */
+            ticket: string;
+        };
         /** Entries of the service plan (POST /api/service-plan/table) */
         "service-plan-list": {
             id: number;
@@ -4373,6 +6447,13 @@ export interface components {
             tresc: string;
             uslRodzaj?: number | null;
         }[];
+        /**
+         * The outcome of a single sign-on, picked up by the runtime (POST /api/user/sso/session)
+         * @description code: the one-time value the callback put in the page's URL fragment (#sso=…), valid for a minute.
+         */
+        "sso-session-request": {
+            code: string;
+        };
         /** Service stations whose symbol or name contains the search text (GET /api/auto-complete/stations) */
         "station-autocomplete": {
             stacjaNazwa: string | null;
@@ -4699,7 +6780,10 @@ export interface components {
             klientSymbol?: string;
             magazynSkladOpis?: string | null;
             markaOp?: string | null;
+            /** @description Where the tyres are kept (a storage town), not a person's address. */
             miejscow?: string | null;
+            /** @description The back office's own number of the tyre set (its import's key). */
+            nrOpony?: string | null;
             oponaId?: number;
             pojazdId?: number;
             rejestr?: string | null;
@@ -4707,6 +6791,17 @@ export interface components {
             rozmiarOp?: string | null;
             stanBieznika?: number | null;
             statusOp?: string | null;
+        };
+        /** Confirm the authenticator app with its first code */
+        "totp-confirm-request": {
+            /** @description 6 digits of the authenticator app (spaces ignored). */
+            code: string;
+        };
+        /** Switch the authenticator app off: the password and a current code */
+        "totp-disable-request": {
+            /** @description 6 digits of the authenticator app (spaces ignored). */
+            code: string;
+            password: string;
         };
         /**
          * Jednostka organizacyjna
@@ -4749,6 +6844,7 @@ export interface components {
             pwdDo?: string | null;
             /** @enum {string|null} */
             rola?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | "UNKNOWN" | null;
+            ssoSubject?: string | null;
             stacjaNazwa?: string | null;
             stacjaSerw?: string | null;
             telefon?: string | null;
@@ -4774,6 +6870,8 @@ export interface components {
             rejestr?: string | null;
             /** @enum {unknown} */
             rola: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | "UNKNOWN";
+            /** @description The configuration asks this user for a second factor they have not set up yet: the enrolment comes first (issue 36). */
+            secondFactorPending?: boolean;
             stacjaSerw?: string | null;
             stanLicz?: number | null;
             telefon?: string | null;
@@ -4803,6 +6901,8 @@ export interface components {
              * @enum {string}
              */
             rola?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN";
+            /** @description The identity provider's claim value naming this person (single sign-on matched by a claim, issue 36); empty: none. */
+            ssoSubject?: string | null;
             stacjaSerw?: string | null;
             telefon?: string | null;
             telefonKom?: string | null;
@@ -4839,6 +6939,184 @@ export interface components {
             password: string;
             userId: number;
         };
+        /** The clients an endpoint may name */
+        "webhook-client-list": {
+            klient: string;
+            klientNazwa: string;
+        }[];
+        /** A webhook endpoint (its secret is never answered again after creation or rotation) */
+        "webhook-endpoint": {
+            /** @description the clients (klientSymbol) whose events it gets; null: every client */
+            clients: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string | null;
+            /**
+             * @description GONE: the receiver answered 410; FAILING: every attempt failed for days; null: disabled by hand, or enabled
+             * @enum {string|null}
+             */
+            disabledReason: "GONE" | "FAILING" | null;
+            disabledReasonText: string | null;
+            enabled: boolean;
+            /** @description the event ids it takes (GET /api/webhooks/events) */
+            events: string[];
+            id: number;
+            /** @description the previous secret still signs beside the new one (24 h after a rotation) */
+            rotating: boolean;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description where messages are posted (https; http only to hosts of WEBHOOK_ALLOW_HOSTS) */
+            url: string;
+        };
+        /** A new webhook endpoint with its secret, shown this once */
+        "webhook-endpoint-created": {
+            endpoint: components["schemas"]["webhook-endpoint"];
+            message: string;
+            /** @description the signing secret (Standard Webhooks); never answered again */
+            secret: string;
+        };
+        /** Webhook endpoints */
+        "webhook-endpoint-list": {
+            rows: components["schemas"]["webhook-endpoint"][];
+            total: number;
+        };
+        /** A webhook endpoint as saved (whole) */
+        "webhook-endpoint-request": {
+            /** @description null or empty: every client (an administrator only) */
+            clients?: string[] | null;
+            description?: string | null;
+            /** @description default true; enabling a disabled endpoint forgets its failures */
+            enabled?: boolean;
+            events: string[];
+            url: string;
+        };
+        /**
+         * Webhooki
+         * @description A webhook endpoint (issue 35): the rows of view v_webhook_endpoint (Administracja → Webhooki); its secret is never part of it.
+         */
+        "webhook-endpoint-row": {
+            /** @description the clients whose events it gets; null: every client */
+            clients?: string[] | null;
+            clientsText?: string | null;
+            /** Format: date-time */
+            createdAt?: string | null;
+            description?: string | null;
+            /** @enum {string|null} */
+            disabledReason?: "GONE" | "FAILING" | null;
+            enabled?: boolean | null;
+            /** @description the event ids it takes */
+            events?: string[] | null;
+            eventsText?: string | null;
+            id?: number;
+            /** Format: date-time */
+            updatedAt?: string | null;
+            url?: string | null;
+        };
+        /** A webhook endpoint saved */
+        "webhook-endpoint-saved": {
+            endpoint: components["schemas"]["webhook-endpoint"];
+            message: string;
+        };
+        /** The events an endpoint may take */
+        "webhook-event-list": {
+            description: string;
+            id: string;
+            label: string;
+            resource: string;
+        }[];
+        /** A webhook message with its payload and every attempt */
+        "webhook-message": {
+            attempts: {
+                /** Format: date-time */
+                attemptedAt: string;
+                durationMs: number;
+                /** @description why there was no answer (TIMEOUT, a refused address …) */
+                error: string | null;
+                /** @description the head of the answer's body */
+                response: string | null;
+                /** @description the answer's HTTP status; null: no answer */
+                status: number | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            endpointId: number;
+            event: string;
+            eventId: string;
+            id: number;
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @enum {unknown} */
+            state: "pending" | "sending" | "delivered" | "failed";
+        };
+        /** An endpoint's messages, newest first */
+        "webhook-message-list": {
+            rows: {
+                attempts: number;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                deliveredAt: string | null;
+                event: string;
+                /** @description the webhook-id, the same on every attempt */
+                eventId: string;
+                id: number;
+                lastError: string | null;
+                lastStatus: number | null;
+                /**
+                 * Format: date-time
+                 * @description when a pending message is tried next
+                 */
+                nextAttemptAt: string | null;
+                /** @enum {unknown} */
+                state: "pending" | "sending" | "delivered" | "failed";
+            }[];
+            total: number;
+        };
+        /**
+         * Wiadomości webhooka
+         * @description One message to a webhook endpoint with its delivery (issue 35): the rows of view v_webhook_message.
+         */
+        "webhook-message-row": {
+            attempts?: number | null;
+            /** Format: date-time */
+            createdAt?: string | null;
+            /** Format: date-time */
+            deliveredAt?: string | null;
+            endpointId?: number | null;
+            event?: string | null;
+            eventId?: string | null;
+            id?: number;
+            lastError?: string | null;
+            lastStatus?: number | null;
+            /** Format: date-time */
+            nextAttemptAt?: string | null;
+            /** @enum {string|null} */
+            state?: "pending" | "sending" | "delivered" | "failed" | null;
+        };
+        /** Send again every failed message since a time */
+        "webhook-recover-request": {
+            /** @description The time from which failed messages are sent again: an instant (2026-11-26T08:00:00Z), or a wall-clock time of the portal's time zone without an offset (2026-11-26T09:00, as the Webhooki screen sends it). */
+            since: string;
+        };
+        /** Failed messages sent again */
+        "webhook-recover-result": {
+            count: number;
+            message: string;
+        };
+        /** A new signing secret, shown this once */
+        "webhook-secret": {
+            message: string;
+            secret: string;
+        };
+        /** A test event queued for one endpoint */
+        "webhook-test-result": {
+            /** @description its webhook-id */
+            eventId: string;
+            /** @description the message in the endpoint's log */
+            id: number;
+            message: string;
+        };
     };
     responses: {
         /** @description The request is not acceptable: a field breaks a rule (each named in `errors` with its Polish message), the JSON is malformed, or the signature is missing, stale, wrong or used before (`code` SIGNATURE_…). */
@@ -4873,7 +7151,7 @@ export interface components {
                 "application/json": components["schemas"]["error-response"];
             };
         };
-        /** @description The caller's role may not make this call, or the user must first accept the current terms (TERMS_NOT_ACCEPTED) or choose their own password (FIRST_LOGIN_REQUIRED). */
+        /** @description The caller's role may not make this call, or the user must first accept the current terms (TERMS_NOT_ACCEPTED) or choose their own password (FIRST_LOGIN_REQUIRED); an integration key gets KEY_NOT_ALLOWED from a call not open to keys, FORBIDDEN from one outside its scopes. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -4890,7 +7168,7 @@ export interface components {
                 "application/json": components["schemas"]["error-response"];
             };
         };
-        /** @description The caller's role may not make this call, or the user must first accept the current terms (TERMS_NOT_ACCEPTED) or choose their own password (FIRST_LOGIN_REQUIRED). A browser that asks for text/html gets a short Polish page instead of the JSON body. */
+        /** @description The caller's role may not make this call, or the user must first accept the current terms (TERMS_NOT_ACCEPTED) or choose their own password (FIRST_LOGIN_REQUIRED); an integration key gets KEY_NOT_ALLOWED from a call not open to keys, FORBIDDEN from one outside its scopes. A browser that asks for text/html gets a short Polish page instead of the JSON body. */
         ForbiddenPage: {
             headers: {
                 [name: string]: unknown;
@@ -4978,7 +7256,7 @@ export interface components {
                 "application/json": components["schemas"]["error-response"];
             };
         };
-        /** @description Too many calls from this address, or too many failed sign-ins of this login (see Retry-After). */
+        /** @description Too many calls from this address, too many failed sign-ins of this login, or too many wrong integration keys from this address (see Retry-After). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -4989,7 +7267,7 @@ export interface components {
                 "application/json": components["schemas"]["error-response"];
             };
         };
-        /** @description No session: the bearer token is missing, unknown, expired or ended (sign in again). */
+        /** @description No session: the bearer token is missing, unknown, expired or ended (sign in again), or the integration key is wrong, expired or revoked. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -5050,6 +7328,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5080,6 +7359,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5112,6 +7392,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5139,7 +7420,353 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityPasskeyAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["passkey-add-request"];
+            };
+        };
+        responses: {
+            /** @description Register a passkey: the browser's answer and the name the user gives it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityPasskeyRename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["passkey-rename-request"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityPasskeyRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin registering a passkey: the options for the browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        options: {
+                            [key: string]: unknown;
+                        };
+                        ticket: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["recovery-codes-request"];
+            };
+        };
+        responses: {
+            /** @description New recovery codes (the password); the old ones stop working */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Ten one-time recovery codes: shown this once, kept hashed. */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's second factor, passkeys and sessions (Ustawienia → Bezpieczeństwo) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            /** Format: date-time */
+                            createdAt?: string;
+                            id?: number;
+                            /** Format: date-time */
+                            lastUsedAt?: string | null;
+                            name?: string;
+                        }[];
+                        recoveryCodesLeft: number;
+                        /** @description The configuration asks this user for a second factor (security.secondFactorRequiredWhen). */
+                        required: boolean;
+                        sessions: {
+                            address?: string | null;
+                            browser?: string;
+                            /** Format: date-time */
+                            createdAt?: string;
+                            current?: boolean;
+                            device?: string;
+                            id?: string;
+                            /** Format: date-time */
+                            lastSeenAt?: string;
+                        }[];
+                        /** @description An authenticator app is set up. */
+                        totp: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securitySessionEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securitySessionsEndOthers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["totp-confirm-request"];
+            };
+        };
+        responses: {
+            /** @description Confirm the authenticator app with a first code; answers the recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Ten one-time recovery codes: shown this once, kept hashed. */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityTotpDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["totp-disable-request"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityTotpSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Begin setting up an authenticator app: its secret as text and as a QR code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        otpauthUrl: string;
+                        /** @description data:image/png;base64 QR code of otpauthUrl */
+                        qrDataUrl: string;
+                        /** @description Base32; shown to type into the app */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5408,6 +8035,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5438,6 +8066,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5470,6 +8099,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5632,6 +8262,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5662,6 +8293,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5694,6 +8326,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5757,6 +8390,214 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry as the Dziennik zmian table shows it, and each changed field with its label as the forms name it and its values before and after as text (secrets as "zmieniono"). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["audit-entry-changes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditExcelDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Excel file (.xlsx), saved under the table's title and the day */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditExcelPrepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["excel-export-request"];
+            };
+        };
+        responses: {
+            /** @description A prepared export (spec §7: the response data.data is a link) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["excel-export-link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                resource: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Historia zmian" of one record (issue 37): the trail's entries about it and its child records, newest first, one row per changed field the caller may read, labelled as the forms name the field and its values as the screens show them (secrets as "zmieniono"). At most `limit` entries; `more` says older ones were left out (the full trail is Administracja → Dziennik zmian). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["audit-record-history"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of audit for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["audit-entry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of audit rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["audit-entry"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5920,6 +8761,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6063,6 +8905,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6093,6 +8936,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6125,6 +8969,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6978,6 +9823,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7008,6 +9854,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7040,6 +9887,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7098,6 +9946,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7248,6 +10097,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7278,6 +10128,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7310,6 +10161,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7428,6 +10280,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7458,6 +10311,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7490,6 +10344,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7528,6 +10383,254 @@ export interface operations {
             };
         };
     };
+    importDeclarations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The importable resources of the caller's variant (GET /api/import/declarations) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["import-declarations"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importSaveMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["import-mapping-request"];
+            };
+        };
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Fields `declaration`, and the file as the part `file`; only the head of the file is read. */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["import-run-request"];
+            };
+        };
+        responses: {
+            /** @description The head of an import file: its columns, a few rows and the suggested mapping (POST /api/import/preview) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["import-preview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importRuns: {
+        parameters: {
+            query?: {
+                page?: string;
+                size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of import runs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["import-run-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importCreateRun: {
+        parameters: {
+            query?: {
+                declaration?: string;
+                fileName?: string;
+                mapping?: string;
+                missing?: string;
+                mode?: string;
+                onError?: string;
+            };
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Fields `declaration`, `mode`, `onError`, `missing`, `mapping` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>). */
+        requestBody: {
+            content: {
+                "application/x-ndjson": components["schemas"]["import-row-assignment"] | components["schemas"]["import-row-car"] | components["schemas"]["import-row-client"] | components["schemas"]["import-row-contract"] | components["schemas"]["import-row-employee"] | components["schemas"]["import-row-fuel-card"] | components["schemas"]["import-row-invoice"] | components["schemas"]["import-row-mileage-reading"] | components["schemas"]["import-row-tire"] | components["schemas"]["import-row-unit"];
+                "multipart/form-data": components["schemas"]["import-run-request"];
+            };
+        };
+        responses: {
+            /** @description A run was created (or, for a repeated Idempotency-Key, found) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["import-run-created"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One import run: options, state, progress, counts and the first errors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["import-run"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importRunErrors: {
+        parameters: {
+            query?: {
+                page?: string;
+                size?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a run's errors, by row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["import-error-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importRunErrorsXlsx: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows in error as the file had them, and the column "Błąd" */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     initPreConfig: {
         parameters: {
             query?: never;
@@ -7546,6 +10649,304 @@ export interface operations {
                     "application/json": components["schemas"]["pre-config"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["integration-account-form"];
+            };
+        };
+        responses: {
+            /** @description An integration account (issue 34): a system, not a person, that calls the API with its keys; the rows of view v_integration_account. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An integration account with its keys, newest first (never the keys themselves) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-account-details"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["integration-account-form"];
+            };
+        };
+        responses: {
+            /** @description An integration account (issue 34): a system, not a person, that calls the API with its keys; the rows of view v_integration_account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys of an integration account, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-key-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["integration-key-request"];
+            };
+        };
+        responses: {
+            /** @description A new key, with the key itself: shown this once, never again */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-key-created"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An API key of an integration account (never the key itself) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-key"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description read:<resource> for every resource a fleet manager reads, import:<declaration> for every import declaration, webhooks; label names it as the portal's menu and screens do. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-scope-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of integration-accounts for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["integration-account"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of integration-accounts rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["integration-account"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7727,6 +11128,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7757,6 +11159,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7789,6 +11192,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7877,6 +11281,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7907,6 +11312,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7939,6 +11345,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8058,6 +11465,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8088,6 +11496,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8120,6 +11529,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8203,6 +11613,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8233,6 +11644,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8265,6 +11677,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8824,6 +12237,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8854,6 +12268,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8886,6 +12301,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8942,6 +12358,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8974,6 +12391,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    usersPersonalDataDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip of the person's data */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9227,6 +12671,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9252,6 +12697,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9309,6 +12755,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9341,6 +12788,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9364,6 +12812,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9452,6 +12901,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9482,6 +12932,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9514,6 +12965,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9688,6 +13140,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9718,6 +13171,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9750,6 +13204,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9903,7 +13358,160 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Login response (POST /api/user/auth) */
+            /** @description Signed in: `id_token` and `body`. An account with a second factor answers the password step with `secondFactor` instead (issue 36): the sign-in ends with POST /api/user/auth/second-factor or /api/user/auth/passkey, which answer `id_token` and `body`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["auth-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["passkey-sign-in-request"];
+            };
+        };
+        responses: {
+            /** @description Signed in: `id_token` and `body`. An account with a second factor answers the password step with `secondFactor` instead (issue 36): the sign-in ends with POST /api/user/auth/second-factor or /api/user/auth/passkey, which answer `id_token` and `body`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["auth-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionPasskeyOnly: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["passkey-only-sign-in-request"];
+            };
+        };
+        responses: {
+            /** @description Signed in: `id_token` and `body`. An account with a second factor answers the password step with `secondFactor` instead (issue 36): the sign-in ends with POST /api/user/auth/second-factor or /api/user/auth/passkey, which answer `id_token` and `body`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["auth-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionPasskeyOnlyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["passkey-only-options-request"];
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["passkey-options-request"];
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["second-factor-request"];
+            };
+        };
+        responses: {
+            /** @description Signed in: `id_token` and `body`. An account with a second factor answers the password step with `secondFactor` instead (issue 36): the sign-in ends with POST /api/user/auth/second-factor or /api/user/auth/passkey, which answer `id_token` and `body`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9938,6 +13546,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9971,6 +13580,84 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionSsoCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to the sign-in page, #sso=<one-time code> */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionSsoSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["sso-session-request"];
+            };
+        };
+        responses: {
+            /** @description Signed in: `id_token` and `body`. An account with a second factor answers the password step with `secondFactor` instead (issue 36): the sign-in ends with POST /api/user/auth/second-factor or /api/user/auth/passkey, which answer `id_token` and `body`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["auth-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sessionSsoStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider, or back to the sign-in page with a refusal */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFoundPage"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10056,6 +13743,161 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["message-response"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    usersAnonymise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the user's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    usersPersonalDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the user's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export every row that names a person (RODO) as a one-time download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description /api/personal-data/download?token=… — one use, valid for a few minutes, only for the session that asked. */
+                        data: string;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityUserSecondFactorReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions a user is signed in with now (ADMIN) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address?: string | null;
+                        browser?: string;
+                        /** Format: date-time */
+                        createdAt?: string;
+                        current?: boolean;
+                        device?: string;
+                        id?: string;
+                        /** Format: date-time */
+                        lastSeenAt?: string;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityUserSessionEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -10180,6 +14022,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10210,6 +14053,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10242,6 +14086,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10272,7 +14117,1015 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of webhook-endpoint for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-endpoint-row"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookEndpointTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of webhook-endpoint rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["webhook-endpoint-row"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookMessageTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of webhook-message for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-message-row"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookMessageTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookMessageTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of webhook-message rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["webhook-message-row"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksClientList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients an endpoint may name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-client-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEndpointList: {
+        parameters: {
+            query?: {
+                /** @description rows to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description rows to skip (default 0) */
+                offset?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Webhook endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-endpoint-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEndpointCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["webhook-endpoint-request"];
+            };
+        };
+        responses: {
+            /** @description A new webhook endpoint with its secret, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-endpoint-created"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEndpointGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook endpoint (its secret is never answered again after creation or rotation) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-endpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEndpointUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["webhook-endpoint-request"];
+            };
+        };
+        responses: {
+            /** @description A webhook endpoint saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-endpoint-saved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEndpointDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksMessageList: {
+        parameters: {
+            query?: {
+                /** @description rows to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description rows to skip (default 0) */
+                offset?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endpoint's messages, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-message-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksRecover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["webhook-recover-request"];
+            };
+        };
+        responses: {
+            /** @description Failed messages sent again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-recover-result"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksSecretRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new signing secret, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-secret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEndpointTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A test event queued for one endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-test-result"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksEventList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events an endpoint may take */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-event-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksMessageGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook message with its payload and every attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["webhook-message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhooksMessageResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookDamageReported: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        damage: components["schemas"]["damage"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "damage.reported";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookImportFinished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @description the clients the run was limited to (an integration key's); null: an administrator's run, any client */
+                        clients: string[] | null;
+                        importRun: components["schemas"]["import-run"];
+                        /** @description the integration key that started the run; null: a person (createdBy.name) */
+                        integrationKeyId: number | null;
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "import.finished";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        order: components["schemas"]["order"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "order.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderEstimateConfirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        order: components["schemas"]["order"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "order.estimate_confirmed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @description the status before */
+                        from: number;
+                        order: components["schemas"]["order"];
+                        /** @description the status after */
+                        to: number;
+                        /** @description the transition's id (schemas/resources/order.json) */
+                        transition: string;
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "order.status_changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookReadingAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        car: components["schemas"]["car"];
+                        /**
+                         * Format: date-time
+                         * @description when the reading was taken
+                         */
+                        data: string;
+                        /** @description the odometer reading, km */
+                        licznik: number;
+                        /** @description the fuel level, if given */
+                        palStan: number | null;
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "reading.added";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookVehicleHandedOver: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        assignment: components["schemas"]["assignment"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "vehicle.handed_over";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookVehicleReturned: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        assignment: components["schemas"]["assignment"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "vehicle.returned";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        endpointId: number;
+                        text?: string;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

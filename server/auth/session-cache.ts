@@ -28,6 +28,8 @@ export interface CachedSession {
   /** Epoch ms. */
   expiresAt: number;
   lastSeenAt: number;
+  /** A person's session: when it was signed in (epoch ms), the absolute lifetime counts from here (an integration key has none). */
+  createdAt?: number;
 }
 
 interface Entry extends CachedSession {
@@ -47,6 +49,16 @@ function invalidates(write: LocalWrite): boolean {
     case 'terms_acceptance':
     case 'terms_template':
       return true;
+    // whether an account has a second factor is part of its cached sessions (issue 36); a spent time step is not
+    case 'user_totp':
+      return write.kind !== 'update' || write.columns.some((c) => c !== 'lastStep');
+    case 'user_passkey':
+      return write.kind !== 'update';
+    // integration keys are cached here too (server/integration/principal.ts); using one changes nothing cached
+    case 'integration_account':
+      return write.kind !== 'insert';
+    case 'integration_key':
+      return write.kind === 'delete' || (write.kind === 'update' && write.columns.some((c) => c !== 'lastUsedAt' && c !== 'lastUsedIp'));
     default:
       return false;
   }

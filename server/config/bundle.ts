@@ -30,6 +30,8 @@ export interface Bundle {
   /** Entity and API schemas by $id. */
   schemas: Record<string, Record<string, any>>;
   resources: Record<string, ResourceDecl>;
+  /** Import declarations by name (schemas/imports, issue 34). */
+  imports: Record<string, import('../imports/declaration.ts').ImportDecl>;
   conditions: Record<string, unknown>;
   locales: { pl: Record<string, Record<string, unknown>> };
   etag: string;

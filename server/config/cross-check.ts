@@ -10,6 +10,7 @@ import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts'
 import { SCREEN_TYPES } from '../../runtime/src/screens/screen-types.ts';
 import { checkReminders } from '../reminders/check.ts';
 import { checkNotifications } from '../notifications/check.ts';
+import { checkWebhooks } from '../webhooks/check.ts';
 import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
 
 interface Parts {
@@ -160,6 +161,9 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
       case 'notifications':
         checkNotifications(s as any, checkContext(id, file), new Set((screens.routes?.routes ?? []).map((r: any) => r.path)));
         break;
+      case 'webhooks':
+        checkWebhooks(s as any, checkContext(id, file));
+        break;
       default:
         screenTypeChecks.get(s.type)?.(s, checkContext(id, file));
     }
@@ -168,6 +172,9 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
   // "x-sortBy" names the property that orders another (a joined label by its code)
   for (const [id, schema] of Object.entries(schemas)) {
     for (const [name, property] of Object.entries((schema as any).properties ?? {})) {
+      // "x-valueLabels" names the texts of the property's values (the trail's dialogs show them)
+      const labels = (property as any)?.['x-valueLabels'];
+      if (labels !== undefined) needValueLabels(`schemas/entities/${id}.schema.json`, `/properties/${name}`, id, { id: name, valueLabels: labels });
       const target = (property as any)?.['x-sortBy'];
       if (target !== undefined && !(typeof target === 'string' && (schema as any).properties[target])) {
         problems.push({ file: `schemas/entities/${id}.schema.json`, pointer: `/properties/${name}/x-sortBy`, reason: `"${target}" is not a property of "${id}"` });

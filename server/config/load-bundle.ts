@@ -11,6 +11,8 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { mergeOverlay, MergeError, overlayPointer, type Json } from '../../runtime/core/merge.ts';
 import { crossCheck } from './cross-check.ts';
+import { personalFieldProblems } from './personal-fields.ts';
+import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from '../imports/declaration.ts';
 
 export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
 import type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, Screen } from './bundle.ts';
@@ -252,6 +254,10 @@ export function loadBundle(options: LoadOptions): Bundle {
     }
   }
   problems.push(...compileProblems(schemas, schemaFiles));
+  // every entity classifies its personal fields (issue 37, RODO: server/config/personal-fields.ts)
+  for (const [id, file] of Object.entries(schemaFiles)) {
+    if (file.includes('schemas/entities/')) problems.push(...personalFieldProblems(schemas[id], file));
+  }
   const resources: Record<string, ResourceDecl> = {};
   for (const [, { value, files }] of Object.entries(collect('schemas/resources', (f) => basename(f)))) {
     validate('meta/resource', value, files.join(' + '));
@@ -259,10 +265,36 @@ export function loadBundle(options: LoadOptions): Bundle {
     if (r?.resource) resources[r.resource] = r;
   }
 
+  // Import declarations (issue 34): one file per importable resource, overlaid by the variant (its column aliases).
+  const imports: Record<string, ImportDecl> = {};
+  const importFiles: Record<string, string> = {};
+  for (const [, { value, files }] of Object.entries(collect('schemas/imports', (f) => basename(f)))) {
+    const file = files.join(' + ');
+    const before = problems.length;
+    validate('meta/import', value, file);
+    if (problems.length > before) continue;
+    const decl = value as unknown as ImportDecl;
+    problems.push(...importProblems(decl, schemas).map((p) => ({ file, ...p })));
+    if (decl.sections) {
+      if (screens[decl.sections]) decl.groups = sectionGroups(screens[decl.sections]);
+      else problems.push({ file, pointer: '/sections', reason: `no screen "${decl.sections}"` });
+    }
+    imports[decl.import] = decl;
+    importFiles[decl.import] = file;
+  }
+
   // Locales: one namespace per file.
   const localeFiles = collect('locales/pl', (f) => basename(f, '.json'));
   const pl: Record<string, Record<string, unknown>> = {};
   for (const [ns, { value }] of Object.entries(localeFiles)) pl[ns] = value as Record<string, unknown>;
+
+  // every field of an import is named apart in the mapping (a label text, as the portal's Polish says it)
+  const plainText = (key: string) => {
+    const [ns, path] = key.includes(':') ? key.split(':', 2) : ['', key];
+    const text = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), pl[ns]);
+    return typeof text === 'string' ? text : key;
+  };
+  for (const decl of Object.values(imports)) problems.push(...ambiguousLabels(decl, plainText).map((p) => ({ file: importFiles[decl.import], ...p })));
 
   const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;
   if (problems.length === 0) {
@@ -279,6 +311,7 @@ export function loadBundle(options: LoadOptions): Bundle {
     screens,
     schemas,
     resources,
+    imports,
     conditions,
     locales: { pl },
   };

@@ -5,6 +5,7 @@
  * the session (sessionConfig → postConfig.logicConfig). Pure readers over the bundle's app file.
  */
 import type { Bundle } from './bundle.ts';
+import { DEFAULT_SESSION_LIFETIME, type SessionLifetime } from '../auth/sessions.ts';
 
 type App = Bundle['app'];
 
@@ -23,4 +24,9 @@ export function resetLink(app: App, origin: string): string {
 export function sessionConfig(app: App, config: Bundle['config']): Record<string, unknown> {
   const names: string[] = app.sessionConfig ?? [];
   return Object.fromEntries(names.filter((name) => Object.hasOwn(config, name)).map((name) => [name, config[name]]));
+}
+
+/** How long sessions live (security.session; ASVS 7.3.1/7.3.2), or the defaults when a configuration names none. */
+export function sessionLifetimeOf(app: App): SessionLifetime {
+  return (app.security as { session?: SessionLifetime } | undefined)?.session ?? DEFAULT_SESSION_LIFETIME;
 }

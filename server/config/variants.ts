@@ -96,6 +96,14 @@ function* variantLoads(options: LoadOptions): Generator<void, VariantSet> {
       problems.push(...error.problems);
     }
   }
+  // single sign-on creates accounts only for a client the variant serves (issue 36, meta/sso createUsers)
+  for (const [variant, bundle] of bundles) {
+    const client = (bundle.app.sso as { createUsers?: { client: string } } | undefined)?.createUsers?.client;
+    const servedBy = client === undefined ? variant : byClient.get(client) ?? defaultVariant;
+    if (servedBy !== variant) {
+      problems.push({ file: variant === 'default' ? 'screens/app.json' : `client-variants/${variant}/variant.json`, pointer: '/app/sso/createUsers/client', reason: `client "${client}" is served by ${servedBy === 'default' ? 'the default variant' : `client-variants/${servedBy}`}, not by this variant` });
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
   return { defaultVariant, bundles, byHost, byClient };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, observeQueries, openDatabase, poolStatsOf } from './connect.ts';
+import { dropSchema, observeQueries, openDatabase, poolStatsOf, rawSqlOf } from './connect.ts';
 import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from './testing.ts';
 import { jsonb } from './value-types.ts';
 
@@ -111,6 +111,13 @@ describe.each(testBackends)('connections and query times on %s, for the metrics'
     release();
     await Promise.all([...transactions, ...waiters]);
     expect(poolStatsOf(t.db)).toMatchObject({ inUse: 0, waiting: 0 });
+  });
+
+  it('answers a script of several statements with the rows of every statement, in order (pg-boss looks for its lock\'s row among them)', async () => {
+    const raw = rawSqlOf(t.db)!;
+    const { rows } = await raw(`begin; select 1 as first; select 'b' as second union all select 'c'; commit`);
+    expect(rows).toEqual([{ first: 1 }, { second: 'b' }, { second: 'c' }]);
+    expect((await raw('select $1::int as one', [1])).rows).toEqual([{ one: 1 }]);
   });
 
   it('tells the query observers each query\'s time and whether it failed', async () => {

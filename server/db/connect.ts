@@ -133,6 +133,16 @@ export function pgliteOf(db: Kysely<DB>): PGlite | undefined {
   return embeddedClients.get(db);
 }
 
+const pools = new WeakMap<Kysely<DB>, pg.Pool>();
+
+/**
+ * The pg pool behind `db` on PostgreSQL (undefined on PGlite): for work that needs one connection
+ * of its own for a while and speaks the wire protocol directly (an import's COPY into its staging table).
+ */
+export function pgPoolOf(db: Kysely<DB>): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** The RawSql of a kysely instance made by this module; undefined for any other. */
 export function rawSqlOf(db: Kysely<DB>): RawSql | undefined {
   return rawExecutors.get(db);
@@ -304,14 +314,16 @@ async function openPostgres(
     client.on('error', (err) => console.error('[db] PostgreSQL connection lost:', err.message));
   });
   const db = kyselyWithWatcher(new PostgresDialect({ pool }), log);
+  pools.set(db, pool);
   poolStatsReaders.set(db, () => ({
     inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, max,
   }));
   subscribers.set(db, postgresSubscriber({ connectionString: url, options, application_name: `${applicationName}-listen` }));
   rawExecutors.set(db, async (text, values) => {
     const result = await pool.query(text, values as unknown[] | undefined);
-    // several statements answer one result each: the last one is the answer
-    return Array.isArray(result) ? (result[result.length - 1] ?? { rows: [] }) : result;
+    // several statements answer one result each: their rows together, in order (pg-boss 12 looks for
+    // its advisory lock's row and a maintenance batch's cursor among the statements of one script)
+    return Array.isArray(result) ? { rows: result.flatMap((r) => r.rows ?? []) } : result;
   });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
@@ -448,7 +460,8 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEF
     // the extended protocol (query) takes one statement; a script without parameters goes as one
     if (values && values.length) return client.query(text, values as any[]);
     const results = await client.exec(text);
-    return results[results.length - 1] ?? { rows: [] };
+    // every statement's rows, in order, as on PostgreSQL above
+    return { rows: results.flatMap((r) => r.rows) };
   }));
   // One process, one session: a notification is delivered while the committing query's answer is
   // read, before that query's promise resolves, so nothing is ever missed and there is no gap.

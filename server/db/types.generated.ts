@@ -47,6 +47,7 @@ export interface AppUser {
   pracId: number | null;
   pwdDo: string | null;
   rola: Generated<string>;
+  ssoSubject: string | null;
   stacjaSerw: string | null;
   telefon: string | null;
   telefonKom: string | null;
@@ -64,6 +65,40 @@ export interface Attachment {
   tytul: string;
   userId: number | null;
   zalaczId: Generated<number>;
+}
+
+export interface AuditEntry {
+  accountId: number | null;
+  action: string;
+  actorKind: string;
+  actorLabel: string | null;
+  address: string | null;
+  at: Timestamp;
+  changes: Generated<Json>;
+  hash: string;
+  id: Generated<number>;
+  job: string | null;
+  keyId: number | null;
+  prevHash: string;
+  recordKey: string | null;
+  resource: string;
+  role: string | null;
+  seq: number;
+  session: string | null;
+  userId: number | null;
+}
+
+export interface AuditHead {
+  hash: string;
+  id: number;
+  seq: number;
+}
+
+export interface AuditRetention {
+  at: Timestamp | null;
+  hash: string;
+  id: number;
+  seq: number;
 }
 
 export interface Car {
@@ -313,6 +348,84 @@ export interface FuelCard {
   uwagi: string | null;
 }
 
+export interface ImportError {
+  cells: Json | null;
+  column: string | null;
+  message: string;
+  rowNo: number;
+  runId: number;
+  seq: Generated<number>;
+}
+
+export interface ImportFileChunk {
+  data: Buffer;
+  runId: number;
+  seq: number;
+}
+
+export interface ImportMapping {
+  declaration: string;
+  mapping: Json;
+  updatedAt: Generated<Timestamp>;
+  variant: string;
+}
+
+export interface ImportRun {
+  actor: string;
+  bytes: Generated<number>;
+  clients: Json | null;
+  columns: Json | null;
+  countChanged: Generated<number>;
+  countDeactivated: Generated<number>;
+  countErrors: Generated<number>;
+  countNew: Generated<number>;
+  countUnchanged: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  createdByName: string;
+  declaration: string;
+  delimiter: string | null;
+  encoding: string | null;
+  fileName: string;
+  finishedAt: Timestamp | null;
+  format: string;
+  id: Generated<number>;
+  idempotencyKey: string | null;
+  integrationKeyId: number | null;
+  mapping: Json | null;
+  message: string | null;
+  missing: string;
+  mode: string;
+  onError: string;
+  progressRows: Generated<number>;
+  progressTotal: number | null;
+  startedAt: Timestamp | null;
+  state: Generated<string>;
+  unknownColumns: Generated<Json>;
+  userId: number | null;
+  variant: string;
+}
+
+export interface IntegrationAccount {
+  clients: Json | null;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  name: string;
+  scopes: Generated<Json>;
+  updatedAt: Generated<Timestamp>;
+}
+
+export interface IntegrationKey {
+  accountId: number;
+  createdAt: Generated<Timestamp>;
+  displayPrefix: string;
+  expiresAt: Timestamp;
+  id: Generated<number>;
+  keyHash: string;
+  lastUsedAt: Timestamp | null;
+  lastUsedIp: string | null;
+  revokedAt: Timestamp | null;
+}
+
 export interface InterventionType {
   autTyp: number;
   kod: string;
@@ -434,6 +547,14 @@ export interface OrderTransition {
   toStatus: number;
   transition: string;
   userId: number | null;
+}
+
+export interface PasskeySignInChallenge {
+  challenge: string;
+  expiresAt: Timestamp;
+  rejestr: string | null;
+  role: string;
+  vin: string | null;
 }
 
 export interface PasswordReset {
@@ -570,6 +691,37 @@ export interface SignInFailure {
   login: string;
 }
 
+export interface SignInTicket {
+  attempts: Generated<number>;
+  challenge: string | null;
+  expiresAt: Timestamp;
+  pojazdId: number | null;
+  purpose: string;
+  role: string | null;
+  ticketHash: string;
+  userId: number;
+}
+
+export interface SsoFlow {
+  browserHash: string;
+  codeVerifier: string;
+  createdAt: Generated<Timestamp>;
+  expiresAt: Timestamp;
+  nonce: string;
+  redirectUri: string;
+  stateHash: string;
+  variant: string;
+}
+
+export interface SsoHandoff {
+  codeHash: string;
+  createdAt: Generated<Timestamp>;
+  expiresAt: Timestamp;
+  refusal: string | null;
+  userId: number | null;
+  variant: string;
+}
+
 export interface TermsAcceptance {
   acceptedAt: Generated<Timestamp>;
   id: Generated<number>;
@@ -595,6 +747,7 @@ export interface Tire {
   magazynSkladOpis: string | null;
   markaOp: string | null;
   miejscow: string | null;
+  nrOpony: string | null;
   oponaId: Generated<number>;
   pojazdId: number | null;
   rodzajOp: string | null;
@@ -617,14 +770,36 @@ export interface UsedNonce {
   usedAt: Generated<Timestamp>;
 }
 
+export interface UserPasskey {
+  counter: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  credentialId: string;
+  id: Generated<number>;
+  lastUsedAt: Timestamp | null;
+  name: string;
+  publicKey: string;
+  transports: string | null;
+  userId: number;
+}
+
+export interface UserRecoveryCode {
+  codeHash: string;
+  id: Generated<number>;
+  usedAt: Timestamp | null;
+  userId: number;
+}
+
 export interface UserSession {
+  address: string | null;
   createdAt: Generated<Timestamp>;
   expiresAt: Timestamp;
   lastSeenAt: Generated<Timestamp>;
   pojazdId: number | null;
   role: string;
   tokenHash: string;
+  userAgent: string | null;
   userId: number;
+  viaIdentityProvider: Generated<boolean>;
 }
 
 export interface UserTableFilter {
@@ -642,6 +817,14 @@ export interface UserTableView {
   id: Generated<number>;
   name: string;
   tablename: string;
+  userId: number;
+}
+
+export interface UserTotp {
+  confirmedAt: Timestamp | null;
+  createdAt: Generated<Timestamp>;
+  lastStep: number | null;
+  secretSealed: string;
   userId: number;
 }
 
@@ -693,6 +876,26 @@ export interface VAttachment {
   tytul: string | null;
   userId: number | null;
   zalaczId: number | null;
+}
+
+export interface VAuditEntry {
+  accountId: number | null;
+  action: string | null;
+  actorKind: string | null;
+  actorLabel: string | null;
+  address: string | null;
+  at: Timestamp | null;
+  changes: Json | null;
+  fields: string | null;
+  id: number | null;
+  job: string | null;
+  keyId: number | null;
+  recordKey: string | null;
+  resource: string | null;
+  role: string | null;
+  seq: number | null;
+  session: string | null;
+  userId: number | null;
 }
 
 export interface VCar {
@@ -905,6 +1108,19 @@ export interface VFuelCard {
   uwagi: string | null;
 }
 
+export interface VIntegrationAccount {
+  activeKeys: number | null;
+  allClients: boolean | null;
+  clients: Json | null;
+  createdAt: Timestamp | null;
+  id: number | null;
+  klienci: string | null;
+  lastUsedAt: Timestamp | null;
+  name: string | null;
+  scopes: Json | null;
+  updatedAt: Timestamp | null;
+}
+
 export interface VInvoice {
   dataZap: string | null;
   dokument: string | null;
@@ -1054,6 +1270,7 @@ export interface VTire {
   magazynSkladOpis: string | null;
   markaOp: string | null;
   miejscow: string | null;
+  nrOpony: string | null;
   oponaId: number | null;
   pojazdId: number | null;
   rejestr: string | null;
@@ -1090,16 +1307,92 @@ export interface VUsers {
   pracId: number | null;
   pwdDo: string | null;
   rola: string | null;
+  ssoSubject: string | null;
   stacjaNazwa: string | null;
   stacjaSerw: string | null;
   telefon: string | null;
   telefonKom: string | null;
 }
 
+export interface VWebhookEndpoint {
+  clients: Json | null;
+  clientsText: string | null;
+  createdAt: Timestamp | null;
+  description: string | null;
+  disabledReason: string | null;
+  enabled: boolean | null;
+  events: Json | null;
+  eventsText: string | null;
+  id: number | null;
+  updatedAt: Timestamp | null;
+  url: string | null;
+}
+
+export interface VWebhookMessage {
+  attempts: number | null;
+  createdAt: Timestamp | null;
+  deliveredAt: Timestamp | null;
+  endpointId: number | null;
+  event: string | null;
+  eventId: string | null;
+  id: number | null;
+  lastError: string | null;
+  lastStatus: number | null;
+  nextAttemptAt: Timestamp | null;
+  state: string | null;
+}
+
+export interface WebhookAttempt {
+  attemptedAt: Generated<Timestamp>;
+  durationMs: number;
+  error: string | null;
+  id: Generated<number>;
+  messageId: number;
+  response: string | null;
+  status: number | null;
+}
+
+export interface WebhookEndpoint {
+  clients: Json | null;
+  createdAt: Generated<Timestamp>;
+  description: string | null;
+  disabledReason: string | null;
+  enabled: Generated<boolean>;
+  events: Generated<Json>;
+  failingSince: Timestamp | null;
+  id: Generated<number>;
+  previousSecret: string | null;
+  previousSecretUntil: Timestamp | null;
+  secret: string;
+  updatedAt: Generated<Timestamp>;
+  url: string;
+}
+
+export interface WebhookMessage {
+  attempts: Generated<number>;
+  claimedAt: Timestamp | null;
+  createdAt: Generated<Timestamp>;
+  deliveredAt: Timestamp | null;
+  endpointId: number;
+  event: string;
+  eventId: string;
+  id: Generated<number>;
+  klientSymbol: string | null;
+  lane: string;
+  lastError: string | null;
+  lastStatus: number | null;
+  nextAttemptAt: Generated<Timestamp>;
+  payload: Json;
+  state: Generated<string>;
+}
+
 export interface DB {
   app_setting: AppSetting;
   app_user: AppUser;
   attachment: Attachment;
+  audit_entry: AuditEntry;
+  audit_head: AuditHead;
+  audit_retention: AuditRetention;
   car: Car;
   client: Client;
   company: Company;
@@ -1113,6 +1406,12 @@ export interface DB {
   employee: Employee;
   export_file: ExportFile;
   fuel_card: FuelCard;
+  import_error: ImportError;
+  import_file_chunk: ImportFileChunk;
+  import_mapping: ImportMapping;
+  import_run: ImportRun;
+  integration_account: IntegrationAccount;
+  integration_key: IntegrationKey;
   intervention_type: InterventionType;
   invoice: Invoice;
   invoice_file: InvoiceFile;
@@ -1124,6 +1423,7 @@ export interface DB {
   order_position: OrderPosition;
   order_status: OrderStatus;
   order_transition: OrderTransition;
+  passkey_sign_in_challenge: PasskeySignInChallenge;
   password_reset: PasswordReset;
   reminder_change: ReminderChange;
   reminder_count: ReminderCount;
@@ -1134,21 +1434,29 @@ export interface DB {
   service_plan: ServicePlan;
   service_station: ServiceStation;
   sign_in_failure: SignInFailure;
+  sign_in_ticket: SignInTicket;
+  sso_flow: SsoFlow;
+  sso_handoff: SsoHandoff;
   terms_acceptance: TermsAcceptance;
   terms_template: TermsTemplate;
   tire: Tire;
   unit: Unit;
   used_nonce: UsedNonce;
+  user_passkey: UserPasskey;
+  user_recovery_code: UserRecoveryCode;
   user_session: UserSession;
   user_table_filter: UserTableFilter;
   user_table_view: UserTableView;
+  user_totp: UserTotp;
   v_assignment: VAssignment;
   v_attachment: VAttachment;
+  v_audit_entry: VAuditEntry;
   v_car: VCar;
   v_contract: VContract;
   v_damage: VDamage;
   v_employee: VEmployee;
   v_fuel_card: VFuelCard;
+  v_integration_account: VIntegrationAccount;
   v_invoice: VInvoice;
   v_login_history: VLoginHistory;
   v_note: VNote;
@@ -1159,6 +1467,11 @@ export interface DB {
   v_tire: VTire;
   v_unit: VUnit;
   v_users: VUsers;
+  v_webhook_endpoint: VWebhookEndpoint;
+  v_webhook_message: VWebhookMessage;
   vehicle_assignment: VehicleAssignment;
   vehicle_mileage: VehicleMileage;
+  webhook_attempt: WebhookAttempt;
+  webhook_endpoint: WebhookEndpoint;
+  webhook_message: WebhookMessage;
 }

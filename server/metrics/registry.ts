@@ -24,6 +24,7 @@ export const RUNTIME_ROUTE = 'runtime';
 /** Sign-in outcomes as labels: the login history's codes (repositories/login-history.ts), in lower case. */
 export const SIGN_IN_OUTCOMES = [
   'success', 'bad_credentials', 'locked', 'account_expired', 'password_expired', 'vehicle_not_assigned', 'vehicle_not_found',
+  'sso_refused', 'sso_no_account', 'password_sign_in_off',
 ] as const;
 export type SignInOutcome = (typeof SIGN_IN_OUTCOMES)[number];
 

@@ -24,6 +24,15 @@ import { migration017 } from './017_notification_digest.ts';
 import { migration018 } from './018_config_studio.ts';
 import { migration019 } from './019_notification_failed_index.ts';
 import { migration020 } from './020_notification_recipient_name.ts';
+import { migration021 } from './021_integration_keys.ts';
+import { migration022 } from './022_imports.ts';
+import { migration023 } from './023_webhooks.ts';
+import { migration024 } from './024_import_more.ts';
+import { migration027 } from './027_second_factor.ts';
+import { migration028 } from './028_single_sign_on.ts';
+import { migration029 } from './029_audit_trail.ts';
+import { migration031 } from './031_audit_retention.ts';
+import { migration033 } from './033_passkey_sign_in.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -46,4 +55,13 @@ export const migrations: Record<string, Migration> = {
   '018_config_studio': migration018,
   '019_notification_failed_index': migration019,
   '020_notification_recipient_name': migration020,
+  '021_integration_keys': migration021,
+  '022_imports': migration022,
+  '023_webhooks': migration023,
+  '024_import_more': migration024,
+  '027_second_factor': migration027,
+  '028_single_sign_on': migration028,
+  '029_audit_trail': migration029,
+  '031_audit_retention': migration031,
+  '033_passkey_sign_in': migration033,
 };

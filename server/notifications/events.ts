@@ -16,7 +16,8 @@ export type Occurrence =
   | { kind: 'estimateConfirmed' }
   | { kind: 'damageCreated' }
   | { kind: 'dailyDigest' }
-  | { kind: 'failureSummary' };
+  | { kind: 'failureSummary' }
+  | { kind: 'webhookDisabled' };
 
 const EMPTY: NotificationsFile = { schemaVersion: 1, type: 'notifications', events: [], defaults: {} };
 
@@ -58,9 +59,18 @@ export interface DeliverySettings {
   retryBackoff: boolean;
   sweepEveryMinutes: number;
   sendingTimeoutMinutes: number;
+  /** E-mails one process renders and sends at once. */
+  concurrency: number;
+  /** Connections one process keeps open to the SMTP server (nodemailer's pool): at most this many messages on the wire at once. */
+  smtpConnections: number;
+  /** While the SMTP server cannot be reached, how often a process asks whether it is back (and then sends what waited). */
+  probeSeconds: number;
 }
 
-const DELIVERY_DEFAULTS: DeliverySettings = { retryLimit: 8, retryDelaySeconds: 30, retryBackoff: true, sweepEveryMinutes: 1, sendingTimeoutMinutes: 15 };
+const DELIVERY_DEFAULTS: DeliverySettings = {
+  retryLimit: 8, retryDelaySeconds: 30, retryBackoff: true, sweepEveryMinutes: 1, sendingTimeoutMinutes: 15,
+  concurrency: 16, smtpConnections: 5, probeSeconds: 10,
+};
 
 export function deliverySettings(file: NotificationsFile): DeliverySettings {
   return { ...DELIVERY_DEFAULTS, ...file.delivery };

@@ -198,11 +198,23 @@ function htmlOf(p: HtmlParts): string {
  * The variant's e-mail logo (app.branding.mailLogo, else its logo when that is a PNG or JPEG) from
  * its assets/ folder with its size, or none: the e-mail then names the portal in text.
  */
+/** Logos read in the last seconds: a backlog of e-mails reads the file once, a changed logo shows within LOGO_CACHE_MS. */
+const LOGO_CACHE_MS = 10_000;
+const logos = new Map<string, { at: number; content: Promise<Buffer | undefined> }>();
+
+function logoFile(path: string): Promise<Buffer | undefined> {
+  const cached = logos.get(path);
+  if (cached && Date.now() - cached.at < LOGO_CACHE_MS) return cached.content;
+  const content = readFile(path).catch(() => undefined);
+  logos.set(path, { at: Date.now(), content });
+  return content;
+}
+
 async function logoOf(branding: Branding, variant: string, root: string) {
   const file = branding.mailLogo ?? branding.logo;
   const contentType = file ? IMAGE_TYPES[extname(file).toLowerCase()] : undefined;
   if (!file || !contentType) return undefined;
-  const content = await readFile(join(variantAssetsDir(root, variant), file)).catch(() => undefined);
+  const content = await logoFile(join(variantAssetsDir(root, variant), file));
   const size = content && imageSize(content, contentType);
   return content && size ? { filename: file, content, contentType, cid: 'logo@portal', ...size } : undefined;
 }

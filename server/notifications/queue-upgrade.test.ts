@@ -16,7 +16,7 @@ import { EMAIL_QUEUE, JobQueue } from './queue.ts';
 import { retiredSchemaOf } from './queue-upgrade.ts';
 
 const PG_BOSS_10 = readFileSync(new URL('./fixtures/pgboss-10-schema.sql', import.meta.url), 'utf8');
-const DELIVERY = { retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true, sweepEveryMinutes: 1, sendingTimeoutMinutes: 15 };
+const DELIVERY = { retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true, sweepEveryMinutes: 1, sendingTimeoutMinutes: 15, concurrency: 2, smtpConnections: 2, probeSeconds: 10 };
 const QUEUE_OPTIONS = { pollingIntervalSeconds: 1, concurrency: 1, onError: () => undefined, log: Fastify({ logger: false }).log };
 
 describe.each(testBackends)('the job queue of pg-boss 10 on %s', (kind) => {

@@ -16,7 +16,7 @@
  *   process left half-sent.
  * Other scheduled work (the daily digest) adds its own queues to `boss` the same way.
  */
-import { PgBoss, type Db } from 'pg-boss';
+import { PgBoss, type Db, type Job, type JobResult } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { rawSqlOf } from '../db/connect.ts';
@@ -35,6 +35,41 @@ export const JOB_HISTORY_SECONDS = 7 * 24 * 3600;
 /** Longest an e-mail job may run before pg-boss counts it as failed (SMTP time-outs are 10 + 10 + 20 s). */
 const EMAIL_JOB_SECONDS = 300;
 
+/** Jobs queued by one statement. */
+const INSERT_CHUNK = 1_000;
+
+/**
+ * Works a queue `concurrency` jobs at once in this process, fetched in batches: a few workers each
+ * fetch up to a batch, run its jobs side by side and settle each by its own outcome in one
+ * statement (pg-boss `perJobResults`: a job whose handler threw fails, and is retried by its
+ * queue's policy). A worker that found jobs asks for more at once (`notifyWorker`); an idle one
+ * waits out the polling interval. Fetching and settling one at a time cost two statements per job.
+ */
+export async function workInBatches<T extends object>(
+  boss: PgBoss, queue: string, options: { concurrency: number; pollingIntervalSeconds: number },
+  handle: (job: Job<T>) => Promise<unknown>,
+): Promise<void> {
+  const workers = Math.max(1, Math.min(4, Math.floor(options.concurrency / 4)));
+  const batchSize = Math.max(1, Math.ceil(options.concurrency / workers));
+  for (let i = 0; i < workers; i++) {
+    let worker: string | undefined;
+    worker = await boss.work<T>(queue, { pollingIntervalSeconds: options.pollingIntervalSeconds, batchSize, perJobResults: true }, async (jobs) => {
+      try {
+        return await Promise.all(jobs.map(async (job): Promise<JobResult> => {
+          try {
+            await handle(job);
+            return { id: job.id, status: 'completed' };
+          } catch (error) {
+            return { id: job.id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
+          }
+        }));
+      } finally {
+        if (worker && jobs.length) boss.notifyWorker(worker);
+      }
+    });
+  }
+}
+
 export interface JobQueueOptions {
   /** How often an idle worker asks for new jobs (pg-boss pollingIntervalSeconds, at least 0.5). */
   pollingIntervalSeconds: number;
@@ -46,7 +81,7 @@ export interface JobQueueOptions {
 }
 
 /** pg-boss's adapter over a kysely connection or transaction: its statements run in it. */
-function executorOf(db: Kysely<DB>): Db {
+export function executorOf(db: Kysely<DB>): Db {
   return {
     async executeSql(text, values) {
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -129,28 +164,23 @@ export class JobQueue {
   /** Runs the handlers in this process: each e-mail job (its notification id), and the sweep. */
   async work(deliver: (notificationId: number) => Promise<void>, sweep: () => Promise<void>): Promise<void> {
     const every = { pollingIntervalSeconds: this.options.pollingIntervalSeconds, batchSize: 1 };
-    for (let i = 0; i < this.options.concurrency; i++) {
-      // pg-boss waits out the polling interval after a job too; a worker that found one asks for
-      // the next at once (notifyWorker), else a backlog drains at `concurrency` e-mails per interval
-      let worker: string | undefined;
-      worker = await this.boss.work<{ id: number } & QueuedBy>(EMAIL_QUEUE, every, async ([job]) => {
-        try {
-          await runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)), { notificationId: Number(job.data.id) });
-        } finally {
-          if (worker) this.boss.notifyWorker(worker);
-        }
-      });
-    }
+    await workInBatches(this.boss, EMAIL_QUEUE, { concurrency: this.options.concurrency, pollingIntervalSeconds: this.options.pollingIntervalSeconds }, (job: Job<{ id: number } & QueuedBy>) =>
+      runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)), { notificationId: Number(job.data.id) }));
     await this.boss.work(SWEEP_QUEUE, every, async ([job]) => runJob(this.options.log, SWEEP_QUEUE, job, sweep));
   }
 
-  /** Puts e-mail notifications on the queue; inside `db`'s transaction when it is one. Already waiting: nothing happens. */
+  /**
+   * Puts e-mail notifications on the queue; inside `db`'s transaction when it is one. Already
+   * waiting: nothing happens (the queue is stately, keyed by the notification). One statement per
+   * thousand, so that a backlog of ten thousand is queued again in a moment.
+   */
   async enqueueEmails(db: Kysely<DB>, notificationIds: readonly number[]): Promise<void> {
     if (!this.#started) return;
     const executor = executorOf(db);
-    for (const id of notificationIds) {
-      // who queued it, for the job's log line (job-log.ts)
-      await this.boss.send(EMAIL_QUEUE, { id, ...queuedBy() }, { singletonKey: String(id), db: executor });
+    const by = queuedBy(); // who queued them, for the jobs' log lines (job-log.ts)
+    for (let i = 0; i < notificationIds.length; i += INSERT_CHUNK) {
+      const jobs = notificationIds.slice(i, i + INSERT_CHUNK).map((id) => ({ data: { id, ...by }, singletonKey: String(id) }));
+      await this.boss.insert(EMAIL_QUEUE, jobs, { db: executor });
     }
   }
 

@@ -11,8 +11,10 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Session } from '../auth/session.ts';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
+import { diffRows, recordChange, type Actor } from '../audit/index.ts';
 import { scopeExpression } from '../resources/scope.ts';
-import { deliverEmail, DeliveryFailed, sweepEmails, type DeliveryOutcome } from './delivery.ts';
+import { deliverEmail, DeliveryFailed, sweepEmails, waitingForServer, type DeliveryOutcome } from './delivery.ts';
+import { MailServer } from './mail-server.ts';
 import { deliverySettings, eventById, notificationsFile, type Role } from './events.ts';
 import { writeNotifications, type EventFacts, type Queued } from './outbox.ts';
 import { Renderers } from './render.ts';
@@ -29,7 +31,7 @@ export interface NotificationOptions {
   root: string;
   /** How often an idle worker looks for jobs (seconds, at least 0.5; default 2). */
   pollingIntervalSeconds?: number;
-  /** E-mails this process sends at once (default 2). */
+  /** E-mails this process sends at once (default: screens/notifications.json `delivery.concurrency`, 16). */
   concurrency?: number;
   /** Overrides of screens/notifications.json `delivery` (tests shorten the retry delay). */
   delivery?: Partial<import('./events.ts').DeliverySettings>;
@@ -41,8 +43,8 @@ export interface ListQuery {
   unread: boolean;
 }
 
-/** Rows a sweep puts back on the queue at most (the next sweep takes the rest). */
-const SWEEP_LIMIT = 500;
+/** Rows a sweep puts back on the queue at most (the next sweep takes the rest): queued a thousand per statement. */
+const SWEEP_LIMIT = 50_000;
 /** How long a queue that could not start (no database) waits before trying again. */
 const START_RETRY_MS = 30_000;
 /** A queued e-mail younger than this still has the job its own transaction sent. */
@@ -56,7 +58,18 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
   let stopped = false;
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
   const delivery = () => ({ ...deliverySettings(notificationsFile(app.config.bundle)), ...options.delivery });
-  const context = () => ({ app, renderers, publicUrl: options.publicUrl, root: options.root });
+  const mail = new MailServer(app.db, {
+    connections: () => delivery().smtpConnections,
+    probeSeconds: () => delivery().probeSeconds,
+    onBack: async () => {
+      // the server answers again: every e-mail that waited for it goes on the queue now
+      const ids = await sweepEmails(app, { settleMs: 0, sendingTimeoutMinutes: delivery().sendingTimeoutMinutes, limit: SWEEP_LIMIT, waitingForServer: 'only' });
+      if (ids.length && queue?.started) await queue.enqueueEmails(app.db, ids);
+      if (ids.length) jobLogger(app.log).info({ emails: ids.length }, 'the mail server answers again: the e-mails that waited are queued');
+    },
+    onError: (error) => app.log.warn({ err: error }, 'the mail server could not be asked whether it is back'),
+  });
+  const context = () => ({ app, renderers, publicUrl: options.publicUrl, root: options.root, mail });
 
   /**
    * The caller's in-app rows whose record they may still see (ACCESS.md, judged now): one branch
@@ -119,7 +132,17 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
 
     /** Puts waiting e-mails back on the queue (no mail server before, a lost job); `now` also takes the youngest. */
     async sweep(now = false): Promise<number> {
-      const ids = await sweepEmails(app, { settleMs: now ? 0 : SWEEP_SETTLE_MS, sendingTimeoutMinutes: delivery().sendingTimeoutMinutes, limit: SWEEP_LIMIT });
+      // e-mails waiting for an unreachable server go back only once it answers (a process that
+      // saw it down asks by itself; this covers one that died meanwhile)
+      let serverBack = false;
+      if (!mail.down && (await waitingForServer(app))) {
+        serverBack = await mail.reachable();
+        if (!serverBack) mail.markDown();
+      }
+      const ids = await sweepEmails(app, {
+        settleMs: now ? 0 : SWEEP_SETTLE_MS, sendingTimeoutMinutes: delivery().sendingTimeoutMinutes, limit: SWEEP_LIMIT,
+        waitingForServer: serverBack ? 'include' : 'exclude',
+      });
       if (ids.length && queue?.started) await queue.enqueueEmails(app.db, ids);
       return ids.length;
     },
@@ -181,7 +204,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
     },
 
     /** Saves the caller's settings whole; an event their role is not offered is a 400 naming it. */
-    async saveSettings(session: Session, body: Omit<Settings, 'digestHour'> & { digestHour?: number }) {
+    async saveSettings(session: Session, body: Omit<Settings, 'digestHour'> & { digestHour?: number }, actor?: Actor) {
       const file = notificationsFile(app.config.bundle);
       const role = session.role as Role;
       const unoffered = unofferedEvents(file, role, body.events);
@@ -194,7 +217,15 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
       const current = await service.settings(session);
       // the hour is asked only while the digest is on: without it, the stored hour stays for the next time
       const settings = { events: { ...current.events, ...body.events }, digest: body.digest, digestHour: body.digestHour ?? current.digestHour };
-      await saveSettings(app.db, session.userId, settings);
+      await app.db.transaction().execute(async (trx) => {
+        await saveSettings(trx, session.userId, settings);
+        // the trail (issue 37), last: each event switched, the digest and its hour, before and after
+        const flat = (s: Settings) => ({ ...Object.fromEntries(Object.entries(s.events).map(([id, on]) => [`events.${id}`, on])), digest: s.digest, digestHour: s.digestHour });
+        const before = flat(current);
+        const after = flat(settings);
+        const changes = diffRows(before, after, [...new Set([...Object.keys(before), ...Object.keys(after)])]);
+        if (actor && Object.keys(changes).length) await recordChange(trx, { actor, resource: 'notifications', recordKey: session.userId, action: 'settings', changes });
+      });
       return { message: t('notifications:messages.settingsSaved'), ...(await service.settings(session)) };
     },
 
@@ -202,7 +233,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
      * Administrators' "send again": a waiting or failed e-mail is queued again; a sent or skipped
      * one (or an in-app one) is sent again as a new notification, the old row staying as it was.
      */
-    async sendAgain(id: number) {
+    async sendAgain(id: number, actor: Actor) {
       return app.db.transaction().execute(async (trx) => {
         const row = await trx.selectFrom('notification').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
         if (!row) throw new HttpError(404, t('notifications:messages.notFound'));
@@ -220,6 +251,10 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
           queued = { event: row.event, id: copy.id, userId: row.userId, channel: row.channel as Queued['channel'] };
         }
         await enqueue(trx, [queued]);
+        // the trail (issue 37), last: the administrator's "send again", and the notification it queued
+        await recordChange(trx, { actor, resource: 'notification', recordKey: id, action: 'send-again', changes: {
+          ...(queued.id === row.id ? { state: [row.state, 'queued'] } : { resentAs: [null, queued.id] }),
+        } });
         return { message: t('notifications:messages.sentAgain') };
       });
     },
@@ -234,7 +269,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
       try {
         const opened = await JobQueue.open(app.db, {
           pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-          concurrency: options.concurrency ?? 2,
+          concurrency: options.concurrency ?? delivery().concurrency,
           onError: (error) => app.log.error({ err: error }, 'job queue error'),
           log: app.log,
         });
@@ -273,6 +308,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
       const q = queue;
       queue = undefined;
       await q?.stop(5_000);
+      mail.close();
     },
   };
   return service;

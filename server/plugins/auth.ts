@@ -16,12 +16,20 @@
  * start-up (`requireAccessDeclarations`), routes added by plugins included: a plugin's routes get
  * theirs from the scope it is registered in (`declareScopeAccess`).
  */
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import { requestContext } from '@fastify/request-context';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '../../runtime/core/conditions.ts';
 import { SessionCache } from '../auth/session-cache.ts';
 import { findSession, type Session } from '../auth/sessions.ts';
+import { sessionLifetimeOf } from '../config/security.ts';
+import type { IntegrationPrincipal } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
+import { secondFactorRequired } from '../auth/complete-sign-in.ts';
+import { FailedKeys, type Limit } from '../integration/failed-keys.ts';
+import { looksLikeKey } from '../integration/keys.ts';
+import { findKeySession } from '../integration/principal.ts';
+import { keyMayCall } from '../integration/scopes.ts';
 import { effectiveAccess } from '../resources/scope.ts';
 
 export type RouteAccess = 'public' | 'signedIn' | { roles: Role[] } | { resource: string };
@@ -29,6 +37,8 @@ export type RouteAccess = 'public' | 'signedIn' | { roles: Role[] } | { resource
 declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
+    /** The integration key the request is made with (issue 34), or null for a person's session. */
+    integration: IntegrationPrincipal | null;
   }
   interface FastifyInstance {
     /** The sessions checked lately (server/auth/session-cache.ts). */
@@ -46,6 +56,8 @@ declare module 'fastify' {
     termsExempt?: boolean;
     /** Open to a user who has not chosen their own password yet (first sign-in, or a password an administrator set). */
     firstLoginExempt?: boolean;
+    /** Open to a user the configuration asks for a second factor before they have set one up (its enrolment calls; issue 36). */
+    secondFactorExempt?: boolean;
     /**
      * A public route that checks a bearer token of its own (GET /metrics: METRICS_TOKEN): the token
      * is never looked up as a session, so it costs no query and works while the database is away.
@@ -58,6 +70,13 @@ declare module 'fastify' {
      * handler instead of before it, one database round trip less (plugins/signature.ts).
      */
     readOnly?: boolean;
+    /**
+     * Whether an integration key may call the route (issue 34, CONTRACTS.md): 'read' — a resource
+     * route, the key needs `read:<resource>`; 'import' — the key needs an `import:…` scope (the
+     * handler checks which with mayImport); 'webhooks' — the key needs `webhooks`. Without it a key
+     * gets 403 KEY_NOT_ALLOWED: terms, passwords, sign-in, settings, the studio are never a key's.
+     */
+    keys?: 'read' | 'import' | 'webhooks';
   }
 }
 
@@ -134,11 +153,13 @@ export function rolesOf(app: FastifyInstance, access: Exclude<RouteAccess, 'publ
 export default fp(
   async (app) => {
     app.decorateRequest('session', null);
+    app.decorateRequest('integration', null);
+    const failedKeys = new FailedKeys();
     // a session checked here is trusted for a few seconds, until the database says it changed
     const cache = await SessionCache.start(app.db);
     app.decorate('sessionCache', cache);
     app.addHook('onClose', async () => cache.close());
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       // no route matched: the not-found handler answers 404 and nothing else runs
       if (request.is404) return;
       const config = request.routeOptions.config ?? {};
@@ -149,10 +170,12 @@ export default fp(
       if (access === 'public') {
         // a public call that carries a session (the runtime's start-up after sign-in) is served by
         // the variant of the user's client, when a variant claims clients; an unknown token is ignored
-        if (token && app.config.choosesByClient && !config.ownBearerToken) app.config.useClientVariant((await findSession(app.db, token))?.klientSymbol);
+        if (token && app.config.choosesByClient && !config.ownBearerToken && !looksLikeKey(token)) app.config.useClientVariant((await findSession(app.db, token, sessionLifetimeOf(app.config.bundle.app)))?.klientSymbol);
         return;
       }
-      request.session = token ? await findSession(app.db, token) : null;
+      // an integration key (issue 34): its own checks, and none of a person's gates (terms, first password)
+      if (token && looksLikeKey(token)) return authenticateKey(request, reply, token, config);
+      request.session = token ? await findSession(app.db, token, sessionLifetimeOf(app.config.bundle.app)) : null;
       const session = request.session;
       if (!session) throw new HttpError(401, app.config.t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
       // from here on the request follows the variant of the user's client, if a variant claims it
@@ -160,7 +183,11 @@ export default fp(
       if (access !== 'signedIn' && !rolesOf(app, access).includes(session.role)) {
         throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
       }
-      // the same order as the runtime's session gates (screens/app.json): the terms first, then the new password
+      // the same order as the runtime's session gates (screens/app.json): the second factor's enrolment
+      // first (right after the password), then the terms, then the new password
+      if (!session.hasSecondFactor && !config.secondFactorExempt && secondFactorRequired(app, session.role)) {
+        throw new HttpError(403, app.config.t('security:errors.enrolmentRequired'), { code: 'SECOND_FACTOR_REQUIRED' });
+      }
       if (session.termsPending && !config.termsExempt && termsRequired(app, session)) {
         throw new HttpError(403, app.config.t('terms:notAccepted'), { code: 'TERMS_NOT_ACCEPTED' });
       }
@@ -168,6 +195,35 @@ export default fp(
         throw new HttpError(403, app.config.t('password:errors.firstLoginRequired'), { code: 'FIRST_LOGIN_REQUIRED' });
       }
     });
+
+    /**
+     * A key's call: refused with 429 while its address has failed too often, 401 when the key is
+     * wrong, expired or revoked (counted as a failure), 403 when the route is not open to keys or
+     * the key lacks the scope; otherwise the request goes on as the key's session.
+     */
+    async function authenticateKey(request: FastifyRequest, reply: FastifyReply, token: string, config: FastifyContextConfig): Promise<void> {
+      const configured = (app.config.bundle.app.security as { rateLimit: { signIn: Limit } }).rateLimit.signIn;
+      const limit = app.rateLimitsLifted ? { ...configured, max: 1_000_000 } : configured;
+      const blocked = failedKeys.blockedFor(request.ip, limit);
+      if (blocked) reply.header('retry-after', String(blocked * 60));
+      if (blocked) throw new HttpError(429, app.config.t('login:errors.tooManyAttempts', { minutes: blocked }), { code: 'TOO_MANY_REQUESTS' });
+      const session = await findKeySession(app.db, token, request.ip);
+      if (!session) {
+        failedKeys.record(request.ip, limit);
+        throw new HttpError(401, app.config.t('integration-account:errors.keyInvalid'), { code: 'UNAUTHORIZED' });
+      }
+      request.session = session;
+      request.integration = session.integration!;
+      requestContext.set('keyId', session.integration!.keyId);
+      app.config.useClientVariant(session.klientSymbol);
+      const verdict = keyMayCall(app.config.bundle.resources, config, session);
+      if (verdict === 'routeClosed') throw new HttpError(403, app.config.t('integration-account:errors.keyNotAllowed'), { code: 'KEY_NOT_ALLOWED' });
+      if (verdict === 'scopeMissing') throw new HttpError(403, app.config.t('integration-account:errors.scopeMissing'), { code: 'FORBIDDEN' });
+      const access = config.access!;
+      if (config.keys === 'read' && access !== 'signedIn' && access !== 'public' && !rolesOf(app, access).includes(session.role)) {
+        throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
+      }
+    }
   },
   { name: 'auth', dependencies: ['config', 'db'] },
 );

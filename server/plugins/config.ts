@@ -43,6 +43,8 @@ export interface ConfigState {
    * for its recipient by the recipient's variant (its texts, its name and logo).
    */
   forClient(klientSymbol: string | null | undefined): Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
+  /** The configuration of a served variant by its name (the default one for a name no longer served): work queued by a request of that variant (an import run). */
+  forVariant(variant: string): Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
   /**
    * Where the configuration studio's published layer comes from (issue 26, server/studio/): read
    * at every reload and merged over the files. A read that fails keeps the layer read last.
@@ -159,6 +161,10 @@ export default fp<ConfigOptions>(
         const config = pinned();
         const variant = variantForClient(config.set, klientSymbol);
         return (variant !== undefined && config.states.get(variant)) || config.states.get(config.set.defaultVariant)!;
+      },
+      forVariant(variant) {
+        const config = pinned();
+        return config.states.get(variant) ?? config.states.get(config.set.defaultVariant)!;
       },
       useClientVariant(klientSymbol) {
         const variant = variantForClient(pinned().set, klientSymbol);

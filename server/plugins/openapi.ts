@@ -43,7 +43,11 @@ export interface OperationDeclaration {
    * A request body that Fastify does not parse into `request.body` (a multipart upload read as a
    * stream): its media type and the schema of schemas/ that describes its fields.
    */
-  streamedBody?: { mediaType: string; schema: string; description?: string };
+  streamedBody?: {
+    mediaType: string; schema: string; description?: string;
+    /** Another media type the body may take: any of the component schemas named with this prefix (extras.schemas); which one, a parameter says. */
+    alternative?: { mediaType: string; schemasPrefix: string };
+  };
   /**
    * The call is a link opened in a browser window (a download): a refusal is a short Polish page
    * when the browser asks for HTML, the error body otherwise.
@@ -69,6 +73,7 @@ export function operationIdOf(resource: string, action: string): string {
 
 /** Descriptions of the tags, one per resource; a resource without one fails the document build. */
 export const TAGS: Record<string, string> = {
+  audit: 'Dziennik zmian: who changed what and when, field by field, in a hash chain (ADMIN; issue 37).',
   'acceptance-history': 'Historia akceptacji: who accepted which terms document and when (ADMIN).',
   assignment: 'Przydziały: vehicle assignments (handovers and returns), their table and Excel export.',
   attachment: 'Załączniki: files attached to vehicles, assignments, orders and damages; uploads and one-time downloads.',
@@ -78,7 +83,9 @@ export const TAGS: Record<string, string> = {
   damage: 'Szkody: damages, their table, details and the damage report.',
   employee: 'Pracownicy: the participant picker and new employees.',
   'fuel-card': 'Karty paliwowe: fuel cards.',
+  import: 'Import danych (issue 34): the importable resources and their fields, column mappings, file previews, import runs (dry or real) as jobs with progress, counts and errors per row (ADMIN, keys with import:<name>).',
   init: 'Start-up of a client: pre-configuration, the configuration bundle, health and branding images.',
+  'integration-accounts': 'Konta integracyjne: accounts of other systems (not people) and their API keys, sent as `Authorization: Bearer <key>` (ADMIN; issue 34).',
   invoice: 'Faktury: invoices and their PDF files through one-time links.',
   'login-history': 'Historia logowań: sign-ins, sign-outs and vehicle changes (ADMIN).',
   note: 'Notatki: notes on orders and damages.',
@@ -88,25 +95,29 @@ export const TAGS: Record<string, string> = {
   notification: 'Powiadomienia: the caller\'s own notifications (the bell) and settings; the administrators\' log, send-again and the daily digest run now (issue 25).',
   reminder: 'Przypomnienia: what is due (policies, inspections, services, contracts, cards, readings, orders, damages) per rule and urgency, within the caller\'s rows.',
   password: 'Passwords: change one\'s own, the first-sign-in change, an administrator\'s reset, the forgotten-password flow.',
-  session: 'Signing in and out, and an advisor\'s change of vehicle.',
+  security: 'Bezpieczeństwo (issue 36): the caller\'s second factor (authenticator app, recovery codes, passkeys) and sessions; an administrator\'s view of a user\'s sessions and reset of the second factor.',
+  session: 'Signing in and out (with the second step of an account with a second factor), and an advisor\'s change of vehicle.',
   settings: 'Administration: the e-mail (SMTP) configuration and the configuration reload.',
   terms: 'Regulaminy: terms documents (PDF), their status and acceptance.',
   tire: 'Opony: tyres.',
   unit: 'Jednostki organizacyjne: the client\'s organisational units.',
   'user-table-settings': 'Saved table filters and column views of the signed-in user.',
   users: 'Użytkownicy: user accounts (ADMIN).',
+  'webhook-endpoint': 'Webhooki: the table of webhook endpoints (ADMIN; issue 35).',
+  'webhook-message': 'Wiadomości webhooka: the table of one endpoint\'s messages, its log (ADMIN; issue 35).',
+  webhooks: 'Webhooki: endpoints that receive the portal\'s events (Standard Webhooks), their log, resend and recovery (ADMIN; integration keys with the `webhooks` scope for their own clients). The events and their payloads: the `webhooks` section (issue 35).',
 };
 
 /** The shared error answers: status → component name and description. */
 const ERROR_RESPONSES = {
   400: ['BadRequest', 'The request is not acceptable: a field breaks a rule (each named in `errors` with its Polish message), the JSON is malformed, or the signature is missing, stale, wrong or used before (`code` SIGNATURE_…).'],
-  401: ['Unauthorized', 'No session: the bearer token is missing, unknown, expired or ended (sign in again).'],
-  403: ['Forbidden', 'The caller\'s role may not make this call, or the user must first accept the current terms (TERMS_NOT_ACCEPTED) or choose their own password (FIRST_LOGIN_REQUIRED).'],
+  401: ['Unauthorized', 'No session: the bearer token is missing, unknown, expired or ended (sign in again), or the integration key is wrong, expired or revoked.'],
+  403: ['Forbidden', 'The caller\'s role may not make this call, or the user must first accept the current terms (TERMS_NOT_ACCEPTED) or choose their own password (FIRST_LOGIN_REQUIRED); an integration key gets KEY_NOT_ALLOWED from a call not open to keys, FORBIDDEN from one outside its scopes.'],
   404: ['NotFound', 'No such record within the caller\'s row scope (a record of another client is answered as absent).'],
   409: ['Conflict', 'The record\'s state does not allow the change (`detail` says why in Polish).'],
   413: ['PayloadTooLarge', 'The request body is larger than the server takes.'],
   415: ['UnsupportedMediaType', 'The request body is of a media type the call does not take (application/json unless said otherwise).'],
-  429: ['TooManyRequests', 'Too many calls from this address, or too many failed sign-ins of this login (see Retry-After).'],
+  429: ['TooManyRequests', 'Too many calls from this address, too many failed sign-ins of this login, or too many wrong integration keys from this address (see Retry-After).'],
   500: ['InternalServerError', 'The server failed (the failure is logged under the answer\'s `requestId`, the answer tells nothing else of it); a configuration reload names each problem of the refused configuration in `errors`.'],
   503: ['ServiceUnavailable', 'The database is away for a moment or the server is overloaded: try again after Retry-After seconds.'],
 } as const;
@@ -158,6 +169,12 @@ const SECURITY_SCHEMES = {
       `1970, optionally followed by "." and up to 64 random hex digits (\`1767225600000.9f2c4a1b3e5d7c60\`). It must be within ${NONCE_WINDOW_MS / 60_000} minutes ` +
       'of the server\'s clock and is accepted once (a replay is refused with 400 SIGNATURE_REPLAYED).',
   },
+  integrationKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An integration account\'s API key (`flp_…`, Administracja → Konta integracyjne), sent as `Authorization: Bearer <key>`, ' +
+      'without X-Nonce and X-Signature. Only the operations that list this scheme take a key, within its clients and scopes (docs/integration.md).',
+  },
   signature: {
     type: 'apiKey',
     in: 'header',
@@ -200,8 +217,11 @@ function errorsOf(route: RouteOptions, access: RouteAccess, signed: boolean, dec
   if (signed || declaration.streamedBody || schema.body || schema.querystring || schema.params || schema.headers) errors.add(400);
   if (access !== 'public') {
     errors.add(401);
-    if (typeof access === 'object' || !(config.termsExempt && config.firstLoginExempt)) errors.add(403);
+    // every non-public route refuses an integration key it is not open to (KEY_NOT_ALLOWED, issue 34)
+    errors.add(403);
   }
+  // a route open to keys refuses an address that failed with keys too often (server/integration/failed-keys.ts)
+  if (config.keys) errors.add(429);
   if (takesBody) errors.add(413);
   if (takesBody && (signed || declaration.streamedBody)) errors.add(415);
   return [...errors].sort();
@@ -253,7 +273,11 @@ interface PackageInfo {
 }
 
 /** @fastify/swagger's options: the document's head from package.json, and the rule applied to every operation. */
-export function openapiOptions(routes: Map<string, DocumentedRoute>) {
+export function openapiOptions(routes: Map<string, DocumentedRoute>, extras: {
+  webhooks?: () => Record<string, unknown>;
+  /** Component schemas built from the configuration (an import's rows, issue 34). */
+  schemas?: () => Record<string, unknown>;
+} = {}) {
   const pkg = packageJson as PackageInfo;
   const errorPageRefs = (status: string) => `#/components/responses/${ERROR_RESPONSES[Number(status) as ErrorStatus][0]}Page`;
   return {
@@ -290,12 +314,14 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>) {
           operationId: documented.operationId,
           summary: declaration.summary,
           tags: [declaration.resource],
-          security: Object.keys(requirement).length ? [requirement] : [],
+          // a route open to integration keys (config.keys) takes a key instead of the session and the signature
+          security: [...(Object.keys(requirement).length ? [requirement] : []), ...(route.config?.keys ? [{ integrationKey: [] }] : [])],
         },
       };
     },
     transformObject: ({ openapiObject }: { openapiObject: any }) => {
       const used = new Set<string>();
+      if (extras.schemas) Object.assign((openapiObject.components ??= {}).schemas ??= {}, extras.schemas());
       for (const [path, methods] of Object.entries<Record<string, any>>(openapiObject.paths ?? {})) {
         for (const [method, operation] of Object.entries<any>(methods)) {
           const documented = routes.get(operation.operationId);
@@ -328,8 +354,18 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>) {
               ...(streamed.description ? { description: streamed.description } : {}),
               content: { [streamed.mediaType]: { schema: { $ref: `#/components/schemas/${streamed.schema}` } } },
             };
+            const alternative = streamed.alternative;
+            const alternatives = alternative ? Object.keys(openapiObject.components?.schemas ?? {}).filter((name) => name.startsWith(alternative.schemasPrefix)) : [];
+            if (alternative && alternatives.length) {
+              operation.requestBody.content[alternative.mediaType] = { schema: { anyOf: alternatives.map((name) => ({ $ref: `#/components/schemas/${name}` })) } };
+            }
           }
         }
+      }
+      // the events other systems receive (OpenAPI 3.1 `webhooks`): their payloads' schemas (issue 35)
+      if (extras.webhooks) {
+        openapiObject.webhooks = extras.webhooks();
+        if (Object.keys(openapiObject.webhooks).length) used.add('webhooks');
       }
       openapiObject.tags = [...used].sort().map((name) => ({ name, description: TAGS[name] }));
       pruneUnusedSchemas(openapiObject);
@@ -360,7 +396,7 @@ function pruneUnusedSchemas(document: any): void {
     });
     return found;
   };
-  const reached = refsIn({ paths: document.paths, responses: document.components?.responses }, new Set());
+  const reached = refsIn({ paths: document.paths, webhooks: document.webhooks, responses: document.components?.responses }, new Set());
   for (let grew = true; grew; ) {
     grew = false;
     for (const name of [...reached]) {

@@ -56,7 +56,14 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 export const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-signature"]', 'req.headers["x-nonce"]',
   'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie', 'headers["x-signature"]',
-  ...['password', 'newPassword', 'currentPassword', 'smtpPassword', 'token', 'id_token', 'authorization', 'signature', 'apiKey', 'secret', 'key']
+  // a webhook's signature headers (issue 35), were an attempt's headers ever logged
+  'headers["webhook-signature"]', '*.headers["webhook-signature"]',
+  ...['password', 'newPassword', 'currentPassword', 'smtpPassword', 'token', 'id_token', 'authorization', 'signature', 'apiKey', 'secret',
+    'previousSecret', 'secretKey', 'key',
+    // single sign-on's flow (issue 36): were a flow or a provider's answer ever logged
+    'codeVerifier', 'nonce', 'state', 'clientSecret', 'code_verifier', 'access_token', 'refresh_token',
+    // two-factor sign-in (issue 36): codes, the TOTP secret and its URL, recovery codes, the sign-in ticket, a passkey's answer
+    'code', 'recoveryCode', 'recoveryCodes', 'otpauthUrl', 'qrDataUrl', 'ticket', 'response']
     .flatMap((field) => [field, `*.${field}`]),
   'body', '*.body', 'payload', '*.payload',
 ];
@@ -79,7 +86,8 @@ export function requestLine(request: FastifyRequest, reply: FastifyReply) {
     route: request.routeOptions.url ?? null,
     status: reply.statusCode,
     durationMs: Math.round(reply.elapsedTime * 10) / 10,
-    ...(session ? { userId: session.userId, role: session.role } : {}),
+    // a key's session has no person behind it: its line names the key (keyId below), not a user
+    ...(session && !session.integration ? { userId: session.userId, role: session.role } : {}),
     ...(store?.keyId !== undefined ? { keyId: store.keyId } : {}),
     variant: store?.variant ?? null,
   };

@@ -49,6 +49,17 @@ export default fp(
     app.addHook('preValidation', async (request) => {
       const config = request.routeOptions.config ?? {};
       if (!config.signed) return;
+      // An integration key's call carries no signature (docs/decisions.md "Integration accounts and
+      // keys"): the signature's key is the public pre-configuration name, so it proves only that the
+      // caller is the portal's own runtime, which a key's caller is not; the key itself is the credential.
+      // The body's media type is still the route's.
+      if (request.integration) {
+        const type = mediaType(request.headers['content-type']);
+        if (request.rawBody?.length && type !== JSON_TYPE && !(config.bodyTypes ?? []).includes(type)) {
+          throw new HttpError(415, app.config.t('errors:unsupportedMediaType'), { code: 'UNSUPPORTED_MEDIA_TYPE' });
+        }
+        return;
+      }
       // a body some other parser consumed (a plugin's multipart, say) has no bytes to check: refused
       const length = request.headers['content-length'];
       const hasBody = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;

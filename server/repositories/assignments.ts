@@ -40,7 +40,7 @@ const openAssignment = (trx: Transaction<DB>, pojazdId: number) =>
 export function assignmentsRepository(db: Kysely<DB>) {
   return {
     /** Hands the vehicle over; returns the new assignment's id. */
-    async pickup(input: PickupInput, scope: VehicleScope, userId: number): Promise<{ przydzialId: number }> {
+    async pickup(input: PickupInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Kysely<DB>, result: { przydzialId: number }) => Promise<unknown>): Promise<{ przydzialId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);
         if (await openAssignment(trx, car.pojazdId)) throw new RuleViolation(409, 'pojazdId', 'assignment:errors.alreadyIssued', { rejestr: car.rejestr });
@@ -69,12 +69,14 @@ export function assignmentsRepository(db: Kysely<DB>) {
         await trx.updateTable('car').set({ czyWydany: true, dataWyd: sql<string>`cast(${at} as date)`, pracId: input.pracId })
           .where('pojazdId', '=', car.pojazdId).execute();
         await recordReading(trx, car, { licznik: input.licznikWy, palStan: input.palWy, at: at.toISOString(), userId });
+        // what the handover causes (its webhook event, issue 35) commits with it or not at all
+        await alsoInTransaction?.(trx, { przydzialId });
         return { przydzialId };
       });
     },
 
     /** Takes the vehicle back: closes its open assignment; returns that assignment's id. */
-    async dropoff(input: DropoffInput, scope: VehicleScope, userId: number): Promise<{ przydzialId: number }> {
+    async dropoff(input: DropoffInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Kysely<DB>, result: { przydzialId: number }) => Promise<unknown>): Promise<{ przydzialId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);
         const open = await openAssignment(trx, car.pojazdId);
@@ -92,6 +94,7 @@ export function assignmentsRepository(db: Kysely<DB>) {
         // the last user stays the vehicle's user until the next handover (docs/decisions.md)
         await trx.updateTable('car').set({ czyWydany: false }).where('pojazdId', '=', car.pojazdId).execute();
         await recordReading(trx, car, { licznik: input.licznikZd, palStan: input.palStanZd ?? input.palZd, at: at.toISOString(), userId });
+        await alsoInTransaction?.(trx, { przydzialId: open.przydzialId });
         return { przydzialId: open.przydzialId };
       });
     },

@@ -30,11 +30,11 @@ export function attachmentsRepository(db: Kysely<DB>, storage: AttachmentStorage
       for (const a of attachments) ids.push(await storage.insert(trx, a));
       return ids;
     },
-    async update(zalaczId: number, values: { tytul: string; opis: string }, userId: number): Promise<boolean> {
-      const result = await db.updateTable('attachment').set({ ...values, userId, dataMod: new Date() }).where('zalaczId', '=', zalaczId).executeTakeFirst();
+    async update(zalaczId: number, values: { tytul: string; opis: string }, userId: number, conn: Kysely<DB> = db): Promise<boolean> {
+      const result = await conn.updateTable('attachment').set({ ...values, userId, dataMod: new Date() }).where('zalaczId', '=', zalaczId).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    remove: (zalaczId: number) => storage.remove(db, zalaczId),
+    remove: (zalaczId: number, conn: Kysely<DB> = db) => storage.remove(conn, zalaczId),
     read: (zalaczId: number) => storage.read(db, zalaczId),
     /**
      * The vehicle of the session a download token was issued for: a USER's or ADVISOR's rows are

@@ -4,6 +4,7 @@
  */
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import type { CounterReading } from './vehicle-state.ts';
 import type { DB } from '../db/types.generated.ts';
 import { lockVehicle, recordReading, requireNotBelowLast, type VehicleScope } from './vehicle-state.ts';
 
@@ -18,11 +19,14 @@ export interface CounterInput {
 export function counterRepository(db: Kysely<DB>) {
   return {
     /** Stores the reading; RuleViolation when the vehicle is outside `scope` or the reading is below its last one. */
-    async add(input: CounterInput, scope: VehicleScope, userId: number) {
+    async add(input: CounterInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Kysely<DB>, reading: CounterReading & { pojazdId: number; before: { aktStanLicz: number | null; aktDataLicz: unknown } }) => Promise<unknown>) {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojaId, scope);
         requireNotBelowLast(car, input.licznik, 'licznik');
-        await recordReading(trx, car, { licznik: input.licznik, palStan: input.palStan, at: input.data ?? new Date().toISOString(), userId });
+        const reading = { licznik: input.licznik, palStan: input.palStan, at: input.data ?? new Date().toISOString(), userId };
+        await recordReading(trx, car, reading);
+        // what the reading causes (its webhook event, issue 35) commits with it or not at all
+        await alsoInTransaction?.(trx, { pojazdId: car.pojazdId, ...reading, before: { aktStanLicz: car.aktStanLicz, aktDataLicz: car.aktDataLicz } });
         return { pojazdId: car.pojazdId, aktStanLicz: input.licznik };
       });
     },

@@ -38,7 +38,7 @@ export function damagesRepository(db: Kysely<DB>) {
      */
     async add(
       input: DamageInput, scope: VehicleScope, reporter: Reporter,
-      alsoInTransaction?: (trx: Kysely<DB>, added: { sprawaId: number; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
+      alsoInTransaction?: (trx: Kysely<DB>, added: { sprawaId: number; nrSprawy: string; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
     ): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);
@@ -75,7 +75,7 @@ export function damagesRepository(db: Kysely<DB>) {
           skadPolicja: input.skadPolicja ?? null, holowanyData: ts(input.holowanyData), uwagi: input.uwagi ?? null,
           ...external, klientSymbol: car.klientSymbol, userId: reporter.userId,
         }).returning('sprawaId').executeTakeFirstOrThrow();
-        await alsoInTransaction?.(trx, { sprawaId: damage.sprawaId, autId: order.autId, klientSymbol: car.klientSymbol, zgloEmail: input.zgloEmail ?? null });
+        await alsoInTransaction?.(trx, { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId, klientSymbol: car.klientSymbol, zgloEmail: input.zgloEmail ?? null });
         return { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId };
       });
     },

@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin';
 import type { EmployeeCreateRequest } from '../../runtime/core/generated/api.ts';
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { VehicleScope } from './vehicle-state.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
@@ -46,7 +46,7 @@ export function employeesRepository(db: Kysely<DB>) {
      * filter on v_unit): another client's unit is refused like one that does not exist. The
      * employee's organisational levels stru1…stru8 are the unit's path from the top.
      */
-    async create(input: EmployeeInput, unitScope: VehicleScope): Promise<{ pracId: number }> {
+    async create(input: EmployeeInput, unitScope: VehicleScope, record?: (trx: Transaction<DB>, created: Record<string, unknown> & { pracId: number }) => Promise<unknown>): Promise<{ pracId: number }> {
       return db.transaction().execute(async (trx) => {
         const unit = await trx.selectFrom('v_unit').select(['jednId', 'klientSymbol'])
           .where('jednId', '=', input.jednId).where((eb: ExpressionBuilder<any, any>) => unitScope(eb)).executeTakeFirst();
@@ -59,16 +59,21 @@ export function employeesRepository(db: Kysely<DB>) {
           id = u.parentId;
         }
         const levels = Object.fromEntries(STRU.map((s, i) => [s, path[i] ?? null]));
+        const values = {
+          klient: unit.klientSymbol, nazwisko: input.nazwisko.trim(), imie: input.imie.trim(), nrPrac: input.nrPrac || null,
+          kodStan: input.kodStan || null, email: input.email.trim(), telefonKom: input.telefonKom || null, kodPoczt: input.kodPoczt || null,
+          miejscow: input.miejscow || null, ulica: input.ulica || null, dataJednOd: input.dataJednOd, jednId: unit.jednId, ...levels,
+        };
+        let created: { pracId: number };
         try {
-          return await trx.insertInto('employee').values({
-            klient: unit.klientSymbol, nazwisko: input.nazwisko.trim(), imie: input.imie.trim(), nrPrac: input.nrPrac || null,
-            kodStan: input.kodStan || null, email: input.email.trim(), telefonKom: input.telefonKom || null, kodPoczt: input.kodPoczt || null,
-            miejscow: input.miejscow || null, ulica: input.ulica || null, dataJednOd: input.dataJednOd, jednId: unit.jednId, ...levels,
-          }).returning('pracId').executeTakeFirstOrThrow();
+          created = await trx.insertInto('employee').values(values).returning('pracId').executeTakeFirstOrThrow();
         } catch (error) {
           if (isUniqueViolation(error, 'employee_klient_nrPrac_key')) throw new RuleViolation(409, 'nrPrac', 'employee:errors.nrPracTaken');
           throw error;
         }
+        // the trail's entry (issue 37) is the transaction's last statement
+        await record?.(trx, { ...values, pracId: created.pracId });
+        return created;
       });
     },
   };

@@ -17,7 +17,7 @@ export interface NewNote {
 
 export function notesRepository(db: Kysely<DB>) {
   return {
-    add: (note: NewNote) => db.insertInto('note').values(note)
+    add: (note: NewNote, conn: Kysely<DB> = db) => conn.insertInto('note').values(note)
       .returning(['id', 'data', 'autor', 'tresc', 'zrodlo', 'zrodloId']).executeTakeFirstOrThrow(),
   };
 }

@@ -131,6 +131,12 @@ export function ordersRepository() {
       return rows.length === 1;
     },
 
+    /** Some fields of an order as stored (the trail's before and after of an edit). */
+    async orderFields(conn: Db, autId: number, fields: readonly string[]): Promise<Record<string, unknown>> {
+      return (await byConfiguration(conn).selectFrom('service_order').select(fields.map((f) => sql.ref(f).as(f)) as any)
+        .where('autId', '=', autId).executeTakeFirst() ?? {}) as Record<string, unknown>;
+    },
+
     async updateOrder(conn: Db, autId: number, values: Record<string, unknown>): Promise<void> {
       await conn.updateTable('service_order').set(values).where('autId', '=', autId).execute();
     },

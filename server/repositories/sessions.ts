@@ -7,16 +7,27 @@
 import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
-import { createSession, revokeSession, revokeUserSessions, setSessionVehicle } from '../auth/sessions.ts';
+import { createSession, DEFAULT_SESSION_LIFETIME, listUserSessions, revokeSession, revokeUserSessions, setSessionVehicle, type SessionLifetime, type SessionOrigin } from '../auth/sessions.ts';
+import { sessionLifetimeOf } from '../config/security.ts';
 import type { DB } from '../db/types.generated.ts';
+import { sessionCacheOf } from '../auth/session-cache.ts';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export function sessionsRepository(db: Kysely<DB>) {
+/** `lifetime`: the configured one, read at every sign-in (security.session). */
+export function sessionsRepository(db: Kysely<DB>, lifetime: () => SessionLifetime = () => DEFAULT_SESSION_LIFETIME) {
   return {
     /** A new session; answers the bearer token (only its hash is stored). */
-    create: (userId: number, role: Role, pojazdId: number | null) => createSession(db, userId, role, pojazdId),
-    revoke: (tokenHash: string) => revokeSession(db, tokenHash),
+    create: (userId: number, role: Role, pojazdId: number | null, origin?: SessionOrigin, trx?: Transaction<DB>) => createSession(trx ?? db, userId, role, pojazdId, origin, lifetime()),
+    /** The live sessions of a user (the sessions list), newest first. */
+    listOf: (userId: number) => listUserSessions(db, userId),
+    revoke: async (tokenHash: string, trx?: Transaction<DB>) => {
+      await revokeSession(trx ?? db, tokenHash);
+      // inside a transaction the other processes hear of it at the commit; this one forgets it now
+      if (trx) sessionCacheOf(db)?.delete(tokenHash);
+    },
+    /** This process's cache forgets a session ended inside a transaction (the others hear of it at the commit). */
+    forget: (tokenHash: string) => sessionCacheOf(db)?.delete(tokenHash),
     /** Ends every session of a user except, optionally, the one making the change. */
     revokeAllOf: (userId: number, keepTokenHash?: string, trx?: Transaction<DB>) => revokeUserSessions(trx ?? db, userId, keepTokenHash),
     setVehicle: (tokenHash: string, pojazdId: number) => setSessionVehicle(db, tokenHash, pojazdId),
@@ -30,5 +41,5 @@ declare module 'fastify' {
 }
 
 export default fp(async (app) => {
-  app.decorate('sessions', sessionsRepository(app.db));
+  app.decorate('sessions', sessionsRepository(app.db, () => sessionLifetimeOf(app.config.bundle.app)));
 }, { name: 'sessions-repository', dependencies: ['db'] });

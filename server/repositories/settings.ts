@@ -35,8 +35,9 @@ export function settingsRepository(db: Kysely<DB>) {
 
   return {
     emailConfig: (): Promise<EmailConfig | null> => readEmailConfig(db),
-    async saveEmailConfig(c: EmailConfig): Promise<void> {
-      await db.updateTable('email_config').set({
+    /** Saves the configuration, in the caller's transaction when given (the audit trail's entry goes in it). */
+    async saveEmailConfig(c: EmailConfig, trx: Kysely<DB> = db): Promise<void> {
+      await trx.updateTable('email_config').set({
         smtpHost: c.smtpHost, smtpPort: c.smtpPort, smtpUser: c.smtpUser, smtpPassword: c.smtpPassword,
         smtpEmail: c.smtpEmail, smtpSsl: c.smtpSsl, updatedAt: new Date(),
       }).where('id', '=', 1).execute();

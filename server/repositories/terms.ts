@@ -62,12 +62,14 @@ export function termsRepository(db: Kysely<DB>) {
     },
 
     /** Records acceptance (idempotent: a second acceptance keeps the first date). */
-    async accept(userId: number, templateIds: number[]): Promise<void> {
-      if (!templateIds.length) return;
-      await db.insertInto('terms_acceptance')
+    async accept(userId: number, templateIds: number[], conn: Kysely<DB> = db): Promise<number[]> {
+      if (!templateIds.length) return [];
+      const rows = await conn.insertInto('terms_acceptance')
         .values(templateIds.map((templateId) => ({ userId, templateId, acceptedAt: new Date() })))
         .onConflict((oc) => oc.columns(['userId', 'templateId']).doNothing())
-        .execute();
+        .returning('templateId').execute();
+      // the documents accepted now (one accepted before keeps its first date and is not named)
+      return rows.map((r) => r.templateId);
     },
 
     /** Who accepted which document and when, newest first. */

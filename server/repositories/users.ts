@@ -30,6 +30,8 @@ export interface AccountValues {
   dataDo: string;
   klientSymbol: string | null;
   stacjaSerw: string | null;
+  /** The identity provider's claim value naming the person (single sign-on matched by a claim, issue 36). */
+  ssoSubject: string | null;
 }
 
 export function usersRepository(db: Kysely<DB>) {
@@ -82,7 +84,8 @@ export function usersRepository(db: Kysely<DB>) {
      * "failedLogins" mirrors the count (for an unknown login the update touches no row, so both
      * take the same work). Answers whether this failure locked the name (the lock-outs' metric).
      */
-    async recordFailure(login: string, address: string, { maxFailures, windowMinutes, lockMinutes }: Lockout): Promise<boolean> {
+    async recordFailure(login: string, address: string, { maxFailures, windowMinutes, lockMinutes }: Lockout,
+      record?: (trx: Transaction<DB>, lockedUntil: Date | null) => Promise<unknown>): Promise<boolean> {
       const now = new Date();
       const windowStart = new Date(now.getTime() - windowMinutes * 60_000);
       return db.transaction().execute(async (trx) => {
@@ -107,6 +110,8 @@ export function usersRepository(db: Kysely<DB>) {
         // (auth/sessions.ts), and a stranger's guesses from another address must not sign the owner out.
         await trx.updateTable('app_user').set({ failedLogins: locks ? 0 : Number(failures), lastFailedAt: now })
           .where('login', '=', login).execute();
+        // the trail's entries (issue 37: the failure, the lock-out) are the transaction's last statements
+        await record?.(trx, lockedUntil);
         return locks;
       });
     },

@@ -40,6 +40,14 @@ export function requireNotBelowLast(car: LockedVehicle, reading: number, field: 
  * its day, the fuel level when given). `at` is the moment of the reading (an ISO text or
  * 'YYYY-MM-DD HH:mm' in the portal's time zone, which is the session's).
  */
+/** A reading as recorded, for what it causes. */
+export interface CounterReading {
+  pojazdId: number;
+  licznik: number;
+  palStan?: number | null;
+  at: string;
+}
+
 export async function recordReading(
   trx: Transaction<DB>, car: LockedVehicle,
   reading: { licznik: number; palStan?: number | null; at: string; userId: number },

@@ -77,7 +77,7 @@ function scopeWhere(eb: ExpressionBuilder<any, any>, resources: Resources, resou
     case 'all':
       return sql<SqlBool>`true`;
     case 'client':
-      return equals('client', session.klientSymbol);
+      return clientScope(session, (symbol) => equals('client', symbol), (list) => eb(column('client'), 'in', list));
     case 'ownVehicle':
       return equals('ownVehicle', session.pojazdId);
     case 'ownVehicleClient':
@@ -91,6 +91,17 @@ function scopeWhere(eb: ExpressionBuilder<any, any>, resources: Resources, resou
     case 'parent':
       return parentScopeExpression(eb, resources, resource, session, forbidden);
   }
+}
+
+/**
+ * The client scope: the MANAGER's one client, or the list of clients an integration key names
+ * (a key of several clients has no single klientSymbol: it matches through the list, and code
+ * that knows only klientSymbol matches nothing for it — closed, never open).
+ */
+function clientScope(session: Session, equals: (symbol: string | null) => Expression<SqlBool>, inList: (list: readonly string[]) => Expression<SqlBool>): Expression<SqlBool> {
+  const clients = session.integration?.clients;
+  if (Array.isArray(clients)) return clients.length === 0 ? sql<SqlBool>`false` : inList(clients);
+  return equals(session.klientSymbol);
 }
 
 /**

@@ -118,7 +118,7 @@ function createTableQueries(app: FastifyInstance) {
     const base = baseQuery(resources, resource, entity, columns, session, params);
     const fingerprint = queryFingerprint({
       resource: name, keys, filter: params.filterModel ?? null, srcId: params.srcId ?? null, group: params.group ?? null,
-      caller: [session.role, session.userId, session.klientSymbol, session.stacjaSerw, session.pojazdId],
+      caller: [session.role, session.userId, session.klientSymbol, session.stacjaSerw, session.pojazdId, session.integration?.clients ?? null],
     });
     let fit: CursorPayload | undefined;
     if (typeof params.cursor === 'string' && params.cursor !== '') {

@@ -22,6 +22,7 @@ import type { Session } from '../auth/sessions.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
 import { HttpError } from '../http-error.ts';
+import { actorOf, recordChange, recordRequestChange } from '../audit/index.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 
@@ -178,7 +179,16 @@ export default async function attachmentRoutes(app: FastifyInstance) {
       if (errors.length) throw validation(errors);
       // another client's record, or one the role does not read, is answered as if absent
       if (!(await parentVisible(session, group, parentId))) throw notFound();
-      const zalaczIds = await app.db.transaction().execute((trx) => app.attachments.insertAll(trx, ready));
+      const zalaczIds = await app.db.transaction().execute(async (trx) => {
+        const ids = await app.attachments.insertAll(trx, ready);
+        // the trail (issue 37), last: one entry per attachment, what it is and whose record it belongs to (never the file's bytes)
+        for (const [i, a] of ready.entries()) {
+          await recordChange(trx, { actor: actorOf(request), resource: 'attachment', recordKey: ids[i], action: 'create', changes: {
+            grupa: [null, a.grupa], parentId: [null, a.parentId], tytul: [null, a.tytul], opis: [null, a.opis], filename: [null, a.filename], mime: [null, a.mime], size: [null, a.content.byteLength],
+          } });
+        }
+        return ids;
+      });
       const message = zalaczIds.length === 1 ? t('attachment:messages.added') : t('attachment:messages.addedMany', { count: zalaczIds.length });
       return { message, zalaczIds };
     },
@@ -231,7 +241,12 @@ export default async function attachmentRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const { zalaczId, tytul, opis } = request.body;
       await visibleAttachment(request.session!, zalaczId);
-      if (!(await app.attachments.update(zalaczId, { tytul: tytul.trim(), opis: opis.trim() }, request.session!.userId))) throw notFound();
+      const after = { tytul: tytul.trim(), opis: opis.trim() };
+      await app.db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('attachment').select(['tytul', 'opis']).where('zalaczId', '=', zalaczId).forUpdate().executeTakeFirst();
+        if (!before || !(await app.attachments.update(zalaczId, after, request.session!.userId, trx))) throw notFound();
+        await recordRequestChange(trx, request, { resource: 'attachment', recordKey: zalaczId, action: 'update', before, after, fields: ['tytul', 'opis'] });
+      });
       return { message: t('attachment:messages.updated') };
     },
   });
@@ -247,7 +262,11 @@ export default async function attachmentRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const zalaczId = Number(request.params.id);
       await visibleAttachment(request.session!, zalaczId);
-      if (!(await app.attachments.remove(zalaczId))) throw notFound();
+      await app.db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('attachment').select(['grupa', 'parentId', 'tytul', 'opis', 'filename', 'mime']).where('zalaczId', '=', zalaczId).executeTakeFirst();
+        if (!before || !(await app.attachments.remove(zalaczId, trx))) throw notFound();
+        await recordRequestChange(trx, request, { resource: 'attachment', recordKey: zalaczId, action: 'delete', before, after: null, fields: Object.keys(before) });
+      });
       return { message: t('attachment:messages.deleted') };
     },
   });

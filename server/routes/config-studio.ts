@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Json } from '../../runtime/core/merge.ts';
+import { actorOf } from '../audit/index.ts';
 import { uiConfigResponse } from './init.ts';
 
 const ADMIN = { roles: ['ADMIN' as const] };
@@ -81,7 +82,7 @@ export default async function configStudioRoutes(app: FastifyInstance) {
   app.post<{ Body: { comment: string } }>('/api/config-studio/publish', {
     config: { access: ADMIN, operation: op('publish', "Publish the caller's draft: every server process serves it at once") },
     schema: { body: { $ref: 'studio-publish-request#' }, response: { 200: { $ref: 'studio-published#' }, 400: invalid, 404: error, 409: { $ref: 'studio-stale#' } } },
-    handler: async (request) => app.studio.publish(session(request), request.body.comment),
+    handler: async (request) => app.studio.publish(session(request), request.body.comment, actorOf(request)),
   });
 
   app.get<{ Querystring: { scope?: string } }>('/api/config-studio/versions', {
@@ -102,7 +103,7 @@ export default async function configStudioRoutes(app: FastifyInstance) {
       params: restoreParams, body: { $ref: 'studio-restore-request#' },
       response: { 200: { $ref: 'studio-published#' }, 400: invalid, 404: error, 409: error },
     },
-    handler: async (request) => app.studio.restore(session(request), id(request), request.body?.comment, request.body?.scope),
+    handler: async (request) => app.studio.restore(session(request), id(request), request.body?.comment, request.body?.scope, actorOf(request)),
   });
 
   app.get<{ Querystring: { source?: 'published' | 'draft' } }>('/api/config-studio/export', {

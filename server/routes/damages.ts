@@ -17,6 +17,7 @@ import type { DamageInput } from '../repositories/damages.ts';
 import type { Condition } from '../../runtime/core/conditions.ts';
 import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
 import { scopeOfResource } from './scopes.ts';
+import { actorOf, diffRows, recordChange } from '../audit/index.ts';
 
 export default async function damageRoutes(app: FastifyInstance) {
   app.post<{ Body: DamageInput }>('/api/damage/add', {
@@ -35,10 +36,17 @@ export default async function damageRoutes(app: FastifyInstance) {
       const added = await withFailureMessage(app, request, 'damage:messages.addFailed',
         () => app.damages.add(request.body, scope, { userId: session.userId, role: session.role },
           // the client's fleet managers hear of it, in the damage's own transaction (issue 25)
-          (trx, added) => app.notifications.record(trx, {
-            occurrence: { kind: 'damageCreated' }, entityId: added.sprawaId, seq: added.sprawaId, actorUserId: session.userId,
-            record: { klientSymbol: added.klientSymbol, zgloEmail: added.zgloEmail }, payload: { by: session.login },
-          })));
+          async (trx, added) => {
+            await app.notifications.record(trx, {
+              occurrence: { kind: 'damageCreated' }, entityId: added.sprawaId, seq: added.sprawaId, actorUserId: session.userId,
+              record: { klientSymbol: added.klientSymbol, zgloEmail: added.zgloEmail }, payload: { by: session.login },
+            });
+            // and the systems subscribed to it (issue 35), in the same transaction
+            await app.webhooks.emit(trx, { event: 'damage.reported', id: added.sprawaId });
+            // the trail (issue 37), last: the report as the wizard sent it, and the order row it made
+            const reported: Record<string, unknown> = { ...request.body, nrSprawy: added.nrSprawy, autId: added.autId };
+            await recordChange(trx as any, { actor: actorOf(request), resource: 'damage', recordKey: added.sprawaId, action: 'create', changes: diffRows(null, reported, Object.keys(reported)) });
+          }));
       return { ...added, message: app.config.t('damage:messages.added') };
     },
   });

@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.ts';
+import { actorOf, recordChange } from '../audit/index.ts';
 
 const RESOURCE = 'note';
 /** Spec §5 / §9: note author max 40. */
@@ -39,7 +40,14 @@ export default async function noteRoutes(app: FastifyInstance) {
       if (!visible) throw new HttpError(404, t('errors:notFound'));
       const user = await app.users.byId(session.userId);
       const autor = [user?.lastName, user?.firstName].filter(Boolean).join(' ').slice(0, AUTHOR_MAX) || session.login.slice(0, AUTHOR_MAX);
-      const note = await app.notes.add({ zrodlo, zrodloId, tresc: tresc.trim(), autor, userId: session.userId });
+      const note = await app.db.transaction().execute(async (trx) => {
+        const added = await app.notes.add({ zrodlo, zrodloId, tresc: tresc.trim(), autor, userId: session.userId }, trx);
+        // the trail (issue 37), last
+        await recordChange(trx, { actor: actorOf(request), resource: RESOURCE, recordKey: added.id, action: 'create', changes: {
+          zrodlo: [null, zrodlo], zrodloId: [null, zrodloId], tresc: [null, added.tresc], autor: [null, added.autor],
+        } });
+        return added;
+      });
       return { ...note, data: new Date(note.data).toISOString() };
     },
   });

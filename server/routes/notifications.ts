@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Settings } from '../notifications/settings.ts';
+import { actorOf } from '../audit/index.ts';
 
 type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
 const SELF: { roles: Role[] } = { roles: ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] };
@@ -55,13 +56,13 @@ export default async function notificationRoutes(app: FastifyInstance) {
   app.put<{ Body: Omit<Settings, 'digestHour'> & { digestHour?: number } }>('/api/notification-settings', {
     config: { access: SELF, operation: op('saveSettings', "Save the caller's notification settings") },
     schema: { body: { $ref: 'notification-settings#' }, response: { 200: { $ref: 'notification-settings-saved#' }, 400: errorResponse } },
-    handler: async (request) => app.notifications.saveSettings(request.session!, request.body),
+    handler: async (request) => app.notifications.saveSettings(request.session!, request.body, actorOf(request)),
   });
 
   app.post('/api/admin/notifications/:id/send-again', {
     config: { access: ADMIN, operation: op('sendAgain', 'Send a notification again (a failed one is queued again, a sent one anew)') },
     schema: { params: idParams, response: { 200: { $ref: 'message-response#' }, 400: errorResponse, 404: errorResponse, 409: errorResponse } },
-    handler: async (request) => app.notifications.sendAgain(id(request)),
+    handler: async (request) => app.notifications.sendAgain(id(request), actorOf(request)),
   });
 
   app.post('/api/admin/notifications/digest', {

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
+import { actorOf } from '../audit/index.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { OrderAddBody } from '../services/orders.ts';
 import type { PositionValues } from '../repositories/orders.ts';
@@ -34,7 +35,7 @@ export default async function orderRoutes(app: FastifyInstance) {
   app.post('/api/order/add', {
     config: order('add', 'Add an order with its positions'),
     schema: { body: { $ref: 'order-add-request#' }, response: { 200: { $ref: 'order-add-response#' }, 404: errorResponse } },
-    handler: async (request) => app.orderService.add(session(request), request.body as OrderAddBody),
+    handler: async (request) => app.orderService.add(session(request), request.body as OrderAddBody, actorOf(request)),
   });
 
   app.get('/api/order/details/:id', {
@@ -46,20 +47,20 @@ export default async function orderRoutes(app: FastifyInstance) {
   app.put('/api/order/:id', {
     config: order('update', 'Change the fields of an order the caller may edit'),
     schema: { params: idParams, body: { $ref: 'order-update-request#' }, response: { 200: message, 404: errorResponse } },
-    handler: async (request) => app.orderService.update(session(request), id(request), request.body as Record<string, unknown>),
+    handler: async (request) => app.orderService.update(session(request), id(request), request.body as Record<string, unknown>, actorOf(request)),
   });
 
   app.post('/api/order/:id/transition', {
     config: order('transition', 'Move an order to another status (accept, reject, close …)'),
     schema: { params: idParams, body: { $ref: 'order-transition-request#' }, response: { 200: message, 404: errorResponse, 409: errorResponse } },
-    handler: async (request) => app.orderService.transition(session(request), id(request), (request.body as { to: number }).to),
+    handler: async (request) => app.orderService.transition(session(request), id(request), (request.body as { to: number }).to, actorOf(request)),
   });
 
   // spec §7: a GET that confirms (the runtime calls it so); ACCESS.md: ADVISOR, orders of their station
   app.get('/api/order/confirm-pricing/:id', {
     config: { access: { roles: ['ADVISOR'] }, operation: { resource: 'order', action: 'confirmPricing', summary: 'Confirm an order\'s cost estimate (an advisor of its station)' } },
     schema: { params: idParams, response: { 200: message, 404: errorResponse, 409: errorResponse } },
-    handler: async (request) => app.orderService.confirmPricing(session(request), id(request)),
+    handler: async (request) => app.orderService.confirmPricing(session(request), id(request), actorOf(request)),
   });
 
   app.get('/api/order/car-user/:id', {
@@ -71,7 +72,7 @@ export default async function orderRoutes(app: FastifyInstance) {
   app.post('/api/order-range-position', {
     config: order('positionAdd', 'Add a position to an order'),
     schema: { body: { $ref: 'order-position-create-request#' }, response: { 200: { $ref: 'order-position-response#' }, 404: errorResponse, 409: errorResponse } },
-    handler: async (request) => app.orderService.addPosition(session(request), request.body as PositionValues & { autId: number }),
+    handler: async (request) => app.orderService.addPosition(session(request), request.body as PositionValues & { autId: number }, actorOf(request)),
   });
 
   app.get('/api/order-range-position/:id', {
@@ -83,13 +84,13 @@ export default async function orderRoutes(app: FastifyInstance) {
   app.put('/api/order-range-position/:id', {
     config: order('positionUpdate', 'Change a position of an order'),
     schema: { params: idParams, body: { $ref: 'order-position-request#' }, response: { 200: { $ref: 'order-position-response#' }, 404: errorResponse, 409: errorResponse } },
-    handler: async (request) => app.orderService.updatePosition(session(request), id(request), request.body as PositionValues),
+    handler: async (request) => app.orderService.updatePosition(session(request), id(request), request.body as PositionValues, actorOf(request)),
   });
 
   app.delete('/api/order-range-position/:id', {
     config: order('positionDelete', 'Remove a position from an order'),
     schema: { params: idParams, response: { 200: message, 404: errorResponse, 409: errorResponse } },
-    handler: async (request) => app.orderService.deletePosition(session(request), id(request)),
+    handler: async (request) => app.orderService.deletePosition(session(request), id(request), actorOf(request)),
   });
 
   app.post('/api/order-range-plan', {

@@ -6,6 +6,7 @@
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { actorOf, CHANGED, recordChange } from '../audit/index.ts';
 import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { resetLink } from '../config/security.ts';
@@ -57,6 +58,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
     await app.db.transaction().execute(async (trx) => {
       await setPassword(trx, user.id, request.body.newPassword, { firstLogin: false, validityDays: security().passwordValidityDays });
       await app.sessions.revokeAllOf(user.id, session.tokenHash, trx);
+      await recordChange(trx, { actor: actorOf(request), resource: 'users', recordKey: user.id, action: 'password-change', changes: { password: [CHANGED, CHANGED] } });
     });
     return ok('password:changed');
   };
@@ -98,6 +100,11 @@ export default async function passwordRoutes(app: FastifyInstance) {
       await app.db.transaction().execute(async (trx) => {
         await setPassword(trx, userId, password, { firstLogin, validityDays: security().passwordValidityDays });
         await app.sessions.revokeAllOf(userId, own ? session.tokenHash : undefined, trx);
+        // the trail (issue 37): an administrator's reset of another's password, or one's own change
+        await recordChange(trx, {
+          actor: actorOf(request), resource: 'users', recordKey: userId, action: own ? 'password-change' : 'password-reset',
+          changes: { password: [target.passwordHash ? CHANGED : null, CHANGED], ...(target.firstLogin !== firstLogin ? { firstLogin: [target.firstLogin, firstLogin] } : {}) },
+        });
       });
       return ok('password:changed');
     },

@@ -9,14 +9,17 @@
  * a password reset unlocks at once). Each address also has a call limit (security.rateLimit).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Role } from '../../runtime/core/conditions.ts';
 import { verifyPassword } from '../auth/password.ts';
+import { passwordSignInRefused } from '../auth/sso/settings.ts';
+import { completeSignIn, secondFactorRequired, userDetails } from '../auth/complete-sign-in.ts';
 import { accountRolesFor, resetLink, sessionConfig } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';
 import type { LoginOutcome } from '../repositories/login-history.ts';
 import type { SignInOutcome } from '../metrics/registry.ts';
 import type { Lockout } from '../repositories/users.ts';
+import { failureRecorder, recordSessionEnd, recordSignInFailureAlone } from '../audit/sign-in.ts';
+import { actorOf } from '../audit/index.ts';
 
 interface AuthBody {
   username: string;
@@ -32,32 +35,6 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 const today = () => new Date().toISOString().slice(0, 10);
 const isoDate = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
-/** What the session and the runtime keep of the signed-in user (schemas/api/user-details). */
-function userDetails(user: any, vehicle: any) {
-  return {
-    id: user.id,
-    login: user.login,
-    username: user.login,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    rola: user.rola,
-    dataDo: isoDate(user.dataDo),
-    pwdDo: isoDate(user.pwdDo),
-    firstLogin: Boolean(user.firstLogin),
-    email: user.email,
-    telefon: user.telefon,
-    telefonKom: user.telefonKom,
-    // the user's own employee record: a driver is the participant of the damages they report
-    pracId: user.pracId ?? null,
-    pojazdId: vehicle?.pojazdId ?? null,
-    rejestr: vehicle?.rejestr ?? null,
-    stanLicz: vehicle?.aktStanLicz ?? null,
-    marka: vehicle?.marka ?? null,
-    stacjaSerw: user.stacjaSerw,
-    klientSymbol: user.klientSymbol,
-  };
-}
-
 export default async function userAuthRoutes(app: FastifyInstance) {
   const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v as any);
 
@@ -69,7 +46,9 @@ export default async function userAuthRoutes(app: FastifyInstance) {
     schema: {
       description: 'Every refusal that could tell whether the login exists or the password is right (unknown login, wrong password, ' +
         'role choice or vehicle) answers the same 401 UNAUTHORIZED. Failed sign-ins of one login name from one address lock it for ' +
-        'that address for a few minutes (429 LOCKED), known or unknown alike; each address has a call limit (429 TOO_MANY_REQUESTS).',
+        'that address for a few minutes (429 LOCKED), known or unknown alike; each address has a call limit (429 TOO_MANY_REQUESTS). ' +
+        'An account with a second factor (issue 36) gets `secondFactor` { ticket, methods } instead of a token: the sign-in ends with ' +
+        'POST /api/user/auth/second-factor (a TOTP or recovery code) or /api/user/auth/passkey.',
       body: { $ref: 'auth-request#' },
       response: { 200: { $ref: 'auth-response#' }, 401: { $ref: 'error-response#' }, 429: { $ref: 'error-response#' } },
     },
@@ -78,8 +57,10 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       const address = request.ip.slice(0, 64);
       const user = await app.users.byLogin(body.username);
       // `code` carries the spec's machine value for outside clients; `detail` is the Polish text to show.
-      const refuse = async (code: string, detail: string, outcome: LoginOutcome, status = 401) => {
+      const refuse = async (code: string, detail: string, outcome: LoginOutcome, status = 401, recorded = false) => {
         app.metrics.signIns.inc({ outcome: outcome.toLowerCase() as SignInOutcome });
+        // the audit trail (issue 37): a refusal the lock-out did not count (and record) has a transaction of its own
+        if (!recorded) await recordSignInFailureAlone(app.db, request, { login: body.username, userId: user?.id ?? null, outcome, method: 'password' });
         await app.loginHistory.record({ login: body.username, rola: user?.rola ?? body.role, event: 'SIGN_IN', outcome, success: false });
         throw new HttpError(status, detail, { code });
       };
@@ -91,12 +72,17 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
       /** The one answer for every failure that must not tell what was wrong; it counts towards the lock. */
       const badCredentials = async (outcome: LoginOutcome) => {
-        if (await app.users.recordFailure(body.username, address, lockout())) app.metrics.lockouts.inc();
-        return refuse('UNAUTHORIZED', t('login:errors.unauthorized'), outcome);
+        const record = failureRecorder(request, { login: body.username, userId: user?.id ?? null, outcome, method: 'password' });
+        if (await app.users.recordFailure(body.username, address, lockout(), record)) app.metrics.lockouts.inc();
+        return refuse('UNAUTHORIZED', t('login:errors.unauthorized'), outcome, 401, true);
       };
       if (!user || !passwordOk || !accountRolesFor(app.config.bundle.app, body.role).includes(user.rola)) {
         return badCredentials('BAD_CREDENTIALS');
       }
+      // issue 36: the account's client signs its people in through its own identity provider only. Told only
+      // after the password proved right, so it says nothing a stranger could use.
+      const provider = passwordSignInRefused(app, user);
+      if (provider) return refuse('PASSWORD_SIGN_IN_OFF', t('login:errors.passwordSignInOff', { name: provider }), 'PASSWORD_SIGN_IN_OFF');
       if (user.dataDo && isoDate(user.dataDo)! < today()) {
         return refuse('User credentials have expired', t('login:errors.accountExpired'), 'ACCOUNT_EXPIRED');
       }
@@ -110,19 +96,13 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         // a vehicle that does not fit answers like a wrong password: anything else would confirm the password
         if (!vehicle) return badCredentials(body.role === 'USER' ? 'VEHICLE_NOT_ASSIGNED' : 'VEHICLE_NOT_FOUND');
       }
-      const token = await app.sessions.create(user.id, user.rola as Role, vehicle?.pojazdId ?? null);
-      // the session is served by the variant of the user's client from now on (config/variants.ts)
-      app.config.useClientVariant(user.klientSymbol);
-      await app.users.clearFailures(user, address);
-      app.metrics.signIns.inc({ outcome: 'success' });
-      await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'SIGN_IN', outcome: 'SUCCESS', success: true });
-      return {
-        id_token: token,
-        body: {
-          userDetails: userDetails(user, vehicle),
-          postConfig: { variant: app.config.bundle.variant, logicConfig: sessionConfig(app.config.bundle.app, app.config.bundle.config) },
-        },
-      };
+      // an account with a second factor gets a ticket for the second step, not yet a session (issue 36)
+      const methods = await app.secondFactor.store.methodsOf(user.id);
+      if (methods.length) {
+        const ticket = await app.secondFactor.store.newTicket({ userId: user.id, purpose: 'SIGN_IN', role: body.role, pojazdId: vehicle?.pojazdId ?? null });
+        return { secondFactor: { ticket, methods } };
+      }
+      return completeSignIn(app, request, { user, vehicle });
     },
   });
 
@@ -144,16 +124,20 @@ export default async function userAuthRoutes(app: FastifyInstance) {
       }
       await app.sessions.setVehicle(session.tokenHash, vehicle.pojazdId);
       await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'VEHICLE_CHANGE', outcome: 'VEHICLE_CHANGED', success: true, rejestr: vehicle.rejestr });
-      return { userDetails: userDetails(user, vehicle) };
+      return { userDetails: userDetails(user, vehicle, !session.hasSecondFactor && secondFactorRequired(app, user.rola)) };
     },
   });
 
   app.post('/api/user/logout', {
-    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: { resource: 'session', action: 'signOut', summary: 'Sign out: the session ends' } },
+    config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, secondFactorExempt: true, operation: { resource: 'session', action: 'signOut', summary: 'Sign out: the session ends' } },
     schema: { response: { 204: { type: 'null', description: 'Signed out' } } },
     handler: async (request, reply) => {
       const session = request.session!;
-      await app.sessions.revoke(session.tokenHash);
+      // the session's end and its entry in the audit trail (issue 37) commit together
+      await app.db.transaction().execute(async (trx) => {
+        await app.sessions.revoke(session.tokenHash, trx);
+        await recordSessionEnd(trx, actorOf(request), session.userId, 'sign-out');
+      });
       await app.loginHistory.record({ login: session.login, rola: session.role, event: 'SIGN_OUT', outcome: 'SIGNED_OUT', success: true });
       return reply.status(204).send();
     },

@@ -12,8 +12,11 @@
  * sessions end at once (the session cache is told by the database, migration 008).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
+import { recordRequestChange, entityFields } from '../audit/index.ts';
 import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
+import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
 import type { AccountValues } from '../repositories/users.ts';
 
@@ -33,6 +36,7 @@ interface UserForm {
   dataDo: string;
   klientSymbol?: string | null;
   stacjaSerw?: string | null;
+  ssoSubject?: string | null;
   password?: string;
 }
 
@@ -85,12 +89,23 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
       dataDo: form.dataDo,
       klientSymbol,
       stacjaSerw,
+      // only a role single sign-on serves has one (schemas/meta/sso.schema.json roles)
+      ssoSubject: role === 'MANAGER' || role === 'ADMIN' ? text(form.ssoSubject) || null : null,
     };
   }
 
   const personalWords = (v: { login: string; firstName: string; lastName: string; email: string }) => [v.login, v.firstName, v.lastName, v.email.split('@')[0]];
   /** The saved account as the users table shows it. */
   const savedUser = (request: FastifyRequest, id: number) => app.tableQueries.byId(RESOURCE, request.session!, String(id));
+  /** The trail's entry of a change to an account (issue 37): the user entity's fields, the password as "zmieniono". */
+  const audit = async (trx: Transaction<DB>, request: FastifyRequest, id: number, action: string, before: Record<string, unknown> | null, password?: string) => {
+    const after = await trx.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst() ?? null;
+    await recordRequestChange(trx, request, {
+      resource: RESOURCE, recordKey: id, action, before, after, fields: entityFields(app.config.bundle.schemas.user),
+      extra: password === undefined ? undefined : { password: [before?.passwordHash ?? null, 'set'] },
+    });
+  };
+  const accountRow = (trx: Transaction<DB>, id: number) => trx.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst().then((r) => r ?? null);
 
   app.post<{ Body: UserForm }>('/api/users', {
     config: { access: { resource: RESOURCE }, operation: op('create', 'Create a user account') },
@@ -111,6 +126,7 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
       const id = await app.db.transaction().execute(async (trx) => {
         const created = await app.users.admin.create(trx, { ...values, rola });
         if (form.password !== undefined) await setPassword(trx, created, form.password, { firstLogin: true, validityDays: security().passwordValidityDays });
+        await audit(trx, request, created, 'create', null, form.password);
         return created;
       });
       return { message: t('user:messages.added'), user: await savedUser(request, id) };
@@ -136,11 +152,13 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
       const own = id === session.userId;
       if (form.password !== undefined) assertAcceptablePassword(app, 'password', form.password, personalWords(values));
       await app.db.transaction().execute(async (trx) => {
+        const before = await accountRow(trx, id);
         if (!(await app.users.admin.update(trx, id, values))) throw notFound();
         // an administrator's password is temporary for anyone else; one's own is one's own
         if (form.password !== undefined) await setPassword(trx, id, form.password, { firstLogin: !own, validityDays: security().passwordValidityDays });
         // what the account may see may have changed: its sessions end (one's own current one stays)
         await app.sessions.revokeAllOf(id, own ? session.tokenHash : undefined, trx);
+        await audit(trx, request, id, 'update', before, form.password);
       });
       return { message: t('user:messages.updated'), user: await savedUser(request, id) };
     },
@@ -157,8 +175,10 @@ export default async function usersAdminRoutes(app: FastifyInstance) {
       const id = Number(request.params.id);
       if (id === request.session!.userId) throw new HttpError(400, t('user:errors.deleteSelf'), { code: 'DELETE_SELF' });
       await app.db.transaction().execute(async (trx) => {
+        const before = await accountRow(trx, id);
         if (!(await app.users.admin.softDelete(trx, id))) throw notFound();
         await app.sessions.revokeAllOf(id, undefined, trx);
+        await audit(trx, request, id, 'delete', before);
       });
       return { message: t('user:messages.deleted') };
     },

@@ -13,11 +13,12 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { diffRows, recordChange, type Actor } from '../audit/index.ts';
 import { defaultTyreAction, orderTotals, positionNet } from '../../runtime/core/order-values.ts';
 import type { Session } from '../auth/sessions.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
-import type { Db, OrderState, PositionRow, PositionValues, Scope } from '../repositories/orders.ts';
+import { POSITION_FIELDS, type Db, type OrderState, type PositionRow, type PositionValues, type Scope } from '../repositories/orders.ts';
 import { scopeExpression } from '../resources/scope.ts';
 import { OrderRules, ruleCallerOf, type RuleCaller } from './order-rules.ts';
 
@@ -89,10 +90,17 @@ export function orderService(app: FastifyInstance) {
   }
 
   const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+  /**
+   * The trail's entry of a position (issue 37): resource order-position, keyed `<autId>/<pozId>`,
+   * so that its order's "Historia zmian" finds it (a child record's key, docs/decisions.md "Historia zmian").
+   */
+  const POSITION_AUDITED = POSITION_FIELDS.filter((f) => f !== 'pozId');
+  const recordPosition = (trx: Db, actor: Actor, action: string, pozId: number, before: PositionRow | null, after: PositionRow | null) =>
+    recordChange(trx as any, { actor, resource: 'order-position', recordKey: `${(after ?? before)!.autId}/${pozId}`, action, changes: diffRows(before, after, POSITION_AUDITED) });
 
   return {
     /** POST /api/order/add: the order and all its positions in one transaction. */
-    async add(session: Session, body: OrderAddBody): Promise<{ order: { autId: number; autNr: string | null }; message: string }> {
+    async add(session: Session, body: OrderAddBody, actor: Actor): Promise<{ order: { autId: number; autNr: string | null }; message: string }> {
       const who = caller(session);
       const r = rules();
       const o = { ...body.order };
@@ -121,6 +129,8 @@ export function orderService(app: FastifyInstance) {
 
         const values = {
           ...o,
+          // an empty choice is no intervention type (the column refers to intervention_type)
+          zgloInterw: present(o.zgloInterw) ? o.zgloInterw : null,
           pojazdId: car.pojazdId, rejestr: car.rejestr, klientSymbol: car.klientSymbol, markaOpis: car.markaOpis, modelOpis: car.modelOpis,
           pracId: car.pracId, stru1: car.stru1, uzytkPojazdu: car.uzytkPojazdu,
           stacjaSerw: station?.stacjaSerw ?? null,
@@ -132,12 +142,17 @@ export function orderService(app: FastifyInstance) {
         };
         const autId = await app.orders.insertOrder(trx, values);
         // a failing position throws here, and the transaction takes the order back with it
-        await app.orders.insertPositions(trx, autId, positions.map((p) => positionValues(p, o.autTyp)));
+        const inserted = await app.orders.insertPositions(trx, autId, positions.map((p) => positionValues(p, o.autTyp)));
         let autNr: string | null = null;
         if (r.authorisedOnCreate(who, values)) {
           autNr = `AUT/${new Date().getFullYear()}/${String(autId).padStart(7, '0')}`;
           await app.orders.setAuthorisation(trx, autId, autNr, session);
         }
+        // the systems subscribed to it hear of it, committed with the order or not at all (issue 35)
+        await app.webhooks.emit(trx, { event: 'order.created', id: autId });
+        // the trail (issue 37), last: every field the order was created with, and its positions as stored
+        const created: Record<string, unknown> = { ...values, ...(autNr ? { autNr } : {}), positions: inserted.map(({ pozId: _, autId: __, ...p }) => p) };
+        await recordChange(trx as any, { actor, resource: 'order', recordKey: autId, action: 'create', changes: diffRows(null, created, Object.keys(created)) });
         return { order: { autId, autNr }, message: t(autNr ? 'order:messages.addedAndAccepted' : 'order:messages.added') };
       });
     },
@@ -165,18 +180,24 @@ export function orderService(app: FastifyInstance) {
     },
 
     /** PUT /api/order/{id}: the fields named in rules.editableWhen, each only for whom its condition allows. */
-    async update(session: Session, autId: number, changes: Record<string, unknown>) {
+    async update(session: Session, autId: number, changes: Record<string, unknown>, actor: Actor) {
       return db().transaction().execute(async (trx) => {
         const state = await lockedOrder(trx, session, autId);
         const forbidden = rules().forbiddenFields(caller(session), state as any, Object.keys(changes), 'edit');
         if (forbidden.length) throw badFields(t, forbidden.map((f) => field(f, t('order:messages.fieldNotEditable'))));
+        const fields = Object.keys(changes);
+        const before = fields.length ? await app.orders.orderFields(trx, autId, fields) : {};
         await app.orders.updateOrder(trx, autId, changes);
+        const after = fields.length ? await app.orders.orderFields(trx, autId, fields) : {};
+        // the trail (issue 37), last: the fields as stored before and after (an edit that changed nothing leaves none)
+        const diff = diffRows(before, after, fields);
+        if (Object.keys(diff).length) await recordChange(trx as any, { actor, resource: 'order', recordKey: autId, action: 'update', changes: diff });
         return { message: t('order:messages.saved') };
       });
     },
 
     /** GET /api/order/confirm-pricing/{id}: the advisor of the order's station confirms its estimate, once. */
-    async confirmPricing(session: Session, autId: number) {
+    async confirmPricing(session: Session, autId: number, actor: Actor) {
       const who = caller(session);
       const state = await app.orders.orderState(db(), autId, ownStation(session));
       if (!state || !rules().applies('confirmPricingWhen', who, state as any)) throw notFound('order:messages.orderNotFound');
@@ -193,12 +214,14 @@ export function orderService(app: FastifyInstance) {
           occurrence: { kind: 'estimateConfirmed' }, entityId: autId, seq: 'confirmed', actorUserId: session.userId,
           record: await app.orders.notificationFacts(trx, autId), payload: { by: session.login },
         });
+        await app.webhooks.emit(trx, { event: 'order.estimate_confirmed', id: autId });
+        await recordChange(trx, { actor, resource: 'order', recordKey: autId, action: 'confirm-pricing', changes: { pricingConfirmed: [false, true] } });
         return { message: t('order:messages.pricingConfirmed') };
       });
     },
 
     /** POST /api/order/{id}/transition: a declared move of the status, recorded. */
-    async transition(session: Session, autId: number, to: number) {
+    async transition(session: Session, autId: number, to: number, actor: Actor) {
       return db().transaction().execute(async (trx) => {
         const state = await lockedOrder(trx, session, autId);
         const move = rules().transitionTo(caller(session), state as any, to);
@@ -214,18 +237,22 @@ export function orderService(app: FastifyInstance) {
           occurrence: { kind: 'orderStatusEntered', status: to }, entityId: autId, seq: moved, actorUserId: session.userId,
           record: await app.orders.notificationFacts(trx, autId), payload: { status, by: session.login, transition: move.id },
         });
+        await app.webhooks.emit(trx, { event: 'order.status_changed', id: autId, facts: { from: state.status, to, transition: move.id } });
+        // the trail (issue 37): the status before and after, and which declared move it was
+        await recordChange(trx, { actor, resource: 'order', recordKey: autId, action: 'transition', changes: { status: [state.status, to], transition: [null, move.id] } });
         return { message: t('order:messages.transitionDone', { status }) };
       });
     },
 
     /** POST /api/order-range-position: a new position of an order the caller may see and change. */
-    async addPosition(session: Session, body: PositionValues & { autId: number }) {
+    async addPosition(session: Session, body: PositionValues & { autId: number }, actor: Actor) {
       const { autId, ...p } = body;
       return db().transaction().execute(async (trx) => {
         const state = await lockedOrder(trx, session, autId);
         checkUnlocked(session, state);
         checkServiceKind(p, state.autTyp, '');
         const [row] = await app.orders.insertPositions(trx, autId, [positionValues(p, state.autTyp)]);
+        await recordPosition(trx, actor, 'create', row.pozId, null, row);
         return { position: visiblePosition(session, state as any, row), message: t('order:messages.positionAdded') };
       });
     },
@@ -239,7 +266,7 @@ export function orderService(app: FastifyInstance) {
     },
 
     /** PUT /api/order-range-position/{id}: a caller who may not see prices keeps the stored ones. */
-    async updatePosition(session: Session, pozId: number, p: PositionValues) {
+    async updatePosition(session: Session, pozId: number, p: PositionValues, actor: Actor) {
       return db().transaction().execute(async (trx) => {
         const row = await app.orders.position(trx, pozId);
         const state = row && (await app.orders.orderState(trx, row.autId, scopeOf('order', session), true));
@@ -248,18 +275,20 @@ export function orderService(app: FastifyInstance) {
         checkServiceKind(p, state.autTyp, '');
         const kept = Object.fromEntries(rules().hiddenChildFields(caller(session), state as any, 'positions').map((f) => [f, (row as any)[f]]));
         const updated = await app.orders.updatePosition(trx, pozId, positionValues({ ...p, ...kept }, state.autTyp));
+        if (Object.keys(diffRows(row, updated, POSITION_AUDITED)).length) await recordPosition(trx, actor, 'update', pozId, row, updated);
         return { position: visiblePosition(session, state as any, updated), message: t('order:messages.positionSaved') };
       });
     },
 
     /** DELETE /api/order-range-position/{id}. */
-    async deletePosition(session: Session, pozId: number) {
+    async deletePosition(session: Session, pozId: number, actor: Actor) {
       return db().transaction().execute(async (trx) => {
         const row = await app.orders.position(trx, pozId);
         const state = row && (await app.orders.orderState(trx, row.autId, scopeOf('order', session), true));
         if (!row || !state) throw notFound('order:messages.positionNotFound');
         checkUnlocked(session, state);
         await app.orders.deletePosition(trx, pozId);
+        await recordPosition(trx, actor, 'delete', pozId, row, null);
         return { message: t('order:messages.positionDeleted') };
       });
     },

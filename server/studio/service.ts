@@ -17,6 +17,7 @@
  * - Rollback publishes an earlier version's layer again, as a new version.
  */
 import fp from 'fastify-plugin';
+import { recordChange, type Actor } from '../audit/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
@@ -240,6 +241,21 @@ function createStudio(app: FastifyInstance, root: string) {
       }
     }
     return out;
+  }
+
+  /**
+   * The trail's entry of a publish or rollback (issue 37): the version that was and the one that is,
+   * its comment, and which layer documents changed (their paths; the documents themselves are the
+   * versions' own, kept in config_version).
+   */
+  async function recordPublish(trx: Transaction<DB>, actor: Actor, action: 'publish' | 'rollback', before: Row | undefined, after: Row) {
+    const was = layerOf(before);
+    const is = layerOf(after);
+    const paths = [...new Set([...Object.keys(was), ...Object.keys(is)])].filter((p) => JSON.stringify(was[p]) !== JSON.stringify(is[p])).sort();
+    await recordChange(trx, {
+      actor, resource: 'config-studio', recordKey: after.id, action,
+      changes: { version: [before?.id ?? null, after.id], comment: [null, after.comment ?? null], documents: [null, paths], restoredFrom: [null, after.restoredFrom ?? null] },
+    });
   }
 
   /** The caller's draft, begun from the published layer when there is none. */
@@ -485,7 +501,7 @@ function createStudio(app: FastifyInstance, root: string) {
       return { draft: await draftInfo(row) };
     },
 
-    async publish(session: Session, comment: string) {
+    async publish(session: Session, comment: string, actor?: Actor) {
       const row = await db().transaction().execute(async (trx) => {
         await lock(trx);
         const draft = await draftOf(session, trx);
@@ -504,10 +520,12 @@ function createStudio(app: FastifyInstance, root: string) {
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
         // a new row rather than the draft's: version numbers then follow the order of publishing
         await trx.deleteFrom('config_version').where('id', '=', draft.id).execute();
-        return (await trx.insertInto('config_version').values({
+        const published_ = (await trx.insertInto('config_version').values({
           status: 'published', authorId: session.userId, author: session.login, createdAt: draft.createdAt, publishedAt: new Date(),
           basedOn: current?.id ?? null, comment, documents: JSON.stringify(layerOf(draft)) as unknown as Json,
         } as any).returningAll().executeTakeFirstOrThrow()) as Row;
+        if (actor) await recordPublish(trx, actor, 'publish', current, published_);
+        return published_;
       });
       await goLive();
       const version = await versionInfo(row);
@@ -541,7 +559,7 @@ function createStudio(app: FastifyInstance, root: string) {
      * scope's changes are taken from it — version 0 being the files, none — and every other scope
      * keeps what is published; without one, the whole layer is (version 0: the files everywhere).
      */
-    async restore(session: Session, id: number, comment?: string, scope?: string) {
+    async restore(session: Session, id: number, comment?: string, scope?: string, actor?: Actor) {
       if (scope !== undefined && scope !== 'base' && !variantNames(root).includes(scope)) {
         throw new HttpError(404, t('messages.noDocument', { path: `client-variants/${scope}` }), { code: 'NO_DOCUMENT' });
       }
@@ -563,10 +581,12 @@ function createStudio(app: FastifyInstance, root: string) {
           ? t('messages.restoredComment', { number })
           : t('messages.restoredScopeComment', { scope: scopeLabel(scope), number });
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
-        return (await trx.insertInto('config_version').values({
+        const restored = (await trx.insertInto('config_version').values({
           status: 'published', authorId: session.userId, author: session.login, publishedAt: new Date(), basedOn: current?.id ?? null,
           restoredFrom: id === 0 ? null : id, comment: comment?.trim() || restoredComment, documents: JSON.stringify(layer) as unknown as Json,
         } as any).returningAll().executeTakeFirstOrThrow()) as Row;
+        if (actor) await recordPublish(trx, actor, 'rollback', current, restored);
+        return restored;
       });
       await goLive();
       const version = await versionInfo(row);

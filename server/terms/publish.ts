@@ -5,6 +5,10 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
+import { recordChange, systemActor } from '../audit/index.ts';
+
+/** Who the trail names for the command's publishes (issue 37): the command itself, run by an operator. */
+const TERMS_COMMAND = 'npm run terms';
 
 export interface PublishRequest {
   /** The document group, e.g. REGULAMIN or POLITYKA_PRYWATNOSCI (a new group adds a document). */
@@ -26,12 +30,20 @@ export async function publishTermsVersion(db: Kysely<DB>, request: PublishReques
     const row = await trx.insertInto('terms_template')
       .values({ name: request.name.trim(), grupa: request.group, version, current: true, pdf: Buffer.from(request.pdf) })
       .returning('id').executeTakeFirstOrThrow();
+    await recordChange(trx, { actor: systemActor(TERMS_COMMAND), resource: 'terms', recordKey: row.id, action: 'publish', changes: {
+      grupa: [null, request.group], name: [null, request.name.trim()], version: [last.v ? Number(last.v) : null, version],
+    } });
     return { id: row.id, version };
   });
 }
 
 /** Takes a group out of use (its documents no longer have to be accepted). */
 export async function withdrawTermsGroup(db: Kysely<DB>, group: string): Promise<number> {
-  const result = await db.updateTable('terms_template').set({ current: false }).where('grupa', '=', group).where('current', '=', true).executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return db.transaction().execute(async (trx) => {
+    const withdrawn = await trx.updateTable('terms_template').set({ current: false }).where('grupa', '=', group).where('current', '=', true).returning('id').execute();
+    for (const { id } of withdrawn) {
+      await recordChange(trx, { actor: systemActor(TERMS_COMMAND), resource: 'terms', recordKey: id, action: 'withdraw', changes: { grupa: [group, group], current: [true, false] } });
+    }
+    return withdrawn.length;
+  });
 }

@@ -34,6 +34,13 @@ const ACCESS: Record<string, Partial<Record<keyof typeof ROLES, Scope>>> = {
   'acceptance-history': { ADMIN: 'all' },
   // issue 25, ACCESS.md "notification log (Administracja → Powiadomienia) | ADMIN all"
   notification: { ADMIN: 'all' },
+  // issue 34, ACCESS.md "integration accounts and their keys (create, rotate, revoke, list) | ADMIN all"
+  'integration-accounts': { ADMIN: 'all' },
+  // issue 35, ACCESS.md "webhook endpoints, their log, resend, recover, test event | ADMIN all"
+  'webhook-endpoint': { ADMIN: 'all' },
+  'webhook-message': { ADMIN: 'all' },
+  // issue 37: "Administracja → Dziennik zmian (ADMIN)": the audit trail, every entry for an administrator
+  'audit': { ADMIN: 'all' },
 };
 const expectedAccess = (name: string) => {
   if (!ACCESS[name]) throw new Error(`resource "${name}" is not in the literal ACCESS table of this test`);

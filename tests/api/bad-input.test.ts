@@ -86,6 +86,13 @@ describe('bad input answered with 400 naming the field, never 500', () => {
       expectFieldError(res, 'tableName', NUL_MESSAGE);
     });
 
+    it('a path parameter longer than the router takes is a 400 with the one error body, not Fastify\'s 414', async () => {
+      const res = await t.call('PUT', `/api/order-range-position/${'x'.repeat(10_000)}`, { token: admin, body: {} });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, code: 'BAD_URL', detail: 'Niepoprawna wartość w żądaniu (zbyt długi tekst, liczba spoza zakresu, niedozwolony znak lub błędna data)' });
+      expect(res.json().requestId).toBe(res.headers['x-request-id']);
+    });
+
     it('in a saved filter name names the field', async () => {
       const res = await t.call('POST', '/api/user-table-filter', { token: manager, body: { name: NUL, tablename: 'ORDER_TABLE', filterModel: {} } });
       expectFieldError(res, 'name', NUL_MESSAGE);

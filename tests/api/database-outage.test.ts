@@ -86,7 +86,7 @@ describe.skipIf(!DATABASE_URL)('the server outlives its database (PostgreSQL)', 
       maxConnections: 4,
       limits: { connectTimeoutMs: 2_000, maxQueue: 100 },
     });
-    app = await buildApp({ db: served.db, root: ROOT, version: 'test' });
+    app = await buildApp({ secondFactor: { enforce: false }, db: served.db, root: ROOT, version: 'test' });
     await app.ready();
     token = await signIn();
   });

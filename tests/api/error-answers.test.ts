@@ -47,6 +47,7 @@ const cases: Case[] = [
   { resource: 'cockpit', method: 'GET', url: '/api/cockpit/approval-inbox', who: 'kierowca', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'notification', method: 'POST', url: '/api/notifications/999999999/read', who: 'manager', body: {}, status: 404, component: 'NotFound', detail: 'Nie znaleziono powiadomienia.' },
   { resource: 'reminder', method: 'GET', url: '/api/reminders/items?rule=nieznana', who: 'manager', status: 400, component: 'BadRequest', detail: 'rule: Nieznana reguła przypomnień', errors: [{ field: 'rule', message: 'Nieznana reguła przypomnień' }] },
+  { resource: 'audit', method: 'GET', url: '/api/audit/1/changes', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'config-studio', method: 'GET', url: '/api/config-studio', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'contract', method: 'GET', url: '/api/contract/abc', who: 'manager', status: 400, component: 'BadRequest', detail: 'id: Niepoprawny format', errors: [{ field: 'id', message: 'Niepoprawny format' }] },
   { resource: 'damage', method: 'POST', url: '/api/damage/add', who: 'doradca', body: {}, status: 403, component: 'Forbidden', detail: FORBIDDEN },
@@ -64,6 +65,14 @@ const cases: Case[] = [
   { resource: 'tire', method: 'POST', url: '/api/tire/table', who: 'manager', body: { startRow: 0, endRow: 30 }, sign: false, status: 400, component: 'BadRequest', detail: 'Brak podpisu żądania (nagłówki X-Nonce i X-Signature są wymagane)' },
   { resource: 'unit', method: 'POST', url: '/api/unit/table', who: 'manager', raw: { payload: '{"startRow": 0,', contentType: 'application/json' }, status: 400, component: 'BadRequest', detail: 'Niepoprawne żądanie' },
   { resource: 'user-table-settings', method: 'DELETE', url: '/api/user-table-filter?id=999999', who: 'manager', status: 404, component: 'NotFound', detail: NOT_FOUND },
+  // issues 34 and 35 (ACCESS.md: integration accounts, import runs and webhook endpoints are ADMIN's)
+  { resource: 'integration-accounts', method: 'GET', url: '/api/integration-accounts/scopes', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  { resource: 'import', method: 'GET', url: '/api/import/declarations', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  { resource: 'webhooks', method: 'GET', url: '/api/webhooks/events', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  { resource: 'webhook-endpoint', method: 'POST', url: '/api/webhook-endpoint/table', who: 'manager', body: { startRow: 0, endRow: 30 }, status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  { resource: 'webhook-message', method: 'POST', url: '/api/webhook-message/table', who: 'manager', body: { startRow: 0, endRow: 30 }, status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  // issue 36: Bezpieczeństwo (an administrator's view of a user's sessions is ADMIN's)
+  { resource: 'security', method: 'GET', url: '/api/users/1/sessions', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'users', method: 'DELETE', url: '/api/users/1', who: 'admin', status: 400, component: 'BadRequest', detail: 'Nie można usunąć własnego konta' },
   { resource: 'note', method: 'POST', url: '/api/note', who: 'manager', raw: { payload: JSON.stringify({ tresc: 'x'.repeat(1_100_000) }), contentType: 'application/json' }, status: 413, component: 'PayloadTooLarge', detail: 'Treść żądania jest zbyt duża' },
 ];

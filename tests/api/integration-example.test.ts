@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExample } from '../../examples/integration/example.ts';
 import { connect } from '../../examples/integration/portal-client.ts';
+import { vehiclesWithKey } from '../../examples/integration/with-key.ts';
 import { buildApp } from '../../server/app.ts';
 import { openTestDatabase, type TestDatabase } from '../../server/db/testing.ts';
 import { ROOT } from '../support/test-app.ts';
@@ -21,7 +22,7 @@ let baseUrl: string;
 beforeAll(async () => {
   database = await openTestDatabase({ seed: true });
   const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-  app = await buildApp({ db: database.db, root: ROOT, version });
+  app = await buildApp({ secondFactor: { enforce: false }, db: database.db, root: ROOT, version });
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 }, 120_000);
 afterAll(async () => {
@@ -65,6 +66,26 @@ describe('examples/integration against a started portal', () => {
     });
     expect(forged.status).toBe(400);
     expect(await forged.json()).toMatchObject({ code: 'SIGNATURE_MISMATCH', detail: 'Niepoprawny podpis żądania' });
+    await client.POST('/api/user/logout');
+  });
+
+  it('reads with an API key, unsigned: the vehicles of the key\'s client, all of them; a revoked key is refused in Polish', async () => {
+    const { client, setToken } = await connect(baseUrl);
+    const auth = await client.POST('/api/user/auth', { body: { username: 'admin', password: 'Admin123!', role: 'MANAGER' } });
+    setToken(auth.data!.id_token);
+    const account = await client.POST('/api/integration-accounts', { body: { name: 'Przykład', allClients: false, clients: ['KL002'], scopes: ['read:car'] } });
+    expect(account.response.status).toBe(201);
+    const made = await client.POST('/api/integration-accounts/{id}/keys', { params: { path: { id: String(account.data!.id) } }, body: {} });
+    const key = made.data!.key;
+
+    const vehicles = await vehiclesWithKey(baseUrl, key);
+    const expected = await database.db.selectFrom('car').select('rejestr').where('klientSymbol', '=', 'KL002').orderBy('rejestr').execute();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(vehicles.map((v) => v.rejestr).sort()).toEqual(expected.map((v) => v.rejestr).sort());
+    expect(new Set(vehicles.map((v) => v.klientSymbol))).toEqual(new Set(['KL002']));
+
+    await client.POST('/api/integration-accounts/{id}/keys/{keyId}/revoke', { params: { path: { id: String(account.data!.id), keyId: String(made.data!.id) } } });
+    await expect(vehiclesWithKey(baseUrl, key)).rejects.toThrow('401: Klucz API jest nieprawidłowy, wygasł lub został unieważniony.');
     await client.POST('/api/user/logout');
   });
 });

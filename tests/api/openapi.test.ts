@@ -54,12 +54,13 @@ describe('the OpenAPI document against the spec and schemas/', () => {
     expect(bodies).toEqual([]);
   });
 
-  it('describes a successful answer of every operation (a 2xx response schema), so no route answers unchecked data', () => {
+  it('describes a successful answer of every operation (a 2xx response schema, or the 3xx of a browser step), so no route answers unchecked data', () => {
     const undescribed: string[] = [];
     for (const [path, methods] of Object.entries(paths)) {
       for (const [method, op] of Object.entries(methods)) {
         const responses = Object.keys(op.responses ?? {});
-        if (!responses.some((status) => /^2\d\d$/.test(status))) undescribed.push(`${method.toUpperCase()} ${path}`);
+        // single sign-on's browser steps (issue 36) succeed with a redirect, which carries no data
+        if (!responses.some((status) => /^[23]\d\d$/.test(status))) undescribed.push(`${method.toUpperCase()} ${path}`);
       }
     }
     expect(undescribed).toEqual([]);

@@ -62,6 +62,36 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/user/auth': 'public',
   'POST /api/user/re-logging': ['ADVISOR'],
   'POST /api/user/logout': 'signedIn',
+  // issue 36: single sign-on's steps happen before there is a session (the flow and the one-time code protect them)
+  'GET /api/user/sso/start': 'public',
+  'GET /api/user/sso/callback': 'public',
+  'POST /api/user/sso/session': 'public',
+  // issue 36: the second step of a sign-in is public (the ticket of the password step proves the password)
+  'POST /api/user/auth/second-factor': 'public',
+  'POST /api/user/auth/passkey-options': 'public',
+  'POST /api/user/auth/passkey': 'public',
+  'POST /api/user/auth/passkey-only/options': 'public',
+  'POST /api/user/auth/passkey-only': 'public',
+  // issue 36, Ustawienia → Bezpieczeństwo "for every role": one's own factors and sessions
+  'GET /api/account/security': 'signedIn',
+  'POST /api/account/totp/setup': 'signedIn',
+  'POST /api/account/totp/confirm': 'signedIn',
+  'POST /api/account/totp/disable': 'signedIn',
+  'POST /api/account/recovery-codes': 'signedIn',
+  'POST /api/account/passkeys/options': 'signedIn',
+  'POST /api/account/passkeys': 'signedIn',
+  'PUT /api/account/passkeys/:id': 'signedIn',
+  'DELETE /api/account/passkeys/:id': 'signedIn',
+  'DELETE /api/account/sessions/:id': 'signedIn',
+  'POST /api/account/sessions/end-others': 'signedIn',
+  // "An administrator sees and ends any user's sessions from the user's dialog" and resets the second factor
+  'GET /api/users/:id/sessions': A,
+  'DELETE /api/users/:id/sessions/:sessionId': A,
+  'POST /api/users/:id/second-factor/reset': A,
+  // issue 37, "personal data of a person: export, anonymise": ADMIN; the zip's one-time link carries its own token
+  'POST /api/users/:id/personal-data/export': A,
+  'POST /api/users/:id/anonymise': A,
+  'GET /api/personal-data/download': 'public',
   // terms status/next/accept: self; acceptance history: ADMIN
   'GET /api/terms/status': 'signedIn',
   'GET /api/terms/next': 'signedIn',
@@ -92,6 +122,13 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/acceptance-history/table': A,
   'POST /api/acceptance-history/table2': A,
   'POST /api/acceptance-history/table-count': A,
+  'POST /api/audit/table': A,
+  'POST /api/audit/table2': A,
+  'POST /api/audit/table-count': A,
+  'POST /api/audit/excel/prepare': A,
+  'GET /api/audit/excel/download': 'public',
+  'GET /api/audit/:id/changes': A,
+  'GET /api/audit/history/:resource/:key': AM, // the record itself is then read in its resource's own scope
   'POST /api/login-history/table': A,
   'POST /api/login-history/table2': A,
   'POST /api/login-history/table-count': A,
@@ -237,6 +274,17 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/notifications/:id/read': ALL,
   'GET /api/notification-settings': ALL,
   'PUT /api/notification-settings': ALL,
+  // issue 34, ACCESS.md "integration accounts and their keys (create, rotate, revoke, list) | ADMIN"
+  'GET /api/integration-accounts/scopes': A,
+  'POST /api/integration-accounts': A,
+  'PUT /api/integration-accounts/:id': A,
+  'GET /api/integration-accounts/:id': A,
+  'GET /api/integration-accounts/:id/keys': A,
+  'POST /api/integration-accounts/:id/keys': A,
+  'POST /api/integration-accounts/:id/keys/:keyId/revoke': A,
+  'POST /api/integration-accounts/table': A,
+  'POST /api/integration-accounts/table2': A,
+  'POST /api/integration-accounts/table-count': A,
   // issue 26: "Konfiguracja portalu … Every call is ADMIN-only on the server"
   'GET /api/config-studio': A,
   'GET /api/config-studio/document': A,
@@ -262,7 +310,50 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/notification/table-count': A,
   'POST /api/admin/notifications/:id/send-again': A,
   'POST /api/admin/notifications/digest': A,
+  // issue 34: imports (ADMIN; integration keys with import:<name>, CONTRACTS.md)
+  'GET /api/import/declarations': A,
+  'PUT /api/import/declarations/:name/mapping': A,
+  'POST /api/import/preview': A,
+  'POST /api/import/runs': A,
+  'GET /api/import/runs': A,
+  'GET /api/import/runs/:id': A,
+  'GET /api/import/runs/:id/errors': A,
+  'GET /api/import/runs/:id/errors.xlsx': A,
+  // issue 35, ACCESS.md "webhook endpoints, their log, resend, recover, test event | all | — | — | —"
+  'GET /api/webhooks/events': A,
+  'GET /api/webhooks/clients': A,
+  // the tables of Administracja → Webhooki (resources webhook-endpoint, webhook-message: ADMIN all)
+  'POST /api/webhook-endpoint/table': A,
+  'POST /api/webhook-endpoint/table2': A,
+  'POST /api/webhook-endpoint/table-count': A,
+  'POST /api/webhook-message/table': A,
+  'POST /api/webhook-message/table2': A,
+  'POST /api/webhook-message/table-count': A,
+  'GET /api/webhooks/endpoints': A,
+  'POST /api/webhooks/endpoints': A,
+  'GET /api/webhooks/endpoints/:id': A,
+  'PUT /api/webhooks/endpoints/:id': A,
+  'DELETE /api/webhooks/endpoints/:id': A,
+  'POST /api/webhooks/endpoints/:id/rotate-secret': A,
+  'POST /api/webhooks/endpoints/:id/test': A,
+  'GET /api/webhooks/endpoints/:id/messages': A,
+  'POST /api/webhooks/endpoints/:id/recover': A,
+  'GET /api/webhooks/messages/:id': A,
+  'POST /api/webhooks/messages/:id/resend': A,
 };
+
+/**
+ * ACCESS.md: "An integration key is judged as a MANAGER of the clients it names (or as ADMIN's
+ * 'all' …), limited further to its scopes … it never opens a browser screen, terms or password
+ * call." A key of every client with every read scope passes the gate only on the table calls of
+ * the resources a MANAGER reads (written out here, not taken from the server) and their rows by id
+ * where the table answers them (car, damage); a domain call such as the contract's details is not a key's.
+ * With the `webhooks` scope it also passes on the webhook calls (CONTRACTS.md, issue 35: a key manages
+ * its own clients' endpoints; ACCESS.md "Webhook endpoints of a key receive only events of its clients").
+ */
+const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'fuel-card', 'invoice', 'note', 'order', 'tire', 'unit'];
+// and the import calls (issue 34, CONTRACTS.md "Import API": ADMIN and keys with import:<name>; the key has every import scope)
+const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+)$`);
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };
 const GATE_CODES = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'FIRST_LOGIN_REQUIRED', 'TERMS_NOT_ACCEPTED']);
@@ -329,7 +420,8 @@ describe('every registered route, every caller, every spelling', () => {
     writeFileSync(join(site, 'assets', 'app.js'), 'console.log(1)');
     const database = await openTestDatabase({ seed: true });
     closeDb = database.close;
-    app = await buildApp({ db: database.db, root: ROOT, version: VERSION, staticDir: site });
+    // the administrator signs in with the password alone here (the second factor has tests/api/two-factor.test.ts)
+    app = await buildApp({ secondFactor: { enforce: false }, db: database.db, root: ROOT, version: VERSION, staticDir: site });
     await app.ready();
     preConfigName = app.config.bundle.app.name;
     for (const [role, account] of Object.entries(ROLE_ACCOUNTS)) tokens[role] = await signIn(account);
@@ -338,6 +430,11 @@ describe('every registered route, every caller, every spelling', () => {
     // an expired session: its idle window has passed
     tokens.expired = await signIn('manager');
     await app.db.updateTable('user_session').set({ expiresAt: new Date(Date.now() - 1000) }).where('tokenHash', '=', hashToken(tokens.expired)).execute();
+    // an integration key of every client, with every read scope there is (issue 34)
+    const scopes = (await call('GET', '/api/integration-accounts/scopes', tokens.ADMIN)).json().map((c: { scope: string }) => c.scope);
+    const account = await app.inject({ method: 'POST', url: '/api/integration-accounts', headers: { authorization: `Bearer ${tokens.ADMIN}`, ...signedJson(JSON.stringify({ name: 'route-access', allClients: true, scopes })) }, payload: JSON.stringify({ name: 'route-access', allClients: true, scopes }) });
+    const key = await app.inject({ method: 'POST', url: `/api/integration-accounts/${account.json().id}/keys`, headers: { authorization: `Bearer ${tokens.ADMIN}`, ...signedJson('{}') }, payload: '{}' });
+    tokens.key = key.json().key;
     // a revoked session: signed out
     tokens.revoked = await signIn('admin');
     expect((await call('POST', '/api/user/logout', tokens.revoked)).statusCode).toBe(204);
@@ -400,6 +497,26 @@ describe('every registered route, every caller, every spelling', () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it('lets an integration key through the gate only on the table calls of the resources a fleet manager reads, under every spelling', async () => {
+    const failures: string[] = [];
+    for (const route of routes()) {
+      if (expectedOf(route.method, route.url) === 'public') continue;
+      const opened = KEY_ROUTE.test(`${route.method} ${route.url}`);
+      const res = await call(route.method, concrete(route.url), tokens.key);
+      const code = route.method === 'HEAD' ? undefined : safeCode(res.body);
+      const label = `key ${route.method} ${route.url}: ${res.statusCode} ${code ?? ''}`;
+      if (opened && (res.statusCode === 401 || res.statusCode === 403)) failures.push(`${label}, expected to pass the gate`);
+      if (!opened && res.statusCode !== 403) failures.push(`${label}, expected 403`);
+      if (!opened) {
+        for (const [name, path] of Object.entries(spellings(concrete(route.url)))) {
+          const spelled = await call(route.method, path, tokens.key);
+          if (![401, 403, 404].includes(spelled.statusCode)) failures.push(`key ${name} ${route.method} ${path}: ${spelled.statusCode}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
   it('refuses an absolute URL in the request line (GET http://host/api/… HTTP/1.1) over a real socket', async () => {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
@@ -432,7 +549,7 @@ describe('a route without an access declaration', () => {
   it('stops start-up, naming the method and the path, whether the app or a plugin adds it', async () => {
     const database = await openTestDatabase({ seed: false });
     try {
-      const app = await buildApp({ db: database.db, root: ROOT, version: VERSION });
+      const app = await buildApp({ secondFactor: { enforce: false }, db: database.db, root: ROOT, version: VERSION });
       expect(() => app.get('/api/undeclared', async () => 'open')).toThrow(/GET.*\/api\/undeclared.*declares no access/);
       const boot = async () => {
         await app.register(fp(async (plugin) => {

@@ -139,7 +139,7 @@ describe.runIf(databaseUrl)('the session cache across two processes on one Postg
     const { rows } = await sql<{ schema: string; database: string }>`select current_schema() as schema, current_database() as database`.execute(t.app.db);
     const applicationName = `session_cache_b_${process.pid}`;
     const database = await openDatabase({ databaseUrl: databaseUrlFor(databaseUrl!, rows[0].database), schema: rows[0].schema, maxConnections: 4, applicationName });
-    const app = await buildApp({ db: database.db, root: ROOT, version: VERSION });
+    const app = await buildApp({ secondFactor: { enforce: false }, db: database.db, root: ROOT, version: VERSION });
     await app.ready();
     second = { app, database, applicationName };
   }, 60_000);

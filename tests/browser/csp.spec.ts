@@ -45,7 +45,7 @@ test('the policy is sent: scripts only from the server, never inline', async ({ 
   expect(csp).toContain("script-src-attr 'none'");
   expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   expect(start!.headers()['x-content-type-options']).toBe('nosniff');
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
 });
 
 test('the administrator\'s vehicles table and a vehicle\'s details with an embedded table', async ({ page }) => {

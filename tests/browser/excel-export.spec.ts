@@ -106,7 +106,7 @@ test.describe('a client variant with a lower export limit', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PORTAL_VARIANT: 'example', LOG: 'off' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PORTAL_VARIANT: 'example', SECOND_FACTOR_OPTIONAL: '1', LOG: 'off' }; // the demo admin signs in with the password, as on serve.ts's server
     if (process.env.DATABASE_URL) {
       await dropSchema({ databaseUrl: process.env.DATABASE_URL, schema });
       env.DATABASE_SCHEMA = schema;

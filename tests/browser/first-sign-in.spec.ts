@@ -57,7 +57,7 @@ test('a driver signing in for the first time accepts both terms documents, sets 
 
   // the new password is the one that works now
   await page.goto('/sign-out');
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
   await signIn(page, 'nowyKierowca', 'Zielony#Rower72');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
@@ -69,5 +69,5 @@ test('a manager who has accepted the terms only sets a password on first sign-in
   await expect(page.getByRole('dialog', { name: /Regulamin/ })).toHaveCount(0);
   await change.getByRole('button', { name: 'Wyloguj' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
 });

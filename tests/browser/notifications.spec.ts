@@ -6,11 +6,10 @@
  * Its order is the seed's showcase order of WZ20013 sent back to clarify (status 10, its estimate
  * confirmed, at the advisor's station): no other journey moves it.
  */
-import { type APIRequestContext, type Page } from '@playwright/test';
-import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { type Page } from '@playwright/test';
 import { partsOf, startTestSmtp, type ReceivedMail } from '../support/smtp.ts';
 import { PORT } from './ports.ts';
-import { axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+import { apiAs, axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -120,12 +119,12 @@ test('the bell\'s list and the settings page pass axe at 1400 and 900 px, and th
 test('"Nie skonfigurowano poczty" is told to administrators where they can act, never as a toast to every visitor', async ({ page }) => {
   // a visitor on the sign-in page, then a manager: no word of the mail server
   await page.goto('/');
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
   await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
   await signIn(page, 'manager');
   await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
   await page.goto('/sign-out');
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
 
   // the administrator, with no mail server (the answer of the mail settings as an unconfigured portal gives it)
   await page.route('**/api/settings/email', (route) => route.request().method() === 'GET'
@@ -206,26 +205,6 @@ test('an administrator opens Administracja → Dziennik powiadomień: the log, a
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, /Uruchomiono podsumowanie dzienne: \d+ użytkowników, \d+ wiadomości w kolejce/)).toBeVisible();
 });
-
-/** The portal's API as one account: its token, every write signed as the runtime signs it (spec §7). */
-async function apiAs(request: APIRequestContext, login: string, password: string, role: string, extra: Record<string, string> = {}) {
-  const { name } = await (await request.get('/api/init/pre-config')).json();
-  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token?: string) => {
-    const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-    let data: string | undefined;
-    if (method !== 'GET') {
-      data = JSON.stringify(body ?? {});
-      const nonce = makeNonce();
-      Object.assign(headers, { 'Content-Type': 'application/json', 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, data) });
-    }
-    const response = await request.fetch(`/api${path}`, { method, headers, data });
-    const text = await response.text();
-    expect(response.status(), `${method} ${path}: ${text}`).toBeLessThan(300);
-    return text ? JSON.parse(text) : undefined;
-  };
-  const { id_token: token } = await send('POST', '/user/auth', { username: login, password, role, ...extra });
-  return { get: (path: string) => send('GET', path, undefined, token), post: (path: string, body?: unknown) => send('POST', path, body, token), put: (path: string, body?: unknown) => send('PUT', path, body, token) };
-}
 
 test('the driver\'s e-mail about his order: the facts he needs, one button that opens the order from his vehicle\'s panel, laid out for 600 px and a phone', async ({ page, browser, request }, testInfo) => {
   const smtp = await startTestSmtp(PORT + 25);

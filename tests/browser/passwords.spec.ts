@@ -99,10 +99,12 @@ test('a signed-in user changes the password on the password page', async ({ page
 });
 
 test('repeated wrong passwords lock the login for a few minutes, with the reason shown', async ({ page }) => {
+  // an account no other journey signs in with: the lock holds for this address (every journey's) for minutes
+  const advisor = { login: 'doradca3', choice: 'Doradca serwisowy', plate: 'WZ12345', vin: '000123' };
   for (let i = 0; i < 5; i++) {
-    await submitLogin(page, { login: 'manager3', password: `Zgaduje${i}!`, choice: 'Fleet Manager' });
+    await submitLogin(page, { ...advisor, password: `Zgaduje${i}!` });
     await expect(page.getByTestId('login-error')).toHaveText('Błąd logowania: Błędny login lub hasło!');
   }
-  await submitLogin(page, { login: 'manager3', password: 'Haslo123!', choice: 'Fleet Manager' });
+  await submitLogin(page, { ...advisor, password: 'Haslo123!' });
   await expect(page.getByTestId('login-error')).toHaveText('Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za 5 min.');
 });

@@ -3,10 +3,10 @@ import { ACCOUNTS, axeScan, expect, menuEntries, signIn, test } from './support.
 const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
 
 const MENUS = {
-  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Konfiguracja portalu', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
-  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
-  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
-  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Ustawienia powiadomień', 'Wyloguj'],
+  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Dziennik zmian', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Webhooki', 'Konfiguracja portalu', 'Konta integracyjne', 'Import danych', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
+  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
+  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
+  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
 } as const;
 
 const NAMES = { admin: 'Zieliński Piotr', manager: 'Nowak Anna', kierowca: 'Kowalski Jan', doradca: 'Lewandowski Marek' } as const;
@@ -55,7 +55,7 @@ test('a wrong password shows the Polish message and keeps the user on the login 
   await page.getByLabel('Fleet Manager', { exact: true }).check();
   await page.getByLabel(/^Login\*?$/).fill('manager');
   await page.getByLabel(/^Hasło\*?$/).fill('Zle-haslo1!');
-  await page.getByRole('button', { name: 'Zaloguj' }).click();
+  await page.getByRole('button', { name: 'Zaloguj', exact: true }).click();
   await expect(page.getByTestId('login-error')).toHaveText('Błąd logowania: Błędny login lub hasło!');
   await expect(page).toHaveURL(/\/$/);
 });
@@ -63,7 +63,7 @@ test('a wrong password shows the Polish message and keeps the user on the login 
 test('a protected route without a session goes to the login screen; a signed-in user skips it', async ({ page }) => {
   await page.goto('/app/przydzialy');
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
   await signIn(page, 'manager');
   await page.goto('/login');
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);

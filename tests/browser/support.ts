@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 
 export { expect };
 
@@ -63,7 +64,32 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
  * Legacy mode still scans same-origin frames (the studio's preview), by axe's own frame messaging.
  */
 export function axeScan(page: Page): AxeBuilder {
-  return new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
+  return new SettledAxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
+}
+
+/**
+ * Scans once the page's transitions have ended. A dialog fading in is half transparent for 150 ms,
+ * and axe measured its buttons' contrast against what shone through (CI, webhooks journey): a
+ * person reads the dialog once it is there, so that is what is checked.
+ */
+class SettledAxeBuilder extends AxeBuilder {
+  readonly #page: Page;
+  constructor(options: { page: Page }) {
+    super(options);
+    this.#page = options.page;
+  }
+  override async analyze() {
+    await settled(this.#page);
+    return super.analyze();
+  }
+}
+
+/** Waits two frames (a transition starts on the frame after its class is set), then for every running animation. */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+  });
 }
 
 export const ACCOUNTS = {
@@ -84,7 +110,7 @@ export async function submitLogin(page: Page, a: { login: string; password: stri
   await page.getByLabel(/^Hasło\*?$/).fill(a.password);
   if (a.plate) await page.getByLabel(/^Numer rejestracyjny/).fill(a.plate);
   if (a.vin) await page.getByLabel(/^Ostatnie 6 znaków VIN/).fill(a.vin);
-  await page.getByRole('button', { name: 'Zaloguj' }).click();
+  await page.getByRole('button', { name: 'Zaloguj', exact: true }).click();
 }
 
 /** Signs in through the login screen and waits for the landing page. */
@@ -132,4 +158,24 @@ export async function openColumnFilter(page: Page, colId: string) {
   await header.scrollIntoViewIfNeeded();
   await header.hover();
   await header.locator('.ag-header-cell-filter-button, .ag-header-icon.ag-header-cell-menu-button').first().click();
+}
+
+/** The portal's API as one account: its token, every write signed as the runtime signs it (spec §7). */
+export async function apiAs(request: APIRequestContext, login: string, password: string, role: string, extra: Record<string, string> = {}) {
+  const { name } = await (await request.get('/api/init/pre-config')).json();
+  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+    let data: string | undefined;
+    if (method !== 'GET') {
+      data = JSON.stringify(body ?? {});
+      const nonce = makeNonce();
+      Object.assign(headers, { 'Content-Type': 'application/json', 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, data) });
+    }
+    const response = await request.fetch(`/api${path}`, { method, headers, data });
+    const text = await response.text();
+    expect(response.status(), `${method} ${path}: ${text}`).toBeLessThan(300);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const { id_token: token } = await send('POST', '/user/auth', { username: login, password, role, ...extra });
+  return { get: (path: string) => send('GET', path, undefined, token), post: (path: string, body?: unknown) => send('POST', path, body, token), put: (path: string, body?: unknown) => send('PUT', path, body, token) };
 }

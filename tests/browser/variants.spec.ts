@@ -17,7 +17,7 @@ test('the customer brand’s login screen has its own logo, favicon, title and c
   await expect(logo).toBeVisible();
   expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^blob:/);
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toHaveCSS('background-color', 'rgb(30, 107, 58)');
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toHaveCSS('background-color', 'rgb(30, 107, 58)');
   const brand = await page.screenshot();
   await testInfo.attach('customer-brand login', { body: brand, contentType: 'image/png' });
 
@@ -26,7 +26,7 @@ test('the customer brand’s login screen has its own logo, favicon, title and c
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Partner CFM');
   await expect(page.locator('.login-logo')).toHaveCount(0);
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg');
-  await expect(page.getByRole('button', { name: 'Zaloguj' })).toHaveCSS('background-color', 'rgb(13, 110, 253)');
+  await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toHaveCSS('background-color', 'rgb(13, 110, 253)');
   const plain = await page.screenshot();
   await testInfo.attach('default login', { body: plain, contentType: 'image/png' });
   expect(brand.equals(plain)).toBe(false);

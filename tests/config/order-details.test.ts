@@ -29,7 +29,13 @@ describe('the order details', () => {
     expect(tabs('MANAGER', { hideRangeForManager: false })).toContain('scope');
     expect(tabs('MANAGER', { hideRangeForManager: true })).not.toContain('scope');
     expect(tabs('ADVISOR', { hideRangeForManager: true })).toContain('scope');
-    expect(tabs('ADMIN')).toEqual(['order', 'contractor', 'reporter', 'scope', 'remarks', 'attachments', 'notes']);
+    expect(tabs('ADMIN')).toEqual(['order', 'contractor', 'reporter', 'scope', 'remarks', 'attachments', 'notes', 'history']);
+  });
+
+  it('offers the history of changes to ADMIN and MANAGER only (ACCESS.md)', () => {
+    expect(tabs('MANAGER')).toContain('history');
+    expect(tabs('USER')).not.toContain('history');
+    expect(tabs('ADVISOR')).not.toContain('history');
   });
 
   it('hides quantity, price, discount and net from a manager when the order hides prices, never from the advisor', () => {

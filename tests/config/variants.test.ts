@@ -116,4 +116,38 @@ describe('mistakes in a variant, named with file, pointer and reason', () => {
       'client-variants/x/variant.json /app/config/hiddenColumns/no-such-table "no-such-table" is neither a table screen nor the entity of a details list',
     ]));
   });
+
+  describe('single sign-on (app.sso, issue 36)', () => {
+    const sso = { name: 'Firma ID', issuer: 'https://login.microsoftonline.com/tenant/v2.0', clientId: 'portal', clientSecretEnv: 'SSO_X_SECRET', roles: ['MANAGER'], match: { by: 'email' }, passwordSignIn: true };
+    const withSso = (change: Record<string, unknown>, claims: Record<string, unknown> = {}) =>
+      variant({ 'variant.json': { schemaVersion: 1, name: 'x', ...claims, app: { sso: { ...sso, ...change } } } });
+
+    it('takes a provider declared with its secret\'s environment variable', () => {
+      expect(problems(withSso({}))).toEqual([]);
+    });
+
+    it('refuses the secret itself in the file, a provider over plain http elsewhere than this machine, and roles that sign in to a vehicle', () => {
+      expect(problems(withSso({ clientSecret: 'abc' }))).toContain('screens/app.json + client-variants/x/variant.json /sso/clientSecret unknown property "clientSecret"');
+      expect(problems(withSso({ issuer: 'http://idp.example.com/realms/x' })).join('\n')).toMatch(/\/sso\/issuer must match pattern/);
+      expect(problems(withSso({ issuer: 'http://localhost:8080/realms/x' }))).toEqual([]);
+      expect(problems(withSso({ roles: ['USER'] })).join('\n')).toMatch(/\/sso\/roles\/0 must be equal to one of the allowed values/);
+    });
+
+    it('creates accounts only for a client the variant serves', () => {
+      const root = mkdtempSync(join(tmpdir(), 'portal-variants-'));
+      made.push(root);
+      for (const sub of ['screens', 'schemas', 'locales', 'package.json']) cpSync(join(ROOT, sub), join(root, sub), { recursive: true });
+      mkdirSync(join(root, 'client-variants', 'x'), { recursive: true });
+      writeFileSync(join(root, 'client-variants', 'x', 'variant.json'), JSON.stringify({ schemaVersion: 1, name: 'x', hosts: ['x.localhost'], clients: ['KL777'], app: { sso: { ...sso, createUsers: { role: 'MANAGER', client: 'KL001' } } } }));
+      const refusal = (() => {
+        try {
+          loadVariants({ root });
+          return [];
+        } catch (e) {
+          return (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+        }
+      })();
+      expect(refusal).toEqual(['client-variants/x/variant.json /app/sso/createUsers/client client "KL001" is served by the default variant, not by this variant']);
+    });
+  });
 });

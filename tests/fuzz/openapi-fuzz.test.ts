@@ -81,7 +81,7 @@ describe('the API fuzz: no input makes any operation answer 5xx', () => {
   let validates: (schemaRef: unknown, value: unknown) => boolean;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ logStream: process.env.FUZZ_LOG ? (await import('node:fs')).createWriteStream(process.env.FUZZ_LOG) : undefined });
     // mail goes to a sink inside the test, so a reset request is answered as in production (not 503 "mail not configured")
     smtp = await startTestSmtp();
     await useTestSmtp(t.app.db, smtp);

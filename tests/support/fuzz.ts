@@ -217,8 +217,15 @@ function ofType(type: string, s: Record<string, any>, ctx: GenContext, depth: nu
       if (typeof s.pattern === 'string' && s.pattern !== NO_NUL) {
         try {
           const re = new RegExp(s.pattern, 'u');
-          // cut to the length limits, then keep what still matches (a filter alone could search for long)
-          plain = fc.stringMatching(re).map((v) => v.slice(0, s.maxLength ?? v.length)).filter((v) => v.length >= minLength && re.test(v));
+          // cut to the length limits, then keep what still matches. A filter that rarely passes spins
+          // for ever (a ticket of at least 20 characters from `[A-Za-z0-9_-]+`, whose matches are
+          // mostly short): the generator's size is raised until a sample mostly passes, and a
+          // pattern no size serves gets plain strings of the lengths (the server answers 400).
+          const fits = (v: string) => v.length >= minLength && re.test(v);
+          const sized = (['small', 'medium', 'large', 'xlarge', 'max'] as const)
+            .map((size) => fc.stringMatching(re, { size }).map((v) => v.slice(0, s.maxLength ?? v.length)))
+            .find((candidate) => fc.sample(candidate, { numRuns: 20, seed: 1 }).filter(fits).length >= 10);
+          plain = sized ? sized.filter(fits) : fc.string({ minLength, maxLength });
         } catch {
           plain = fc.string({ minLength, maxLength });
         }
@@ -370,6 +377,7 @@ export async function runFuzz(options: RunOptions): Promise<{ findings: Finding[
   for (const [i, op] of options.operations.entries()) {
     const report: OperationReport = { operation: op.key, requests: 0, byStatus: {}, fiveXx: 0 };
     const started = Date.now();
+    if (process.env.FUZZ_TRACE) console.error(`fuzz: ${op.key}`);
     const inputs = fc.sample(inputsOf(op, options.ctx), { seed: options.seed + i, numRuns: typeof options.runs === 'number' ? options.runs : options.runs(op) });
     for (const input of inputs) {
       if (options.skip?.(op, input)) continue;

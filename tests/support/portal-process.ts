@@ -93,7 +93,7 @@ export function startPortal(env: Record<string, string>): PortalProcess {
     // here: these processes run beside the test workers on CI's two saturated cores, and one of them
     // answered the pre-configuration 503 while the other seeded. 10 s still catches a stalled
     // process; shedding has tests of its own (tests/api/bounded-waiting.test.ts).
-    env: { ...process.env, LOG: 'off', MAX_EVENT_LOOP_DELAY_MS: '10000', ...env },
+    env: { ...process.env, LOG: 'off', MAX_EVENT_LOOP_DELAY_MS: '10000', SECOND_FACTOR_OPTIONAL: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -51,22 +51,28 @@ export async function startTestApp(options: {
   database?: DatabaseHandle;
   /** issue 33: the app's metrics (a METRICS_TOKEN to serve them on GET /metrics). */
   metrics?: AppOptions['metrics'];
+  /** issue 35: the webhooks' allowed hosts and a shortened retry schedule. */
+  webhooks?: AppOptions['webhooks'];
+  /**
+   * issue 36: 'configured' applies screens/app.json security.secondFactorRequiredWhen (ADMIN must
+   * have a second factor). Otherwise it is lifted, as SECOND_FACTOR_OPTIONAL=1 lifts it for the demo
+   * and the browser journeys: tests sign the demo administrator in with the password alone, many
+   * times a minute, which a one-time code (one per 30 seconds) cannot serve.
+   */
+  secondFactor?: 'configured' | 'lifted';
 } = {}): Promise<TestApp> {
   // Migrated and seeded as `npm start` does (PGlite from a cached snapshot; PostgreSQL in a throwaway schema).
   const database = options.database ?? await openTestDatabase({ seed: true });
   const app = await buildApp({
-    db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock,
+    db: database.db, root: options.root ?? ROOT, variant: options.variant, version: VERSION, clock: options.clock, liftRateLimits: options.rateLimits !== 'configured',
     notifications: { worker: false, ...options.notifications },
     metrics: options.metrics,
+    webhooks: options.webhooks,
+    secondFactor: { enforce: options.secondFactor === 'configured' },
     ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
   });
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
-  if (options.rateLimits !== 'configured') {
-    const limits = (app.config.bundle.app.security as { rateLimit?: Record<string, { max: number }> }).rateLimit ?? {};
-    for (const limit of Object.values(limits)) limit.max = 1_000_000;
-  }
-
   const call: TestApp['call'] = (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;

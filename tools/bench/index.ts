@@ -4,7 +4,10 @@
  * BENCH_QUICK=1 (or --quick): 10 repetitions and 2-second load runs, 1 000 notifications, to try a
  * change; the committed docs/benchmarks.md is always a full run. One part alone, without the rest:
  * `node --import tsx tools/bench/notifications.ts` (e-mail notifications; its header says how),
- * `node --import tsx tools/bench/shedding.ts` (the load-shedding limit, issue 33).
+ * `node --import tsx tools/bench/shedding.ts` (the load-shedding limit, issue 33),
+ * `node --import tsx tools/bench/webhooks.ts` (webhooks to a local receiver, issue 35),
+ * `node --import tsx tools/bench/imports.ts` (vehicles and readings from CSV, issue 34),
+ * `node --import tsx tools/bench/audit.ts` (the audit trail's histories and first page, issue 37).
  *
  * Seeds (once; later runs reuse the data) the bulk demo data into its own schema of the
  * PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), starts the real
@@ -32,7 +35,10 @@ import { orderMeasurements } from './orders.ts';
 import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
 import { notificationFigures, NOTIFICATIONS } from './notifications.ts';
+import { webhookFigures, WEBHOOKS } from './webhooks.ts';
+import { importFigures, IMPORT_CARS, IMPORT_READINGS } from './imports.ts';
 import { digestFigures, DIGEST_MANAGERS } from './digest.ts';
+import { auditFigures, AUDIT_ENTRIES } from './audit.ts';
 import { sheddingMarkdown, sheddingRuns } from './shedding.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
@@ -79,7 +85,8 @@ async function main() {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
   // the project's configuration with a client variant that raises the export limit to what is measured
   const config = configRootWithExportLimit(root, EXPORT_ROWS);
-  const app = await buildApp({ db: database.db, root: config.root, variant: config.variant, version, logger: false });
+  // the demo administrator signs in with a password alone: a second factor is not what the bench measures
+  const app = await buildApp({ db: database.db, root: config.root, variant: config.variant, version, logger: false, secondFactor: { enforce: false } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the server did not report its port');
@@ -105,7 +112,13 @@ async function main() {
     });
     // issue 25: e-mail notifications, on a schema of their own beside the bench data (alone: tools/bench/notifications.ts)
     operatorFigures.push(...(await notificationFigures({ root, databaseUrl, schema: `${schema}_notifications`, count: quick ? 1_000 : NOTIFICATIONS, log })));
+    // issue 35: webhooks to a local receiver, one process and two (alone: tools/bench/webhooks.ts)
+    operatorFigures.push(...(await webhookFigures({ root, databaseUrl, schema: `${schema}_webhooks`, count: quick ? 1_000 : WEBHOOKS, log })));
+    // issue 34: vehicles and readings from CSV through the import jobs, with the other users' table calls meanwhile (alone: tools/bench/imports.ts)
+    operatorFigures.push(...(await importFigures({ root, databaseUrl, schema: `${schema}_imports`, cars: quick ? 10_000 : IMPORT_CARS, readings: quick ? 100_000 : IMPORT_READINGS, log })));
     operatorFigures.push(...(await digestFigures(app, { managers: quick ? 100 : DIGEST_MANAGERS, log })));
+    // issue 37: a record's history and the first page of Dziennik zmian over 10M generated entries (alone: tools/bench/audit.ts)
+    operatorFigures.push(...(await auditFigures({ api, db: database.db, admin, manager, entries: quick ? 1_000_000 : AUDIT_ENTRIES, repetitions, log })));
     // issue 33: the load-shedding limit under the 50- and 200-client runs, on PGlite and PostgreSQL (alone: tools/bench/shedding.ts)
     const shedding = [
       ...(await sheddingRuns({ limits: [0, 2_000, 10_000], clients: [50, 200], seconds, log })),

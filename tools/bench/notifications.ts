@@ -3,8 +3,8 @@
  * server; messages per second and the server's resident memory.
  *
  * The server runs in a process of its own (server-process.ts: server/main.ts with the flags of
- * `npm start`), one process with its delivery worker as it comes (no settings of its own: 2
- * e-mails at once, screens/notifications.json `delivery`), on a schema of its own, created afresh
+ * `npm start`), one process with its delivery worker as it comes (no settings of its own:
+ * screens/notifications.json `delivery`: 16 at once, 5 SMTP connections), on a schema of its own, created afresh
  * for each run with the demo seed (the server migrates and seeds it at start) and dropped after:
  * 10 000 notifications are not left in the bench data, and the bench schema's own server is not
  * given a mail server. The SMTP server is smtp-server in this process, on 127.0.0.1, plain SMTP,
@@ -23,6 +23,7 @@
  * (BENCH_QUICK=1 or --quick: 1 000 notifications). Prints the markdown it would add to docs/benchmarks.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +35,7 @@ import { jobQueueSchema } from '../../server/db/job-schema.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { apiClient } from './http.ts';
 import { startServer } from './server-process.ts';
+import { latency, timed } from './stats.ts';
 
 export const NOTIFICATIONS = 10_000;
 /** Concurrent clients reporting damages. */
@@ -44,6 +46,23 @@ const E_MAILS_PER_REPORT = 2;
 const PUBLIC_URL = 'https://portal.example.pl';
 /** Longest wait for the last e-mail: a stalled delivery ends the part rather than the bench hanging. */
 const DEADLINE_MS = 20 * 60_000;
+/** Table calls measured idle, and the pause between two calls (idle and during the batch). */
+const TABLE_CALLS = 40;
+const TABLE_PAUSE_MS = 200;
+/** screens/notifications.json delivery.probeSeconds as configured (the default). */
+const PROBE_SECONDS = 10;
+
+/** A port on 127.0.0.1 nobody listens on: the mail server "down". */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export interface NotificationBenchInput {
   root: string;
@@ -171,14 +190,11 @@ export async function notificationFigures(o: NotificationBenchInput): Promise<st
         await sleep(100);
       }
     };
-    /** `emails` e-mails queued by damage reports from CLIENTS clients, and delivered. */
-    const batch = async (emails: number): Promise<Batch> => {
-      const reports = Math.ceil(emails / E_MAILS_PER_REPORT);
-      const base = sink.received();
+    /** `reports` damage reports from CLIENTS clients; answers the damages' ids and the reports that failed. */
+    const queueReports = async (reports: number) => {
       const damageIds: number[] = [];
       let next = 0;
       let failedReports = 0;
-      const start = performance.now();
       const client = async () => {
         while (next < reports) {
           next++;
@@ -190,6 +206,14 @@ export async function notificationFigures(o: NotificationBenchInput): Promise<st
         }
       };
       await Promise.all(Array.from({ length: CLIENTS }, client));
+      return { damageIds, failedReports };
+    };
+    /** `emails` e-mails queued by damage reports from CLIENTS clients, and delivered. */
+    const batch = async (emails: number): Promise<Batch> => {
+      const reports = Math.ceil(emails / E_MAILS_PER_REPORT);
+      const base = sink.received();
+      const start = performance.now();
+      const { damageIds, failedReports } = await queueReports(reports);
       const queuedAt = performance.now();
       const duringQueueing = sink.received() - base;
       await arrived(base + damageIds.length * E_MAILS_PER_REPORT, DEADLINE_MS);
@@ -209,8 +233,39 @@ export async function notificationFigures(o: NotificationBenchInput): Promise<st
     writeFileSync(`/proc/${pid}/clear_refs`, '5'); // the high-water mark from here on (VmHWM := VmRSS)
     const loadAtStart = load();
 
+    // a fleet manager's vehicles table, idle and while the batch is delivered (issue 35: within 2× of idle)
+    const { id_token: manager } = await api.post<{ id_token: string }>('/user/auth', { username: DEMO_ACCOUNTS.manager.login, password: DEMO_ACCOUNTS.manager.password, role: 'MANAGER' });
+    await api.post('/terms/accept-current', {}, manager);
+    const tableCall = () => timed(() => api.post('/car/table2', { startRow: 0, endRow: 30 }, manager));
+    for (let i = 0; i < 5; i++) await tableCall();
+    const idleSamples: number[] = [];
+    for (let i = 0; i < TABLE_CALLS; i++) {
+      idleSamples.push(await tableCall());
+      await sleep(TABLE_PAUSE_MS);
+    }
+    /** The table's latencies while `work` runs. */
+    const tableWhile = async <T>(work: Promise<T>): Promise<[T, number[]]> => {
+      const samples: number[] = [];
+      let running = true;
+      const probe = (async () => {
+        while (running) {
+          samples.push(await tableCall());
+          await sleep(TABLE_PAUSE_MS);
+        }
+      })();
+      try {
+        return [await work, samples];
+      } finally {
+        running = false;
+        await probe;
+      }
+    };
+
     o.log(`notifications: ${n0(o.count)} e-mails queued by ${n0(Math.ceil(o.count / E_MAILS_PER_REPORT))} damage reports from ${CLIENTS} clients…`);
-    const main = await batch(o.count);
+    const [main, busySamples] = await tableWhile(batch(o.count));
+    const idle = latency(idleSamples);
+    const busy = latency(busySamples);
+    o.log(`  the manager's vehicles table: p95 ${f1(idle.p95)} ms idle, ${f1(busy.p95)} ms during the batch (${busy.n} calls)`);
     const peak = statusOf(pid, 'VmHWM');
     await sleep(2_000);
     const rssAfter = server.rssMb();
@@ -227,19 +282,46 @@ export async function notificationFigures(o: NotificationBenchInput): Promise<st
     const slow = await batch(slowCount);
     o.log(`  ${slow.delivered} in ${f1(slow.totalSeconds)} s: ${f1(rate(slow))}/s`);
 
+    // a backlog queued while the mail server was down, delivered when it is back
+    o.log(`notifications: ${n0(o.count)} e-mails queued while the mail server is down…`);
+    sink.greetAtOnce(true);
+    await database.db.updateTable('email_config').set({ smtpPort: await closedPort() }).where('id', '=', 1).execute();
+    const outageBase = sink.received();
+    const outageStart = performance.now();
+    const outage = await queueReports(Math.ceil(o.count / E_MAILS_PER_REPORT));
+    const outageEmails = outage.damageIds.length * E_MAILS_PER_REPORT;
+    // every one of them waiting for the server (the process found it unreachable)
+    for (const until = Date.now() + DEADLINE_MS; ;) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from notification
+        where channel = 'email' and event = 'damageReported' and "entityId" = any(${outage.damageIds}::int[]) and state = 'queued' and "lastError" = 'SMTP_DOWN'`.execute(database.db);
+      if (rows[0].n === outageEmails) break;
+      if (Date.now() > until) throw new Error(`notifications: ${rows[0].n} of ${outageEmails} e-mails wait for the mail server`);
+      await sleep(500);
+    }
+    const waitedSeconds = (performance.now() - outageStart) / 1000;
+    const backAt = performance.now();
+    await database.db.updateTable('email_config').set({ smtpPort: sink.port }).where('id', '=', 1).execute();
+    const [, backlogSamples] = await tableWhile(arrived(outageBase + outageEmails, DEADLINE_MS));
+    const backlogTable = latency(backlogSamples);
+    const backlogSeconds = (sink.last() - backAt) / 1000;
+    o.log(`  ${n0(outageEmails)} queued and waiting in ${f1(waitedSeconds)} s; delivered ${f1(backlogSeconds)} s after the server came back (${f1(outageEmails / backlogSeconds)}/s); the table's p95 meanwhile ${f1(backlogTable.p95)} ms`);
+
     const row = (label: string, b: Batch) => [
       `| ${label}: damage reports through the API (${CLIENTS} clients) | ${n0(b.reports)} in ${f1(b.queueSeconds)} s: ${f1(b.reports / b.queueSeconds)}/s${b.failedReports ? `, **${b.failedReports} failed**` : ''} |`,
       `| ${label}: e-mails delivered, first report to last e-mail | ${n0(b.delivered)} in ${f1(b.totalSeconds)} s: **${f1(rate(b))} messages/s** (${n0(b.duringQueueing)} while the reports arrived; the rest alone at ${f1(backlogRate(b))}/s) |`,
     ];
     return ['', `### E-mail notifications: ${n0(main.delivered)} queued and delivered to a local SMTP server`, '',
-      `The server in a process of its own (\`server/main.ts\` with the flags of \`npm start\`), one process, its delivery worker as it comes (2 e-mails at once, one SMTP connection each; pg-boss 12 on the portal's PostgreSQL), on a schema of its own (\`${o.schema}\`: the demo seed, created for the run and dropped after). The notifications are queued as the app queues them: a driver reports damages through \`POST /api/damage/add\` from ${CLIENTS} concurrent clients, each report writing in its own transaction the damage, an e-mail and an in-app notification to each of the client's two fleet managers, and the e-mails' jobs. Each e-mail is rendered for its recipient when it is sent (ACCESS.md judged then): a text and an HTML part with the variant's logo inline. The mail server is smtp-server in the bench process on 127.0.0.1 (plain SMTP), keeping only each message's Message-ID, so a message that arrived twice is counted. smtp-server waits 100 ms before it greets a connection (its check for clients that talk too early); a local relay greets at once, as the sink does for the main figures; the second batch keeps smtp-server's delay, to show what a slower mail server costs a process that sends 2 at once over a connection each.`, '',
+      `The server in a process of its own (\`server/main.ts\` with the flags of \`npm start\`), one process, its delivery worker as it comes (screens/notifications.json \`delivery\`: 16 e-mails rendered at once, sent over 5 pooled SMTP connections, jobs fetched in batches; pg-boss 12 on the portal's PostgreSQL), on a schema of its own (\`${o.schema}\`: the demo seed, created for the run and dropped after). The notifications are queued as the app queues them: a driver reports damages through \`POST /api/damage/add\` from ${CLIENTS} concurrent clients, each report writing in its own transaction the damage, an e-mail and an in-app notification to each of the client's two fleet managers, and the e-mails' jobs. Each e-mail is rendered for its recipient when it is sent (ACCESS.md judged then): a text and an HTML part with the variant's logo inline. The mail server is smtp-server in the bench process on 127.0.0.1 (plain SMTP), keeping only each message's Message-ID, so a message that arrived twice is counted. smtp-server waits 100 ms before it greets a connection (its check for clients that talk too early); a local relay greets at once, as the sink does for the main figures; the second batch keeps smtp-server's delay (paid once per pooled connection now, not per e-mail). Then a backlog: the e-mail configuration pointed at a closed port (the server down), the same number of e-mails queued by damage reports and left waiting (SMTP_DOWN), the port put back, and the time to the last e-mail measured. Meanwhile a fleet manager's vehicles table is called every ${TABLE_PAUSE_MS} ms, and its p95 compared with the same calls on the idle server.`, '',
       '| figure | value |', '|---|---|',
       ...row('greeting at once', main),
       `| greeting at once: Message-IDs that arrived twice (both batches) | ${sink.duplicates()} |`,
       `| greeting at once: the batch's e-mail rows afterwards | ${states.map((s) => `${s.state} ${n0(s.n)}`).join(', ')} |`,
       `| server resident size: before (warm, idle) / peak during the batch (VmHWM) / after (2 s idle) | ${f1(rssBefore)} / ${f1(peak)} / ${f1(rssAfter)} MB |`,
       `| load (1 min) at the start / end of the batch | ${loadAtStart} / ${loadAtEnd} |`,
-      ...row('greeting after 100 ms (smtp-server as it comes)', slow)];
+      ...row('greeting after 100 ms (smtp-server as it comes)', slow),
+      `| a backlog queued while the mail server was down (${n0(outageEmails)} e-mails, all waiting as SMTP_DOWN after ${f1(waitedSeconds)} s): the server back to the last e-mail | **${f1(backlogSeconds)} s** (${f1(outageEmails / backlogSeconds)}/s, the probe every ${PROBE_SECONDS} s included) |`,
+      `| a fleet manager's vehicles table (\`POST /api/car/table2\`, 30 rows, a call every ${TABLE_PAUSE_MS} ms), p95: idle (${idle.n} calls) / while the main batch was reported and delivered (${busy.n} calls) / while the backlog alone was delivered (${backlogTable.n} calls) | ${f1(idle.p95)} / ${f1(busy.p95)} / ${f1(backlogTable.p95)} ms (medians ${f1(idle.median)} / ${f1(busy.median)} / ${f1(backlogTable.median)} ms): **${f1(busy.p95 / idle.p95)}× / ${f1(backlogTable.p95 / idle.p95)}×** |`,
+      `| duplicates over all batches (Message-IDs that arrived twice) | ${sink.duplicates()} |`];
   } finally {
     await database.close();
     await server.stop();

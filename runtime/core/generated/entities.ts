@@ -70,6 +70,65 @@ export interface Attachment {
 }
 
 /**
+ * One change the portal made on someone's behalf (issue 37, migration 029); the rows of view v_audit_entry. The change itself, field by field, is answered by GET /api/audit/{id}/changes.
+ */
+export interface AuditEntry {
+  id?: number;
+  /**
+   * The entry's place in the hash chain.
+   */
+  seq?: number;
+  at?: string;
+  actorKind?: "user" | "integration" | "system";
+  /**
+   * The user's login, the integration account's key name, or the job's name at the time.
+   */
+  actorLabel?: string | null;
+  role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
+  userId?: number | null;
+  accountId?: number | null;
+  keyId?: number | null;
+  job?: string | null;
+  address?: string | null;
+  /**
+   * A pseudonym of the session (not its token).
+   */
+  session?: string | null;
+  /**
+   * What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
+   */
+  resource?:
+    | "users"
+    | "email"
+    | "config-studio"
+    | "integration-accounts"
+    | "webhook-endpoint"
+    | "order"
+    | "order-position"
+    | "damage"
+    | "assignment"
+    | "car"
+    | "note"
+    | "attachment"
+    | "employee"
+    | "terms"
+    | "notifications"
+    | "notification"
+    | "login"
+    | "import"
+    | "audit";
+  recordKey?: string | null;
+  /**
+   * The change as a code; its text is audit:actions.<code>.
+   */
+  action?: string;
+  /**
+   * The names of the changed fields.
+   */
+  fields?: string | null;
+}
+
+/**
  * A vehicle of a client's fleet, with its current driver, insurance, fuel card and contract (spec §3 Vehicle).
  */
 export interface Car {
@@ -136,6 +195,19 @@ export interface Car {
   kontrDataOd?: string | null;
   kontrDataDo?: string | null;
   kontrLimitKmOgol?: number | null;
+}
+
+/**
+ * A client of the leasing company (spec §3 Client): its symbol, name, NIP and town; what its import checks.
+ */
+export interface Client {
+  klient?: string;
+  klientNazwa?: string | null;
+  nip?: string | null;
+  /**
+   * The client's (a company's) town, not a person's address.
+   */
+  miejscow?: string | null;
 }
 
 /**
@@ -264,6 +336,43 @@ export interface FuelCard {
 }
 
 /**
+ * An integration account (issue 34): a system, not a person, that calls the API with its keys; the rows of view v_integration_account.
+ */
+export interface IntegrationAccount {
+  id?: number;
+  /**
+   * The integration account's name: a system, not a person.
+   */
+  name?: string;
+  /**
+   * The account may touch every client's rows (its keys are judged as ADMIN's 'all').
+   */
+  allClients?: boolean;
+  /**
+   * The client symbols it may touch when not allClients (its keys are judged as a MANAGER of these).
+   */
+  clients?: string[];
+  /**
+   * The client symbols as one text, for the table; null with allClients.
+   */
+  klienci?: string | null;
+  /**
+   * read:<resource>, import:<declaration>, webhooks (GET /api/integration-accounts/scopes).
+   */
+  scopes?: string[];
+  /**
+   * Keys neither revoked nor expired (at most two).
+   */
+  activeKeys?: number;
+  /**
+   * The latest use of any of its keys.
+   */
+  lastUsedAt?: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/**
  * An invoice of a client with its totals and number of attached files (spec §3 Invoice); the rows of view v_invoice. Totals carry no range: a correcting invoice may be negative.
  */
 export interface Invoice {
@@ -344,7 +453,7 @@ export interface Notification {
   state?: "queued" | "sending" | "sent" | "failed" | "skipped" | null;
   attempts?: number | null;
   /**
-   * A reason code (NO_SMTP, NO_EMAIL, NOT_VISIBLE, ACCOUNT_CLOSED, EVENT_OFF, INTERRUPTED; texts notifications:reasons.<code>) or the mail server's answer after "SMTP: ".
+   * A reason code (NO_SMTP, NO_EMAIL, NOT_VISIBLE, ACCOUNT_CLOSED, EVENT_OFF, INTERRUPTED, SMTP_DOWN; texts notifications:reasons.<code>) or the mail server's answer after "SMTP: ".
    */
   lastError?: string | null;
   sentAt?: string | null;
@@ -440,7 +549,14 @@ export interface Tire {
   pojazdId?: number;
   klientSymbol?: string;
   rejestr?: string | null;
+  /**
+   * The back office's own number of the tyre set (its import's key).
+   */
+  nrOpony?: string | null;
   statusOp?: string | null;
+  /**
+   * Where the tyres are kept (a storage town), not a person's address.
+   */
   miejscow?: string | null;
   rodzajOp?: string | null;
   markaOp?: string | null;
@@ -482,6 +598,7 @@ export interface User {
   pwdDo?: string | null;
   klientSymbol?: string | null;
   stacjaSerw?: string | null;
+  ssoSubject?: string | null;
   pracId?: number | null;
   firstLogin?: boolean | null;
   failedLogins?: number | null;
@@ -489,4 +606,44 @@ export interface User {
   createdAt?: string | null;
   klientNazwa?: string | null;
   stacjaNazwa?: string | null;
+}
+
+/**
+ * A webhook endpoint (issue 35): the rows of view v_webhook_endpoint (Administracja → Webhooki); its secret is never part of it.
+ */
+export interface WebhookEndpointRow {
+  id?: number;
+  url?: string | null;
+  description?: string | null;
+  /**
+   * the event ids it takes
+   */
+  events?: string[] | null;
+  /**
+   * the clients whose events it gets; null: every client
+   */
+  clients?: string[] | null;
+  eventsText?: string | null;
+  clientsText?: string | null;
+  enabled?: boolean | null;
+  disabledReason?: "GONE" | "FAILING" | null;
+  createdAt?: string | null;
+  updatedAt?: string | null;
+}
+
+/**
+ * One message to a webhook endpoint with its delivery (issue 35): the rows of view v_webhook_message.
+ */
+export interface WebhookMessageRow {
+  id?: number;
+  endpointId?: number | null;
+  eventId?: string | null;
+  event?: string | null;
+  state?: "pending" | "sending" | "delivered" | "failed" | null;
+  attempts?: number | null;
+  lastStatus?: number | null;
+  lastError?: string | null;
+  createdAt?: string | null;
+  deliveredAt?: string | null;
+  nextAttemptAt?: string | null;
 }

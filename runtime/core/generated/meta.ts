@@ -58,6 +58,14 @@ export interface AppFile {
     advisorRoleEnabled?: boolean;
     passwordExpiryWarningDays?: number;
     excelExportLimit?: number;
+    /**
+     * Issue 34: rows one import file may have (more: 413 with the limit in words).
+     */
+    importMaxRows?: number;
+    /**
+     * Issue 34: megabytes one import file may have (more: 413 with the limit in words).
+     */
+    importMaxMegabytes?: number;
     attachmentMaxSizeKb?: number;
     attachmentExtensions?: string[];
     maxStructureLevel?: number;
@@ -94,6 +102,15 @@ export interface AppFile {
     countCap?: number;
   };
   /**
+   * The audit trail (issue 37, docs/decisions.md "Audit trail (issue 37)", "Retention").
+   */
+  audit?: {
+    /**
+     * Days an entry of the trail is kept; a daily job removes older ones (the oldest first, recorded in the trail). At least 90: a trail shorter than a quarter answers no auditor; the database itself never lets an entry younger than 30 days go.
+     */
+    keepDays: number;
+  };
+  /**
    * The notifications bell of the top bar (docs/decisions.md, "Notifications in the browser (issue 25)").
    */
   bell?: {
@@ -110,6 +127,10 @@ export interface AppFile {
     copyright?: I18NKey;
   };
   /**
+   * Single sign-on through the client's own OpenID provider (a client variant's setting, issue 36).
+   */
+  sso?: SsoFile;
+  /**
    * Sign-in security: who must accept the terms, lock-out after failed sign-ins, per-address limits, reset codes, password lifetime.
    */
   security: {
@@ -117,6 +138,21 @@ export interface AppFile {
      * Who must accept every current terms document before using the portal (spec §4: USER and MANAGER).
      */
     termsRequiredWhen: Condition;
+    /**
+     * Issue 36: who must sign in with a second factor (an authenticator app or a passkey), judged on the role, the variant and its config flags. Such a user without one is led to set it up right after the password, and every other call answers 403 SECOND_FACTOR_REQUIRED until then. Absent: nobody must (anyone may still set one up). A client variant asks for more in its variant.json (app.security.secondFactorRequiredWhen).
+     */
+    secondFactorRequiredWhen?: Condition;
+    /**
+     * How long a session lives (ASVS 5.0 7.3.1, 7.3.2): it ends after idleMinutes without a call (each call slides the window) and absoluteHours after its sign-in however busy it is; then the person signs in again (with the second factor). Applies to open sessions at their next call. Without it: 480 minutes and 12 hours (docs/decisions.md "Session lifetime").
+     */
+    session?: {
+      idleMinutes: number;
+      absoluteHours: number;
+      /**
+       * A passkey (which signs in alone) may be added only this long after the session's sign-in (ASVS 7.5.1: a stolen session cannot add its own way in). Without it: 15.
+       */
+      recentSignInMinutes?: number;
+    };
     /**
      * After maxFailures failed sign-ins for one login name from one client address within windowMinutes, that login is refused to that address for lockMinutes (short, and other addresses are not affected, so nobody can be locked out for long; a password reset also unlocks). Unknown logins are counted alike.
      */
@@ -179,6 +215,12 @@ export interface AppFile {
      * A server error code that brings the gate back (e.g. TERMS_NOT_ACCEPTED when a new version is published).
      */
     reopenOnErrorCode?: string;
+    /**
+     * Flags of the session's user set when the server answers reopenOnErrorCode, so that the gate's condition holds again (issue 36: a second factor asked of a user signed in before the configuration asked for it: {"secondFactorPending": true}).
+     */
+    reopenSets?: {
+      [k: string]: boolean;
+    };
   }[];
   /**
    * The look of a client variant's portal (docs/variants.md): image files from the variant's assets/ folder, served at /api/ui/assets/<file> to the requests that variant serves, and colours.
@@ -388,6 +430,24 @@ export type Action = {
    */
   values?: {
     [k: string]: unknown;
+  };
+  /**
+   * call: a member of the answer shown once after a success, in a dialog with a copy button and the warning (a new API key); it replaces the success toast.
+   */
+  reveal?: {
+    /**
+     * The member of the answer to show.
+     */
+    field: string;
+    title: I18NKey;
+    /**
+     * The label of the shown value.
+     */
+    label: I18NKey;
+    /**
+     * That it will not be shown again.
+     */
+    warning: I18NKey;
   };
 };
 
@@ -668,6 +728,132 @@ export interface DashboardFile {
   sections: DashboardSection[];
 }
 
+/**
+ * A path under /api; {name} and {id} are replaced.
+ */
+export type Path = string;
+
+/**
+ * @minItems 1
+ */
+export type ChoiceList = {
+  value: string;
+  label: I18NKey;
+  hint?: I18NKey;
+}[];
+
+/**
+ * The steps are shown in the order declared. What may be imported and its fields (with their labels as the forms name them and the back office's aliases) come from the server (`endpoints.declarations`, schemas/meta/import.schema.json declarations); this file declares the steps' texts, the choices offered, the counts and the history's columns. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/data-import/check.ts).
+ */
+export interface DataImportFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "data-import";
+  title: I18NKey;
+  /**
+   * A sentence under the title.
+   */
+  intro?: I18NKey;
+  /**
+   * The locale namespace of the screen's fixed texts (buttons, messages, the drop zone): <texts>:file.drop, <texts>:mapping.requiredMissing … (the cross-check lists the keys it needs).
+   */
+  texts: string;
+  /**
+   * The Import API (docs/integration.md): {name} is the declaration's name, {id} the run's id.
+   */
+  endpoints: {
+    /**
+     * GET: what the caller may import, with fields and the remembered mapping.
+     */
+    declarations: Path;
+    /**
+     * PUT { mapping }: remembers the mapping of a declaration for the variant.
+     */
+    mapping: Path;
+    /**
+     * POST multipart (file, declaration): the file's columns, a sample and the suggested mapping.
+     */
+    preview: Path;
+    /**
+     * POST multipart: a dry run or an import (202 { id }); GET ?page&size: the history.
+     */
+    runs: Path;
+    /**
+     * GET: one run, polled while it is queued or running.
+     */
+    run: Path;
+    /**
+     * GET: the rows in error as .xlsx with their messages.
+     */
+    errorsFile: Path;
+  };
+  /**
+   * File extensions the file input offers (the server decides what it reads).
+   */
+  accept?: string[];
+  /**
+   * How often a queued or running run is read again.
+   */
+  pollMs?: number;
+  /**
+   * The five steps in order, each of a kind the screen knows once: declaration (what to import), file, mapping, dryRun, import.
+   *
+   * @minItems 5
+   * @maxItems 5
+   */
+  steps: {
+    id: Id;
+    kind: "declaration" | "file" | "mapping" | "dryRun" | "import";
+    label: I18NKey;
+    intro?: I18NKey;
+  }[];
+  /**
+   * The counts of a run shown after a dry run and an import, in order (the run's counts.<id>).
+   *
+   * @minItems 1
+   */
+  counts: {
+    id: "new" | "changed" | "unchanged" | "deactivated" | "errors";
+    label: I18NKey;
+    /**
+     * Colour of a count above zero (its words say the same).
+     */
+    tone?: "danger" | "warning" | "success" | "secondary";
+  }[];
+  /**
+   * The choices offered before an import: what rows in error do to the import, and what happens to records the file leaves out (only those the declaration allows). The first is chosen at the start.
+   */
+  choices: {
+    onError: ChoiceList;
+    missing: ChoiceList;
+  };
+  /**
+   * The table of past runs (newest first), below the steps.
+   */
+  history?: {
+    title: I18NKey;
+    pageSize?: number;
+    /**
+     * @minItems 1
+     */
+    columns: {
+      /**
+       * The run's property (createdBy.name, counts.errors …).
+       */
+      id: string;
+      label: I18NKey;
+      /**
+       * declaration: the import's name as the declarations name it.
+       */
+      format?: "text" | "datetime" | "number" | "declaration";
+      /**
+       * Key prefix naming each value (<prefix>.<value>): a run's state or mode.
+       */
+      valueLabels?: string;
+    }[];
+  };
+}
+
 export interface Section {
   id: Id;
   label?: I18NKey;
@@ -813,6 +999,15 @@ export interface DetailsDialogFile {
      * Lists of rows the record carries (positions, status history), below the tab's sections.
      */
     lists?: List[];
+    /**
+     * The tab reads a reply of its own when it is first opened (a record's history of changes); its lists then read that reply's members instead of the record's.
+     */
+    load?: {
+      /**
+       * GET endpoint; {field} is the record's field (/audit/history/order/{autId}).
+       */
+      endpoint: Endpoint;
+    };
   })[];
   /**
    * Buttons in the footer about the record (conditions see context.record = the record): a call (Tak/Nie, toast, reload), a dialog …
@@ -888,6 +1083,19 @@ export interface Mode {
    * Shown when the save succeeds and the server's answer carries no message of its own (a new note answers the note).
    */
   successToast?: I18NKey;
+  reveal?: Reveal;
+}
+
+/**
+ * After a successful call, the answer's member `field` (a secret shown this once) in a dialog of its own with a copy button, before the form closes; absent in the answer: nothing is shown.
+ */
+export interface Reveal {
+  field: string;
+  title: I18NKey;
+  /**
+   * what the value is and that it is not shown again
+   */
+  text: I18NKey;
 }
 
 export interface FormDialogFile {
@@ -954,6 +1162,13 @@ export interface FormDialogFile {
      * With dialog: the mode the dialog (a form-dialog) opens in, e.g. a new employee beside the person picker.
      */
     mode?: "create" | "edit" | "preview" | "copy";
+    reveal?: Reveal;
+    /**
+     * After a successful call, the answer's member `field` is a one-time link to a prepared file (a personal-data export), which the browser saves at once; the answer's message is shown.
+     */
+    download?: {
+      field: string;
+    };
   }[];
   /**
    * The mode the dialog is in when it is the body of a modal route (screens/routes.json `modal: true`, e.g. the odometer reading opened from the menu); the route's modal draws the frame and its title.
@@ -994,7 +1209,7 @@ export interface FormFieldFile {
    */
   label?: I18NKey;
   /**
-   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), time (HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts. checkboxMap: the value is an object of yes/no flags by key; one checkbox per key the loaded record holds, in its order, each labelled by `itemLabel` (runtime/src/forms/CheckboxMapField.tsx).
+   * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), time (HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts. checkboxMap: the value is an object of yes/no flags by key; one checkbox per key the loaded record holds, in its order, each labelled by `itemLabel` (runtime/src/forms/CheckboxMapField.tsx). checkboxList: the value is a list of the values chosen; one checkbox per answer of `source` (a GET of the whole list, its endpoint, valueField and labelField or optionLabel), in the answer's order (runtime/src/forms/CheckboxListField.tsx).
    */
   widget?:
     | "text"
@@ -1016,7 +1231,8 @@ export interface FormFieldFile {
     | "percent"
     | "tread"
     | "quantity"
-    | "checkboxMap";
+    | "checkboxMap"
+    | "checkboxList";
   /**
    * The values offered (select, radio); a schema that leaves the values open (an integer 0–23) takes them as its enum. A label may show its option's value: {{value}} ("{{value}}:00").
    */
@@ -1038,7 +1254,7 @@ export interface FormFieldFile {
   optionLimits?: string;
   autocomplete?: string;
   /**
-   * widget autocomplete: GET <endpoint>?<query>=<typed text> answers an array of objects.
+   * widget autocomplete: GET <endpoint>?<query>=<typed text> answers an array of objects. widget checkboxList: GET <endpoint> answers every choice.
    */
   source?: {
     endpoint: Endpoint;
@@ -1247,6 +1463,265 @@ export interface FormFile {
   }[];
 }
 
+export interface ImportFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  /**
+   * Name of the import: the API's `declaration`, a key's scope `import:<name>`.
+   */
+  import: string;
+  /**
+   * How the portal names the import.
+   */
+  label?: I18NKey;
+  /**
+   * Entity schema id whose properties (types, lengths, formats) and Polish messages check each row.
+   */
+  entity: string;
+  /**
+   * Locale namespace naming the fields (<labels>:fields.<field>, as the forms name them); default: the entity id.
+   */
+  labels?: string;
+  /**
+   * A screen whose sections (their labels) group the fields, as the details of a record show them: a field whose label another field of the import shares is named '<section> – <label>' (the insurance blocks' 'Polisa' becomes 'OC – Polisa'). Every field's label must be unique once grouped.
+   */
+  sections?: string;
+  /**
+   * Table the rows are written to.
+   */
+  table: string;
+  /**
+   * The table's generated key column (returned for references to it).
+   */
+  id?: string;
+  /**
+   * Columns a row is matched by (the back office's own key: VIN, nrPrac …). A key column may be a reference's target (a reading's vehicle).
+   *
+   * @minItems 1
+   */
+  key: string[];
+  /**
+   * Column holding the row's client: a key of another client's row is refused, and a key limited to some clients imports only theirs.
+   */
+  client?: string;
+  /**
+   * The row has no client column of its own: its client is the referenced record's (a reading: its vehicle's).
+   */
+  clientVia?: {
+    reference: string;
+  };
+  /**
+   * Rows are history (readings): a row whose key exists is compared and never changed — a different value is an error.
+   */
+  insertOnly?: boolean;
+  /**
+   * Domain rules the typed-in form applies too (server/imports/rules.ts).
+   */
+  rules?: ("readingNotFuture" | "readingNotBelowLast")[];
+  /**
+   * Follow-ups the typed-in write does too, done set-based after the rows are written (server/imports/engine.ts, server/imports/follow-ups.ts).
+   */
+  after?: ("vehicleOdometer" | "vehicleDriver" | "vehicleContract" | "vehicleFuelCard" | "employeeLevels")[];
+  /**
+   * Records a row points at, found by one of the fields naming the reference (a vehicle by VIN or registration).
+   */
+  references?: {
+    [k: string]: {
+      table: string;
+      /**
+       * Column of the referenced table written into `into`.
+       */
+      id: string;
+      /**
+       * Column of the import's table the found id is written to.
+       */
+      into: string;
+      /**
+       * The referenced table's client column: only records of the row's (or the caller's) clients are found.
+       */
+      client?: string;
+      required?: boolean;
+      /**
+       * The Polish message when nothing is found.
+       */
+      message?: I18NKey;
+    };
+  };
+  /**
+   * @minItems 1
+   */
+  fields: {
+    /**
+     * Entity property (and table column) the cell becomes; for a reference field, the referenced table's column it is matched with.
+     */
+    id: string;
+    /**
+     * How a cell is read (Polish dates DD.MM.RRRR, decimal commas); default from the entity schema.
+     */
+    type?: "text" | "integer" | "decimal" | "date" | "datetime" | "boolean";
+    label?: I18NKey;
+    required?: boolean;
+    /**
+     * What an empty cell means for an existing row: keep its value, or clear it. Declared, never guessed.
+     */
+    blank?: "keep" | "clear";
+    /**
+     * Column headings of a back office that mean this field (a variant adds its own).
+     */
+    aliases?: string[];
+    /**
+     * The cell finds a record of this reference (its `field` column) instead of being written.
+     */
+    reference?: string;
+    /**
+     * Written in capitals (registrations, VINs).
+     */
+    upper?: boolean;
+    /**
+     * For a reference field: the referenced table's column it is matched with, when the field's id cannot be that (a unit's parent by its code, beside the unit's own code).
+     */
+    column?: string;
+    /**
+     * The cell is no column of the table: it feeds the child rows of this name (/children), written after the row itself.
+     */
+    child?: string;
+  }[];
+  /**
+   * The rows form a tree through a reference to their own table (a unit's parent): a parent may be new in the same file; levels are computed (1 without a parent) and rows are written level by level (server/imports/tree.ts).
+   */
+  tree?: {
+    reference: string;
+    /**
+     * The column holding the level.
+     */
+    level: string;
+    maxLevel?: number;
+    /**
+     * A parent that cannot be placed (a cycle, too deep, or its own row in error).
+     */
+    message?: I18NKey;
+  };
+  /**
+   * Checks between two fields of a row, as the form makes them (a return not before its handover), or over the rows of one record (at most one open assignment per vehicle). server/imports/checks.ts.
+   */
+  checks?: ({
+    [k: string]: unknown;
+  } & {
+    /**
+     * The field in error (its column is named).
+     */
+    field: string;
+    /**
+     * Another field: when both are given, field >= atLeast.
+     */
+    atLeast?: string;
+    /**
+     * A column: among the table's rows and the file's, at most one row per value of it has this field empty.
+     */
+    oneOpenPer?: string;
+    message: I18NKey;
+  })[];
+  /**
+   * Child rows a row carries (a contract's positions: its instalment, service and insurance columns), written after the row with its id; server/imports/children.ts.
+   */
+  children?: {
+    [k: string]: {
+      table: string;
+      /**
+       * The child table's column holding the row's id (the declaration's `id`).
+       */
+      parent: string;
+      /**
+       * Columns (of `set`) a child row is found by under its parent: found is updated when it differs, else inserted.
+       *
+       * @minItems 1
+       */
+      match: string[];
+      /**
+       * @minItems 1
+       */
+      rows: {
+        /**
+         * Fixed values of this child row (its kind).
+         */
+        set: {
+          [k: string]: string | number | boolean;
+        };
+        /**
+         * Child column ← field (a field with `child` naming these children). The child row is written when any of these cells is given; all blank: it is left as it is.
+         */
+        columns: {
+          [k: string]: string;
+        };
+        /**
+         * Values of a child column whose cell is blank (a required description).
+         */
+        defaults?: {
+          [k: string]: string | number | boolean;
+        };
+      }[];
+    };
+  };
+  /**
+   * The import takes files (a zip of them, or one at a time) instead of rows: each file's name names its parent record (an invoice by its number) and its kind; server/imports/files.ts. The fields then name only the file's column for the mapping screen.
+   */
+  files?: {
+    parent: {
+      table: string;
+      id: string;
+      /**
+       * The parent's column its file names carry (the invoice number).
+       */
+      number: string;
+      /**
+       * The parent's client column: a key limited to some clients stores files only for theirs.
+       */
+      client?: string;
+    };
+    /**
+     * The file table's columns: the parent's id, the kind, the file's name, its type and its bytes (one file per parent and kind).
+     */
+    into: {
+      parent: string;
+      kind: string;
+      name: string;
+      mime?: string;
+      content: string;
+    };
+    mime?: string;
+    /**
+     * How every file must begin (%PDF- for a PDF): anything else is refused per file.
+     */
+    magic?: string;
+    /**
+     * Characters of a number a file name cannot hold and what stands for them ("/" → "_").
+     */
+    nameOf?: {
+      [k: string]: string;
+    };
+    /**
+     * @minItems 1
+     */
+    kinds: {
+      kind: string;
+      /**
+       * A regular expression (case-insensitive) over the name without its extension; its first group is the number. The first that matches decides.
+       */
+      pattern: string;
+    }[];
+  };
+  /**
+   * Rows of a full file's clients that the file no longer names: kept, or (chosen per run) deactivated with these values. Never deleted.
+   */
+  missing?: {
+    deactivate?: {
+      set: {
+        [k: string]: string | number | boolean | null;
+      };
+    };
+  };
+}
+
 export interface LoginFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
@@ -1273,9 +1748,93 @@ export interface LoginFile {
     [k: string]: string;
   };
   /**
+   * Shown when the variant has single sign-on (app.sso, issue 36): a link to the provider beside the form, labelled with app.sso.name; the outcome the callback leaves in the URL fragment (#sso=…) is picked up from pickUp.
+   */
+  singleSignOn?: {
+    /**
+     * The link's text, with {{name}}: app.sso.name.
+     */
+    label: I18NKey;
+    /**
+     * The word between the form and the link.
+     */
+    separator: I18NKey;
+    /**
+     * Where the link starts the sign-in (a browser navigation).
+     */
+    endpoint: Endpoint;
+    /**
+     * Where the one-time code is exchanged for the session (answers like submit.endpoint).
+     */
+    pickUp: Endpoint;
+  };
+  /**
    * Warning after sign-in when the password expires within config.passwordExpiryWarningDays.
    */
   passwordExpiryWarning?: I18NKey;
+  /**
+   * Issue 36: a sign-in with a passkey alone (usernameless, a discoverable credential) under the form, instead of password + code. The button sends the form's `send` fields (the role choice and the vehicle fields; hidden ones are left out) to endpoints.options, hands the answer to the browser's WebAuthn (navigator.credentials.get) and sends its answer to endpoints.signIn, which answers like submit.endpoint. A 400 naming a field shows on that field. Shown only where the browser has WebAuthn.
+   */
+  passkeySignIn?: {
+    /**
+     * The button's text.
+     */
+    label: I18NKey;
+    /**
+     * The word between the form and the buttons under it (one, shared with singleSignOn's).
+     */
+    separator: I18NKey;
+    /**
+     * A line under the button.
+     */
+    hint?: I18NKey;
+    /**
+     * Ids of the form's fields sent with the options request (never the password).
+     *
+     * @minItems 1
+     */
+    send: string[];
+    endpoints: {
+      /**
+       * POST the `send` fields: PublicKeyCredentialRequestOptionsJSON.
+       */
+      options: string;
+      /**
+       * POST { response }: the session, answered like submit.endpoint.
+       */
+      signIn: string;
+    };
+    texts: {
+      /**
+       * Shown when the browser's passkey dialog ends without an answer (cancelled, or no passkey of the portal on the device).
+       */
+      cancelled: I18NKey;
+    };
+  };
+  /**
+   * Issue 36: the second step of a sign-in, shown in place of the form when the sign-in answers `secondFactor` (an account with an authenticator app or a passkey): a code of the app, or a recovery code ("Użyj kodu odzyskiwania"), or a passkey ("Użyj klucza dostępu"), as the account allows.
+   */
+  secondStep?: {
+    title: I18NKey;
+    /**
+     * Where its texts are: <texts>.<key> (security:secondStep).
+     */
+    texts: string;
+    endpoints: {
+      /**
+       * POST { ticket, code | recoveryCode }.
+       */
+      code: string;
+      /**
+       * POST { ticket }: the WebAuthn challenge.
+       */
+      passkeyOptions: string;
+      /**
+       * POST { ticket, response }: the passkey's answer.
+       */
+      passkey: string;
+    };
+  };
 }
 
 export interface MenuFile {
@@ -1338,7 +1897,7 @@ export type NotificationTrigger =
       kind: "damageCreated";
     }
   | {
-      kind: "dailyDigest" | "failureSummary";
+      kind: "dailyDigest" | "failureSummary" | "webhookDisabled";
     };
 
 /**
@@ -1476,7 +2035,7 @@ export interface NotificationsFile {
     footer?: I18NKey;
   };
   /**
-   * How e-mails are retried while the mail server fails (pg-boss retryLimit, retryDelay in seconds, retryBackoff: exponential).
+   * How e-mails are sent (at once per process, connections to the SMTP server) and retried while the mail server refuses them (pg-boss retryLimit, retryDelay in seconds, retryBackoff: exponential).
    */
   delivery?: {
     retryLimit?: number;
@@ -1490,6 +2049,18 @@ export interface NotificationsFile {
      * an e-mail still 'sending' after this long belonged to a process that died while sending: it is marked failed, never sent again by itself (at most once)
      */
     sendingTimeoutMinutes?: number;
+    /**
+     * e-mails one process renders and sends at once (default 16)
+     */
+    concurrency?: number;
+    /**
+     * connections one process keeps open to the SMTP server, reused from message to message: at most this many e-mails on the wire at once per process (default 5; mind the server's limit per client times the processes)
+     */
+    smtpConnections?: number;
+    /**
+     * while the SMTP server cannot be reached, how often a process asks whether it is back; the e-mails that waited are then queued at once (default 10)
+     */
+    probeSeconds?: number;
   };
 }
 
@@ -1823,6 +2394,21 @@ export type ResourceFile = {
     }[];
   };
   /**
+   * A record's "Historia zmian" (issue 37; GET /api/audit/history/<resource>/{key}): the trail's entries whose resource is one of these and whose recordKey is the record's key, or begins with the key and a slash (a child record's entry, `<key>/<child key>`). Read by whoever reads the record, in the resource's own row scope; a caller other than ADMIN sees only the fields rules.hiddenWhen does not hide from him.
+   *
+   * @minItems 1
+   */
+  history?: {
+    /**
+     * The trail's resource name (as recordChange names it).
+     */
+    resource: string;
+    /**
+     * The fields of this resource's entries are judged by rules.hiddenWhen as `<fieldPrefix>.<field>` (an order's positions: positions).
+     */
+    fieldPrefix?: string;
+  }[];
+  /**
    * Which column of the source holds each scope's value (defaults: client → klientSymbol, ownVehicle → pojazdId, station → stacjaSerw, self → userId).
    */
   scopeColumns?: {
@@ -1928,8 +2514,93 @@ export type ScreenFile = {
     | "reminders"
     | "dashboard"
     | "notifications"
-    | "studio";
+    | "webhooks"
+    | "studio"
+    | "data-import"
+    | "security";
 };
+
+/**
+ * `settings`: Ustawienia → Bezpieczeństwo, the signed-in user's own factors and sessions. `enrolment`: the session gate that leads a user the configuration asks for a second factor (app.json security.secondFactorRequiredWhen) to set one up right after the password; it closes once one is set up. `admin`: the dialog an administrator opens from a user's dialog (the user's sessions, each ended, and the reset of the user's second factor); it gets the user's id as the param `id`. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/security/texts.ts).
+ */
+export interface SecurityFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "security";
+  title: I18NKey;
+  /**
+   * A sentence under the title.
+   */
+  intro?: I18NKey;
+  /**
+   * The locale namespace of the screen's fixed texts (security).
+   */
+  texts: string;
+  mode: "settings" | "enrolment" | "admin";
+  /**
+   * What the screen shows, in order: totp (the authenticator app and its recovery codes), passkeys, sessions, reset (admin: the reset of the user's second factor).
+   *
+   * @minItems 1
+   */
+  sections: ("totp" | "passkeys" | "sessions" | "reset")[];
+}
+
+/**
+ * OpenID Connect, authorization code with PKCE, state and nonce, against the client's own identity provider. No secret here: clientSecretEnv names the environment variable that holds it.
+ */
+export interface SsoFile {
+  /**
+   * The provider's name as the sign-in button shows it: "Zaloguj przez <name>".
+   */
+  name: string;
+  /**
+   * The issuer identifier; its /.well-known/openid-configuration is read at the first sign-in. https, or http on this machine only (a test's or a developer's provider). Entra ID: https://login.microsoftonline.com/<tenant id>/v2.0; Google: https://accounts.google.com; Okta: https://<org>.okta.com (or …/oauth2/default); Keycloak: https://<host>/realms/<realm>.
+   */
+  issuer: string;
+  /**
+   * The portal's client id at the identity provider.
+   */
+  clientId: string;
+  /**
+   * The name of the environment variable holding the client secret (never the secret itself in a file).
+   */
+  clientSecretEnv: string;
+  /**
+   * The roles whose accounts may sign in this way. Drivers and advisors sign in to a vehicle (plate, VIN), which an identity provider does not know, so they keep the spec's form.
+   *
+   * @minItems 1
+   */
+  roles: ("MANAGER" | "ADMIN")[];
+  /**
+   * How the person the provider names is found among the portal's accounts: by the e-mail claim (refused when the provider says it is not verified), or by the value of a claim (e.g. sub, oid) that the administrator enters in the account's field "Identyfikator SSO".
+   */
+  match:
+    | {
+        by: "email";
+      }
+    | {
+        by: "claim";
+        claim: string;
+      };
+  /**
+   * false: accounts of this variant's clients in the roles above are refused a password sign-in (they sign in through the provider).
+   */
+  passwordSignIn: boolean;
+  /**
+   * Optional: a person the provider signs in whom no account matches gets one, with this role and client only (matched by e-mail: the login is the e-mail address). Absent: nobody is created.
+   */
+  createUsers?: {
+    role: "MANAGER";
+    /**
+     * A client symbol this variant claims.
+     */
+    client: string;
+  };
+  /**
+   * Scopes asked for; default openid email profile.
+   */
+  scopes?: string[];
+}
 
 export type DocumentPath = string;
 
@@ -2438,6 +3109,87 @@ export interface VariantFile {
    * Client symbols (klientSymbol) whose signed-in users get this variant on any host.
    */
   clients?: string[];
+}
+
+export interface WebhookEvent {
+  /**
+   * the event's name as receivers see it in `type` (order.status_changed); one the code raises (server/webhooks/events.ts RAISED)
+   */
+  id: string;
+  /**
+   * the resource (schemas/resources/) whose record the event carries under its name, with the field names of its entity schema; with `schema`, only the name the record is carried under
+   */
+  resource: string;
+  /**
+   * an API schema (schemas/api/, by $id) the record has, for an event about something that is not a resource (an import run): the code builds the record, as its API answers it
+   */
+  schema?: string;
+  /**
+   * the event's name on the Webhooki screen
+   */
+  label: I18NKey;
+  /**
+   * what happened, in English, for the OpenAPI document and docs/integration.md
+   */
+  description: string;
+  /**
+   * the event's own facts beside the record (from, to …): name → JSON Schema of the value
+   */
+  facts?: {
+    [k: string]: {[key: string]: unknown};
+  };
+}
+
+/**
+ * How messages are delivered and retried (Standard Webhooks; defaults: server/webhooks/events.ts).
+ */
+export interface WebhookDelivery {
+  /**
+   * the delay before each attempt after the first fails; after the last the message is failed
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  scheduleSeconds?: number[];
+  /**
+   * an attempt without a complete answer within this time failed
+   */
+  timeoutSeconds?: number;
+  /**
+   * an endpoint whose every attempt failed for this long is disabled and the administrators are told
+   */
+  disableAfterDays?: number;
+  /**
+   * messages and attempts are kept this long for the log
+   */
+  keepDays?: number;
+  /**
+   * the head of an answer's body kept in the log
+   */
+  responseBytes?: number;
+  /**
+   * a payload larger than this carries the record's key and a link to fetch it instead of the record
+   */
+  maxPayloadBytes?: number;
+  /**
+   * messages one process sends at once
+   */
+  concurrency?: number;
+  /**
+   * messages one process sends at once to one endpoint
+   */
+  concurrencyPerEndpoint?: number;
+}
+
+/**
+ * Read by server/webhooks/. The code raises an event by its id in the transaction of the change (an order created, a status changed …); an event not declared here (or removed by a variant's overlay) is sent to nobody. Each event's payload is { type, timestamp, data: { <resource>: the record with the field names of its entity schema, ...facts } }; the OpenAPI document's `webhooks` section and docs/integration.md's catalogue are generated from these declarations.
+ */
+export interface WebhooksFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "webhooks";
+  events: WebhookEvent[];
+  delivery?: WebhookDelivery;
 }
 
 /**

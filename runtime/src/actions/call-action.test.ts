@@ -28,6 +28,7 @@ function effects(answer: boolean | 'never' = true, reply: unknown = { message: '
     t: vi.fn(t),
     reload: vi.fn(),
     close: vi.fn(),
+    reveal: vi.fn(async () => undefined),
   } satisfies CallEffects;
   return fx;
 }
@@ -110,6 +111,29 @@ describe('a call action', () => {
     await runAction({ kind: 'call', endpoint: '/x/{autId}', method: 'DELETE' }, order, { navigate: vi.fn(), openDialog: vi.fn(), call: fx });
     expect(fx.request).toHaveBeenCalledWith('DELETE', '/x/42', undefined);
     expect(() => runAction({ kind: 'call', endpoint: '/x' }, order, { navigate: vi.fn(), openDialog: vi.fn() })).toThrow(/no "call" actions/);
+  });
+});
+
+describe('a call that reveals a value once', () => {
+  it('shows the answer\'s member in the reveal dialog instead of a toast, and reloads once it is closed', async () => {
+    const fx = effects(true, { key: 'flp_secret', id: 7, message: 'Klucz utworzony' });
+    const order: string[] = [];
+    fx.reveal.mockImplementation(async () => void order.push('revealed'));
+    fx.reload.mockImplementation(() => void order.push('reloaded'));
+    const reveal = { field: 'key', title: 'k:title', label: 'k:label', warning: 'k:warning' };
+    const outcome = await runCall({ endpoint: '/integration-accounts/{id}/keys', body: {}, reveal, reload: ['dialog'] }, { id: 3 }, fx);
+    expect(outcome).toBe('done');
+    expect(fx.request).toHaveBeenCalledWith('POST', '/integration-accounts/3/keys', {});
+    expect(fx.reveal).toHaveBeenCalledWith({ title: 'k:title', label: 'k:label', warning: 'k:warning' }, 'flp_secret');
+    expect(fx.toast).not.toHaveBeenCalled();
+    expect(order).toEqual(['revealed', 'reloaded']);
+  });
+
+  it('falls back to the toast when the answer has no such member', async () => {
+    const fx = effects(true, { message: 'Gotowe' });
+    await runCall({ endpoint: '/x', reveal: { field: 'key', title: 'a:b', label: 'a:c', warning: 'a:d' } }, {}, fx);
+    expect(fx.reveal).not.toHaveBeenCalled();
+    expect(fx.toast).toHaveBeenCalledWith('success', 'Gotowe', expect.any(String));
   });
 });
 

@@ -47,7 +47,14 @@ export async function runCall(action: CallDeclLike, row: Row, fx: CallEffects): 
   try {
     const body = action.body === undefined ? undefined : fillBody(action.body, row);
     const answer = await fx.request(method, fillEndpoint(action.endpoint, row), body);
-    fx.toast('success', action.success ? fx.t(action.success, vars) : (messageOf(answer) ?? fx.t('app:ok')), key);
+    const revealed = action.reveal && answer && typeof answer === 'object' ? (answer as Record<string, unknown>)[action.reveal.field] : undefined;
+    if (action.reveal && typeof revealed === 'string') {
+      // the value to keep is the message: shown once, with its own warning, instead of a toast
+      const { title, label, warning } = action.reveal;
+      await fx.reveal({ title: fx.t(title, vars), label: fx.t(label, vars), warning: fx.t(warning, vars) }, revealed);
+    } else {
+      fx.toast('success', action.success ? fx.t(action.success, vars) : (messageOf(answer) ?? fx.t('app:ok')), key);
+    }
     if (action.reload?.length) fx.reload(action.reload);
     if (action.close) fx.close();
     return 'done';

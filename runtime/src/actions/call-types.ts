@@ -21,6 +21,16 @@ export interface CallDeclLike {
   reload?: string[];
   /** Close the dialog after a success. */
   close?: boolean;
+  /** Show a member of the answer once, in a dialog with a copy button and a warning (a new API key). */
+  reveal?: RevealDecl;
+}
+
+/** What a call's answer shows once: its member `field`, under `title` and `warning` (locale keys). */
+export interface RevealDecl {
+  field: string;
+  title: string;
+  label: string;
+  warning: string;
 }
 
 /** What a screen lets a call do. */
@@ -32,6 +42,8 @@ export interface CallEffects {
   t(key: string, vars?: Record<string, unknown>): string;
   reload(what: string[]): void;
   close(): void;
+  /** Shows a value once (translated texts) and resolves when the user has closed it. */
+  reveal(texts: { title: string; label: string; warning: string }, value: string): Promise<void>;
 }
 
 export type CallOutcome = 'cancelled' | 'done' | 'failed';

@@ -12,6 +12,7 @@ import './call-action';
 import type { CallEffects } from './call-types';
 import type { Fact } from './facts';
 import { ConfirmDialog } from './ConfirmDialog';
+import { RevealDialog } from './RevealDialog';
 
 export function useCallEffects({ reload, close }: { reload: (what: string[]) => void; close: () => void }): {
   call: CallEffects;
@@ -21,6 +22,7 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
 } {
   const { t } = useTranslation();
   const [question, setQuestion] = useState<{ text: string; facts?: Fact[]; answer: (yes: boolean) => void } | null>(null);
+  const [shown, setShown] = useState<{ texts: { title: string; label: string; warning: string }; value: string; done: () => void } | null>(null);
   const [busy, setBusy] = useState(false);
   const latest = useRef({ reload, close });
   latest.current = { reload, close };
@@ -38,6 +40,7 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
       t: (key, vars) => t(key, vars),
       reload: (what) => latest.current.reload(what),
       close: () => latest.current.close(),
+      reveal: (texts, value) => new Promise<void>((resolve) => setShown({ texts, value, done: resolve })),
     }),
     [t],
   );
@@ -48,15 +51,29 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
     void work.finally(() => setBusy(false));
   };
 
-  const confirmation = question && (
-    <ConfirmDialog
-      question={question.text}
-      facts={question.facts}
-      onAnswer={(yes) => {
-        setQuestion(null);
-        question.answer(yes);
-      }}
-    />
+  const confirmation = (question || shown) && (
+    <>
+      {question && (
+        <ConfirmDialog
+          question={question.text}
+          facts={question.facts}
+          onAnswer={(yes) => {
+            setQuestion(null);
+            question.answer(yes);
+          }}
+        />
+      )}
+      {shown && (
+        <RevealDialog
+          {...shown.texts}
+          value={shown.value}
+          onClose={() => {
+            setShown(null);
+            shown.done();
+          }}
+        />
+      )}
+    </>
   );
   return { call, confirmation, busy, track };
 }

@@ -29,6 +29,8 @@ export const AUTOCOMPLETE_WIDGET = 'autocomplete';
 export const FILE_WIDGET = 'file';
 /** Name under which forms/CheckboxMapField.tsx is registered: one checkbox per key of an object of flags. */
 export const CHECKBOX_MAP_FIELD = 'checkboxMap';
+/** Name under which forms/CheckboxListField.tsx is registered: one checkbox per answer of its `source`, the value a list. */
+export const CHECKBOX_LIST_FIELD = 'checkboxList';
 
 /** The label key of one key of a checkboxMap field: its `itemLabel` with {key} filled in. */
 export const itemLabelKey = (template: string, key: string) => template.replaceAll('{key}', key);
@@ -83,6 +85,11 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     else if (field.widget === 'checkboxMap') {
       entry['ui:field'] = CHECKBOX_MAP_FIELD;
       entry['ui:options'] = { itemLabel: field.itemLabel };
+    }
+    // a list of values chosen among the answers of a GET (the clients, the scopes): a field of its own
+    else if (field.widget === 'checkboxList') {
+      entry['ui:field'] = CHECKBOX_LIST_FIELD;
+      entry['ui:options'] = { source: field.source };
     }
     else if (field.widget && BUILT_IN_WIDGETS[field.widget]) entry['ui:widget'] = BUILT_IN_WIDGETS[field.widget];
     // money, mileage, phone, postcode, date, dateTime: forms/widgets.tsx registers each by that name

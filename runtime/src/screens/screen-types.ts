@@ -10,6 +10,7 @@ import type { ScreenTypeChecks } from './check-context';
 import { actionChecks } from './action/check';
 import { buttonModalChecks } from './button-modal/check';
 import { dashboardChecks } from './dashboard/check';
+import { dataImportChecks } from './data-import/check';
 import { detailsDialogChecks } from './details-dialog/check';
 import { formChecks } from './form/check';
 import { formDialogChecks } from './form-dialog/check';
@@ -17,6 +18,7 @@ import { loginChecks } from './login/check';
 import { pageChecks } from './page/check';
 import { panelSetChecks } from './panel-set/check';
 import { passwordPolicyChecks } from './password-policy/check';
+import { securityChecks } from './security/check';
 import { studioChecks } from './studio/check';
 import { tableChecks } from './table/check';
 import { termsDialogChecks } from './terms-dialog/check';
@@ -37,6 +39,8 @@ export const SCREEN_TYPES = [
   buttonModalChecks,
   dashboardChecks,
   studioChecks,
+  dataImportChecks,
+  securityChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];

@@ -34,8 +34,13 @@ export function SessionGates({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!lastError || lastError.at <= handledError.current) return;
     handledError.current = lastError.at;
-    const reopened = gates.filter((g) => g.reopenOnErrorCode === lastError.code).map((g) => g.id);
-    if (reopened.length) updateSession((s) => ({ ...s, gatesPassed: (s.gatesPassed ?? []).filter((id) => !reopened.includes(id)) }));
+    const reopenedGates = gates.filter((g) => g.reopenOnErrorCode === lastError.code);
+    const reopened = reopenedGates.map((g) => g.id);
+    // the flags that make the gate's condition hold again (the server knows better than the session)
+    const sets = Object.assign({}, ...reopenedGates.map((g) => g.reopenSets ?? {}));
+    if (reopened.length) {
+      updateSession((s) => ({ ...s, user: { ...s.user, ...sets }, gatesPassed: (s.gatesPassed ?? []).filter((id) => !reopened.includes(id)) }));
+    }
   }, [lastError, gates]);
 
   const pending = usePendingGate();

@@ -19,8 +19,8 @@ describe('side menu by role', () => {
   it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia with the password change (issue 38)', () => {
     expect(menuOf('ADMIN')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      administration: ['login-history', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'config-studio', 'refresh'],
-      settings: ['password', 'notifications'],
+      administration: ['login-history', 'audit', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'webhooks', 'config-studio', 'integration-accounts', 'data-import', 'refresh'],
+      settings: ['password', 'notifications', 'security'],
       session: ['sign-out'],
     });
   });
@@ -28,7 +28,7 @@ describe('side menu by role', () => {
   it('MANAGER: the Pulpit first, records with tyres, invoices, fuel cards and contracts, no service order; Ustawienia', () => {
     expect(menuOf('MANAGER')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      settings: ['password', 'notifications'],
+      settings: ['password', 'notifications', 'security'],
       session: ['sign-out'],
     });
   });
@@ -36,7 +36,7 @@ describe('side menu by role', () => {
   it('USER: odometer, service order and fuel cards; no orders, damages or assignments', () => {
     expect(menuOf('USER')).toEqual({
       records: ['vehicles', 'counter', 'service-order', 'fuel-cards'],
-      settings: ['password', 'notifications'],
+      settings: ['password', 'notifications', 'security'],
       session: ['sign-out'],
     });
   });
@@ -44,7 +44,7 @@ describe('side menu by role', () => {
   it('ADVISOR: Zmień pojazd; no damages or assignments', () => {
     expect(menuOf('ADVISOR')).toEqual({
       records: ['vehicles', 'orders', 'service-order', 're-logging'],
-      settings: ['password', 'notifications'],
+      settings: ['password', 'notifications', 'security'],
       session: ['sign-out'],
     });
   });

@@ -3,7 +3,8 @@
  * (optionally one member of a richer reply, `load.record`, with the reply's other members beside
  * it), with tabs of read-only sections, lists of the rows the record carries (RecordList) and an
  * embedded table (given the record's `srcField` as srcId). It opens on the tab its opener asks for
- * (`opening.tab`, e.g. a reminder's), else on the first. Tabs, sections, lists and buttons follow
+ * (`opening.tab`, e.g. a reminder's), else on the first. A tab may read a reply of its own when it is
+ * opened (`load`: a record's history of changes), its lists then over that reply. Tabs, sections, lists and buttons follow
  * their conditions with context.record = the loaded record. Buttons run declared actions
  * (actions/run-action.ts): a call (Tak/Nie, toast) reloads the record and tells the opener
  * (`onChanged`, the tables reload); a dialog opened from here gets the record as its `parent`.
@@ -66,6 +67,15 @@ function TabBody({ tab, record, entity, ctx, busy, onRun }: {
       {table}
     </>
   );
+}
+
+/** A tab with a reply of its own (`load`, e.g. a record's history): read when the tab is first opened, its lists over that reply. */
+function LoadedTabBody({ endpoint, ...props }: Parameters<typeof TabBody>[0] & { endpoint: string }) {
+  const { t } = useTranslation();
+  const state = useRecord(endpoint, props.record);
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'failed') return <Alert variant="danger">{errorText(state.error, t('errors:notFound'))}</Alert>;
+  return <TabBody {...props} record={state.record} />;
 }
 
 /** The loaded record, or the row given when the screen declares no load endpoint (a table row that carries every field). */
@@ -139,7 +149,9 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
             <Tabs id={`${screenId}-tabs`} activeKey={shownTab} onSelect={(key) => setActiveTab(key)} mountOnEnter className="mb-3">
               {tabs.map(({ tab, disabled }) => (
                 <Tab key={tab.id} eventKey={tab.id} title={t(tab.label)} disabled={disabled}>
-                  <TabBody tab={tab} record={record} entity={screen.entity} ctx={ctx} busy={calls.busy} onRun={run} />
+                  {tab.load
+                    ? <LoadedTabBody endpoint={tab.load.endpoint} tab={tab} record={record} entity={screen.entity} ctx={ctx} busy={calls.busy} onRun={run} />
+                    : <TabBody tab={tab} record={record} entity={screen.entity} ctx={ctx} busy={calls.busy} onRun={run} />}
                 </Tab>
               ))}
             </Tabs>

@@ -47,7 +47,10 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
       {rows.length === 0 ? (
         <EmptyState text={t(list.empty ?? 'table:noRows')} />
       ) : (
-        <Table size="sm" hover responsive className="align-middle mb-0">
+        // a list wider than the dialog scrolls sideways (at 390 px most do): the scrolling box takes the
+        // keyboard's focus, so its hidden columns are reached without a mouse (axe scrollable-region-focusable)
+        <div className="table-responsive" tabIndex={0} {...(list.title ? { role: 'region', 'aria-labelledby': titleId } : {})}>
+        <Table size="sm" hover className="align-middle mb-0">
           <thead>
             <tr>
               {columns.map((c) => <th key={c.id} scope="col" data-column={c.id}>{label(c)}</th>)}
@@ -70,6 +73,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
             })}
           </tbody>
         </Table>
+        </div>
       )}
       {summary && list.summary && (
         <dl className="details-summary d-flex flex-wrap justify-content-end gap-4 mt-2 mb-0">

@@ -26,6 +26,9 @@ function checkButtons(ptr: string, buttons: any[] | undefined, ctx: ScreenCheckC
 export const detailsDialogChecks = screenChecks('details-dialog', (s, ctx) => {
   checkButtons('/actions', s.actions, ctx);
   s.tabs.forEach((t: any, i: number) => {
+    if (t.load) {
+      for (const m of String(t.load.endpoint).matchAll(/\{(\w+)\}/g)) ctx.needField(`/tabs/${i}/load/endpoint`, s.entity, m[1]!);
+    }
     if (t.table) {
       ctx.needScreen(`/tabs/${i}/table/screen`, t.table.screen);
       ctx.needField(`/tabs/${i}/table/srcField`, s.entity, t.table.srcField);

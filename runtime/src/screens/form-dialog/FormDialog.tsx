@@ -60,6 +60,18 @@ function FormHint({ hint, data }: { hint: NonNullable<FormDialogDecl['hint']>; d
   );
 }
 
+/** Saves a one-time download link as a file without leaving the page (the table export's way, kept light here). */
+function saveLink(href: string) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = ''; // the server's Content-Disposition names the file
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
 /** The server's message of a failed call, or the declared one for this kind of failure. */
 function failureText(e: unknown, fallback: string): string {
   return e instanceof ApiError && e.detail && e.status < 500 ? e.detail : fallback;
@@ -85,6 +97,8 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
+  // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
+  const [revealed, setRevealed] = useState<{ title: string; text: string; value: string; finish: () => void } | null>(null);
   const fieldErrors = useFieldErrors();
 
   // parent: the record of the screen that opened the dialog (the order of a position)
@@ -163,6 +177,14 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
     onChanged?.();
     onClose?.();
   };
+  /** As done, after showing the answer's value to reveal when the call declares one and the answer holds it. */
+  const doneRevealing = (answer: Data | undefined, reveal: { field: string; title: string; text: string } | undefined, fallback: string | undefined, key: string) => {
+    const value = reveal ? answer?.[reveal.field] : undefined;
+    if (reveal && typeof value === 'string') {
+      dataChanged();
+      setRevealed({ title: t(reveal.title), text: t(reveal.text), value, finish: () => done(answer?.message, fallback, key) });
+    } else done(answer?.message, fallback, key);
+  };
 
   const submit = async ({ formData: data }: IChangeEvent<Data>) => {
     const decl = current?.mode.submit;
@@ -178,7 +200,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
         ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true })
         : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
       setBusy(false);
-      done(answer?.message, current.mode.successToast, key);
+      doneRevealing(answer, current.mode.reveal, current.mode.successToast, key);
     } catch (e) {
       setBusy(false);
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
@@ -195,7 +217,10 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
       const method = button.request.method ?? 'POST';
       const answer = await (method === 'DELETE' ? api.delete<Data>(path, { quiet: true }) : (method === 'PUT' ? api.put : api.post)<Data>(path, {}, { quiet: true }));
       setBusy(false);
-      done(answer?.message, undefined, key);
+      // a prepared file: its one-time link is saved at once (no window: the call was awaited, a popup would be blocked)
+      const link = button.download ? answer?.[button.download.field] : undefined;
+      if (typeof link === 'string') saveLink(link);
+      doneRevealing(answer, button.reveal, undefined, key);
     } catch (e) {
       setBusy(false);
       showToast('error', failureText(e, t(button.failureToast ?? 'app:noConnection')), key);
@@ -310,6 +335,26 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
             >
               {t('app:yes')}
             </Button>
+          </Modal.Footer>
+        </Modal>
+      )}
+      {revealed && (
+        <Modal show centered onHide={() => revealed.finish()} aria-labelledby={`${titleId}-reveal`} className="confirm-modal reveal-modal" backdropClassName="confirm-backdrop" data-testid="reveal-dialog">
+          <Modal.Header closeButton closeLabel={t('app:close')}>
+            <Modal.Title id={`${titleId}-reveal`} as="h2" className="h5">{revealed.title}</Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <p>{revealed.text}</p>
+            <div className="input-group">
+              <input className="form-control font-monospace" readOnly value={revealed.value} aria-label={revealed.title} onFocus={(e) => e.currentTarget.select()} data-testid="revealed-value" />
+              <Button variant="outline-secondary" onClick={() => void navigator.clipboard?.writeText(revealed.value).catch(() => undefined)}>
+                <i className="bi bi-clipboard me-1" aria-hidden="true" />
+                {t('app:copy')}
+              </Button>
+            </div>
+          </Modal.Body>
+          <Modal.Footer>
+            <Button onClick={() => revealed.finish()}>{t('app:close')}</Button>
           </Modal.Footer>
         </Modal>
       )}

@@ -16,6 +16,7 @@ export function checkFormFields(s: Record<string, any>, ctx: ScreenCheckContext,
     if (f.sameAs && !ids.has(f.sameAs)) ctx.problem(`/fields/${i}/sameAs`, `field "${f.sameAs}" is not a field of this form`);
     if (!f.label) ctx.needKey(`/fields/${i}`, fieldLabelKey(namespace, f.id));
     // one checkbox per key of the data: the keys are known only at run time, their label template now
+    if (f.widget === 'checkboxList' && !f.source) ctx.problem(`/fields/${i}/source`, 'a checkboxList field needs a source (the GET answering its choices)');
     if (f.widget === 'checkboxMap' && !f.itemLabel) ctx.problem(`/fields/${i}/itemLabel`, 'a checkboxMap field needs an itemLabel (e.g. "notifications:events.{key}.label")');
   });
   for (const name of Object.keys(s.values ?? {})) ctx.needField(`/values/${name}`, s.schema, name);

@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, ApiError, errorText } from '../../api/client';
+import { api, ApiError, apiUrl, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import { conditionContext } from '../../config/context';
 import type { LoginScreenDecl, Session } from '../../config/bundle';
@@ -25,12 +25,15 @@ import { loadIconFont } from '../../shell/icon-font';
 import { loadSignedInParts } from '../../shell/signed-in';
 import { showToast } from '../../state/ui';
 import { DialogLinks } from '../DialogLinks';
+import { SecondStep, type SecondFactorMethod, type SecondStepDecl } from './SecondStep';
 import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 
 interface AuthResponse {
   id_token: string;
   body: { userDetails: Session['user']; postConfig?: Session['postConfig'] };
+  /** An account with a second factor: the ticket of the second step instead of a session (issue 36). */
+  secondFactor?: { ticket: string; methods: SecondFactorMethod[] };
 }
 
 /** Error shake animation length (spec §9). */
@@ -49,6 +52,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const [error, setError] = useState<string | null>(null);
   const fieldErrors = useFieldErrors();
   const [shake, setShake] = useState(false);
+  const [secondFactor, setSecondFactor] = useState<AuthResponse['secondFactor'] | null>(null);
   const [searchParams] = useSearchParams();
   // /?reset opens the set-password dialog (spec §2); other query dialogs the same way
   const queryDialog = Object.entries(screen.queryDialogs ?? {}).find(([q]) => searchParams.has(q))?.[1] ?? null;
@@ -65,6 +69,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     [screen.fields, conditions, guestContext, formData],
   );
   const namespace = namespaceOf(screen.title, 'login');
+  const secondStep = (screen as { secondStep?: SecondStepDecl }).secondStep;
 
   const fail = (message: string) => {
     setError(message);
@@ -80,22 +85,12 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     loadSignedInParts();
     try {
       const response = await api.post<AuthResponse>(screen.submit.endpoint, withoutHidden(data ?? {}, hidden), { signOutOn401: false });
-      const user = response.body.userDetails;
-      const session: Session = { token: response.id_token, user, postConfig: response.body.postConfig };
-      saveSession(session);
-      // the landing page may depend on the role (routes.json landing): judged for the user just signed in
-      const landing = landingPath(routes, conditions, conditionContext(bundle, session));
-      if (screen.passwordExpiryWarning && expiresWithin(user.pwdDo, bundle.config.passwordExpiryWarningDays)) {
-        showToast('warning', t(screen.passwordExpiryWarning));
-      }
-      // a user whose client another variant serves: start again with that variant's configuration
-      // (the saved session makes the next start-up fetch it; docs/variants.md)
-      const variant = response.body.postConfig?.variant;
-      if (variant && variant !== bundle.variant) {
-        window.location.replace(landing);
+      if (response.secondFactor && secondStep) {
+        setBusy(false);
+        setSecondFactor(response.secondFactor);
         return;
       }
-      navigate(landing, { replace: true });
+      await signedIn(response);
     } catch (e) {
       setBusy(false);
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
@@ -103,6 +98,72 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
       fail(errorText(e));
     }
   };
+
+  /** Every factor proven (the form's answer, its second step's, or a single sign-on's picked up below): the session, then the landing page. */
+  const signedIn = async (response: AuthResponse) => {
+    const user = response.body.userDetails;
+    const session: Session = { token: response.id_token, user, postConfig: response.body.postConfig };
+    saveSession(session);
+    // the landing page may depend on the role (routes.json landing): judged for the user just signed in
+    const landing = landingPath(routes, conditions, conditionContext(bundle, session));
+    if (screen.passwordExpiryWarning && expiresWithin(user.pwdDo, bundle.config.passwordExpiryWarningDays)) {
+      showToast('warning', t(screen.passwordExpiryWarning));
+    }
+    // a user whose client another variant serves: start again with that variant's configuration
+    // (the saved session makes the next start-up fetch it; docs/variants.md)
+    const variant = response.body.postConfig?.variant;
+    if (variant && variant !== bundle.variant) {
+      window.location.replace(landing);
+      return;
+    }
+    navigate(landing, { replace: true });
+  };
+  // A sign-in with a passkey alone (issue 36): the form's role choice and vehicle fields go first (a 400 names
+  // the field), then the browser's passkey dialog; its answer signs in like the form. The passkey code
+  // (@simplewebauthn/browser) is loaded only when asked for, so the login page stays small.
+  const passkey = screen.passkeySignIn && typeof window.PublicKeyCredential === 'function' ? screen.passkeySignIn : undefined;
+  const signInWithPasskey = async () => {
+    if (!passkey) return;
+    setBusy(true);
+    setError(null);
+    fieldErrors.clear();
+    loadSignedInParts();
+    const sent = withoutHidden(Object.fromEntries(passkey.send.filter((id) => id in formData).map((id) => [id, formData[id]])), hidden);
+    try {
+      const options = await api.post<any>(passkey.endpoints.options, sent, { signOutOn401: false, quiet: true });
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      let response;
+      try {
+        response = await startAuthentication({ optionsJSON: options });
+      } catch {
+        // the person closed the browser's dialog, or no passkey of this portal is on the device (the browser does not say which)
+        setBusy(false);
+        fail(t(passkey.texts.cancelled));
+        return;
+      }
+      await signedIn(await api.post<AuthResponse>(passkey.endpoints.signIn, { response }, { signOutOn401: false, quiet: true }));
+    } catch (e) {
+      setBusy(false);
+      if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
+      fail(errorText(e));
+    }
+  };
+  // Single sign-on (issue 36): the provider's callback sends the browser back here with a one-time
+  // code in the fragment (#sso=…), exchanged once for the session or the refusal's Polish reason.
+  const sso = screen.singleSignOn && bundle.app.sso ? { ...screen.singleSignOn, name: bundle.app.sso.name } : undefined;
+  useEffect(() => {
+    const code = /^#sso=([A-Za-z0-9_-]{43})$/.exec(window.location.hash)?.[1];
+    if (!code || !screen.singleSignOn) return;
+    // the code is used once: it leaves the address bar (and the history) at once
+    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    setBusy(true);
+    loadSignedInParts();
+    api.post<AuthResponse>(screen.singleSignOn.pickUp, { code }, { signOutOn401: false }).then(signedIn, (e: unknown) => {
+      setBusy(false);
+      fail(errorText(e));
+    });
+    // once, as the page opens
+  }, []);
 
   if (!schema) {
     return (
@@ -118,12 +179,19 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
       <h1 className="login-app-name">{preConfig.loginAppName}</h1>
       <div className={`card login-card shadow-sm${shake ? ' shake' : ''}`}>
         <div className="card-body">
-          {screen.title && <h2 className="h5 mb-3">{t(screen.title)}</h2>}
+          {screen.title && !secondFactor && <h2 className="h5 mb-3">{t(screen.title)}</h2>}
           {error && (
             <div className="alert alert-danger" role="alert" data-testid="login-error">
               {error}
             </div>
           )}
+          {secondFactor && secondStep ? (
+            <SecondStep
+              decl={secondStep} ticket={secondFactor.ticket} methods={secondFactor.methods}
+              onSignedIn={signedIn} onError={fail}
+              onBack={() => { setSecondFactor(null); setError(null); }}
+            />
+          ) : (<>
           <LightForm
             idPrefix="login"
             schema={schema}
@@ -143,7 +211,24 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
             onSubmit={submit}
             onError={() => fieldErrors.failed()}
           />
+          {(passkey || sso) && <p className="login-sso-separator" aria-hidden="true"><span>{t((passkey ?? sso)!.separator)}</span></p>}
+          {passkey && (
+            <div className="login-passkey">
+              <button type="button" className="btn btn-outline-primary w-100" disabled={busy} onClick={() => void signInWithPasskey()} data-testid="login-passkey">
+                {t(passkey.label)}
+              </button>
+              {passkey.hint && <p className="form-text mt-1 mb-0">{t(passkey.hint)}</p>}
+            </div>
+          )}
+          {sso && (
+            <div className="login-sso">
+              <a className={`btn btn-outline-primary w-100${busy ? ' disabled' : ''}`} href={apiUrl(sso.endpoint)} aria-disabled={busy || undefined} data-testid="login-sso">
+                {t(sso.label, { name: sso.name })}
+              </a>
+            </div>
+          )}
           <DialogLinks links={screen.links} onOpen={setDialog} />
+          </>)}
         </div>
       </div>
       {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}

@@ -1,6 +1,7 @@
 import { compileSchema } from '../../../core/json-schema';
 import { screenChecks } from '../check-context';
 import { checkFormFields } from '../form/check';
+import { SECOND_STEP_KEYS } from './second-step-texts';
 
 /**
  * The login form: the same checks as a form; its field texts live in the screen's own namespace.
@@ -9,6 +10,8 @@ import { checkFormFields } from '../form/check';
  */
 export const loginChecks = screenChecks('login', (screen, ctx) => {
   checkFormFields(screen, ctx, ctx.id);
+  // the second step's fixed texts (issue 36)
+  if (screen.secondStep) for (const key of SECOND_STEP_KEYS) ctx.needKey('/secondStep/texts', `${screen.secondStep.texts}.${key}`);
   const schema = ctx.schemas[screen.schema];
   if (!schema) return;
   try {

@@ -1,0 +1,5 @@
+/** The fixed texts of the sign-in's second step (issue 36): `<texts>.<key>` (texts: security:secondStep). No React: the cross-check imports it. */
+export const SECOND_STEP_KEYS = [
+  'totpIntro', 'code', 'recoveryIntro', 'recoveryCode', 'passkeyIntro', 'submit', 'useRecoveryCode', 'useTotp', 'usePasskey', 'passkeyButton', 'back',
+] as const;
+export type SecondStepKey = (typeof SECOND_STEP_KEYS)[number];

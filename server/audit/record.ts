@@ -1,0 +1,99 @@
+/**
+ * The audit trail's one writer (issue 37, docs/decisions.md "Audit trail (issue 37)").
+ *
+ * `recordChange(trx, entry)` appends an entry in the caller's transaction: the change and its entry
+ * commit together or not at all. The chain's head (audit_head, migration 029) is locked with
+ * `select … for update`, so writers on any number of processes form one gap-free chain; the lock is
+ * held until the caller commits, so call it as the transaction's last statement.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
+import { entryHash, type ChainedFields } from './chain.ts';
+import { maskSecrets } from './secrets.ts';
+import type { Actor } from './actor.ts';
+
+export type Changes = Record<string, [unknown, unknown]>;
+
+export interface AuditEntry {
+  actor: Actor;
+  /** The resource as the configuration names it (users, email-settings, integration-accounts …). */
+  resource: string;
+  recordKey?: string | number | null;
+  /** create, update, delete, password-reset, publish, rollback … */
+  action: string;
+  changes?: Changes;
+}
+
+/** JSON-safe values (dates as ISO strings), so the hash reads back the same from jsonb. */
+function plain(changes: Changes): Changes {
+  return JSON.parse(JSON.stringify(changes)) as Changes;
+}
+
+/** The entry's chained fields after the previous head: everything the hash covers. */
+function chained(entry: AuditEntry, previous: { seq: string | number; hash: string }): ChainedFields {
+  const { actor } = entry;
+  return {
+    seq: Number(previous.seq) + 1,
+    at: new Date().toISOString(),
+    actorKind: actor.kind,
+    userId: actor.kind === 'user' ? actor.userId : null,
+    role: actor.kind === 'user' ? actor.role : null,
+    keyId: actor.kind === 'integration' ? actor.keyId : null,
+    accountId: actor.kind === 'integration' ? actor.accountId : null,
+    job: actor.kind === 'system' ? actor.job : null,
+    actorLabel: actor.label ?? null,
+    address: actor.address ?? null,
+    session: actor.session ?? null,
+    resource: entry.resource,
+    recordKey: entry.recordKey === undefined || entry.recordKey === null ? null : String(entry.recordKey),
+    action: entry.action,
+    changes: plain(maskSecrets(entry.changes ?? {})),
+    prevHash: previous.hash,
+  };
+}
+
+export async function recordChange(trx: Transaction<DB>, entry: AuditEntry): Promise<number> {
+  const head = await sql<{ seq: string | number; hash: string }>`select "seq", "hash" from audit_head where "id" = 1 for update`
+    .execute(trx);
+  const previous = head.rows[0];
+  if (!previous) throw new Error('audit_head has no row (migration 029)');
+  const fields = chained(entry, previous);
+  const hash = entryHash(fields);
+  await trx.insertInto('audit_entry').values({ ...fields, changes: JSON.stringify(fields.changes), hash }).execute();
+  await trx.updateTable('audit_head').set({ seq: fields.seq, hash }).where('id', '=', 1).execute();
+  return fields.seq;
+}
+
+/** A connection's raw query, as an import run's own connection offers it (server/imports/session.ts). */
+export type RawQuery = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+
+const INSERT_ROWS = 1_000;
+const COLUMNS = ['seq', 'at', 'actorKind', 'userId', 'role', 'keyId', 'accountId', 'job', 'actorLabel', 'address', 'session',
+  'resource', 'recordKey', 'action', 'changes', 'prevHash', 'hash'] as const;
+
+/**
+ * recordChange for a transaction kysely does not hold (an import run's own connection, inside its
+ * `begin … commit`); several entries are chained in order under one head lock and written by
+ * multi-row inserts (1,000 entries a statement). Same rule: the transaction's last statements.
+ */
+export async function recordChangesVia(query: RawQuery, entries: AuditEntry[]): Promise<void> {
+  if (!entries.length) return;
+  const previous = (await query('select "seq", "hash" from audit_head where "id" = 1 for update')).rows[0] as { seq: string | number; hash: string } | undefined;
+  if (!previous) throw new Error('audit_head has no row (migration 029)');
+  let head = previous;
+  const rows: unknown[][] = [];
+  for (const entry of entries) {
+    const fields = chained(entry, head);
+    const hash = entryHash(fields);
+    rows.push(COLUMNS.map((c) => (c === 'hash' ? hash : c === 'changes' ? JSON.stringify(fields.changes) : fields[c])));
+    head = { seq: fields.seq, hash };
+  }
+  // multi-row inserts of INSERT_ROWS entries each: PostgreSQL takes at most 65,535 parameters a statement
+  for (let from = 0; from < rows.length; from += INSERT_ROWS) {
+    const params: unknown[] = [];
+    const tuples = rows.slice(from, from + INSERT_ROWS)
+      .map((row) => `(${row.map((v, i) => { params.push(v); return `$${params.length}${COLUMNS[i] === 'changes' ? '::jsonb' : COLUMNS[i] === 'at' ? '::timestamptz' : ''}`; }).join(', ')})`);
+    await query(`insert into audit_entry (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
+  }
+  await query('update audit_head set "seq" = $1, "hash" = $2 where "id" = 1', [head.seq, head.hash]);
+}

@@ -1,0 +1,383 @@
+/**
+ * One import run, from the stored file to the counts (docs/decisions.md "Imports (issue 34)"):
+ *
+ * 1. the file streams out of import_file_chunk, is parsed (read-file.ts) and each row checked in
+ *    the process (types, Polish formats, the entity schema's rules: row-check.ts); rows in error
+ *    go to import_error, good ones to a temporary staging table (COPY on PostgreSQL);
+ * 2. set-based, in SQL: the typed rows (jsonb_populate_record over the target table's row type),
+ *    their references looked up, then the checks that need the database (a reference that does not
+ *    exist, the same key twice in the file, a key of another client's row, the readings' rules);
+ * 3. one transaction: UPDATE … WHERE … IS DISTINCT FROM (an unchanged row is not even rewritten),
+ *    INSERT of the new keys, the deactivation of the missing ones, the follow-ups (a reading moves
+ *    its vehicle's odometer); the database's own triggers mark what reminders and the cockpit must
+ *    recompute, as for a typed-in write. A dry run, or an all-or-nothing run with errors, writes
+ *    nothing: it counts the rows those statements' own conditions select (the same SQL text).
+ */
+import type { Bundle } from '../config/bundle.ts';
+import type { Translate } from '../../runtime/core/validation-messages.ts';
+import type { ImportDecl, ResolvedField } from './declaration.ts';
+import { fieldLabel, writtenColumns } from './declaration.ts';
+import { openRows, ImportFileError, type Cell, type ImportFormat } from './read-file.ts';
+import { checkRow, compiledChecks } from './row-check.ts';
+import { copyField, type ImportSession } from './session.ts';
+import { followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
+import { executeFileRun } from './files.ts';
+import { insertTree, resolveTree, treeChecks } from './tree.ts';
+
+export interface RunRow {
+  id: number;
+  declaration: string;
+  fileName: string;
+  format: ImportFormat;
+  mode: 'dryRun' | 'import';
+  onError: 'allOrNothing' | 'validRows';
+  missing: 'keep' | 'deactivate';
+  mapping: Record<string, string | null> | null;
+  clients: string[] | null;
+  /**
+   * The audit trail's entry of a run that writes (issue 37): run last in the transaction that
+   * commits its rows, with the counts and rows read, so the rows and their entry commit together.
+   */
+  beforeCommit?: (counts: RunOutcome['counts'], total: number) => Promise<void>;
+}
+
+export interface ImportLimits {
+  maxRows: number;
+}
+
+export interface RunOutcome {
+  state: 'succeeded' | 'failed';
+  message: string;
+  counts: { new: number; changed: number; unchanged: number; deactivated: number; errors: number };
+  total: number;
+  unknownColumns: string[];
+  encoding: string | null;
+  delimiter: string | null;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+const FLUSH_ROWS = 2000;
+const PROGRESS_EVERY = 10_000;
+const CHUNKS_PER_READ = 4;
+/**
+ * The longest the row loop keeps the event loop before it lets the other users' requests in
+ * (measured against yielding every 500 rows: docs/benchmarks.md "Imports").
+ */
+const SLICE_MS = 5;
+
+/** The stored file, chunk after chunk, a few at a time. */
+async function* storedFile(session: ImportSession, runId: number): AsyncIterable<Buffer> {
+  for (let seq = 0; ; seq += CHUNKS_PER_READ) {
+    const { rows } = await session.query<{ data: Buffer | Uint8Array }>(
+      'select "data" from import_file_chunk where "runId" = $1 and "seq" >= $2 and "seq" < $3 order by "seq"', [runId, seq, seq + CHUNKS_PER_READ]);
+    for (const row of rows) yield Buffer.from(row.data);
+    if (rows.length < CHUNKS_PER_READ) return;
+  }
+}
+
+/** What a cell shows, for the file of rows to fix. */
+function shown(cell: Cell): string {
+  if (cell === null) return '';
+  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
+  if (typeof cell === 'object') return '';
+  return String(cell);
+}
+
+/** The field a file column stands for: the run's mapping, else the remembered one, else the suggestion. */
+export function fieldColumns(decl: ImportDecl, columns: string[], mapping: Record<string, string | null>) {
+  const columnIndex = new Map<string, number>();
+  const columnOf = new Map<string, string>();
+  const unknownColumns: string[] = [];
+  const known = new Set(decl.fields.map((f) => f.id));
+  columns.forEach((column, index) => {
+    const field = mapping[column];
+    if (field && known.has(field) && !columnIndex.has(field)) {
+      columnIndex.set(field, index);
+      columnOf.set(field, column);
+    } else if (column && !field) unknownColumns.push(column);
+  });
+  return { columnIndex, columnOf, unknownColumns };
+}
+
+/** The key columns (or the references that give them) that no column of the file provides, by label. */
+export function missingKeyColumns(decl: ImportDecl, columnIndex: Map<string, number>, t: Translate): string[] {
+  const missing: string[] = [];
+  const refs = decl.references ?? {};
+  const provided = (reference: string) => decl.fields.some((f) => f.reference === reference && columnIndex.has(f.id));
+  for (const key of decl.key) {
+    const field = decl.fields.find((f) => f.id === key && !f.reference);
+    if (field) {
+      if (!columnIndex.has(key)) missing.push(fieldLabel(decl, field, t));
+      continue;
+    }
+    const [name] = Object.entries(refs).find(([, r]) => r.into === key) ?? [];
+    if (name && !provided(name)) missing.push(decl.fields.filter((f) => f.reference === name).map((f) => fieldLabel(decl, f, t)).join(' / '));
+  }
+  for (const [name, ref] of Object.entries(refs)) {
+    if (ref.required && !decl.key.includes(ref.into) && !provided(name)) missing.push(decl.fields.filter((f) => f.reference === name).map((f) => fieldLabel(decl, f, t)).join(' / '));
+  }
+  return missing;
+}
+
+export async function executeRun(
+  session: ImportSession, bundle: Bundle, run: RunRow, decl: ImportDecl, t: Translate, limits: ImportLimits,
+  mapping: (columns: string[]) => Promise<Record<string, string | null>>,
+): Promise<RunOutcome> {
+  if (decl.files) return executeFileRun(session, run, decl, t);
+  const compiled = compiledChecks(bundle, decl);
+  return executeWith(session, run, decl, t, limits, mapping, compiled.fields, (cells, columnIndex, columnOf) => checkRow(compiled, cells, columnIndex, columnOf, t));
+}
+
+type Check = (cells: Cell[], columnIndex: Map<string, number>, columnOf: Map<string, string>) => ReturnType<typeof checkRow>;
+
+export async function executeWith(
+  session: ImportSession, run: RunRow, decl: ImportDecl, t: Translate, limits: ImportLimits,
+  mapping: (columns: string[]) => Promise<Record<string, string | null>>, fields: ResolvedField[], check: Check,
+): Promise<RunOutcome> {
+  const { head, rows } = await openRows(storedFile(session, run.id), run.format, run.fileName);
+  const { columnIndex, columnOf, unknownColumns } = fieldColumns(decl, head.columns, await mapping(head.columns));
+  await session.query('update import_run set "columns" = $2, "unknownColumns" = $3, "encoding" = $4, "delimiter" = $5 where "id" = $1',
+    [run.id, JSON.stringify(head.columns), JSON.stringify(unknownColumns), head.encoding, head.delimiter]);
+  const missingKeys = missingKeyColumns(decl, columnIndex, t);
+  if (missingKeys.length) throw new ImportFileError('import:errors.keyMissing', { columns: missingKeys.join(', ') });
+
+  const stage = `import_stage_${run.id}`;
+  const resolved = `import_rows_${run.id}`;
+  await session.query(`drop table if exists ${stage}`);
+  await session.query(`drop table if exists ${resolved}`);
+  // "_row", "_json", "_cells": names no table column has (a reading's own column is "data")
+  await session.query(`create temporary table ${stage} ("_row" integer not null, "_json" jsonb not null, "_cells" jsonb not null)`);
+
+  let total = 0;
+  let stagedLines: string[] = [];
+  let stagedValues: unknown[][] = [];
+  let errorRows: unknown[][] = [];
+  const flush = async () => {
+    await session.stage(stage, ['_row', '_json', '_cells'], stagedLines, stagedValues);
+    stagedLines = [];
+    stagedValues = [];
+    if (errorRows.length) {
+      const params: unknown[] = [];
+      const tuples = errorRows.map((r) => `(${r.map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
+      await session.query(`insert into import_error ("runId", "rowNo", "column", "message", "cells") values ${tuples.join(', ')}`, params);
+      errorRows = [];
+    }
+  };
+  let slice = performance.now();
+  for await (const row of rows) {
+    total++;
+    if (total > limits.maxRows) throw new ImportFileError('import:errors.tooManyRows', { limit: limits.maxRows.toLocaleString('pl-PL') });
+    const cellsJson = JSON.stringify(row.cells.map(shown));
+    const checked = check(row.cells, columnIndex, columnOf);
+    if (checked.errors.length) {
+      for (const e of checked.errors) errorRows.push([run.id, row.rowNo, e.column, e.message, cellsJson]);
+    } else {
+      const dataJson = JSON.stringify(checked.data);
+      if (session.kind === 'postgres') stagedLines.push(`${row.rowNo}\t${copyField(dataJson)}\t${copyField(cellsJson)}`);
+      else stagedValues.push([row.rowNo, dataJson, cellsJson]);
+    }
+    if (stagedLines.length + stagedValues.length + errorRows.length >= FLUSH_ROWS) await flush();
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+    if (total % PROGRESS_EVERY === 0) await session.query('update import_run set "progressRows" = $2 where "id" = $1', [run.id, total]);
+  }
+  await flush();
+  if (total === 0) throw new ImportFileError('import:errors.emptyFile');
+  await session.query('update import_run set "progressRows" = $2, "progressTotal" = $2 where "id" = $1', [run.id, total]);
+
+  // typed rows with their references found
+  const written = writtenColumns(decl);
+  const refs = decl.references ?? {};
+  const refInto = new Set(Object.values(refs).map((r) => r.into));
+  const clientFilter = (alias: string, column: string | undefined) =>
+    run.clients && column ? ` and ${alias}.${q(column)} = any($1::text[])` : '';
+  const select: string[] = ['s."_row"', 's."_json"', 's."_cells"'];
+  for (const column of written) {
+    if (refInto.has(column)) continue;
+    select.push(`p.${q(column)}`);
+  }
+  const lookupOf = (name: string, ref: (typeof refs)[string], extra = '') => {
+    const finders = decl.fields.filter((f) => f.reference === name && columnIndex.has(f.id));
+    // the client reference of a table with its own client column: a key limited to some clients finds only theirs
+    const ownClient = ref.into === decl.client ? ref.id : ref.client;
+    const lookups = finders.map((f) => `(select r.${q(ref.id)} from ${q(ref.table)} r where r.${q(f.column ?? f.id)} = s."_json"->>${lit(`$ref:${name}:${f.id}`)}${clientFilter('r', ownClient)}${extra} limit 1)`);
+    // none of its columns in this file: typed as the target column (the stored value is kept, below)
+    return lookups.length ? `coalesce(${lookups.join(', ')})` : `(null::${q(decl.table)}).${q(ref.into)}`;
+  };
+  for (const [name, ref] of Object.entries(refs)) {
+    // a reference with a client column is found among the records of the row's own client (more.ts)
+    select.push(`${lookupOf(name, ref, rowClientFilter(decl, name, lookupOf))} as ${q(ref.into)}`);
+  }
+  await session.query(
+    `create temporary table ${resolved} as select ${select.join(', ')} from ${stage} s cross join lateral jsonb_populate_record(null::${q(decl.table)}, s."_json") p`,
+    run.clients && select.some((column) => column.includes('$1')) ? [run.clients] : [],
+  );
+  await session.query(`drop table ${stage}`);
+  await session.query(`create index on ${resolved} (${decl.key.map(q).join(', ')})`);
+  await session.query(`analyze ${resolved}`);
+
+  const keyJoin = (a: string, b: string) => decl.key.map((k) => `${a}.${q(k)} = ${b}.${q(k)}`).join(' and ');
+  const headingOf = (field: string) => columnOf.get(field) ?? field;
+  const refHeading = (name: string) => decl.fields.filter((f) => f.reference === name && columnOf.has(f.id)).map((f) => columnOf.get(f.id)!).join(' / ') || name;
+  const keyHeading = (key: string) => {
+    if (columnOf.has(key)) return columnOf.get(key)!;
+    const [name] = Object.entries(refs).find(([, r]) => r.into === key) ?? [];
+    return name ? refHeading(name) : key;
+  };
+  const addErrors = async (column: string, message: string, from: string, params: unknown[] = []) => {
+    await session.query(
+      `insert into import_error ("runId", "rowNo", "column", "message", "cells") select ${run.id}, x."_row", ${lit(column)}, ${from.includes('"message"') ? 'x."message"' : lit(message)}, x."_cells" from (${from}) x`,
+      params,
+    );
+  };
+
+  const more = { session, decl, run, t, resolved, keyJoin, headingOf, keyHeading, addErrors, hasColumn: (field: string) => columnIndex.has(field) };
+  // a tree's parents new in this file are found there, and the levels computed (tree.ts)
+  await resolveTree(more);
+  // a reference that does not exist (or is another client's)
+  for (const [name, ref] of Object.entries(refs)) {
+    const given = decl.fields.filter((f) => f.reference === name && columnIndex.has(f.id)).map((f) => `r."_json" ? ${lit(`$ref:${name}:${f.id}`)}`);
+    const condition = ref.required ? 'true' : given.length ? given.join(' or ') : 'false';
+    await addErrors(refHeading(name), t(ref.message ?? 'import:errors.notFound'), `select r."_row", r."_cells" from ${resolved} r where r.${q(ref.into)} is null and (${condition})`);
+  }
+  // the same key twice in one file: each row names all of them
+  const keysGiven = decl.key.map((k) => `r.${q(k)} is not null`).join(' and ');
+  const duplicate = t('import:errors.duplicate', { rows: '{{rows}}' });
+  await addErrors(keyHeading(decl.key[decl.key.length === 1 ? 0 : 0]), duplicate, `
+    select r."_row", r."_cells", replace(${lit(duplicate)}, '{{rows}}', d."rows") as "message"
+    from ${resolved} r join (
+      select ${decl.key.map(q).join(', ')}, array_to_string(array_agg("_row" order by "_row"), ', ') as "rows"
+      from ${resolved} r where ${keysGiven} group by ${decl.key.map(q).join(', ')} having count(*) > 1
+    ) d on ${keyJoin('d', 'r')}`);
+  // a key of another client's row is refused, never moved between clients
+  if (decl.client) {
+    const clientRef = Object.entries(refs).find(([, r]) => r.into === decl.client)?.[0];
+    await addErrors(clientRef ? refHeading(clientRef) : headingOf(decl.client), t('import:errors.otherClient'), `
+      select r."_row", r."_cells" from ${resolved} r join ${q(decl.table)} t on ${keyJoin('t', 'r')}
+      where r.${q(decl.client)} is not null and t.${q(decl.client)} is distinct from r.${q(decl.client)}`);
+  }
+  const compared = written.filter((c) => !decl.key.includes(c));
+  if (decl.insertOnly) {
+    // history is not rewritten: a row of the same key must say the same
+    await addErrors(keyHeading(decl.key[0]), t('import:errors.historyChanged'), `
+      select r."_row", r."_cells" from ${resolved} r join ${q(decl.table)} t on ${keyJoin('t', 'r')}
+      where (${compared.map((c) => `t.${q(c)}`).join(', ')}, null) is distinct from (${compared.map((c) => `r.${q(c)}`).join(', ')}, null)`);
+  }
+  for (const rule of decl.rules ?? []) {
+    if (rule === 'readingNotFuture') {
+      await addErrors(headingOf('data'), t('import:errors.readingFuture'), `select r."_row", r."_cells" from ${resolved} r where r."data" > now()`);
+    }
+    if (rule === 'readingNotBelowLast') {
+      // the counter form's rule: not below the vehicle's current reading — for readings after it;
+      // and within the file, not below the vehicle's reading before it
+      const below = t('import:errors.readingBelowLast', { last: '{{last}}' });
+      await addErrors(headingOf('licznik'), below, `
+        select r."_row", r."_cells", replace(${lit(below)}, '{{last}}', c."aktStanLicz"::text) as "message"
+        from ${resolved} r join car c on c."pojazdId" = r."pojazdId"
+        where r."licznik" < c."aktStanLicz" and (c."aktDataLicz" is null or r."data" >= c."aktDataLicz")
+          and not exists (select 1 from ${q(decl.table)} t where ${keyJoin('t', 'r')})`);
+      await addErrors(headingOf('licznik'), below, `
+        select x."_row", x."_cells", replace(${lit(below)}, '{{last}}', x."before"::text) as "message" from (
+          select r."_row", r."_cells", r."licznik", lag(r."licznik") over (partition by r."pojazdId" order by r."data", r."_row") as "before"
+          from ${resolved} r where r."pojazdId" is not null) x
+        where x."licznik" < x."before"`);
+    }
+  }
+  await treeChecks(more);
+  await moreChecks(more);
+  const errorCount = Number((await session.query<{ n: string }>('select count(distinct "rowNo") as n from import_error where "runId" = $1', [run.id])).rows[0].n);
+  await session.query(`delete from ${resolved} r using (select distinct "rowNo" from import_error where "runId" = $1) e where e."rowNo" = r."_row"`, [run.id]);
+  const valid = Number((await session.query<{ n: string }>(`select count(*) as n from ${resolved}`)).rows[0].n);
+
+  const commit = run.mode === 'import' && (errorCount === 0 || run.onError === 'validRows');
+  const counts = { new: 0, changed: 0, unchanged: 0, deactivated: 0, errors: errorCount };
+  // Each write is one statement over the resolved rows; the same FROM … WHERE serves the write of
+  // a run that commits and the count of one that writes nothing (a dry run, or an all-or-nothing
+  // run with errors): the counts are the writes' own conditions, without the writes' cost (the
+  // table's indexes and triggers) — docs/decisions.md "Imports (issue 34)", "Dry run".
+  const count = async (from: string, params: unknown[] = []) =>
+    Number((await session.query<{ n: string }>(`select count(*) as n ${from}`, params)).rows[0].n);
+  // a reference none of whose columns the file has keeps the stored record it points at
+  const absent = new Set(Object.entries(refs).filter(([name]) => !decl.fields.some((f) => f.reference === name && columnIndex.has(f.id))).map(([, r]) => r.into));
+  const value = (c: string) => absent.has(c) ? `t.${q(c)}` : (refInto.has(c) || !fields.find((f) => f.id === c && f.blank === 'keep')
+    ? `r.${q(c)}`
+    : `case when r."_json" ? ${lit(c)} then r.${q(c)} else t.${q(c)} end`);
+  // a row of the table (t) that its file row (r) changes
+  const changedWhere = `${keyJoin('t', 'r')}
+    and (${compared.map((c) => `t.${q(c)}`).join(', ')}, null) is distinct from (${compared.map(value).join(', ')}, null)`;
+  const newRows = `from ${resolved} r where not exists (select 1 from ${q(decl.table)} t where ${keyJoin('t', 'r')})`;
+  const deactivate = decl.missing?.deactivate;
+  const set = Object.entries(deactivate?.set ?? {});
+  // a row of the table (t) of the file's clients that the file no longer names
+  const missingWhere = decl.client && `t.${q(decl.client)} in (select distinct r.${q(decl.client)} from ${resolved} r)
+      and not exists (select 1 from ${resolved} r where ${keyJoin('t', 'r')})
+      and (${set.map(([c]) => `t.${q(c)}`).join(', ')}, null) is distinct from (${set.map((_, i) => `$${i + 1}`).join(', ')}, null)`;
+  // a file with errors deactivates nothing: a row in error may be one the file meant to keep
+  const deactivating = run.missing === 'deactivate' && deactivate && missingWhere && errorCount === 0;
+  const changes = !decl.insertOnly && compared.length > 0;
+  // A tree (units, parents first) or child rows (a contract's positions) are counted by what their
+  // own writes find, row after row: such a run that writes nothing runs its writes and rolls back.
+  const countsByWriting = Boolean(decl.tree || decl.children);
+
+  if (!commit && !countsByWriting) {
+    if (changes) counts.changed = await count(`from ${q(decl.table)} t, ${resolved} r where ${changedWhere}`);
+    counts.new = await count(newRows);
+    if (deactivating) counts.deactivated = await count(`from ${q(decl.table)} t where ${missingWhere}`, set.map(([, v]) => v));
+    counts.unchanged = valid - counts.new - counts.changed;
+  } else {
+    await session.query('begin');
+    try {
+      // one run of a declaration at a time writes (the advisory lock is held by this connection already)
+      // a tree's new rows, parents first (tree.ts); the UPDATE below then finds them unchanged
+      counts.new += await insertTree(more);
+      if (changes) {
+        const changed = await session.query(`update ${q(decl.table)} t set ${compared.map((c) => `${q(c)} = ${value(c)}`).join(', ')}
+          from ${resolved} r where ${changedWhere}`);
+        counts.changed = changed.rowCount;
+      }
+      const inserted = await session.query(`insert into ${q(decl.table)} (${written.map(q).join(', ')})
+        select ${written.map((c) => `r.${q(c)}`).join(', ')} ${newRows}`);
+      counts.new += inserted.rowCount;
+      counts.unchanged = valid - counts.new - counts.changed;
+      await writeChildren(more, counts);
+      if (deactivating) {
+        const done = await session.query(`update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
+          where ${missingWhere}`, set.map(([, v]) => v));
+        counts.deactivated = done.rowCount;
+      }
+      for (const follow of decl.after ?? []) {
+        if (follow === 'vehicleOdometer') {
+          // what the counter form does for one reading: the vehicle's current reading and its day follow the newest reading
+          await session.query(`
+            update car c set "aktStanLicz" = n."licznik", "aktDataLicz" = n."at"::date
+            from (select distinct on (r."pojazdId") r."pojazdId", r."licznik", r."data" as "at"
+                  from ${resolved} r order by r."pojazdId", r."data" desc) n
+            where c."pojazdId" = n."pojazdId" and (c."aktDataLicz" is null or n."at"::date >= c."aktDataLicz")
+              and (c."aktStanLicz", c."aktDataLicz") is distinct from (n."licznik", n."at"::date)`);
+        } else await followUp(more, follow);
+      }
+      if (commit) await run.beforeCommit?.(counts, total);
+      await session.query(commit ? 'commit' : 'rollback');
+    } catch (error) {
+      await session.query('rollback').catch(() => undefined);
+      throw error;
+    }
+  }
+  await session.query(`drop table if exists ${resolved}`);
+
+  const vars = { ...counts };
+  const rowsInvalid = run.mode === 'import' && !commit;
+  return {
+    state: rowsInvalid ? 'failed' : 'succeeded',
+    message: rowsInvalid ? t('import:errors.rowsInvalid', { count: errorCount }) : t(run.mode === 'dryRun' ? 'import:messages.dryRunDone' : 'import:messages.done', vars),
+    counts,
+    total,
+    unknownColumns,
+    encoding: head.encoding,
+    delimiter: head.delimiter,
+  };
+}

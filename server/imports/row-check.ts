@@ -1,0 +1,98 @@
+/**
+ * The check of one row: its cells read by the fields' types (convert.ts), then the entity schema's
+ * rules for those fields (types, lengths, formats, ranges) with ajv and the forms' Polish messages
+ * (runtime/core/validation-messages.ts), so an import says what the form would say.
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { fieldMessages, type Translate } from '../../runtime/core/validation-messages.ts';
+import type { Bundle } from '../config/bundle.ts';
+import { convertCell, EMPTY } from './convert.ts';
+import { resolveFields, type ImportDecl, type ResolvedField } from './declaration.ts';
+import type { Cell } from './read-file.ts';
+
+export interface RowError {
+  column: string | null;
+  message: string;
+}
+
+export interface CheckedRow {
+  /** Values of the written fields: a blank "keep" cell is absent, a blank "clear" cell null. */
+  data: Record<string, unknown>;
+  errors: RowError[];
+}
+
+interface Compiled {
+  fields: ResolvedField[];
+  validate: ValidateFunction;
+  schema: Record<string, any>;
+}
+
+const compiled = new WeakMap<Bundle, Map<string, Compiled>>();
+
+export function compiledChecks(bundle: Bundle, decl: ImportDecl): Compiled {
+  let byName = compiled.get(bundle);
+  if (!byName) compiled.set(bundle, (byName = new Map()));
+  let entry = byName.get(decl.import);
+  if (!entry) {
+    const fields = resolveFields(decl, bundle.schemas);
+    const properties: Record<string, any> = {};
+    for (const f of fields) if (f.property) properties[f.id] = withoutMomentFormat(stripMeta(f.property), f.type);
+    const schema = { type: 'object', properties, required: fields.filter((f) => f.required && !f.reference).map((f) => f.id) };
+    const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
+    addFormats(ajv);
+    entry = { fields, validate: ajv.compile(schema), schema };
+    byName.set(decl.import, entry);
+  }
+  return entry;
+}
+
+/** A moment is read and checked by its converter (a local "YYYY-MM-DD HH:MM:SS", no zone): the schema's RFC 3339 format would refuse it. */
+function withoutMomentFormat(schema: Record<string, any>, type: string): Record<string, any> {
+  if (type !== 'datetime' || schema.format !== 'date-time') return schema;
+  const { format: _format, ...rest } = schema;
+  return rest;
+}
+
+function stripMeta(schema: Record<string, any>): Record<string, any> {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-') || k === 'x-messages' || k === '$comment'));
+}
+
+/**
+ * Checks one row. `columnOf` maps each field to the file's heading (undefined: the field has no
+ * column in this file). Reference fields are read (`$ref:<reference>:<field>`) and looked up later,
+ * in the database, set-based.
+ */
+export function checkRow(c: Compiled, cells: Cell[], columnIndex: Map<string, number>, columnOf: Map<string, string>, t: Translate): CheckedRow {
+  const data: Record<string, unknown> = {};
+  const errors: RowError[] = [];
+  const badFields = new Set<string>();
+  for (const field of c.fields) {
+    const index = columnIndex.get(field.id);
+    if (index === undefined) continue;
+    const converted = convertCell(cells[index] ?? null, field.type, field.upper);
+    if ('error' in converted) {
+      errors.push({ column: columnOf.get(field.id) ?? field.id, message: t(converted.error) });
+      badFields.add(field.id);
+      continue;
+    }
+    if (field.reference) {
+      if (converted.value !== EMPTY) data[`$ref:${field.reference}:${field.id}`] = converted.value;
+      continue;
+    }
+    if (converted.value === EMPTY) {
+      if (field.required) continue; // the schema's "required" names it
+      if (field.blank !== 'keep') data[field.id] = null;
+      continue;
+    }
+    data[field.id] = converted.value;
+  }
+  const plain = Object.fromEntries(Object.entries(data).filter(([k]) => !k.startsWith('$ref:')));
+  if (!c.validate(plain)) {
+    for (const m of fieldMessages(c.validate.errors as any, t, c.schema)) {
+      if (badFields.has(m.field)) continue;
+      errors.push({ column: columnOf.get(m.field) ?? m.field, message: m.message });
+    }
+  }
+  return { data, errors };
+}

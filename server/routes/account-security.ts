@@ -1,0 +1,386 @@
+/**
+ * Ustawienia → Bezpieczeństwo (issue 36), for every role: the second factor (TOTP with recovery
+ * codes, passkeys) and the sessions signed in now, each of which can be ended; and the same
+ * sessions, and a reset of the second factor, for an administrator from the user's dialog.
+ *
+ * The enrolment calls are open to a user the configuration asks for a second factor before they
+ * have one (`secondFactorExempt`; the runtime's first session gate), and before the terms and the
+ * first password change, which come after it. Secrets (the TOTP secret, recovery codes) are in
+ * one answer only and never logged (plugins/request-log.ts redacts their fields). Ending a session
+ * deletes it: every process's session cache hears of it at the commit (migration 008).
+ */
+import Bowser from 'bowser';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { verifyPassword } from '../auth/password.ts';
+import { clientAddress, secondFactorRequired } from '../auth/complete-sign-in.ts';
+import { registrationOptions, relyingPartyOf, verifiedRegistration } from '../auth/webauthn.ts';
+import { actorOf, recordChange } from '../audit/index.ts';
+import { failureRecorder, recordSessionEnd } from '../audit/sign-in.ts';
+import { revokeSession } from '../auth/sessions.ts';
+import { HttpError } from '../http-error.ts';
+import { DEFAULT_SESSION_LIFETIME, signedInWithin } from '../auth/sessions.ts';
+import { sessionLifetimeOf } from '../config/security.ts';
+import type { Lockout } from '../repositories/users.ts';
+
+const RESOURCE = 'security';
+const idPattern = '^[1-9][0-9]{0,8}$';
+const sessionIdPattern = '^[A-Za-z0-9_-]{22}$';
+
+export default async function accountSecurityRoutes(app: FastifyInstance) {
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v as any);
+  const store = app.secondFactor.store;
+  const op = (action: string, summary: string) => ({ resource: RESOURCE, action, summary });
+  const errorResponse = { $ref: 'error-response#' };
+  const own = { access: 'signedIn' as const, termsExempt: true, firstLoginExempt: true };
+  const enrolment = { ...own, secondFactorExempt: true };
+  const admin = { access: { roles: ['ADMIN' as const] } };
+  const refuse = (field: string, key: string) => {
+    const message = t(key);
+    return new HttpError(400, message, { code: 'VALIDATION', errors: [{ field, message }] });
+  };
+  const notFound = () => new HttpError(404, t('errors:notFound'));
+  const noContent = { type: 'null', description: 'Done' };
+  const codesAnswer = {
+    type: 'object', required: ['recoveryCodes'], additionalProperties: false,
+    properties: { recoveryCodes: { type: 'array', items: { type: 'string' }, description: 'Ten one-time recovery codes: shown this once, kept hashed.' } },
+  };
+  const sessionList = {
+    type: 'array',
+    items: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        id: { type: 'string' }, current: { type: 'boolean' }, device: { type: 'string' }, browser: { type: 'string' },
+        address: { type: ['string', 'null'] }, createdAt: { type: 'string', format: 'date-time' }, lastSeenAt: { type: 'string', format: 'date-time' },
+      },
+    },
+  };
+
+  /** The account of the caller (a session of a deleted account has ended before it gets here). */
+  async function me(request: FastifyRequest) {
+    const user = await app.users.byId(request.session!.userId);
+    if (!user) throw new HttpError(401, t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
+    return user;
+  }
+
+  /** "Windows 10 · komputer" and "Chrome 131" from a user agent (bowser); unknown parts say so. */
+  function describe(userAgent: string | null) {
+    const unknown = t('security:sessions.unknown');
+    if (!userAgent) return { device: unknown, browser: unknown };
+    const parsed = Bowser.parse(userAgent);
+    const os = [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ');
+    const kind = parsed.platform.type ? t(`security:sessions.platforms.${parsed.platform.type}`, { defaultValue: parsed.platform.type }) : '';
+    const browser = [parsed.browser.name, parsed.browser.version?.split('.')[0]].filter(Boolean).join(' ');
+    return { device: [os, kind].filter(Boolean).join(' · ') || unknown, browser: browser || unknown };
+  }
+
+  async function sessionsOf(userId: number, currentHash?: string) {
+    return (await app.sessions.listOf(userId)).map((s) => ({
+      id: s.id, current: s.tokenHash === currentHash, ...describe(s.userAgent), address: s.address,
+      createdAt: new Date(s.createdAt).toISOString(), lastSeenAt: new Date(s.lastSeenAt).toISOString(),
+    }));
+  }
+
+  /** Ends the session of `userId` named by its list id; false when there is none. */
+  async function endSession(request: FastifyRequest, userId: number, id: string): Promise<boolean> {
+    const session = (await app.sessions.listOf(userId)).find((s) => s.id === id);
+    if (!session) return false;
+    // the end and its entry in the audit trail (issue 37) commit together; the entry names the session by its list id
+    await app.db.transaction().execute(async (trx) => {
+      await revokeSession(trx, session.tokenHash);
+      await recordSessionEnd(trx, actorOf(request), userId, 'session-end', { sessionId: [id, null] });
+    });
+    app.sessions.forget(session.tokenHash);
+    return true;
+  }
+
+  /** The trail's entry of a change to an account's security (issue 37): resource users, the account as its record. */
+  const audit = (trx: Parameters<typeof recordChange>[0], request: FastifyRequest, userId: number, action: string, changes: Record<string, [unknown, unknown]>) =>
+    recordChange(trx, { actor: actorOf(request), resource: 'users', recordKey: userId, action, changes });
+
+  /**
+   * The password (and, where asked, a code) of a change that weakens the account: a wrong one
+   * counts towards the sign-in lock-out of the login for this address, like a wrong password at
+   * sign-in, so a stolen session cannot guess it; while locked, refused with 429.
+   */
+  async function confirmIdentity(request: FastifyRequest, user: any, password: string, code?: string) {
+    const address = clientAddress(request);
+    const minutes = await app.users.lockedMinutes(user.login, address);
+    if (minutes > 0) throw new HttpError(429, t('login:errors.locked', { minutes }), { code: 'LOCKED' });
+    const fail = async (field: string, key: string) => {
+      // the trail (issue 37): a wrong password or code of a signed-in user is a failed proof like a sign-in's, and may lock
+      const record = failureRecorder(request, { login: user.login, userId: user.id, outcome: field === 'password' ? 'BAD_CREDENTIALS' : 'BAD_SECOND_FACTOR', method: field === 'password' ? 'password' : 'totp' });
+      await app.users.recordFailure(user.login, address, app.config.bundle.app.security.lockout as Lockout, record);
+      return refuse(field, key);
+    };
+    if (!(await verifyPassword(password, user.passwordHash))) throw await fail('password', 'security:errors.passwordWrong');
+    if (code !== undefined && !(await store.checkTotp(user.id, code.replace(/\s/g, '')))) throw await fail('code', 'security:errors.codeInvalid');
+  }
+
+  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END', outcome: any) =>
+    app.loginHistory.record({ login: user.login, rola: user.rola, event, outcome, success: true });
+
+  app.get('/api/account/security', {
+    config: { ...enrolment, operation: op('overview', 'The caller\'s second factor, passkeys and sessions (Ustawienia → Bezpieczeństwo)') },
+    schema: {
+      response: {
+        200: {
+          type: 'object', additionalProperties: false, required: ['required', 'totp', 'recoveryCodesLeft', 'passkeys', 'sessions'],
+          properties: {
+            required: { type: 'boolean', description: 'The configuration asks this user for a second factor (security.secondFactorRequiredWhen).' },
+            totp: { type: 'boolean', description: 'An authenticator app is set up.' },
+            recoveryCodesLeft: { type: 'integer' },
+            passkeys: {
+              type: 'array',
+              items: {
+                type: 'object', additionalProperties: false,
+                properties: { id: { type: 'integer' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, lastUsedAt: { type: ['string', 'null'], format: 'date-time' } },
+              },
+            },
+            sessions: sessionList,
+          },
+        },
+      },
+    },
+    handler: async (request) => {
+      const session = request.session!;
+      const factors = await store.factorsOf(session.userId);
+      return {
+        required: secondFactorRequired(app, session.role),
+        totp: factors.totp,
+        recoveryCodesLeft: factors.recoveryCodesLeft,
+        passkeys: factors.passkeys.map((p) => ({ id: Number(p.id), name: p.name, createdAt: new Date(p.createdAt).toISOString(), lastUsedAt: p.lastUsedAt ? new Date(p.lastUsedAt).toISOString() : null })),
+        sessions: await sessionsOf(session.userId, session.tokenHash),
+      };
+    },
+  });
+
+  app.post('/api/account/totp/setup', {
+    config: { ...enrolment, operation: op('totpSetup', 'Begin setting up an authenticator app: its secret as text and as a QR code') },
+    schema: {
+      description: 'A new secret (replacing one not yet confirmed); TOTP is on only after POST /api/account/totp/confirm with a first code. 409 when it is on already.',
+      response: {
+        200: {
+          type: 'object', required: ['secret', 'otpauthUrl', 'qrDataUrl'], additionalProperties: false,
+          properties: { secret: { type: 'string', description: 'Base32; shown to type into the app' }, otpauthUrl: { type: 'string' }, qrDataUrl: { type: 'string', description: 'data:image/png;base64 QR code of otpauthUrl' } },
+        },
+        409: errorResponse,
+      },
+    },
+    handler: async (request) => {
+      const user = await me(request);
+      const issuer = app.config.t(String(app.config.bundle.app.loginAppName ?? 'Portal'));
+      const made = await store.beginTotp(user.id, user.login, issuer);
+      if (!made) throw new HttpError(409, t('security:errors.totpAlreadyOn'), { code: 'TOTP_ALREADY_ON' });
+      return made;
+    },
+  });
+
+  app.post<{ Body: { code: string } }>('/api/account/totp/confirm', {
+    config: { ...enrolment, operation: op('totpConfirm', 'Confirm the authenticator app with a first code; answers the recovery codes') },
+    schema: {
+      body: { $ref: 'totp-confirm-request#' },
+      response: { 200: codesAnswer, 400: errorResponse },
+    },
+    handler: async (request) => {
+      const user = await me(request);
+      if (!(await store.checkTotp(user.id, request.body.code.replace(/\s/g, ''), { pending: true }))) throw refuse('code', 'security:errors.codeInvalid');
+      const recoveryCodes = await store.confirmTotp(user.id, (trx) => audit(trx, request, user.id, 'totp-enable', { totp: [false, true], recoveryCodes: [null, 'new'] }));
+      await history(user, 'SECOND_FACTOR', 'TOTP_ENABLED');
+      return { recoveryCodes };
+    },
+  });
+
+  app.post<{ Body: { password: string; code: string } }>('/api/account/totp/disable', {
+    config: { ...own, operation: op('totpDisable', 'Switch the authenticator app off (the password and a current code)') },
+    schema: {
+      description: 'Refused with 400 while the configuration asks this user for a second factor and no passkey remains; a wrong password or code counts towards the sign-in lock-out.',
+      body: { $ref: 'totp-disable-request#' },
+      response: { 204: noContent, 400: errorResponse, 429: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await me(request);
+      const factors = await store.factorsOf(user.id);
+      if (!factors.totp) throw refuse('code', 'security:errors.totpOff');
+      await confirmIdentity(request, user, request.body.password, request.body.code);
+      if (secondFactorRequired(app, user.rola) && factors.passkeys.length === 0) throw refuse('code', 'security:errors.lastFactorRequired');
+      await store.disableTotp(user.id, (trx) => audit(trx, request, user.id, 'totp-disable', { totp: [true, false], recoveryCodes: ['old', null] }));
+      await history(user, 'SECOND_FACTOR', 'TOTP_DISABLED');
+      return reply.status(204).send();
+    },
+  });
+
+  app.post<{ Body: { password: string } }>('/api/account/recovery-codes', {
+    config: { ...own, operation: op('recoveryCodes', 'New recovery codes (the password); the old ones stop working') },
+    schema: {
+      body: { $ref: 'recovery-codes-request#' },
+      response: { 200: codesAnswer, 400: errorResponse, 429: errorResponse },
+    },
+    handler: async (request) => {
+      const user = await me(request);
+      if (!(await store.factorsOf(user.id)).totp) throw refuse('password', 'security:errors.totpOff');
+      await confirmIdentity(request, user, request.body.password);
+      const recoveryCodes = await store.regenerateRecoveryCodes(user.id, (trx) => audit(trx, request, user.id, 'recovery-codes-renew', { recoveryCodes: ['old', 'new'] }));
+      await history(user, 'SECOND_FACTOR', 'RECOVERY_CODES_RENEWED');
+      return { recoveryCodes };
+    },
+  });
+
+  app.post('/api/account/passkeys/options', {
+    config: { ...enrolment, operation: op('passkeyOptions', 'Begin registering a passkey: the options for the browser') },
+    schema: {
+      description: 'PublicKeyCredentialCreationOptionsJSON for navigator.credentials.create (@simplewebauthn/browser startRegistration), with a ticket to send back with the answer. ' +
+        'A passkey signs in alone, so only a session signed in within security.session.recentSignInMinutes may add one: otherwise 403 SIGN_IN_AGAIN.',
+      response: { 403: errorResponse, 200: { type: 'object', required: ['ticket', 'options'], properties: { ticket: { type: 'string' }, options: { type: 'object', additionalProperties: true } } } },
+    },
+    handler: async (request) => {
+      const user = await me(request);
+      // a passkey signs in alone: only a fresh sign-in may add one, so a stolen session cannot add its own way in (ASVS 7.5.1)
+      const recent = sessionLifetimeOf(app.config.bundle.app).recentSignInMinutes ?? DEFAULT_SESSION_LIFETIME.recentSignInMinutes!;
+      if (!(await signedInWithin(app.db, request.session!.tokenHash, recent))) throw new HttpError(403, t('security:errors.signInAgain'), { code: 'SIGN_IN_AGAIN' });
+      const rpName = app.config.t(String(app.config.bundle.app.loginAppName ?? 'Portal'));
+      const options = await registrationOptions(relyingPartyOf(request), rpName, { id: user.id, login: user.login, name: `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() || user.login }, await store.passkeysOf(user.id));
+      const ticket = await store.newTicket({ userId: user.id, purpose: 'REGISTER_PASSKEY' });
+      await store.setChallenge(ticket, options.challenge);
+      return { ticket, options };
+    },
+  });
+
+  app.post<{ Body: { ticket: string; name: string; response: RegistrationResponseJSON } }>('/api/account/passkeys', {
+    config: { ...enrolment, operation: op('passkeyAdd', 'Register a passkey: the browser\'s answer and the name the user gives it') },
+    schema: {
+      body: { $ref: 'passkey-add-request#' },
+      response: { 201: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }, 400: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await me(request);
+      const { ticket, name, response } = request.body;
+      const row = await store.ticket(ticket, 'REGISTER_PASSKEY');
+      if (!row || row.userId !== user.id || !row.challenge || !(await store.spendTicket(ticket))) throw refuse('response', 'security:errors.passkeyExpired');
+      const made = await verifiedRegistration(relyingPartyOf(request), row.challenge, response);
+      if (!made) throw refuse('response', 'security:errors.passkeyNotRegistered');
+      if (await store.passkeyByCredential(made.credentialId)) throw refuse('response', 'security:errors.passkeyKnown');
+      const id = await store.addPasskey(user.id, { ...made, name: name.trim() },
+        (trx, passkeyId) => audit(trx, request, user.id, 'passkey-add', { passkeyId: [null, passkeyId], passkeyName: [null, name.trim()] }));
+      await history(user, 'SECOND_FACTOR', 'PASSKEY_ADDED');
+      reply.code(201);
+      return { id };
+    },
+  });
+
+  app.put<{ Params: { id: string }; Body: { name: string } }>('/api/account/passkeys/:id', {
+    config: { ...own, operation: op('passkeyRename', 'Rename one of the caller\'s passkeys') },
+    schema: {
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: idPattern } } },
+      body: { $ref: 'passkey-rename-request#' },
+      response: { 204: noContent, 404: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const id = Number(request.params.id);
+      const name = request.body.name.trim();
+      if (!(await store.renamePasskey(request.session!.userId, id, name,
+        (trx, before) => (before === name ? Promise.resolve() : audit(trx, request, request.session!.userId, 'passkey-rename', { passkeyId: [id, id], passkeyName: [before, name] }))))) throw notFound();
+      return reply.status(204).send();
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/account/passkeys/:id', {
+    config: { ...own, operation: op('passkeyRemove', 'Remove one of the caller\'s passkeys') },
+    schema: {
+      description: 'Refused with 400 when it is the last second factor of a user the configuration asks for one.',
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: idPattern } } },
+      response: { 204: noContent, 400: errorResponse, 404: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await me(request);
+      const factors = await store.factorsOf(user.id);
+      const id = Number(request.params.id);
+      if (!factors.passkeys.some((p) => Number(p.id) === id)) throw notFound();
+      if (secondFactorRequired(app, user.rola) && !factors.totp && factors.passkeys.length === 1) throw refuse('id', 'security:errors.lastFactorRequired');
+      await store.removePasskey(user.id, id, (trx, name) => audit(trx, request, user.id, 'passkey-remove', { passkeyId: [id, null], passkeyName: [name, null] }));
+      await history(user, 'SECOND_FACTOR', 'PASSKEY_REMOVED');
+      return reply.status(204).send();
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/account/sessions/:id', {
+    config: { ...own, secondFactorExempt: true, operation: op('sessionEnd', 'End one of the caller\'s sessions (Wyloguj)') },
+    schema: {
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: sessionIdPattern } } },
+      response: { 204: noContent, 404: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await me(request);
+      if (!(await endSession(request, user.id, request.params.id))) throw notFound();
+      await history(user, 'SESSION_END', 'ENDED_BY_USER');
+      return reply.status(204).send();
+    },
+  });
+
+  app.post('/api/account/sessions/end-others', {
+    config: { ...own, secondFactorExempt: true, operation: op('sessionsEndOthers', 'End every session of the caller but this one (Wyloguj wszędzie indziej)') },
+    schema: { response: { 204: noContent } },
+    handler: async (request, reply) => {
+      const session = request.session!;
+      await app.db.transaction().execute(async (trx) => {
+        await app.sessions.revokeAllOf(session.userId, session.tokenHash, trx);
+        await recordSessionEnd(trx, actorOf(request), session.userId, 'session-end', { others: [null, true] });
+      });
+      const user = await me(request);
+      await history(user, 'SESSION_END', 'ENDED_BY_USER');
+      return reply.status(204).send();
+    },
+  });
+
+  // ---- the administrator, from the user's dialog ----
+  const userParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: idPattern } } };
+  async function account(id: string) {
+    const user = await app.users.byId(Number(id));
+    if (!user) throw notFound();
+    return user;
+  }
+
+  app.get<{ Params: { id: string } }>('/api/users/:id/sessions', {
+    config: { ...admin, operation: op('userSessions', 'The sessions a user is signed in with now (ADMIN)') },
+    schema: { params: userParams, response: { 200: sessionList, 404: errorResponse } },
+    handler: async (request) => {
+      const user = await account(request.params.id);
+      return sessionsOf(user.id, request.session!.tokenHash);
+    },
+  });
+
+  app.delete<{ Params: { id: string; sessionId: string } }>('/api/users/:id/sessions/:sessionId', {
+    config: { ...admin, operation: op('userSessionEnd', 'End a session of a user (ADMIN); on every process at once') },
+    schema: {
+      params: { type: 'object', required: ['id', 'sessionId'], properties: { id: { type: 'string', pattern: idPattern }, sessionId: { type: 'string', pattern: sessionIdPattern } } },
+      response: { 204: noContent, 404: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await account(request.params.id);
+      if (!(await endSession(request, user.id, request.params.sessionId))) throw notFound();
+      await history(user, 'SESSION_END', 'ENDED_BY_ADMIN');
+      return reply.status(204).send();
+    },
+  });
+
+  app.post<{ Params: { id: string } }>('/api/users/:id/second-factor/reset', {
+    config: { ...admin, operation: op('userSecondFactorReset', 'Reset a user\'s second factor (ADMIN): set up again at the next sign-in') },
+    schema: {
+      description: 'Removes the authenticator app, the recovery codes and the passkeys of the account and ends its sessions; recorded in the login history (SECOND_FACTOR_RESET).',
+      params: userParams,
+      response: { 204: noContent, 404: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await account(request.params.id);
+      // the trail (issue 37) names the administrator who did it, in the reset's own transaction
+      await store.resetAll(user.id, (trx, removed) => recordChange(trx, {
+        actor: actorOf(request), resource: 'users', recordKey: user.id, action: 'second-factor-reset',
+        changes: { totp: [removed.totp, false], passkeys: [removed.passkeys, 0], unusedRecoveryCodes: [removed.recoveryCodes, 0] },
+      }));
+      await app.sessions.revokeAllOf(user.id, user.id === request.session!.userId ? request.session!.tokenHash : undefined);
+      await history(user, 'SECOND_FACTOR_RESET', 'RESET_BY_ADMIN');
+      return reply.status(204).send();
+    },
+  });
+
+}

@@ -1,0 +1,58 @@
+import { type Page } from '@playwright/test';
+import { axeScan, expect, signIn, test, toast } from './support';
+
+const loginRow = (page: Page, login: string) => page.locator(`.ag-row [col-id="login"]`).filter({ hasText: new RegExp(`^${login}$`) });
+const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
+
+/** Changes manager3's client through the user form. */
+async function changeClient(page: Page, search: string, option: RegExp) {
+  await page.goto('/app/users');
+  await loginRow(page, 'manager3').click();
+  await toolbar(page, 'Edytuj').click();
+  const edit = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
+  const client = edit.getByRole('combobox', { name: /^Klient/ });
+  await client.fill(search);
+  await edit.getByRole('option', { name: option }).click();
+  await edit.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(edit).toBeHidden();
+  await expect(toast(page, 'Zapisano zmiany użytkownika')).toBeVisible();
+}
+
+test('an administrator changes a user\'s client and sees the change in Dziennik zmian, field by field', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'admin');
+  await changeClient(page, 'Tra', /KL001 — Transbud/);
+
+  await page.getByRole('link', { name: 'Dziennik zmian' }).click();
+  await expect(page).toHaveURL(/\/app\/dziennik-zmian$/);
+  await expect(page.getByRole('heading', { name: 'Dziennik zmian' })).toBeVisible();
+  const first = page.locator('.ag-row').filter({ hasText: 'klientSymbol' }).first();
+  await expect(first).toContainText('Użytkownicy');
+  await expect(first).toContainText('admin');
+  await expect(first).toContainText('Zmiana');
+  const tableAxe = await axeScan(page).analyze();
+  expect(tableAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  for (const width of [1400, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (process.env.SHOTS) await page.screenshot({ path: `/tmp/audit-table-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await first.dblclick();
+  const dialog = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });
+  await expect(dialog).toBeVisible();
+  const change = dialog.getByRole('row').filter({ hasText: 'Klient' });
+  await expect(change).toContainText('KL003');
+  await expect(change).toContainText('KL001');
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  const axe = await axeScan(page).include('.modal-dialog').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  for (const width of [1400, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (process.env.SHOTS) await page.screenshot({ path: `/tmp/audit-details-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.keyboard.press('Escape');
+
+  // manager3 gets the client back (other journeys expect it)
+  await changeClient(page, 'Agro', /KL003/);
+});

@@ -1,0 +1,103 @@
+/**
+ * A person's data from the user's dialog (issue 37, RODO): the administrator exports a driver's
+ * data (a real download: a zip with its Polish index) and anonymises a person created for it; the
+ * driver with an open assignment is refused with the reason.
+ */
+import { type Page } from '@playwright/test';
+import JSZip from 'jszip';
+import { readFileSync } from 'node:fs';
+import { axeScan, expect, signIn, test, toast } from './support';
+
+const loginRow = (page: Page, login: string) => page.locator('.ag-row [col-id="login"]').filter({ hasText: new RegExp(`^${login.replace('.', '\\.')}$`) });
+const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
+const shots = async (page: Page, name: string) => {
+  for (const width of [1400, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+    if (process.env.SHOTS) await page.screenshot({ path: `/tmp/rodo-${name}-${width}.png`, animations: 'disabled' });
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+};
+/** Toasts sit over the table's toolbar: closed before it is used again. */
+async function closeToasts(page: Page) {
+  const close = page.locator('.toast .btn-close');
+  while (await close.count()) await close.first().click();
+}
+async function openEdit(page: Page, login: string) {
+  await closeToasts(page);
+  await loginRow(page, login).click();
+  await toolbar(page, 'Edytuj').click();
+  const dialog = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('an administrator exports a driver\'s personal data and anonymises another person', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, 'admin');
+  await page.goto('/app/users');
+  await expect(loginRow(page, 'kierowca')).toBeVisible();
+
+  // the export: a zip saved at once, with the index in Polish
+  const dialog = await openEdit(page, 'kierowca');
+  await expect(dialog.getByRole('button', { name: 'Eksport danych osobowych' })).toBeVisible();
+  await shots(page, 'dialog');
+  const result = await axeScan(page).include('.modal-dialog').analyze();
+  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  const downloaded = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Eksport danych osobowych' }).click();
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toMatch(/^Dane osobowe kierowca \d{4}-\d{2}-\d{2}\.zip$/);
+  const zip = await JSZip.loadAsync(readFileSync(await download.path()));
+  expect(await zip.file('indeks.txt')!.async('string')).toContain('Jan Kowalski (login kierowca');
+  expect(JSON.parse(await zip.file('json/uzytkownik.json')!.async('string'))[0].login).toBe('kierowca');
+  await expect(toast(page, 'Przygotowano eksport danych osobowych')).toBeVisible();
+
+  // the driver still has his vehicle: refused, saying why
+  const again = await openEdit(page, 'kierowca');
+  await again.getByRole('button', { name: 'Anonimizuj' }).click();
+  await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, /Nie można zanonimizować osoby, która ma otwarty przydział pojazdu WZ12345/)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(again).toBeHidden();
+
+  // a person to forget: added here, so that the other journeys keep the demo's people
+  await closeToasts(page);
+  await toolbar(page, 'Dodaj').click();
+  const create = page.getByRole('dialog', { name: 'Dodaj użytkownika' });
+  await create.getByLabel(/^Login/).fill('zofia.zapomniana');
+  await create.getByLabel(/^Imię/).fill('Zofia');
+  await create.getByLabel(/^Nazwisko/).fill('Zapomniana');
+  await create.getByLabel(/^E-mail/).fill('zofia.zapomniana@transbud.pl');
+  const client = create.getByRole('combobox', { name: /^Klient/ });
+  await client.fill('Tra');
+  await create.getByRole('option', { name: /KL001 — Transbud/ }).click();
+  await create.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Dodano użytkownika')).toBeVisible();
+  await expect(create).toBeHidden();
+
+  const forget = await openEdit(page, 'zofia.zapomniana');
+  await forget.getByRole('button', { name: 'Anonimizuj' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });
+  await expect(confirm).toContainText('Anonimizować tę osobę?');
+  await expect(confirm).toContainText('Tej operacji nie można cofnąć.');
+  await shots(page, 'confirm');
+  await confirm.getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, 'Osobę zanonimizowano, a jej konto zamknięto')).toBeVisible();
+  await expect(forget).toBeHidden();
+  await expect(loginRow(page, 'zofia.zapomniana')).toHaveCount(0);
+  await expect(page.locator('.ag-row').filter({ hasText: 'Zapomniana' })).toHaveCount(0);
+  await shots(page, 'after');
+
+  // recorded: the trail names the anonymisation and what it changed, without the removed values
+  await closeToasts(page);
+  await page.getByRole('link', { name: 'Dziennik zmian' }).click();
+  const entry = page.locator('.ag-row').filter({ hasText: 'Anonimizacja osoby' }).first();
+  await expect(entry).toContainText('admin');
+  await entry.dblclick();
+  const details = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });
+  await expect(details.getByRole('row').filter({ hasText: 'Login' })).toContainText(/zmieniono.*anonim-\d+/);
+  await expect(details).not.toContainText('Zapomniana');
+  await expect(details.getByRole('row').filter({ hasText: 'Zmienione wiersze' })).toBeVisible();
+  await shots(page, 'trail');
+});

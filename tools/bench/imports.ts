@@ -1,0 +1,212 @@
+/**
+ * Imports (issue 34), part of `npm run bench`; alone, on PostgreSQL (DATABASE_URL, default the local
+ * `test` database):
+ *   node --import tsx tools/bench/imports.ts [--cars 100000] [--readings 1000000] [--schema bench]
+ *
+ * The server runs in a process of its own (server-process.ts: server/main.ts, as operators run it,
+ * its import-run jobs on its own queue) on a fresh schema (`<schema>_imports`, dropped after), so its
+ * resident size is the server's alone and the load generator does not share its event loop. Side by
+ * side in one run: a CSV of `--cars` vehicles of the manager's client as a dry run, imported,
+ * imported again (0 rows written); then a CSV of `--readings` odometer readings of those vehicles.
+ * For each run: the time from the upload's first byte to the run's end, its counts, the server's
+ * peak resident size above its size just before (Linux: VmHWM after resetting it through
+ * /proc/<pid>/clear_refs, so a short peak is not missed), the load average, and the p95 of the
+ * manager's vehicles-table calls (`POST /api/car/table2`, one user, a call every 100 ms) during the
+ * run beside the p95 of the same calls on the idle portal just before it (same data).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { makeNonce, NONCE_HEADER, SIGNATURE_HEADER, signBody } from '../../runtime/core/signing.ts';
+import { dropSchema, openDatabase } from '../../server/db/connect.ts';
+import { jobQueueSchema } from '../../server/db/job-schema.ts';
+import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
+import { multipartBody } from '../../tests/support/multipart.ts';
+import { apiClient } from './http.ts';
+import { startServer, type ServerProcess } from './server-process.ts';
+import { latency } from './stats.ts';
+
+export const IMPORT_CARS = 100_000;
+export const IMPORT_READINGS = 1_000_000;
+const TABLE_PAUSE_MS = 100;
+const IDLE_CALLS = 60;
+const f1 = (n: number) => n.toFixed(1);
+const n0 = (n: number) => n.toLocaleString('en-US');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ImportBenchInput {
+  root: string;
+  databaseUrl: string;
+  schema: string;
+  cars: number;
+  readings: number;
+  log: (m: string) => void;
+}
+
+const vin = (n: number) => `BENCH${String(n).padStart(12, '0')}`;
+
+function carsCsv(client: string, cars: number): Buffer {
+  const lines = ['\uFEFFVIN;Klient;Nr rejestracyjny;Marka;Rok produkcji;Data rejestracji;OC polisa;OC od;OC do;AC polisa;AC do'];
+  for (let i = 0; i < cars; i++) {
+    lines.push(`${vin(i)};${client};B${String(i).padStart(7, '0')};Marka ${i % 40};${2015 + (i % 10)};${String(1 + (i % 28)).padStart(2, '0')}.06.2020;OC/${i};01.01.2026;31.12.2026;AC/${i};31.12.2026`);
+  }
+  return Buffer.from(lines.join('\r\n') + '\r\n');
+}
+
+function readingsCsv(cars: number, readings: number): Buffer {
+  const perCar = Math.max(1, Math.ceil(readings / cars));
+  const lines = ['VIN;Stan licznika;Data odczytu'];
+  let n = 0;
+  for (let i = 0; i < cars && n < readings; i++) {
+    for (let k = 0; k < perCar && n < readings; k++, n++) lines.push(`${vin(i)};${(k + 1) * 1000};${String(1 + k).padStart(2, '0')}.01.2025 08:00`);
+  }
+  return Buffer.from(lines.join('\n') + '\n');
+}
+
+/** A signed POST of raw bytes, as the browser's upload sends it. */
+function postRaw(baseUrl: string, path: string, body: Buffer, contentType: string, token: string, signingName: string) {
+  const nonce = makeNonce();
+  const url = new URL(baseUrl);
+  return new Promise<{ status: number; text: string }>((done, fail) => {
+    const req = http.request({
+      host: url.hostname, port: url.port, path, method: 'POST',
+      headers: { 'content-type': contentType, 'content-length': body.length, authorization: `Bearer ${token}`, [NONCE_HEADER]: nonce, [SIGNATURE_HEADER]: signBody(signingName, nonce, body) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/** A field of /proc/<pid>/status, in MB. */
+function memory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+export interface ImportFigure {
+  what: string;
+  seconds: number;
+  state: string;
+  counts: { new: number; changed: number; unchanged: number; deactivated: number; errors: number };
+  memoryMb: number;
+  idleP95: number;
+  duringP95: number;
+  duringCalls: number;
+  load: number;
+}
+
+export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
+  if (!/_imports$/.test(o.schema)) throw new Error(`the imports bench drops its schema: give it one of its own ending in _imports, not "${o.schema}"`);
+  const jobSchema = jobQueueSchema(o.schema);
+  await dropSchema({ databaseUrl: o.databaseUrl, schema: o.schema });
+  await dropSchema({ databaseUrl: o.databaseUrl, schema: jobSchema });
+  o.log(`imports: starting a server on a fresh schema ${o.schema}…`);
+  const server: ServerProcess = await startServer(o.root, { DATABASE_URL: o.databaseUrl, DATABASE_SCHEMA: o.schema, DB_APPLICATION_NAME: 'fleet-portal-bench-imports' });
+  const database = await openDatabase({ databaseUrl: o.databaseUrl, schema: o.schema });
+  const figures: ImportFigure[] = [];
+  try {
+    const { name: signingName } = await (await fetch(`${server.baseUrl}/api/init/pre-config`)).json() as { name: string };
+    const api = apiClient(server.baseUrl, signingName);
+    const admin = await api.signIn({ username: DEMO_ACCOUNTS.admin.login, password: DEMO_ACCOUNTS.admin.password, role: 'MANAGER' });
+    const manager = await api.signIn({ username: DEMO_ACCOUNTS.manager.login, password: DEMO_ACCOUNTS.manager.password, role: 'MANAGER' });
+    await api.post('/terms/accept-current', {}, manager);
+    const client = (await sql<{ k: string }>`select "klientSymbol" as k from app_user where login = ${DEMO_ACCOUNTS.manager.login}`.execute(database.db)).rows[0].k;
+    const pid = server.child.pid!;
+
+    const tableCall = () => api.post('/car/table2', { startRow: 0, endRow: 30, sortModel: [{ colId: 'rejestr', sort: 'asc' }], filterModel: {} }, manager);
+    const timedCall = async () => {
+      const started = performance.now();
+      await tableCall();
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 5; i++) await tableCall(); // warm
+
+    const run = async (what: string, declaration: string, mode: string, fileName: string, content: Buffer) => {
+      // the idle portal's p95 of the same call, on the same data, just before
+      const idle: number[] = [];
+      for (let i = 0; i < IDLE_CALLS; i++) {
+        idle.push(await timedCall());
+        await sleep(TABLE_PAUSE_MS);
+      }
+      const { body, contentType } = multipartBody([
+        { name: 'declaration', value: declaration }, { name: 'mode', value: mode }, { name: 'file', filename: fileName, content, type: 'text/csv' },
+      ]);
+      const before = memory(pid, 'VmRSS');
+      writeFileSync(`/proc/${pid}/clear_refs`, '5'); // VmHWM := VmRSS
+      let running = true;
+      const during: number[] = [];
+      const user = (async () => {
+        while (running) {
+          during.push(await timedCall());
+          await sleep(TABLE_PAUSE_MS);
+        }
+      })();
+      const started = performance.now();
+      const created = await postRaw(server.baseUrl, '/api/import/runs', body, contentType, admin, signingName);
+      if (created.status !== 202) throw new Error(`imports: ${created.status} ${created.text}`);
+      const { id } = JSON.parse(created.text) as { id: number };
+      let state: any;
+      for (;;) {
+        state = await api.get(`/import/runs/${id}`, admin);
+        if (state.state !== 'queued' && state.state !== 'running' && state.state !== 'receiving') break;
+        await sleep(200);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      running = false;
+      await user;
+      const figure: ImportFigure = {
+        what, seconds, state: state.state, counts: state.counts, memoryMb: memory(pid, 'VmHWM') - before,
+        idleP95: latency(idle).p95, duringP95: latency(during).p95, duringCalls: during.length, load: os.loadavg()[0],
+      };
+      o.log(`  ${what}: ${f1(seconds)} s, ${figure.state}, new ${figure.counts.new}, changed ${figure.counts.changed}, unchanged ${figure.counts.unchanged}, errors ${figure.counts.errors}; `
+        + `server +${figure.memoryMb.toFixed(0)} MB; table p95 ${f1(figure.idleP95)} ms idle, ${f1(figure.duringP95)} ms during (${during.length} calls); load ${f1(figure.load)}`);
+      figures.push(figure);
+    };
+
+    const cars = carsCsv(client, o.cars);
+    o.log(`imports: ${n0(o.cars)} vehicles (${f1(cars.length / 1e6)} MB CSV)…`);
+    await run(`${n0(o.cars)} vehicles, dry run`, 'car', 'dryRun', 'pojazdy.csv', cars);
+    await run(`${n0(o.cars)} vehicles, import`, 'car', 'import', 'pojazdy.csv', cars);
+    await run(`${n0(o.cars)} vehicles, the same file again`, 'car', 'import', 'pojazdy.csv', cars);
+    const readings = readingsCsv(o.cars, o.readings);
+    o.log(`imports: ${n0(o.readings)} readings (${f1(readings.length / 1e6)} MB CSV)…`);
+    await run(`${n0(o.readings)} odometer readings, import`, 'mileage-reading', 'import', 'odczyty.csv', readings);
+    return figures;
+  } finally {
+    await database.close();
+    await server.stop();
+    await dropSchema({ databaseUrl: o.databaseUrl, schema: o.schema });
+    await dropSchema({ databaseUrl: o.databaseUrl, schema: jobSchema });
+  }
+}
+
+export function importMarkdown(figures: ImportFigure[], o: Pick<ImportBenchInput, 'cars' | 'readings'>): string[] {
+  return ['', `### Imports: ${n0(o.cars)} vehicles and ${n0(o.readings)} odometer readings from CSV (issue 34)`, '',
+    'The server (`server/main.ts`) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end. Server memory: its peak resident size during the run above its size just before. Table p95: the manager\'s vehicles table (`POST /api/car/table2`, a call every 100 ms) during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared).', '',
+    '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during | load |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...figures.map((f) => `| ${f.what} | ${f1(f.seconds)} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.load)} |`)];
+}
+
+export async function importFigures(o: ImportBenchInput): Promise<string[]> {
+  return importMarkdown(await importRuns(o), o);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const { values } = parseArgs({ options: { cars: { type: 'string' }, readings: { type: 'string' }, schema: { type: 'string' } } });
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const input = {
+    root, databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test', schema: `${values.schema ?? 'bench'}_imports`,
+    cars: Number(values.cars ?? IMPORT_CARS), readings: Number(values.readings ?? IMPORT_READINGS), log: (m: string) => console.log(m),
+  };
+  console.log(`load average at the start ${os.loadavg().map(f1).join(' / ')}`);
+  console.log(importMarkdown(await importRuns(input), input).join('\n'));
+}
