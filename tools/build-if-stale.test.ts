@@ -1,8 +1,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runtimeIsStale, serverIsStale } from './build-if-stale.ts';
+import { loadBundle } from '../server/config/load-bundle.ts';
+import { fieldColumns } from '../server/imports/engine.ts';
+import { checkPlanFor } from '../server/imports/row-check.ts';
+import { openCheckedRows, ROWS_WORKER_OUTPUT } from '../server/imports/rows-thread.ts';
 import { buildServer, SERVER_OUTPUT } from './build-server.ts';
 import { HASH_FILE, runtimeSourceHash, SERVER_HASH_FILE, serverSourceHash } from './runtime-hash.ts';
 
@@ -105,7 +110,10 @@ describe('npm start compiles the server only when its sources changed', () => {
 describe('the compiled server', () => {
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'portal-server-out-'));
+    // inside the project: the compiled modules find their libraries in its node_modules
+    const scratch = join(import.meta.dirname, '..', '.tmp');
+    mkdirSync(scratch, { recursive: true });
+    dir = mkdtempSync(join(scratch, 'server-out-'));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -119,5 +127,31 @@ describe('the compiled server', () => {
     expect(specifiers).toContain('fastify');
     // the server's own modules are inside (the route plugins, the shared condition evaluator)
     expect(code).toMatch(/ConditionEvaluator = class/);
+  });
+
+  it('runs the rows of an import on the thread compiled beside it, with its libraries only', async () => {
+    await buildServer(join(import.meta.dirname, '..'), join(dir, 'main.js'));
+    const code = readFileSync(join(dir, ROWS_WORKER_OUTPUT), 'utf8');
+    const specifiers = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(specifiers.filter((s) => s.startsWith('.') || s.endsWith('.ts'))).toEqual([]);
+    const bundle = loadBundle({ root: join(import.meta.dirname, '..'), variant: 'default' });
+    const decl = bundle.imports.car;
+    async function* file() {
+      yield Buffer.from('VIN;Nr rejestracyjny\nVF1AAA;WZ1\nVF1BBB;\n');
+    }
+    const rows = await openCheckedRows(file(), {
+      format: 'csv', fileName: 'pojazdy.csv', plan: checkPlanFor(bundle, decl), locales: bundle.locales, maxRows: 10,
+      copyText: true, batchRows: 100, batchesAhead: 1, nice: 0,
+    }, pathToFileURL(join(dir, ROWS_WORKER_OUTPUT)));
+    try {
+      const { columnIndex, columnOf } = fieldColumns(decl, rows.head.columns, { VIN: 'nrPodw', 'Nr rejestracyjny': 'rejestr' });
+      const batches = [];
+      for await (const batch of rows.batches(columnIndex, columnOf)) batches.push(batch);
+      expect(batches).toEqual([{ type: 'batch', total: 2, values: [],
+        copyText: '2\t{"nrPodw":"VF1AAA","rejestr":"WZ1"}\t["VF1AAA","WZ1"]\n',
+        errors: [[3, 'Nr rejestracyjny', expect.stringMatching(/\S/), '["VF1BBB",""]']] }]);
+    } finally {
+      await rows.close();
+    }
   });
 });

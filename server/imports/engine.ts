@@ -1,9 +1,10 @@
 /**
  * One import run, from the stored file to the counts (docs/decisions.md "Imports (issue 34)"):
  *
- * 1. the file streams out of import_file_chunk, is parsed (read-file.ts) and each row checked in
- *    the process (types, Polish formats, the entity schema's rules: row-check.ts); rows in error
- *    go to import_error, good ones to a temporary staging table (COPY on PostgreSQL);
+ * 1. the file streams out of import_file_chunk to the run's row thread (rows-thread.ts), which
+ *    parses it (read-file.ts) and checks each row (types, Polish formats, the entity schema's rules:
+ *    row-check.ts); rows in error go to import_error, good ones to a temporary staging table (COPY
+ *    on PostgreSQL);
  * 2. set-based, in SQL: the typed rows (jsonb_populate_record over the target table's row type),
  *    their references looked up, then the checks that need the database (a reference that does not
  *    exist, the same key twice in the file, a key of another client's row, the readings' rules);
@@ -17,9 +18,10 @@ import type { Bundle } from '../config/bundle.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { ImportDecl, ResolvedField } from './declaration.ts';
 import { fieldLabel, writtenColumns } from './declaration.ts';
-import { openRows, ImportFileError, type Cell, type ImportFormat } from './read-file.ts';
-import { checkRow, compiledChecks } from './row-check.ts';
-import { copyField, type ImportSession } from './session.ts';
+import { ImportFileError, type ImportFormat } from './read-file.ts';
+import { checkPlanFor } from './row-check.ts';
+import { openCheckedRows, type CheckedRows } from './rows-thread.ts';
+import type { ImportSession } from './session.ts';
 import { followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
@@ -61,11 +63,13 @@ const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const FLUSH_ROWS = 2000;
 const PROGRESS_EVERY = 10_000;
 const CHUNKS_PER_READ = 4;
+/** The row thread checks this many batches ahead of the staging (each FLUSH_ROWS rows). */
+const BATCHES_AHEAD = 2;
 /**
- * The longest the row loop keeps the event loop before it lets the other users' requests in
- * (measured against yielding every 500 rows: docs/benchmarks.md "Imports").
+ * The row thread's nice value: when the cores are busy, the process's requests and the database
+ * come first (measured: docs/benchmarks.md "Imports", "The row thread").
  */
-const SLICE_MS = 5;
+const ROW_THREAD_NICE = 10;
 
 /** The stored file, chunk after chunk, a few at a time. */
 async function* storedFile(session: ImportSession, runId: number): AsyncIterable<Buffer> {
@@ -75,14 +79,6 @@ async function* storedFile(session: ImportSession, runId: number): AsyncIterable
     for (const row of rows) yield Buffer.from(row.data);
     if (rows.length < CHUNKS_PER_READ) return;
   }
-}
-
-/** What a cell shows, for the file of rows to fix. */
-function shown(cell: Cell): string {
-  if (cell === null) return '';
-  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
-  if (typeof cell === 'object') return '';
-  return String(cell);
 }
 
 /** The field a file column stands for: the run's mapping, else the remembered one, else the suggestion. */
@@ -126,17 +122,23 @@ export async function executeRun(
   mapping: (columns: string[]) => Promise<Record<string, string | null>>,
 ): Promise<RunOutcome> {
   if (decl.files) return executeFileRun(session, run, decl, t);
-  const compiled = compiledChecks(bundle, decl);
-  return executeWith(session, run, decl, t, limits, mapping, compiled.fields, (cells, columnIndex, columnOf) => checkRow(compiled, cells, columnIndex, columnOf, t));
+  const plan = checkPlanFor(bundle, decl);
+  const rows = await openCheckedRows(storedFile(session, run.id), {
+    format: run.format, fileName: run.fileName, plan, locales: bundle.locales, maxRows: limits.maxRows,
+    copyText: session.kind === 'postgres', batchRows: FLUSH_ROWS, batchesAhead: BATCHES_AHEAD, nice: ROW_THREAD_NICE,
+  });
+  try {
+    return await executeChecked(session, run, decl, t, mapping, plan.fields, rows);
+  } finally {
+    await rows.close();
+  }
 }
 
-type Check = (cells: Cell[], columnIndex: Map<string, number>, columnOf: Map<string, string>) => ReturnType<typeof checkRow>;
-
-export async function executeWith(
-  session: ImportSession, run: RunRow, decl: ImportDecl, t: Translate, limits: ImportLimits,
-  mapping: (columns: string[]) => Promise<Record<string, string | null>>, fields: ResolvedField[], check: Check,
+async function executeChecked(
+  session: ImportSession, run: RunRow, decl: ImportDecl, t: Translate,
+  mapping: (columns: string[]) => Promise<Record<string, string | null>>, fields: ResolvedField[], rows: CheckedRows,
 ): Promise<RunOutcome> {
-  const { head, rows } = await openRows(storedFile(session, run.id), run.format, run.fileName);
+  const { head } = rows;
   const { columnIndex, columnOf, unknownColumns } = fieldColumns(decl, head.columns, await mapping(head.columns));
   await session.query('update import_run set "columns" = $2, "unknownColumns" = $3, "encoding" = $4, "delimiter" = $5 where "id" = $1',
     [run.id, JSON.stringify(head.columns), JSON.stringify(unknownColumns), head.encoding, head.delimiter]);
@@ -151,41 +153,18 @@ export async function executeWith(
   await session.query(`create temporary table ${stage} ("_row" integer not null, "_json" jsonb not null, "_cells" jsonb not null)`);
 
   let total = 0;
-  let stagedLines: string[] = [];
-  let stagedValues: unknown[][] = [];
-  let errorRows: unknown[][] = [];
-  const flush = async () => {
-    await session.stage(stage, ['_row', '_json', '_cells'], stagedLines, stagedValues);
-    stagedLines = [];
-    stagedValues = [];
-    if (errorRows.length) {
+  for await (const batch of rows.batches(columnIndex, columnOf)) {
+    await session.stage(stage, ['_row', '_json', '_cells'], batch.copyText, batch.values);
+    if (batch.errors.length) {
       const params: unknown[] = [];
-      const tuples = errorRows.map((r) => `(${r.map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
+      const tuples = batch.errors.map((r) => `(${[run.id, ...r].map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
       await session.query(`insert into import_error ("runId", "rowNo", "column", "message", "cells") values ${tuples.join(', ')}`, params);
-      errorRows = [];
     }
-  };
-  let slice = performance.now();
-  for await (const row of rows) {
-    total++;
-    if (total > limits.maxRows) throw new ImportFileError('import:errors.tooManyRows', { limit: limits.maxRows.toLocaleString('pl-PL') });
-    const cellsJson = JSON.stringify(row.cells.map(shown));
-    const checked = check(row.cells, columnIndex, columnOf);
-    if (checked.errors.length) {
-      for (const e of checked.errors) errorRows.push([run.id, row.rowNo, e.column, e.message, cellsJson]);
-    } else {
-      const dataJson = JSON.stringify(checked.data);
-      if (session.kind === 'postgres') stagedLines.push(`${row.rowNo}\t${copyField(dataJson)}\t${copyField(cellsJson)}`);
-      else stagedValues.push([row.rowNo, dataJson, cellsJson]);
+    if (Math.floor(batch.total / PROGRESS_EVERY) > Math.floor(total / PROGRESS_EVERY)) {
+      await session.query('update import_run set "progressRows" = $2 where "id" = $1', [run.id, batch.total]);
     }
-    if (stagedLines.length + stagedValues.length + errorRows.length >= FLUSH_ROWS) await flush();
-    if (performance.now() - slice > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      slice = performance.now();
-    }
-    if (total % PROGRESS_EVERY === 0) await session.query('update import_run set "progressRows" = $2 where "id" = $1', [run.id, total]);
+    total = batch.total;
   }
-  await flush();
   if (total === 0) throw new ImportFileError('import:errors.emptyFile');
   await session.query('update import_run set "progressRows" = $2, "progressTotal" = $2 where "id" = $1', [run.id, total]);
 

@@ -8,7 +8,6 @@ import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
-import ExcelJS from 'exceljs';
 
 export type ImportFormat = 'csv' | 'xlsx' | 'ndjson';
 
@@ -209,6 +208,8 @@ function xlsxCell(value: unknown): Cell {
 }
 
 async function xlsxRows(stream: Readable) {
+  // loaded for an xlsx file only: exceljs takes ~0.5 s to load, and every run's row thread loads this module
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'emit' } as any);
   const sheets = (reader as any)[Symbol.asyncIterator]() as AsyncIterator<AsyncIterable<any>>;
   let sheet: IteratorResult<AsyncIterable<any>>;

@@ -22,29 +22,41 @@ export interface CheckedRow {
   errors: RowError[];
 }
 
-interface Compiled {
+/**
+ * What a row is checked against, as plain data: it crosses to the run's row thread
+ * (rows-worker.ts), which compiles it there (compiledChecks).
+ */
+export interface CheckPlan {
   fields: ResolvedField[];
-  validate: ValidateFunction;
   schema: Record<string, any>;
 }
 
-const compiled = new WeakMap<Bundle, Map<string, Compiled>>();
+export interface Compiled extends CheckPlan {
+  validate: ValidateFunction;
+}
 
-export function compiledChecks(bundle: Bundle, decl: ImportDecl): Compiled {
-  let byName = compiled.get(bundle);
-  if (!byName) compiled.set(bundle, (byName = new Map()));
-  let entry = byName.get(decl.import);
-  if (!entry) {
+const plans = new WeakMap<Bundle, Map<string, CheckPlan>>();
+
+/** The fields of a declaration with their entity schema's rules (kept per bundle: a reload makes new ones). */
+export function checkPlanFor(bundle: Bundle, decl: ImportDecl): CheckPlan {
+  let byName = plans.get(bundle);
+  if (!byName) plans.set(bundle, (byName = new Map()));
+  let plan = byName.get(decl.import);
+  if (!plan) {
     const fields = resolveFields(decl, bundle.schemas);
     const properties: Record<string, any> = {};
     for (const f of fields) if (f.property) properties[f.id] = withoutMomentFormat(stripMeta(f.property), f.type);
     const schema = { type: 'object', properties, required: fields.filter((f) => f.required && !f.reference).map((f) => f.id) };
-    const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
-    addFormats(ajv);
-    entry = { fields, validate: ajv.compile(schema), schema };
-    byName.set(decl.import, entry);
+    plan = { fields, schema };
+    byName.set(decl.import, plan);
   }
-  return entry;
+  return plan;
+}
+
+export function compiledChecks(plan: CheckPlan): Compiled {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
+  addFormats(ajv);
+  return { ...plan, validate: ajv.compile(plan.schema) };
 }
 
 /** A moment is read and checked by its converter (a local "YYYY-MM-DD HH:MM:SS", no zone): the schema's RFC 3339 format would refuse it. */

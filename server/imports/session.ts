@@ -17,14 +17,8 @@ import type { DB } from '../db/types.generated.ts';
 export interface ImportSession {
   kind: 'postgres' | 'pglite';
   query<R = any>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
-  /** Appends rows (already in COPY text format, one line each) to a staging table. */
-  stage(table: string, columns: string[], lines: string[], values: unknown[][]): Promise<void>;
-}
-
-/** A value as a COPY text field: backslash, tab and line breaks escaped, null as \N. */
-export function copyField(value: string | null): string {
-  if (value === null) return '\\N';
-  return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+  /** Appends rows to a staging table: on PostgreSQL in COPY text format (a line each, each ended by a line break), on PGlite as values. */
+  stage(table: string, columns: string[], copyText: string, values: unknown[][]): Promise<void>;
 }
 
 const BATCH_INSERT_ROWS = 500;
@@ -44,10 +38,10 @@ export async function withImportSession<T>(db: Kysely<DB>, work: (session: Impor
           const result = await client.query(text, values as unknown[] | undefined);
           return { rows: result.rows, rowCount: result.rowCount ?? 0 };
         },
-        async stage(table, columns, lines) {
-          if (!lines.length) return;
+        async stage(table, columns, copyText) {
+          if (!copyText) return;
           const copy = client.query(copyStreams.from(`copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from stdin`));
-          await pipeline(Readable.from([lines.join('\n') + '\n']), copy);
+          await pipeline(Readable.from([copyText]), copy);
         },
       };
       return await work(session);
@@ -73,7 +67,7 @@ export async function withImportSession<T>(db: Kysely<DB>, work: (session: Impor
         const result = await conn.executeQuery(CompiledQuery.raw(text, (values ?? []) as unknown[]));
         return { rows: result.rows as any[], rowCount: Number(result.numAffectedRows ?? result.rows.length) };
       },
-      async stage(table, columns, _lines, values) {
+      async stage(table, columns, _copyText, values) {
         for (let i = 0; i < values.length; i += BATCH_INSERT_ROWS) {
           const batch = values.slice(i, i + BATCH_INSERT_ROWS);
           const params: unknown[] = [];

@@ -12,10 +12,10 @@
  * handed it. Outside a request (start-up, timers) they read the default variant.
  */
 import fp from 'fastify-plugin';
-import i18next from 'i18next';
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle, LoadOptions } from '../config/bundle.ts';
+import { translatorFor } from '../config/translator.ts';
 import { fastifyRequestContext, requestContext } from '@fastify/request-context';
 import { loadVariants, loadVariantsYielding, variantForClient, variantForHost, type VariantSet } from '../config/variants.ts';
 import { ConfigError } from '../config/load-bundle.ts';
@@ -70,20 +70,6 @@ declare module '@fastify/request-context' {
   }
 }
 
-async function translatorFor(bundle: Bundle): Promise<Translate> {
-  const instance = i18next.createInstance();
-  await instance.init({
-    lng: 'pl',
-    fallbackLng: false,
-    resources: { pl: bundle.locales.pl },
-    ns: Object.keys(bundle.locales.pl),
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    returnEmptyString: true, // as the runtime's (runtime/src/config/i18n.ts): an empty text stays empty
-  });
-  return (key, vars) => String(instance.t(key, vars as any));
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     config: ConfigState;
@@ -109,7 +95,7 @@ export default fp<ConfigOptions>(
     const make = async (set: VariantSet) => {
       const states = new Map<string, VariantState>();
       for (const [name, bundle] of set.bundles) {
-        states.set(name, { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle) });
+        states.set(name, { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle.locales) });
       }
       return { set, states };
     };

@@ -3,7 +3,7 @@
  * `test` database):
  *   node --import tsx tools/bench/imports.ts [--cars 100000] [--readings 1000000] [--schema bench]
  *
- * The server runs in a process of its own (server-process.ts: server/main.ts, as operators run it,
+ * The server runs in a process of its own (server-process.ts: `npm start`, the compiled server, as operators run it,
  * its import-run jobs on its own queue) on a fresh schema (`<schema>_imports`, dropped after), so its
  * resident size is the server's alone and the load generator does not share its event loop. Side by
  * side in one run: a CSV of `--cars` vehicles of the manager's client as a dry run, imported,
@@ -68,14 +68,16 @@ function readingsCsv(cars: number, readings: number): Buffer {
 }
 
 /** A signed POST of raw bytes, as the browser's upload sends it. */
-function postRaw(baseUrl: string, path: string, body: Buffer, contentType: string, token: string, signingName: string) {
+/**
+ * A signed POST of a raw body, signed now and sent when called: the signature of an 11 MB file is
+ * ~50 ms of this process's own CPU, which would otherwise delay the table calls it times beside it.
+ */
+function signedPost(baseUrl: string, path: string, body: Buffer, contentType: string, token: string, signingName: string) {
   const nonce = makeNonce();
   const url = new URL(baseUrl);
-  return new Promise<{ status: number; text: string }>((done, fail) => {
-    const req = http.request({
-      host: url.hostname, port: url.port, path, method: 'POST',
-      headers: { 'content-type': contentType, 'content-length': body.length, authorization: `Bearer ${token}`, [NONCE_HEADER]: nonce, [SIGNATURE_HEADER]: signBody(signingName, nonce, body) },
-    }, (res) => {
+  const headers = { 'content-type': contentType, 'content-length': body.length, authorization: `Bearer ${token}`, [NONCE_HEADER]: nonce, [SIGNATURE_HEADER]: signBody(signingName, nonce, body) };
+  return () => new Promise<{ status: number; text: string }>((done, fail) => {
+    const req = http.request({ host: url.hostname, port: url.port, path, method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
@@ -100,6 +102,9 @@ export interface ImportFigure {
   idleP95: number;
   duringP95: number;
   duringCalls: number;
+  /** The same, for the manager of another client (none of the imported rows are theirs). */
+  otherIdleP95: number;
+  otherDuringP95: number;
   load: number;
 }
 
@@ -109,7 +114,8 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
   await dropSchema({ databaseUrl: o.databaseUrl, schema: o.schema });
   await dropSchema({ databaseUrl: o.databaseUrl, schema: jobSchema });
   o.log(`imports: starting a server on a fresh schema ${o.schema}…`);
-  const server: ServerProcess = await startServer(o.root, { DATABASE_URL: o.databaseUrl, DATABASE_SCHEMA: o.schema, DB_APPLICATION_NAME: 'fleet-portal-bench-imports' });
+  // as an operator runs it: the compiled server, whose import runs check their rows on the compiled row thread
+  const server: ServerProcess = await startServer(o.root, { DATABASE_URL: o.databaseUrl, DATABASE_SCHEMA: o.schema, DB_APPLICATION_NAME: 'fleet-portal-bench-imports' }, 'npm start');
   const database = await openDatabase({ databaseUrl: o.databaseUrl, schema: o.schema });
   const figures: ImportFigure[] = [];
   try {
@@ -118,39 +124,45 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
     const admin = await api.signIn({ username: DEMO_ACCOUNTS.admin.login, password: DEMO_ACCOUNTS.admin.password, role: 'MANAGER' });
     const manager = await api.signIn({ username: DEMO_ACCOUNTS.manager.login, password: DEMO_ACCOUNTS.manager.password, role: 'MANAGER' });
     await api.post('/terms/accept-current', {}, manager);
+    const otherManager = await api.signIn({ username: DEMO_ACCOUNTS.manager2.login, password: DEMO_ACCOUNTS.manager2.password, role: 'MANAGER' });
+    await api.post('/terms/accept-current', {}, otherManager).catch(() => undefined);
     const client = (await sql<{ k: string }>`select "klientSymbol" as k from app_user where login = ${DEMO_ACCOUNTS.manager.login}`.execute(database.db)).rows[0].k;
-    const pid = server.child.pid!;
+    const pid = server.pid();
 
-    const tableCall = () => api.post('/car/table2', { startRow: 0, endRow: 30, sortModel: [{ colId: 'rejestr', sort: 'asc' }], filterModel: {} }, manager);
-    const timedCall = async () => {
+    const tableCall = (who: typeof manager) => api.post('/car/table2', { startRow: 0, endRow: 30, sortModel: [{ colId: 'rejestr', sort: 'asc' }], filterModel: {} }, who);
+    const timedCall = async (who: typeof manager) => {
       const started = performance.now();
-      await tableCall();
+      await tableCall(who);
       return performance.now() - started;
     };
-    for (let i = 0; i < 5; i++) await tableCall(); // warm
+    for (let i = 0; i < 5; i++) await Promise.all([tableCall(manager), tableCall(otherManager)]); // warm
+    /** Each manager calls the table, one call every TABLE_PAUSE_MS, while `going()`; their times. */
+    const users = async (going: () => boolean) => {
+      const times = { same: [] as number[], other: [] as number[] };
+      const user = async (who: typeof manager, into: number[]) => {
+        while (going()) {
+          into.push(await timedCall(who));
+          await sleep(TABLE_PAUSE_MS);
+        }
+      };
+      await Promise.all([user(manager, times.same), user(otherManager, times.other)]);
+      return times;
+    };
 
     const run = async (what: string, declaration: string, mode: string, fileName: string, content: Buffer) => {
       // the idle portal's p95 of the same call, on the same data, just before
-      const idle: number[] = [];
-      for (let i = 0; i < IDLE_CALLS; i++) {
-        idle.push(await timedCall());
-        await sleep(TABLE_PAUSE_MS);
-      }
+      let idleCalls = 0;
+      const idle = await users(() => idleCalls++ < IDLE_CALLS * 2);
       const { body, contentType } = multipartBody([
         { name: 'declaration', value: declaration }, { name: 'mode', value: mode }, { name: 'file', filename: fileName, content, type: 'text/csv' },
       ]);
+      const post = signedPost(server.baseUrl, '/api/import/runs', body, contentType, admin, signingName);
       const before = memory(pid, 'VmRSS');
       writeFileSync(`/proc/${pid}/clear_refs`, '5'); // VmHWM := VmRSS
       let running = true;
-      const during: number[] = [];
-      const user = (async () => {
-        while (running) {
-          during.push(await timedCall());
-          await sleep(TABLE_PAUSE_MS);
-        }
-      })();
+      const duringCalls = users(() => running);
       const started = performance.now();
-      const created = await postRaw(server.baseUrl, '/api/import/runs', body, contentType, admin, signingName);
+      const created = await post();
       if (created.status !== 202) throw new Error(`imports: ${created.status} ${created.text}`);
       const { id } = JSON.parse(created.text) as { id: number };
       let state: any;
@@ -161,13 +173,15 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
       }
       const seconds = (performance.now() - started) / 1000;
       running = false;
-      await user;
+      const during = await duringCalls;
       const figure: ImportFigure = {
         what, seconds, state: state.state, counts: state.counts, memoryMb: memory(pid, 'VmHWM') - before,
-        idleP95: latency(idle).p95, duringP95: latency(during).p95, duringCalls: during.length, load: os.loadavg()[0],
+        idleP95: latency(idle.same).p95, duringP95: latency(during.same).p95, duringCalls: during.same.length, load: os.loadavg()[0],
+        otherIdleP95: latency(idle.other).p95, otherDuringP95: latency(during.other).p95,
       };
       o.log(`  ${what}: ${f1(seconds)} s, ${figure.state}, new ${figure.counts.new}, changed ${figure.counts.changed}, unchanged ${figure.counts.unchanged}, errors ${figure.counts.errors}; `
-        + `server +${figure.memoryMb.toFixed(0)} MB; table p95 ${f1(figure.idleP95)} ms idle, ${f1(figure.duringP95)} ms during (${during.length} calls); load ${f1(figure.load)}`);
+        + `server +${figure.memoryMb.toFixed(0)} MB; table p95 ${f1(figure.idleP95)} ms idle, ${f1(figure.duringP95)} ms during (${during.same.length} calls); `
+        + `another client's ${f1(figure.otherIdleP95)} → ${f1(figure.otherDuringP95)} ms; load ${f1(figure.load)}`);
       figures.push(figure);
     };
 
@@ -190,10 +204,10 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
 
 export function importMarkdown(figures: ImportFigure[], o: Pick<ImportBenchInput, 'cars' | 'readings'>): string[] {
   return ['', `### Imports: ${n0(o.cars)} vehicles and ${n0(o.readings)} odometer readings from CSV (issue 34)`, '',
-    'The server (`server/main.ts`) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end. Server memory: its peak resident size during the run above its size just before. Table p95: the manager\'s vehicles table (`POST /api/car/table2`, a call every 100 ms) during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared).', '',
-    '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during | load |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...figures.map((f) => `| ${f.what} | ${f1(f.seconds)} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.load)} |`)];
+    'The server (`npm start`: compiled, as operators run it) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end. Server memory: its peak resident size during the run above its size just before. Table p95: the vehicles table (`POST /api/car/table2`, a call every 100 ms) of the manager of the client the file is for, and of a manager of another client, during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared).', '',
+    '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during, the file\'s client | another client | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...figures.map((f) => `| ${f.what} | ${f1(f.seconds)} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.otherIdleP95)} → ${f1(f.otherDuringP95)} ms (${(f.otherDuringP95 / f.otherIdleP95).toFixed(1)}×) | ${f1(f.load)} |`)];
 }
 
 export async function importFigures(o: ImportBenchInput): Promise<string[]> {

@@ -18,6 +18,8 @@ export interface ServerProcess {
   /** Milliseconds from spawning to the first 200 of /api/health. */
   msToHealthy: number;
   alive(): boolean;
+  /** The server's node process (under `npm start`, the deepest of its group). */
+  pid(): number;
   /** Resident size of the server's node process, MB (Linux /proc). */
   rssMb(): number;
   stop(): Promise<void>;
@@ -61,6 +63,7 @@ export async function startServer(root: string, env: Record<string, string>, how
   return {
     baseUrl, child, msToHealthy,
     alive: () => !exited,
+    pid: serverPid,
     rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${serverPid()}/status`, 'utf8'))![1]) / 1024,
     async stop() {
       if (exited) return;

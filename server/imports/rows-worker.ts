@@ -1,0 +1,114 @@
+/**
+ * The thread an import run's rows are read and checked on (rows-thread.ts starts it; docs/decisions.md
+ * "Imports (issue 34)", "The row thread"): the file's bytes come from the run's connection on the main
+ * thread, chunk after chunk as the parser asks; the rows go back in batches ready for the staging table
+ * (COPY text lines on PostgreSQL, values on PGlite) with the rows in error beside them. The main thread
+ * only moves bytes, so the other users' requests never wait behind a row being checked.
+ */
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { translatorFor } from '../config/translator.ts';
+import { copyField } from './copy-text.ts';
+import { ImportFileError, openRows, type Cell } from './read-file.ts';
+import { checkRow, compiledChecks } from './row-check.ts';
+import type { RowsBatch, RowsThreadInput, ToMain, ToWorker } from './rows-thread.ts';
+
+const input = workerData as RowsThreadInput;
+const port = parentPort!;
+const send = (message: ToMain) => port.postMessage(message);
+
+// Linux keeps a nice value per thread: this lowers the row thread alone, so the requests of the
+// process's main thread and the database's other sessions go first when the cores are busy.
+try {
+  setPriority(input.nice);
+} catch {
+  // not allowed here (or not Linux): the row thread runs at the process's priority
+}
+
+let chunkArrived: ((chunk: Uint8Array | null) => void) | undefined;
+let mappingArrived: ((columns: { index: [string, number][]; headings: [string, string][] }) => void) | undefined;
+let credit = input.batchesAhead;
+let creditArrived: (() => void) | undefined;
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'chunk') chunkArrived?.(message.chunk);
+  else if (message.type === 'columns') mappingArrived?.(message);
+  else if (message.type === 'next') {
+    credit++;
+    creditArrived?.();
+  }
+});
+
+/** The stored file, a chunk at a time, asked of the main thread when the parser needs more. */
+async function* file(): AsyncIterable<Buffer> {
+  for (;;) {
+    const chunk = await new Promise<Uint8Array | null>((resolve) => {
+      chunkArrived = resolve;
+      send({ type: 'chunk' });
+    });
+    if (!chunk) return;
+    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
+}
+
+/** What a cell shows, for the file of rows to fix. */
+function shown(cell: Cell): string {
+  if (cell === null) return '';
+  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
+  if (typeof cell === 'object') return '';
+  return String(cell);
+}
+
+const emptyBatch = (): RowsBatch => ({ type: 'batch', total: 0, copyText: '', values: [], errors: [] });
+
+/** Hands a batch over, waiting while the main thread is `batchesAhead` batches behind. */
+async function hand(batch: RowsBatch) {
+  while (credit === 0) await new Promise<void>((resolve) => (creditArrived = resolve));
+  credit--;
+  send(batch);
+}
+
+async function run() {
+  const compiled = compiledChecks(input.plan);
+  const t = await translatorFor(input.locales);
+  const { head, rows } = await openRows(file(), input.format, input.fileName);
+  const columns = await new Promise<{ index: [string, number][]; headings: [string, string][] }>((resolve) => {
+    mappingArrived = resolve;
+    send({ type: 'head', head });
+  });
+  const columnIndex = new Map(columns.index);
+  const columnOf = new Map(columns.headings);
+  let total = 0;
+  let batch = emptyBatch();
+  let good = 0; // the lines of batch.copyText
+  for await (const row of rows) {
+    total++;
+    if (total > input.maxRows) throw new ImportFileError('import:errors.tooManyRows', { limit: input.maxRows.toLocaleString('pl-PL') });
+    const cellsJson = JSON.stringify(row.cells.map(shown));
+    const checked = checkRow(compiled, row.cells, columnIndex, columnOf, t);
+    if (checked.errors.length) {
+      for (const e of checked.errors) batch.errors.push([row.rowNo, e.column, e.message, cellsJson]);
+    } else {
+      const dataJson = JSON.stringify(checked.data);
+      if (input.copyText) {
+        batch.copyText += `${row.rowNo}\t${copyField(dataJson)}\t${copyField(cellsJson)}\n`;
+        good++;
+      }
+      else batch.values.push([row.rowNo, dataJson, cellsJson]);
+    }
+    if (good + batch.values.length + batch.errors.length >= input.batchRows) {
+      batch.total = total;
+      await hand(batch);
+      batch = emptyBatch();
+      good = 0;
+    }
+  }
+  batch.total = total;
+  await hand(batch);
+  send({ type: 'done', total });
+}
+
+run().catch((error: unknown) => {
+  if (error instanceof ImportFileError) send({ type: 'fail', key: error.key, vars: error.vars });
+  else send({ type: 'error', message: String((error as Error)?.message ?? error), code: (error as { code?: string })?.code });
+});
