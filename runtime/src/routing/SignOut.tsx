@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { api } from '../api/client';
 import { clearSession, currentToken } from '../state/session';
+import { clearToasts } from '../state/ui';
 import { Loading } from '../screens/Loading';
 import { useRoutesDecl } from './useNavigateTo';
 
@@ -17,6 +18,8 @@ export function SignOut() {
     // the local session ends whatever the server answers: the user asked to leave
     revoke.catch(() => undefined).finally(() => {
       clearSession();
+      // the sign-in page starts clean: a toast of the last action (e.g. a passkey added) is not for the next person
+      clearToasts();
       setDone(true);
     });
   }, []);

@@ -46,6 +46,11 @@ export function dismissToast(id: number): void {
   store.set(toastsAtom, (list) => list.filter((t) => t.id !== id));
 }
 
+/** Dismisses every toast: what they report belongs to the session that has just ended. */
+export function clearToasts(): void {
+  store.set(toastsAtom, []);
+}
+
 export interface ErrorModalState {
   /** Already translated text. */
   text: string;
