@@ -81,4 +81,29 @@ describe('the row thread of an import run', () => {
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: 'connection terminated', code: '57P01' });
   });
+
+  it('keeps a thread that read its file to the end for the next run, and never one that failed', async () => {
+    const run = async (bytes: Buffer) => {
+      const rows = await openCheckedRows(pieces(bytes), input());
+      try {
+        const { columnIndex, columnOf } = fieldColumns(decl, rows.head.columns, mapping);
+        for await (const _ of rows.batches(columnIndex, columnOf)) { /* read on */ }
+        return rows.threadId;
+      } finally {
+        await rows.close();
+      }
+    };
+    const good = Buffer.from('VIN;Nr rejestracyjny\nVF1AAA;WZ1\n');
+    const first = await run(good);
+    expect(await run(good)).toBe(first);
+    // a run that fails stops its thread: the next one gets another
+    const tooMany = Buffer.from('VIN;Nr rejestracyjny\n' + 'VF1AAA;WZ1\n'.repeat(1001));
+    const failed = await openCheckedRows(pieces(tooMany, 4096), input());
+    const failedThread = failed.threadId;
+    expect(failedThread).toBe(first);
+    const { columnIndex, columnOf } = fieldColumns(decl, failed.head.columns, mapping);
+    await expect((async () => { for await (const _ of failed.batches(columnIndex, columnOf)) { /* read on */ } })()).rejects.toMatchObject({ key: 'import:errors.tooManyRows' });
+    await failed.close();
+    expect(await run(good)).not.toBe(failedThread);
+  });
 });

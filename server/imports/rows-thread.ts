@@ -23,7 +23,12 @@ export interface RowsThreadInput {
   batchRows: number;
   /** How many batches the thread may check ahead of the staging. */
   batchesAhead: number;
-  /** The thread's nice value (Linux: per thread; 0 is the process's own). */
+  /** The thread's nice value (Linux: per thread; 0 is the process's own); set when the thread starts. */
+  nice: number;
+}
+
+/** What a thread is started with; each run's own input comes with its 'start'. */
+export interface RowsThreadData {
   nice: number;
 }
 
@@ -49,6 +54,7 @@ export type ToMain =
   | { type: 'error'; message: string; code?: string };
 
 export type ToWorker =
+  | { type: 'start'; input: RowsThreadInput }
   | { type: 'chunk'; chunk: Uint8Array | null }
   | { type: 'columns'; index: [string, number][]; headings: [string, string][] }
   | { type: 'next' };
@@ -70,17 +76,61 @@ function workerEntry(): URL {
 
 export interface CheckedRows {
   head: FileHead;
+  /** The row thread's id (a kept thread serves run after run). */
+  threadId: number;
   /** Tells the thread which file column each field is read from, then yields the checked batches. */
   batches(columnIndex: Map<string, number>, columnOf: Map<string, string>): AsyncIterable<RowsBatch>;
-  /** Stops the thread (also when the run failed half-way). */
+  /** Lets the thread go: kept for the next run when this one read its file to the end, else stopped. */
   close(): Promise<void>;
 }
 
-/** Starts the thread on the file; answers once it has read the file's heading. `entry`: another build of the thread (a test of the compiled one). */
-export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsThreadInput, entry: URL = workerEntry()): Promise<CheckedRows> {
+/**
+ * Threads that finished a run cleanly, kept a while for the next (per entry): starting one costs
+ * ~0.1 s compiled and ~1 s from the sources (tsx's hooks thread), which a day of small API imports
+ * and the tests would pay run after run. An idle thread holds the process open for nobody (unref).
+ */
+const idleThreads = new Map<string, { worker: Worker; timer: NodeJS.Timeout }[]>();
+const IDLE_THREAD_MS = 60_000;
+const IDLE_THREADS_KEPT = 2;
+
+function takeThread(entry: URL, nice: number): Worker {
+  const kept = idleThreads.get(entry.href)?.pop();
+  if (kept) {
+    clearTimeout(kept.timer);
+    kept.worker.ref();
+    return kept.worker;
+  }
   // a young generation of its own, small: the server's flags size the main thread's for bursts of
   // requests (npm start), and the row thread with the same would hold some 100 MB more during a run
-  const worker = new Worker(entry, { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: ROW_THREAD_YOUNG_MB } });
+  return new Worker(entry, { workerData: { nice } satisfies RowsThreadData, resourceLimits: { maxYoungGenerationSizeMb: ROW_THREAD_YOUNG_MB } });
+}
+
+function keepThread(entry: URL, worker: Worker): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  const list = idleThreads.get(entry.href) ?? [];
+  idleThreads.set(entry.href, list);
+  if (list.length >= IDLE_THREADS_KEPT) {
+    void worker.terminate();
+    return;
+  }
+  const entryOfList = { worker, timer: setTimeout(() => {
+    list.splice(list.indexOf(entryOfList), 1);
+    void worker.terminate();
+  }, IDLE_THREAD_MS).unref() };
+  // a thread that dies while idle is not handed out again
+  worker.once('exit', () => {
+    clearTimeout(entryOfList.timer);
+    if (list.includes(entryOfList)) list.splice(list.indexOf(entryOfList), 1);
+  });
+  worker.unref();
+  list.push(entryOfList);
+}
+
+/** Starts a run on a row thread (a kept one, or a new one); answers once it has read the file's heading. `entry`: another build of the thread (a test of the compiled one). */
+export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsThreadInput, entry: URL = workerEntry()): Promise<CheckedRows> {
+  const worker = takeThread(entry, input.nice);
   const inbox: Received[] = [];
   let wake: (() => void) | undefined;
   const deliver = (message: Received) => {
@@ -98,6 +148,7 @@ export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsTh
   });
   worker.on('error', (error: Error) => deliver({ type: 'error', message: error.message }));
   worker.on('exit', (code) => deliver({ type: 'error', message: `the import's row thread stopped (exit code ${code})` }));
+  worker.postMessage({ type: 'start', input } satisfies ToWorker);
 
   async function receive(): Promise<Received> {
     while (!inbox.length) await new Promise<void>((resolve) => (wake = resolve));
@@ -107,7 +158,12 @@ export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsTh
     return message;
   }
 
+  let readToTheEnd = false;
+  let closed = false;
   const close = async () => {
+    if (closed) return;
+    closed = true;
+    if (readToTheEnd) return keepThread(entry, worker);
     worker.removeAllListeners('exit');
     await worker.terminate();
   };
@@ -116,11 +172,15 @@ export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsTh
     if (first.type !== 'head') throw new Error(`the import's row thread answered ${first.type} before the file's heading`);
     return {
       head: first.head,
+      threadId: worker.threadId,
       async *batches(columnIndex, columnOf) {
         worker.postMessage({ type: 'columns', index: [...columnIndex], headings: [...columnOf] } satisfies ToWorker);
         for (;;) {
           const message = await receive();
-          if (message.type === 'done') return;
+          if (message.type === 'done') {
+            readToTheEnd = true;
+            return;
+          }
           if (message.type !== 'batch') throw new Error(`the import's row thread answered ${message.type} among its batches`);
           yield message;
           worker.postMessage({ type: 'next' } satisfies ToWorker);

@@ -3,7 +3,8 @@
  * "Imports (issue 34)", "The row thread"): the file's bytes come from the run's connection on the main
  * thread, chunk after chunk as the parser asks; the rows go back in batches ready for the staging table
  * (COPY text lines on PostgreSQL, values on PGlite) with the rows in error beside them. The main thread
- * only moves bytes, so the other users' requests never wait behind a row being checked.
+ * only moves bytes, so the other users' requests never wait behind a row being checked. One run at a
+ * time; a thread whose run read its file to the end is kept for the next ('start').
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -11,39 +12,53 @@ import { translatorFor } from '../config/translator.ts';
 import { copyField } from './copy-text.ts';
 import { ImportFileError, openRows, type Cell } from './read-file.ts';
 import { checkRow, compiledChecks } from './row-check.ts';
-import type { RowsBatch, RowsThreadInput, ToMain, ToWorker } from './rows-thread.ts';
+import type { RowsBatch, RowsThreadData, RowsThreadInput, ToMain, ToWorker } from './rows-thread.ts';
 
-const input = workerData as RowsThreadInput;
 const port = parentPort!;
 const send = (message: ToMain) => port.postMessage(message);
 
 // Linux keeps a nice value per thread: this lowers the row thread alone, so the requests of the
 // process's main thread and the database's other sessions go first when the cores are busy.
 try {
-  setPriority(input.nice);
+  setPriority((workerData as RowsThreadData).nice);
 } catch {
   // not allowed here (or not Linux): the row thread runs at the process's priority
 }
 
-let chunkArrived: ((chunk: Uint8Array | null) => void) | undefined;
-let mappingArrived: ((columns: { index: [string, number][]; headings: [string, string][] }) => void) | undefined;
-let credit = input.batchesAhead;
-let creditArrived: (() => void) | undefined;
+/** The run in progress (one at a time): what its messages from the main thread resolve. */
+interface Run {
+  input: RowsThreadInput;
+  chunkArrived?: (chunk: Uint8Array | null) => void;
+  mappingArrived?: (columns: { index: [string, number][]; headings: [string, string][] }) => void;
+  credit: number;
+  creditArrived?: () => void;
+}
+let current: Run | undefined;
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'chunk') chunkArrived?.(message.chunk);
-  else if (message.type === 'columns') mappingArrived?.(message);
+  if (message.type === 'start') {
+    const started: Run = { input: message.input, credit: message.input.batchesAhead };
+    current = started;
+    run(started).catch((error: unknown) => {
+      if (error instanceof ImportFileError) send({ type: 'fail', key: error.key, vars: error.vars });
+      else send({ type: 'error', message: String((error as Error)?.message ?? error), code: (error as { code?: string })?.code });
+    });
+    return;
+  }
+  if (!current) return;
+  if (message.type === 'chunk') current.chunkArrived?.(message.chunk);
+  else if (message.type === 'columns') current.mappingArrived?.(message);
   else if (message.type === 'next') {
-    credit++;
-    creditArrived?.();
+    current.credit++;
+    current.creditArrived?.();
   }
 });
 
 /** The stored file, a chunk at a time, asked of the main thread when the parser needs more. */
-async function* file(): AsyncIterable<Buffer> {
+async function* file(r: Run): AsyncIterable<Buffer> {
   for (;;) {
     const chunk = await new Promise<Uint8Array | null>((resolve) => {
-      chunkArrived = resolve;
+      r.chunkArrived = resolve;
       send({ type: 'chunk' });
     });
     if (!chunk) return;
@@ -62,18 +77,19 @@ function shown(cell: Cell): string {
 const emptyBatch = (): RowsBatch => ({ type: 'batch', total: 0, copyText: '', values: [], errors: [] });
 
 /** Hands a batch over, waiting while the main thread is `batchesAhead` batches behind. */
-async function hand(batch: RowsBatch) {
-  while (credit === 0) await new Promise<void>((resolve) => (creditArrived = resolve));
-  credit--;
+async function hand(r: Run, batch: RowsBatch) {
+  while (r.credit === 0) await new Promise<void>((resolve) => (r.creditArrived = resolve));
+  r.credit--;
   send(batch);
 }
 
-async function run() {
+async function run(r: Run) {
+  const { input } = r;
   const compiled = compiledChecks(input.plan);
   const t = await translatorFor(input.locales);
-  const { head, rows } = await openRows(file(), input.format, input.fileName);
+  const { head, rows } = await openRows(file(r), input.format, input.fileName);
   const columns = await new Promise<{ index: [string, number][]; headings: [string, string][] }>((resolve) => {
-    mappingArrived = resolve;
+    r.mappingArrived = resolve;
     send({ type: 'head', head });
   });
   const columnIndex = new Map(columns.index);
@@ -98,17 +114,12 @@ async function run() {
     }
     if (good + batch.values.length + batch.errors.length >= input.batchRows) {
       batch.total = total;
-      await hand(batch);
+      await hand(r, batch);
       batch = emptyBatch();
       good = 0;
     }
   }
   batch.total = total;
-  await hand(batch);
+  await hand(r, batch);
   send({ type: 'done', total });
 }
-
-run().catch((error: unknown) => {
-  if (error instanceof ImportFileError) send({ type: 'fail', key: error.key, vars: error.vars });
-  else send({ type: 'error', message: String((error as Error)?.message ?? error), code: (error as { code?: string })?.code });
-});

@@ -8,8 +8,7 @@
  */
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../support/eventually.ts';
-import { postMultipart } from '../support/multipart.ts';
+import { importRuns } from '../support/imports.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { zipOf } from '../support/zip.ts';
 
@@ -28,28 +27,10 @@ describe('imports of clients, employees, cards, tyres, contracts, assignments, i
   }, 120_000);
   afterAll(async () => t?.close());
 
-  type Options = { mode?: string; onError?: string; missing?: string };
-  const upload = (declaration: string, fileName: string, content: Buffer | string, options: Options = {}, token = admin) =>
-    postMultipart(t, '/api/import/runs', token, [
-      { name: 'declaration', value: declaration },
-      { name: 'mode', value: options.mode ?? 'import' },
-      { name: 'onError', value: options.onError ?? 'allOrNothing' },
-      { name: 'missing', value: options.missing ?? 'keep' },
-      { name: 'file', filename: fileName, content },
-    ]);
-  async function finished(id: number) {
-    return eventually(async () => {
-      const res = await t.call('GET', `/api/import/runs/${id}`, { token: admin });
-      expect(res.statusCode).toBe(200);
-      const run = res.json();
-      return run.state !== 'queued' && run.state !== 'running' && run;
-    }, { within: 60_000, what: `import run ${id} ended` });
-  }
-  async function runOf(declaration: string, fileName: string, content: Buffer | string, options: Options = {}, token = admin) {
-    const res = await upload(declaration, fileName, content, options, token);
-    expect(res.statusCode, res.body).toBe(202);
-    return finished(res.json().id);
-  }
+  const runs = () => importRuns(t, admin);
+  const upload: ReturnType<typeof importRuns>['upload'] = (...args) => runs().upload(...args);
+  const finished = (id: number) => runs().finished(id);
+  const runOf: ReturnType<typeof importRuns>['runOf'] = (...args) => runs().runOf(...args);
   /** A Polish back office's CSV: Windows-1250, semicolons, CRLF. */
   const cp1250 = (lines: string[]) => iconv.encode(`${lines.join('\r\n')}\r\n`, 'win1250');
   const car = (vin: string) => t.app.db.selectFrom('car').selectAll().where('nrPodw', '=', vin).executeTakeFirstOrThrow();

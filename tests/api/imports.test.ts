@@ -9,7 +9,7 @@ import iconv from 'iconv-lite';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
-import { eventually } from '../support/eventually.ts';
+import { importRuns, type RunOptions } from '../support/imports.ts';
 import { postMultipart } from '../support/multipart.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -30,31 +30,12 @@ describe('imports', () => {
   }, 120_000);
   afterAll(async () => t?.close());
 
-  type Options = { mode?: string; onError?: string; missing?: string; mapping?: Record<string, string | null>; idempotencyKey?: string; declaration?: string };
+  type Options = RunOptions & { declaration?: string };
   const upload = (fileName: string, content: Buffer | string, options: Options = {}, token = admin) =>
-    postMultipart(t, '/api/import/runs', token, [
-      { name: 'declaration', value: options.declaration ?? 'car' },
-      { name: 'mode', value: options.mode ?? 'import' },
-      { name: 'onError', value: options.onError ?? 'allOrNothing' },
-      { name: 'missing', value: options.missing ?? 'keep' },
-      ...(options.mapping ? [{ name: 'mapping', value: JSON.stringify(options.mapping) }] : []),
-      { name: 'file', filename: fileName, content },
-    ]);
-
-  /** Waits for the run to end (the queue runs it in this process) and answers it. */
-  async function finished(id: number) {
-    return eventually(async () => {
-      const res = await t.call('GET', `/api/import/runs/${id}`, { token: admin });
-      expect(res.statusCode).toBe(200);
-      const run = res.json();
-      return run.state !== 'queued' && run.state !== 'running' && run;
-    }, { within: 60_000, what: `import run ${id} ended` });
-  }
-  async function runOf(fileName: string, content: Buffer | string, options: Options = {}) {
-    const res = await upload(fileName, content, options);
-    expect(res.statusCode, res.body).toBe(202);
-    return finished(res.json().id);
-  }
+    importRuns(t, admin).upload(options.declaration ?? 'car', fileName, content, options, token);
+  const finished = (id: number) => importRuns(t, admin).finished(id);
+  const runOf = (fileName: string, content: Buffer | string, options: Options = {}) =>
+    importRuns(t, admin).runOf(options.declaration ?? 'car', fileName, content, options);
   const vin = (n: number) => `TESTVIN${String(n).padStart(10, '0')}`;
   const carByVin = (v: string) => t.app.db.selectFrom('car').selectAll().where('nrPodw', '=', v).executeTakeFirst();
 
