@@ -111,8 +111,15 @@ class DeliveryStatements {
             where p."endpointId" = m."endpointId" and p."lane" = m."lane" and p."id" < m."id" and p."state" in ('pending', 'sending'))
         returning m."id", m."eventId", m."endpointId", m."lane", m."payload", m."attempts",
                   e."url", e."secret", e."previousSecret", e."previousSecretUntil", e."enabled", e."failingSince"`.execute(db);
+      // two jobs of one message fetched together (its own, and the one the end of the message before
+      // it in its lane queued) load the same id twice: the claimed row goes to the first, the other
+      // finds nothing, as it would have in a statement of its own
       const byId = new Map(rows.map((r) => [Number(r.id), r]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return ids.map((id) => {
+        const claimed = byId.get(id) ?? null;
+        byId.delete(id);
+        return claimed;
+      });
     }, { cache: false });
 
     this.finish = new DataLoader(async (items) => {

@@ -231,6 +231,21 @@ describe('webhooks: endpoints, signed deliveries, retries and the log', () => {
     await admin('DELETE', `/api/webhooks/endpoints/${endpoint.endpoint.id}`);
   });
 
+  it('a message whose two jobs run together is sent once: one claims it, the other finds nothing', async () => {
+    const endpoint = await addEndpoint('/twice', ['order.status_changed']);
+    const { id } = (await admin('POST', `/api/webhooks/endpoints/${endpoint.endpoint.id}/test`)).json();
+    await receiver.waitFor('/twice', 1);
+    await settled();
+    // due again, as a retry is; two jobs of it fetched in one go call the delivery in the same turn
+    await sql`update webhook_message set state = 'pending', "nextAttemptAt" = now() where id = ${id}`.execute(t.app.db);
+    const outcomes = await Promise.all([t.app.webhooks.deliver(id), t.app.webhooks.deliver(id)]);
+    expect(outcomes.sort()).toEqual(['delivered', 'nothing']);
+    await settled();
+    expect(receiver.at('/twice')).toHaveLength(2);
+    expect((await messagesOf(endpoint.endpoint.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 });
+    await admin('DELETE', `/api/webhooks/endpoints/${endpoint.endpoint.id}`);
+  });
+
   it('sends at most the configured number of requests at once to one endpoint; the others wait their turn and all arrive', async () => {
     const endpoint = await addEndpoint('/busy', ['order.created']);
     const perEndpoint = deliverySettings(webhooksFile(t.app.config.bundle)).concurrencyPerEndpoint;
