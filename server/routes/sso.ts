@@ -135,9 +135,13 @@ export default async function ssoRoutes(app: FastifyInstance) {
       if (!browser || sha256(browser) !== flow.browserHash) return refused(request, reply, flow.variant, new SsoRefusal('STATE', 'the flow was started in another browser'), name);
       if (!sso) return refused(request, reply, flow.variant, new SsoRefusal('UNAVAILABLE', `variant ${flow.variant} has no single sign-on any more`), name);
 
-      // the provider's answer (code, state, iss) as it came, for openid-client to check against the redirect URI;
-      // not an access decision: the route is public and the flow's state and browser cookie were checked above
-      const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      // the provider's answer (code, state, iss) from the parsed query, for openid-client to check
+      // against the redirect URI (the route is public; the flow's state and browser cookie were checked above)
+      const answer = new URLSearchParams();
+      for (const [key, value] of Object.entries(request.query as Record<string, unknown>)) {
+        for (const one of ([] as unknown[]).concat(value)) if (typeof one === 'string') answer.append(key, one);
+      }
+      const search = answer.size ? `?${answer}` : '';
       let claims;
       try {
         claims = await verifiedClaims(sso, new URL(flow.redirectUri + search), { state, nonce: flow.nonce, codeVerifier: flow.codeVerifier });
