@@ -201,6 +201,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // one line per request, request ids (X-Request-Id), redaction: plugins/request-log.ts
     ...requestLogOptions({ enabled: options.logger === true, stream: options.logStream }),
     bodyLimit: 1024 * 1024,
+    // How long one plugin's start, or one onReady hook (the job queue's start, the configuration's
+    // listening connection, the studio's layer), may take before start-up fails. Fastify's 10 s
+    // was passed on a busy machine by the job queue's start alone (its schema check and
+    // supervision on an embedded database, CI: "Plugin did not start in time"); a start that
+    // takes two minutes is an operator's problem to see, not a slow disk's.
+    pluginTimeout: 120_000,
     // a hop count is a number for Fastify (its typings leave it out)
     trustProxy: trustProxyOption(options.trustProxy) as boolean | string | undefined,
     ajv: { customOptions: { strict: false } },

@@ -57,6 +57,9 @@ export function superviseWorkers({ workers, shutdownTimeoutMs, log = console.log
     listened.add(worker.id);
     anyListened = true;
     delayMs = RESTART_DELAY_MS.first;
+    // the moment every worker serves: until then /api/health answers from the ones that do, and
+    // an operator (or a test) that needs them all waits for this line
+    if (listened.size === workers) log(`all ${workers} workers listening`);
   });
 
   cluster.on('exit', (worker: Worker, code, signal) => {

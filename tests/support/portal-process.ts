@@ -80,7 +80,10 @@ export interface PortalProcess {
   output(): string;
   /** Resolves with the exit code (or the signal's name) once the process has ended. */
   exited: Promise<number | string>;
-  /** Waits until /api/health answers 200. */
+  /**
+   * Waits until /api/health answers 200: one process, or the first worker of several. With
+   * WORKERS=N, waits also for the primary's "all N workers listening" (the others may still start).
+   */
   ready(): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
@@ -111,7 +114,8 @@ export function startPortal(env: Record<string, string>): PortalProcess {
       for (;;) {
         if (ended) throw new Error(`the portal on port ${port} ended before it was ready:\n${output}`);
         const answer = await call(port, 'GET', '/api/health').catch(() => undefined);
-        if (answer?.status === 200) return;
+        const workers = /^\d+$/.test(env.WORKERS ?? '') ? Number(env.WORKERS) : 0;
+        if (answer?.status === 200 && (workers < 2 || output.includes(`all ${workers} workers listening`))) return;
         await new Promise((r) => setTimeout(r, 200));
       }
     },
