@@ -3642,6 +3642,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/lockouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sign-in lock-outs of a user in force now (ADMIN) */
+        get: operations["securityUserLockouts"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlock a user locked out after failed sign-ins (ADMIN)
+         * @description Forgets the failed sign-ins and lock-outs of the account's login from every address: the user may sign in at once. Recorded in the audit trail (users, unlock) and the login history (UNLOCK) when a lock-out was in force; nothing to unlock is no error.
+         */
+        delete: operations["securityUserUnlock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/personal-data/export": {
         parameters: {
             query?: never;
@@ -13779,6 +13800,62 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityUserLockouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lock-outs of the account's login in force now, one per address, the latest-ending first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        /** Format: date-time */
+                        lockedUntil: string;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    securityUserUnlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

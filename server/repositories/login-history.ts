@@ -8,8 +8,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 
 /** SSO_SIGN_IN: through the client's identity provider (issue 36, routes/sso.ts). SECOND_FACTOR: the user's own change of a factor;
- * SECOND_FACTOR_RESET: an administrator's reset; SESSION_END: a session ended from the sessions list (issue 36). */
-export type LoginEvent = 'SIGN_IN' | 'SSO_SIGN_IN' | 'SIGN_OUT' | 'VEHICLE_CHANGE' | 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END';
+ * SECOND_FACTOR_RESET: an administrator's reset; SESSION_END: a session ended from the sessions list (issue 36);
+ * UNLOCK: an administrator's unlock of a login locked out after failed sign-ins (issue 37). */
+export type LoginEvent = 'SIGN_IN' | 'SSO_SIGN_IN' | 'SIGN_OUT' | 'VEHICLE_CHANGE' | 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END' | 'UNLOCK';
 export type LoginOutcome =
   | 'SUCCESS' | 'BAD_CREDENTIALS' | 'ACCOUNT_EXPIRED' | 'PASSWORD_EXPIRED' | 'LOCKED' | 'SIGNED_OUT'
   | 'VEHICLE_CHANGED' | 'VEHICLE_NOT_ASSIGNED' | 'VEHICLE_NOT_FOUND'
@@ -17,7 +18,7 @@ export type LoginOutcome =
   | 'SSO_REFUSED' | 'SSO_NO_ACCOUNT' | 'PASSWORD_SIGN_IN_OFF'
   | 'BAD_SECOND_FACTOR' | 'BAD_RECOVERY_CODE' | 'BAD_PASSKEY'
   | 'TOTP_ENABLED' | 'TOTP_DISABLED' | 'RECOVERY_CODES_RENEWED' | 'PASSKEY_ADDED' | 'PASSKEY_REMOVED'
-  | 'RESET_BY_ADMIN' | 'ENDED_BY_USER' | 'ENDED_BY_ADMIN';
+  | 'RESET_BY_ADMIN' | 'ENDED_BY_USER' | 'ENDED_BY_ADMIN' | 'UNLOCKED_BY_ADMIN';
 
 export interface LoginHistoryEntry {
   login: string;

@@ -116,6 +116,34 @@ export function usersRepository(db: Kysely<DB>) {
       });
     },
 
+    /**
+     * The lock-outs of an account's login in force now, one per address it was locked from (the
+     * name as typed at sign-in, in any case), the latest-ending first.
+     */
+    async lockoutsOf(login: string): Promise<{ address: string; lockedUntil: Date }[]> {
+      const rows = await db.selectFrom('sign_in_failure').select(['address', 'lockedUntil'])
+        .where(sql`lower("login")`, '=', login.toLowerCase()).where('lockedUntil', '>', new Date())
+        .orderBy('lockedUntil', 'desc').orderBy('address').execute();
+      return rows.map((r) => ({ address: r.address, lockedUntil: new Date(r.lockedUntil!) }));
+    },
+
+    /**
+     * An administrator's unlock: forgets every failure and lock-out of the account's login, from
+     * every address, and the account's count; `record` (the trail's entry) runs in the same
+     * transaction with the lock-outs that were in force. Answers how many were.
+     */
+    async clearLockouts(user: { id: number; login: string }, record?: (trx: Transaction<DB>, lockouts: number) => Promise<unknown>): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const removed = await trx.deleteFrom('sign_in_failure').where(sql`lower("login")`, '=', user.login.toLowerCase())
+          .returning('lockedUntil').execute();
+        const now = Date.now();
+        const lockouts = removed.filter((r) => r.lockedUntil && new Date(r.lockedUntil).getTime() > now).length;
+        await trx.updateTable('app_user').set({ failedLogins: 0, lastFailedAt: null, lockedUntil: null }).where('id', '=', user.id).execute();
+        if (lockouts > 0) await record?.(trx, lockouts);
+        return lockouts;
+      });
+    },
+
     /** A successful sign-in forgets the failures of this name and address, and the account's count. */
     async clearFailures(user: { id: number; login: string; failedLogins: number; lockedUntil: Date | null }, address: string): Promise<void> {
       await db.deleteFrom('sign_in_failure').where('login', '=', user.login).where('address', '=', address).execute();

@@ -1,7 +1,8 @@
 /**
  * Ustawienia → Bezpieczeństwo (issue 36), for every role: the second factor (TOTP with recovery
  * codes, passkeys) and the sessions signed in now, each of which can be ended; and the same
- * sessions, and a reset of the second factor, for an administrator from the user's dialog.
+ * sessions, a reset of the second factor and an unlock of a locked-out login, for an
+ * administrator from the user's dialog.
  *
  * The enrolment calls are open to a user the configuration asks for a second factor before they
  * have one (`secondFactorExempt`; the runtime's first session gate), and before the terms and the
@@ -117,7 +118,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     if (code !== undefined && !(await store.checkTotp(user.id, code.replace(/\s/g, '')))) throw await fail('code', 'security:errors.codeInvalid');
   }
 
-  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END', outcome: any) =>
+  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END' | 'UNLOCK', outcome: any) =>
     app.loginHistory.record({ login: user.login, rola: user.rola, event, outcome, success: true });
 
   app.get('/api/account/security', {
@@ -359,6 +360,42 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
       const user = await account(request.params.id);
       if (!(await endSession(request, user.id, request.params.sessionId))) throw notFound();
       await history(user, 'SESSION_END', 'ENDED_BY_ADMIN');
+      return reply.status(204).send();
+    },
+  });
+
+  // An account locked out after too many failed sign-ins (screens/app.json security.lockout) is
+  // locked per address for some minutes: the helpdesk's answer to its owner is to unlock it now.
+  const lockoutList = {
+    type: 'array',
+    description: 'The lock-outs of the account\'s login in force now, one per address, the latest-ending first.',
+    items: {
+      type: 'object', required: ['address', 'lockedUntil'], additionalProperties: false,
+      properties: { address: { type: 'string' }, lockedUntil: { type: 'string', format: 'date-time' } },
+    },
+  };
+
+  app.get<{ Params: { id: string } }>('/api/users/:id/lockouts', {
+    config: { ...admin, operation: op('userLockouts', 'The sign-in lock-outs of a user in force now (ADMIN)') },
+    schema: { params: userParams, response: { 200: lockoutList, 404: errorResponse } },
+    handler: async (request) => {
+      const user = await account(request.params.id);
+      return (await app.users.lockoutsOf(user.login)).map((l) => ({ address: l.address, lockedUntil: l.lockedUntil.toISOString() }));
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/users/:id/lockouts', {
+    config: { ...admin, operation: op('userUnlock', 'Unlock a user locked out after failed sign-ins (ADMIN)') },
+    schema: {
+      description: 'Forgets the failed sign-ins and lock-outs of the account\'s login from every address: the user may sign in at once. ' +
+        'Recorded in the audit trail (users, unlock) and the login history (UNLOCK) when a lock-out was in force; nothing to unlock is no error.',
+      params: userParams,
+      response: { 204: noContent, 404: errorResponse },
+    },
+    handler: async (request, reply) => {
+      const user = await account(request.params.id);
+      const lockouts = await app.users.clearLockouts(user, (trx, count) => audit(trx, request, user.id, 'unlock', { lockouts: [count, 0] }));
+      if (lockouts > 0) await history(user, 'UNLOCK', 'UNLOCKED_BY_ADMIN');
       return reply.status(204).send();
     },
   });

@@ -88,6 +88,8 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/users/:id/sessions': A,
   'DELETE /api/users/:id/sessions/:sessionId': A,
   'POST /api/users/:id/second-factor/reset': A,
+  'GET /api/users/:id/lockouts': A,
+  'DELETE /api/users/:id/lockouts': A,
   // issue 37, "personal data of a person: export, anonymise": ADMIN; the zip's one-time link carries its own token
   'POST /api/users/:id/personal-data/export': A,
   'POST /api/users/:id/anonymise': A,

@@ -87,6 +87,68 @@ describe('sign-in security', () => {
     });
   });
 
+  describe('an administrator\'s unlock (Administracja → Użytkownicy → Bezpieczeństwo)', () => {
+    const tManager = { username: 't.manager', password: 'Haslo123!', role: 'MANAGER' };
+    const userId = async (login: string) => (await t.app.db.selectFrom('app_user').select('id').where('login', '=', login).executeTakeFirstOrThrow()).id;
+
+    it('lists the lock-outs in force per address, and after the unlock the owner signs in at once from each; recorded in the trail and the login history', async () => {
+      for (const address of ['198.51.100.4', '198.51.100.9']) {
+        for (let i = 0; i < 5; i++) await t.call('POST', '/api/user/auth', { body: { ...tManager, password: 'Zgaduje123!' }, remoteAddress: address });
+      }
+      // the name typed in another case is the same account's lock-out
+      for (let i = 0; i < 5; i++) await t.call('POST', '/api/user/auth', { body: { ...tManager, username: 'T.Manager', password: 'Zgaduje123!' }, remoteAddress: '198.51.100.11' });
+      expect((await t.call('POST', '/api/user/auth', { body: tManager, remoteAddress: '198.51.100.4' })).statusCode).toBe(429);
+      const admin = await t.signIn('admin');
+      const id = await userId('t.manager');
+      const listed = await t.call('GET', `/api/users/${id}/lockouts`, { token: admin });
+      expect(listed.statusCode).toBe(200);
+      expect(listed.json().map((l: any) => l.address).sort()).toEqual(['198.51.100.11', '198.51.100.4', '198.51.100.9']);
+      for (const l of listed.json()) expect(new Date(l.lockedUntil).getTime()).toBeGreaterThan(Date.now());
+
+      expect((await t.call('DELETE', `/api/users/${id}/lockouts`, { token: admin })).statusCode).toBe(204);
+      expect((await t.call('GET', `/api/users/${id}/lockouts`, { token: admin })).json()).toEqual([]);
+      for (const address of ['198.51.100.4', '198.51.100.9']) {
+        expect((await t.call('POST', '/api/user/auth', { body: tManager, remoteAddress: address })).statusCode).toBe(200);
+      }
+      const adminId = await userId('admin');
+      const entry = await t.app.db.selectFrom('audit_entry').select(['userId', 'role', 'resource', 'recordKey', 'action', 'changes'])
+        .where('action', '=', 'unlock').orderBy('seq', 'desc').executeTakeFirstOrThrow();
+      expect({ ...entry, changes: typeof entry.changes === 'string' ? JSON.parse(entry.changes) : entry.changes }).toEqual({
+        userId: adminId, role: 'ADMIN', resource: 'users', recordKey: String(id), action: 'unlock', changes: { lockouts: [3, 0] },
+      });
+      const history = await t.app.db.selectFrom('login_history').select(['rodzaj', 'uwagi']).where('login', '=', 't.manager')
+        .where('rodzaj', '=', 'UNLOCK').executeTakeFirstOrThrow();
+      expect(history).toEqual({ rodzaj: 'UNLOCK', uwagi: 'UNLOCKED_BY_ADMIN' });
+    });
+
+    it('answers an unlock of a login that is not locked with 204 and records nothing', async () => {
+      const admin = await t.signIn('admin');
+      const id = await userId('t.manager');
+      const before = await t.app.db.selectFrom('audit_entry').select((eb) => eb.fn.countAll<string>().as('n')).where('action', '=', 'unlock').executeTakeFirstOrThrow();
+      expect((await t.call('DELETE', `/api/users/${id}/lockouts`, { token: admin })).statusCode).toBe(204);
+      const after = await t.app.db.selectFrom('audit_entry').select((eb) => eb.fn.countAll<string>().as('n')).where('action', '=', 'unlock').executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+    });
+
+    it('is the administrator\'s alone (ACCESS.md: users, ADMIN only), and an unknown user is 404', async () => {
+      const id = await userId('t.manager');
+      for (let i = 0; i < 5; i++) await t.call('POST', '/api/user/auth', { body: { ...tManager, password: 'Zgaduje123!' }, remoteAddress: '198.51.100.20' });
+      for (const role of ['manager', 'kierowca', 'doradca'] as const) {
+        const token = await t.signIn(role);
+        expect((await t.call('GET', `/api/users/${id}/lockouts`, { token })).statusCode, role).toBe(403);
+        expect((await t.call('DELETE', `/api/users/${id}/lockouts`, { token })).statusCode, role).toBe(403);
+      }
+      expect((await t.call('DELETE', `/api/users/${id}/lockouts`)).statusCode).toBe(401);
+      // still locked: none of the refused calls unlocked it
+      expect((await t.call('POST', '/api/user/auth', { body: tManager, remoteAddress: '198.51.100.20' })).statusCode).toBe(429);
+      const admin = await t.signIn('admin');
+      expect((await t.call('GET', '/api/users/999999/lockouts', { token: admin })).statusCode).toBe(404);
+      expect((await t.call('DELETE', '/api/users/999999/lockouts', { token: admin })).statusCode).toBe(404);
+      expect((await t.call('GET', '/api/users/abc/lockouts', { token: admin })).statusCode).toBe(400);
+      expect((await t.call('DELETE', `/api/users/${id}/lockouts`, { token: admin })).statusCode).toBe(204);
+    });
+  });
+
   describe('expiry', () => {
     it('refuses an expired account and an expired password with the spec\'s texts and machine codes', async () => {
       await t.app.db.updateTable('app_user').set({ dataDo: '2020-01-01' }).where('login', '=', 'manager2').execute();

@@ -172,3 +172,46 @@ test('an administrator sets a user\'s password from the edit dialog, under the p
   await expect(set).toBeHidden();
   await expect(page.locator('.toast').filter({ hasText: /hasło/i })).toBeVisible();
 });
+
+test('an administrator unlocks a fleet manager locked out after wrong passwords, and the manager signs in at once (an account no other journey signs in as)', async ({ page, browser }) => {
+  // the manager, at his own browser: five wrong passwords lock his login for this address
+  const person = await browser.newPage();
+  const manager3 = { login: 'manager3', choice: 'Fleet Manager' };
+  for (let i = 0; i < 5; i++) {
+    await submitLogin(person, { ...manager3, password: `Zgaduje${i}!` });
+    await expect(person.getByTestId('login-error')).toHaveText('Błąd logowania: Błędny login lub hasło!');
+  }
+  await submitLogin(person, { ...manager3, password: 'Haslo123!' });
+  await expect(person.getByTestId('login-error')).toHaveText('Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za 5 min.');
+
+  // the helpdesk: Użytkownicy → the manager → Bezpieczeństwo names the lock-out and lifts it
+  await signIn(page, 'admin');
+  await page.goto('/app/users');
+  await loginRow(page, 'manager3').click();
+  await toolbar(page, 'Edytuj').click();
+  await page.getByRole('dialog', { name: 'Edytuj użytkownika' }).getByRole('button', { name: 'Bezpieczeństwo' }).click();
+  const security = page.getByRole('dialog', { name: 'Bezpieczeństwo' });
+  const lockouts = security.getByRole('region', { name: 'Blokada logowania' });
+  await expect(lockouts.getByText(/Po zbyt wielu nieudanych próbach logowanie na to konto z adresów poniżej jest czasowo zablokowane/)).toBeVisible();
+  await expect(lockouts.getByTestId('lockouts').locator('tbody tr')).toHaveCount(1);
+  await expect(lockouts.getByTestId('lockouts').locator('tbody td').first()).toHaveText('127.0.0.1');
+  await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+  await shot(page, 'lockout-1400');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'lockout-390');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await lockouts.getByRole('button', { name: 'Odblokuj logowanie' }).click();
+  await expect(toast(page, 'Logowanie zostało odblokowane')).toBeVisible();
+  await expect(lockouts.getByText('Logowanie nie jest zablokowane.')).toBeVisible();
+
+  // the manager's next try with the right password goes in
+  await submitLogin(person, { ...manager3, password: 'Haslo123!' });
+  await expect(person).toHaveURL(/\/app\//);
+  await expect(person.getByTestId('login-error')).toHaveCount(0);
+  await person.close();
+
+  // and the unlock is in Dziennik zmian, under the account, by the administrator
+  await page.goto('/app/dziennik-zmian');
+  await expect(page.locator('.ag-row').filter({ hasText: 'Odblokowanie logowania' }).first()).toBeVisible();
+});

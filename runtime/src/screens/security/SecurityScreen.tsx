@@ -6,8 +6,8 @@
  *   the sessions signed in now, each with "Wyloguj", and "Wyloguj wszędzie indziej";
  * - `enrolment` — the first session gate of a user the configuration asks for a second factor:
  *   the same set-up, in a dialog that closes once a factor is set up (or signs out);
- * - `admin` — from a user's dialog: that user's sessions, each ended, and the reset of the user's
- *   second factor.
+ * - `admin` — from a user's dialog: that user's sessions, each ended, the sign-in lock-outs in
+ *   force with their unlock, and the reset of the user's second factor.
  * The server decides everything (routes/account-security.ts); texts are the screen's namespace's.
  */
 import { startRegistration } from '@simplewebauthn/browser';
@@ -32,7 +32,8 @@ import './security.css';
 interface SessionRow { id: string; current: boolean; device: string; browser: string; address: string | null; createdAt: string; lastSeenAt: string }
 interface Passkey { id: number; name: string; createdAt: string; lastUsedAt: string | null }
 interface Overview { required: boolean; totp: boolean; recoveryCodesLeft: number; passkeys: Passkey[]; sessions: SessionRow[] }
-interface Decl { title: string; intro?: string; texts: string; mode: 'settings' | 'enrolment' | 'admin'; sections: ('totp' | 'passkeys' | 'sessions' | 'reset')[] }
+interface Lockout { address: string; lockedUntil: string }
+interface Decl { title: string; intro?: string; texts: string; mode: 'settings' | 'enrolment' | 'admin'; sections: ('totp' | 'passkeys' | 'sessions' | 'lockouts' | 'reset')[] }
 type Tx = (key: TextKey, vars?: Record<string, unknown>) => string;
 
 export default function SecurityScreen({ screen, screenId, presentation, params, onClose }: ScreenProps<any>) {
@@ -42,7 +43,7 @@ export default function SecurityScreen({ screen, screenId, presentation, params,
   const signOut = useSignOut();
   const titleId = useId();
   const body = decl.mode === 'admin'
-    ? <AdminSecurity tx={tx} userId={Number(params?.id)} />
+    ? <AdminSecurity tx={tx} decl={decl} userId={Number(params?.id)} />
     : <OwnSecurity tx={tx} decl={decl} onEnrolled={decl.mode === 'enrolment' ? () => {
       updateSession((s) => ({ ...s, user: { ...s.user, secondFactorPending: false } }));
       onClose?.();
@@ -372,17 +373,32 @@ function SessionsSection({ tx, sessions, reload }: { tx: Tx; sessions: SessionRo
   );
 }
 
-/** An administrator's view of one user: their sessions, each ended, and the reset of their second factor. */
-function AdminSecurity({ tx, userId }: { tx: Tx; userId: number }) {
+/** An administrator's view of one user, the declared sections in order: their sessions, each ended; their sign-in lock-outs, unlocked; the reset of their second factor. */
+function AdminSecurity({ tx, decl, userId }: { tx: Tx; decl: Decl; userId: number }) {
   const [sessions, setSessions] = useState<SessionRow[] | null>(null);
+  const [lockouts, setLockouts] = useState<Lockout[] | null>(null);
   const [confirming, setConfirming] = useState(false);
   const { error, run } = useFormError();
-  const id = useId();
-  const load = useCallback(() => run(async () => setSessions(await api.get<SessionRow[]>(`/users/${userId}/sessions`, { quiet: true }))), [userId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const sessionsId = useId();
+  const lockoutsId = useId();
+  const shows = (section: Decl['sections'][number]) => decl.sections.includes(section);
+  const load = useCallback(() => run(async () => {
+    const [s, l] = await Promise.all([
+      shows('sessions') ? api.get<SessionRow[]>(`/users/${userId}/sessions`, { quiet: true }) : [],
+      shows('lockouts') ? api.get<Lockout[]>(`/users/${userId}/lockouts`, { quiet: true }) : [],
+    ]);
+    setSessions(s);
+    setLockouts(l);
+  }), [userId]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => { void load(); }, [load]);
   const end = (s: SessionRow) => run(async () => {
     await api.delete(`/users/${userId}/sessions/${s.id}`, { quiet: true });
     showToast('success', tx('sessions.ended'));
+    await load();
+  });
+  const unlock = () => run(async () => {
+    await api.delete(`/users/${userId}/lockouts`, { quiet: true });
+    showToast('success', tx('admin.unlockDone'));
     await load();
   });
   const reset = () => run(async () => {
@@ -390,13 +406,51 @@ function AdminSecurity({ tx, userId }: { tx: Tx; userId: number }) {
     showToast('success', tx('admin.resetDone'));
     await load();
   });
+  const sections = decl.sections.map((section) => {
+    if (section === 'sessions') {
+      return (
+        <Section key={section} title={tx('admin.sessions')} id={sessionsId}>
+          {sessions === null ? <Loading /> : sessions.length === 0 ? <p className="mb-0">{tx('admin.none')}</p> : <SessionsTable tx={tx} sessions={sessions} onEnd={(s) => void end(s)} />}
+        </Section>
+      );
+    }
+    if (section === 'lockouts') {
+      return (
+        <Section key={section} title={tx('admin.lockouts')} id={lockoutsId}>
+          {lockouts === null ? <Loading /> : lockouts.length === 0 ? <p className="mb-0">{tx('admin.lockoutsNone')}</p> : (
+            <>
+              <p>{tx('admin.lockoutsIntro')}</p>
+              <div className="table-responsive">
+                <table className="table table-sm align-middle sessions-table" data-testid="lockouts">
+                  <thead>
+                    <tr>
+                      <th scope="col">{tx('admin.lockoutAddress')}</th>
+                      <th scope="col">{tx('admin.lockoutUntil')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {lockouts.map((l) => (
+                      <tr key={l.address}>
+                        <td data-label={tx('admin.lockoutAddress')}>{l.address}</td>
+                        <td data-label={tx('admin.lockoutUntil')}>{formatDateTime(l.lockedUntil)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Button variant="outline-primary" onClick={() => void unlock()}>{tx('admin.unlock')}</Button>
+            </>
+          )}
+        </Section>
+      );
+    }
+    if (section === 'reset') return <Button key={section} variant="outline-danger" onClick={() => setConfirming(true)}>{tx('admin.reset')}</Button>;
+    return null;
+  });
   return (
     <>
       {error && <Alert variant="danger" className="py-2">{error}</Alert>}
-      <Section title={tx('admin.sessions')} id={id}>
-        {sessions === null ? <Loading /> : sessions.length === 0 ? <p className="mb-0">{tx('admin.none')}</p> : <SessionsTable tx={tx} sessions={sessions} onEnd={(s) => void end(s)} />}
-      </Section>
-      <Button variant="outline-danger" onClick={() => setConfirming(true)}>{tx('admin.reset')}</Button>
+      {sections}
       {confirming && (
         <ConfirmDialog question={tx('admin.resetConfirm')} onAnswer={(yes) => {
           setConfirming(false);

@@ -15,6 +15,7 @@ export const TEXT_KEYS = [
   'sessions.current', 'sessions.signOut', 'sessions.signOutEverywhereElse', 'sessions.ended', 'sessions.endedOthers',
   'enrolment.signOut',
   'admin.sessions', 'admin.none', 'admin.reset', 'admin.resetConfirm', 'admin.resetDone',
+  'admin.lockouts', 'admin.lockoutsNone', 'admin.lockoutsIntro', 'admin.lockoutAddress', 'admin.lockoutUntil', 'admin.unlock', 'admin.unlockDone',
 ] as const;
 
 export type TextKey = (typeof TEXT_KEYS)[number];
