@@ -2521,7 +2521,7 @@ export type ScreenFile = {
 };
 
 /**
- * `settings`: Ustawienia → Bezpieczeństwo, the signed-in user's own factors and sessions. `enrolment`: the session gate that leads a user the configuration asks for a second factor (app.json security.secondFactorRequiredWhen) to set one up right after the password; it closes once one is set up. `admin`: the dialog an administrator opens from a user's dialog (the user's sessions, each ended, and the reset of the user's second factor); it gets the user's id as the param `id`. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/security/texts.ts).
+ * `settings`: Ustawienia → Bezpieczeństwo, the signed-in user's own factors and sessions. `enrolment`: the session gate that leads a user the configuration asks for a second factor (app.json security.secondFactorRequiredWhen) to set one up right after the password; it closes once one is set up. `admin`: the dialog an administrator opens from a user's dialog (the user's sessions, each ended, the user's sign-in lock-outs and their unlock, and the reset of the user's second factor); it gets the user's id as the param `id`. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/security/texts.ts).
  */
 export interface SecurityFile {
   $schema?: SchemaRef;
@@ -2538,11 +2538,11 @@ export interface SecurityFile {
   texts: string;
   mode: "settings" | "enrolment" | "admin";
   /**
-   * What the screen shows, in order: totp (the authenticator app and its recovery codes), passkeys, sessions, reset (admin: the reset of the user's second factor).
+   * What the screen shows, in order: totp (the authenticator app and its recovery codes), passkeys, sessions, lockouts (admin: the user's sign-in lock-outs in force, and their unlock), reset (admin: the reset of the user's second factor).
    *
    * @minItems 1
    */
-  sections: ("totp" | "passkeys" | "sessions" | "reset")[];
+  sections: ("totp" | "passkeys" | "sessions" | "lockouts" | "reset")[];
 }
 
 /**
