@@ -1610,6 +1610,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/employee/excel/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared Excel file of employee rows
+         * @description The prepared Excel file, once, for the session that prepared it.
+         */
+        get: operations["employeeExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/excel/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare an Excel file of the employee rows
+         * @description Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.
+         */
+        post: operations["employeeExcelPrepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of employee for a filter and sort (a block of rows) */
+        post: operations["employeeTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of employee rows for a filter */
+        post: operations["employeeTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of employee rows with the total and a cursor to the next */
+        post: operations["employeeTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/employees": {
         parameters: {
             query?: never;
@@ -1621,6 +1712,46 @@ export interface paths {
         get: operations["employeeSearch"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{pracId}/anonymise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anonymise an employee (RODO art. 17), and close their account if they have one
+         * @description Replaces the person's name, e-mail, phones, login and address by a pseudonym (names, login) or nothing, wherever a field declared personal (x-personal of the entity schemas) holds them: orders, damages, notes, assignments, sign-ins, notifications and webhook messages stay, without them. The account is closed (as deleted: no password, no single sign-on identifier, no passkeys or second factor) and its sessions end on every process. 409 while the person has an open vehicle assignment or is already anonymised; 400 for one's own account. The audit trail is append-only: its earlier entries are not rewritten. Recorded in the trail. An employee with an account in the portal is the person of that account: the same anonymisation as from the user; one without has no account to close: the employee record is named by the pseudonym and emptied of its contact data.
+         */
+        post: operations["employeeAnonymise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{pracId}/personal-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export every row that names an employee (RODO) as a one-time download
+         * @description Builds a zip of every row the portal holds that names the person: the account, the employee record, assignments, readings, orders and damages they reported or that name them, notes, attachments (described, not their contents), sign-ins, acceptances, notifications, sessions, passkeys, saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. Recorded in the audit trail. An employee with an account in the portal is the person of that account: the same export as from the user.
+         */
+        post: operations["employeePersonalDataExport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3674,7 +3805,7 @@ export interface paths {
         put?: never;
         /**
          * Export every row that names a person (RODO) as a one-time download
-         * @description Builds a zip of every row the portal holds that names the user: the account, the employee record, assignments, readings, orders and damages they reported or that name them, notes, attachments (described, not their contents), sign-ins, acceptances, notifications, sessions, passkeys, saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. Recorded in the audit trail.
+         * @description Builds a zip of every row the portal holds that names the person: the account, the employee record, assignments, readings, orders and damages they reported or that name them, notes, attachments (described, not their contents), sign-ins, acceptances, notifications, sessions, passkeys, saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. Recorded in the audit trail.
          */
         post: operations["usersPersonalDataExport"];
         delete?: never;
@@ -5002,15 +5133,20 @@ export interface components {
         };
         /**
          * Pracownik
-         * @description An employee of a client (spec §3 Employee, §5 lengths); the rows of view v_employee as the participant picker lists them.
+         * @description An employee of a client (spec §3 Employee, §5 lengths); the rows of view v_employee as the participant picker and Administracja → Pracownicy list them.
          */
         employee: {
+            /** Format: date */
+            dataJednOd?: string | null;
             /** Format: email */
             email?: string | null;
             imie?: string | null;
             jednId?: number | null;
             jednNazwa?: string | null;
+            klientSymbol?: string | null;
+            kodPoczt?: string | null;
             kodStan?: string | null;
+            miejscow?: string | null;
             mpk?: string | null;
             nazwisko?: string | null;
             nrPrac?: string | null;
@@ -5023,7 +5159,9 @@ export interface components {
             stru6?: string | null;
             stru7?: string | null;
             stru8?: string | null;
+            telefon?: string | null;
             telefonKom?: string | null;
+            ulica?: string | null;
         };
         /**
          * A new employee (spec §3 Employee, §5 Employee, §7 POST /tenant/employee, payload employee)
@@ -10186,6 +10324,159 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    employeeExcelDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Excel file (.xlsx), saved under the table's title and the day */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    employeeExcelPrepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["excel-export-request"];
+            };
+        };
+        responses: {
+            /** @description A prepared export (spec §7: the response data.data is a link) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["excel-export-link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    employeeTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of employee for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["employee"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    employeeTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    employeeTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of employee rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["employee"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     employeeSearch: {
         parameters: {
             query: {
@@ -10213,6 +10504,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    employeeAnonymise: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the employee's id (pracId) */
+                pracId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    employeePersonalDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the employee's id (pracId) */
+                pracId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export every row that names an employee (RODO) as a one-time download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description /api/personal-data/download?token=… — one use, valid for a few minutes, only for the session that asked. */
+                        data: string;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

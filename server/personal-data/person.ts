@@ -11,8 +11,9 @@ import type { DB } from '../db/types.generated.ts';
 import type { PersonalKind } from '../config/personal-fields.ts';
 
 export interface Person {
-  userId: number;
-  login: string;
+  /** The account, or null for an employee (driver) who has none. */
+  userId: number | null;
+  login: string | null;
   pracId: number | null;
   firstName: string;
   lastName: string;
@@ -55,6 +56,31 @@ export async function findPerson(db: Db, userId: number): Promise<Person | null>
 }
 
 /**
+ * The person an employee (driver) is: the account linked to the employee record when there is one
+ * (the same person as from the users' table), else the employee alone, with no account, login or
+ * sign-ins. Null when there is no such employee.
+ */
+export async function findPersonByEmployee(db: Db, pracId: number): Promise<Person | null> {
+  const employee = await db.selectFrom('employee').selectAll().where('pracId', '=', pracId).executeTakeFirst();
+  if (!employee) return null;
+  // a live account before a deleted one, then the newest
+  const account = await db.selectFrom('app_user').select('id').where('pracId', '=', pracId)
+    .orderBy(sql`"deletedAt" is not null`).orderBy('id', 'desc').executeTakeFirst();
+  if (account) return findPerson(db, account.id);
+  const names = clean(employee.imie) && clean(employee.nazwisko)
+    ? [`${clean(employee.nazwisko)} ${clean(employee.imie)}`, `${clean(employee.imie)} ${clean(employee.nazwisko)}`] : [];
+  return {
+    userId: null, login: null, pracId, firstName: employee.imie ?? '', lastName: employee.nazwisko ?? '',
+    names: [...new Set(names.map((n) => n.toLowerCase()))],
+    emails: [clean(employee.email).toLowerCase()].filter(Boolean),
+    phones: [...new Set([employee.telefon, employee.telefonKom].map(digits).filter((d) => d.length === 9))],
+    identifiers: employee.nrPrac ? [clean(employee.nrPrac)] : [],
+    deletedAt: null,
+    client: employee.klient ?? null,
+  };
+}
+
+/**
  * The SQL condition "column `column` of the current row holds one of the person's values of
  * `kind`" (false when the person has none of that kind). Addresses and network data are never
  * matched by value: a town or an address is shared by many; they are a person's only in the rows
@@ -71,7 +97,7 @@ export function matches(person: Person, column: string, kind: PersonalKind): Raw
     case 'phone':
       return person.phones.length ? sql<boolean>`right(regexp_replace(${col}, '[^0-9]', '', 'g'), 9) in (${list(person.phones)})` : sql<boolean>`false`;
     case 'login':
-      return sql<boolean>`${col} = ${person.login}`;
+      return person.login === null ? sql<boolean>`false` : sql<boolean>`${col} = ${person.login}`;
     case 'identifier':
       return person.identifiers.length ? sql<boolean>`trim(${col}) in (${list(person.identifiers)})` : sql<boolean>`false`;
     default:

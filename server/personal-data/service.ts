@@ -8,7 +8,9 @@
  *   and dane-osobowe.xlsx with a sheet per file.
  * - `anonymise` rewrites, in the caller's transaction, every personal column that holds one of the
  *   person's values by a pseudonym (names, logins) or nothing (e-mails, phones, addresses), closes
- *   the account and deletes what only served it (sessions, passkeys, second factor, settings).
+ *   the account and deletes what only served it (sessions, passkeys, second factor, settings). An
+ *   employee (driver) without an account is the same person without those: the employee record
+ *   and the business records naming them are rewritten, nothing else.
  */
 import JSZip from 'jszip';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -162,13 +164,13 @@ export async function anonymise(trx: Transaction<DB>, bundle: Bundle, person: Pe
 
   // what names the person in the text of notifications and webhook messages (a resend sends it as
   // stored): their names as written, e-mails and phones
-  const user = await trx.selectFrom('app_user').selectAll().where('id', '=', person.userId).executeTakeFirstOrThrow();
+  const user = person.userId === null ? undefined : await trx.selectFrom('app_user').selectAll().where('id', '=', person.userId).executeTakeFirstOrThrow();
   const employee = person.pracId === null ? undefined : await trx.selectFrom('employee').selectAll().where('pracId', '=', person.pracId).executeTakeFirst();
   const written = new Set<string>();
-  for (const [first, last] of [[user.firstName, user.lastName], [employee?.imie, employee?.nazwisko]]) {
+  for (const [first, last] of [[user?.firstName, user?.lastName], [employee?.imie, employee?.nazwisko]]) {
     if (first?.trim() && last?.trim()) { written.add(`${last.trim()} ${first.trim()}`); written.add(`${first.trim()} ${last.trim()}`); }
   }
-  const erased = new Set([user.email, user.telefon, user.telefonKom, employee?.email, employee?.telefon, employee?.telefonKom].filter((v): v is string => !!v?.trim() && v.trim().length >= 5).map((v) => v.trim()));
+  const erased = new Set([user?.email, user?.telefon, user?.telefonKom, employee?.email, employee?.telefon, employee?.telefonKom].filter((v): v is string => !!v?.trim() && v.trim().length >= 5).map((v) => v.trim()));
   const targets = [...[...written].map((from) => ({ from, to: pseudonym.fullName })), ...[...erased].map((from) => ({ from, to: '' }))]
     // the longer first, so "Jan Kowalski" goes before a shorter value inside it
     .sort((a, b) => b.from.length - a.from.length);
@@ -183,10 +185,6 @@ export async function anonymise(trx: Transaction<DB>, bundle: Bundle, person: Pe
       }
     }
   }
-  // the person's own notifications: no address kept, nothing more sent
-  count('notification', (await trx.updateTable('notification').set({ email: null }).where('userId', '=', person.userId).where('email', 'is not', null).executeTakeFirst()).numUpdatedRows);
-  await trx.updateTable('notification').set({ state: 'skipped' }).where('userId', '=', person.userId).where('state', 'in', ['queued', 'sending']).execute();
-
   // the employee record stays (assignments, damages and cards point to it), named by the pseudonym
   if (person.pracId !== null) {
     const result = await trx.updateTable('employee').set({
@@ -195,6 +193,12 @@ export async function anonymise(trx: Transaction<DB>, bundle: Bundle, person: Pe
     }).where('pracId', '=', person.pracId).executeTakeFirst();
     count('employee', result.numUpdatedRows);
   }
+  // an employee without an account: nothing more is theirs
+  if (person.userId === null || person.login === null) return counts;
+
+  // the person's own notifications: no address kept, nothing more sent
+  count('notification', (await trx.updateTable('notification').set({ email: null }).where('userId', '=', person.userId).where('email', 'is not', null).executeTakeFirst()).numUpdatedRows);
+  await trx.updateTable('notification').set({ state: 'skipped' }).where('userId', '=', person.userId).where('state', 'in', ['queued', 'sending']).execute();
 
   // what served only the account goes
   for (const store of STORES) {

@@ -44,26 +44,29 @@ export interface Store {
 }
 
 const ref = (c: string) => sql.ref(c);
-const byUser = (p: Person) => sql<boolean>`${ref('userId')} = ${p.userId}`;
+/** Linked by the account (false for an employee without one). */
+const byUser = (p: Person) => (p.userId === null ? sql<boolean>`false` : sql<boolean>`${ref('userId')} = ${p.userId}`);
+/** Linked by the login (false without an account). */
+const byLogin = (p: Person) => (p.login === null ? sql<boolean>`false` : sql<boolean>`${ref('login')} = ${p.login}`);
 const byEmployee = (column: string) => (p: Person) => (p.pracId === null ? sql<boolean>`false` : sql<boolean>`${ref(column)} = ${p.pracId}`);
 
 export const STORES: readonly Store[] = [
-  { file: 'uzytkownik', table: 'app_user', entity: 'user', link: (p) => sql<boolean>`${ref('id')} = ${p.userId}`, omit: ['passwordHash'], order: 'id', linkOnly: true },
+  { file: 'uzytkownik', table: 'app_user', entity: 'user', link: (p) => (p.userId === null ? sql<boolean>`false` : sql<boolean>`${ref('id')} = ${p.userId}`), omit: ['passwordHash'], order: 'id', linkOnly: true },
   { file: 'pracownik', table: 'employee', entity: 'employee', link: byEmployee('pracId'), order: 'pracId', linkOnly: true },
   { file: 'przydzialy', table: 'vehicle_assignment', entity: 'assignment', link: byEmployee('pracId'), order: 'przydzialId', keep: true, clientColumn: 'klientSymbol' },
   { file: 'odczyty-licznika', table: 'mileage_reading', link: byUser, order: 'id', keep: true },
   { file: 'zlecenia', table: 'service_order', entity: 'order', link: byUser, order: 'autId', keep: true, clientColumn: 'klientSymbol' },
   {
     file: 'zmiany-statusow-zlecen', table: 'order_transition', personal: { login: 'login' }, order: 'id', keep: true,
-    link: (p) => sql<boolean>`${ref('userId')} = ${p.userId} or ${ref('login')} = ${p.login}`,
+    link: (p) => sql<boolean>`${byUser(p)} or ${byLogin(p)}`,
   },
   {
     file: 'szkody', table: 'damage', entity: 'damage', order: 'sprawaId', keep: true, clientColumn: 'klientSymbol',
-    link: (p) => (p.pracId === null ? byUser(p) : sql<boolean>`${ref('userId')} = ${p.userId} or ${ref('pracId')} = ${p.pracId} or ${ref('pracIdPrzel')} = ${p.pracId}`),
+    link: (p) => (p.pracId === null ? byUser(p) : sql<boolean>`${byUser(p)} or ${ref('pracId')} = ${p.pracId} or ${ref('pracIdPrzel')} = ${p.pracId}`),
   },
   { file: 'notatki', table: 'note', entity: 'note', link: byUser, order: 'id', keep: true },
   { file: 'zalaczniki', table: 'attachment', link: byUser, omit: ['content'], order: 'zalaczId', keep: true },
-  { file: 'historia-logowan', table: 'login_history', entity: 'login-history', link: (p) => sql<boolean>`${ref('login')} = ${p.login}`, order: 'id', keep: true },
+  { file: 'historia-logowan', table: 'login_history', entity: 'login-history', link: byLogin, order: 'id', keep: true },
   { file: 'akceptacje', table: 'terms_acceptance', link: byUser, order: 'id', keep: true },
   { file: 'powiadomienia', table: 'notification', entity: 'notification', link: byUser, order: 'id', keep: true },
   { file: 'ustawienia-powiadomien', table: 'notification_setting', link: byUser, order: 'userId', deleteLinked: true },
@@ -73,7 +76,10 @@ export const STORES: readonly Store[] = [
   { file: 'zapisane-widoki', table: 'user_table_view', link: byUser, order: 'id', deleteLinked: true },
   {
     file: 'dziennik-zmian', table: 'audit_entry', personal: { actorLabel: 'login', address: 'network' }, order: 'seq', appendOnly: true,
-    link: (p) => sql<boolean>`${ref('userId')} = ${p.userId} or (${ref('resource')} = 'users' and ${ref('recordKey')} = ${String(p.userId)})`,
+    // what the person did, what was done to their account and to their employee record
+    link: (p) => sql<boolean>`${byUser(p)}
+      or (${p.userId !== null} and ${ref('resource')} = 'users' and ${ref('recordKey')} = ${String(p.userId)})
+      or (${p.pracId !== null} and ${ref('resource')} = 'employee' and ${ref('recordKey')} = ${String(p.pracId)})`,
   },
 ];
 

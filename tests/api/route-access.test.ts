@@ -93,6 +93,8 @@ const EXPECTED: Record<string, Who> = {
   // issue 37, "personal data of a person: export, anonymise": ADMIN; the zip's one-time link carries its own token
   'POST /api/users/:id/personal-data/export': A,
   'POST /api/users/:id/anonymise': A,
+  'POST /api/employees/:pracId/personal-data/export': A,
+  'POST /api/employees/:pracId/anonymise': A,
   'GET /api/personal-data/download': 'public',
   // terms status/next/accept: self; acceptance history: ADMIN
   'GET /api/terms/status': 'signedIn',
@@ -189,6 +191,12 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/order/excel/prepare': ALL,
   'GET /api/order/excel/download': 'public',
   // unit: ADMIN, MANAGER, ADVISOR (read only)
+  // Administracja → Pracownicy (ADMIN); employees of his client for a MANAGER (ACCESS.md)
+  'POST /api/employee/table': AM,
+  'POST /api/employee/table2': AM,
+  'POST /api/employee/table-count': AM,
+  'POST /api/employee/excel/prepare': AM,
+  'GET /api/employee/excel/download': 'public',
   'POST /api/unit/table': AMV,
   'POST /api/unit/table2': AMV,
   'POST /api/unit/table-count': AMV,
@@ -353,7 +361,7 @@ const EXPECTED: Record<string, Who> = {
  * With the `webhooks` scope it also passes on the webhook calls (CONTRACTS.md, issue 35: a key manages
  * its own clients' endpoints; ACCESS.md "Webhook endpoints of a key receive only events of its clients").
  */
-const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'fuel-card', 'invoice', 'note', 'order', 'tire', 'unit'];
+const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'employee', 'fuel-card', 'invoice', 'note', 'order', 'tire', 'unit'];
 // and the import calls (issue 34, CONTRACTS.md "Import API": ADMIN and keys with import:<name>; the key has every import scope)
 const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+)$`);
 
@@ -363,7 +371,7 @@ const FORGED = 'Zm9yZ2VkLXRva2VuLW5vdC1yZWFsLWF0LWFsbA';
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 
 /** A concrete path for a route pattern. */
-const concrete = (url: string) => url.replace(':id', '1').replace(':tableName', 'ORDER_TABLE').replace(/\*$/, 'x');
+const concrete = (url: string) => url.replace(':id', '1').replace(':pracId', '1').replace(':tableName', 'ORDER_TABLE').replace(/\*$/, 'x');
 
 /** The table row of a registered route (HEAD answers as its GET). */
 const expectedOf = (method: string, url: string): Who | undefined =>

@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
-import { axeScan, expect, signIn, test, toast } from './support';
+import { apiAs, axeScan, expect, openColumnFilter, signIn, test, toast } from './support';
 
 const loginRow = (page: Page, login: string) => page.locator('.ag-row [col-id="login"]').filter({ hasText: new RegExp(`^${login.replace('.', '\\.')}$`) });
 const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
@@ -100,4 +100,59 @@ test('an administrator exports a driver\'s personal data and anonymises another 
   await expect(details).not.toContainText('Zapomniana');
   await expect(details.getByRole('row').filter({ hasText: 'Zmienione wiersze' })).toBeVisible();
   await shots(page, 'trail');
+});
+
+test('an administrator exports and anonymises an employee without an account, from Administracja → Pracownicy', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  // an employee to forget, added here through the API (the demo's drivers keep their names for the other journeys)
+  const admin = await apiAs(request, 'admin', 'Admin123!', 'MANAGER');
+  const units = await admin.post('/unit/table2', { startRow: 0, endRow: 50 });
+  const unit = units.rows.find((u: { klientSymbol: string }) => u.klientSymbol === 'KL001');
+  const { pracId } = await admin.post('/tenant/employee', {
+    nazwisko: 'Zapomniany', imie: 'Witold', email: 'witold.zapomniany@transbud.pl', telefonKom: '601 202 303', jednId: unit.jednId, dataJednOd: new Date().toISOString().slice(0, 10),
+  });
+
+  await signIn(page, 'admin');
+  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Pracownicy' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Pracownicy' })).toBeVisible();
+  await openColumnFilter(page, 'nazwisko');
+  await page.locator('.ag-filter input[type="text"]').first().fill('Zapomniany');
+  await page.keyboard.press('Escape');
+  const row = page.locator('.ag-row').filter({ hasText: 'Zapomniany' });
+  await expect(row).toHaveCount(1);
+  await row.dblclick();
+  const dialog = page.getByRole('dialog', { name: 'Pracownik' });
+  await expect(dialog.getByLabel(/^Nazwisko/)).toHaveValue('Zapomniany');
+  await shots(page, 'employee');
+  const result = await axeScan(page).include('.modal-dialog').analyze();
+  expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+  const downloaded = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Eksport danych osobowych' }).click();
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^Dane osobowe pracownika ${pracId} \\d{4}-\\d{2}-\\d{2}\\.zip$`));
+  const zip = await JSZip.loadAsync(readFileSync(await download.path()));
+  expect(await zip.file('indeks.txt')!.async('string')).toContain(`Witold Zapomniany (pracownik nr ${pracId}, bez konta w portalu)`);
+  expect(JSON.parse(await zip.file('json/pracownik.json')!.async('string'))[0]).toMatchObject({ pracId, nazwisko: 'Zapomniany', email: 'witold.zapomniany@transbud.pl' });
+  await expect(toast(page, 'Przygotowano eksport danych osobowych')).toBeVisible();
+
+  // the dialog closed with the download: opened again for the anonymisation
+  await expect(dialog).toBeHidden();
+  await closeToasts(page);
+  await row.dblclick();
+  await dialog.getByRole('button', { name: 'Anonimizuj' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });
+  await expect(confirm).toContainText('Anonimizować tego pracownika?');
+  await shots(page, 'employee-confirm');
+  await confirm.getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, 'Pracownika zanonimizowano')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.ag-row').filter({ hasText: 'Zapomniany' })).toHaveCount(0);
+
+  // recorded under the employee, in Dziennik zmian
+  await closeToasts(page);
+  await page.getByRole('link', { name: 'Dziennik zmian' }).click();
+  const entry = page.locator('.ag-row').filter({ hasText: 'Anonimizacja osoby' }).first();
+  await expect(entry).toContainText('Pracownicy');
+  await expect(entry).toContainText(String(pracId));
 });

@@ -3,7 +3,7 @@ import { ACCOUNTS, axeScan, expect, menuEntries, signIn, test } from './support.
 const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
 
 const MENUS = {
-  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Dziennik zmian', 'Konfiguracja email', 'Użytkownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Webhooki', 'Konfiguracja portalu', 'Konta integracyjne', 'Import danych', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
+  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Dziennik zmian', 'Konfiguracja email', 'Użytkownicy', 'Pracownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Webhooki', 'Konfiguracja portalu', 'Konta integracyjne', 'Import danych', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
   manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
   kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
   doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],

@@ -20,6 +20,7 @@ const TABLES: TableCase[] = [
   { route: '/app/order', menu: 'Zlecenia', title: 'Zlecenia', headers: { status: 'Stan', statusZnaczenie: 'Status', autNr: 'Nr zlecenia' }, roles: ['admin', 'manager', 'doradca'] },
   { route: '/app/damage', menu: 'Szkody', title: 'Szkody', headers: { nrSprawy: 'Nr sprawy', etapZnacz: 'Etap', dataSzkod: 'Data szkody' }, roles: ['admin', 'manager'] },
   { route: '/app/users', menu: 'Użytkownicy', title: 'Użytkownicy', headers: { login: 'Login', rola: 'Rola', lastName: 'Nazwisko' }, roles: ['admin'] },
+  { route: '/app/pracownicy', menu: 'Pracownicy', title: 'Pracownicy', headers: { nazwisko: 'Nazwisko', imie: 'Imię', nrPrac: 'Nr pracownika' }, roles: ['admin'] },
   { route: '/app/login-history', menu: 'Historia logowań', title: 'Historia logowań', headers: { login: 'Login', loginDate: 'Data logowania', uwagi: 'Uwagi' }, roles: ['admin'] },
   { route: '/app/acceptance-history', menu: 'Historia akceptacji', title: 'Historia akceptacji', headers: { login: 'Użytkownik', name: 'Imię', surname: 'Nazwisko' }, roles: ['admin'] },
   { route: '/app/invoice', menu: 'Faktury', title: 'Faktury', headers: { faktNrCaly: 'Nr faktury', faktDataWyst: 'Data wystawienia', klient: 'Klient' }, roles: ['admin', 'manager'] },

@@ -289,7 +289,7 @@ export interface Damage {
 }
 
 /**
- * An employee of a client (spec §3 Employee, §5 lengths); the rows of view v_employee as the participant picker lists them.
+ * An employee of a client (spec §3 Employee, §5 lengths); the rows of view v_employee as the participant picker and Administracja → Pracownicy list them.
  */
 export interface Employee {
   pracId?: number;
@@ -299,6 +299,11 @@ export interface Employee {
   kodStan?: string | null;
   email?: string | null;
   telefonKom?: string | null;
+  telefon?: string | null;
+  kodPoczt?: string | null;
+  miejscow?: string | null;
+  ulica?: string | null;
+  dataJednOd?: string | null;
   jednId?: number | null;
   jednNazwa?: string | null;
   mpk?: string | null;
@@ -310,6 +315,7 @@ export interface Employee {
   stru6?: string | null;
   stru7?: string | null;
   stru8?: string | null;
+  klientSymbol?: string | null;
 }
 
 /**

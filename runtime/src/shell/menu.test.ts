@@ -19,7 +19,7 @@ describe('side menu by role', () => {
   it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia with the password change (issue 38)', () => {
     expect(menuOf('ADMIN')).toEqual({
       records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      administration: ['login-history', 'audit', 'email-config', 'users', 'acceptance-history', 'notifications-log', 'webhooks', 'config-studio', 'integration-accounts', 'data-import', 'refresh'],
+      administration: ['login-history', 'audit', 'email-config', 'users', 'employees', 'acceptance-history', 'notifications-log', 'webhooks', 'config-studio', 'integration-accounts', 'data-import', 'refresh'],
       settings: ['password', 'notifications', 'security'],
       session: ['sign-out'],
     });
