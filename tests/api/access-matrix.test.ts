@@ -27,6 +27,8 @@ const ACCESS: Record<string, Partial<Record<keyof typeof ROLES, Scope>>> = {
   tire: { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
   invoice: { ADMIN: 'all', MANAGER: 'client' },
   unit: { ADMIN: 'all', MANAGER: 'client', ADVISOR: 'ownVehicleClient' },
+  // "unit, employees … | all | client | — | own vehicle's client, read only" (Administracja → Pracownicy, issue 37)
+  employee: { ADMIN: 'all', MANAGER: 'client', ADVISOR: 'ownVehicleClient' },
   note: { ADMIN: 'parent', MANAGER: 'parent', USER: 'parent', ADVISOR: 'parent' },
   attachment: { ADMIN: 'parent', MANAGER: 'parent', USER: 'parent', ADVISOR: 'parent' },
   users: { ADMIN: 'all' },

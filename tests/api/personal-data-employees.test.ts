@@ -54,7 +54,7 @@ describe('a person\'s data from an employee without an account', () => {
   }, 120_000);
   afterAll(async () => t?.close());
 
-  it('lists the employees for an administrator, and a fleet manager only his client\'s', async () => {
+  it('lists the employees for an administrator, a fleet manager only his client\'s, an advisor his vehicle\'s client\'s, a driver none', async () => {
     const all = await employees(admin);
     expect(new Set(all.map((r) => r.klientSymbol)).size).toBeGreaterThan(1);
     expect(all.find((r) => r.pracId === driver.pracId)).toMatchObject({ nazwisko: driver.nazwisko, imie: driver.imie, nrPrac: driver.nrPrac });
@@ -63,9 +63,11 @@ describe('a person\'s data from an employee without an account', () => {
     const his = await employees(manager);
     expect(his.length).toBeGreaterThan(0);
     expect(new Set(his.map((r) => r.klientSymbol))).toEqual(new Set([client]));
-    for (const token of [await t.signIn('kierowca'), await t.signIn('doradca')]) {
-      expect((await t.call('POST', '/api/employee/table2', { token, body: { startRow: 0, endRow: 10 } })).statusCode).toBe(403);
-    }
+    const advisorVehicle = await t.app.db.selectFrom('car').select('klientSymbol').where('rejestr', '=', 'WZ12345').executeTakeFirstOrThrow();
+    const advisors = await employees(await t.signIn('doradca'));
+    expect(advisors.length).toBeGreaterThan(0);
+    expect(new Set(advisors.map((r) => r.klientSymbol))).toEqual(new Set([advisorVehicle.klientSymbol]));
+    expect((await t.call('POST', '/api/employee/table2', { token: await t.signIn('kierowca'), body: { startRow: 0, endRow: 10 } })).statusCode).toBe(403);
   });
 
   it('exports the employee\'s rows as the person they are, with no account, recorded under the employee', async () => {

@@ -191,11 +191,11 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/order/excel/prepare': ALL,
   'GET /api/order/excel/download': 'public',
   // unit: ADMIN, MANAGER, ADVISOR (read only)
-  // Administracja → Pracownicy (ADMIN); employees of his client for a MANAGER (ACCESS.md)
-  'POST /api/employee/table': AM,
-  'POST /api/employee/table2': AM,
-  'POST /api/employee/table-count': AM,
-  'POST /api/employee/excel/prepare': AM,
+  // Administracja → Pracownicy (ADMIN); a MANAGER his client's, an ADVISOR his vehicle's client's (ACCESS.md)
+  'POST /api/employee/table': AMV,
+  'POST /api/employee/table2': AMV,
+  'POST /api/employee/table-count': AMV,
+  'POST /api/employee/excel/prepare': AMV,
   'GET /api/employee/excel/download': 'public',
   'POST /api/unit/table': AMV,
   'POST /api/unit/table2': AMV,
