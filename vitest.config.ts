@@ -14,9 +14,7 @@ export default defineConfig({
     // cores keeps both busy; and a worker keeps its modules between files (no isolation: each file
     // already opens its own database and app), which saves the imports and the configuration's
     // compiled schemas per file. Measured on the whole suite, PGlite, 2 cores: 790 s → 456 s.
-    // VITEST_MAX_WORKERS: fewer, when the run shares the machine (CI's PostgreSQL pass runs beside
-    // the browser journeys, .ci/run).
-    maxWorkers: process.env.VITEST_MAX_WORKERS ? Number(process.env.VITEST_MAX_WORKERS) : availableParallelism() + 1,
+    maxWorkers: availableParallelism() + 1,
     isolate: false,
     // every answer an API test receives is checked against the OpenAPI document (issue 27)
     setupFiles: ['tests/support/conformance-setup.ts'],
