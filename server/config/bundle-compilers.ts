@@ -9,6 +9,7 @@
  * rebuilding the application; only the set of paths stays what it was at start (a resource added
  * by a reload needs a restart for its routes, a removed one answers 404).
  */
+import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fastJsonStringify from 'fast-json-stringify';
@@ -31,16 +32,84 @@ function ajvFor(bundle: Bundle) {
   return ajv;
 }
 
-/** Compiles per bundle and per route schema, and forgets a bundle once no request holds it. */
-function perBundle<T>(build: (bundle: Bundle) => (schema: object) => T) {
-  const compilers = new WeakMap<Bundle, { compile: (schema: object) => T; done: WeakMap<object, T> }>();
+/**
+ * Compiles per configuration and per route schema, once in the process. A bundle's compiled
+ * functions are looked up by the bundle object (every call) and, the first time a bundle is met, by
+ * what its schemas say: a reload that changed no schema (a label, a menu), and every app of the
+ * process on the same configuration, reuse what was compiled instead of compiling every route's
+ * schemas again (fast-json-stringify's build is most of an application's start). The last few
+ * configurations are kept; a bundle still in use keeps its own through the WeakMap.
+ */
+const KEPT_CONFIGURATIONS = 4;
+let compilations = 0;
+/** How many route schemas this process has compiled (validators and serializers): what the reuse saves shows here. */
+export const compiledRouteSchemas = () => compilations;
+function perConfiguration<T>(build: (bundle: Bundle) => (schema: object) => T) {
+  type Entry = { compile: (schema: object) => T; byObject: WeakMap<object, T>; byText: Map<string, T> };
+  const byBundle = new WeakMap<Bundle, Entry>();
+  const byContent = new Map<string, Entry>();
+  const entryOf = (bundle: Bundle): Entry => {
+    let entry = byBundle.get(bundle);
+    if (entry) return entry;
+    const key = createHash('sha256').update(JSON.stringify(apiSchemas(bundle.schemas))).digest('base64');
+    entry = byContent.get(key);
+    if (!entry) {
+      entry = { compile: build(bundle), byObject: new WeakMap(), byText: new Map() };
+      byContent.set(key, entry);
+      if (byContent.size > KEPT_CONFIGURATIONS) byContent.delete(byContent.keys().next().value!);
+    }
+    byBundle.set(bundle, entry);
+    return entry;
+  };
   return (bundle: Bundle, schema: object): T => {
-    let entry = compilers.get(bundle);
-    if (!entry) compilers.set(bundle, (entry = { compile: build(bundle), done: new WeakMap() }));
-    let compiled = entry.done.get(schema);
-    if (!compiled) entry.done.set(schema, (compiled = entry.compile(schema)));
+    const entry = entryOf(bundle);
+    let compiled = entry.byObject.get(schema);
+    if (compiled) return compiled;
+    const text = JSON.stringify(schema);
+    compiled = entry.byText.get(text);
+    if (!compiled) {
+      entry.byText.set(text, (compiled = entry.compile(schema)));
+      compilations++;
+    }
+    entry.byObject.set(schema, compiled);
     return compiled;
   };
+}
+
+const validatorOf = perConfiguration((bundle) => {
+  const ajv = ajvFor(bundle);
+  return (schema) => ajv.compile(schema) as ValidateFunction;
+});
+const serializerOf = perConfiguration((bundle) => {
+  const external = Object.fromEntries(apiSchemas(bundle.schemas).map((s) => [s.$id, s]));
+  return (schema) => fastJsonStringify(schema as any, { schema: referencedSchemas(schema, external) }) as Serializer;
+});
+
+/**
+ * The schemas of `external` that `schema` refers to, directly or through one another (`$ref:
+ * "car#…"` names car). fast-json-stringify checks and indexes every external schema it is given on
+ * every build, so handing each route the whole of schemas/ made each route's serializer cost the
+ * whole configuration: most of an application's start.
+ */
+export function referencedSchemas(schema: unknown, external: Record<string, object>): Record<string, object> {
+  const found: Record<string, object> = {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key !== '$ref' || typeof value !== 'string') visit(value);
+        else {
+          const id = value.split('#')[0];
+          if (id && external[id] && !found[id]) {
+            found[id] = external[id];
+            visit(external[id]);
+          }
+        }
+      }
+    }
+  };
+  visit(schema);
+  return found;
 }
 
 /**
@@ -49,15 +118,6 @@ function perBundle<T>(build: (bundle: Bundle) => (schema: object) => T) {
  * added, so a broken schema still stops start-up.
  */
 export function bundleCompilers(current: () => Bundle) {
-  const validatorOf = perBundle((bundle) => {
-    const ajv = ajvFor(bundle);
-    return (schema) => ajv.compile(schema) as ValidateFunction;
-  });
-  const serializerOf = perBundle((bundle) => {
-    const external = Object.fromEntries(apiSchemas(bundle.schemas).map((s) => [s.$id, s]));
-    return (schema) => fastJsonStringify(schema as any, { schema: external }) as Serializer;
-  });
-
   const validatorCompiler = ({ schema }: RouteSchema): Validator => {
     validatorOf(current(), schema);
     const validate: Validator = (data) => {
