@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -247,25 +248,30 @@ export async function seededPGliteDataDir(dataDir: string): Promise<void> {
   await client.close();
 }
 
-/** The gzip tarball of a migrated (and maybe seeded) PGlite data directory, built once. */
+/**
+ * A migrated (and maybe seeded) PGlite data directory as a tarball, built once: kept on disk
+ * gzipped (10 MB rather than 68), held in memory unpacked, because a database opened from the
+ * unpacked tarball starts in ~0.6 s instead of ~1.05 s (measured: the gunzip was a third of every
+ * test database's start).
+ */
 async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
   // Seeded data is anchored to today's date, so a seeded snapshot is only valid on its day.
   const day = seed ? `-${new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(new Date())}` : '';
   const file = `${SNAPSHOTS}${seed ? 'seeded' : 'migrated'}-${await sourceHash(seed)}${day}.tgz`;
   let pending = building.get(file);
   if (!pending) {
-    pending = readFile(file).catch(async () => {
+    pending = readFile(file).then((gzipped) => gunzipSync(gzipped)).catch(async () => {
       const client = await PGlite.create({ parsers: pgliteParsers });
       const handle = await wrapPGlite(client);
       try {
         await migrateToLatest(handle.db);
         if (seed) await runSeed(handle);
         await sql`checkpoint`.execute(handle.db);
-        const tarball = Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer());
+        const tarball = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
         await mkdir(SNAPSHOTS, { recursive: true });
         // Write-then-rename: parallel test workers never read a half-written file.
         const tmp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}`;
-        await writeFile(tmp, tarball);
+        await writeFile(tmp, gzipSync(tarball));
         await rename(tmp, file);
         await removeOtherSnapshots(file);
         return tarball;
