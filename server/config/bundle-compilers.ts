@@ -91,8 +91,8 @@ const serializerOf = perConfiguration((bundle) => {
  * every build, so handing each route the whole of schemas/ made each route's serializer cost the
  * whole configuration: most of an application's start.
  */
-export function referencedSchemas(schema: unknown, external: Record<string, object>): Record<string, object> {
-  const found: Record<string, object> = {};
+export function referencedSchemas<S extends object>(schema: unknown, external: Record<string, S>): Record<string, S> {
+  const found: Record<string, S> = {};
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (node && typeof node === 'object') {
