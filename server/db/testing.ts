@@ -18,6 +18,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
@@ -63,9 +64,26 @@ export async function openTestDatabase(opts: TestDatabaseOptions = {}): Promise<
     if (!databaseUrl) throw new Error('openTestDatabase: DATABASE_URL is not set');
     return migrate ? copyOfTemplate(databaseUrl, seed) : emptySchema(databaseUrl);
   }
-  if (!migrate) return wrapPGlite(await PGlite.create({ parsers: pgliteParsers }));
+  if (!migrate) return wrapPGlite(await PGlite.create({ ...(await sharedPGliteCode()), parsers: pgliteParsers }));
   const snapshot = await pgliteSnapshot(seed);
-  return wrapPGlite(await PGlite.create({ loadDataDir: new Blob([new Uint8Array(snapshot)]), parsers: pgliteParsers }));
+  return wrapPGlite(await PGlite.create({ ...(await sharedPGliteCode()), loadDataDir: new Blob([new Uint8Array(snapshot)]), parsers: pgliteParsers }));
+}
+
+/**
+ * pglite.wasm compiled once in the process, and its file bundle read once, for every test database.
+ * A test worker creates and closes hundreds of PGlite instances; with each instance's code compiled
+ * and freed again, V8 aborted a worker on CI ("Check failed: jit_page_->allocations_.erase(addr) ==
+ * 1", the JIT page registry's churn under PGlite, nodejs/node#64500). One module held for the
+ * process keeps its code, so instances only instantiate it.
+ */
+let sharedCode: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+function sharedPGliteCode() {
+  sharedCode ??= (async () => {
+    const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+    const [wasm, bundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+    return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) };
+  })();
+  return sharedCode;
 }
 
 /** A fresh schema of its own in DATABASE_URL's database, nothing in it: for tests of migrations. */
@@ -261,7 +279,7 @@ async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
   let pending = building.get(file);
   if (!pending) {
     pending = readFile(file).then((gzipped) => gunzipSync(gzipped)).catch(async () => {
-      const client = await PGlite.create({ parsers: pgliteParsers });
+      const client = await PGlite.create({ ...(await sharedPGliteCode()), parsers: pgliteParsers });
       const handle = await wrapPGlite(client);
       try {
         await migrateToLatest(handle.db);
