@@ -16,7 +16,8 @@
  *   else as itself.
  */
 import type { Bundle } from '../config/bundle.ts';
-import { localeOf, timeZoneOf } from '../config/locale.ts';
+import { timeZoneOf } from '../config/locale.ts';
+import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
 
 type Locales = Bundle['locales']['pl'];
 const byBundle = new WeakMap<Bundle, Map<string, Map<string, string>>>();
@@ -97,16 +98,13 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string): FieldNam
     return String(value);
   };
   const zone = timeZoneOf(bundle.config);
-  const locale = localeOf(bundle.config);
-  const dateTime = new Intl.DateTimeFormat(locale, { timeZone: zone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-  const dateOnly = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
   /** A stored date ("2027-11-27") or instant as the portal shows it, or undefined when it is not one. */
   const asDate = (format: unknown, value: unknown): string | undefined => {
     if (typeof value !== 'string') return undefined;
     const at = new Date(format === 'date' ? `${value.slice(0, 10)}T00:00:00Z` : value);
     if (Number.isNaN(at.getTime())) return undefined;
-    // "27.11.2026 03:33", as the screens write an instant (Intl puts a comma between the two)
-    return (format === 'date' ? dateOnly : dateTime).format(at).replace(', ', ' ');
+    // "27.11.2026 03:33", as the screens write an instant; a stored date is a calendar day (UTC)
+    return format === 'date' ? dateText(at, 'UTC') : dateTimeText(at, zone);
   };
   return {
     label(resource, field) {

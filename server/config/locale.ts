@@ -8,6 +8,9 @@ import type { Bundle } from './bundle.ts';
 /** Used when the configuration names none (the product's market). */
 export const DEFAULT_LOCALE = 'pl-PL';
 export const DEFAULT_TIME_ZONE = 'Europe/Warsaw';
+export const DEFAULT_CURRENCY = 'PLN';
 
 export const localeOf = (config: Bundle['config']): string => (typeof config.locale === 'string' ? config.locale : DEFAULT_LOCALE);
 export const timeZoneOf = (config: Bundle['config']): string => (typeof config.timeZone === 'string' ? config.timeZone : DEFAULT_TIME_ZONE);
+/** ISO 4217 code of money amounts (config.currency). */
+export const currencyOf = (config: Bundle['config']): string => (typeof config.currency === 'string' ? config.currency : DEFAULT_CURRENCY);

@@ -9,9 +9,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { orderTotals } from '../../runtime/core/order-values.ts';
+import { dateTimeText } from '../../runtime/core/date-text.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
-import { localeOf, timeZoneOf } from '../config/locale.ts';
+import { currencyOf, localeOf, timeZoneOf } from '../config/locale.ts';
 import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
 import { linksOf, type NotificationEvent } from './events.ts';
 import { visibleRecord, type RecipientAccount } from './visibility.ts';
@@ -69,11 +70,11 @@ export class Renderers {
 
 /** Values as a Polish reader reads them: dates in the portal's time zone, nothing for an empty value. */
 export function textValues(values: Record<string, unknown>, config: Bundle['config']): Record<string, string> {
-  const dateTime = new Intl.DateTimeFormat(localeOf(config), { dateStyle: 'short', timeStyle: 'short', timeZone: timeZoneOf(config) });
+  const zone = timeZoneOf(config);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === null || value === undefined) out[name] = '';
-    else if (value instanceof Date) out[name] = dateTime.format(value);
+    else if (value instanceof Date) out[name] = dateTimeText(value, zone);
     else if (typeof value === 'object') continue;
     else out[name] = String(value);
   }
@@ -126,7 +127,7 @@ async function visibleTotal(context: RenderContext, record: Record<string, unkno
   if (new OrderRules(rules, variant.conditions).isHidden(caller, record, 'totals')) return undefined;
   const positions = await app.orders.positions(app.db, notification.entityId);
   if (positions.length === 0) return undefined;
-  const money = new Intl.NumberFormat(localeOf(variant.bundle.config), { style: 'currency', currency: 'PLN' });
+  const money = new Intl.NumberFormat(localeOf(variant.bundle.config), { style: 'currency', currency: currencyOf(variant.bundle.config) });
   return money.format(orderTotals(positions).total);
 }
 

@@ -31,6 +31,7 @@ import { binaryResponse } from '../plugins/openapi.ts';
 import { findPerson, findPersonByEmployee, type Person } from '../personal-data/person.ts';
 import { anonymise, exportArchive, personRows, type Pseudonym } from '../personal-data/service.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
+import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
 
 const RESOURCE = 'users';
 /** The trail's and the OpenAPI document's resource of an employee (routes/employees.ts records under it too). */
@@ -88,7 +89,7 @@ export default async function personalDataRoutes(app: FastifyInstance) {
     const session = request.session!;
     const files = await personRows(app.db, app.config.bundle, person);
     const timeZone = timeZoneOf(app.config.bundle.config);
-    const at = new Intl.DateTimeFormat('pl-PL', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date());
+    const at = dateTimeText(new Date(), timeZone);
     const name = `${person.firstName} ${person.lastName}`;
     const content = await exportArchive(files, {
       heading: [
@@ -134,7 +135,7 @@ export default async function personalDataRoutes(app: FastifyInstance) {
         const open = await trx.selectFrom('vehicle_assignment as a').innerJoin('car as c', 'c.pojazdId', 'a.pojazdId')
           .select(['c.rejestr', 'a.dataWy']).where('a.pracId', '=', person.pracId).where('a.dataZd', 'is', null).orderBy('a.dataWy').executeTakeFirst();
         if (open) {
-          const dataWy = new Intl.DateTimeFormat('pl-PL', { timeZone: timeZoneOf(app.config.bundle.config), dateStyle: 'short' }).format(new Date(open.dataWy));
+          const dataWy = dateText(new Date(open.dataWy), timeZoneOf(app.config.bundle.config));
           throw new HttpError(409, t('personal-data:errors.openAssignment', { rejestr: open.rejestr, dataWy }), { code: 'OPEN_ASSIGNMENT' });
         }
       }

@@ -71,7 +71,7 @@ describe('notifications: who gets what, by e-mail', () => {
     // the facts a manager needs without opening the portal: which order, which vehicle, its type, status and date
     expect(text).toContain('Zlecenie: 1\nPojazd: WZ12345 (Škoda Octavia)\n');
     expect(text).toMatch(/\nStatus: Oczekuje na akceptację Fleet Managera\n/);
-    expect(text).toMatch(/\nZgłoszono: \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    expect(text).toMatch(/\nZgłoszono: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2}\n/);
     expect(html).toMatch(/class="fact-label"[^>]*>Pojazd<\/td><td class="fact-value"[^>]*>WZ12345 \(Škoda Octavia\)<\/td>/);
     expect(mail.raw).toMatch(/^From: Partner CFM <portal@partnercfm\.pl>/im);
     expect(mail.raw).toMatch(/^Message-ID: <notification-\d+@portal\.example\.pl>/im);
