@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteCode } from '../server/db/pglite-code.ts';
 import { buildApp } from '../server/app.ts';
 import { loadBundle } from '../server/config/load-bundle.ts';
 import { wrapPGlite } from '../server/db/connect.ts';
@@ -20,7 +21,7 @@ export const CLIENT_TYPES = 'examples/integration/portal-api.d.ts';
 
 export async function buildOpenapiDocument(root = ROOT): Promise<Record<string, any>> {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
-  const database = await wrapPGlite(await PGlite.create({ parsers: pgliteParsers }));
+  const database = await wrapPGlite(await PGlite.create({ ...(await pgliteCode()), parsers: pgliteParsers }));
   try {
     const app = await buildApp({ db: database.db, root, version, bundle: loadBundle({ root }) });
     try {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteCode } from '../db/pglite-code.ts';
 import { Kysely, sql } from 'kysely';
 import { pgliteOf, type DatabaseHandle } from '../db/connect.ts';
 import { PGliteDialect } from '../db/pglite-dialect.ts';
@@ -114,7 +115,7 @@ export async function restorePGlite(tarball: Buffer, dataDir: string, expectedMi
   }
   try {
     await mkdir(dataDir, { recursive: true });
-    const client = await PGlite.create({ dataDir, loadDataDir: new Blob([new Uint8Array(data)]) });
+    const client = await PGlite.create({ ...(await pgliteCode()), dataDir, loadDataDir: new Blob([new Uint8Array(data)]) });
     const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
     try {
       const migration = await appliedMigration(db);

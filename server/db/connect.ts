@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteCode } from './pglite-code.ts';
 import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogConfig, type LogEvent, type OperationNode } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -435,7 +436,7 @@ async function openPGlite(dataDir: string | undefined, schema: string | undefine
     dir = path.resolve(dataDir);
     await mkdir(dir, { recursive: true });
   }
-  const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), parsers: pgliteParsers });
+  const client = await PGlite.create({ ...(await pgliteCode()), ...(dir ? { dataDir: dir } : {}), parsers: pgliteParsers });
   return wrapPGlite(client, schema, timeZone, log);
 }
 

@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteCode } from './pglite-code.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { dropSchema, openDatabase, wrapPGlite, type DatabaseHandle } from './connect.ts';
@@ -64,26 +65,9 @@ export async function openTestDatabase(opts: TestDatabaseOptions = {}): Promise<
     if (!databaseUrl) throw new Error('openTestDatabase: DATABASE_URL is not set');
     return migrate ? copyOfTemplate(databaseUrl, seed) : emptySchema(databaseUrl);
   }
-  if (!migrate) return wrapPGlite(await PGlite.create({ ...(await sharedPGliteCode()), parsers: pgliteParsers }));
+  if (!migrate) return wrapPGlite(await PGlite.create({ ...(await pgliteCode()), parsers: pgliteParsers }));
   const snapshot = await pgliteSnapshot(seed);
-  return wrapPGlite(await PGlite.create({ ...(await sharedPGliteCode()), loadDataDir: new Blob([new Uint8Array(snapshot)]), parsers: pgliteParsers }));
-}
-
-/**
- * pglite.wasm compiled once in the process, and its file bundle read once, for every test database.
- * A test worker creates and closes hundreds of PGlite instances; with each instance's code compiled
- * and freed again, V8 aborted a worker on CI ("Check failed: jit_page_->allocations_.erase(addr) ==
- * 1", the JIT page registry's churn under PGlite, nodejs/node#64500). One module held for the
- * process keeps its code, so instances only instantiate it.
- */
-let sharedCode: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
-function sharedPGliteCode() {
-  sharedCode ??= (async () => {
-    const dist = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
-    const [wasm, bundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
-    return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) };
-  })();
-  return sharedCode;
+  return wrapPGlite(await PGlite.create({ ...(await pgliteCode()), loadDataDir: new Blob([new Uint8Array(snapshot)]), parsers: pgliteParsers }));
 }
 
 /** A fresh schema of its own in DATABASE_URL's database, nothing in it: for tests of migrations. */
@@ -262,7 +246,7 @@ const building = new Map<string, Promise<Buffer>>();
  */
 export async function seededPGliteDataDir(dataDir: string): Promise<void> {
   const snapshot = await pgliteSnapshot(true);
-  const client = await PGlite.create({ dataDir, loadDataDir: new Blob([new Uint8Array(snapshot)]) });
+  const client = await PGlite.create({ ...(await pgliteCode()), dataDir, loadDataDir: new Blob([new Uint8Array(snapshot)]) });
   await client.close();
 }
 
@@ -279,7 +263,7 @@ async function pgliteSnapshot(seed: boolean): Promise<Buffer> {
   let pending = building.get(file);
   if (!pending) {
     pending = readFile(file).then((gzipped) => gunzipSync(gzipped)).catch(async () => {
-      const client = await PGlite.create({ ...(await sharedPGliteCode()), parsers: pgliteParsers });
+      const client = await PGlite.create({ ...(await pgliteCode()), parsers: pgliteParsers });
       const handle = await wrapPGlite(client);
       try {
         await migrateToLatest(handle.db);

@@ -7,6 +7,7 @@ import { ALL_IDS, VIEW, createFixture, pojazdSchema } from './table-query.fixtur
 import { TableQueryError, applySort, blockWindow, columnsFromSchema, filterExpression, sortKeys } from './table-query.ts';
 import type { ConfiguredTables } from '../db/configured-tables.ts';
 import { PGliteDialect } from '../db/pglite-dialect.ts';
+import { pgliteCode } from '../db/pglite-code.ts';
 
 const columns = columnsFromSchema(pojazdSchema);
 const MAX_BLOCK = 100;
@@ -175,7 +176,7 @@ const backends: Backend[] = [
     name: 'PGlite',
     async open() {
       // an in-memory PGlite through the portal's own dialect, the one server/db/connect.ts uses
-      const client = new PGlite();
+      const client = await PGlite.create({ ...(await pgliteCode()) });
       const db = new Kysely<ConfiguredTables>({ dialect: new PGliteDialect(client) });
       await client.exec(`set timezone = 'Europe/Warsaw'`);
       await createFixture(db);

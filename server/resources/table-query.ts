@@ -439,7 +439,7 @@ export function orderBy<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, ke
   let out: SelectQueryBuilder<any, any, any> = qb;
   for (const k of keys) {
     const asc = (k.dir === 'asc') !== reversed;
-    out = out.orderBy(sql.ref(k.name), asc ? sql`asc nulls last` : sql`desc nulls first`);
+    out = out.orderBy(sql.ref(k.name), (ob) => (asc ? ob.asc().nullsLast() : ob.desc().nullsFirst()));
   }
   return out as QB;
 }

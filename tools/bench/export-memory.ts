@@ -8,9 +8,10 @@
  * (writing 5 to /proc/self/clear_refs), so the peak of the exports alone is read exactly, however
  * briefly it lasted — the synchronous writing of the file included, which no sampling timer sees.
  *
- * argv: databaseUrl schema configRoot variant body(JSON) repetitions → prints {before, peak} (MB).
+ * argv: databaseUrl schema configRoot variant body(JSON) repetitions → writes {before, peak} (MB) to
+ * file descriptor 3, the pipe export.ts reads (standard output is left to whatever logs).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase } from '../../server/db/connect.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
@@ -44,4 +45,4 @@ for (let i = 0; i < Number(repetitionsText); i++) await exportOnce();
 const peak = status('VmHWM');
 await app.close();
 await database.close();
-process.stdout.write(JSON.stringify({ before, peak }));
+writeSync(3, JSON.stringify({ before, peak }));

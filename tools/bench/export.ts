@@ -7,7 +7,7 @@
  * Memory: measured in a process of its own (export-memory.ts), so that nothing of the bench
  * itself is counted: the resident size before the exports and its high-water mark during them.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,15 +53,20 @@ export interface MemoryRun {
   config: { root: string; variant: string };
 }
 
-/** Resident size before the exports and its high-water mark during them (MB), from a process of its own. */
+/**
+ * Resident size before the exports and its high-water mark during them (MB), from a process of its
+ * own. The child writes its figures to file descriptor 3, a pipe of their own: whatever a library
+ * prints to standard output (kysely's deprecation notes did) goes to the terminal, not into them.
+ */
 function exportMemory(run: MemoryRun, body: unknown, repetitions: number): { before: number; peak: number } {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'export-memory.ts');
-  const out = execFileSync(
+  const child = spawnSync(
     process.execPath,
     ['--expose-gc', '--import', 'tsx', script, run.databaseUrl, run.schema, run.config.root, run.config.variant, JSON.stringify(body), String(repetitions)],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    { encoding: 'utf8', stdio: ['ignore', 'inherit', 'inherit', 'pipe'] },
   );
-  return JSON.parse(out);
+  if (child.status !== 0) throw new Error(`export-memory.ts exited with ${child.status ?? child.signal}`);
+  return JSON.parse(String(child.output[3]));
 }
 
 export function exportMeasurement(api: Api, baseUrl: string, token: string, repetitions: number, memoryRun: MemoryRun): Measurement {
