@@ -18,5 +18,7 @@ export default defineConfig({
     isolate: false,
     // every answer an API test receives is checked against the OpenAPI document (issue 27)
     setupFiles: ['tests/support/conformance-setup.ts'],
+    // JUnit XML that any CI shows (issue 44), one file per database pass; the journeys' is beside it
+    reporters: ['default', ['junit', { outputFile: `test-results/junit/vitest-${process.env.DATABASE_URL ? 'postgresql' : 'pglite'}.xml` }]],
   },
 });

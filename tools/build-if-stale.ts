@@ -2,7 +2,8 @@
  * `npm start` builds only what is missing or older than its sources: the browser runtime (vite,
  * dist/runtime) and the compiled server (tools/build-server.ts, dist-server/main.js). Each build
  * records the hash of its sources (tools/runtime-hash.ts); a build is due when its output is
- * missing or the recorded hash differs. `--check` only reports (exit 1 when a build is due).
+ * missing or the recorded hash differs. `--check` only reports (exit 1 when a build is due);
+ * `--runtime-only` leaves the server alone (the journeys' servers run its sources through tsx).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,7 +39,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       console.log('building the runtime (sources changed since the last build)');
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     }
-    if (!stale.server) console.log('server build is up to date (dist-server matches server/ and runtime/core/)');
+    if (process.argv.includes('--runtime-only')) { /* the caller runs the server from its sources */ }
+    else if (!stale.server) console.log('server build is up to date (dist-server matches server/ and runtime/core/)');
     else {
       console.log('compiling the server into dist-server/ (sources changed since the last build)');
       await buildServer(root);
