@@ -30,7 +30,7 @@ import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 import { useRecord, type RecordState } from '../useRecord';
 import { ActionButtons } from './ActionButtons';
-import { buttonInstances, dialogRecord, titleValue, type ButtonInstance } from './record';
+import { buttonInstances, dialogRecord, titleValue, titleValues, type ButtonInstance } from './record';
 import { RecordList } from './RecordList';
 
 type Data = Record<string, unknown>;
@@ -120,7 +120,7 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
   const footer = record ? buttonInstances(screen.actions, record, conditions, ctx) : [];
   const title = screen.title
-    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '' })
+    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '', ...(record ? titleValues(record, screen.titleValues, t) : {}) })
     : '';
 
   /** Runs a button's action on its row; a dialog opened from here gets the dialog's record as its parent. */
