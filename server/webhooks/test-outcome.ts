@@ -14,9 +14,12 @@ export type TestOutcome = 'delivered' | 'refused' | 'failed' | 'pending';
 
 type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
-/** The code an attempt's error starts with ("ENOTFOUND: getaddrinfo …" → ENOTFOUND). */
+/**
+ * The system's code in an attempt's error ("ENOTFOUND: getaddrinfo …", "Error: getaddrinfo
+ * ENOTFOUND host", "TIMEOUT", "ADDRESS_NOT_ALLOWED: …" → ENOTFOUND, TIMEOUT …), or 'other'.
+ */
 export function errorCode(error: string): string {
-  return /^([A-Z_][A-Z0-9_]*)\b/.exec(error.trim())?.[1] ?? 'other';
+  return /\b(E[A-Z][A-Z0-9_]+|ERR_[A-Z0-9_]+|[A-Z_]*CERT[A-Z0-9_]*|TIMEOUT|ADDRESS_NOT_ALLOWED)\b/.exec(error)?.[1] ?? 'other';
 }
 
 /** The reason of a failed attempt as webhooks:sendErrors names it; a code it does not know, by its code. */
@@ -26,7 +29,8 @@ export function failureReason(error: string, t: Translate): string {
   const known = /CERT|SIGNATURE|TLS/.test(code) ? 'CERT' : code;
   const key = `webhooks:sendErrors.${known}`;
   const text = t(key, { code });
-  return text === key || text === `sendErrors.${known}` ? t('webhooks:sendErrors.other', { code }) : text;
+  if (text !== key && text !== `sendErrors.${known}`) return text;
+  return code === 'other' ? t('webhooks:sendErrors.unknown') : t('webhooks:sendErrors.other', { code });
 }
 
 export function testOutcome(attempt: FirstAttempt | undefined, t: Translate): { outcome: TestOutcome; message: string } {

@@ -4,12 +4,18 @@
  * (its `needsRow` text, e.g. 'Należy zaznaczyć rekord, który zostanie skopiowany').
  */
 import Button from 'react-bootstrap/Button';
+import Dropdown from 'react-bootstrap/Dropdown';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { ActionDecl, ToolbarActionDecl } from '../../config/bundle';
+import { useMediaQuery } from '../../shell/useMediaQuery';
 import { showToast } from '../../state/ui';
+import { NARROW_QUERY } from './narrow';
 
 type Row = Record<string, unknown>;
+
+/** More buttons than this fold into a menu on a phone. */
+const FOLD_FROM = 2;
 
 /** What a toolbar button does with the selection: run on it, run without a row, or warn. */
 export function toolbarOutcome(item: Pick<ToolbarActionDecl, 'needsRow'>, selected: Row | null): { run: Row | null } | { warn: string } {
@@ -27,9 +33,46 @@ export function TableActions({ items, selected, conditions, ctx, onRun, hasScree
   onRun: (action: ActionDecl, row: Row | null) => void;
 }) {
   const { t } = useTranslation();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const visible = items.filter((item) => conditions.isVisible(item, ctx));
+  const press = (item: ToolbarActionDecl) => {
+    const outcome = toolbarOutcome(item, selected);
+    if ('warn' in outcome) showToast('warning', t(outcome.warn), `toolbar:${item.id}`);
+    else onRun(item.action, outcome.run);
+  };
+  // on a phone a row of many buttons pushed the table below the first screen (issue 49): the first
+  // stays a button, the others fold into one menu
+  if (narrow && visible.length > FOLD_FROM) {
+    const [first, ...rest] = visible;
+    return (
+      <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>
+        <Button size="sm" variant={first.needsRow ? 'outline-secondary' : 'primary'} data-action={first.id} onClick={() => press(first)}>
+          {first.icon && <i className={`bi bi-${first.icon} me-1`} aria-hidden="true" />}
+          {t(first.label)}
+        </Button>
+        <Dropdown>
+          <Dropdown.Toggle size="sm" variant="outline-secondary" data-testid="table-actions-more">
+            <i className="bi bi-three-dots me-1" aria-hidden="true" />
+            {t('table:moreActions')}
+          </Dropdown.Toggle>
+          <Dropdown.Menu>
+            {rest.map((item) => {
+              const unavailable = item.unavailable && item.action.screen && !hasScreen(item.action.screen) ? t(item.unavailable) : undefined;
+              return (
+                <Dropdown.Item as="button" key={item.id} data-action={unavailable ? undefined : item.id} disabled={!!unavailable} title={unavailable} onClick={() => press(item)}>
+                  {item.icon && <i className={`bi bi-${item.icon} me-2`} aria-hidden="true" />}
+                  {t(item.label)}
+                </Dropdown.Item>
+              );
+            })}
+          </Dropdown.Menu>
+        </Dropdown>
+      </div>
+    );
+  }
   return (
     <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>
-      {items.filter((item) => conditions.isVisible(item, ctx)).map((item) => {
+      {visible.map((item) => {
         // a button whose dialog is not configured yet is disabled; its explanation is the title of a focusable wrapper
         const unavailable = item.unavailable && item.action.screen && !hasScreen(item.action.screen) ? t(item.unavailable) : undefined;
         const button = (
@@ -39,11 +82,7 @@ export function TableActions({ items, selected, conditions, ctx, onRun, hasScree
             variant={item.needsRow || unavailable ? 'outline-secondary' : 'primary'}
             data-action={unavailable ? undefined : item.id}
             disabled={!!unavailable}
-            onClick={() => {
-              const outcome = toolbarOutcome(item, selected);
-              if ('warn' in outcome) showToast('warning', t(outcome.warn), `toolbar:${item.id}`);
-              else onRun(item.action, outcome.run);
-            }}
+            onClick={() => press(item)}
           >
             {item.icon && <i className={`bi bi-${item.icon} me-1`} aria-hidden="true" />}
             {t(item.label)}
