@@ -2853,6 +2853,29 @@ export interface TableFile {
    */
   stateKey?: string;
   /**
+   * On a phone (narrower than 576 px) each row is shown as a few lines of the columns named here instead of a grid too wide to read: the first line in bold, a column with label: true as "Header: value". Sorting and filters stay on the saved filters and the full table.
+   */
+  narrow?: {
+    /**
+     * @minItems 1
+     * @maxItems 4
+     */
+    lines: (
+      | string
+      | {
+          id: string;
+          /**
+           * After its column's header: "Stan licznika: 125 000 km".
+           */
+          label?: boolean;
+          /**
+           * After the value before it with a space, not " · " (a first name after the last).
+           */
+          joined?: boolean;
+        }
+    )[][];
+  };
+  /**
    * Offer the toolbar of saved filters and views (needs stateKey).
    */
   savedSettings?: boolean;

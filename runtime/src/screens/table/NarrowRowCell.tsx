@@ -9,7 +9,7 @@ export function NarrowRowCell(props: CustomCellRendererProps & { lines: (row: Re
       {lines.map((line, i) => line.length > 0 && (
         <div key={i} className={i === 0 ? 'narrow-row-first' : 'narrow-row-more'}>
           {line.map((part, j) => (
-            <span key={j} className="narrow-row-part">
+            <span key={j} className={part.joined ? 'narrow-row-part narrow-row-part--joined' : 'narrow-row-part'}>
               {part.label && <span className="narrow-row-label">{part.label}: </span>}
               {part.text}
             </span>

@@ -29,7 +29,7 @@ import { isFromCellControl, pressCellControl } from './cells/interactive';
 import { cellComponents } from './cells/registry';
 import ChoiceFilter from './ChoiceFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './columns';
-import { NARROW_QUERY, NARROW_ROW_HEIGHT, narrowColumnDef } from './narrow';
+import { NARROW_QUERY, narrowColumnDef, narrowRowHeight } from './narrow';
 import { NarrowRowCell } from './NarrowRowCell';
 import { useMediaQuery } from '../../shell/useMediaQuery';
 import { makeDatasource, roundEstimate, type RowCount } from './datasource';
@@ -301,7 +301,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           cacheBlockSize={BLOCK_SIZE}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={CONCURRENT_REQUESTS}
-          rowHeight={narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT}
+          rowHeight={narrow ? narrowRowHeight(shown.narrow!.lines.length) : ROW_HEIGHT}
           initialState={narrow ? undefined : initialState}
           onStateUpdated={onStateUpdated}
           localeText={localeText}

@@ -18,8 +18,12 @@ describe('a table on a phone shows each row as the lines it declares (issue 49)'
     expect(lines(row).map((line) => line.map((p) => (p.label ? `${p.label}: ${plain(p.text)}` : p.text)))).toEqual([
       ['WA20001', 'Astra'],
       ['Kowalski', 'Jan'],
-      ['Stan licznika: 125 000 km', 'Przegląd: 12.05.2027'],
+      ['Stan licznika: 125 000 km'],
+      ['Przegląd: 12.05.2027'],
     ]);
+  });
+  it('joins a first name to the last with a space', () => {
+    expect(lines({ nazwisko: 'Kowalski', imie: 'Jan' })[1]).toEqual([expect.objectContaining({ text: 'Kowalski', joined: false }), expect.objectContaining({ text: 'Jan', joined: true })]);
   });
   it('is one column across the screen, named by its first line, neither sorted nor filtered there', () => {
     const def = narrowColumnDef(screen, car, t, ev, { role: 'MANAGER' });

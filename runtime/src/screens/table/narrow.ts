@@ -13,18 +13,19 @@ import { cellTextFor, fieldOf } from './columns';
 
 export const NARROW_QUERY = '(max-width: 575.98px)';
 export const NARROW_COLUMN = 'narrow-summary';
-/** Room for three lines: the grid's infinite row model needs one height for every row. */
-export const NARROW_ROW_HEIGHT = 76;
+/** Room for the declared lines: the grid's infinite row model needs one height for every row. */
+export const narrowRowHeight = (lines: number) => 14 + 21 * lines;
 
-type LineItem = string | { id: string; label?: boolean };
-export interface NarrowPart { text: string; label?: string }
+type LineItem = string | { id: string; label?: boolean; joined?: boolean };
+/** One value of a line: after its header when labelled; joined: after the one before with a space, not " · " (a first name after the last). */
+export interface NarrowPart { text: string; label?: string; joined?: boolean }
 
 /** What a row shows on a phone: its lines, each a list of labelled or bare values (empty ones left out). */
 export function narrowLines(screen: TableScreenDecl, entity: JsonSchema | undefined, t: Translate, ev: ConditionEvaluator, ctx: ConditionContext) {
   const lines = (screen.narrow?.lines ?? []) as LineItem[][];
   const byId = new Map(screen.columns.filter((c) => ev.isVisible(c, ctx)).map((c) => [c.id, c] as const));
   const compiled = lines.map((line) => line.map((item) => (typeof item === 'string' ? { id: item } : item))
-    .map(({ id, label }) => byId.get(id) && part(byId.get(id)!, label === true))
+    .map(({ id, label, joined }) => byId.get(id) && { ...part(byId.get(id)!, label === true), joined: joined === true })
     .filter((p): p is NonNullable<typeof p> => Boolean(p)));
   function part(column: ColumnDecl, labelled: boolean) {
     const field = fieldOf(column);
@@ -33,7 +34,7 @@ export function narrowLines(screen: TableScreenDecl, entity: JsonSchema | undefi
     return { field, text, header: labelled ? header : undefined };
   }
   return (row: Record<string, unknown> | undefined): NarrowPart[][] => (row
-    ? compiled.map((line) => line.map((p) => ({ text: p.text(row[p.field]), label: p.header })).filter((p) => p.text !== ''))
+    ? compiled.map((line) => line.map((p) => ({ text: p.text(row[p.field]), label: p.header, joined: p.joined })).filter((p) => p.text !== ''))
     : []);
 }
 
