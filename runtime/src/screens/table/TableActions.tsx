@@ -4,7 +4,7 @@
  * (its `needsRow` text, e.g. 'Należy zaznaczyć rekord, który zostanie skopiowany').
  */
 import Button from 'react-bootstrap/Button';
-import Dropdown from 'react-bootstrap/Dropdown';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { ActionDecl, ToolbarActionDecl } from '../../config/bundle';
@@ -16,6 +16,7 @@ type Row = Record<string, unknown>;
 
 /** More buttons than this fold into a menu on a phone. */
 const FOLD_FROM = 2;
+const FoldedActions = lazy(() => import('./FoldedActions'));
 
 /** What a toolbar button does with the selection: run on it, run without a row, or warn. */
 export function toolbarOutcome(item: Pick<ToolbarActionDecl, 'needsRow'>, selected: Row | null): { run: Row | null } | { warn: string } {
@@ -43,31 +44,11 @@ export function TableActions({ items, selected, conditions, ctx, onRun, hasScree
   // on a phone a row of many buttons pushed the table below the first screen (issue 49): the first
   // stays a button, the others fold into one menu
   if (narrow && visible.length > FOLD_FROM) {
-    const [first, ...rest] = visible;
+    // the menu's code (react-bootstrap's Dropdown and its popper) is loaded on a phone only
     return (
-      <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>
-        <Button size="sm" variant={first.needsRow ? 'outline-secondary' : 'primary'} data-action={first.id} onClick={() => press(first)}>
-          {first.icon && <i className={`bi bi-${first.icon} me-1`} aria-hidden="true" />}
-          {t(first.label)}
-        </Button>
-        <Dropdown>
-          <Dropdown.Toggle size="sm" variant="outline-secondary" data-testid="table-actions-more">
-            <i className="bi bi-three-dots me-1" aria-hidden="true" />
-            {t('table:moreActions')}
-          </Dropdown.Toggle>
-          <Dropdown.Menu>
-            {rest.map((item) => {
-              const unavailable = item.unavailable && item.action.screen && !hasScreen(item.action.screen) ? t(item.unavailable) : undefined;
-              return (
-                <Dropdown.Item as="button" key={item.id} data-action={unavailable ? undefined : item.id} disabled={!!unavailable} title={unavailable} onClick={() => press(item)}>
-                  {item.icon && <i className={`bi bi-${item.icon} me-2`} aria-hidden="true" />}
-                  {t(item.label)}
-                </Dropdown.Item>
-              );
-            })}
-          </Dropdown.Menu>
-        </Dropdown>
-      </div>
+      <Suspense fallback={null}>
+        <FoldedActions items={visible} hasScreen={hasScreen} onPress={press} />
+      </Suspense>
     );
   }
   return (
