@@ -30,7 +30,9 @@ import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 import { useRecord, type RecordState } from '../useRecord';
 import { ActionButtons } from './ActionButtons';
-import { buttonInstances, dialogRecord, titleValue, titleValues, type ButtonInstance } from './record';
+import { buttonInstances, dialogRecord, titleValue, type ButtonInstance } from './record';
+import { formatKindFor, formatValue, type Translate } from '../../format';
+import type { FormatKind } from '../../../core/format-kind';
 import { RecordList } from './RecordList';
 
 type Data = Record<string, unknown>;
@@ -83,6 +85,11 @@ function useShownRecord(screen: DetailsDialogDecl, params: Record<string, unknow
   const loaded = useRecord(screen.load?.endpoint ?? null, params, version);
   if (screen.load) return loaded;
   return row ? { status: 'loaded', record: row } : { status: 'failed', error: null };
+}
+
+/** The title's formatted fields (`titleValues`): each as the screens show it, an empty one as nothing. */
+function titleValues(record: Data, fields: { id: string; format?: FormatKind; valueLabels?: string }[] | undefined, t: Translate): Record<string, string> {
+  return Object.fromEntries((fields ?? []).map((f) => [f.id, formatValue(record[f.id], formatKindFor(undefined, f.format), t, '', f.valueLabels)]));
 }
 
 export default function DetailsDialog({ screen, screenId, params, opening, onClose, onChanged }: ScreenProps<DetailsDialogDecl>) {

@@ -5,8 +5,6 @@
  */
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { DetailsButtonDecl } from '../../config/bundle';
-import { formatKindFor, type FormatKind } from '../../../core/format-kind';
-import { formatValue, type Translate } from '../../format';
 
 type Data = Record<string, unknown>;
 
@@ -26,11 +24,6 @@ export function titleValue(record: Data, titleField: string | string[] | undefin
     if (v !== null && v !== undefined && String(v).trim() !== '') return String(v);
   }
   return '';
-}
-
-/** The title's formatted fields (`titleValues`): each as the screens show it, an empty one as nothing. */
-export function titleValues(record: Data, fields: { id: string; format?: FormatKind; valueLabels?: string }[] | undefined, t: Translate): Record<string, string> {
-  return Object.fromEntries((fields ?? []).map((f) => [f.id, formatValue(record[f.id], formatKindFor(undefined, f.format), t, '', f.valueLabels)]));
 }
 
 /** The rows a list shows: the objects in that member of the record. */

@@ -4,19 +4,17 @@
  * (its `needsRow` text, e.g. 'Należy zaznaczyć rekord, który zostanie skopiowany').
  */
 import Button from 'react-bootstrap/Button';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { ActionDecl, ToolbarActionDecl } from '../../config/bundle';
-import { useMediaQuery } from '../../shell/useMediaQuery';
 import { showToast } from '../../state/ui';
-import { NARROW_QUERY } from './narrow';
+import { FoldedActions } from './FoldedActions';
+import { useNarrow } from './narrow';
 
 type Row = Record<string, unknown>;
 
 /** More buttons than this fold into a menu on a phone. */
 const FOLD_FROM = 2;
-const FoldedActions = lazy(() => import('./FoldedActions'));
 
 /** What a toolbar button does with the selection: run on it, run without a row, or warn. */
 export function toolbarOutcome(item: Pick<ToolbarActionDecl, 'needsRow'>, selected: Row | null): { run: Row | null } | { warn: string } {
@@ -34,7 +32,7 @@ export function TableActions({ items, selected, conditions, ctx, onRun, hasScree
   onRun: (action: ActionDecl, row: Row | null) => void;
 }) {
   const { t } = useTranslation();
-  const narrow = useMediaQuery(NARROW_QUERY);
+  const narrow = useNarrow();
   const visible = items.filter((item) => conditions.isVisible(item, ctx));
   const press = (item: ToolbarActionDecl) => {
     const outcome = toolbarOutcome(item, selected);
@@ -44,12 +42,7 @@ export function TableActions({ items, selected, conditions, ctx, onRun, hasScree
   // on a phone a row of many buttons pushed the table below the first screen (issue 49): the first
   // stays a button, the others fold into one menu
   if (narrow && visible.length > FOLD_FROM) {
-    // the menu's code (react-bootstrap's Dropdown and its popper) is loaded on a phone only
-    return (
-      <Suspense fallback={null}>
-        <FoldedActions items={visible} hasScreen={hasScreen} onPress={press} />
-      </Suspense>
-    );
+    return <FoldedActions items={visible} hasScreen={hasScreen} onPress={press} />;
   }
   return (
     <div className="table-actions d-flex flex-wrap gap-2" role="toolbar" aria-label={t('table:actions')}>

@@ -29,9 +29,8 @@ import { isFromCellControl, pressCellControl } from './cells/interactive';
 import { cellComponents } from './cells/registry';
 import ChoiceFilter from './ChoiceFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './columns';
-import { NARROW_QUERY, narrowColumnDef, narrowRowHeight } from './narrow';
+import { narrowColumnDef, narrowRowHeight, useNarrow } from './narrow';
 import { NarrowRowCell } from './NarrowRowCell';
-import { useMediaQuery } from '../../shell/useMediaQuery';
 import { makeDatasource, roundEstimate, type RowCount } from './datasource';
 import { ExportButton } from './ExportButton';
 import { gridLocaleText } from './locale';
@@ -117,7 +116,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     return hidden.size ? { ...screen, columns: screen.columns.filter((c) => !hidden.has(c.id)) } : screen;
   }, [screen, screenId, bundle.config]);
   // on a phone a table that declares its narrow lines shows each row as those lines (narrow.ts)
-  const narrow = useMediaQuery(NARROW_QUERY) && Boolean(shown.narrow?.lines.length);
+  const narrow = useNarrow() && Boolean(shown.narrow?.lines.length);
   const wideColumnDefs = useMemo(() => buildColumnDefs(shown, entity, t, conditions, ctx, measureText), [shown, entity, t, conditions, ctx]);
   const narrowDefs = useMemo(() => (narrow ? [narrowColumnDef(shown, entity, t, conditions, ctx)] : null), [narrow, shown, entity, t, conditions, ctx]);
   const columnDefs = narrowDefs ?? wideColumnDefs;

@@ -5,6 +5,7 @@
  * The lines are built from the same column texts the grid and the export use (cellTextFor).
  */
 import type { ColDef } from 'ag-grid-community';
+import { useSyncExternalStore } from 'react';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/bundle';
 import { fieldLabelKey } from '../../../core/labels';
@@ -12,6 +13,18 @@ import type { Translate } from '../../format';
 import { cellTextFor, fieldOf } from './columns';
 
 export const NARROW_QUERY = '(max-width: 575.98px)';
+
+const subscribe = (onChange: () => void) => {
+  const list = window.matchMedia(NARROW_QUERY);
+  list.addEventListener('change', onChange);
+  return () => list.removeEventListener('change', onChange);
+};
+/**
+ * Whether the window is a phone's. The shell's useMediaQuery does the same for any query; the
+ * table keeps its own so that the hook stays in the chunks it was in (a module shared by one more
+ * lazy chunk becomes a file of its own, which the dashboard's budget felt).
+ */
+export const useNarrow = (): boolean => useSyncExternalStore(subscribe, () => window.matchMedia(NARROW_QUERY).matches, () => false);
 export const NARROW_COLUMN = 'narrow-summary';
 /** Room for the declared lines: the grid's infinite row model needs one height for every row. */
 export const narrowRowHeight = (lines: number) => 14 + 21 * lines;
