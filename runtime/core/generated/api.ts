@@ -631,6 +631,10 @@ export interface ImportError {
    * The column as the file names it.
    */
   column: string | null;
+  /**
+   * The file's value in that column, as the file had it (issue 49).
+   */
+  value?: string | null;
   message: string;
 }
 
@@ -683,6 +687,14 @@ export interface ImportRunRequest {
    */
   mapping?: string;
   /**
+   * mode=import: the id of the dry run this import carries out. The file, onError, missing and mapping must be that dry run's (else 400 IMPORT_DRY_RUN_DIFFERS), and no more rows are deactivated than it counted.
+   */
+  dryRun?: string;
+  /**
+   * With dryRun, when that dry run's confirmByTyping: its counts.deactivated typed by the person (else 400 IMPORT_CONFIRM_NEEDED).
+   */
+  confirmDeactivated?: string;
+  /**
    * The file (multipart part `file`): .csv, .xlsx, .jsonl/.ndjson.
    */
   file?: string;
@@ -722,6 +734,18 @@ export interface ImportRun {
    */
   errors: ImportError[];
   unknownColumns: string[];
+  /**
+   * The dry run this import named (issue 49): its file and options were this import's.
+   */
+  dryRunId: number | null;
+  /**
+   * A deactivating dry run: the active rows of the file's clients, the whole its deactivated rows are a share of.
+   */
+  activeRows: number | null;
+  /**
+   * A dry run whose import deactivates more than the declared share: that import needs `confirmDeactivated` equal to counts.deactivated.
+   */
+  confirmByTyping: boolean;
 }
 
 export interface IntegrationAccountDetails {

@@ -1718,6 +1718,10 @@ export interface ImportFile {
       set: {
         [k: string]: string | number | boolean | null;
       };
+      /**
+       * Issue 49: when an import would deactivate more than this share of the active rows of the file's clients (its dry run counted both), the person types that number to confirm it, and the server refuses the import without it. Default 0.1 (one row in ten).
+       */
+      confirmShare?: number;
     };
   };
 }
