@@ -90,11 +90,11 @@ export function runAnswerExtras(row: { dryRunId?: string | number | null; active
   };
 }
 
-/** The file's value of the column an error names (the screen shows it beside the message), or null. */
-export function errorValue(columns: unknown, error: { column: string | null; cells: unknown }): string | null {
-  if (!error.column || !Array.isArray(columns) || !Array.isArray(error.cells)) return null;
+/** The file's value of the column an error names (the screen shows it beside the message): `{ value }`, or nothing when the error names no column of the file. */
+export function errorValue(columns: unknown, error: { column: string | null; cells: unknown }): { value?: string } {
+  if (!error.column || !Array.isArray(columns) || !Array.isArray(error.cells)) return {};
   const at = columns.indexOf(error.column);
-  if (at < 0) return null;
+  if (at < 0) return {};
   const cell = error.cells[at];
-  return cell === null || cell === undefined ? '' : String(cell);
+  return { value: cell === null || cell === undefined ? '' : String(cell) };
 }

@@ -79,7 +79,7 @@ export default async function importRoutes(app: FastifyInstance) {
       progress: { rows: row.progressRows, total: row.progressTotal },
       counts: { new: row.countNew, changed: row.countChanged, unchanged: row.countUnchanged, deactivated: row.countDeactivated, errors: row.countErrors },
       message: row.message,
-      errors: errors.map((e) => ({ row: e.rowNo, column: e.column, message: e.message, value: errorValue(row.columns, e) })),
+      errors: errors.map((e) => ({ row: e.rowNo, column: e.column, message: e.message, ...errorValue(row.columns, e) })),
       unknownColumns: row.unknownColumns ?? [],
       ...runAnswerExtras(row, app.config.bundle.imports[row.declaration]),
     };
@@ -378,7 +378,7 @@ export default async function importRoutes(app: FastifyInstance) {
         app.db.selectFrom('import_error').select(['rowNo', 'column', 'message', 'cells']).where('runId', '=', run.id).orderBy('rowNo').orderBy('seq').limit(size).offset((page - 1) * size).execute(),
         app.db.selectFrom('import_error').select((eb) => eb.fn.countAll<string>().as('n')).where('runId', '=', run.id).executeTakeFirstOrThrow(),
       ]);
-      return { rows: rows.map((e) => ({ row: e.rowNo, column: e.column, message: e.message, value: errorValue(run.columns, e) })), total: Number(total.n) };
+      return { rows: rows.map((e) => ({ row: e.rowNo, column: e.column, message: e.message, ...errorValue(run.columns, e) })), total: Number(total.n) };
     },
   });
 

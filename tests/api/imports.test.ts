@@ -13,6 +13,9 @@ import { importRuns, type RunOptions } from '../support/imports.ts';
 import { postMultipart } from '../support/multipart.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
+/** A run's errors without the file's values beside them (those are checked in imports.test.ts, issue 49). */
+const withoutValues = (errors: { value?: string }[]) => errors.map(({ value: _value, ...error }) => error);
+
 describe('imports', () => {
   let t: TestApp;
   let admin: string;
@@ -233,7 +236,7 @@ describe('imports', () => {
     const bad = header + `${vin(1)};11 000;02.04.2025;\n${vin(1)};13 000;01.01.2099;\nNIEMAVIN;1;01.01.2025;\n`;
     const refused = await runOf('zle-odczyty.csv', bad, { declaration: 'mileage-reading' });
     expect(refused.state).toBe('failed');
-    expect(refused.errors).toEqual(expect.arrayContaining([
+    expect(withoutValues(refused.errors)).toEqual(expect.arrayContaining([
       { row: 2, column: 'Stan licznika', message: 'Stan licznika nie może być mniejszy niż ostatni odczyt pojazdu (12500 km)' },
       { row: 3, column: 'Data odczytu', message: 'Data odczytu nie może być z przyszłości' },
       { row: 4, column: 'VIN', message: 'Nie znaleziono pojazdu o takim VIN ani numerze rejestracyjnym' },

@@ -21,6 +21,9 @@ export interface RunOptions {
   onError: string;
   missing: string;
   mapping: Record<string, string | null>;
+  /** An import: the dry run it carries out, and the number of rows it retires typed back (issue 49). */
+  dryRun?: number;
+  confirmDeactivated?: string;
 }
 
 export interface ImportEndpoints {
@@ -56,6 +59,8 @@ export function importApi(endpoints: ImportEndpoints) {
         { name: 'onError', value: options.onError },
         { name: 'missing', value: options.missing },
         { name: 'mapping', value: JSON.stringify(options.mapping) },
+        ...(options.dryRun !== undefined ? [{ name: 'dryRun', value: String(options.dryRun) }] : []),
+        ...(options.confirmDeactivated ? [{ name: 'confirmDeactivated', value: options.confirmDeactivated }] : []),
         await filePart(file),
       ]),
     // the poll is the page's own asking, not the user's: no loading bar for it
