@@ -341,15 +341,17 @@ export default async function importRoutes(app: FastifyInstance) {
     }
   }
 
-  app.get<{ Querystring: { page?: string; size?: string } }>('/api/import/runs', {
-    config: { access: ACCESS, keys: 'import', operation: op('runs', 'The import runs, newest first') },
-    schema: { querystring: { $ref: 'import-page-query#' }, response: { 200: { $ref: 'import-run-list#' }, 400: errorResponse, 401: errorResponse, 403: errorResponse } },
+  app.get<{ Querystring: { page?: string; size?: string; mode?: 'dryRun' | 'import' } }>('/api/import/runs', {
+    config: { access: ACCESS, keys: 'import', operation: op('runs', 'The import runs, newest first (only dry runs or only imports with mode)') },
+    schema: { querystring: { $ref: 'import-runs-query#' }, response: { 200: { $ref: 'import-run-list#' }, 400: errorResponse, 401: errorResponse, 403: errorResponse } },
     handler: async (request) => {
       const page = Number(request.query.page ?? 1);
       const size = Number(request.query.size ?? 20);
+      const { mode } = request.query;
+      const runs = () => (mode ? visibleRuns(request).where('mode', '=', mode) : visibleRuns(request));
       const [rows, total] = await Promise.all([
-        visibleRuns(request).selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
-        visibleRuns(request).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+        runs().selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
+        runs().select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows: await Promise.all(rows.map((r) => runAnswer(r, false))), total: Number(total.n) };
     },

@@ -74,7 +74,7 @@ describe('imports of clients, employees, cards, tyres, contracts, assignments, i
 
     const key = await keyFor([A], ['import:client']);
     const refused = await runOf('client', 'inny.csv', cp1250(['Symbol klienta;Nazwa klienta', `${B};Cudzy`]), {}, key);
-    expect(refused.errors, JSON.stringify(refused)).toEqual([{ row: 2, column: 'Symbol klienta', message: 'Klucz nie obejmuje tego klienta' }]);
+    expect(withoutValues(refused.errors), JSON.stringify(refused)).toEqual([{ row: 2, column: 'Symbol klienta', message: 'Klucz nie obejmuje tego klienta' }]);
   });
 
   it('organisational units: a tree whose parents are new in the same file (listed after their children), levels computed; a cycle, an unknown parent and a parent in error refused', async () => {

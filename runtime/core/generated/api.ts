@@ -632,9 +632,9 @@ export interface ImportError {
    */
   column: string | null;
   /**
-   * The file's value in that column, as the file had it (issue 49).
+   * The file's value in that column, as the file had it (issue 49); absent when the error names no column of the file.
    */
-  value?: string | null;
+  value?: string;
   message: string;
 }
 
@@ -746,6 +746,15 @@ export interface ImportRun {
    * A dry run whose import deactivates more than the declared share: that import needs `confirmDeactivated` equal to counts.deactivated.
    */
   confirmByTyping: boolean;
+}
+
+export interface ImportRunsQuery {
+  page?: string;
+  size?: string;
+  /**
+   * Only the runs of this mode (issue 49: the history shows dry runs and imports apart).
+   */
+  mode?: "dryRun" | "import";
 }
 
 export interface IntegrationAccountDetails {

@@ -389,7 +389,7 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
         )}
         {renderStep()}
       </section>
-      {decl.history && <RunHistory namespace={ns} history={decl.history} client={client} version={historyVersion} declarationLabels={declarationLabels} />}
+      {decl.history && <RunHistory namespace={ns} history={decl.history} client={client} version={historyVersion} declarationLabels={declarationLabels} counts={decl.counts as CountDecl[]} />}
     </div>
   );
 }

@@ -65,8 +65,9 @@ export function importApi(endpoints: ImportEndpoints) {
       ]),
     // the poll is the page's own asking, not the user's: no loading bar for it
     run: (id: number, signal?: AbortSignal) => api.get<ImportRun>(pathOf(endpoints.run, { id }), { signal, background: true }),
-    runs: (page: number, size: number, signal?: AbortSignal) =>
-      api.get<ImportRunList>(`${endpoints.runs}?page=${page}&size=${size}`, { signal }),
+    /** A page of the history; `mode`: only dry runs or only imports (issue 49). */
+    runs: (page: number, size: number, signal?: AbortSignal, mode?: ImportRun['mode']) =>
+      api.get<ImportRunList>(`${endpoints.runs}?page=${page}&size=${size}${mode ? `&mode=${mode}` : ''}`, { signal }),
     /** Saves the rows in error as .xlsx, named as the server names the file. */
     downloadErrors: async (id: number) => {
       let name = '';

@@ -68,6 +68,19 @@ export const TEXT_KEYS = [
   'history.previous',
   'history.next',
   'history.page',
+  'history.shown',
+  'history.shownOptions.import',
+  'history.shownOptions.dryRun',
+  'history.shownOptions.all',
+  'history.open',
+  'history.openRun',
+  'history.runTitle',
+  'history.close',
+  'history.columns.declaration',
+  'history.columns.fileName',
+  'history.columns.createdAt',
+  'history.columns.createdBy',
+  'history.columns.state',
 ] as const;
 
 export type TextKey = (typeof TEXT_KEYS)[number];
