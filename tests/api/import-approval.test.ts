@@ -48,6 +48,15 @@ describe('an import carrying out its dry run', () => {
 
     const same = await runs().runOf('car', 'trzy.csv', csv, { mode: 'import', dryRun: dry.id });
     expect(same).toMatchObject({ state: 'succeeded', dryRunId: dry.id, counts: { new: 2 } });
+
+    // the history apart: only imports, only dry runs
+    const imports = (await t.call('GET', '/api/import/runs?mode=import', { token: admin })).json();
+    expect(imports.rows.map((r: { mode: string }) => r.mode)).toEqual(imports.rows.map(() => 'import'));
+    expect(imports.rows.map((r: { id: number }) => r.id)).toContain(same.id);
+    const dryRuns = (await t.call('GET', '/api/import/runs?mode=dryRun', { token: admin })).json();
+    expect(dryRuns.rows.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([dry.id]));
+    expect(dryRuns.rows.every((r: { mode: string }) => r.mode === 'dryRun')).toBe(true);
+    expect((await t.call('GET', '/api/import/runs?mode=other', { token: admin })).statusCode).toBe(400);
   });
 
   it('refuses a dry run that is no dry run of this caller and declaration', async () => {
