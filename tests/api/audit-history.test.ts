@@ -95,4 +95,19 @@ describe('record history (Historia zmian)', () => {
     expect(dated).toContainEqual(expect.objectContaining({ field: 'dataDo', before: '31.01.2026', after: '31.01.2027' }));
     expect(dated).toContainEqual(expect.objectContaining({ field: 'createdAt', before: '', after: '27.11.2026 03:33' }));
   });
+  it('a record older than the trail says from which day its changes are kept; one whose creation the trail holds does not (issue 49)', async () => {
+    const first = await t.app.db.selectFrom('audit_entry').select('at').orderBy('at').orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const day = new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(first.at));
+    // the seeded order: approved long before the trail began, with no entry of its creation
+    const older = (await t.call('GET', `/api/audit/history/order/${other.autId}`, { token: admin })).json();
+    expect(older).toMatchObject({ changes: [], untrackedBefore: day });
+    // a vehicle whose creation the trail holds: nothing before it is missing
+    const car = await t.app.db.selectFrom('car').select('pojazdId').orderBy('pojazdId').executeTakeFirstOrThrow();
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'car', recordKey: String(car.pojazdId), action: 'create', changes: { rejestr: [null, 'WA49001'] },
+    }));
+    const young = (await t.call('GET', `/api/audit/history/car/${car.pojazdId}`, { token: admin })).json();
+    expect(young.changes.some((c: { action: string }) => c.action === 'create')).toBe(true);
+    expect(young.untrackedBefore).toBeNull();
+  });
 });

@@ -101,6 +101,10 @@ export interface AuditEntryChanges {
  * "Historia zmian" of one record (issue 37): the trail's entries about it and its child records, newest first, one row per changed field the caller may read, labelled as the forms name the field and its values as the screens show them (secrets as "zmieniono"). At most `limit` entries; `more` says older ones were left out (the full trail is Administracja → Dziennik zmian).
  */
 export interface AuditRecordHistory {
+  /**
+   * Issue 49: the day (DD.MM.RRRR) since which the trail keeps changes, when the record's entries do not begin with its creation (it is older than the trail); else null.
+   */
+  untrackedBefore: string | null;
   changes: {
     /**
      * The row's key: the entry's id and the field.

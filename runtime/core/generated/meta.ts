@@ -928,6 +928,13 @@ export interface List {
    */
   empty?: I18NKey;
   /**
+   * A sentence under the list, shown when the record's `field` has a value, with that value as {{value}} (issue 49: a record older than the audit trail says from which day its changes are kept); it stands for the `empty` text when there are no rows.
+   */
+  note?: {
+    text: I18NKey;
+    field: string;
+  };
+  /**
    * @minItems 1
    */
   columns: ListColumn[];
