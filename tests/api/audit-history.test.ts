@@ -110,4 +110,14 @@ describe('record history (Historia zmian)', () => {
     expect(young.changes.some((c: { action: string }) => c.action === 'create')).toBe(true);
     expect(young.untrackedBefore).toBeNull();
   });
+  it('the details of an import run and of an instant no schema declares read as the screens write them (issue 49)', async () => {
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'import', recordKey: '4901', action: 'import',
+      changes: { mode: [null, 'import'], state: [null, 'succeeded'], onError: [null, 'allOrNothing'], missing: [null, 'deactivate'], expiresAt: [null, '2027-12-03T06:56:49.461Z'] },
+    }));
+    const entry = await t.app.db.selectFrom('audit_entry').select('id').where('resource', '=', 'import').where('recordKey', '=', '4901').executeTakeFirstOrThrow();
+    const { changes } = (await t.call('GET', `/api/audit/${entry.id}/changes`, { token: admin })).json();
+    const shown = Object.fromEntries(changes.map((c: { label: string; after: string }) => [c.label, c.after]));
+    expect(shown).toMatchObject({ Tryb: 'Import', Wynik: 'Zakończony', 'Przy błędach': 'Wszystko albo nic', 'Rekordy nieobecne w pliku': 'Wycofaj', 'Ważny do': '03.12.2027 07:56' });
+  });
 });
