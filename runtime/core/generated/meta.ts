@@ -938,6 +938,13 @@ export interface List {
    */
   empty?: I18NKey;
   /**
+   * A sentence under the list, shown when the record's `field` has a value, with that value as {{value}} (issue 49: a record older than the audit trail says from which day its changes are kept); it stands for the `empty` text when there are no rows.
+   */
+  note?: {
+    text: I18NKey;
+    field: string;
+  };
+  /**
    * @minItems 1
    */
   columns: ListColumn[];
@@ -1744,6 +1751,10 @@ export interface ImportFile {
       set: {
         [k: string]: string | number | boolean | null;
       };
+      /**
+       * Issue 49: when an import would deactivate more than this share of the active rows of the file's clients (its dry run counted both), the person types that number to confirm it, and the server refuses the import without it. Default 0.1 (one row in ten).
+       */
+      confirmShare?: number;
     };
   };
 }
