@@ -13,6 +13,9 @@ import type { WriteService } from '../services/write.ts';
 
 type Mapping = Record<string, string | null>;
 
+/** A mapping with its columns in one order: jsonb keeps keys in its own order, and the trail compares by JSON text. */
+const ordered = (mapping: unknown) => Object.fromEntries(Object.entries((mapping ?? {}) as Mapping).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 export function importRuns(db: Kysely<DB>) {
   return {
     /** A run of this caller (`actor`, as import_run names it) under the same Idempotency-Key; `received` leaves out one still receiving. */
@@ -62,7 +65,7 @@ export function importRuns(db: Kysely<DB>) {
         .execute();
       await writes.record(trx, {
         actor, resource: 'import', key: `${variant}/${declaration}`, action: before ? 'mapping-update' : 'mapping-create',
-        before: before ? { declaration, mapping: before.mapping } : null, after: { declaration, mapping },
+        before: before ? { declaration, mapping: ordered(before.mapping) } : null, after: { declaration, mapping: ordered(mapping) },
       });
     }),
   };
