@@ -12,8 +12,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery, sql } from 'kysely';
-import { runJob } from '../notifications/job-log.ts';
-import { JOB_HISTORY_SECONDS } from '../notifications/queue.ts';
+import { runJob } from '../jobs/job-log.ts';
+import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 import { executeRun, type RunOutcome, type RunRow } from './engine.ts';
 import { ImportFileError } from './read-file.ts';
 import { withImportSession, type ImportSession } from './session.ts';

@@ -25,6 +25,8 @@ import { mayImport } from '../integration/scopes.ts';
 import { fileFormatOf } from '../imports/files.ts';
 import { approvedDryRun, runAnswerExtras, errorValue } from '../imports/approval.ts';
 import { createHash } from 'node:crypto';
+import { importRuns } from '../imports/runs.ts';
+import { actorOf as auditActorOf } from '../audit/index.ts';
 
 const errorResponse = { $ref: 'error-response#' };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } } };
@@ -45,6 +47,9 @@ export default async function importRoutes(app: FastifyInstance) {
   const op = (action: string, summary: string) => ({ resource: 'import', action, summary });
   const notFound = () => new HttpError(404, t('errors:notFound'));
   const invalid = (field: string, message: string, code = 'VALIDATION') => new HttpError(400, message, { code, errors: [{ field, message }] });
+
+  // the run's and the mapping's rows: server/imports/runs.ts (issue 45: routes are HTTP only)
+  const runs = importRuns(app.db);
 
   await app.register(multipart, { throwFileSizeLimit: false });
   app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (_request, payload, done) => done(null, payload));
@@ -95,7 +100,7 @@ export default async function importRoutes(app: FastifyInstance) {
       const bundle = app.config.bundle;
       const integration = integrationOf(request);
       const decls = Object.values(bundle.imports).filter((d) => !integration || mayImport(request, d.import));
-      const remembered = await app.db.selectFrom('import_mapping').select(['declaration', 'mapping']).where('variant', '=', bundle.variant).execute();
+      const remembered = await runs.mappings(bundle.variant);
       return decls.map((decl) => ({
         name: decl.import,
         label: t(decl.label ?? `${decl.entity}:title`),
@@ -126,9 +131,7 @@ export default async function importRoutes(app: FastifyInstance) {
         if (field !== null && !known.has(field)) throw invalid(`mapping.${column}`, t('import:errors.badMapping'));
       }
       const variant = app.config.bundle.variant;
-      await app.db.insertInto('import_mapping').values({ declaration: decl.import, variant, mapping: JSON.stringify(request.body.mapping) })
-        .onConflict((oc) => oc.columns(['declaration', 'variant']).doUpdateSet({ mapping: JSON.stringify(request.body.mapping), updatedAt: new Date() }))
-        .execute();
+      await runs.saveMapping(app.writes, auditActorOf(request), decl.import, variant, request.body.mapping);
       return { message: t('import:messages.mappingSaved') };
     },
   });
@@ -215,7 +218,7 @@ export default async function importRoutes(app: FastifyInstance) {
     const isNdjson = /ndjson|jsonl/.test(String(request.headers['content-type'] ?? ''));
     if (!isNdjson && !request.isMultipart()) throw new HttpError(415, t('errors:unsupportedMediaType'), { code: 'UNSUPPORTED_MEDIA_TYPE' });
     if (idempotencyKey) {
-      const known = await app.db.selectFrom('import_run').select(['id', 'state']).where('actor', '=', actor).where('idempotencyKey', '=', idempotencyKey).where('state', '!=', 'receiving').executeTakeFirst();
+      const known = await runs.known(actor, idempotencyKey);
       if (known) {
         request.raw.resume();
         return reply.status(202).send({ id: Number(known.id), state: known.state });
@@ -232,12 +235,11 @@ export default async function importRoutes(app: FastifyInstance) {
 
     /** Stores the stream in pieces of 1 MB under a new run; counts the rows of a text file on the way. */
     const receive = async (stream: AsyncIterable<Buffer> & { truncated?: boolean }, fileName: string, format: 'csv' | 'xlsx' | 'ndjson' | 'zip' | 'pdf') => {
-      const created = await app.db.insertInto('import_run').values({
+      runId = await runs.open({
         declaration: fields.declaration ?? '', variant: app.config.bundle.variant, fileName, format, mode: 'dryRun', onError: 'allOrNothing', missing: 'keep',
         state: 'receiving', actor, userId: integration ? null : session.userId, integrationKeyId: integration?.keyId ?? null,
         createdByName: session.login, clients: integration && integration.clients !== 'all' ? JSON.stringify(integration.clients) : null,
-      }).returning('id').executeTakeFirstOrThrow();
-      runId = Number(created.id);
+      });
       let pending: Buffer[] = [];
       let pendingBytes = 0;
       let seq = 0;
@@ -247,7 +249,7 @@ export default async function importRoutes(app: FastifyInstance) {
       const sha256 = createHash('sha256');
       const flush = async () => {
         if (!pendingBytes) return;
-        await app.db.insertInto('import_file_chunk').values({ runId: runId!, seq: seq++, data: Buffer.concat(pending) }).execute();
+        await runs.addChunk(runId!, seq++, Buffer.concat(pending));
         pending = [];
         pendingBytes = 0;
       };
@@ -266,7 +268,7 @@ export default async function importRoutes(app: FastifyInstance) {
       }
       if (stream.truncated) throw tooLarge(`${limits.megabytes} MB`);
       await flush();
-      await app.db.updateTable('import_run').set({ bytes, fileSha256: sha256.digest('hex') }).where('id', '=', runId).execute();
+      await runs.received(runId, bytes, sha256.digest('hex'));
     };
 
     try {
@@ -296,8 +298,8 @@ export default async function importRoutes(app: FastifyInstance) {
       if (runId === undefined) throw invalid('file', t('import:errors.fileRequired'));
       const decl = declarationFor(request, fields.declaration);
       // an import of files takes a zip or a PDF, an import of rows never (files.ts)
-      const received = await app.db.selectFrom('import_run').select('format').where('id', '=', runId).executeTakeFirstOrThrow();
-      const isFile = received.format === 'zip' || received.format === 'pdf';
+      const received = await runs.format(runId);
+      const isFile = received === 'zip' || received === 'pdf';
       if (decl.files && !isFile) throw invalid('file', t('import:errors.filesOnly'));
       if (!decl.files && isFile) throw invalid('file', t('import:errors.format'));
       const mode = fields.mode ?? 'dryRun';
@@ -319,23 +321,23 @@ export default async function importRoutes(app: FastifyInstance) {
           throw invalid('mapping', t('import:errors.badMapping'));
         }
       }
-      const { fileSha256 } = await app.db.selectFrom('import_run').select('fileSha256').where('id', '=', runId).executeTakeFirstOrThrow();
+      const fileSha256 = await runs.fileSha256(runId);
       const dryRunId = await approvedDryRun(app.db, { actor, decl, mode, onError, missing, mapping, fileSha256, dryRun: fields.dryRun, confirmDeactivated: fields.confirmDeactivated }, t);
       try {
-        await app.db.updateTable('import_run').set({
-          declaration: decl.import, mode, onError, missing, mapping: mapping ? JSON.stringify(mapping) : null, state: 'queued', idempotencyKey, dryRunId,
-        }).where('id', '=', runId).execute();
+        await runs.queue(runId, {
+          declaration: decl.import, mode, onError, missing, mapping: mapping ? JSON.stringify(mapping) : null, idempotencyKey, dryRunId,
+        });
       } catch (error) {
         // the same Idempotency-Key raced in twice: the first one's run is the answer
         if ((error as { code?: string }).code !== '23505') throw error;
-        await app.db.deleteFrom('import_run').where('id', '=', runId).execute();
-        const known = await app.db.selectFrom('import_run').select(['id', 'state']).where('actor', '=', actor).where('idempotencyKey', '=', idempotencyKey).executeTakeFirstOrThrow();
+        await runs.drop(runId);
+        const known = (await runs.known(actor, idempotencyKey!, false))!;
         return reply.status(202).send({ id: Number(known.id), state: known.state });
       }
       await app.imports.dispatch(runId);
       return reply.status(202).send({ id: runId, state: 'queued' });
     } catch (error) {
-      if (runId !== undefined) await app.db.deleteFrom('import_run').where('id', '=', runId).where('state', '=', 'receiving').execute().catch(() => undefined);
+      if (runId !== undefined) await runs.drop(runId, true).catch(() => undefined);
       if (error instanceof HttpError && error.statusCode === 413) reply.header('connection', 'close');
       throw error;
     }
