@@ -16,6 +16,8 @@ export interface ConsoleErrors {
   allow(pattern: RegExp): void;
 }
 
+let currentBaseURL: string | undefined;
+
 const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
 
 /**
@@ -23,7 +25,15 @@ const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a
  * the context's pages and popups, and pages of contexts it opens itself (a second user beside the
  * first), whose `browser.newContext` is watched for the length of the test.
  */
-export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: void }>({
+  // the journey's baseURL (a describe block may change it), for `signedIn`'s calls to the API
+  journeyBaseURL: [
+    async ({ baseURL }, use) => {
+      currentBaseURL = baseURL;
+      await use();
+    },
+    { auto: true },
+  ],
   consoleErrors: [
     async ({ browser, context }, use) => {
       const errors: string[] = [];
@@ -140,25 +150,29 @@ const KEEP_MS = 10 * 60_000;
 /** What the runtime's login screen stores after a sign-in (LoginScreen.tsx `signedIn`), from the API's own answer. */
 async function apiSession(page: Page, account: Account): Promise<{ session: unknown; origin: string }> {
   const a = ACCOUNTS[account] as { login: string; password: string; choice: string; plate?: string; vin?: string };
-  // page.request: the journey's baseURL (a describe block may change it: a variant's host) and its browser's user agent
-  const preConfig = await page.request.get('/api/init/pre-config');
-  const origin = new URL(preConfig.url()).origin;
+  const origin = new URL(currentBaseURL ?? 'http://127.0.0.1').origin;
+  // page.request: the browser's user agent, as the form's sign-in would record it. A variant's host
+  // (marka.localhost) is the browser's loopback, not a name Node resolves: asked at 127.0.0.1 by its Host.
+  const host = new URL(origin).host;
+  const viaLoopback = new URL(origin).hostname.endsWith('.localhost');
+  const api = (path: string) => (viaLoopback ? `http://127.0.0.1:${new URL(origin).port || 80}${path}` : `${origin}${path}`);
+  const hostHeader: Record<string, string> = viaLoopback ? { Host: host } : {};
   const key = `${origin} ${account}`;
   const cached = kept.get(key);
   if (cached && Date.now() - cached.at < KEEP_MS) {
     const token = (cached.session as { token: string }).token;
-    const check = await page.request.get('/api/notifications/unread-count', { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
+    const check = await page.request.get(api('/api/notifications/unread-count'), { headers: { ...hostHeader, Accept: 'application/json', Authorization: `Bearer ${token}` } });
     if (check.ok()) return { session: cached.session, origin };
   }
   kept.delete(key);
-  const { name } = await preConfig.json();
+  const { name } = await (await page.request.get(api('/api/init/pre-config'), { headers: hostHeader })).json();
   const data = JSON.stringify({
     username: a.login, password: a.password, role: ROLE_OF_CHOICE[a.choice],
     ...(a.plate ? { rejestr: a.plate } : {}), ...(a.vin ? { vin: a.vin } : {}),
   });
   const nonce = makeNonce();
-  const response = await page.request.post('/api/user/auth', {
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, data) },
+  const response = await page.request.post(api('/api/user/auth'), {
+    headers: { ...hostHeader, Accept: 'application/json', 'Content-Type': 'application/json', 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, data) },
     data,
   });
   const text = await response.text();
