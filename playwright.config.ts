@@ -25,9 +25,11 @@ export default defineConfig({
     locale: 'pl-PL',
     viewport: { width: 1400, height: 900 },
     screenshot: 'only-on-failure',
-    // kept only for a failing journey (open with `npx playwright show-trace <path>`); without the
-    // screencast frames, which every journey would pay for while the trace's DOM snapshots show the page
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // kept only for a failing journey (open with `npx playwright show-trace <path>`): its actions
+    // with their call logs, the network and the console. Without DOM snapshots and screencast
+    // frames, which every journey would pay for in the browser (a grid screen's DOM is large); the
+    // failure's screenshot and error-context.md (the page's accessibility tree) show the page.
+    trace: { mode: 'retain-on-failure', snapshots: false, screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

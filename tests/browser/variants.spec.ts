@@ -3,7 +3,7 @@
  * same server as http://<variant host>:<port> (Chromium sends *.localhost to 127.0.0.1).
  */
 import { type Page } from '@playwright/test';
-import { expect, signedIn, submitLogin, test, toast } from './support';
+import { expect, signIn, signedIn, submitLogin, test, toast } from './support';
 import { PORT } from './ports';
 
 const at = (host: string) => `http://${host}:${PORT}`;
@@ -35,7 +35,7 @@ test('the customer brand’s login screen has its own logo, favicon, title and c
 test.describe('on the customer brand’s host', () => {
   test.use({ baseURL: at('marka.localhost') });
   test('a driver signs in (requests signed with the variant’s own name) and keeps its colours inside', async ({ page }) => {
-    await signedIn(page, 'kierowca');
+    await signIn(page, 'kierowca');
     await expect(page.locator('.app-topbar')).toHaveCSS('background-color', 'rgb(18, 74, 39)');
     // the brand offers no vehicle return (config.hideVehicleReturn); the same driver has it on the default host
     const actions = page.locator('[data-panel="actions"]');
