@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '../support/webhook-receiver.ts';
-import { axeScan, expect, settled, signIn, tableLoaded, test, toast } from './support.ts';
+import { axeScan, expect, settled, signedIn, tableLoaded, test, toast } from './support.ts';
 
 const SHOTS = process.env.SHOTS;
 const shot = async (page: Page, name: string) => {
@@ -32,8 +32,7 @@ test('an administrator adds a webhook, sends a test event, sees it in the log an
   test.setTimeout(180_000);
   const receiver = await startReceiver();
   try {
-    await signIn(page, 'admin');
-    await page.getByRole('link', { name: 'Webhooki' }).click();
+    await signedIn(page, 'admin', '/app/webhooks');
     await expect(page).toHaveURL(/\/app\/webhooks$/);
     await tableLoaded(page);
 
