@@ -152,8 +152,7 @@ test('an administrator adds a webhook, sends a test event, sees it in the log an
 });
 
 test('a test event to an address nobody answers says why; a webhook is deleted; the screen has its Pomoc (issue 49)', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/webhooks');
+  await signedIn(page, 'admin', '/app/webhooks');
   await tableLoaded(page);
   await page.getByTestId('help-button').click();
   await expect(page.getByTestId('help-dialog')).toContainText('Webhook to adres innego systemu');
