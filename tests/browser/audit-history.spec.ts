@@ -93,6 +93,8 @@ test('a fleet manager opens his client\'s order and reads its Historia zmian, th
   await expect(moves.filter({ hasText: 'Oczekuje na akceptację Fleet Managera' })).not.toHaveCount(0);
   await expect(list.locator('tbody tr').filter({ hasText: 'Potwierdzenie kosztorysu' })).toHaveCount(1);
   await expect(list.locator('tbody tr').first()).toContainText('manager');
+  // an order created under the trail has its whole life in it: no "Zmiany sprzed …" note (issue 49)
+  await expect(list.getByTestId('list-note')).toHaveCount(0);
   await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
   await expectAccessible(page);
   await shots(page, 'order-history');
