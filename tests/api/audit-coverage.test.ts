@@ -38,7 +38,6 @@ const NOT_YET_WALKED = [
   'sessionPasskeyOnly', // passkey-sign-in.test.ts
   'securitySessionEnd', 'securitySessionsEndOthers', 'securityUserSecondFactorReset', // two-factor.test.ts
   'securityUserUnlock', // sign-in-security.test.ts
-  'termsAcceptCurrent', // terms.test.ts (here the version is accepted already: nothing changes)
   'passwordChange', 'passwordChangeAccount', 'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
   'notificationRunDigest', // notification-digest.test.ts
   'webhooksRecover', 'webhooksMessageResend', // webhooks.test.ts
@@ -275,6 +274,10 @@ describe('audit trail: every write on someone\'s behalf', () => {
       const again = await count();
       expect((await t.call('POST', '/api/terms/accept-current', { token })).statusCode).toBe(200);
       expect(await count()).toBe(again);
+      // another user accepting everything current at once: recorded as theirs
+      const manager = await t.signIn('manager');
+      expect((await t.call('POST', '/api/terms/accept-current', { token: manager })).statusCode).toBe(200);
+      expect(await last('terms', published.id)).toMatchObject({ action: 'accept', userId: ids.manager });
     });
   });
 
