@@ -8523,7 +8523,10 @@ export interface operations {
     attachmentUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8547,6 +8550,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10053,7 +10057,10 @@ export interface operations {
     carCounter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10076,6 +10083,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10112,7 +10120,10 @@ export interface operations {
     damageAdd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10135,6 +10146,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
