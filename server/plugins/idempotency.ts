@@ -134,10 +134,13 @@ export default fp(
       request.idempotency = undefined;
       const where = app.db.updateTable('idempotency_key').where('principal', '=', claim.principal).where('key', '=', claim.key);
       try {
-        if (reply.statusCode >= 500) {
+        const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+        // an upload's signature is checked as its body streams (in the handler): a refused signature
+        // is the attempt's fault, not the submission's answer, so the next attempt may still run
+        const badSignature = reply.statusCode === 400 && body !== null && body.includes('"code":"SIGNATURE_');
+        if (reply.statusCode >= 500 || badSignature) {
           await app.db.deleteFrom('idempotency_key').where('principal', '=', claim.principal).where('key', '=', claim.key).where('committed', '=', false).execute();
         } else {
-          const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
           const contentType = reply.getHeader('content-type');
           await where.set({ status: reply.statusCode, body, contentType: contentType == null ? null : String(contentType) }).execute();
         }

@@ -130,6 +130,10 @@ describe('Idempotency-Key on the driver\'s writes', () => {
       { name: 'file', filename: 'rysa.png', content: PNG, type: 'image/png' },
     ];
     const beforeFiles = await attachments();
+    // an attempt whose signature is refused (checked as the upload streams) is not the submission's answer
+    const forged = await postMultipart(t, '/api/attachment/upload', driver, parts, { signature: 'A'.repeat(43), headers: { 'idempotency-key': 'photo-0001-abcd' } });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().code).toMatch(/^SIGNATURE_/);
     const upload = () => postMultipart(t, '/api/attachment/upload', driver, parts, { headers: { 'idempotency-key': 'photo-0001-abcd' } });
     const sent = await upload();
     expect(sent.statusCode, sent.body).toBe(200);
