@@ -204,7 +204,7 @@ describe('imports', () => {
     expect(await runOf('utf16.csv', Buffer.from('\uFEFFVIN;Klient\n', 'utf16le'))).toMatchObject({ state: 'failed', message: expect.stringContaining('nieznane kodowanie') });
     const res = await upload('plik.pdf', '%PDF-1.4');
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors[0]).toMatchObject({ field: 'file', message: 'Nieobsługiwany format pliku (obsługiwane: CSV, XLSX, JSON lines)' });
+    expect(res.json().errors[0]).toMatchObject({ field: 'file', message: 'Nieobsługiwany format pliku (obsługiwane: CSV, Excel .xlsx, JSON z jednym rekordem w wierszu)' });
   });
 
   it('refuses a file over the configured limits with 413 and the limit in words', async () => {
