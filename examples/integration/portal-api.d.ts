@@ -2038,7 +2038,8 @@ export interface paths {
         /** Change an integration account; its keys follow at once on every process */
         put: operations["integrationAccountsUpdate"];
         post?: never;
-        delete?: never;
+        /** Remove an integration account and its keys (the trail keeps its history) */
+        delete: operations["integrationAccountsDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4212,7 +4213,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test event (webhook.test) to this endpoint */
+        /** Send a test event (webhook.test); with wait, say what became of it */
         post: operations["webhooksEndpointTest"];
         delete?: never;
         options?: never;
@@ -5832,6 +5833,8 @@ export interface components {
             /** Format: date-time */
             lastUsedAt?: string | null;
             lastUsedIp?: string | null;
+            /** @description What the key is for, as named when it was made. */
+            name?: string | null;
             /** Format: date-time */
             revokedAt?: string | null;
             /** @enum {string} */
@@ -5853,6 +5856,8 @@ export interface components {
             lastUsedIp?: string | null;
             /** @description Polish: copy the key now, it will not be shown again. */
             message: string;
+            /** @description What the key is for, as named when it was made. */
+            name?: string | null;
             /** Format: date-time */
             revokedAt?: string | null;
             /** @enum {string} */
@@ -5862,9 +5867,10 @@ export interface components {
         "integration-key-list": components["schemas"]["integration-key"][];
         /**
          * A new key (POST /api/integration-accounts/{id}/keys)
-         * @description validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
+         * @description name: what the key is for (shown in the keys' list; optional, the administrator's form asks for it). validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
          */
         "integration-key-request": {
+            name?: string | null;
             /** Format: date */
             validTo?: string | null;
         };
@@ -7268,13 +7274,26 @@ export interface components {
             message: string;
             secret: string;
         };
-        /** A test event queued for one endpoint */
+        /**
+         * Send a test event
+         * @description wait: answer after the first attempt (at most the delivery time-out and a few seconds), saying whether the receiver took it; without it the answer says only that the event is queued.
+         */
+        "webhook-test-request": {
+            wait?: boolean;
+        };
+        /** A test event sent to one endpoint, and what happened to it */
         "webhook-test-result": {
             /** @description its webhook-id */
             eventId: string;
             /** @description the message in the endpoint's log */
             id: number;
+            /** @description what happened, in Polish, for the administrator */
             message: string;
+            /**
+             * @description delivered: the receiver answered 2xx; refused: another status; failed: no answer (the message says why); pending: no attempt yet (not waited for, or still under way)
+             * @enum {string}
+             */
+            outcome: "delivered" | "refused" | "failed" | "pending";
         };
     };
     responses: {
@@ -11116,6 +11135,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15025,9 +15071,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["webhook-test-request"];
+            };
+        };
         responses: {
-            /** @description A test event queued for one endpoint */
+            /** @description A test event sent to one endpoint, and what happened to it */
             200: {
                 headers: {
                     [name: string]: unknown;

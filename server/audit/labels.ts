@@ -13,11 +13,12 @@
  *   `audit:values.<field>` (codes only the trail records: a sign-in's method). A value shows as the
  *   text `<valueLabels>.<value>` when the locales have it; a date or an instant of a property the
  *   entity declares `date` / `date-time` as the portal writes dates (DD.MM.RRRR, its time zone);
- *   else as itself.
+ *   a phone number (`x-format: phone`) in threes as the forms write it; else as itself.
  */
 import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
+import { formatKindFor, phoneText } from '../../runtime/core/format-kind.ts';
 
 type Locales = Bundle['locales']['pl'];
 const byBundle = new WeakMap<Bundle, Map<string, Map<string, string>>>();
@@ -121,8 +122,11 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string): FieldNam
         const text = valueLabelText(locales, labels, value);
         if (text) return text;
       }
-      const format = entity ? (bundle.schemas[entity]?.properties?.[field] as { format?: unknown } | undefined)?.format : undefined;
+      const property = entity ? (bundle.schemas[entity]?.properties?.[field] as Record<string, any> | undefined) : undefined;
+      const format = property?.format;
       if (format === 'date' || format === 'date-time') return asDate(format, value) ?? plain(value);
+      // a phone number as the forms write it, "226 000 111" (issue 49), not as stored
+      if (typeof value === 'string' && formatKindFor(property) === 'phone') return phoneText(value);
       return plain(value);
     },
   };

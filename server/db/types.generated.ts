@@ -423,6 +423,7 @@ export interface IntegrationKey {
   keyHash: string;
   lastUsedAt: Timestamp | null;
   lastUsedIp: string | null;
+  name: string | null;
   revokedAt: Timestamp | null;
 }
 

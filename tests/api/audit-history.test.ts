@@ -95,4 +95,20 @@ describe('record history (Historia zmian)', () => {
     expect(dated).toContainEqual(expect.objectContaining({ field: 'dataDo', before: '31.01.2026', after: '31.01.2027' }));
     expect(dated).toContainEqual(expect.objectContaining({ field: 'createdAt', before: '', after: '27.11.2026 03:33' }));
   });
+
+  it('a user\'s phone number as the user form writes it, "226 000 111"; a value typed otherwise stays as typed (issue 49)', async () => {
+    const user = await t.app.db.selectFrom('app_user').selectAll().where('login', '=', 'manager2').executeTakeFirstOrThrow();
+    const res = await t.call('PUT', `/api/users/${user.id}`, { token: admin, body: {
+      login: user.login, firstName: user.firstName, lastName: user.lastName, email: user.email, telefon: '226000111',
+      dataDo: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10), klientSymbol: user.klientSymbol,
+    } });
+    expect(res.statusCode, res.body).toBe(200);
+    const changes = (await t.call('GET', `/api/audit/history/users/${user.id}`, { token: admin })).json().changes;
+    expect(changes).toContainEqual(expect.objectContaining({ field: 'telefon', label: 'Telefon', after: '226 000 111' }));
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'users', recordKey: user.id, action: 'update', changes: { telefonKom: ['+48 600-100-200', '600100200'] },
+    }));
+    const mobile = (await t.call('GET', `/api/audit/history/users/${user.id}`, { token: admin })).json().changes;
+    expect(mobile).toContainEqual(expect.objectContaining({ field: 'telefonKom', before: '+48 600-100-200', after: '600 100 200' }));
+  });
 });

@@ -19,7 +19,7 @@ const STALE_PLATE = 'WA20016';
 test('the strip above the vehicles table leads to the Pulpit: tiles, list on a tile\'s rule, details on the rule\'s tab', async ({ page }) => {
   await signIn(page, 'manager');
   const strip = page.locator('[data-section="strip"]');
-  await expect(strip).toContainText(/Po terminie \d+ · Pilne \d+ · Wkrótce \d+/);
+  await expect(strip).toContainText(/Przypomnienia: po terminie \d+ · pilne \d+ · wkrótce \d+/);
   await strip.getByRole('link').click();
   await expect(page).toHaveURL(/\/app\/pulpit$/);
   await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
@@ -174,7 +174,7 @@ test('on a phone the tiles fold into one line of counts, so the inbox and the li
   await signIn(page, 'admin');
   await page.goto('/app/pulpit');
   const fold = page.locator('[data-section="tiles"] .reminder-fold');
-  await expect(fold).toContainText(/Po terminie \d+ · Pilne \d+ · Wkrótce \d+/);
+  await expect(fold).toContainText(/Przypomnienia: po terminie \d+ · pilne \d+ · wkrótce \d+/);
   await expect(page.locator('.reminder-tile')).toHaveCount(0);
   // the inbox starts within the first screen, the list follows it
   const inbox = page.locator('[data-section="inbox"]');

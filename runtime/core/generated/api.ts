@@ -756,6 +756,10 @@ export interface IntegrationKeyCreated {
   key: string;
   id: number;
   accountId: number;
+  /**
+   * What the key is for, as named when it was made.
+   */
+  name?: string | null;
   displayPrefix: string;
   createdAt: string;
   expiresAt: string;
@@ -772,15 +776,20 @@ export interface IntegrationKeyCreated {
 export type IntegrationKeyList = IntegrationKey[];
 
 /**
- * validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
+ * name: what the key is for (shown in the keys' list; optional, the administrator's form asks for it). validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
  */
 export interface IntegrationKeyRequest {
+  name?: string | null;
   validTo?: string | null;
 }
 
 export interface IntegrationKey {
   id: number;
   accountId: number;
+  /**
+   * What the key is for, as named when it was made.
+   */
+  name?: string | null;
   /**
    * The key's first characters (flp_ and 8 more), to tell keys apart.
    */
@@ -2182,6 +2191,13 @@ export interface WebhookSecret {
   message: string;
 }
 
+/**
+ * wait: answer after the first attempt (at most the delivery time-out and a few seconds), saying whether the receiver took it; without it the answer says only that the event is queued.
+ */
+export interface WebhookTestRequest {
+  wait?: boolean;
+}
+
 export interface WebhookTestResult {
   /**
    * the message in the endpoint's log
@@ -2191,5 +2207,12 @@ export interface WebhookTestResult {
    * its webhook-id
    */
   eventId: string;
+  /**
+   * what happened, in Polish, for the administrator
+   */
   message: string;
+  /**
+   * delivered: the receiver answered 2xx; refused: another status; failed: no answer (the message says why); pending: no attempt yet (not waited for, or still under way)
+   */
+  outcome: "delivered" | "refused" | "failed" | "pending";
 }

@@ -417,6 +417,12 @@ export type Action = {
    */
   close?: boolean;
   /**
+   * call: the toast's colour by the answer's `outcome` (a test event the receiver refused: error); an outcome not listed is a success.
+   */
+  outcomeTones?: {
+    [k: string]: "success" | "warning" | "error";
+  };
+  /**
    * choose: tried in order, the first whose `when` the row satisfies (context.record = the row) runs its action; none matching does nothing.
    *
    * @minItems 1
@@ -462,9 +468,13 @@ export interface Field {
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   /**
-   * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles).
+   * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles); a list of codes as their labels joined by commas.
    */
   valueLabels?: I18NKey;
+  /**
+   * What an empty value means here (a webhook without chosen clients: every client, "wszyscy").
+   */
+  emptyText?: I18NKey;
 }
 
 export interface ConditionsFile {
@@ -962,6 +972,14 @@ export interface DetailsDialogFile {
    * The field shown as {{title}} in the title; a list: the first that has a value (an order's number, else its id).
    */
   titleField?: string | string[];
+  /**
+   * Fields of the record shown in the title as the screens show them, each as {{<id>}}: a coded value by its label, a time as DD.MM.RRRR GG:MM (a webhook message: its event and time, not its identifier).
+   */
+  titleValues?: {
+    id: string;
+    format?: Format;
+    valueLabels?: I18NKey;
+  }[];
   entity: string;
   /**
    * Absent: the dialog shows the row it was opened with (a table row that carries every field); a change saved from it then closes the dialog.
@@ -1096,6 +1114,14 @@ export interface Reveal {
    * what the value is and that it is not shown again
    */
   text: I18NKey;
+  /**
+   * That the value is shown this once, in the dialog beside it (not in a toast after it is gone).
+   */
+  warning?: I18NKey;
+  /**
+   * The value's field label (default: the title).
+   */
+  label?: I18NKey;
 }
 
 export interface FormDialogFile {
@@ -2827,6 +2853,29 @@ export interface TableFile {
    */
   stateKey?: string;
   /**
+   * On a phone (narrower than 576 px) each row is shown as a few lines of the columns named here instead of a grid too wide to read: the first line in bold, a column with label: true as "Header: value". Sorting and filters stay on the saved filters and the full table.
+   */
+  narrow?: {
+    /**
+     * @minItems 1
+     * @maxItems 4
+     */
+    lines: (
+      | string
+      | {
+          id: string;
+          /**
+           * After its column's header: "Stan licznika: 125 000 km".
+           */
+          label?: boolean;
+          /**
+           * After the value before it with a space, not " · " (a first name after the last).
+           */
+          joined?: boolean;
+        }
+    )[][];
+  };
+  /**
    * Offer the toolbar of saved filters and views (needs stateKey).
    */
   savedSettings?: boolean;
@@ -2915,9 +2964,13 @@ export interface TableFile {
     visibleWhen?: Condition;
     hiddenWhen?: Condition;
     /**
-     * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles).
+     * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles); a list of codes as their labels joined by commas.
      */
     valueLabels?: I18NKey;
+    /**
+     * What an empty cell means here (a webhook without chosen clients: every client, "wszyscy").
+     */
+    emptyText?: I18NKey;
   }[];
   /**
    * Buttons above the table that run an action, on the selected row (the last one clicked) when they need one.

@@ -47,10 +47,11 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
       {rows.length === 0 ? (
         <EmptyState text={t(list.empty ?? 'table:noRows')} />
       ) : (
-        // a list wider than the dialog scrolls sideways (at 390 px most do): the scrolling box takes the
-        // keyboard's focus, so its hidden columns are reached without a mouse (axe scrollable-region-focusable)
+        // in a narrow dialog (a phone, or 900 px) each row is a block of labelled lines (styles.css
+        // .details-list, issue 49: the row's buttons stay in reach); a wide one is a table, which may
+        // scroll sideways: the scrolling box takes the keyboard's focus (axe scrollable-region-focusable)
         <div className="table-responsive" tabIndex={0} {...(list.title ? { role: 'region', 'aria-labelledby': titleId } : {})}>
-        <Table size="sm" hover className="align-middle mb-0">
+        <Table size="sm" hover className="align-middle mb-0 details-list-table">
           <thead>
             <tr>
               {columns.map((c) => <th key={c.id} scope="col" data-column={c.id}>{label(c)}</th>)}
@@ -62,7 +63,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
               const rowButtons = buttonInstances(list.rowActions, row, conditions, { ...ctx, record: row, parent: record });
               return (
                 <tr key={list.key ? String(row[list.key]) : i} data-row={list.key ? String(row[list.key]) : i}>
-                  {columns.map((c) => <td key={c.id} data-column={c.id}>{show(c, row)}</td>)}
+                  {columns.map((c) => <td key={c.id} data-column={c.id} data-label={label(c)}>{show(c, row)}</td>)}
                   {list.rowActions?.length ? (
                     <td className="text-end">
                       <ActionButtons buttons={rowButtons} busy={busy} size="sm" className="justify-content-end flex-nowrap" onRun={(b) => onRun(b, record)} />
