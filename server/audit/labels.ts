@@ -21,6 +21,8 @@ import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
 import { formatKindFor, phoneText } from '../../runtime/core/format-kind.ts';
 
 type Locales = Bundle['locales']['pl'];
+/** An instant as JSON writes it (toISOString): 2027-12-03T06:56:49.461Z, or with an offset. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const byBundle = new WeakMap<Bundle, Map<string, Map<string, string>>>();
 
 /** entity → field → valueLabels, from the entity schemas and every screen of the bundle. */
@@ -127,6 +129,9 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string): FieldNam
       if (format === 'date' || format === 'date-time') return asDate(format, value) ?? plain(value);
       // a phone number as the forms write it, "226 000 111" (issue 49), not as stored
       if (typeof value === 'string' && formatKindFor(property) === 'phone') return phoneText(value);
+      // an instant no schema declares (a key's expiry, a run's times) is still written as the screens write one,
+      // in the portal's zone — never "2027-12-03T06:56:49.461Z" (issue 49)
+      if (typeof value === 'string' && ISO_INSTANT.test(value)) return asDate('date-time', value) ?? plain(value);
       return plain(value);
     },
   };

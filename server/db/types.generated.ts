@@ -371,6 +371,7 @@ export interface ImportMapping {
 }
 
 export interface ImportRun {
+  activeRows: number | null;
   actor: string;
   bytes: Generated<number>;
   clients: Json | null;
@@ -384,8 +385,10 @@ export interface ImportRun {
   createdByName: string;
   declaration: string;
   delimiter: string | null;
+  dryRunId: number | null;
   encoding: string | null;
   fileName: string;
+  fileSha256: string | null;
   finishedAt: Timestamp | null;
   format: string;
   id: Generated<number>;

@@ -34,6 +34,8 @@ import { migration029 } from './029_audit_trail.ts';
 import { migration031 } from './031_audit_retention.ts';
 import { migration033 } from './033_passkey_sign_in.ts';
 import { migration034 } from './034_connection_names.ts';
+import { migration040 } from './040_import_approval.ts';
+import { migration041 } from './041_audit_who_index.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -66,4 +68,6 @@ export const migrations: Record<string, Migration> = {
   '031_audit_retention': migration031,
   '033_passkey_sign_in': migration033,
   '034_connection_names': migration034,
+  '040_import_approval': migration040,
+  '041_audit_who_index': migration041,
 };

@@ -103,7 +103,10 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
   const errors = step.getByRole('table', { name: 'Wiersze z błędami' });
   await expect(errors.locator('tbody tr')).toHaveCount(2);
   await expect(errors.locator('tbody tr').nth(0)).toContainText('OC do');
-  await expect(errors.locator('tbody tr').nth(0)).toContainText('Niepoprawna data');
+  // a day that does not exist is said so, with the value the file has beside it (issue 49)
+  await expect(errors.locator('tbody tr').nth(0)).toContainText('Taki dzień nie istnieje w kalendarzu');
+  await expect(errors.locator('tbody tr').nth(0).locator('.import-error-value')).toHaveText('31.02.2026');
+  await expect(errors.locator('tbody tr').nth(1).locator('.import-error-value')).toHaveText('KL999');
   await expect(errors.locator('tbody tr').nth(1)).toContainText('Klient');
   await expect(errors.locator('tbody tr').nth(1)).toContainText('Nie ma klienta o takim symbolu');
   const rowNumbers = await errors.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row')));
@@ -134,8 +137,11 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
   await expect(page.getByTestId('import-no-errors')).toBeVisible();
   await lookAt(page, '4-dry-run-clean');
 
-  // 5. the import, its progress and its result; the history names both runs
+  // 5. the import, asked first with the dry run's numbers; its progress and its result; the history names it
   await step.getByRole('button', { name: 'Importuj' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Importować plik?' });
+  await expect(confirm.getByTestId('import-confirm-question')).toHaveText('Pojazdy (z polisami): dodać 4, zmienić 0, wycofać 0?');
+  await confirm.getByRole('button', { name: 'Importuj' }).click();
   await expect(page.getByTestId('import-progress')).toBeVisible();
   await expect(page.getByTestId('import-succeeded')).toBeVisible();
   await expect(page.getByTestId('import-progress')).toHaveAttribute('aria-valuenow', '100');

@@ -938,6 +938,13 @@ export interface List {
    */
   empty?: I18NKey;
   /**
+   * A sentence under the list, shown when the record's `field` has a value, with that value as {{value}} (issue 49: a record older than the audit trail says from which day its changes are kept); it stands for the `empty` text when there are no rows.
+   */
+  note?: {
+    text: I18NKey;
+    field: string;
+  };
+  /**
    * @minItems 1
    */
   columns: ListColumn[];
@@ -1744,6 +1751,10 @@ export interface ImportFile {
       set: {
         [k: string]: string | number | boolean | null;
       };
+      /**
+       * Issue 49: when an import would deactivate more than this share of the active rows of the file's clients (its dry run counted both), the person types that number to confirm it, and the server refuses the import without it. Default 0.1 (one row in ten).
+       */
+      confirmShare?: number;
     };
   };
 }
@@ -3166,13 +3177,17 @@ export interface VariantFile {
 
 export interface WebhookEvent {
   /**
-   * the event's name as receivers see it in `type` (order.status_changed); one the code raises (server/webhooks/events.ts RAISED)
+   * the event's name as receivers see it in `type` (order.status_changed); raised by the write its `on` names, or by the code itself (server/webhooks/events.ts RAISED_BY_CODE)
    */
   id: string;
   /**
    * the resource (schemas/resources/) whose record the event carries under its name, with the field names of its entity schema; with `schema`, only the name the record is carried under
    */
   resource: string;
+  /**
+   * the action of `resource` whose write raises the event (the trail entry's action: create, pickup, transition …): the one write path (server/services/write.ts) writes it into the outbox with the change; without `on`, an event the code raises by itself (server/webhooks/events.ts RAISED_BY_CODE)
+   */
+  on?: string;
   /**
    * an API schema (schemas/api/, by $id) the record has, for an event about something that is not a resource (an import run): the code builds the record, as its API answers it
    */

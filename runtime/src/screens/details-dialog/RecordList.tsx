@@ -37,6 +37,9 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
   const top = buttonInstances(list.actions, record, conditions, ctx);
   const summary = list.summary && record[list.summary.field] && typeof record[list.summary.field] === 'object' ? (record[list.summary.field] as Data) : null;
   const titleId = `list-${list.id}`;
+  // a sentence about the list the record's answer asks for (a record older than the audit trail)
+  const noteValue = list.note ? record[list.note.field] : undefined;
+  const note = list.note && noteValue !== null && noteValue !== undefined && noteValue !== '' ? t(list.note.text, { value: String(noteValue) }) : null;
 
   return (
     <section className="details-list mt-3" aria-labelledby={list.title ? titleId : undefined} data-list={list.id}>
@@ -45,7 +48,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
         <ActionButtons buttons={top} busy={busy} size="sm" onRun={(b) => onRun(b)} />
       </div>
       {rows.length === 0 ? (
-        <EmptyState text={t(list.empty ?? 'table:noRows')} />
+        note ? null : <EmptyState text={t(list.empty ?? 'table:noRows')} />
       ) : (
         // in a narrow dialog (a phone, or 900 px) each row is a block of labelled lines (styles.css
         // .details-list, issue 49: the row's buttons stay in reach); a wide one is a table, which may
@@ -76,6 +79,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
         </Table>
         </div>
       )}
+      {note && <p className="details-list-note text-secondary small mt-2 mb-0" data-testid="list-note">{note}</p>}
       {summary && list.summary && (
         <dl className="details-summary d-flex flex-wrap justify-content-end gap-4 mt-2 mb-0">
           {list.summary.fields.filter((f) => conditions.isVisible(f, ctx)).map((f) => (
