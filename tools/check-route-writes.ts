@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 const KYSELY_WRITE = /\.\s*(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\s*\(/;
-/** SQL text: a statement's verb at the start of a template or string, or after a `;` or `with … as (`. */
-const SQL_WRITE = /(^|[`'"(;]\s*)(insert\s+into|update\s+\w+\s+set|delete\s+from|copy\s+\w+|truncate\s)/i;
+/** SQL text: a statement's verb at the start of a template or string (its quote written \x60, \x27, \x22), or after a semicolon or an opening parenthesis. */
+const SQL_WRITE = /(^|[\x60\x27\x22(;]\s*)(insert\s+into|update\s+\w+\s+set|delete\s+from|copy\s+\w+|truncate\s)/i;
 
 /** `file:line: text` of every write under `dir` (server/routes by default). */
 export function routeWrites(baseDir = root, dir = 'server/routes'): string[] {

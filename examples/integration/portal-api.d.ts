@@ -1927,7 +1927,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The import runs, newest first */
+        /** The import runs, newest first (only dry runs or only imports with mode) */
         get: operations["importRuns"];
         put?: never;
         /**
@@ -4680,6 +4680,8 @@ export interface components {
                 row: string;
             }[];
             more: boolean;
+            /** @description Issue 49: the day (DD.MM.RRRR) since which the trail keeps changes, when the record's entries do not begin with its creation (it is older than the trail); else null. */
+            untrackedBefore: string | null;
         };
         /** Login request */
         "auth-request": {
@@ -5299,6 +5301,8 @@ export interface components {
             message: string;
             /** @description The row's number as a spreadsheet shows it (the heading is row 1); for JSON lines, the line. */
             row: number;
+            /** @description The file's value in that column, as the file had it (issue 49); absent when the error names no column of the file. */
+            value?: string;
         };
         /** A page of a run's errors, by row */
         "import-error-list": {
@@ -5701,6 +5705,10 @@ export interface components {
         };
         /** One import run: options, state, progress, counts and the first errors */
         "import-run": {
+            /** @description A deactivating dry run: the active rows of the file's clients, the whole its deactivated rows are a share of. */
+            activeRows: number | null;
+            /** @description A dry run whose import deactivates more than the declared share: that import needs `confirmDeactivated` equal to counts.deactivated. */
+            confirmByTyping: boolean;
             counts: {
                 changed: number;
                 deactivated: number;
@@ -5715,6 +5723,8 @@ export interface components {
                 name: string;
             };
             declaration: string;
+            /** @description The dry run this import named (issue 49): its file and options were this import's. */
+            dryRunId: number | null;
             errors: components["schemas"]["import-error"][];
             fileName: string;
             /** Format: date-time */
@@ -5750,8 +5760,12 @@ export interface components {
         };
         /** The fields of a new import run (POST /api/import/runs, multipart/form-data; or the query of an application/x-ndjson body) */
         "import-run-request": {
+            /** @description With dryRun, when that dry run's confirmByTyping: its counts.deactivated typed by the person (else 400 IMPORT_CONFIRM_NEEDED). */
+            confirmDeactivated?: string;
             /** @description Name of the import declaration. */
             declaration: string;
+            /** @description mode=import: the id of the dry run this import carries out. The file, onError, missing and mapping must be that dry run's (else 400 IMPORT_DRY_RUN_DIFFERS), and no more rows are deactivated than it counted. */
+            dryRun?: string;
             /** @description The file (multipart part `file`): .csv, .xlsx, .jsonl/.ndjson. */
             file?: string;
             /** @description JSON text { column: field | null }; omitted: the remembered mapping, else the suggested one. */
@@ -10871,6 +10885,8 @@ export interface operations {
     importRuns: {
         parameters: {
             query?: {
+                /** @description Only the runs of this mode (issue 49: the history shows dry runs and imports apart). */
+                mode?: "dryRun" | "import";
                 page?: string;
                 size?: string;
             };
@@ -10899,7 +10915,9 @@ export interface operations {
     importCreateRun: {
         parameters: {
             query?: {
+                confirmDeactivated?: string;
                 declaration?: string;
+                dryRun?: string;
                 fileName?: string;
                 mapping?: string;
                 missing?: string;
@@ -10912,7 +10930,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Fields `declaration`, `mode`, `onError`, `missing`, `mapping` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>). */
+        /** @description Fields `declaration`, `mode`, `onError`, `missing`, `mapping`, `dryRun`, `confirmDeactivated` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>). */
         requestBody: {
             content: {
                 "application/x-ndjson": components["schemas"]["import-row-assignment"] | components["schemas"]["import-row-car"] | components["schemas"]["import-row-client"] | components["schemas"]["import-row-contract"] | components["schemas"]["import-row-employee"] | components["schemas"]["import-row-fuel-card"] | components["schemas"]["import-row-invoice"] | components["schemas"]["import-row-mileage-reading"] | components["schemas"]["import-row-tire"] | components["schemas"]["import-row-unit"];

@@ -38,9 +38,7 @@ const NOT_YET_WALKED = [
   'sessionPasskeyOnly', // passkey-sign-in.test.ts
   'securitySessionEnd', 'securitySessionsEndOthers', 'securityUserSecondFactorReset', // two-factor.test.ts
   'securityUserUnlock', // sign-in-security.test.ts
-  'termsAcceptCurrent', // terms.test.ts (here the version is accepted already: nothing changes)
   'passwordChange', 'passwordChangeAccount', 'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
-  'usersAnonymise', 'employeeAnonymise', 'employeePersonalDataExport', // personal-data*.test.ts
   'notificationRunDigest', // notification-digest.test.ts
   'webhooksRecover', 'webhooksMessageResend', // webhooks.test.ts
 ];
@@ -276,6 +274,10 @@ describe('audit trail: every write on someone\'s behalf', () => {
       const again = await count();
       expect((await t.call('POST', '/api/terms/accept-current', { token })).statusCode).toBe(200);
       expect(await count()).toBe(again);
+      // another user accepting everything current at once: recorded as theirs
+      const manager = await t.signIn('manager');
+      expect((await t.call('POST', '/api/terms/accept-current', { token: manager })).statusCode).toBe(200);
+      expect(await last('terms', published.id)).toMatchObject({ action: 'accept', userId: ids.manager });
     });
   });
 
@@ -525,6 +527,20 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect((await t.call('POST', `/api/users/${id}/personal-data/export`, { token: tok.admin })).statusCode).toBe(200);
       expect((await t.call('DELETE', `/api/users/${id}`, { token: tok.admin })).statusCode).toBe(200);
       expect((await entriesOf('users', id)).map((e) => e.action)).toEqual(['create', 'update', 'password-reset', 'personal-data-export', 'delete']);
+    });
+
+    it('a person\'s data: an employee exported and anonymised, an account anonymised', async () => {
+      const pracId = (await t.app.db.selectFrom('employee').select('pracId').where('nazwisko', '=', 'Wiśniewska').where('imie', '=', 'Ewa').executeTakeFirstOrThrow()).pracId;
+      expect((await t.call('POST', `/api/employees/${pracId}/personal-data/export`, { token: tok.admin })).statusCode).toBe(200);
+      const anonymised = await t.call('POST', `/api/employees/${pracId}/anonymise`, { token: tok.admin });
+      expect(anonymised.statusCode, anonymised.body).toBe(200);
+      expect((await entriesOf('employee', pracId)).map((e) => e.action).slice(-2)).toEqual(['personal-data-export', 'anonymise']);
+      const made = await t.call('POST', '/api/users', { token: tok.admin, body: {
+        login: 'z.zapomniany', firstName: 'Zenon', lastName: 'Zapomniany', email: 'z.zapomniany@transbud.pl', dataDo: yearAhead(), klientSymbol: 'KL001', password: 'Zielony#Rower42',
+      } });
+      const id = made.json().user.id;
+      expect((await t.call('POST', `/api/users/${id}/anonymise`, { token: tok.admin })).statusCode).toBe(200);
+      expect((await last('users', id)).action).toBe('anonymise');
     });
 
     it('the e-mail settings, an integration account\'s change and a key revoked, a webhook endpoint\'s life', async () => {

@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import iconv from 'iconv-lite';
-import { axeScan, expect, signIn, test } from './support.ts';
+import { axeScan, expect, signedIn, test } from './support.ts';
 
 const SHOTS = 'test-results/data-import';
 const WIDTHS = [1400, 900, 390];
@@ -55,7 +55,7 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
     [vin(4), plate(4), fixed ? 'KL001' : 'KL999', 'Toyota', '2023', 'PZU/2026/0004', day(9), day(45), ''],
   ];
 
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   // the cookie notice said once, so that it covers nothing in the screenshots
   await page.getByRole('button', { name: 'Rozumiem' }).click();
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Import danych' }).click();
@@ -155,8 +155,7 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
   // the manager of KL001: the new vehicles' policies come due within 14 days, so they are urgent on the Pulpit
   const context = await browser.newContext({ baseURL: page.url().replace(/\/app\/.*$/, ''), locale: 'pl-PL', viewport: { width: 1400, height: 900 } });
   const manager = await context.newPage();
-  await signIn(manager, 'manager');
-  await manager.goto('/app/pulpit');
+  await signedIn(manager, 'manager', '/app/pulpit');
   await manager.locator('[data-rule="insuranceOc"] button').click();
   const list = manager.locator('[data-section="list"]');
   await list.getByRole('button', { name: /^Pilne \(\d+\)$/ }).click();

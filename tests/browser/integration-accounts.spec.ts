@@ -7,7 +7,7 @@
  * Pomoc; the account can be deleted.
  */
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signIn, test, toast } from './support';
+import { axeScan, expect, signedIn, test, toast } from './support';
 
 /** Outside test-results/, which Playwright empties at every run: the screenshots are looked at afterwards. */
 const SHOTS = '/tmp/integration-accounts-shots';
@@ -21,8 +21,7 @@ async function noSeriousViolations(page: Page) {
 
 test('an administrator makes an account for one client and a key shown once; the key reads that client\'s vehicles until it is revoked', async ({ page, request }) => {
   test.setTimeout(180_000);
-  await signIn(page, 'admin');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Konta integracyjne' }).click();
+  await signedIn(page, 'admin', '/app/konta-integracyjne');
   await expect(page.getByRole('heading', { level: 1, name: 'Konta integracyjne' })).toBeVisible();
 
   // Dodaj konto: one client, vehicles to read

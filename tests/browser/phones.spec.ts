@@ -8,7 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
-import { expect, settled, signIn, tableLoaded, test } from './support';
+import { expect, settled, signedIn, tableLoaded, test } from './support';
 
 const SHOTS = process.env.SHOTS;
 const shot = async (page: Page, name: string) => {
@@ -21,7 +21,7 @@ const PHONE = { width: 390, height: 844 };
 
 test('a fleet manager on a phone: vehicles as lines, a counts line that says what it counts, his initials', async ({ page }) => {
   await page.setViewportSize(PHONE);
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await tableLoaded(page);
   const first = page.locator('.ag-row').first();
   // the plate and the model on the first line, then the driver, then the figures by their names
@@ -45,8 +45,7 @@ test('a fleet manager on a phone: vehicles as lines, a counts line that says wha
 
 test('an administrator on a phone: the users\' toolbar folds into "Działania", the list starts on the first screen', async ({ page }) => {
   await page.setViewportSize(PHONE);
-  await signIn(page, 'admin');
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await tableLoaded(page);
   const toolbar = page.getByRole('toolbar', { name: 'Działania na tabeli' });
   await expect(toolbar.getByRole('button')).toHaveCount(2);
@@ -65,8 +64,7 @@ test('an administrator on a phone: the users\' toolbar folds into "Działania", 
 
 test('on a phone the authenticator set-up opens the app on the same phone; "Ta sesja" comes first', async ({ page }) => {
   await page.setViewportSize(PHONE);
-  await signIn(page, 'manager');
-  await page.goto('/app/account/security');
+  await signedIn(page, 'manager', '/app/account/security');
   const sessions = page.locator('.sessions-table tbody tr');
   await expect(sessions.first()).toContainText('Ta sesja');
   await page.getByRole('button', { name: 'Włącz' }).click();

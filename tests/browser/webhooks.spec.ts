@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '../support/webhook-receiver.ts';
-import { axeScan, expect, settled, signIn, tableLoaded, test, toast } from './support.ts';
+import { axeScan, expect, settled, signedIn, tableLoaded, test, toast } from './support.ts';
 
 const SHOTS = process.env.SHOTS;
 const shot = async (page: Page, name: string) => {
@@ -32,8 +32,7 @@ test('an administrator adds a webhook, sends a test event, sees it in the log an
   test.setTimeout(180_000);
   const receiver = await startReceiver();
   try {
-    await signIn(page, 'admin');
-    await page.getByRole('link', { name: 'Webhooki' }).click();
+    await signedIn(page, 'admin', '/app/webhooks');
     await expect(page).toHaveURL(/\/app\/webhooks$/);
     await tableLoaded(page);
 
@@ -153,8 +152,7 @@ test('an administrator adds a webhook, sends a test event, sees it in the log an
 });
 
 test('a test event to an address nobody answers says why; a webhook is deleted; the screen has its Pomoc (issue 49)', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/webhooks');
+  await signedIn(page, 'admin', '/app/webhooks');
   await tableLoaded(page);
   await page.getByTestId('help-button').click();
   await expect(page.getByTestId('help-dialog')).toContainText('Webhook to adres innego systemu');

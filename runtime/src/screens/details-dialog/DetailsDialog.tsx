@@ -126,11 +126,8 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   const firstEnabled = tabs.find((x) => !x.disabled)?.tab.id;
   const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
   const footer = record ? buttonInstances(screen.actions, record, conditions, ctx) : [];
-  // a record without the title's value reads the key's `_none` form (an order with no number yet
-  // is "Zlecenie bez numeru", never named by an internal id: issue 49)
-  const titleText = record ? titleValue(record, screen.titleField) : '';
   const title = screen.title
-    ? t(screen.title, { ...(record ?? {}), title: titleText, ...(record ? titleValues(record, screen.titleValues, t) : {}), ...(record && screen.titleField && !titleText ? { context: 'none' } : {}) })
+    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '', ...(record ? titleValues(record, screen.titleValues, t) : {}) })
     : '';
 
   /** Runs a button's action on its row; a dialog opened from here gets the dialog's record as its parent. */
