@@ -48,6 +48,7 @@ import personalDataRoutes from './routes/personal-data.ts';
 // issue 14: damages, handovers and returns, readings, employees
 import assignmentRoutes from './routes/assignments.ts';
 import counterRoutes from './routes/counter.ts';
+import idempotencyPlugin from './plugins/idempotency.ts';
 import damageRoutes from './routes/damages.ts';
 import employeeRoutes from './routes/employees.ts';
 import reminderRoutes from './routes/reminders.ts';
@@ -267,6 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compression);
   await app.register(authPlugin);
   await app.register(signaturePlugin);
+  await app.register(idempotencyPlugin);
 
   // Tier 2, services and repositories on app.*: routes call them instead of writing SQL.
   await app.register(tableQueriesPlugin);

@@ -8556,7 +8556,10 @@ export interface operations {
     attachmentUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8580,6 +8583,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10086,7 +10090,10 @@ export interface operations {
     carCounter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10109,6 +10116,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10145,7 +10153,10 @@ export interface operations {
     damageAdd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10168,6 +10179,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];

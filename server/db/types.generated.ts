@@ -348,6 +348,17 @@ export interface FuelCard {
   uwagi: string | null;
 }
 
+export interface IdempotencyKey {
+  body: string | null;
+  committed: Generated<boolean>;
+  contentType: string | null;
+  createdAt: Generated<Timestamp>;
+  fingerprint: string;
+  key: string;
+  principal: string;
+  status: number | null;
+}
+
 export interface ImportError {
   cells: Json | null;
   column: string | null;
@@ -1410,6 +1421,7 @@ export interface DB {
   employee: Employee;
   export_file: ExportFile;
   fuel_card: FuelCard;
+  idempotency_key: IdempotencyKey;
   import_error: ImportError;
   import_file_chunk: ImportFileChunk;
   import_mapping: ImportMapping;

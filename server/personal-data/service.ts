@@ -114,7 +114,7 @@ export async function exportArchive(files: PersonFile[], texts: ArchiveTexts): P
 const OTHER_NAMES: Record<string, string> = {
   webhook_message: 'wiadomosci-webhookow', user_totp: 'drugi-skladnik', user_recovery_code: 'kody-odzyskiwania',
   password_reset: 'kody-resetu-hasla', sign_in_ticket: 'bilety-logowania', download_token: 'linki-pobierania',
-  sso_handoff: 'logowanie-jednokrotne', sign_in_failure: 'nieudane-logowania',
+  sso_handoff: 'logowanie-jednokrotne', sign_in_failure: 'nieudane-logowania', idempotency_key: 'odpowiedzi-zgloszen',
 };
 
 export interface Pseudonym { login: string; firstName: string; lastName: string; fullName: string }
@@ -211,6 +211,8 @@ export async function anonymise(trx: Transaction<DB>, bundle: Bundle, person: Pe
     count(table, result.numAffectedRows);
   }
   count('sign_in_failure', (await trx.deleteFrom('sign_in_failure').where('login', '=', person.login).executeTakeFirst()).numDeletedRows);
+  // the kept answers of the account's submissions (issue 47: a damage's answer names its reporter)
+  count('idempotency_key', (await trx.deleteFrom('idempotency_key').where('principal', '=', `user:${person.userId}`).executeTakeFirst()).numDeletedRows);
 
   // the account: closed (as a deleted one), named by the pseudonym, no way in left
   await trx.updateTable('app_user').set({

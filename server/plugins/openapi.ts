@@ -200,8 +200,21 @@ interface DocumentedRoute {
   declaration: OperationDeclaration;
   access: RouteAccess;
   signed: boolean;
+  /** The route takes an Idempotency-Key (plugins/idempotency.ts). */
+  idempotent: boolean;
   errors: ErrorStatus[];
 }
+
+/** The header of a route that declares `idempotent` (issue 47). */
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer ' +
+    'again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs ' +
+    '(see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,100}$' },
+};
 
 /**
  * The derived error answers of a route (see the module comment). Every one of them is given by a
@@ -222,6 +235,8 @@ function errorsOf(route: RouteOptions, access: RouteAccess, signed: boolean, dec
   }
   // a route open to keys refuses an address that failed with keys too often (server/integration/failed-keys.ts)
   if (config.keys) errors.add(429);
+  // an Idempotency-Key in use, done, or reused for another request (plugins/idempotency.ts)
+  if (config.idempotent) errors.add(409);
   if (takesBody) errors.add(413);
   if (takesBody && (signed || declaration.streamedBody)) errors.add(415);
   return [...errors].sort();
@@ -258,7 +273,7 @@ export function requireOperationDeclarations(app: FastifyInstance): Map<string, 
     owners.set(operationId, owner);
     const access = route.config!.access!;
     const signed = route.config!.signed ?? false;
-    byId.set(operationId, { operationId, declaration, access, signed, errors: errorsOf(route, access, signed, declaration) });
+    byId.set(operationId, { operationId, declaration, access, signed, idempotent: route.config?.idempotent === true, errors: errorsOf(route, access, signed, declaration) });
   });
   return byId;
 }
@@ -347,6 +362,7 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>, extras: {
             response.description = title ?? documented.declaration.summary;
           }
           operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+          if (documented.idempotent) (operation.parameters ??= []).push(IDEMPOTENCY_PARAMETER);
           const streamed = documented.declaration.streamedBody;
           if (streamed) {
             operation.requestBody = {

@@ -99,6 +99,7 @@ export default async function attachmentRoutes(app: FastifyInstance) {
       access: { resource: RESOURCE },
       // signed all the same: the signature is checked over the bytes as they stream in (streamedSignature below)
       signed: false,
+      idempotent: true,
       bodyTypes: ['multipart/form-data'],
       operation: {
         ...op('upload', 'Upload attachments of a record (multipart/form-data)'),

@@ -10,7 +10,7 @@ import { actorOf } from '../audit/index.ts';
 
 export default async function counterRoutes(app: FastifyInstance) {
   app.post<{ Body: CounterInput }>('/api/counter', {
-    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] }, operation: { resource: 'car', action: 'counter', summary: 'Record a new odometer reading of a vehicle' } },
+    config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] }, idempotent: true, operation: { resource: 'car', action: 'counter', summary: 'Record a new odometer reading of a vehicle' } },
     schema: { body: { $ref: 'counter-request#' }, response: { 200: { $ref: 'counter-response#' }, 404: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const session = request.session!;

@@ -21,7 +21,7 @@ import { actorOf } from '../audit/index.ts';
 
 export default async function damageRoutes(app: FastifyInstance) {
   app.post<{ Body: DamageInput }>('/api/damage/add', {
-    config: { access: { resource: 'damage' }, operation: { resource: 'damage', action: 'add', summary: 'Report a damage of a vehicle' } },
+    config: { access: { resource: 'damage' }, idempotent: true, operation: { resource: 'damage', action: 'add', summary: 'Report a damage of a vehicle' } },
     schema: { body: { $ref: 'damage-add-request#' }, response: { 200: { $ref: 'damage-add-response#' }, 404: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const session = request.session!;

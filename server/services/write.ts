@@ -19,6 +19,7 @@ import { diffRows, recordChange, type Actor, type Changes } from '../audit/index
 import type { DB } from '../db/types.generated.ts';
 import type { EventFacts } from '../notifications/outbox.ts';
 import { webhooksFile } from '../webhooks/events.ts';
+import { markCommitted } from '../plugins/idempotency.ts';
 
 type Row = Record<string, unknown> | null | undefined;
 
@@ -57,6 +58,8 @@ export function writeService(app: FastifyInstance) {
   return {
     /** Records a write in its transaction: notifications, declared webhook events, the trail entry (last). Answers false when it changed nothing. */
     async record(trx: Transaction<DB>, write: Write): Promise<boolean> {
+      // a submission made with an Idempotency-Key is done once this transaction commits (plugins/idempotency.ts)
+      await markCommitted(trx);
       const changes = changesOf(write);
       if (Object.keys(changes).length === 0) return false;
       if (write.notify) await app.notifications.record(trx, write.notify);

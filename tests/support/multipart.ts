@@ -31,7 +31,7 @@ export function multipartBody(parts: FormPart[]): { body: Buffer; contentType: s
 }
 
 /** A signed multipart POST (or a wrongly signed one, with `signature`). */
-export function postMultipart(t: TestApp, url: string, token: string | undefined, parts: FormPart[], options: { signature?: string } = {}): Promise<LightMyRequestResponse> {
+export function postMultipart(t: TestApp, url: string, token: string | undefined, parts: FormPart[], options: { signature?: string; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
   const { body, contentType } = multipartBody(parts);
   const nonce = makeNonce();
   const headers: Record<string, string> = {
@@ -40,5 +40,5 @@ export function postMultipart(t: TestApp, url: string, token: string | undefined
     'x-signature': options.signature ?? signBody(t.preConfigName, nonce, body),
   };
   if (token) headers.authorization = `Bearer ${token}`;
-  return t.app.inject({ method: 'POST', url, headers, payload: body });
+  return t.app.inject({ method: 'POST', url, headers: { ...headers, ...options.headers }, payload: body });
 }

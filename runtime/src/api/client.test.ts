@@ -108,3 +108,21 @@ describe('the delay a refusal asks for', () => {
     expect(retryDelayMs(answer(503, 'soon'))).toBeNull();
   });
 });
+
+describe('the API client sends a submission\'s Idempotency-Key', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('puts the key on every attempt of the submission, each signed with a fresh nonce', async () => {
+    configureSigning('portal-test');
+    const seen: Headers[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      seen.push(new Headers(init.headers));
+      return new Response(JSON.stringify({ ok: true }), { status: 200 });
+    });
+    await api.post('/counter', { licznik: 5 }, { idempotencyKey: 'reading-0001-aaaa' });
+    await api.post('/counter', { licznik: 5 }, { idempotencyKey: 'reading-0001-aaaa' });
+    await api.post('/note', { tresc: 'x' });
+    expect(seen.map((h) => h.get('idempotency-key'))).toEqual(['reading-0001-aaaa', 'reading-0001-aaaa', null]);
+    expect(seen[0].get('x-nonce')).not.toBe(seen[1].get('x-nonce'));
+  });
+});

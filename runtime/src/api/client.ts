@@ -74,6 +74,11 @@ export interface RequestOptions {
   raw?: { body: Uint8Array; headers: Record<string, string> };
   /** Asked by the page itself, not by the user (the bell's poll): not counted for the loading bar and spinner. */
   background?: boolean;
+  /**
+   * One submission, however often it is sent (issue 47): the server answers a repeated key with its
+   * first answer and writes nothing more. Each attempt is still signed anew (a fresh nonce).
+   */
+  idempotencyKey?: string;
 }
 
 const API_PREFIX = '/api';
@@ -161,6 +166,7 @@ export async function request<T = unknown>(method: string, path: string, options
   // the exact string that is signed is the one sent
   const bodyText = options.raw ? undefined : options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
   const headers = options.raw ? rawHeaders(options.raw.headers) : await buildHeaders(method, bodyText);
+  if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
 
   const counted = !options.background;
   if (counted) store.set(pendingRequestsAtom, (n) => n + 1);

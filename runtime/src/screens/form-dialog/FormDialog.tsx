@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { fillPath } from '../../actions/run-action';
 import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
+import { submissionKeys } from '../../api/submission-key';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -95,6 +96,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   );
   // the files chosen in file fields (the form data holds their names); a multipart submit sends them
   const files = useRef<ChosenFiles>(new Map());
+  const submissions = useRef(submissionKeys());
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
@@ -200,9 +202,13 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
       const path = fillPath(decl.endpoint, record);
       const body = sentData(data ?? {}, hidden);
       const fileFields = new Set(screen.fields.filter((f) => f.widget === 'file' && !hidden.has(f.id)).map((f) => f.id));
+      // one submission, however often it is sent after a lost answer (api/submission-key.ts); the
+      // chosen files count by name and size: another file is another submission
+      const idempotencyKey = submissions.current.keyFor({ path, body, files: [...files.current.values()].flat().map((f) => [f.name, f.size]) });
       const answer = decl.encoding === 'multipart'
-        ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true })
-        : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true });
+        ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true, idempotencyKey })
+        : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true, idempotencyKey });
+      submissions.current.done();
       setBusy(false);
       doneRevealing(answer, current.mode.reveal, current.mode.successToast, key);
     } catch (e) {

@@ -8,7 +8,7 @@
 import type { IChangeEvent } from '@rjsf/core';
 import type { FormValidation, RJSFValidationError } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -16,6 +16,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ApiError, errorText } from '../../api/client';
+import { submissionKeys } from '../../api/submission-key';
 import { useSignOut } from '../../routing/useNavigateTo';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormScreenDecl, Session } from '../../config/bundle';
@@ -50,6 +51,7 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
 
   const [formData, setFormData] = useState<Data>({});
   const [busy, setBusy] = useState(false);
+  const submissions = useRef(submissionKeys());
   const [error, setError] = useState<string | null>(null);
   const fieldErrors = useFieldErrors();
   const [dialog, setDialog] = useState<string | null>(null);
@@ -165,7 +167,10 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
       // a hidden field's value is not sent
       const body = requestBody(withoutHidden(data ?? {}, hidden), screen, session, params);
       const method = screen.submit.method === 'PUT' ? api.put : api.post;
-      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast', toastKey: screen.submit.endpoint });
+      // one submission, however often it is sent after a lost answer (api/submission-key.ts)
+      const idempotencyKey = submissions.current.keyFor(body);
+      const response = await method(screen.submit.endpoint, body, { quiet: screen.errorsAs !== 'toast', toastKey: screen.submit.endpoint, idempotencyKey });
+      submissions.current.done();
       setBusy(false);
       succeed(response);
     } catch (e) {

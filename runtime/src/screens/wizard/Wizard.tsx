@@ -12,6 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, errorText } from '../../api/client';
+import { followUpKey, submissionKeys } from '../../api/submission-key';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -48,6 +49,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
   const handle = useRef<StepHandle | null>(null);
   // the files chosen in list items (attachments), beside the data and never in it
   const itemFiles = useRef<ItemFiles>(new WeakMap());
+  const submissions = useRef(submissionKeys());
   const namespace = screen.labels ?? screen.title.split(':')[0];
   // the month in the portal's time zone decides the tyre season of a new position
   const month = () => Number(new Intl.DateTimeFormat('en-GB', { month: 'numeric', timeZone: String(bundle.config.timeZone ?? 'Europe/Warsaw') }).format(new Date()));
@@ -106,9 +108,12 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     const key = `${screenId}:save`;
     setBusy(true);
     let answer: unknown;
+    // one submission, however often Save is pressed after a lost answer (api/submission-key.ts)
+    let idempotencyKey = '';
     try {
       const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx, screen.alwaysSent));
-      answer = await (decl.method === 'PUT' ? api.put : api.post)(decl.endpoint, body, { quiet: true });
+      idempotencyKey = submissions.current.keyFor(body);
+      answer = await (decl.method === 'PUT' ? api.put : api.post)(decl.endpoint, body, { quiet: true, idempotencyKey });
     } catch (e) {
       setBusy(false);
       const text = e instanceof ApiError && e.detail && e.status < 500 ? e.detail : t(decl.failureToast ?? 'app:noConnection');
@@ -121,12 +126,13 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     if (outcome?.warning && outcome.warning !== t(outcome.toast)) showToast('warning', outcome.warning, `${key}:warning`);
     // then the items typed in the wizard, one call each (the attachments' uploads, the notes)
     await runFollowUps(decl.then, data, answer, ctx.session as Record<string, unknown> | null | undefined, itemFiles.current, {
-      post: (endpoint, body) => api.post(endpoint, body, { quiet: true }),
-      postMultipart: (endpoint, parts) => api.postMultipart(endpoint, parts, { quiet: true }),
+      post: (endpoint, body, call) => api.post(endpoint, body, { quiet: true, idempotencyKey: call && followUpKey(idempotencyKey, call) }),
+      postMultipart: (endpoint, parts, call) => api.postMultipart(endpoint, parts, { quiet: true, idempotencyKey: call && followUpKey(idempotencyKey, call) }),
       warn: (text, id) => showToast('warning', text, `${key}:${id}`),
       detailOf: (e) => (e instanceof ApiError && e.detail && e.status < 500 ? e.detail : undefined),
       t: (k, vars) => t(k, vars),
     });
+    submissions.current.done();
     setBusy(false);
     onChanged?.();
     onClose?.();

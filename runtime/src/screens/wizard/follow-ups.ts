@@ -18,8 +18,9 @@ export type FollowUpDecl = NonNullable<WizardDecl['submit']['then']>[number];
 export type ItemFiles = WeakMap<object, ChosenFiles>;
 
 export interface FollowUpDeps {
-  post(endpoint: string, body: Data): Promise<unknown>;
-  postMultipart(endpoint: string, parts: MultipartPart[]): Promise<unknown>;
+  /** `call` names the call within its submission (`attachments0`): what its Idempotency-Key is derived from. */
+  post(endpoint: string, body: Data, call?: string): Promise<unknown>;
+  postMultipart(endpoint: string, parts: MultipartPart[], call?: string): Promise<unknown>;
   /** Shows a warning toast (the key keeps one toast per failed item). */
   warn(text: string, key: string): void;
   /** The failure's text from the server, when it gave one. */
@@ -66,8 +67,8 @@ export async function runFollowUps(
     for (const [i, item] of list.entries()) {
       const body = followUpBody(call, answer, item, session);
       try {
-        if (call.encoding === 'multipart') await deps.postMultipart(call.endpoint, await followUpParts(body, itemFiles.get(item)));
-        else await deps.post(call.endpoint, body);
+        if (call.encoding === 'multipart') await deps.postMultipart(call.endpoint, await followUpParts(body, itemFiles.get(item)), `${call.each}${i}`);
+        else await deps.post(call.endpoint, body, `${call.each}${i}`);
       } catch (e) {
         failed++;
         deps.warn(followUpFailure(call, item, deps.detailOf(e), deps.t), `${key}:${call.each}:${i}`);
