@@ -198,7 +198,7 @@ describe('two-factor sign-in, passkeys and sessions', () => {
     const mine = await t.signIn('kierowca');
     const list = (await t.call('GET', '/api/account/security', { token: mine })).json().sessions;
     const row = list.find((s: any) => s.address === '192.0.2.7');
-    expect(row).toMatchObject({ current: false, device: 'Windows 10 · komputer', browser: 'Firefox 133', createdAt: expect.any(String), lastSeenAt: expect.any(String) });
+    expect(row).toMatchObject({ current: false, device: 'Komputer z Windows', browser: 'Firefox 133', createdAt: expect.any(String), lastSeenAt: expect.any(String) });
     expect(list.filter((s: any) => s.current)).toHaveLength(1);
     // another user cannot end it: it is not among theirs
     expect((await t.call('DELETE', `/api/account/sessions/${row.id}`, { token: managerToken })).statusCode).toBe(404);
