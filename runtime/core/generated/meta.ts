@@ -1545,6 +1545,14 @@ export interface ImportFile {
        * The Polish message when nothing is found.
        */
       message?: I18NKey;
+      /**
+       * When the file gives none of this reference's fields: the `column` of the record another reference found (a fuel transaction's vehicle: its card's `pojazdId`). A record typed in must then have `client` (that record's client column) equal to this reference's `client` (a vehicle of the card's client).
+       */
+      from?: {
+        reference: string;
+        column: string;
+        client?: string;
+      };
     };
   };
   /**
