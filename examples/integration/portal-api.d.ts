@@ -3287,6 +3287,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reports the caller may run, with their dimensions and measures */
+        get: operations["reportsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs a report over a period, grouped and filtered: its columns, rows and totals */
+        post: operations["reportsRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/service-plan/table": {
         parameters: {
             query?: never;
@@ -6287,7 +6321,7 @@ export interface components {
          */
         "integration-scope-list": {
             /** @enum {string} */
-            kind: "read" | "import" | "webhooks";
+            kind: "read" | "import" | "webhooks" | "reports";
             /** @description Polish: what the scope allows, e.g. "Odczyt: Pojazdy". */
             label: string;
             scope: string;
@@ -6987,6 +7021,82 @@ export interface components {
              * @description the day the urgencies were computed for, in the portal's time zone
              */
             today: string;
+        };
+        /** The reports the caller may run (GET /api/reports) */
+        "report-list": {
+            chart?: {
+                /** @enum {unknown} */
+                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                stacked?: boolean;
+                /** @enum {unknown} */
+                type: "bar" | "line" | "doughnut";
+            };
+            defaults: {
+                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+                period: string;
+            };
+            dimensions: {
+                /** @enum {unknown} */
+                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+                label: string;
+            }[];
+            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            id: string;
+            label: string;
+            measures: {
+                /** @enum {unknown} */
+                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                label: string;
+            }[];
+            source?: string;
+        }[];
+        /** A report's answer: its columns, its rows (the keys behind each row, for the rows behind a total, and the values shown) and the totals, each the sum of the rows (a ratio: of the totals) */
+        "report-result": {
+            columns: {
+                /** @enum {unknown} */
+                format?: "money" | "km" | "litres" | "ratio" | "kg";
+                id: string;
+                /** @enum {unknown} */
+                kind: "dimension" | "measure" | "range";
+                label: string;
+            }[];
+            rows: {
+                keys: {
+                    [key: string]: string | number | null;
+                };
+                values: {
+                    [key: string]: string | number | null;
+                };
+            }[];
+            totals: {
+                [key: string]: number | null;
+            };
+        };
+        /** A report's period, grouping and filters (POST /api/reports/{id}/run) */
+        "report-run-request": {
+            /** @description per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …) */
+            filters?: {
+                category?: (string | number)[];
+                client?: (string | number)[];
+                driver?: (string | number)[];
+                fuelType?: (string | number)[];
+                month?: (string | number)[];
+                mpk?: (string | number)[];
+                unit?: (string | number)[];
+                vehicle?: (string | number)[];
+            };
+            /**
+             * Format: date
+             * @description the period's first day, YYYY-MM-DD
+             */
+            from: string;
+            /** @description dimensions the report declares; default: the report's */
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            /**
+             * Format: date
+             * @description the period's last day (inclusive), not before from
+             */
+            to: string;
         };
         /** Ask for a password reset code by e-mail (POST /api/password/reset-password) */
         "reset-password-request": {
@@ -13749,6 +13859,64 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports the caller may run (GET /api/reports) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["report-run-request"];
+            };
+        };
+        responses: {
+            /** @description A report's answer: its columns, its rows (the keys behind each row, for the rows behind a total, and the values shown) and the totals, each the sum of the rows (a ratio: of the totals) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-result"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

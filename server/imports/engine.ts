@@ -179,7 +179,7 @@ async function executeChecked(
     if (refInto.has(column)) continue;
     select.push(`p.${q(column)}`);
   }
-  const lookupOf = (name: string, ref: (typeof refs)[string], extra = '') => {
+  const lookupOf = (name: string, ref: (typeof refs)[string], extra = ''): string => {
     const finders = decl.fields.filter((f) => f.reference === name && columnIndex.has(f.id));
     // the client reference of a table with its own client column: a key limited to some clients finds only theirs
     const ownClient = ref.into === decl.client ? ref.id : ref.client;

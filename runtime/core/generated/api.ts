@@ -798,7 +798,7 @@ export interface IntegrationKey {
  */
 export type IntegrationScopeList = {
   scope: string;
-  kind: "read" | "import" | "webhooks";
+  kind: "read" | "import" | "webhooks" | "reports";
   /**
    * The resource or import declaration.
    */
@@ -1404,6 +1404,161 @@ export interface ReminderSummary {
       };
     };
   }[];
+}
+
+export interface ReportExportRequest {
+  /**
+   * the period's first day, YYYY-MM-DD
+   */
+  from: string;
+  /**
+   * the period's last day (inclusive), not before from
+   */
+  to: string;
+  /**
+   * dimensions the report declares; default: the report's
+   *
+   * @minItems 1
+   * @maxItems 3
+   */
+  groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  /**
+   * per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …)
+   */
+  filters?: {
+    /**
+     * @maxItems 500
+     */
+    vehicle?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    client?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    mpk?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    unit?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    month?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    category?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    fuelType?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    driver?: (string | number)[];
+  };
+  format: "xlsx" | "pdf";
+}
+
+export type ReportList = {
+  id: string;
+  label: string;
+  source?: string;
+  dimensions: {
+    id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+    label: string;
+  }[];
+  measures: {
+    id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+    label: string;
+  }[];
+  filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  defaults: {
+    period: string;
+    groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  };
+  chart?: {
+    type: "bar" | "line" | "doughnut";
+    measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+    stacked?: boolean;
+  };
+}[];
+
+export interface ReportResult {
+  columns: {
+    id: string;
+    label: string;
+    kind: "dimension" | "measure" | "range";
+    format?: "money" | "km" | "litres" | "ratio" | "kg";
+  }[];
+  rows: {
+    keys: {
+      [k: string]: string | number | null;
+    };
+    values: {
+      [k: string]: string | number | null;
+    };
+  }[];
+  totals: {
+    [k: string]: number | null;
+  };
+}
+
+export interface ReportRunRequest {
+  /**
+   * the period's first day, YYYY-MM-DD
+   */
+  from: string;
+  /**
+   * the period's last day (inclusive), not before from
+   */
+  to: string;
+  /**
+   * dimensions the report declares; default: the report's
+   *
+   * @minItems 1
+   * @maxItems 3
+   */
+  groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  /**
+   * per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …)
+   */
+  filters?: {
+    /**
+     * @maxItems 500
+     */
+    vehicle?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    client?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    mpk?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    unit?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    month?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    category?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    fuelType?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    driver?: (string | number)[];
+  };
 }
 
 export interface ResetPasswordRequest {
