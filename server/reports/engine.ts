@@ -89,7 +89,8 @@ export async function runReport(
       from fuel_transaction t join car v on v."pojazdId" = t."pojazdId"
       where t."data" >= ${fromTs} and t."data" < ${toTs} and (${txWhere.join(' or ')})`);
   }
-  if (!withCategory) {
+  const needsKm = report.measures.some((m) => m === 'km' || m === 'costPerKm' || m === 'l100');
+  if (needsKm && !withCategory) {
     // each vehicle's kilometres per month of the period, between the odometer at the slice's two ends
     const a = `greatest(${fromTs}, m."month"::timestamptz)`;
     const b = `least(${toTs}, (m."month" + interval '1 month')::timestamptz)`;
