@@ -2384,6 +2384,24 @@ export interface ReportingFile {
   };
 }
 
+export interface ReportsFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "reports";
+  title: I18NKey;
+  intro?: I18NKey;
+  /**
+   * The periods offered, in order (labels reports:periods.<id>).
+   *
+   * @minItems 1
+   */
+  periods: ("thisMonth" | "lastMonth" | "quarter" | "year" | "custom")[];
+  /**
+   * Where a vehicle of a row opens: the route, given `?open=<pojazdId>`.
+   */
+  vehicleRoute?: string;
+}
+
 /**
  * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
  */
@@ -2652,7 +2670,8 @@ export type ScreenFile = {
     | "webhooks"
     | "studio"
     | "data-import"
-    | "security";
+    | "security"
+    | "reports";
 };
 
 /**
