@@ -3304,6 +3304,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A report's run as a file: xlsx or PDF */
+        post: operations["reportsExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/{id}/run": {
         parameters: {
             query?: never;
@@ -7021,6 +7038,34 @@ export interface components {
              * @description the day the urgencies were computed for, in the portal's time zone
              */
             today: string;
+        };
+        /** A report's period, grouping, filters and the file's format (POST /api/reports/{id}/export) */
+        "report-export-request": {
+            /** @description per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …) */
+            filters?: {
+                category?: (string | number)[];
+                client?: (string | number)[];
+                driver?: (string | number)[];
+                fuelType?: (string | number)[];
+                month?: (string | number)[];
+                mpk?: (string | number)[];
+                unit?: (string | number)[];
+                vehicle?: (string | number)[];
+            };
+            /** @enum {unknown} */
+            format: "xlsx" | "pdf";
+            /**
+             * Format: date
+             * @description the period's first day, YYYY-MM-DD
+             */
+            from: string;
+            /** @description dimensions the report declares; default: the report's */
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            /**
+             * Format: date
+             * @description the period's last day (inclusive), not before from
+             */
+            to: string;
         };
         /** The reports the caller may run (GET /api/reports) */
         "report-list": {
@@ -13882,6 +13927,43 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["report-export-request"];
+            };
+        };
+        responses: {
+            /** @description The report as a file, with the report, period and filters in its header */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

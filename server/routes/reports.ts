@@ -10,10 +10,15 @@ import { HttpError } from '../http-error.ts';
 import { runReport, type RunParams } from '../reports/engine.ts';
 import type { Dimension, ReportDecl } from '../reports/declaration.ts';
 import { scopeOfResource } from './scopes.ts';
+import { binaryResponse } from '../plugins/openapi.ts';
+import { sendDownload } from '../downloads/reply.ts';
+import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from '../reports/export.ts';
+import type { ReportResult } from '../reports/engine.ts';
 
 const FLEET = ['ADMIN', 'MANAGER'] as const;
 const MAX_DAYS = 5 * 366;
 
+export interface ExportBody extends RunBody { format: 'xlsx' | 'pdf' }
 export interface RunBody { from: string; to: string; groupBy?: Dimension[]; filters?: RunParams['filters'] }
 
 export function reportFor(app: FastifyInstance, id: string, session: Session): ReportDecl {
@@ -53,6 +58,34 @@ export async function runFor(app: FastifyInstance, report: ReportDecl, params: R
   return runReport(app.db, report, reporting, params, vehicles, (key) => app.config.t(key));
 }
 
+const polishDate = (iso: string) => iso.split('-').reverse().join('.');
+
+/** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
+export async function reportFile(app: FastifyInstance, report: ReportDecl, params: RunParams, result: ReportResult, format: 'xlsx' | 'pdf') {
+  const t = app.config.t;
+  const bundle = app.config.bundle;
+  const filters = Object.entries(params.filters).filter(([, v]) => v?.length)
+    .map(([d, v]) => `${t(`reports:dimensions.${d}`)}: ${v!.join(', ')}`).join('; ');
+  const brand = String((bundle.app as { branding?: { name?: string } }).branding?.name ?? bundle.variant);
+  const head: ExportHead = {
+    title: t(report.label),
+    period: t('reports:export.period', { from: polishDate(params.from), to: polishDate(params.to) }),
+    filters: filters ? t('reports:export.filters', { filters }) : '',
+    brand, total: t('reports:screen.total'),
+    generatedAt: new Date(app.clock()).toLocaleString('pl-PL', { timeZone: 'Europe/Warsaw' }),
+  };
+  const name = `${t(report.label)} ${params.from} ${params.to}`;
+  if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
+  const money = new Intl.NumberFormat('pl-PL', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const shown = (v: unknown, f?: string) => {
+    if (v === null || v === undefined) return '–';
+    if (typeof v !== 'number') return String(v);
+    const unit = f === 'money' ? ' zł' : f === 'km' ? ' km' : f === 'litres' ? ' l' : f === 'kg' ? ' kg' : '';
+    return `${f === 'km' ? Math.round(v).toLocaleString('pl-PL') : money.format(v)}${unit}`;
+  };
+  return { filename: `${name}.pdf`, mime: 'application/pdf', content: await reportPdf(result, head, shown) };
+}
+
 export default async function reportRoutes(app: FastifyInstance) {
   const session = (request: FastifyRequest) => request.session as Session;
 
@@ -83,6 +116,21 @@ export default async function reportRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const report = reportFor(app, request.params.id, session(request));
       return runFor(app, report, paramsOf(app, report, request.body), session(request));
+    },
+  });
+
+  app.post<{ Params: { id: string }; Body: ExportBody }>('/api/reports/:id/export', {
+    config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'export', summary: 'A report\'s run as a file: xlsx or PDF' } },
+    schema: {
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      body: { $ref: 'report-export-request#' },
+      response: { 200: binaryResponse('The report as a file, with the report, period and filters in its header', [XLSX_MIME, 'application/pdf'], 'attachment, with the file name'), 404: { $ref: 'error-response#' } },
+    },
+    handler: async (request, reply) => {
+      const report = reportFor(app, request.params.id, session(request));
+      const params = paramsOf(app, report, request.body);
+      const result = await runFor(app, report, params, session(request));
+      return sendDownload(reply, await reportFile(app, report, params, result, request.body.format));
     },
   });
 }

@@ -5,6 +5,7 @@
  * ways counted once), kilometres from the readings interpolated at the period's ends, CO2 from the
  * declared factors, and bad input answered 400 in Polish naming the field.
  */
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import reporting from '../../schemas/reporting/reporting.json' with { type: 'json' };
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -123,5 +124,31 @@ describe('reports', () => {
     expect(filter.statusCode).toBe(400);
     expect((await run('manager', 'no-such-report', { from: day(-30), to: day(0) })).statusCode).toBe(404);
     expect((await run('kierowca', 'vehicle-cost', { from: day(-30), to: day(0) })).statusCode).toBe(403);
+  });
+
+  it('exports the run as xlsx (numbers as numbers, a header naming the report, period and filters, totals last) and as an A4 PDF', async () => {
+    const body = { from: day(-200), to: day(0), filters: { vehicle: [wz] } };
+    const r = await ok('manager', 'vehicle-cost', body);
+    const xlsx = await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok.manager, body: { ...body, format: 'xlsx' } });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.getCell('A1').value).toBe('Koszt pojazdów');
+    expect(String(sheet.getCell('A2').value)).toMatch(/^Okres: \d\d\.\d\d\.\d{4} – \d\d\.\d\d\.\d{4}$/);
+    expect(String(sheet.getCell('A3').value)).toContain('Pojazd');
+    const last = sheet.getRow(sheet.rowCount);
+    const costColumn = r.columns.findIndex((c) => c.id === 'costNet') + 1;
+    expect(last.getCell(1).value).toBe('Razem');
+    expect(last.getCell(costColumn).value).toBe(r.totals.costNet);
+    expect(typeof last.getCell(costColumn).value).toBe('number');
+    expect(last.getCell(costColumn).numFmt).toContain('zł');
+
+    const pdf = await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok.manager, body: { ...body, format: 'pdf' } });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok.manager, body: { ...body, format: 'doc' } })).statusCode).toBe(400);
   });
 });

@@ -286,6 +286,10 @@ const EXPECTED: Record<string, Who> = {
   // issue 24, ACCESS.md "charts": every role within its rows; invoices (costs per month) only for the
   // roles that read invoices; the approval inbox "as order transitions" (ADMIN, MANAGER)
   'GET /api/cockpit/costs-per-month': AM,
+  // issue 46, ACCESS.md "reports: list, run, export | all | client"
+  'GET /api/reports': AM,
+  'POST /api/reports/:id/run': AM,
+  'POST /api/reports/:id/export': AM,
   'GET /api/cockpit/orders-per-status': ALL,
   'GET /api/cockpit/km-per-month': ALL,
   'GET /api/cockpit/cost-per-km': ALL,
@@ -379,7 +383,7 @@ const EXPECTED: Record<string, Who> = {
  */
 const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'employee', 'fuel-anomaly', 'fuel-card', 'fuel-transaction', 'invoice', 'invoice-line', 'note', 'order', 'tire', 'unit'];
 // and the import calls (issue 34, CONTRACTS.md "Import API": ADMIN and keys with import:<name>; the key has every import scope)
-const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+)$`);
+const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+|(GET|HEAD) /api/reports|POST /api/reports/:id/(run|export))$`);
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };
 const GATE_CODES = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'FIRST_LOGIN_REQUIRED', 'TERMS_NOT_ACCEPTED']);
