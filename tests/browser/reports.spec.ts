@@ -15,6 +15,8 @@ for (const width of [1400, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, 'manager');
     await page.goto('/app/raporty');
+    // the cookie notice lies over the page's foot on a phone; a person closes it
+    await page.getByRole('button', { name: 'Rozumiem' }).click();
     await expect(page.getByRole('heading', { name: 'Raporty', level: 1 })).toBeVisible();
     const table = page.locator('.reports-table table');
     await expect(table.locator('tbody tr').first()).toBeVisible();
@@ -26,6 +28,9 @@ for (const width of [1400, 390]) {
     await expect(page.locator('.report-chart canvas')).toBeVisible();
     await page.screenshot({ path: `test-results/reports-${width}.png`, fullPage: true });
     await expectAccessible(page);
+    const file = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Pobierz Excel' }).click();
+    expect((await file).suggestedFilename()).toMatch(/^Koszt pojazdów .*\.xlsx$/);
 
     // costs per cost centre: the total opens the vehicles behind it
     await page.getByLabel('Raport', { exact: true }).selectOption({ label: 'Koszty wg MPK' });

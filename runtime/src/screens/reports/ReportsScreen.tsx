@@ -121,6 +121,20 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
     setFilters(next);
     if (info?.dimensions.some((d) => d.id === 'vehicle')) setGroupBy('vehicle');
   };
+  const download = async (format: 'xlsx' | 'pdf') => {
+    if (!info) return;
+    try {
+      const blob = await api.post<Blob>(`/reports/${info.id}/export`, { from: range.from, to: range.to, groupBy: grouping, filters, format }, { responseType: 'blob' });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `${info.label} ${range.from} ${range.to}.${format}`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
   const filterLabel = (d: string) => info?.dimensions.find((x) => x.id === d)?.label ?? d;
   const vehicleRoute = typeof screen.vehicleRoute === 'string' ? screen.vehicleRoute : null;
 
@@ -176,6 +190,10 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
         {result && info && result.rows.length === 0 && <p>{t('reports:screen.empty')}</p>}
         {result && info && result.rows.length > 0 && (
           <>
+            <div className="reports-actions">
+              <Button variant="primary" size="sm" onClick={() => download('xlsx')}>{t('reports:export.xlsx')}</Button>
+              <Button variant="primary" size="sm" onClick={() => download('pdf')}>{t('reports:export.pdf')}</Button>
+            </div>
             <ReportChart info={info} result={result} />
             <div className="table-responsive reports-table">
               <Table size="sm" striped hover className="mb-0">
