@@ -56,6 +56,7 @@ import remindersService from './reminders/service.ts';
 import digestService from './notifications/digest.ts';
 import auditRetention from './audit/retention-job.ts';
 import cockpitRoutes from './routes/cockpit.ts';
+import reportRoutes from './routes/reports.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
 import notificationRoutes from './routes/notifications.ts';
@@ -342,6 +343,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // issue 24
   await app.register(reminderRoutes);
   await app.register(cockpitRoutes);
+  await app.register(reportRoutes);
   // issue 25
   await app.register(notificationRoutes);
   await app.register(webhookRoutes);

@@ -1758,6 +1758,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fuel-anomaly/excel/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared Excel file of fuel-anomaly rows
+         * @description The prepared Excel file, once, for the session that prepared it.
+         */
+        get: operations["fuelAnomalyExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomaly/excel/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare an Excel file of the fuel-anomaly rows
+         * @description Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.
+         */
+        post: operations["fuelAnomalyExcelPrepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomaly/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of fuel-anomaly for a filter and sort (a block of rows) */
+        post: operations["fuelAnomalyTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomaly/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of fuel-anomaly rows for a filter */
+        post: operations["fuelAnomalyTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomaly/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of fuel-anomaly rows with the total and a cursor to the next */
+        post: operations["fuelAnomalyTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fuel-card/excel/download": {
         parameters: {
             query?: never;
@@ -1843,6 +1934,97 @@ export interface paths {
         put?: never;
         /** A block of fuel-card rows with the total and a cursor to the next */
         post: operations["fuelCardTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-transaction/excel/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared Excel file of fuel-transaction rows
+         * @description The prepared Excel file, once, for the session that prepared it.
+         */
+        get: operations["fuelTransactionExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-transaction/excel/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare an Excel file of the fuel-transaction rows
+         * @description Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.
+         */
+        post: operations["fuelTransactionExcelPrepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-transaction/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of fuel-transaction for a filter and sort (a block of rows) */
+        post: operations["fuelTransactionTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-transaction/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of fuel-transaction rows for a filter */
+        post: operations["fuelTransactionTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-transaction/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of fuel-transaction rows with the total and a cursor to the next */
+        post: operations["fuelTransactionTable2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2145,6 +2327,97 @@ export interface paths {
         put?: never;
         /** A block of integration-accounts rows with the total and a cursor to the next */
         post: operations["integrationAccountsTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-line/excel/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared Excel file of invoice-line rows
+         * @description The prepared Excel file, once, for the session that prepared it.
+         */
+        get: operations["invoiceLineExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-line/excel/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare an Excel file of the invoice-line rows
+         * @description Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.
+         */
+        post: operations["invoiceLineExcelPrepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-line/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of invoice-line for a filter and sort (a block of rows) */
+        post: operations["invoiceLineTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-line/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of invoice-line rows for a filter */
+        post: operations["invoiceLineTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-line/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of invoice-line rows with the total and a cursor to the next */
+        post: operations["invoiceLineTable2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3009,6 +3282,57 @@ export interface paths {
         get: operations["reminderItems"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reports the caller may run, with their dimensions and measures */
+        get: operations["reportsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A report's run as a file: xlsx or PDF */
+        post: operations["reportsExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs a report over a period, grouped and filtered: its columns, rows and totals */
+        post: operations["reportsRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4798,7 +5122,9 @@ export interface components {
             planLikLicznik?: number | null;
             pojazdId?: number;
             pojStatus?: string | null;
+            pojZbiornika?: number | null;
             rejestr?: string;
+            rodzajPaliwa?: string | null;
             rokProd?: number | null;
             serwisWFirmie?: string | null;
             stacjaSerw?: string | null;
@@ -5240,6 +5566,26 @@ export interface components {
             username: string;
         };
         /**
+         * Anomalia paliwowa
+         * @description What a fuel anomaly rule of schemas/reporting/reporting.json found (issue 46), explained with a note or not; the rows of view v_fuel_anomaly.
+         */
+        "fuel-anomaly": {
+            /** Format: date-time */
+            data?: string;
+            granica?: number | null;
+            id?: number;
+            klientSymbol?: string | null;
+            notatka?: string | null;
+            pojazdId?: number;
+            regula?: string;
+            rejestr?: string | null;
+            transId?: number | null;
+            wartosc?: number | null;
+            wyjasniona?: boolean;
+            /** Format: date-time */
+            wyjasnionaAt?: string | null;
+        };
+        /**
          * Karta paliwowa
          * @description A fuel card of a client, usually bound to a vehicle (spec §3 Fuel card row); the rows of view v_fuel_card.
          */
@@ -5263,6 +5609,29 @@ export interface components {
             rodzKarty?: string | null;
             status?: string | null;
             uwagi?: string | null;
+        };
+        /**
+         * Transakcja paliwowa
+         * @description One transaction of a fuel-card issuer's export (issue 46), read-only in the portal, loaded by import; the rows of view v_fuel_transaction.
+         */
+        "fuel-transaction": {
+            brutto?: number;
+            cenaJedn?: number | null;
+            /** Format: date-time */
+            data?: string;
+            firma?: string | null;
+            klientSymbol?: string | null;
+            licznik?: number | null;
+            litry?: number | null;
+            netto?: number;
+            nrKarty?: string | null;
+            nrPodw?: string | null;
+            nrTransakcji?: string;
+            pojazdId?: number | null;
+            produkt?: string;
+            rejestr?: string | null;
+            stacja?: string | null;
+            transId?: number;
         };
         /** The importable resources of the caller's variant (GET /api/import/declarations) */
         "import-declarations": {
@@ -5467,8 +5836,12 @@ export interface components {
             planLikLicznik?: number;
             /** @description In a file: Status */
             pojStatus?: string;
+            /** @description In a file: Pojemność zbiornika, Zbiornik (l), Pojemność baku */
+            pojZbiornika?: number;
             /** @description In a file: Nr rejestracyjny, Rejestracja, Numer rejestracyjny */
             rejestr: string;
+            /** @description In a file: Rodzaj paliwa, Paliwo, Typ paliwa */
+            rodzajPaliwa?: string;
             /** @description In a file: Rok produkcji, Rocznik */
             rokProd?: number;
         };
@@ -5560,6 +5933,39 @@ export interface components {
             ulica?: string;
         };
         /**
+         * A row of the import "fuel-bp" (declaration=fuel-bp; a key needs the scope import:fuel-bp)
+         * @description One JSON line of a run of schemas/imports/fuel-bp.json. Matched by: kartaId, nrTransakcji.
+         */
+        "import-row-fuel-bp": {
+            /** @description In a file: Kwota brutto, Brutto PLN */
+            brutto: number;
+            /** @description In a file: Cena za litr, Cena/l */
+            cenaJedn?: number;
+            /**
+             * Format: date-time
+             * @description In a file: Data i godzina, Data/czas
+             */
+            data: string;
+            /** @description In a file: Przebieg, Km */
+            licznik?: number;
+            /** @description In a file: Litry, Wolumen */
+            litry?: number;
+            /** @description In a file: Kwota netto, Netto PLN */
+            netto: number;
+            /** @description In a file: Numer karty, Karta */
+            nrKarty?: string;
+            /** @description In a file: Numer VIN, VIN pojazdu */
+            nrPodw?: string;
+            /** @description In a file: ID transakcji, Identyfikator transakcji */
+            nrTransakcji: string;
+            /** @description In a file: Towar, Rodzaj towaru */
+            produkt: string;
+            /** @description In a file: Rejestracja, Nr rej. */
+            rejestr?: string;
+            /** @description In a file: Lokalizacja, Adres stacji */
+            stacja?: string;
+        };
+        /**
          * A row of the import "fuel-card" (declaration=fuel-card; a key needs the scope import:fuel-card)
          * @description One JSON line of a run of schemas/imports/fuel-card.json. Matched by: nrKarty.
          */
@@ -5604,6 +6010,39 @@ export interface components {
             uwagi?: string;
         };
         /**
+         * A row of the import "fuel-orlen" (declaration=fuel-orlen; a key needs the scope import:fuel-orlen)
+         * @description One JSON line of a run of schemas/imports/fuel-orlen.json. Matched by: kartaId, nrTransakcji.
+         */
+        "import-row-fuel-orlen": {
+            /** @description In a file: Wartość brutto */
+            brutto: number;
+            /** @description In a file: Cena jednostkowa, Cena jedn. netto */
+            cenaJedn?: number;
+            /**
+             * Format: date-time
+             * @description In a file: Data transakcji, Data i czas transakcji
+             */
+            data: string;
+            /** @description In a file: Stan licznika, Licznik */
+            licznik?: number;
+            /** @description In a file: Ilość, Ilość [l] */
+            litry?: number;
+            /** @description In a file: Wartość netto */
+            netto: number;
+            /** @description In a file: Nr karty, Numer karty */
+            nrKarty?: string;
+            /** @description In a file: VIN */
+            nrPodw?: string;
+            /** @description In a file: Nr transakcji, Numer transakcji */
+            nrTransakcji: string;
+            /** @description In a file: Produkt, Nazwa produktu */
+            produkt: string;
+            /** @description In a file: Nr rejestracyjny, Numer rejestracyjny pojazdu */
+            rejestr?: string;
+            /** @description In a file: Stacja, Nazwa stacji */
+            stacja?: string;
+        };
+        /**
          * A row of the import "invoice" (declaration=invoice; a key needs the scope import:invoice)
          * @description One JSON line of a run of schemas/imports/invoice.json. Matched by: faktNrCaly.
          */
@@ -5632,6 +6071,31 @@ export interface components {
             ogNetto?: number;
             /** @description In a file: VAT, Kwota VAT */
             ogVat?: number;
+        };
+        /**
+         * A row of the import "invoice-line" (declaration=invoice-line; a key needs the scope import:invoice-line)
+         * @description One JSON line of a run of schemas/imports/invoice-line.json. Matched by: faktId, pojazdId, okres, kategoria.
+         */
+        "import-row-invoice-line": {
+            /** @description In a file: Brutto, Kwota brutto */
+            brutto: number;
+            /** @description In a file: Nr faktury, Numer faktury, Faktura */
+            faktNrCaly?: string;
+            /** @description In a file: Kategoria, Rodzaj kosztu */
+            kategoria: string;
+            /** @description In a file: Netto, Kwota netto */
+            netto: number;
+            /** @description In a file: VIN, Nr VIN */
+            nrPodw?: string;
+            /**
+             * Format: date
+             * @description In a file: Okres, Miesiąc
+             */
+            okres: string;
+            /** @description In a file: Nr rejestracyjny, Rejestracja */
+            rejestr?: string;
+            /** @description In a file: VAT, Kwota VAT */
+            vat?: number;
         };
         /**
          * A row of the import "mileage-reading" (declaration=mileage-reading; a key needs the scope import:mileage-reading)
@@ -5894,7 +6358,7 @@ export interface components {
          */
         "integration-scope-list": {
             /** @enum {string} */
-            kind: "read" | "import" | "webhooks";
+            kind: "read" | "import" | "webhooks" | "reports";
             /** @description Polish: what the scope allows, e.g. "Odczyt: Pojazdy". */
             label: string;
             scope: string;
@@ -5925,6 +6389,30 @@ export interface components {
         /** Ask for a one-time link to an invoice's files (POST /api/invoice/download-link) */
         "invoice-download-link-request": {
             faktId: number;
+        };
+        /**
+         * Pozycja faktury
+         * @description An invoice's cost of one vehicle in one month and category (issue 46; categories: schemas/reporting/reporting.json); the rows of view v_invoice_line.
+         */
+        "invoice-line": {
+            brutto?: number;
+            /** Format: date */
+            faktDataWyst?: string | null;
+            faktId?: number;
+            faktNrCaly?: string | null;
+            /**
+             * @description A category of schemas/reporting/reporting.json (a variant overlays both).
+             * @enum {unknown}
+             */
+            kategoria?: "leasing" | "serwis" | "ubezpieczenie" | "opony" | "paliwo" | "nadprzebieg" | "szkody" | "inne";
+            klientSymbol?: string | null;
+            liniaId?: number;
+            netto?: number;
+            /** Format: date */
+            okres?: string;
+            pojazdId?: number;
+            rejestr?: string | null;
+            vat?: number;
         };
         /**
          * Historia logowań
@@ -6570,6 +7058,110 @@ export interface components {
              * @description the day the urgencies were computed for, in the portal's time zone
              */
             today: string;
+        };
+        /** A report's period, grouping, filters and the file's format (POST /api/reports/{id}/export) */
+        "report-export-request": {
+            /** @description per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …) */
+            filters?: {
+                category?: (string | number)[];
+                client?: (string | number)[];
+                driver?: (string | number)[];
+                fuelType?: (string | number)[];
+                month?: (string | number)[];
+                mpk?: (string | number)[];
+                unit?: (string | number)[];
+                vehicle?: (string | number)[];
+            };
+            /** @enum {unknown} */
+            format: "xlsx" | "pdf";
+            /**
+             * Format: date
+             * @description the period's first day, YYYY-MM-DD
+             */
+            from: string;
+            /** @description dimensions the report declares; default: the report's */
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            /**
+             * Format: date
+             * @description the period's last day (inclusive), not before from
+             */
+            to: string;
+        };
+        /** The reports the caller may run (GET /api/reports) */
+        "report-list": {
+            chart?: {
+                /** @enum {unknown} */
+                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                stacked?: boolean;
+                /** @enum {unknown} */
+                type: "bar" | "line" | "doughnut";
+            };
+            defaults: {
+                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+                period: string;
+            };
+            dimensions: {
+                /** @enum {unknown} */
+                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+                label: string;
+            }[];
+            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            id: string;
+            label: string;
+            measures: {
+                /** @enum {unknown} */
+                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                label: string;
+            }[];
+            source?: string;
+        }[];
+        /** A report's answer: its columns, its rows (the keys behind each row, for the rows behind a total, and the values shown) and the totals, each the sum of the rows (a ratio: of the totals) */
+        "report-result": {
+            columns: {
+                /** @enum {unknown} */
+                format?: "money" | "km" | "litres" | "ratio" | "kg";
+                id: string;
+                /** @enum {unknown} */
+                kind: "dimension" | "measure" | "range";
+                label: string;
+            }[];
+            rows: {
+                keys: {
+                    [key: string]: string | number | null;
+                };
+                values: {
+                    [key: string]: string | number | null;
+                };
+            }[];
+            totals: {
+                [key: string]: number | null;
+            };
+        };
+        /** A report's period, grouping and filters (POST /api/reports/{id}/run) */
+        "report-run-request": {
+            /** @description per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …) */
+            filters?: {
+                category?: (string | number)[];
+                client?: (string | number)[];
+                driver?: (string | number)[];
+                fuelType?: (string | number)[];
+                month?: (string | number)[];
+                mpk?: (string | number)[];
+                unit?: (string | number)[];
+                vehicle?: (string | number)[];
+            };
+            /**
+             * Format: date
+             * @description the period's first day, YYYY-MM-DD
+             */
+            from: string;
+            /** @description dimensions the report declares; default: the report's */
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            /**
+             * Format: date
+             * @description the period's last day (inclusive), not before from
+             */
+            to: string;
         };
         /** Ask for a password reset code by e-mail (POST /api/password/reset-password) */
         "reset-password-request": {
@@ -10617,6 +11209,159 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    fuelAnomalyExcelDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Excel file (.xlsx), saved under the table's title and the day */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyExcelPrepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["excel-export-request"];
+            };
+        };
+        responses: {
+            /** @description A prepared export (spec §7: the response data.data is a link) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["excel-export-link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of fuel-anomaly for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of fuel-anomaly rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["fuel-anomaly"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     fuelCardExcelDownload: {
         parameters: {
             query?: {
@@ -10758,6 +11503,159 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["table-page"] & {
                         rows?: components["schemas"]["fuel-card"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelTransactionExcelDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Excel file (.xlsx), saved under the table's title and the day */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelTransactionExcelPrepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["excel-export-request"];
+            };
+        };
+        responses: {
+            /** @description A prepared export (spec §7: the response data.data is a link) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["excel-export-link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelTransactionTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of fuel-transaction for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-transaction"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelTransactionTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelTransactionTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of fuel-transaction rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["fuel-transaction"][];
                     };
                 };
             };
@@ -10945,7 +11843,7 @@ export interface operations {
         /** @description Fields `declaration`, `mode`, `onError`, `missing`, `mapping`, `dryRun`, `confirmDeactivated` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>). */
         requestBody: {
             content: {
-                "application/x-ndjson": components["schemas"]["import-row-assignment"] | components["schemas"]["import-row-car"] | components["schemas"]["import-row-client"] | components["schemas"]["import-row-contract"] | components["schemas"]["import-row-employee"] | components["schemas"]["import-row-fuel-card"] | components["schemas"]["import-row-invoice"] | components["schemas"]["import-row-mileage-reading"] | components["schemas"]["import-row-tire"] | components["schemas"]["import-row-unit"];
+                "application/x-ndjson": components["schemas"]["import-row-assignment"] | components["schemas"]["import-row-car"] | components["schemas"]["import-row-client"] | components["schemas"]["import-row-contract"] | components["schemas"]["import-row-employee"] | components["schemas"]["import-row-fuel-bp"] | components["schemas"]["import-row-fuel-card"] | components["schemas"]["import-row-fuel-orlen"] | components["schemas"]["import-row-invoice"] | components["schemas"]["import-row-invoice-line"] | components["schemas"]["import-row-mileage-reading"] | components["schemas"]["import-row-tire"] | components["schemas"]["import-row-unit"];
                 "multipart/form-data": components["schemas"]["import-run-request"];
             };
         };
@@ -11391,6 +12289,159 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["table-page"] & {
                         rows?: components["schemas"]["integration-account"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invoiceLineExcelDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Excel file (.xlsx), saved under the table's title and the day */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invoiceLineExcelPrepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["excel-export-request"];
+            };
+        };
+        responses: {
+            /** @description A prepared export (spec §7: the response data.data is a link) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["excel-export-link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invoiceLineTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of invoice-line for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["invoice-line"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invoiceLineTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invoiceLineTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of invoice-line rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["invoice-line"][];
                     };
                 };
             };
@@ -12929,6 +13980,101 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports the caller may run (GET /api/reports) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["report-export-request"];
+            };
+        };
+        responses: {
+            /** @description The report as a file, with the report, period and filters in its header */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["report-run-request"];
+            };
+        };
+        responses: {
+            /** @description A report's answer: its columns, its rows (the keys behind each row, for the rows behind a total, and the values shown) and the totals, each the sum of the rows (a ratio: of the totals) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-result"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -32,6 +32,10 @@ export interface Bundle {
   resources: Record<string, ResourceDecl>;
   /** Import declarations by name (schemas/imports, issue 34). */
   imports: Record<string, import('../imports/declaration.ts').ImportDecl>;
+  /** Reports by id (schemas/reports, issue 46). */
+  reports: Record<string, import('../reports/declaration.ts').ReportDecl>;
+  /** What the reports count with (schemas/reporting/reporting.json): categories, products, factors. */
+  reporting?: import('../reports/declaration.ts').ReportingDecl;
   conditions: Record<string, unknown>;
   locales: { pl: Record<string, Record<string, unknown>> };
   etag: string;

@@ -12,6 +12,7 @@ import addFormats from 'ajv-formats';
 import { mergeOverlay, MergeError, overlayPointer, type Json } from '../../runtime/core/merge.ts';
 import { crossCheck } from './cross-check.ts';
 import { personalFieldProblems } from './personal-fields.ts';
+import { reportProblems, type ReportDecl, type ReportingDecl } from '../reports/declaration.ts';
 import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from '../imports/declaration.ts';
 
 export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
@@ -283,6 +284,25 @@ export function loadBundle(options: LoadOptions): Bundle {
     importFiles[decl.import] = file;
   }
 
+  // Reports (issue 46): one file per report, and what they count with; each overlaid by the variant.
+  const reports: Record<string, ReportDecl> = {};
+  for (const [, { value, files }] of Object.entries(collect('schemas/reports', (f) => basename(f)))) {
+    const file = files.join(' + ');
+    const before = problems.length;
+    validate('meta/report', value, file);
+    if (problems.length > before) continue;
+    const decl = value as unknown as ReportDecl;
+    reports[decl.report] = decl;
+    problems.push(...reportProblems(decl).map((p) => ({ file, ...p })));
+  }
+  const reportingFiles = collect('schemas/reporting', (f) => basename(f));
+  let reporting: ReportingDecl | undefined;
+  for (const [, { value, files }] of Object.entries(reportingFiles)) {
+    const before = problems.length;
+    validate('meta/reporting', value, files.join(' + '));
+    if (problems.length === before) reporting = value as unknown as ReportingDecl;
+  }
+
   // Locales: one namespace per file.
   const localeFiles = collect('locales/pl', (f) => basename(f, '.json'));
   const pl: Record<string, Record<string, unknown>> = {};
@@ -312,6 +332,8 @@ export function loadBundle(options: LoadOptions): Bundle {
     schemas,
     resources,
     imports,
+    reports,
+    reporting,
     conditions,
     locales: { pl },
   };

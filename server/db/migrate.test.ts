@@ -25,6 +25,7 @@ const TABLES = [
   'audit_retention', // issue 37, migration 031
   'passkey_sign_in_challenge', // issue 36, migration 033
   'idempotency_key', // issue 47, migration 042
+  'fuel_transaction', 'invoice_line', 'fuel_anomaly', // issue 46, migration 043
 ];
 const VIEWS = [
   'v_car', 'v_assignment', 'v_order', 'v_order_position', 'v_damage', 'v_users', 'v_login_history', 'v_invoice',
@@ -33,6 +34,7 @@ const VIEWS = [
   'v_integration_account', // issue 34, migration 021
   'v_webhook_endpoint', 'v_webhook_message', // issue 35, migration 023
   'v_audit_entry', // issue 37, migration 029
+  'v_fuel_transaction', 'v_invoice_line', 'v_fuel_anomaly', // issue 46, migration 043
 ];
 
 async function relations(t: TestDatabase, type: 'BASE TABLE' | 'VIEW'): Promise<string[]> {
@@ -57,7 +59,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
 
   it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
     const results = await migrateToLatest(t.db);
-    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success'], ['019_notification_failed_index', 'Success'], ['020_notification_recipient_name', 'Success'], ['021_integration_keys', 'Success'], ['022_imports', 'Success'], ['023_webhooks', 'Success'], ['024_import_more', 'Success'], ['027_second_factor', 'Success'], ['028_single_sign_on', 'Success'], ['029_audit_trail', 'Success'], ['031_audit_retention', 'Success'], ['033_passkey_sign_in', 'Success'], ['034_connection_names', 'Success'], ['040_import_approval', 'Success'], ['041_audit_who_index', 'Success'], ['042_idempotency_keys', 'Success']]);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success'], ['019_notification_failed_index', 'Success'], ['020_notification_recipient_name', 'Success'], ['021_integration_keys', 'Success'], ['022_imports', 'Success'], ['023_webhooks', 'Success'], ['024_import_more', 'Success'], ['027_second_factor', 'Success'], ['028_single_sign_on', 'Success'], ['029_audit_trail', 'Success'], ['031_audit_retention', 'Success'], ['033_passkey_sign_in', 'Success'], ['034_connection_names', 'Success'], ['040_import_approval', 'Success'], ['041_audit_who_index', 'Success'], ['042_idempotency_keys', 'Success'], ['043_fleet_costs', 'Success']]);
     expect(await migrateToLatest(t.db)).toEqual([]);
     expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
     expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());

@@ -31,6 +31,8 @@ export interface ReferenceDecl {
   client?: string;
   required?: boolean;
   message?: string;
+  /** When no field of this reference is given: the column of another reference's record (a transaction's vehicle: its card's). */
+  from?: { reference: string; column: string; client?: string };
 }
 
 export interface ImportDecl {
@@ -111,6 +113,9 @@ export function importProblems(decl: ImportDecl, schemas: Schemas): { pointer: s
   for (const [name, ref] of Object.entries(refs)) {
     if (!decl.fields.some((f) => f.reference === name)) problems.push({ pointer: `/references/${name}`, reason: 'no field finds this reference' });
     if (ref.into === decl.client && ref.client) problems.push({ pointer: `/references/${name}/client`, reason: 'the client reference is itself the client' });
+  }
+  for (const [name, ref] of Object.entries(refs)) {
+    if (ref.from && !refs[ref.from.reference]) problems.push({ pointer: `/references/${name}/from/reference`, reason: `no reference "${ref.from.reference}" in /references` });
   }
   if (decl.clientVia && !refs[decl.clientVia.reference]?.client) problems.push({ pointer: '/clientVia/reference', reason: 'must name a reference with a client column' });
   problems.push(...moreProblems(decl));

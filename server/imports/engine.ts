@@ -186,12 +186,25 @@ async function executeChecked(
     if (refInto.has(column)) continue;
     select.push(`p.${q(column)}`);
   }
-  const lookupOf = (name: string, ref: (typeof refs)[string], extra = '') => {
+  const lookupOf = (name: string, ref: (typeof refs)[string], extra = ''): string => {
     const finders = decl.fields.filter((f) => f.reference === name && columnIndex.has(f.id));
     // the client reference of a table with its own client column: a key limited to some clients finds only theirs
     const ownClient = ref.into === decl.client ? ref.id : ref.client;
     const lookups = finders.map((f) => `(select r.${q(ref.id)} from ${q(ref.table)} r where r.${q(f.column ?? f.id)} = s."_json"->>${lit(`$ref:${name}:${f.id}`)}${clientFilter('r', ownClient)}${extra} limit 1)`);
     // none of its columns in this file: typed as the target column (the stored value is kept, below)
+    // found through another reference's record (a transaction's vehicle: the one typed in, else its card's), and
+    // a typed-in record must belong to that record's client (a vehicle of the card's client)
+    const via = ref.from && refs[ref.from.reference];
+    if (ref.from && via) {
+      const other = lookupOf(ref.from.reference, via);
+      const sameClient = ref.from.client && ref.client
+        ? ` and r.${q(ref.client)} = (select o.${q(ref.from.client)} from ${q(via.table)} o where o.${q(via.id)} = ${other})` : '';
+      const typed = finders.map((f) => `(select r.${q(ref.id)} from ${q(ref.table)} r where r.${q(f.column ?? f.id)} = s."_json"->>${lit(`$ref:${name}:${f.id}`)}${clientFilter('r', ownClient)}${sameClient}${extra} limit 1)`);
+      const fallback = `(select o.${q(ref.from.column)} from ${q(via.table)} o where o.${q(via.id)} = ${other})`;
+      // a vehicle typed in but not found stays not found (an error), never silently the card's
+      const given = finders.map((f) => `s."_json" ? ${lit(`$ref:${name}:${f.id}`)}`);
+      return given.length ? `case when ${given.join(' or ')} then coalesce(${typed.join(', ')}) else ${fallback} end` : fallback;
+    }
     return lookups.length ? `coalesce(${lookups.join(', ')})` : `(null::${q(decl.table)}).${q(ref.into)}`;
   };
   for (const [name, ref] of Object.entries(refs)) {

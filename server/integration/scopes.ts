@@ -6,6 +6,7 @@
  *   read:<resource>      the table routes of the resource (`config.keys: 'read'`), within its clients
  *   import:<declaration> the import calls (`config.keys: 'import'`), the handler asks mayImport
  *   webhooks             the webhook calls (`config.keys: 'webhooks'`)
+ *   read:reports         the reports' list, runs and exports (`config.keys: 'reports'`, issue 46), within its clients
  *
  * The scopes an account may be given are those of resources a MANAGER reads (a key never reads
  * what only an administrator does, users or the login history, even when it names every client)
@@ -17,6 +18,7 @@ import type { Bundle } from '../config/bundle.ts';
 import { effectiveAccess, type Resources } from '../resources/scope.ts';
 
 export const WEBHOOKS_SCOPE = 'webhooks';
+export const REPORTS_SCOPE = 'read:reports';
 export const readScope = (resource: string) => `read:${resource}`;
 export const importScope = (declaration: string) => `import:${declaration}`;
 
@@ -37,7 +39,7 @@ function importDeclarations(bundle: Bundle): Record<string, unknown> {
 
 export interface ScopeChoice {
   scope: string;
-  kind: 'read' | 'import' | 'webhooks';
+  kind: 'read' | 'import' | 'webhooks' | 'reports';
   /** The resource or declaration the scope is about (the browser names it as its menu does). */
   subject: string;
 }
@@ -48,7 +50,8 @@ export function availableScopes(bundle: Bundle): ScopeChoice[] {
     .map((name): ScopeChoice => ({ scope: readScope(name), kind: 'read', subject: name }));
   const imports = Object.keys(importDeclarations(bundle)).sort()
     .map((name): ScopeChoice => ({ scope: importScope(name), kind: 'import', subject: name }));
-  return [...reads, ...imports, { scope: WEBHOOKS_SCOPE, kind: 'webhooks', subject: WEBHOOKS_SCOPE }];
+  const reports: ScopeChoice[] = Object.keys(bundle.reports ?? {}).length ? [{ scope: REPORTS_SCOPE, kind: 'reports', subject: 'reports' }] : [];
+  return [...reads, ...imports, { scope: WEBHOOKS_SCOPE, kind: 'webhooks', subject: WEBHOOKS_SCOPE }, ...reports];
 }
 
 export type KeyVerdict = 'ok' | 'routeClosed' | 'scopeMissing';
@@ -67,6 +70,8 @@ export function keyMayCall(resources: Resources, config: FastifyContextConfig, s
       return scopes.some((s) => s.startsWith('import:')) ? 'ok' : 'scopeMissing';
     case 'webhooks':
       return scopes.includes(WEBHOOKS_SCOPE) ? 'ok' : 'scopeMissing';
+    case 'reports':
+      return scopes.includes(REPORTS_SCOPE) ? 'ok' : 'scopeMissing';
     default:
       return 'routeClosed';
   }

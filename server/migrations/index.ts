@@ -37,6 +37,7 @@ import { migration034 } from './034_connection_names.ts';
 import { migration040 } from './040_import_approval.ts';
 import { migration041 } from './041_audit_who_index.ts';
 import { migration042 } from './042_idempotency_keys.ts';
+import { migration043 } from './043_fleet_costs.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '040_import_approval': migration040,
   '041_audit_who_index': migration041,
   '042_idempotency_keys': migration042,
+  '043_fleet_costs': migration043,
 };

@@ -73,10 +73,10 @@ declare module 'fastify' {
     /**
      * Whether an integration key may call the route (issue 34, CONTRACTS.md): 'read' — a resource
      * route, the key needs `read:<resource>`; 'import' — the key needs an `import:…` scope (the
-     * handler checks which with mayImport); 'webhooks' — the key needs `webhooks`. Without it a key
+     * handler checks which with mayImport); 'webhooks' — the key needs `webhooks`; 'reports' — `read:reports`. Without it a key
      * gets 403 KEY_NOT_ALLOWED: terms, passwords, sign-in, settings, the studio are never a key's.
      */
-    keys?: 'read' | 'import' | 'webhooks';
+    keys?: 'read' | 'import' | 'webhooks' | 'reports';
   }
 }
 

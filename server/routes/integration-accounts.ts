@@ -48,7 +48,7 @@ export default async function integrationAccountRoutes(app: FastifyInstance) {
   }
 
   function labelled(choice: ScopeChoice) {
-    const label = choice.kind === 'webhooks' ? t('integration-account:scopes.webhooks') : t(`integration-account:scopes.${choice.kind}`, { subject: subjectName(choice) });
+    const label = choice.kind === 'webhooks' || choice.kind === 'reports' ? t(`integration-account:scopes.${choice.kind}`) : t(`integration-account:scopes.${choice.kind}`, { subject: subjectName(choice) });
     return { ...choice, label };
   }
   function subjectName(choice: ScopeChoice): string {

@@ -6,6 +6,7 @@
  * Sizes: the default (~120 vehicles, ~300 orders) takes a second or two; `cars: 100000,
  * orders: 1000000` runs the same generate_series statements at scale (minutes on PostgreSQL).
  */
+import { seedFleetCosts } from './fleet-costs.ts';
 import { resolve } from 'node:path';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
@@ -100,6 +101,7 @@ export async function seedDatabase(db: Kysely<DB>, options: SeedOptions = {}): P
       today, salt: seed, invoices: options.invoices ?? Math.max(40, Math.round(cars * 0.6)), log,
       clients: [...base.clients, ...base.variantClients], generatedClients: base.clients.length,
     });
+    await seedFleetCosts(trx, today, demo.pojazdId, CLIENTS[0].klient);
     await trx.insertInto('app_setting')
       .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();
@@ -155,7 +157,7 @@ export const STALE_READING_DRIVER = 'kierowca.licznik';
 const COUNTED = [
   'client', 'service_station', 'company', 'unit', 'employee', 'app_user', 'car', 'vehicle_assignment', 'mileage_reading',
   'fuel_card', 'contract', 'contract_position', 'tire', 'service_order', 'order_position', 'damage', 'note', 'attachment',
-  'invoice', 'invoice_file', 'login_history',
+  'invoice', 'invoice_file', 'login_history', 'fuel_transaction', 'invoice_line',
 ];
 
 async function countRows(db: Kysely<DB>): Promise<Record<string, number>> {

@@ -26,6 +26,10 @@ const ACCESS: Record<string, Partial<Record<keyof typeof ROLES, Scope>>> = {
   'fuel-card': { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
   tire: { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
   invoice: { ADMIN: 'all', MANAGER: 'client' },
+  // issue 46: "fuel transactions, invoice lines: read | all | client | own vehicle's"; "fuel anomalies: read | all | client"
+  'fuel-transaction': { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
+  'invoice-line': { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
+  'fuel-anomaly': { ADMIN: 'all', MANAGER: 'client' },
   unit: { ADMIN: 'all', MANAGER: 'client', ADVISOR: 'ownVehicleClient' },
   // "unit, employees … | all | client | — | own vehicle's client, read only" (Administracja → Pracownicy, issue 37)
   employee: { ADMIN: 'all', MANAGER: 'client', ADVISOR: 'ownVehicleClient' },

@@ -170,6 +170,22 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/fuel-card/table-count': AMU,
   'POST /api/fuel-card/excel/prepare': AMU,
   'GET /api/fuel-card/excel/download': 'public',
+  // issue 46, ACCESS.md "fuel transactions, invoice lines: read | all | client | own vehicle's", "fuel anomalies: read | all | client"
+  'POST /api/fuel-transaction/table': AMU,
+  'POST /api/fuel-transaction/table2': AMU,
+  'POST /api/fuel-transaction/table-count': AMU,
+  'POST /api/fuel-transaction/excel/prepare': AMU,
+  'GET /api/fuel-transaction/excel/download': 'public',
+  'POST /api/invoice-line/table': AMU,
+  'POST /api/invoice-line/table2': AMU,
+  'POST /api/invoice-line/table-count': AMU,
+  'POST /api/invoice-line/excel/prepare': AMU,
+  'GET /api/invoice-line/excel/download': 'public',
+  'POST /api/fuel-anomaly/table': AM,
+  'POST /api/fuel-anomaly/table2': AM,
+  'POST /api/fuel-anomaly/table-count': AM,
+  'POST /api/fuel-anomaly/excel/prepare': AM,
+  'GET /api/fuel-anomaly/excel/download': 'public',
   'POST /api/tire/table': AMU,
   'POST /api/tire/table2': AMU,
   'POST /api/tire/table-count': AMU,
@@ -270,6 +286,10 @@ const EXPECTED: Record<string, Who> = {
   // issue 24, ACCESS.md "charts": every role within its rows; invoices (costs per month) only for the
   // roles that read invoices; the approval inbox "as order transitions" (ADMIN, MANAGER)
   'GET /api/cockpit/costs-per-month': AM,
+  // issue 46, ACCESS.md "reports: list, run, export | all | client"
+  'GET /api/reports': AM,
+  'POST /api/reports/:id/run': AM,
+  'POST /api/reports/:id/export': AM,
   'GET /api/cockpit/orders-per-status': ALL,
   'GET /api/cockpit/km-per-month': ALL,
   'GET /api/cockpit/cost-per-km': ALL,
@@ -363,9 +383,9 @@ const EXPECTED: Record<string, Who> = {
  * With the `webhooks` scope it also passes on the webhook calls (CONTRACTS.md, issue 35: a key manages
  * its own clients' endpoints; ACCESS.md "Webhook endpoints of a key receive only events of its clients").
  */
-const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'employee', 'fuel-card', 'invoice', 'note', 'order', 'tire', 'unit'];
+const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'employee', 'fuel-anomaly', 'fuel-card', 'fuel-transaction', 'invoice', 'invoice-line', 'note', 'order', 'tire', 'unit'];
 // and the import calls (issue 34, CONTRACTS.md "Import API": ADMIN and keys with import:<name>; the key has every import scope)
-const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+)$`);
+const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+|(GET|HEAD) /api/reports|POST /api/reports/:id/(run|export))$`);
 
 const ROLE_ACCOUNTS: Record<Role, DemoAccount> = { ADMIN: 'admin', MANAGER: 'manager', USER: 'kierowca', ADVISOR: 'doradca' };
 const GATE_CODES = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'FIRST_LOGIN_REQUIRED', 'TERMS_NOT_ACCEPTED']);

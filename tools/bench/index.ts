@@ -31,6 +31,7 @@ import { configRootWithExportLimit, exportMeasurement, EXPORT_ROWS } from './exp
 import { apiClient } from './http.ts';
 import { runMeasurement, type Measurement, type Result } from './measure.ts';
 import { cockpitMeasurements } from './cockpit.ts';
+import { reportMeasurements } from './reports.ts';
 import { orderMeasurements } from './orders.ts';
 import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
@@ -105,6 +106,7 @@ async function main() {
       ...(await orderMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin }, { label: 'MANAGER (one client)', token: manager }])),
       ...(await orderWriteMeasurements(api, manager)),
       ...cockpitMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin, p95Ms: 100 }, { label: 'MANAGER (one client)', token: manager, p95Ms: 50 }]),
+      ...reportMeasurements(api, [{ label: 'ADMIN (all rows)', token: admin, p95Ms: 500 }, { label: 'MANAGER (one client)', token: manager, p95Ms: 200 }]),
     ];
     for (const m of measurements) results.push(await runMeasurement(m, { warmup, repetitions, recorder, direct, log }));
     const operatorFigures = await operations({

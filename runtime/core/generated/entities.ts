@@ -195,6 +195,8 @@ export interface Car {
   kontrDataOd?: string | null;
   kontrDataDo?: string | null;
   kontrLimitKmOgol?: number | null;
+  pojZbiornika?: number | null;
+  rodzajPaliwa?: string | null;
 }
 
 /**
@@ -319,6 +321,24 @@ export interface Employee {
 }
 
 /**
+ * What a fuel anomaly rule of schemas/reporting/reporting.json found (issue 46), explained with a note or not; the rows of view v_fuel_anomaly.
+ */
+export interface FuelAnomaly {
+  id?: number;
+  regula?: string;
+  data?: string;
+  rejestr?: string | null;
+  wartosc?: number | null;
+  granica?: number | null;
+  wyjasniona?: boolean;
+  notatka?: string | null;
+  wyjasnionaAt?: string | null;
+  transId?: number | null;
+  pojazdId?: number;
+  klientSymbol?: string | null;
+}
+
+/**
  * A fuel card of a client, usually bound to a vehicle (spec §3 Fuel card row); the rows of view v_fuel_card.
  */
 export interface FuelCard {
@@ -338,6 +358,28 @@ export interface FuelCard {
   rejestr?: string | null;
   pojazdId?: number | null;
   pracId?: number | null;
+  klientSymbol?: string | null;
+}
+
+/**
+ * One transaction of a fuel-card issuer's export (issue 46), read-only in the portal, loaded by import; the rows of view v_fuel_transaction.
+ */
+export interface FuelTransaction {
+  transId?: number;
+  nrTransakcji?: string;
+  data?: string;
+  nrKarty?: string | null;
+  firma?: string | null;
+  rejestr?: string | null;
+  nrPodw?: string | null;
+  stacja?: string | null;
+  produkt?: string;
+  litry?: number | null;
+  cenaJedn?: number | null;
+  netto?: number;
+  brutto?: number;
+  licznik?: number | null;
+  pojazdId?: number | null;
   klientSymbol?: string | null;
 }
 
@@ -376,6 +418,27 @@ export interface IntegrationAccount {
   lastUsedAt?: string | null;
   createdAt?: string;
   updatedAt?: string;
+}
+
+/**
+ * An invoice's cost of one vehicle in one month and category (issue 46; categories: schemas/reporting/reporting.json); the rows of view v_invoice_line.
+ */
+export interface InvoiceLine {
+  liniaId?: number;
+  faktNrCaly?: string | null;
+  faktDataWyst?: string | null;
+  rejestr?: string | null;
+  okres?: string;
+  /**
+   * A category of schemas/reporting/reporting.json (a variant overlays both).
+   */
+  kategoria?: "leasing" | "serwis" | "ubezpieczenie" | "opony" | "paliwo" | "nadprzebieg" | "szkody" | "inne";
+  netto?: number;
+  vat?: number;
+  brutto?: number;
+  faktId?: number;
+  pojazdId?: number;
+  klientSymbol?: string | null;
 }
 
 /**

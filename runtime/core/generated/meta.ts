@@ -1578,6 +1578,14 @@ export interface ImportFile {
        * The Polish message when nothing is found.
        */
       message?: I18NKey;
+      /**
+       * When the file gives none of this reference's fields: the `column` of the record another reference found (a fuel transaction's vehicle: its card's `pojazdId`). A record typed in must then have `client` (that record's client column) equal to this reference's `client` (a vehicle of the card's client).
+       */
+      from?: {
+        reference: string;
+        column: string;
+        client?: string;
+      };
     };
   };
   /**
@@ -2286,6 +2294,151 @@ export interface RemindersFile {
   rules: ReminderRule[];
 }
 
+export type Dimension = "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+
+export type Measure = "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+
+export type Period = "thisMonth" | "lastMonth" | "quarter" | "year";
+
+export interface ReportFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  /**
+   * The report's id (the API's {id}); the file's name.
+   */
+  report: string;
+  label: I18NKey;
+  description?: I18NKey;
+  /**
+   * costs: the cost lines of invoices and the fuel transactions, each category from the source schemas/reporting/reporting.json names (fuel invoiced both ways counted once), with the kilometres of the readings; fuel: the fuel transactions of fuel products (litres, CO2) with the kilometres.
+   */
+  source: "costs" | "fuel";
+  /**
+   * What the rows may be grouped by (groupBy must be among them).
+   *
+   * @minItems 1
+   */
+  dimensions: Dimension[];
+  /**
+   * The figures of each row, in this order.
+   *
+   * @minItems 1
+   */
+  measures: Measure[];
+  /**
+   * One column per value of a dimension (costs by category): the measure of each.
+   */
+  pivot?: {
+    dimension: "category";
+    measure: "costNet" | "costGross";
+  };
+  /**
+   * Each row's l/100 km against the declared range of its fuel type (schemas/reporting/reporting.json consumption): a column 'below', 'within' or 'above' when the rows are grouped by vehicle or fuel type.
+   */
+  range?: boolean;
+  /**
+   * The dimensions the screen offers as filters.
+   */
+  filters?: Dimension[];
+  defaults: {
+    period: Period;
+    /**
+     * @minItems 1
+     * @maxItems 3
+     */
+    groupBy: Dimension[];
+  };
+  chart?: {
+    type: "bar" | "line" | "doughnut";
+    measure: Measure;
+    stacked?: boolean;
+  };
+  /**
+   * A column's own label (dimension or measure id → key), else reports:dimensions.<id> / reports:measures.<id>.
+   */
+  labels?: {
+    [k: string]: I18NKey;
+  };
+  /**
+   * Who may run it; the rows are always the caller's (ACCESS.md, the car resource's scope).
+   *
+   * @minItems 1
+   */
+  roles: ("ADMIN" | "MANAGER")[];
+}
+
+export interface ReportingFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  /**
+   * The cost categories in their order. `source` says where a category's cost is taken from: `invoice` (the invoices' lines) or `fuel` (the card transactions); a category invoiced both ways is counted once, from its source.
+   *
+   * @minItems 1
+   */
+  categories: {
+    id: string;
+    label: I18NKey;
+    source: "invoice" | "fuel";
+  }[];
+  /**
+   * The category of a transaction of a fuel product.
+   */
+  fuelCategory: string;
+  /**
+   * The category of a transaction of any other product (a car wash, AdBlue).
+   */
+  otherProductsCategory: string;
+  /**
+   * A product name as the issuers write it (case-insensitive) → the fuel type it is. A product not named is no fuel.
+   */
+  products: {
+    [k: string]: string;
+  };
+  /**
+   * Fuel type → its label.
+   */
+  fuels?: {
+    [k: string]: I18NKey;
+  };
+  emissionFactors: {
+    /**
+     * Where the factors come from (KOBiZE's publication).
+     */
+    source: string;
+    year: number;
+    kgPerLitre: {
+      [k: string]: number;
+    };
+  };
+  /**
+   * Fuel type → the declared range of l/100 km.
+   */
+  consumption: {
+    [k: string]: {
+      min: number;
+      max: number;
+    };
+  };
+}
+
+export interface ReportsFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "reports";
+  title: I18NKey;
+  intro?: I18NKey;
+  /**
+   * The periods offered, in order (labels reports:periods.<id>).
+   *
+   * @minItems 1
+   */
+  periods: ("thisMonth" | "lastMonth" | "quarter" | "year" | "custom")[];
+  /**
+   * Where a vehicle of a row opens: the route, given `?open=<pojazdId>`.
+   */
+  vehicleRoute?: string;
+}
+
 /**
  * ownVehicleClient: rows of the client that owns the session's vehicle (an advisor reads the units of the car at the station).
  */
@@ -2554,7 +2707,8 @@ export type ScreenFile = {
     | "webhooks"
     | "studio"
     | "data-import"
-    | "security";
+    | "security"
+    | "reports";
 };
 
 /**

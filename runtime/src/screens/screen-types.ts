@@ -18,6 +18,7 @@ import { loginChecks } from './login/check';
 import { pageChecks } from './page/check';
 import { panelSetChecks } from './panel-set/check';
 import { passwordPolicyChecks } from './password-policy/check';
+import { reportsChecks } from './reports/check';
 import { securityChecks } from './security/check';
 import { studioChecks } from './studio/check';
 import { tableChecks } from './table/check';
@@ -41,6 +42,7 @@ export const SCREEN_TYPES = [
   studioChecks,
   dataImportChecks,
   securityChecks,
+  reportsChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];

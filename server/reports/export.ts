@@ -1,0 +1,64 @@
+/**
+ * A report's file (issue 46): xlsx (exceljs; numbers stay numbers with Polish number formats, a
+ * header naming the report, the period and the filters, the totals row last) or PDF (A4, DejaVu
+ * Sans through server/pdf/document.ts, the variant's name as author, page numbers in the footer).
+ */
+import ExcelJS from 'exceljs';
+import { renderPdf } from '../pdf/document.ts';
+import type { ReportResult } from './engine.ts';
+import { XLSX_MIME } from '../resources/excel-sheet.ts';
+
+/** The header's texts: the report, its period and filters, the brand, the totals row's label, when it was made. */
+export interface ExportHead { title: string; period: string; filters: string; brand: string; total: string; generatedAt: string }
+
+const NUMBER_FORMAT: Record<string, string> = {
+  money: '#,##0.00 "zł"', km: '#,##0 "km"', litres: '#,##0.00 "l"', ratio: '#,##0.00', kg: '#,##0.00 "kg"',
+};
+
+export async function reportXlsx(result: ReportResult, head: ExportHead): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.creator = head.brand;
+  const sheet = book.addWorksheet(head.title.slice(0, 31).replace(/[\\/*?:[\]]/g, ' '));
+  sheet.addRow([head.title]).font = { bold: true, size: 14 };
+  sheet.addRow([head.period]);
+  if (head.filters) sheet.addRow([head.filters]);
+  sheet.addRow([]);
+  const header = sheet.addRow(result.columns.map((c) => c.label));
+  header.font = { bold: true };
+  const firstData = sheet.rowCount + 1;
+  for (const row of result.rows) sheet.addRow(result.columns.map((c) => row.values[c.id] ?? null));
+  const totals = sheet.addRow(result.columns.map((c, i) => (i === 0 ? head.total : c.kind === 'measure' ? result.totals[c.id] ?? null : null)));
+  totals.font = { bold: true };
+  result.columns.forEach((c, i) => {
+    const column = sheet.getColumn(i + 1);
+    column.width = Math.max(12, Math.min(40, c.label.length + 4));
+    if (c.format && NUMBER_FORMAT[c.format]) {
+      for (let r = firstData; r <= sheet.rowCount; r++) sheet.getCell(r, i + 1).numFmt = NUMBER_FORMAT[c.format];
+    }
+  });
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+export async function reportPdf(result: ReportResult, head: ExportHead, shown: (value: unknown, format?: string) => string): Promise<Buffer> {
+  const n = result.columns.length;
+  const first = Math.min(0.34, 2 / (n + 1));
+  const widths = result.columns.map((_, i) => (i === 0 ? first : (1 - first) / Math.max(1, n - 1)));
+  const right = result.columns.map((c, i) => (c.kind === 'measure' ? i : -1)).filter((i) => i >= 0);
+  const rows = [
+    result.columns.map((c) => c.label),
+    ...result.rows.map((r) => result.columns.map((c) => shown(r.values[c.id], c.format))),
+    result.columns.map((c, i) => (i === 0 ? head.total : c.kind === 'measure' ? shown(result.totals[c.id], c.format) : '')),
+  ];
+  return renderPdf({
+    title: head.title,
+    author: head.brand,
+    blocks: [
+      { kind: 'title', text: head.title },
+      { kind: 'paragraph', text: [head.period, head.filters].filter(Boolean).join('\n') },
+      { kind: 'table', widths, rows, alignRight: right },
+    ],
+    footer: `${head.brand} · ${head.generatedAt}`,
+  });
+}
+
+export { XLSX_MIME };

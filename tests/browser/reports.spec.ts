@@ -1,0 +1,43 @@
+/**
+ * Raporty (issue 46): the fleet manager chooses a report, sees a chart and a table with totals of
+ * his client's vehicles, opens the rows behind a total and a vehicle; at 1400 and 390 px, with axe.
+ */
+import { type Page } from '@playwright/test';
+import { axeScan, expect, signIn, test } from './support.ts';
+
+async function expectAccessible(page: Page) {
+  const serious = (await axeScan(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+for (const width of [1400, 390]) {
+  test(`a manager reads what his vehicles cost, drills into a total and opens a vehicle (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page, 'manager');
+    await page.goto('/app/raporty');
+    // the cookie notice lies over the page's foot on a phone; a person closes it
+    await page.getByRole('button', { name: 'Rozumiem' }).click();
+    await expect(page.getByRole('heading', { name: 'Raporty', level: 1 })).toBeVisible();
+    const table = page.locator('.reports-table table');
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    await page.getByLabel('Raport', { exact: true }).selectOption({ label: 'Koszt pojazdów' });
+    await page.getByLabel('Okres', { exact: true }).selectOption({ label: 'Bieżący rok' });
+    await expect(table.locator('thead')).toContainText('Koszt netto / km');
+    await expect(table).toContainText('WZ12345');
+    await expect(table.locator('tfoot')).toContainText('Razem');
+    await expect(page.locator('.report-chart canvas')).toBeVisible();
+    await page.screenshot({ path: `test-results/reports-${width}.png`, fullPage: true });
+    await expectAccessible(page);
+    const file = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Pobierz Excel' }).click();
+    expect((await file).suggestedFilename()).toMatch(/^Koszt pojazdów .*\.xlsx$/);
+
+    // costs per cost centre: the total opens the vehicles behind it
+    await page.getByLabel('Raport', { exact: true }).selectOption({ label: 'Koszty wg MPK' });
+    await expect(table.locator('thead')).toContainText('MPK');
+    await table.locator('tfoot').getByRole('button', { name: 'Razem' }).click();
+    await expect(table.locator('thead')).toContainText('Pojazd');
+    await page.getByRole('link', { name: /WZ12345/ }).first().click();
+    await expect(page).toHaveURL(/\/app\/dane-pojazdu\?open=\d+/);
+  });
+}
