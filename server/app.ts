@@ -58,6 +58,7 @@ import cockpitRoutes from './routes/cockpit.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
 import notificationRoutes from './routes/notifications.ts';
+import accountLanguageRoutes from './routes/account-language.ts';
 import studioService from './studio/service.ts';
 import configStudioRoutes from './routes/config-studio.ts';
 import importsService from './imports/service.ts';
@@ -339,6 +340,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cockpitRoutes);
   // issue 25
   await app.register(notificationRoutes);
+  await app.register(accountLanguageRoutes);
   await app.register(webhookRoutes);
   await app.register(configStudioRoutes);
   // issue 34

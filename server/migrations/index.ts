@@ -33,6 +33,7 @@ import { migration028 } from './028_single_sign_on.ts';
 import { migration029 } from './029_audit_trail.ts';
 import { migration031 } from './031_audit_retention.ts';
 import { migration033 } from './033_passkey_sign_in.ts';
+import { migration034 } from './034_user_language.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '029_audit_trail': migration029,
   '031_audit_retention': migration031,
   '033_passkey_sign_in': migration033,
+  '034_user_language': migration034,
 };
