@@ -14,13 +14,22 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
-  outputDir: 'test-results',
+  // On failure the list reporter prints the journey's error with the paths of its trace and
+  // screenshot; the JUnit file is for any CI to show. Playwright empties outputDir as it starts, so
+  // its artifacts have a folder of their own and the JUnit file (written at the end) sits beside it,
+  // next to whatever other tools write into test-results/.
+  reporter: [['list'], ['junit', { outputFile: 'test-results/junit/browser.xml' }]],
+  outputDir: 'test-results/artifacts',
   use: {
     baseURL: `http://127.0.0.1:${portOfWorker()}`,
     locale: 'pl-PL',
     viewport: { width: 1400, height: 900 },
     screenshot: 'only-on-failure',
+    // kept only for a failing journey (open with `npx playwright show-trace <path>`): its actions
+    // with their call logs, the network and the console. Without DOM snapshots and screencast
+    // frames, which every journey would pay for in the browser (a grid screen's DOM is large); the
+    // failure's screenshot and error-context.md (the page's accessibility tree) show the page.
+    trace: { mode: 'retain-on-failure', snapshots: false, screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

@@ -81,6 +81,7 @@ import termsRepository from './repositories/terms.ts';
 import usersRepository from './repositories/users.ts';
 import ordersRepository from './repositories/orders.ts';
 import orderService from './services/orders.ts';
+import writeService from './services/write.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -283,6 +284,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicUrl: options.notifications?.publicUrl ?? 'http://localhost:3000',
     root: options.root,
   });
+  // issue 45: the one write path's trail entry and declared events, in the write's transaction
+  await app.register(writeService);
   await app.register(orderService);
   await app.register(attachmentsRepository);
   await app.register(notesRepository);

@@ -1945,7 +1945,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The import runs, newest first */
+        /** The import runs, newest first (only dry runs or only imports with mode) */
         get: operations["importRuns"];
         put?: never;
         /**
@@ -2056,7 +2056,8 @@ export interface paths {
         /** Change an integration account; its keys follow at once on every process */
         put: operations["integrationAccountsUpdate"];
         post?: never;
-        delete?: never;
+        /** Remove an integration account and its keys (the trail keeps its history) */
+        delete: operations["integrationAccountsDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4230,7 +4231,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a test event (webhook.test) to this endpoint */
+        /** Send a test event (webhook.test); with wait, say what became of it */
         post: operations["webhooksEndpointTest"];
         delete?: never;
         options?: never;
@@ -4725,6 +4726,8 @@ export interface components {
                 row: string;
             }[];
             more: boolean;
+            /** @description Issue 49: the day (DD.MM.RRRR) since which the trail keeps changes, when the record's entries do not begin with its creation (it is older than the trail); else null. */
+            untrackedBefore: string | null;
         };
         /** Login request */
         "auth-request": {
@@ -5344,6 +5347,8 @@ export interface components {
             message: string;
             /** @description The row's number as a spreadsheet shows it (the heading is row 1); for JSON lines, the line. */
             row: number;
+            /** @description The file's value in that column, as the file had it (issue 49); absent when the error names no column of the file. */
+            value?: string;
         };
         /** A page of a run's errors, by row */
         "import-error-list": {
@@ -5746,6 +5751,10 @@ export interface components {
         };
         /** One import run: options, state, progress, counts and the first errors */
         "import-run": {
+            /** @description A deactivating dry run: the active rows of the file's clients, the whole its deactivated rows are a share of. */
+            activeRows: number | null;
+            /** @description A dry run whose import deactivates more than the declared share: that import needs `confirmDeactivated` equal to counts.deactivated. */
+            confirmByTyping: boolean;
             counts: {
                 changed: number;
                 deactivated: number;
@@ -5760,6 +5769,8 @@ export interface components {
                 name: string;
             };
             declaration: string;
+            /** @description The dry run this import named (issue 49): its file and options were this import's. */
+            dryRunId: number | null;
             errors: components["schemas"]["import-error"][];
             fileName: string;
             /** Format: date-time */
@@ -5795,8 +5806,12 @@ export interface components {
         };
         /** The fields of a new import run (POST /api/import/runs, multipart/form-data; or the query of an application/x-ndjson body) */
         "import-run-request": {
+            /** @description With dryRun, when that dry run's confirmByTyping: its counts.deactivated typed by the person (else 400 IMPORT_CONFIRM_NEEDED). */
+            confirmDeactivated?: string;
             /** @description Name of the import declaration. */
             declaration: string;
+            /** @description mode=import: the id of the dry run this import carries out. The file, onError, missing and mapping must be that dry run's (else 400 IMPORT_DRY_RUN_DIFFERS), and no more rows are deactivated than it counted. */
+            dryRun?: string;
             /** @description The file (multipart part `file`): .csv, .xlsx, .jsonl/.ndjson. */
             file?: string;
             /** @description JSON text { column: field | null }; omitted: the remembered mapping, else the suggested one. */
@@ -5878,6 +5893,8 @@ export interface components {
             /** Format: date-time */
             lastUsedAt?: string | null;
             lastUsedIp?: string | null;
+            /** @description What the key is for, as named when it was made. */
+            name?: string | null;
             /** Format: date-time */
             revokedAt?: string | null;
             /** @enum {string} */
@@ -5899,6 +5916,8 @@ export interface components {
             lastUsedIp?: string | null;
             /** @description Polish: copy the key now, it will not be shown again. */
             message: string;
+            /** @description What the key is for, as named when it was made. */
+            name?: string | null;
             /** Format: date-time */
             revokedAt?: string | null;
             /** @enum {string} */
@@ -5908,9 +5927,10 @@ export interface components {
         "integration-key-list": components["schemas"]["integration-key"][];
         /**
          * A new key (POST /api/integration-accounts/{id}/keys)
-         * @description validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
+         * @description name: what the key is for (shown in the keys' list; optional, the administrator's form asks for it). validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
          */
         "integration-key-request": {
+            name?: string | null;
             /** Format: date */
             validTo?: string | null;
         };
@@ -7325,13 +7345,26 @@ export interface components {
             message: string;
             secret: string;
         };
-        /** A test event queued for one endpoint */
+        /**
+         * Send a test event
+         * @description wait: answer after the first attempt (at most the delivery time-out and a few seconds), saying whether the receiver took it; without it the answer says only that the event is queued.
+         */
+        "webhook-test-request": {
+            wait?: boolean;
+        };
+        /** A test event sent to one endpoint, and what happened to it */
         "webhook-test-result": {
             /** @description its webhook-id */
             eventId: string;
             /** @description the message in the endpoint's log */
             id: number;
+            /** @description what happened, in Polish, for the administrator */
             message: string;
+            /**
+             * @description delivered: the receiver answered 2xx; refused: another status; failed: no answer (the message says why); pending: no attempt yet (not waited for, or still under way)
+             * @enum {string}
+             */
+            outcome: "delivered" | "refused" | "failed" | "pending";
         };
     };
     responses: {
@@ -10971,6 +11004,8 @@ export interface operations {
     importRuns: {
         parameters: {
             query?: {
+                /** @description Only the runs of this mode (issue 49: the history shows dry runs and imports apart). */
+                mode?: "dryRun" | "import";
                 page?: string;
                 size?: string;
             };
@@ -10999,7 +11034,9 @@ export interface operations {
     importCreateRun: {
         parameters: {
             query?: {
+                confirmDeactivated?: string;
                 declaration?: string;
+                dryRun?: string;
                 fileName?: string;
                 mapping?: string;
                 missing?: string;
@@ -11012,7 +11049,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Fields `declaration`, `mode`, `onError`, `missing`, `mapping` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>). */
+        /** @description Fields `declaration`, `mode`, `onError`, `missing`, `mapping`, `dryRun`, `confirmDeactivated` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>). */
         requestBody: {
             content: {
                 "application/x-ndjson": components["schemas"]["import-row-assignment"] | components["schemas"]["import-row-car"] | components["schemas"]["import-row-client"] | components["schemas"]["import-row-contract"] | components["schemas"]["import-row-employee"] | components["schemas"]["import-row-fuel-card"] | components["schemas"]["import-row-invoice"] | components["schemas"]["import-row-mileage-reading"] | components["schemas"]["import-row-tire"] | components["schemas"]["import-row-unit"];
@@ -11235,6 +11272,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    integrationAccountsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -15153,9 +15217,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["webhook-test-request"];
+            };
+        };
         responses: {
-            /** @description A test event queued for one endpoint */
+            /** @description A test event sent to one endpoint, and what happened to it */
             200: {
                 headers: {
                     [name: string]: unknown;

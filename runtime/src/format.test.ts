@@ -118,3 +118,15 @@ describe('format', () => {
     expect(formatKindFor(undefined)).toBe('text');
   });
 });
+
+describe('a list of codes with value labels (issue 49: a webhook\'s events)', () => {
+  const labels: Record<string, string> = { 'webhooks:eventNames.order.created': 'Zlecenie utworzone', 'webhooks:eventNames.damage.reported': 'Szkoda zgłoszona' };
+  const tl = (key: string, vars?: Record<string, unknown>) => labels[key] ?? (vars?.defaultValue as string) ?? key;
+  it('shows each code by its label, joined by commas; a code without one as itself', () => {
+    expect(formatValue(['order.created', 'damage.reported'], 'text', tl, '', 'webhooks:eventNames')).toBe('Zlecenie utworzone, Szkoda zgłoszona');
+    expect(formatValue(['order.created', 'new.event'], 'text', tl, '', 'webhooks:eventNames')).toBe('Zlecenie utworzone, new.event');
+  });
+  it('shows an empty list as the empty text the screen gives ("wszyscy")', () => {
+    expect(formatValue([], 'text', tl, 'wszyscy', 'webhooks:eventNames')).toBe('wszyscy');
+  });
+});

@@ -163,6 +163,10 @@ const isBlank = (value: unknown) => value === null || value === undefined || (ty
  */
 export function formatValue(value: unknown, kind: FormatKind, t: Translate, emptyText?: string, valueLabels?: string): string {
   // a code without a label (e.g. a document group added later) is shown as it is
+  if (valueLabels && Array.isArray(value)) {
+    // a list of codes (a webhook's events): each as its label
+    return value.length ? value.map((v) => t(`${valueLabels}.${String(v)}`, { defaultValue: String(v) })).join(', ') : emptyText ?? t('app:empty');
+  }
   if (valueLabels && !isBlank(value)) return t(`${valueLabels}.${String(value)}`, { defaultValue: String(value) });
   let text: string | null;
   switch (kind) {

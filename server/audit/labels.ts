@@ -13,13 +13,16 @@
  *   `audit:values.<field>` (codes only the trail records: a sign-in's method). A value shows as the
  *   text `<valueLabels>.<value>` when the locales have it; a date or an instant of a property the
  *   entity declares `date` / `date-time` as the portal writes dates (DD.MM.RRRR, its time zone);
- *   else as itself.
+ *   a phone number (`x-format: phone`) in threes as the forms write it; else as itself.
  */
 import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
+import { formatKindFor, phoneText } from '../../runtime/core/format-kind.ts';
 
 type Locales = Bundle['locales']['pl'];
+/** An instant as JSON writes it (toISOString): 2027-12-03T06:56:49.461Z, or with an offset. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const byBundle = new WeakMap<Bundle, Map<string, Map<string, string>>>();
 
 /** entity → field → valueLabels, from the entity schemas and every screen of the bundle. */
@@ -121,8 +124,14 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string): FieldNam
         const text = valueLabelText(locales, labels, value);
         if (text) return text;
       }
-      const format = entity ? (bundle.schemas[entity]?.properties?.[field] as { format?: unknown } | undefined)?.format : undefined;
+      const property = entity ? (bundle.schemas[entity]?.properties?.[field] as Record<string, any> | undefined) : undefined;
+      const format = property?.format;
       if (format === 'date' || format === 'date-time') return asDate(format, value) ?? plain(value);
+      // a phone number as the forms write it, "226 000 111" (issue 49), not as stored
+      if (typeof value === 'string' && formatKindFor(property) === 'phone') return phoneText(value);
+      // an instant no schema declares (a key's expiry, a run's times) is still written as the screens write one,
+      // in the portal's zone — never "2027-12-03T06:56:49.461Z" (issue 49)
+      if (typeof value === 'string' && ISO_INSTANT.test(value)) return asDate('date-time', value) ?? plain(value);
       return plain(value);
     },
   };

@@ -4,8 +4,8 @@
  * screens/app.json `audit.keepDays` are removed and the removal recorded (./retention.ts).
  */
 import fp from 'fastify-plugin';
-import { JOB_HISTORY_SECONDS } from '../notifications/queue.ts';
-import { runJob } from '../notifications/job-log.ts';
+import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
+import { runJob } from '../jobs/job-log.ts';
 import { removeAllExpired, RETENTION_JOB } from './retention.ts';
 
 /** Days kept when the configuration names none (docs/decisions.md "Retention"). */

@@ -1,5 +1,5 @@
 /**
- * Where the job queue (pg-boss, server/notifications/queue.ts) keeps its tables: a schema of its
+ * Where the job queue (pg-boss, server/jobs/queue.ts) keeps its tables: a schema of its
  * own beside the portal's, so its tables never mix with the portal's (nor with the generated row
  * types). The portal in `public` (the usual installation) uses pg-boss's customary `pgboss`; a
  * portal kept in another schema (DATABASE_SCHEMA, each test) gets `<schema>_pgboss`, so two

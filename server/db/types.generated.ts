@@ -372,6 +372,7 @@ export interface ImportMapping {
 }
 
 export interface ImportRun {
+  activeRows: number | null;
   actor: string;
   bytes: Generated<number>;
   clients: Json | null;
@@ -385,8 +386,10 @@ export interface ImportRun {
   createdByName: string;
   declaration: string;
   delimiter: string | null;
+  dryRunId: number | null;
   encoding: string | null;
   fileName: string;
+  fileSha256: string | null;
   finishedAt: Timestamp | null;
   format: string;
   id: Generated<number>;
@@ -424,6 +427,7 @@ export interface IntegrationKey {
   keyHash: string;
   lastUsedAt: Timestamp | null;
   lastUsedIp: string | null;
+  name: string | null;
   revokedAt: Timestamp | null;
 }
 

@@ -80,7 +80,10 @@ export function convertCell(cell: Cell, type: FieldType, upper = false): Convert
     case 'date':
     case 'datetime': {
       const p = parseMoment(cell);
-      if (!p || !validDate(p.y, p.m, p.d) || p.h > 23 || p.mi > 59 || p.s > 59) return { error: `import:errors.${type}` };
+      if (!p) return { error: `import:errors.${type}` };
+      // the format is right but the calendar has no such day (31.02) or the clock no such time: say so (issue 49)
+      if (!validDate(p.y, p.m, p.d)) return { error: 'import:errors.noSuchDate' };
+      if (p.h > 23 || p.mi > 59 || p.s > 59) return { error: 'import:errors.noSuchTime' };
       const day = `${pad(p.y, 4)}-${pad(p.m)}-${pad(p.d)}`;
       return { value: type === 'date' ? day : `${day} ${pad(p.h)}:${pad(p.mi)}:${pad(p.s)}` };
     }

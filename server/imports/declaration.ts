@@ -56,7 +56,8 @@ export interface ImportDecl {
   files?: FilesDecl;
   references?: Record<string, ReferenceDecl>;
   fields: ImportFieldDecl[];
-  missing?: { deactivate?: { set: Record<string, string | number | boolean | null> } };
+  /** `confirmShare`: above this share of the clients' active rows, deactivating asks for the number typed (issue 49). */
+  missing?: { deactivate?: { set: Record<string, string | number | boolean | null>; confirmShare?: number } };
 }
 
 export type FollowUp = 'vehicleDriver' | 'vehicleContract' | 'vehicleFuelCard' | 'employeeLevels';

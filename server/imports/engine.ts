@@ -37,6 +37,11 @@ export interface RunRow {
   mapping: Record<string, string | null> | null;
   clients: string[] | null;
   /**
+   * The rows the dry run this import names counted to deactivate (issue 49): the import deactivates
+   * no more than that — a file's clients that gained rows since would retire rows nobody was shown.
+   */
+  approvedDeactivated?: number | null;
+  /**
    * The audit trail's entry of a run that writes (issue 37): run last in the transaction that
    * commits its rows, with the counts and rows read, so the rows and their entry commit together.
    */
@@ -52,6 +57,8 @@ export interface RunOutcome {
   message: string;
   counts: { new: number; changed: number; unchanged: number; deactivated: number; errors: number };
   total: number;
+  /** The active rows of the file's clients a deactivating run found (the whole its `deactivated` is a share of), else null. */
+  activeRows?: number | null;
   unknownColumns: string[];
   encoding: string | null;
   delimiter: string | null;
@@ -295,6 +302,10 @@ async function executeChecked(
   const missingWhere = decl.client && `t.${q(decl.client)} in (select distinct r.${q(decl.client)} from ${resolved} r)
       and not exists (select 1 from ${resolved} r where ${keyJoin('t', 'r')})
       and (${set.map(([c]) => `t.${q(c)}`).join(', ')}, null) is distinct from (${set.map((_, i) => `$${i + 1}`).join(', ')}, null)`;
+  // the active rows of the file's clients: the whole the deactivated rows are a share of (issue 49)
+  const activeWhere = decl.client && `t.${q(decl.client)} in (select distinct r.${q(decl.client)} from ${resolved} r)
+      and (${set.map(([c]) => `t.${q(c)}`).join(', ')}, null) is distinct from (${set.map((_, i) => `$${i + 1}`).join(', ')}, null)`;
+  let activeRows: number | null = null;
   // a file with errors deactivates nothing: a row in error may be one the file meant to keep
   const deactivating = run.missing === 'deactivate' && deactivate && missingWhere && errorCount === 0;
   const changes = !decl.insertOnly && compared.length > 0;
@@ -305,7 +316,10 @@ async function executeChecked(
   if (!commit && !countsByWriting) {
     if (changes) counts.changed = await count(`from ${q(decl.table)} t, ${resolved} r where ${changedWhere}`);
     counts.new = await count(newRows);
-    if (deactivating) counts.deactivated = await count(`from ${q(decl.table)} t where ${missingWhere}`, set.map(([, v]) => v));
+    if (deactivating) {
+      counts.deactivated = await count(`from ${q(decl.table)} t where ${missingWhere}`, set.map(([, v]) => v));
+      activeRows = await count(`from ${q(decl.table)} t where ${activeWhere}`, set.map(([, v]) => v));
+    }
     counts.unchanged = valid - counts.new - counts.changed;
   } else {
     await session.query('begin');
@@ -327,6 +341,10 @@ async function executeChecked(
         const done = await session.query(`update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
           where ${missingWhere}`, set.map(([, v]) => v));
         counts.deactivated = done.rowCount;
+        // more than its dry run showed: nothing is written, the person checks again (issue 49)
+        if (run.approvedDeactivated != null && done.rowCount > run.approvedDeactivated) {
+          throw new ImportFileError('import:errors.moreThanApproved', { count: done.rowCount, approved: run.approvedDeactivated });
+        }
       }
       for (const follow of decl.after ?? []) {
         if (follow === 'vehicleOdometer') {
@@ -355,6 +373,7 @@ async function executeChecked(
     message: rowsInvalid ? t('import:errors.rowsInvalid', { count: errorCount }) : t(run.mode === 'dryRun' ? 'import:messages.dryRunDone' : 'import:messages.done', vars),
     counts,
     total,
+    activeRows,
     unknownColumns,
     encoding: head.encoding,
     delimiter: head.delimiter,

@@ -44,7 +44,7 @@ describe('the row thread of an import run', () => {
       '4\t{"nrPodw":"VF1CCC","rejestr":"WZ3","dataPrzeg":null}\t["VF1CCC","WZ3",""]\n',
     ]);
     expect(batches.flatMap((b) => b.errors)).toEqual([
-      [3, 'Data przeglądu', 'Niepoprawna data (oczekiwany format DD.MM.RRRR)', '["VF1BBB","WZ2","31.02.2026"]'],
+      [3, 'Data przeglądu', 'Taki dzień nie istnieje w kalendarzu', '["VF1BBB","WZ2","31.02.2026"]'],
     ]);
   });
 

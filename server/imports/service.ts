@@ -12,14 +12,15 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery, sql } from 'kysely';
-import { runJob } from '../notifications/job-log.ts';
-import { JOB_HISTORY_SECONDS } from '../notifications/queue.ts';
+import { runJob } from '../jobs/job-log.ts';
+import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 import { executeRun, type RunOutcome, type RunRow } from './engine.ts';
 import { ImportFileError } from './read-file.ts';
 import { withImportSession, type ImportSession } from './session.ts';
 import { suggestMapping } from './declaration.ts';
 import { importRunActor, importRunEntry, type AuditedRun } from './audit.ts';
 import { recordChange, recordChangesVia } from '../audit/index.ts';
+import { approvedDeactivation } from './approval.ts';
 
 export const IMPORT_QUEUE = 'import-run';
 /** The longest a run may take before pg-boss counts its job as failed (the run itself is then recovered). */
@@ -87,6 +88,7 @@ function createImports(app: FastifyInstance) {
     const limits = importLimits(bundle.config);
     // read before the run's connection is taken: on PGlite it is the only one
     const remembered = await rememberedMapping(row.declaration, row.variant);
+    const approvedDeactivated = await approvedDeactivation(app.db, row.dryRunId);
     const audited: AuditedRun = { ...row, id: Number(row.id) };
     const actor = await importRunActor(app.db, audited);
     try {
@@ -101,13 +103,13 @@ function createImports(app: FastifyInstance) {
             await recordChangesVia((text, values) => session.query(text, values), [importRunEntry(actor, audited, { state: 'succeeded', counts, total })]);
             recorded = true;
           };
-          const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, beforeCommit } as RunRow & { variant: string };
+          const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit } as RunRow & { variant: string };
           const outcome = await executeRun(session, bundle, runRow, decl, t, limits, async (columns) => mappingFor(runRow, remembered, columns));
           await session.query('begin');
           try {
             await session.query(`update import_run set "state" = $2, "message" = $3, "countNew" = $4, "countChanged" = $5, "countUnchanged" = $6,
-                "countDeactivated" = $7, "countErrors" = $8, "progressRows" = $9, "progressTotal" = $9, "finishedAt" = now() where "id" = $1`,
-            [id, outcome.state, outcome.message, outcome.counts.new, outcome.counts.changed, outcome.counts.unchanged, outcome.counts.deactivated, outcome.counts.errors, outcome.total]);
+                "countDeactivated" = $7, "countErrors" = $8, "progressRows" = $9, "progressTotal" = $9, "activeRows" = $10, "finishedAt" = now() where "id" = $1`,
+            [id, outcome.state, outcome.message, outcome.counts.new, outcome.counts.changed, outcome.counts.unchanged, outcome.counts.deactivated, outcome.counts.errors, outcome.total, outcome.activeRows ?? null]);
             // webhooks (issue 35): import.finished, in the transaction that ends the run
             await app.webhooks.importFinished((text, values) => session.query(text, values), id);
             // the audit trail (issue 37), last: the run on whose behalf, what it did and its counts

@@ -27,6 +27,7 @@ export type KeyState = 'active' | 'expired' | 'revoked';
 export interface KeyRow {
   id: number;
   accountId: number;
+  name: string | null;
   displayPrefix: string;
   createdAt: Date;
   expiresAt: Date;
@@ -36,7 +37,7 @@ export interface KeyRow {
   state: KeyState;
 }
 
-const KEY_COLUMNS = ['id', 'accountId', 'displayPrefix', 'createdAt', 'expiresAt', 'revokedAt', 'lastUsedAt', 'lastUsedIp'] as const;
+const KEY_COLUMNS = ['id', 'accountId', 'name', 'displayPrefix', 'createdAt', 'expiresAt', 'revokedAt', 'lastUsedAt', 'lastUsedIp'] as const;
 
 const stateOf = (row: { revokedAt: Date | null; expiresAt: Date }, now: Date): KeyState =>
   row.revokedAt ? 'revoked' : new Date(row.expiresAt) <= now ? 'expired' : 'active';
@@ -106,7 +107,7 @@ export function accountsRepository(db: Kysely<DB>) {
      * and the insert happen under a lock of the account's row, so two administrators clicking at
      * once cannot make a third.
      */
-    async createKey(accountId: number, expiresAt: Date, actor?: Actor): Promise<{ key: string; row: KeyRow } | 'tooMany' | 'noAccount'> {
+    async createKey(accountId: number, expiresAt: Date, actor?: Actor, name: string | null = null): Promise<{ key: string; row: KeyRow } | 'tooMany' | 'noAccount'> {
       return db.transaction().execute(async (trx: Transaction<DB>) => {
         const account = await trx.selectFrom('integration_account').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
         if (!account) return 'noAccount' as const;
@@ -116,11 +117,25 @@ export function accountsRepository(db: Kysely<DB>) {
         if (Number(live) >= MAX_ACTIVE_KEYS) return 'tooMany' as const;
         const made = generateKey();
         const row = await trx.insertInto('integration_key')
-          .values({ accountId, keyHash: made.hash, displayPrefix: made.displayPrefix, expiresAt })
+          .values({ accountId, name, keyHash: made.hash, displayPrefix: made.displayPrefix, expiresAt })
           .returning(KEY_COLUMNS).executeTakeFirstOrThrow();
         // the key itself never: its id, shown prefix and end (server/audit/secrets.ts lists "key")
-        if (actor) await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: accountId, action: 'create-key', changes: { keyId: [null, row.id], displayPrefix: [null, made.displayPrefix], expiresAt: [null, expiresAt.toISOString()] } });
+        if (actor) await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: accountId, action: 'create-key', changes: { keyId: [null, row.id], ...(name ? { keyName: [null, name] } : {}), displayPrefix: [null, made.displayPrefix], expiresAt: [null, expiresAt.toISOString()] } });
         return { key: made.key, row: { ...row, state: stateOf(row, new Date()) } };
+      });
+    },
+
+    /**
+     * Removes the account and its keys (they stop working on every process at the commit: the
+     * triggers of migration 021). The trail keeps its entries, this one naming what was removed.
+     */
+    async remove(id: number, actor?: Actor): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('integration_account').select(ACCOUNT_FIELDS).where('id', '=', id).forUpdate().executeTakeFirst();
+        if (!before) return false;
+        await trx.deleteFrom('integration_account').where('id', '=', id).execute();
+        if (actor) await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: id, action: 'delete', changes: diffRows(before, null, ACCOUNT_FIELDS) });
+        return true;
       });
     },
 

@@ -33,7 +33,10 @@ import { migration028 } from './028_single_sign_on.ts';
 import { migration029 } from './029_audit_trail.ts';
 import { migration031 } from './031_audit_retention.ts';
 import { migration033 } from './033_passkey_sign_in.ts';
-import { migration034 } from './034_user_language.ts';
+import { migration034 } from './034_connection_names.ts';
+import { migration040 } from './040_import_approval.ts';
+import { migration041 } from './041_audit_who_index.ts';
+import { migration042 } from './042_user_language.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -65,5 +68,8 @@ export const migrations: Record<string, Migration> = {
   '029_audit_trail': migration029,
   '031_audit_retention': migration031,
   '033_passkey_sign_in': migration033,
-  '034_user_language': migration034,
+  '034_connection_names': migration034,
+  '040_import_approval': migration040,
+  '041_audit_who_index': migration041,
+  '042_user_language': migration042,
 };

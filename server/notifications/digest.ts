@@ -30,8 +30,8 @@ const linked = (context: Parameters<Renderer>[0]): Pick<Rendered, 'link' | 'link
 };
 import { effectiveSettings, storedSettings } from './settings.ts';
 import { recipientAccount } from './visibility.ts';
-import { runJob } from './job-log.ts';
-import { JOB_HISTORY_SECONDS } from './queue.ts';
+import { runJob } from '../jobs/job-log.ts';
+import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 
 export const DIGEST_QUEUE = 'notification-digest';
 /** Items a digest names one by one; the rest are counted ("… and 120 more"). */

@@ -19,8 +19,8 @@ import { deliverySettings, eventById, notificationsFile, type Role } from './eve
 import { writeNotifications, type EventFacts, type Queued } from './outbox.ts';
 import { Renderers } from './render.ts';
 import { effectiveSettings, saveSettings, storedSettings, unofferedEvents, type Settings } from './settings.ts';
-import { JobQueue } from './queue.ts';
-import { jobLogger } from './job-log.ts';
+import { JobQueue } from '../jobs/queue.ts';
+import { jobLogger } from '../jobs/job-log.ts';
 
 export interface NotificationOptions {
   /** Run the delivery worker and the scheduler in this process (default true; tests that do not deliver switch it off). */

@@ -40,7 +40,7 @@ const openAssignment = (trx: Transaction<DB>, pojazdId: number) =>
 export function assignmentsRepository(db: Kysely<DB>) {
   return {
     /** Hands the vehicle over; returns the new assignment's id. */
-    async pickup(input: PickupInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Kysely<DB>, result: { przydzialId: number }) => Promise<unknown>): Promise<{ przydzialId: number }> {
+    async pickup(input: PickupInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Transaction<DB>, result: { przydzialId: number }) => Promise<unknown>): Promise<{ przydzialId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);
         if (await openAssignment(trx, car.pojazdId)) throw new RuleViolation(409, 'pojazdId', 'assignment:errors.alreadyIssued', { rejestr: car.rejestr });
@@ -76,7 +76,7 @@ export function assignmentsRepository(db: Kysely<DB>) {
     },
 
     /** Takes the vehicle back: closes its open assignment; returns that assignment's id. */
-    async dropoff(input: DropoffInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Kysely<DB>, result: { przydzialId: number }) => Promise<unknown>): Promise<{ przydzialId: number }> {
+    async dropoff(input: DropoffInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Transaction<DB>, result: { przydzialId: number }) => Promise<unknown>): Promise<{ przydzialId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);
         const open = await openAssignment(trx, car.pojazdId);

@@ -3,7 +3,7 @@
  * the reading and the vehicle's current reading and its day change in one transaction, or not at all.
  */
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { CounterReading } from './vehicle-state.ts';
 import type { DB } from '../db/types.generated.ts';
 import { lockVehicle, recordReading, requireNotBelowLast, type VehicleScope } from './vehicle-state.ts';
@@ -19,7 +19,7 @@ export interface CounterInput {
 export function counterRepository(db: Kysely<DB>) {
   return {
     /** Stores the reading; RuleViolation when the vehicle is outside `scope` or the reading is below its last one. */
-    async add(input: CounterInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Kysely<DB>, reading: CounterReading & { pojazdId: number; before: { aktStanLicz: number | null; aktDataLicz: unknown } }) => Promise<unknown>) {
+    async add(input: CounterInput, scope: VehicleScope, userId: number, alsoInTransaction?: (trx: Transaction<DB>, reading: CounterReading & { pojazdId: number; before: { aktStanLicz: number | null; aktDataLicz: unknown } }) => Promise<unknown>) {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojaId, scope);
         requireNotBelowLast(car, input.licznik, 'licznik');

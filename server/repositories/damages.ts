@@ -7,7 +7,7 @@
  */
 import fp from 'fastify-plugin';
 import type { DamageAddRequest } from '../../runtime/core/generated/api.ts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { caseNumber } from '../seed/sql-util.ts';
 import { lockVehicle, type VehicleScope } from './vehicle-state.ts';
@@ -38,7 +38,7 @@ export function damagesRepository(db: Kysely<DB>) {
      */
     async add(
       input: DamageInput, scope: VehicleScope, reporter: Reporter,
-      alsoInTransaction?: (trx: Kysely<DB>, added: { sprawaId: number; nrSprawy: string; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
+      alsoInTransaction?: (trx: Transaction<DB>, added: { sprawaId: number; nrSprawy: string; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
     ): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
       return db.transaction().execute(async (trx) => {
         const car = await lockVehicle(trx, input.pojazdId, scope);

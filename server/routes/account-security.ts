@@ -10,7 +10,7 @@
  * one answer only and never logged (plugins/request-log.ts redacts their fields). Ending a session
  * deletes it: every process's session cache hears of it at the commit (migration 008).
  */
-import Bowser from 'bowser';
+import { describeUserAgent } from '../auth/session-device.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyPassword } from '../auth/password.ts';
@@ -64,22 +64,15 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     return user;
   }
 
-  /** "Windows 10 · komputer" and "Chrome 131" from a user agent (bowser); unknown parts say so. */
-  function describe(userAgent: string | null) {
-    const unknown = t('security:sessions.unknown');
-    if (!userAgent) return { device: unknown, browser: unknown };
-    const parsed = Bowser.parse(userAgent);
-    const os = [parsed.os.name, parsed.os.versionName ?? parsed.os.version].filter(Boolean).join(' ');
-    const kind = parsed.platform.type ? t(`security:sessions.platforms.${parsed.platform.type}`, { defaultValue: parsed.platform.type }) : '';
-    const browser = [parsed.browser.name, parsed.browser.version?.split('.')[0]].filter(Boolean).join(' ');
-    return { device: [os, kind].filter(Boolean).join(' · ') || unknown, browser: browser || unknown };
-  }
+  const describe = (userAgent: string | null) => describeUserAgent(userAgent, t);
 
   async function sessionsOf(userId: number, currentHash?: string) {
-    return (await app.sessions.listOf(userId)).map((s) => ({
+    const rows = (await app.sessions.listOf(userId)).map((s) => ({
       id: s.id, current: s.tokenHash === currentHash, ...describe(s.userAgent), address: s.address,
       createdAt: new Date(s.createdAt).toISOString(), lastSeenAt: new Date(s.lastSeenAt).toISOString(),
     }));
+    // "Ta sesja" first: the one a person recognises, the others measured against it (issue 49)
+    return [...rows.filter((s) => s.current), ...rows.filter((s) => !s.current)];
   }
 
   /** Ends the session of `userId` named by its list id; false when there is none. */

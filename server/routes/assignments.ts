@@ -10,7 +10,7 @@ import type { DropoffInput, PickupInput } from '../repositories/assignments.ts';
 import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeOfResource } from './scopes.ts';
-import { actorOf, diffRows, recordChange } from '../audit/index.ts';
+import { actorOf } from '../audit/index.ts';
 
 export default async function assignmentRoutes(app: FastifyInstance) {
   const op = (action: string, summary: string) => ({ resource: 'assignment', action, summary });
@@ -28,11 +28,9 @@ export default async function assignmentRoutes(app: FastifyInstance) {
       const session = request.session!;
       const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
         () => app.assignments.pickup(request.body, scopeOfResource(app, 'car', session), session.userId,
-          async (trx, { przydzialId: id }) => {
-            await app.webhooks.emit(trx, { event: 'vehicle.handed_over', id });
-            // the trail (issue 37), last: the handover as given (its reading is the vehicle's current one from now on)
-            await recordChange(trx as any, { actor: actorOf(request), resource: 'assignment', recordKey: id, action: 'pickup', changes: diffRows(null, request.body as any, Object.keys(request.body)) });
-          }));
+          // the one write path (issue 45): vehicle.handed_over and the trail's entry, the handover as
+          // given (its reading is the vehicle's current one from now on), in the handover's transaction
+          (trx, { przydzialId: id }) => app.writes.record(trx, { actor: actorOf(request), resource: 'assignment', key: id, action: 'pickup', after: { ...request.body } })));
       return saved(przydzialId);
     },
   });
@@ -44,10 +42,7 @@ export default async function assignmentRoutes(app: FastifyInstance) {
       const session = request.session!;
       const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
         () => app.assignments.dropoff(request.body, scopeOfResource(app, 'car', session), session.userId,
-          async (trx, { przydzialId: id }) => {
-            await app.webhooks.emit(trx, { event: 'vehicle.returned', id });
-            await recordChange(trx as any, { actor: actorOf(request), resource: 'assignment', recordKey: id, action: 'dropoff', changes: diffRows(null, request.body as any, Object.keys(request.body)) });
-          }));
+          (trx, { przydzialId: id }) => app.writes.record(trx, { actor: actorOf(request), resource: 'assignment', key: id, action: 'dropoff', after: { ...request.body } })));
       return saved(przydzialId);
     },
   });

@@ -3,6 +3,8 @@
  * itself is the `audit` table resource (schemas/resources/audit.json, ADMIN only). Each field is
  * labelled as the forms name it and each value as the screens show it (server/audit/labels.ts).
  */
+import { untrackedBefore } from '../audit/trail-start.ts';
+import { timeZoneOf } from '../config/locale.ts';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.ts';
 import { sql } from 'kysely';
@@ -95,7 +97,8 @@ export default async function auditRoutes(app: FastifyInstance) {
           before: names.value(row.resource, field, stored[field]![0]), after: names.value(row.resource, field, stored[field]![1]),
         }));
       });
-      return { changes, more: rows.length > HISTORY_LIMIT };
+      const more = rows.length > HISTORY_LIMIT;
+      return { changes, more, untrackedBefore: await untrackedBefore(app.db, rows, more, timeZoneOf(bundle.config)) };
     },
   });
 }

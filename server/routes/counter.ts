@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CounterInput } from '../repositories/counter.ts';
 import { withFailureMessage } from '../repositories/write-rules.ts';
 import { scopeOfResource } from './scopes.ts';
-import { actorOf, recordChange } from '../audit/index.ts';
+import { actorOf } from '../audit/index.ts';
 
 export default async function counterRoutes(app: FastifyInstance) {
   app.post<{ Body: CounterInput }>('/api/counter', {
@@ -16,13 +16,13 @@ export default async function counterRoutes(app: FastifyInstance) {
       const session = request.session!;
       const result = await withFailureMessage(app, request, 'car:counter.failed',
         () => app.counter.add(request.body, scopeOfResource(app, 'car', session), session.userId,
-          async (trx, r) => {
-            await app.webhooks.emit(trx, { event: 'reading.added', id: r.pojazdId, facts: { licznik: r.licznik, palStan: r.palStan ?? null, data: new Date(r.at).toISOString() } });
-            // the trail (issue 37), last: the vehicle's reading before and the new one
-            await recordChange(trx as any, { actor: actorOf(request), resource: 'car', recordKey: r.pojazdId, action: 'reading', changes: {
-              aktStanLicz: [r.before.aktStanLicz, r.licznik], data: [null, new Date(r.at).toISOString()], ...(r.palStan == null ? {} : { palStan: [null, r.palStan] }),
-            } });
-          }));
+          // the one write path (issue 45): reading.added to the subscribed systems and the trail's
+          // entry (the vehicle's reading before and the new one), in the reading's transaction
+          (trx, r) => app.writes.record(trx, {
+            actor: actorOf(request), resource: 'car', key: r.pojazdId, action: 'reading',
+            extra: { aktStanLicz: [r.before.aktStanLicz, r.licznik], data: [null, new Date(r.at).toISOString()], ...(r.palStan == null ? {} : { palStan: [null, r.palStan] }) },
+            facts: { licznik: r.licznik, palStan: r.palStan ?? null, data: new Date(r.at).toISOString() },
+          })));
       return { ...result, message: app.config.t('car:counter.saved') };
     },
   });

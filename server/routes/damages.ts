@@ -17,7 +17,7 @@ import type { DamageInput } from '../repositories/damages.ts';
 import type { Condition } from '../../runtime/core/conditions.ts';
 import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
 import { scopeOfResource } from './scopes.ts';
-import { actorOf, diffRows, recordChange } from '../audit/index.ts';
+import { actorOf } from '../audit/index.ts';
 
 export default async function damageRoutes(app: FastifyInstance) {
   app.post<{ Body: DamageInput }>('/api/damage/add', {
@@ -35,18 +35,17 @@ export default async function damageRoutes(app: FastifyInstance) {
       const scope = scopeOfResource(app, 'car', session);
       const added = await withFailureMessage(app, request, 'damage:messages.addFailed',
         () => app.damages.add(request.body, scope, { userId: session.userId, role: session.role },
-          // the client's fleet managers hear of it, in the damage's own transaction (issue 25)
-          async (trx, added) => {
-            await app.notifications.record(trx, {
+          // the one write path (issue 45): the client's fleet managers hear of it (issue 25), the
+          // subscribed systems get damage.reported (issue 35), and the trail records the report as
+          // the wizard sent it with the order row it made (issue 37), in the damage's own transaction
+          (trx, added) => app.writes.record(trx, {
+            actor: actorOf(request), resource: 'damage', key: added.sprawaId, action: 'create',
+            after: { ...request.body, nrSprawy: added.nrSprawy, autId: added.autId },
+            notify: {
               occurrence: { kind: 'damageCreated' }, entityId: added.sprawaId, seq: added.sprawaId, actorUserId: session.userId,
               record: { klientSymbol: added.klientSymbol, zgloEmail: added.zgloEmail }, payload: { by: session.login },
-            });
-            // and the systems subscribed to it (issue 35), in the same transaction
-            await app.webhooks.emit(trx, { event: 'damage.reported', id: added.sprawaId });
-            // the trail (issue 37), last: the report as the wizard sent it, and the order row it made
-            const reported: Record<string, unknown> = { ...request.body, nrSprawy: added.nrSprawy, autId: added.autId };
-            await recordChange(trx as any, { actor: actorOf(request), resource: 'damage', recordKey: added.sprawaId, action: 'create', changes: diffRows(null, reported, Object.keys(reported)) });
-          }));
+            },
+          })));
       return { ...added, message: app.config.t('damage:messages.added') };
     },
   });

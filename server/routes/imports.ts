@@ -23,6 +23,10 @@ import { formatOf, ImportFileError, openRows, type Cell } from '../imports/read-
 import { importLimits } from '../imports/service.ts';
 import { mayImport } from '../integration/scopes.ts';
 import { fileFormatOf } from '../imports/files.ts';
+import { approvedDryRun, runAnswerExtras, errorValue } from '../imports/approval.ts';
+import { createHash } from 'node:crypto';
+import { importRuns } from '../imports/runs.ts';
+import { actorOf as auditActorOf } from '../audit/index.ts';
 
 const errorResponse = { $ref: 'error-response#' };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } } };
@@ -43,6 +47,9 @@ export default async function importRoutes(app: FastifyInstance) {
   const op = (action: string, summary: string) => ({ resource: 'import', action, summary });
   const notFound = () => new HttpError(404, t('errors:notFound'));
   const invalid = (field: string, message: string, code = 'VALIDATION') => new HttpError(400, message, { code, errors: [{ field, message }] });
+
+  // the run's and the mapping's rows: server/imports/runs.ts (issue 45: routes are HTTP only)
+  const runs = importRuns(app.db);
 
   await app.register(multipart, { throwFileSizeLimit: false });
   app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (_request, payload, done) => done(null, payload));
@@ -67,7 +74,7 @@ export default async function importRoutes(app: FastifyInstance) {
 
   const runAnswer = async (row: any, withErrors = true) => {
     const errors = withErrors
-      ? await app.db.selectFrom('import_error').select(['rowNo', 'column', 'message']).where('runId', '=', row.id).orderBy('rowNo').orderBy('seq').limit(ERRORS_SHOWN).execute()
+      ? await app.db.selectFrom('import_error').select(['rowNo', 'column', 'message', 'cells']).where('runId', '=', row.id).orderBy('rowNo').orderBy('seq').limit(ERRORS_SHOWN).execute()
       : [];
     return {
       id: Number(row.id), declaration: row.declaration, fileName: row.fileName, mode: row.mode, onError: row.onError, missing: row.missing,
@@ -77,8 +84,9 @@ export default async function importRoutes(app: FastifyInstance) {
       progress: { rows: row.progressRows, total: row.progressTotal },
       counts: { new: row.countNew, changed: row.countChanged, unchanged: row.countUnchanged, deactivated: row.countDeactivated, errors: row.countErrors },
       message: row.message,
-      errors: errors.map((e) => ({ row: e.rowNo, column: e.column, message: e.message })),
+      errors: errors.map((e) => ({ row: e.rowNo, column: e.column, message: e.message, ...errorValue(row.columns, e) })),
       unknownColumns: row.unknownColumns ?? [],
+      ...runAnswerExtras(row, app.config.bundle.imports[row.declaration]),
     };
   };
   const tooLarge = (limit: string) => new HttpError(413, t('import:errors.tooLarge', { limit }), { code: 'IMPORT_TOO_LARGE' });
@@ -92,7 +100,7 @@ export default async function importRoutes(app: FastifyInstance) {
       const bundle = app.config.bundle;
       const integration = integrationOf(request);
       const decls = Object.values(bundle.imports).filter((d) => !integration || mayImport(request, d.import));
-      const remembered = await app.db.selectFrom('import_mapping').select(['declaration', 'mapping']).where('variant', '=', bundle.variant).execute();
+      const remembered = await runs.mappings(bundle.variant);
       return decls.map((decl) => ({
         name: decl.import,
         label: t(decl.label ?? `${decl.entity}:title`),
@@ -123,9 +131,7 @@ export default async function importRoutes(app: FastifyInstance) {
         if (field !== null && !known.has(field)) throw invalid(`mapping.${column}`, t('import:errors.badMapping'));
       }
       const variant = app.config.bundle.variant;
-      await app.db.insertInto('import_mapping').values({ declaration: decl.import, variant, mapping: JSON.stringify(request.body.mapping) })
-        .onConflict((oc) => oc.columns(['declaration', 'variant']).doUpdateSet({ mapping: JSON.stringify(request.body.mapping), updatedAt: new Date() }))
-        .execute();
+      await runs.saveMapping(app.writes, auditActorOf(request), decl.import, variant, request.body.mapping);
       return { message: t('import:messages.mappingSaved') };
     },
   });
@@ -192,12 +198,12 @@ export default async function importRoutes(app: FastifyInstance) {
   app.post<{ Querystring: Record<string, string | undefined> }>('/api/import/runs', {
     config: {
       access: ACCESS, keys: 'import', signed: false, bodyTypes: ['multipart/form-data', 'application/x-ndjson'],
-      operation: { ...op('createRun', 'Create an import run (file or JSON lines), dry or real'), streamedBody: { mediaType: 'multipart/form-data', schema: 'import-run-request', description: 'Fields `declaration`, `mode`, `onError`, `missing`, `mapping` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>).', alternative: { mediaType: 'application/x-ndjson', schemasPrefix: IMPORT_ROW_PREFIX } } },
+      operation: { ...op('createRun', 'Create an import run (file or JSON lines), dry or real'), streamedBody: { mediaType: 'multipart/form-data', schema: 'import-run-request', description: 'Fields `declaration`, `mode`, `onError`, `missing`, `mapping`, `dryRun`, `confirmDeactivated` and the file as the part `file`. Alternatively `Content-Type: application/x-ndjson` with those fields as query parameters and one JSON object per line (its schema per declaration: import-row-<declaration>).', alternative: { mediaType: 'application/x-ndjson', schemasPrefix: IMPORT_ROW_PREFIX } } },
     },
     schema: {
       description: 'Streams the file into the database and queues the run (202). Signed like every POST (X-Nonce, X-Signature over the raw body), except for an integration key. ' +
         'Idempotency-Key: the same key from the same caller answers the same run. Over the configured rows or bytes: 413 with the limit in words.',
-      querystring: { type: 'object', properties: { declaration: { type: 'string' }, mode: { type: 'string' }, onError: { type: 'string' }, missing: { type: 'string' }, mapping: { type: 'string' }, fileName: { type: 'string' } } },
+      querystring: { type: 'object', properties: { declaration: { type: 'string' }, mode: { type: 'string' }, onError: { type: 'string' }, missing: { type: 'string' }, mapping: { type: 'string' }, fileName: { type: 'string' }, dryRun: { type: 'string' }, confirmDeactivated: { type: 'string' } } },
       headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', maxLength: 200 } } },
       response: { 202: { $ref: 'import-run-created#' }, 400: errorResponse, 401: errorResponse, 403: errorResponse, 413: errorResponse, 415: errorResponse },
     },
@@ -212,7 +218,7 @@ export default async function importRoutes(app: FastifyInstance) {
     const isNdjson = /ndjson|jsonl/.test(String(request.headers['content-type'] ?? ''));
     if (!isNdjson && !request.isMultipart()) throw new HttpError(415, t('errors:unsupportedMediaType'), { code: 'UNSUPPORTED_MEDIA_TYPE' });
     if (idempotencyKey) {
-      const known = await app.db.selectFrom('import_run').select(['id', 'state']).where('actor', '=', actor).where('idempotencyKey', '=', idempotencyKey).where('state', '!=', 'receiving').executeTakeFirst();
+      const known = await runs.known(actor, idempotencyKey);
       if (known) {
         request.raw.resume();
         return reply.status(202).send({ id: Number(known.id), state: known.state });
@@ -229,25 +235,27 @@ export default async function importRoutes(app: FastifyInstance) {
 
     /** Stores the stream in pieces of 1 MB under a new run; counts the rows of a text file on the way. */
     const receive = async (stream: AsyncIterable<Buffer> & { truncated?: boolean }, fileName: string, format: 'csv' | 'xlsx' | 'ndjson' | 'zip' | 'pdf') => {
-      const created = await app.db.insertInto('import_run').values({
+      runId = await runs.open({
         declaration: fields.declaration ?? '', variant: app.config.bundle.variant, fileName, format, mode: 'dryRun', onError: 'allOrNothing', missing: 'keep',
         state: 'receiving', actor, userId: integration ? null : session.userId, integrationKeyId: integration?.keyId ?? null,
         createdByName: session.login, clients: integration && integration.clients !== 'all' ? JSON.stringify(integration.clients) : null,
-      }).returning('id').executeTakeFirstOrThrow();
-      runId = Number(created.id);
+      });
       let pending: Buffer[] = [];
       let pendingBytes = 0;
       let seq = 0;
       let bytes = 0;
       let lines = 0;
+      // the file's fingerprint: an import naming its dry run must carry the very file it read (issue 49)
+      const sha256 = createHash('sha256');
       const flush = async () => {
         if (!pendingBytes) return;
-        await app.db.insertInto('import_file_chunk').values({ runId: runId!, seq: seq++, data: Buffer.concat(pending) }).execute();
+        await runs.addChunk(runId!, seq++, Buffer.concat(pending));
         pending = [];
         pendingBytes = 0;
       };
       for await (const chunk of stream) {
         bytes += chunk.length;
+        sha256.update(chunk);
         if (bytes > limits.maxBytes) throw tooLarge(`${limits.megabytes} MB`);
         if (format === 'csv' || format === 'ndjson') {
           for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
@@ -260,7 +268,7 @@ export default async function importRoutes(app: FastifyInstance) {
       }
       if (stream.truncated) throw tooLarge(`${limits.megabytes} MB`);
       await flush();
-      await app.db.updateTable('import_run').set({ bytes }).where('id', '=', runId).execute();
+      await runs.received(runId, bytes, sha256.digest('hex'));
     };
 
     try {
@@ -290,8 +298,8 @@ export default async function importRoutes(app: FastifyInstance) {
       if (runId === undefined) throw invalid('file', t('import:errors.fileRequired'));
       const decl = declarationFor(request, fields.declaration);
       // an import of files takes a zip or a PDF, an import of rows never (files.ts)
-      const received = await app.db.selectFrom('import_run').select('format').where('id', '=', runId).executeTakeFirstOrThrow();
-      const isFile = received.format === 'zip' || received.format === 'pdf';
+      const received = await runs.format(runId);
+      const isFile = received === 'zip' || received === 'pdf';
       if (decl.files && !isFile) throw invalid('file', t('import:errors.filesOnly'));
       if (!decl.files && isFile) throw invalid('file', t('import:errors.format'));
       const mode = fields.mode ?? 'dryRun';
@@ -313,35 +321,39 @@ export default async function importRoutes(app: FastifyInstance) {
           throw invalid('mapping', t('import:errors.badMapping'));
         }
       }
+      const fileSha256 = await runs.fileSha256(runId);
+      const dryRunId = await approvedDryRun(app.db, { actor, decl, mode, onError, missing, mapping, fileSha256, dryRun: fields.dryRun, confirmDeactivated: fields.confirmDeactivated }, t);
       try {
-        await app.db.updateTable('import_run').set({
-          declaration: decl.import, mode, onError, missing, mapping: mapping ? JSON.stringify(mapping) : null, state: 'queued', idempotencyKey,
-        }).where('id', '=', runId).execute();
+        await runs.queue(runId, {
+          declaration: decl.import, mode, onError, missing, mapping: mapping ? JSON.stringify(mapping) : null, idempotencyKey, dryRunId,
+        });
       } catch (error) {
         // the same Idempotency-Key raced in twice: the first one's run is the answer
         if ((error as { code?: string }).code !== '23505') throw error;
-        await app.db.deleteFrom('import_run').where('id', '=', runId).execute();
-        const known = await app.db.selectFrom('import_run').select(['id', 'state']).where('actor', '=', actor).where('idempotencyKey', '=', idempotencyKey).executeTakeFirstOrThrow();
+        await runs.drop(runId);
+        const known = (await runs.known(actor, idempotencyKey!, false))!;
         return reply.status(202).send({ id: Number(known.id), state: known.state });
       }
       await app.imports.dispatch(runId);
       return reply.status(202).send({ id: runId, state: 'queued' });
     } catch (error) {
-      if (runId !== undefined) await app.db.deleteFrom('import_run').where('id', '=', runId).where('state', '=', 'receiving').execute().catch(() => undefined);
+      if (runId !== undefined) await runs.drop(runId, true).catch(() => undefined);
       if (error instanceof HttpError && error.statusCode === 413) reply.header('connection', 'close');
       throw error;
     }
   }
 
-  app.get<{ Querystring: { page?: string; size?: string } }>('/api/import/runs', {
-    config: { access: ACCESS, keys: 'import', operation: op('runs', 'The import runs, newest first') },
-    schema: { querystring: { $ref: 'import-page-query#' }, response: { 200: { $ref: 'import-run-list#' }, 400: errorResponse, 401: errorResponse, 403: errorResponse } },
+  app.get<{ Querystring: { page?: string; size?: string; mode?: 'dryRun' | 'import' } }>('/api/import/runs', {
+    config: { access: ACCESS, keys: 'import', operation: op('runs', 'The import runs, newest first (only dry runs or only imports with mode)') },
+    schema: { querystring: { $ref: 'import-runs-query#' }, response: { 200: { $ref: 'import-run-list#' }, 400: errorResponse, 401: errorResponse, 403: errorResponse } },
     handler: async (request) => {
       const page = Number(request.query.page ?? 1);
       const size = Number(request.query.size ?? 20);
+      const { mode } = request.query;
+      const runs = () => (mode ? visibleRuns(request).where('mode', '=', mode) : visibleRuns(request));
       const [rows, total] = await Promise.all([
-        visibleRuns(request).selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
-        visibleRuns(request).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+        runs().selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
+        runs().select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows: await Promise.all(rows.map((r) => runAnswer(r, false))), total: Number(total.n) };
     },
@@ -367,10 +379,10 @@ export default async function importRoutes(app: FastifyInstance) {
       const page = Number(request.query.page ?? 1);
       const size = Number(request.query.size ?? 50);
       const [rows, total] = await Promise.all([
-        app.db.selectFrom('import_error').select(['rowNo', 'column', 'message']).where('runId', '=', run.id).orderBy('rowNo').orderBy('seq').limit(size).offset((page - 1) * size).execute(),
+        app.db.selectFrom('import_error').select(['rowNo', 'column', 'message', 'cells']).where('runId', '=', run.id).orderBy('rowNo').orderBy('seq').limit(size).offset((page - 1) * size).execute(),
         app.db.selectFrom('import_error').select((eb) => eb.fn.countAll<string>().as('n')).where('runId', '=', run.id).executeTakeFirstOrThrow(),
       ]);
-      return { rows: rows.map((e) => ({ row: e.rowNo, column: e.column, message: e.message })), total: Number(total.n) };
+      return { rows: rows.map((e) => ({ row: e.rowNo, column: e.column, message: e.message, ...errorValue(run.columns, e) })), total: Number(total.n) };
     },
   });
 

@@ -126,7 +126,16 @@ export default async function integrationAccountRoutes(app: FastifyInstance) {
     },
   });
 
-  app.post<{ Body: { validTo?: string | null } | undefined; Params: { id: string } }>('/api/integration-accounts/:id/keys', {
+  app.delete<{ Params: { id: string } }>('/api/integration-accounts/:id', {
+    config: { access, operation: op('delete', 'Remove an integration account and its keys (the trail keeps its history)') },
+    schema: { params: idParams, response: { 200: { $ref: 'message-response#' }, 404: errorResponse } },
+    handler: async (request) => {
+      if (!(await repository.remove(Number(request.params.id), actorOf(request)))) throw notFound();
+      return { message: t('integration-account:messages.deleted') };
+    },
+  });
+
+  app.post<{ Body: { name?: string | null; validTo?: string | null } | undefined; Params: { id: string } }>('/api/integration-accounts/:id/keys', {
     config: { access, operation: op('createKey', 'A new key of an integration account, shown in this answer only') },
     schema: {
       description: 'At most two keys of an account are active at once (rotation: make the new one, switch the system over, revoke the old one); a third is refused with 400.',
@@ -137,7 +146,7 @@ export default async function integrationAccountRoutes(app: FastifyInstance) {
     handler: async (request, reply) => {
       const now = app.clock();
       const expiresAt = validity(request.body?.validTo ?? null, now);
-      const made = await repository.createKey(Number(request.params.id), expiresAt, actorOf(request));
+      const made = await repository.createKey(Number(request.params.id), expiresAt, actorOf(request), request.body?.name?.trim() || null);
       if (made === 'noAccount') throw notFound();
       if (made === 'tooMany') {
         const message = t('integration-account:errors.tooManyKeys');

@@ -20,25 +20,11 @@
  * No integration key calls them (no `integration` declaration: 403 KEY_NOT_ALLOWED).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
-import type { DB } from '../db/types.generated.ts';
-import { actorOf, CHANGED, recordChange } from '../audit/index.ts';
-import { timeZoneOf } from '../config/locale.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
-import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
-import { HttpError } from '../http-error.ts';
+import { redeemDownloadToken } from '../downloads/tokens.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
-import { findPerson, findPersonByEmployee, type Person } from '../personal-data/person.ts';
-import { anonymise, exportArchive, personRows, type Pseudonym } from '../personal-data/service.ts';
+import { EMPLOYEE_RESOURCE, personalDataService, PERSONAL_DATA_TOKEN_KIND, RESOURCE, ZIP_MIME } from '../personal-data/requests.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
-import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
-
-const RESOURCE = 'users';
-/** The trail's and the OpenAPI document's resource of an employee (routes/employees.ts records under it too). */
-const EMPLOYEE_RESOURCE = 'employee';
-/** What a personal-data token opens (download_token.kind); refId is the export_file id. */
-export const PERSONAL_DATA_TOKEN_KIND = 'personal-data';
-const ZIP_MIME = 'application/zip';
 
 const errorResponse = { $ref: 'error-response#' };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$', description: 'the user\'s id' } } };
@@ -51,32 +37,13 @@ const linkAnswer = {
   },
 };
 
-/** The calendar day in the configured zone as YYYY-MM-DD (the file name). */
-const dayIn = (timeZone: string, now = new Date()) => new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-
 export default async function personalDataRoutes(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
   const op = (action: string, summary: string) => ({ resource: RESOURCE, action, summary });
   const employeeOp = (action: string, summary: string) => ({ resource: EMPLOYEE_RESOURCE, action, summary });
   const admin = { roles: ['ADMIN' as const] };
-  const notFound = () => new HttpError(404, t('errors:notFound'));
-
-  /** The pseudonym of an account (by its id) or of an employee without one (by pracId): "Osoba zanonimizowana 12", "Pracownik zanonimizowany 7". */
-  const pseudonymOf = (of: { userId: number } | { pracId: number }): Pseudonym => {
-    const [key, id] = 'userId' in of ? ['personal-data:pseudonym', of.userId] : ['personal-data:employeePseudonym', of.pracId];
-    const firstName = t(`${key}.firstName`, { id });
-    const lastName = t(`${key}.lastName`, { id });
-    return { login: t('personal-data:pseudonym.login', { id }), firstName, lastName, fullName: `${firstName} ${lastName}` };
-  };
-  const pseudonymOfPerson = (person: Person) => (person.userId !== null ? pseudonymOf({ userId: person.userId }) : pseudonymOf({ pracId: person.pracId! }));
-  const isAnonymised = (person: Person) => {
-    const pseudonym = pseudonymOfPerson(person);
-    return person.userId !== null ? person.login === pseudonym.login : person.firstName === pseudonym.firstName && person.lastName === pseudonym.lastName;
-  };
-  /** Where the trail records what was done to the person: their account, else their employee record. */
-  const recordOf = (person: Person) => (person.userId !== null
-    ? { resource: RESOURCE, recordKey: person.userId }
-    : { resource: EMPLOYEE_RESOURCE, recordKey: person.pracId! });
+  // the export, the anonymisation and their trail entries: server/personal-data/requests.ts (issue 45: routes are HTTP only)
+  const { exportPerson, anonymiseUser, anonymiseEmployee, takeExport } = personalDataService(app);
 
   const responses = { 400: errorResponse, 403: errorResponse, 404: errorResponse };
   const exportDescription = 'Builds a zip of every row the portal holds that names the person: the account, the employee record, assignments, readings, orders and damages ' +
@@ -84,103 +51,11 @@ export default async function personalDataRoutes(app: FastifyInstance) {
     'saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. ' +
     'Recorded in the audit trail.';
 
-  /** The export of a person (RODO art. 15, 20): the zip kept for one download by this administrator's session, recorded. */
-  async function exportPerson(request: FastifyRequest, person: Person) {
-    const session = request.session!;
-    const files = await personRows(app.db, app.config.bundle, person);
-    const timeZone = timeZoneOf(app.config.bundle.config);
-    const at = dateTimeText(new Date(), timeZone);
-    const name = `${person.firstName} ${person.lastName}`;
-    const content = await exportArchive(files, {
-      heading: [
-        person.userId !== null
-          ? t('personal-data:archive.heading', { name, login: person.login, id: person.userId })
-          : t('personal-data:archive.employeeHeading', { name, id: person.pracId }),
-        t('personal-data:archive.madeAt', { at, admin: session.login }),
-      ],
-      formats: [t('personal-data:archive.formats'), t('personal-data:archive.omitted')],
-      describe: (file) => t(`personal-data:archive.files.${file}`),
-      rows: (count) => t('personal-data:archive.rows', { count }),
-    });
-    const filename = person.login !== null
-      ? t('personal-data:archive.filename', { login: person.login, day: dayIn(timeZone) })
-      : t('personal-data:archive.employeeFilename', { id: person.pracId, day: dayIn(timeZone) });
-    const expiresAt = new Date(Date.now() + DOWNLOAD_TOKEN_TTL_MS);
-    const token = await app.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('export_file').where('expiresAt', '<', new Date()).execute();
-      const file = await trx.insertInto('export_file').values({ userId: session.userId, filename, mime: ZIP_MIME, content, expiresAt }).returning('id').executeTakeFirstOrThrow();
-      const issued = await issueDownloadToken(trx, session, { kind: PERSONAL_DATA_TOKEN_KIND, refId: String(file.id) });
-      // who exported whom, what it held (the trail's last statement: server/audit/record.ts)
-      await recordChange(trx, {
-        actor: actorOf(request), ...recordOf(person), action: 'personal-data-export',
-        changes: { files: [null, Object.fromEntries(files.map((f) => [f.store.file, f.rows.length]))] },
-      });
-      return issued;
-    });
-    return { message: t('personal-data:messages.exportReady'), data: `/api/personal-data/download?token=${encodeURIComponent(token)}` };
-  }
-
-  /**
-   * Forgets a person (RODO art. 17) in one transaction: `lockAndFind` locks the person's row (two
-   * administrators at once, or an edit meanwhile, wait) and reads them; refused while they have an
-   * open vehicle assignment or are anonymised already.
-   */
-  async function anonymisePerson(request: FastifyRequest, lockAndFind: (trx: Transaction<DB>) => Promise<Person | null>) {
-    const person = await app.db.transaction().execute(async (trx) => {
-      const person = await lockAndFind(trx);
-      if (!person) throw notFound();
-      if (person.userId !== null && person.userId === request.session!.userId) throw new HttpError(400, t('personal-data:errors.self'), { code: 'ANONYMISE_SELF' });
-      if (isAnonymised(person)) throw new HttpError(409, t('personal-data:errors.alreadyAnonymised'), { code: 'ALREADY_ANONYMISED' });
-      if (person.pracId !== null) {
-        const open = await trx.selectFrom('vehicle_assignment as a').innerJoin('car as c', 'c.pojazdId', 'a.pojazdId')
-          .select(['c.rejestr', 'a.dataWy']).where('a.pracId', '=', person.pracId).where('a.dataZd', 'is', null).orderBy('a.dataWy').executeTakeFirst();
-        if (open) {
-          const dataWy = dateText(new Date(open.dataWy), timeZoneOf(app.config.bundle.config));
-          throw new HttpError(409, t('personal-data:errors.openAssignment', { rejestr: open.rejestr, dataWy }), { code: 'OPEN_ASSIGNMENT' });
-        }
-      }
-      const pseudonym = pseudonymOfPerson(person);
-      // the trail learns nothing it did not hold: the values before are "zmieniono", the after is the pseudonym
-      const before: Record<string, unknown> = person.userId !== null
-        ? await trx.selectFrom('app_user').select(['email', 'telefon', 'telefonKom', 'ssoSubject']).where('id', '=', person.userId).executeTakeFirstOrThrow()
-        : await trx.selectFrom('employee').select(['email', 'telefon', 'telefonKom', 'nrPrac', 'ulica', 'kodPoczt', 'miejscow']).where('pracId', '=', person.pracId!).executeTakeFirstOrThrow();
-      const counts = await anonymise(trx, app.config.bundle, person, pseudonym);
-      // every session of the account ends; each process's session cache hears of it at the commit (migration 008)
-      if (person.userId !== null) await app.sessions.revokeAllOf(person.userId, undefined, trx);
-      await recordChange(trx, {
-        actor: actorOf(request), ...recordOf(person), action: 'anonymise',
-        changes: {
-          ...(person.userId !== null ? { login: [CHANGED, pseudonym.login] } : {}),
-          firstName: [CHANGED, pseudonym.firstName], lastName: [CHANGED, pseudonym.lastName],
-          ...Object.fromEntries(Object.entries(before).filter(([, v]) => v).map(([k]) => [k, [CHANGED, null]])),
-          rewrittenRows: [null, counts],
-        },
-      });
-      return person;
-    });
-    return { message: t(person.userId !== null ? 'personal-data:messages.anonymised' : 'personal-data:messages.employeeAnonymised') };
-  }
-
-  /** The account row locked, then the person of it. */
-  const lockedUser = (id: number) => async (trx: Transaction<DB>) => {
-    const locked = await trx.selectFrom('app_user').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
-    return locked ? findPerson(trx, id) : null;
-  };
-  /** The employee row (and the account of it, if any) locked, then the person of it. */
-  const lockedEmployee = (pracId: number) => async (trx: Transaction<DB>) => {
-    const locked = await trx.selectFrom('employee').select('pracId').where('pracId', '=', pracId).forUpdate().executeTakeFirst();
-    if (!locked) return null;
-    await trx.selectFrom('app_user').select('id').where('pracId', '=', pracId).forUpdate().execute();
-    return findPersonByEmployee(trx, pracId);
-  };
-
   app.post<{ Params: { id: string } }>('/api/users/:id/personal-data/export', {
     config: { access: admin, operation: op('personalDataExport', 'Export every row that names a person (RODO) as a one-time download') },
     schema: { description: exportDescription, params: idParams, response: { 200: linkAnswer, ...responses } },
     handler: async (request) => {
-      const person = await findPerson(app.db, Number(request.params.id));
-      if (!person) throw notFound();
-      return exportPerson(request, person);
+      return exportPerson(request, { userId: Number(request.params.id) });
     },
   });
 
@@ -191,9 +66,7 @@ export default async function personalDataRoutes(app: FastifyInstance) {
       params: employeeParams, response: { 200: linkAnswer, ...responses },
     },
     handler: async (request) => {
-      const person = await findPersonByEmployee(app.db, Number(request.params.pracId));
-      if (!person) throw notFound();
-      return exportPerson(request, person);
+      return exportPerson(request, { pracId: Number(request.params.pracId) });
     },
   });
 
@@ -212,9 +85,7 @@ export default async function personalDataRoutes(app: FastifyInstance) {
       // the administrator must still be one (a role cannot change, but the account may have ended)
       const issuer = await app.users.byId(redeemed.userId);
       if (!issuer || issuer.rola !== 'ADMIN') return refuse();
-      const file = await app.db.deleteFrom('export_file')
-        .where('id', '=', Number(redeemed.refId)).where('userId', '=', redeemed.userId).where('expiresAt', '>', new Date())
-        .returning(['filename', 'mime', 'content']).executeTakeFirst();
+      const file = await takeExport(Number(redeemed.refId), redeemed.userId);
       if (!file) return refuse();
       return sendDownload(reply, { filename: file.filename, mime: file.mime, content: file.content });
     },
@@ -230,7 +101,7 @@ export default async function personalDataRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: string } }>('/api/users/:id/anonymise', {
     config: { access: admin, operation: op('anonymise', 'Anonymise a person (RODO art. 17) and close the account') },
     schema: { description: anonymiseDescription, params: idParams, response: anonymiseResponses },
-    handler: async (request: FastifyRequest<{ Params: { id: string } }>) => anonymisePerson(request, lockedUser(Number(request.params.id))),
+    handler: async (request: FastifyRequest<{ Params: { id: string } }>) => anonymiseUser(request, Number(request.params.id)),
   });
 
   app.post<{ Params: { pracId: string } }>('/api/employees/:pracId/anonymise', {
@@ -240,6 +111,6 @@ export default async function personalDataRoutes(app: FastifyInstance) {
         'one without has no account to close: the employee record is named by the pseudonym and emptied of its contact data.',
       params: employeeParams, response: anonymiseResponses,
     },
-    handler: async (request: FastifyRequest<{ Params: { pracId: string } }>) => anonymisePerson(request, lockedEmployee(Number(request.params.pracId))),
+    handler: async (request: FastifyRequest<{ Params: { pracId: string } }>) => anonymiseEmployee(request, Number(request.params.pracId)),
   });
 }

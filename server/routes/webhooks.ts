@@ -74,10 +74,12 @@ export default async function webhookRoutes(app: FastifyInstance) {
     handler: async (request) => app.webhooks.rotate(managerOf(request), id(request)),
   });
 
-  app.post('/api/webhooks/endpoints/:id/test', {
-    config: config('endpointTest', 'Send a test event (webhook.test) to this endpoint'),
-    schema: { params: idParams, response: { 200: { $ref: 'webhook-test-result#' }, 400: errorResponse, 404: errorResponse } },
-    handler: async (request) => app.webhooks.test(managerOf(request), id(request)),
+  app.post<{ Body: { wait?: boolean } | undefined }>('/api/webhooks/endpoints/:id/test', {
+    config: config('endpointTest', 'Send a test event (webhook.test); with wait, say what became of it'),
+    schema: { params: idParams, body: { $ref: 'webhook-test-request#' }, response: { 200: { $ref: 'webhook-test-result#' }, 400: errorResponse, 404: errorResponse } },
+    // the body is optional (callers before issue 49 send none): none is {}
+    preValidation: async (request) => { request.body ??= {}; },
+    handler: async (request) => app.webhooks.test(managerOf(request), id(request), { wait: request.body?.wait === true }),
   });
 
   app.get<{ Querystring: { offset?: string; limit?: string } }>('/api/webhooks/endpoints/:id/messages', {

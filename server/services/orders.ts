@@ -12,8 +12,9 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import { diffRows, recordChange, type Actor } from '../audit/index.ts';
+import { sql, type Transaction } from 'kysely';
+import { type Actor } from '../audit/index.ts';
+import type { DB } from '../db/types.generated.ts';
 import { defaultTyreAction, orderTotals, positionNet } from '../../runtime/core/order-values.ts';
 import type { Session } from '../auth/sessions.ts';
 import { timeZoneOf } from '../config/locale.ts';
@@ -95,8 +96,8 @@ export function orderService(app: FastifyInstance) {
    * so that its order's "Historia zmian" finds it (a child record's key, docs/decisions.md "Historia zmian").
    */
   const POSITION_AUDITED = POSITION_FIELDS.filter((f) => f !== 'pozId');
-  const recordPosition = (trx: Db, actor: Actor, action: string, pozId: number, before: PositionRow | null, after: PositionRow | null) =>
-    recordChange(trx as any, { actor, resource: 'order-position', recordKey: `${(after ?? before)!.autId}/${pozId}`, action, changes: diffRows(before, after, POSITION_AUDITED) });
+  const recordPosition = (trx: Transaction<DB>, actor: Actor, action: string, pozId: number, before: PositionRow | null, after: PositionRow | null) =>
+    app.writes.record(trx, { actor, resource: 'order-position', key: `${(after ?? before)!.autId}/${pozId}`, action, before, after, fields: POSITION_AUDITED });
 
   return {
     /** POST /api/order/add: the order and all its positions in one transaction. */
@@ -148,11 +149,10 @@ export function orderService(app: FastifyInstance) {
           autNr = `AUT/${new Date().getFullYear()}/${String(autId).padStart(7, '0')}`;
           await app.orders.setAuthorisation(trx, autId, autNr, session);
         }
-        // the systems subscribed to it hear of it, committed with the order or not at all (issue 35)
-        await app.webhooks.emit(trx, { event: 'order.created', id: autId });
-        // the trail (issue 37), last: every field the order was created with, and its positions as stored
+        // the one write path (issue 45): order.created to the subscribed systems (issue 35) and the
+        // trail (issue 37): every field the order was created with, and its positions as stored
         const created: Record<string, unknown> = { ...values, ...(autNr ? { autNr } : {}), positions: inserted.map(({ pozId: _, autId: __, ...p }) => p) };
-        await recordChange(trx as any, { actor, resource: 'order', recordKey: autId, action: 'create', changes: diffRows(null, created, Object.keys(created)) });
+        await app.writes.record(trx, { actor, resource: 'order', key: autId, action: 'create', after: created });
         return { order: { autId, autNr }, message: t(autNr ? 'order:messages.addedAndAccepted' : 'order:messages.added') };
       });
     },
@@ -190,8 +190,7 @@ export function orderService(app: FastifyInstance) {
         await app.orders.updateOrder(trx, autId, changes);
         const after = fields.length ? await app.orders.orderFields(trx, autId, fields) : {};
         // the trail (issue 37), last: the fields as stored before and after (an edit that changed nothing leaves none)
-        const diff = diffRows(before, after, fields);
-        if (Object.keys(diff).length) await recordChange(trx as any, { actor, resource: 'order', recordKey: autId, action: 'update', changes: diff });
+        await app.writes.record(trx, { actor, resource: 'order', key: autId, action: 'update', before, after, fields });
         return { message: t('order:messages.saved') };
       });
     },
@@ -209,13 +208,15 @@ export function orderService(app: FastifyInstance) {
         if (!(await app.orders.confirmPricing(trx, autId, state.status))) {
           throw new HttpError(409, t('order:messages.pricingAlreadyConfirmed'), { code: 'PRICING_CONFIRMED' });
         }
-        // the notifications commit with the confirmation, or not at all (issue 25); it happens once per order
-        await app.notifications.record(trx, {
-          occurrence: { kind: 'estimateConfirmed' }, entityId: autId, seq: 'confirmed', actorUserId: session.userId,
-          record: await app.orders.notificationFacts(trx, autId), payload: { by: session.login },
+        // the notifications (issue 25; once per order), order.estimate_confirmed and the trail commit
+        // with the confirmation, or not at all
+        await app.writes.record(trx, {
+          actor, resource: 'order', key: autId, action: 'confirm-pricing', extra: { pricingConfirmed: [false, true] },
+          notify: {
+            occurrence: { kind: 'estimateConfirmed' }, entityId: autId, seq: 'confirmed', actorUserId: session.userId,
+            record: await app.orders.notificationFacts(trx, autId), payload: { by: session.login },
+          },
         });
-        await app.webhooks.emit(trx, { event: 'order.estimate_confirmed', id: autId });
-        await recordChange(trx, { actor, resource: 'order', recordKey: autId, action: 'confirm-pricing', changes: { pricingConfirmed: [false, true] } });
         return { message: t('order:messages.pricingConfirmed') };
       });
     },
@@ -232,14 +233,16 @@ export function orderService(app: FastifyInstance) {
         });
         if (!moved) throw refused();
         const status = await app.orders.statusText(trx, to);
-        // the notifications commit with the move, or not at all (issue 25); the move's id names this occurrence
-        await app.notifications.record(trx, {
-          occurrence: { kind: 'orderStatusEntered', status: to }, entityId: autId, seq: moved, actorUserId: session.userId,
-          record: await app.orders.notificationFacts(trx, autId), payload: { status, by: session.login, transition: move.id },
+        // the notifications (issue 25; the move's id names this occurrence), order.status_changed and
+        // the trail (the status before and after, and which declared move it was) commit with the move
+        await app.writes.record(trx, {
+          actor, resource: 'order', key: autId, action: 'transition', extra: { status: [state.status, to], transition: [null, move.id] },
+          facts: { from: state.status, to, transition: move.id },
+          notify: {
+            occurrence: { kind: 'orderStatusEntered', status: to }, entityId: autId, seq: moved, actorUserId: session.userId,
+            record: await app.orders.notificationFacts(trx, autId), payload: { status, by: session.login, transition: move.id },
+          },
         });
-        await app.webhooks.emit(trx, { event: 'order.status_changed', id: autId, facts: { from: state.status, to, transition: move.id } });
-        // the trail (issue 37): the status before and after, and which declared move it was
-        await recordChange(trx, { actor, resource: 'order', recordKey: autId, action: 'transition', changes: { status: [state.status, to], transition: [null, move.id] } });
         return { message: t('order:messages.transitionDone', { status }) };
       });
     },
@@ -275,7 +278,7 @@ export function orderService(app: FastifyInstance) {
         checkServiceKind(p, state.autTyp, '');
         const kept = Object.fromEntries(rules().hiddenChildFields(caller(session), state as any, 'positions').map((f) => [f, (row as any)[f]]));
         const updated = await app.orders.updatePosition(trx, pozId, positionValues({ ...p, ...kept }, state.autTyp));
-        if (Object.keys(diffRows(row, updated, POSITION_AUDITED)).length) await recordPosition(trx, actor, 'update', pozId, row, updated);
+        await recordPosition(trx, actor, 'update', pozId, row, updated);
         return { position: visiblePosition(session, state as any, updated), message: t('order:messages.positionSaved') };
       });
     },
@@ -334,5 +337,5 @@ export default fp(
   async (app) => {
     app.decorate('orderService', orderService(app));
   },
-  { name: 'order-service', dependencies: ['config', 'db', 'table-queries', 'orders-repository', 'notifications'] },
+  { name: 'order-service', dependencies: ['config', 'db', 'table-queries', 'orders-repository', 'notifications', 'write-service'] },
 );

@@ -1,10 +1,10 @@
 /**
  * What the configuration check asks of screens/webhooks.json beyond its meta-schema: unique event
- * ids, each one the code raises; a resource that exists; each label in the locales.
+ * ids, each one a write raises (`on`) or the code raises by itself; a resource that exists; each label in the locales.
  */
 import type { WebhooksFile } from '../../runtime/core/generated/meta.ts';
 import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
-import { RAISED } from './events.ts';
+import { RAISED_BY_CODE } from './events.ts';
 
 export function checkWebhooks(file: WebhooksFile, ctx: ScreenCheckContext): void {
   const seen = new Set<string>();
@@ -12,7 +12,9 @@ export function checkWebhooks(file: WebhooksFile, ctx: ScreenCheckContext): void
     const at = (path: string) => `/events/${i}${path}`;
     if (seen.has(event.id)) ctx.problem(at('/id'), `event "${event.id}" is declared twice`);
     seen.add(event.id);
-    if (!(RAISED as readonly string[]).includes(event.id)) ctx.problem(at('/id'), `no code raises "${event.id}" (server/webhooks/events.ts RAISED: ${RAISED.join(', ')})`);
+    const byCode = (RAISED_BY_CODE as readonly string[]).includes(event.id);
+    if (!byCode && !event.on) ctx.problem(at('/on'), `"${event.id}" names no write that raises it (\`on\`: an action of "${event.resource}") and no code raises it (server/webhooks/events.ts RAISED_BY_CODE: ${RAISED_BY_CODE.join(', ')})`);
+    if (byCode && event.on) ctx.problem(at('/on'), `"${event.id}" is raised by its own code (server/webhooks/events.ts RAISED_BY_CODE), not by a write`);
     if (event.schema) {
       if (!ctx.schemas[event.schema]) ctx.problem(at('/schema'), `"${event.schema}" is not a schema of schemas/api/`);
     } else if (!ctx.resources[event.resource]) ctx.problem(at('/resource'), `"${event.resource}" is not a resource of schemas/resources/`);

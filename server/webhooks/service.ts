@@ -16,14 +16,15 @@ import { diffRows, recordChange, type Actor } from '../audit/index.ts';
 import type { DB } from '../db/types.generated.ts';
 import { jsonb } from '../db/value-types.ts';
 import { HttpError } from '../http-error.ts';
-import { JOB_HISTORY_SECONDS, executorOf, workInBatches, type JobQueue } from '../notifications/queue.ts';
+import { JOB_HISTORY_SECONDS, executorOf, workInBatches, type JobQueue } from '../jobs/queue.ts';
 import { closeAgents } from './send.ts';
-import { jobLogger, queuedBy, runJob } from '../notifications/job-log.ts';
+import { jobLogger, queuedBy, runJob } from '../jobs/job-log.ts';
 import { AllowedHosts, urlProblem } from './address.ts';
 import { deliverMessage, REASON, sweepMessages, type DeliveryDeps } from './delivery.ts';
 import { deliverySettings, TEST_EVENT, webhooksFile } from './events.ts';
 import { newEventId, payloadOf, writeEvent, type RaisedEvent } from './outbox.ts';
 import { newEndpointSecret, SecretBox } from './secrets.ts';
+import { testOutcome } from './test-outcome.ts';
 import { writeImportFinished, type Query } from './import-finished.ts';
 import type { Db } from 'pg-boss';
 
@@ -105,7 +106,8 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
   };
 
   const notFound = () => new HttpError(404, t('webhooks:messages.notFound'));
-  const badField = (field: string, key: string) => new HttpError(400, `${field}: ${t(key)}`, { code: 'VALIDATION', errors: [{ field, message: t(key) }] });
+  // the message says what is wrong in words; which field is the `errors` entry's (the form puts it there)
+  const badField = (field: string, key: string) => new HttpError(400, t(key), { code: 'VALIDATION', errors: [{ field, message: t(key) }] });
 
   /** The endpoints a manager may see: all, or those whose clients are all theirs. */
   const ofManager = (manager: Manager) => (qb: any) => manager.clients === 'all' ? qb
@@ -148,6 +150,16 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
     return { clients };
   }
 
+  /** The message's first attempt once recorded (by whichever process sends it), or undefined after `withinMs`. */
+  async function firstAttempt(messageId: number, withinMs: number) {
+    const until = Date.now() + withinMs;
+    for (;;) {
+      const attempt = await app.db.selectFrom('webhook_attempt').select(['status', 'error']).where('messageId', '=', messageId).orderBy('id').executeTakeFirst();
+      if (attempt || Date.now() >= until) return attempt && { status: attempt.status ?? null, error: attempt.error ?? null };
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   const service = {
     secrets,
     /**
@@ -180,7 +192,8 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
 
     /** The clients an endpoint of this manager may name (the form's choices). */
     async clients(manager: Manager) {
-      let q = app.db.selectFrom('client').select(['klient', 'klientNazwa']).orderBy('klient');
+      // by name, as people look for a client; the code after the name tells two of a name apart
+      let q = app.db.selectFrom('client').select(['klient', 'klientNazwa']).orderBy('klientNazwa').orderBy('klient');
       if (manager.clients !== 'all') q = q.where('klient', 'in', manager.clients.length ? manager.clients : ['']);
       return (await q.execute()).map((c: { klient: string; klientNazwa: string | null }) => ({ klient: c.klient, klientNazwa: c.klientNazwa ? `${c.klientNazwa} (${c.klient})` : c.klient }));
     },
@@ -254,18 +267,25 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
       return { secret, message: t('webhooks:messages.rotated') };
     },
 
-    /** "Send a test event": one message to this endpoint only, delivered like any other. */
-    async test(manager: Manager, id: number) {
+    /**
+     * "Send a test event": one message to this endpoint only, delivered like any other. With
+     * `wait` (the screen's button) the answer waits for the first attempt, at most as long as a
+     * delivery may take, and says what happened (test-outcome.ts); without it, that it was queued.
+     */
+    async test(manager: Manager, id: number, options: { wait?: boolean } = {}) {
       const endpoint = await endpointOf(manager, id);
       const eventId = newEventId();
-      return app.db.transaction().execute(async (trx) => {
+      const queued = await app.db.transaction().execute(async (trx) => {
         const payload = payloadOf(webhooksFile(app.config.bundle), TEST_EVENT, { endpointId: Number(endpoint.id), text: t('webhooks:events.test') }, () => ({}));
         const row = await trx.insertInto('webhook_message').values({
           eventId, endpointId: endpoint.id, event: TEST_EVENT, lane: `test:${eventId}`, payload: jsonb(payload),
         }).returning(['id']).executeTakeFirstOrThrow();
         await enqueue(trx, [{ id: Number(row.id), endpointId: Number(endpoint.id) }]);
-        return { id: Number(row.id), eventId, message: t('webhooks:messages.testSent') };
+        return { id: Number(row.id), eventId };
       });
+      if (!options.wait) return { ...queued, outcome: 'pending' as const, message: t('webhooks:messages.testPending') };
+      const attempt = await firstAttempt(queued.id, (settings().timeoutSeconds + 3) * 1000);
+      return { ...queued, ...testOutcome(attempt, t) };
     },
 
     /** The endpoint's log: its messages, newest first, with their last answer. */

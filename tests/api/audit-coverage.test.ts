@@ -16,12 +16,34 @@ import { hashToken } from '../../server/auth/sessions.ts';
 import { publishTermsVersion } from '../../server/terms/publish.ts';
 import { tinyPdf } from '../../server/seed/pdf.ts';
 import { eventually } from '../support/eventually.ts';
+import { trackTrailWrites } from '../support/trail-walk.ts';
+import { notBusinessReason, NOT_BUSINESS_WRITES } from '../../server/audit/not-business.ts';
 import { postMultipart } from '../support/multipart.ts';
 import { softPasskey } from '../support/soft-passkey.ts';
 import { DEMO, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /** The origin inject's requests come from (Host: localhost:80). */
 const ORIGIN = 'http://localhost:80';
+
+/**
+ * Business writes this file does not call yet (issue 45): each is recorded by its own code and its
+ * entry is checked in the test named beside it, but the walk here does not reach it with valid
+ * input yet (a second sign-in step, a mail's code, a job, a vehicle to switch to). The walk fails
+ * for any write operation that is neither recorded here, nor declared not a business change
+ * (server/audit/not-business.ts), nor on this list; the list may only shrink.
+ */
+const NOT_YET_WALKED = [
+  'sessionChangeVehicle', // sign-in-security.test.ts
+  'sessionSsoSession', // single-sign-on.test.ts
+  'sessionPasskeyOnly', // passkey-sign-in.test.ts
+  'securitySessionEnd', 'securitySessionsEndOthers', 'securityUserSecondFactorReset', // two-factor.test.ts
+  'securityUserUnlock', // sign-in-security.test.ts
+  'termsAcceptCurrent', // terms.test.ts (here the version is accepted already: nothing changes)
+  'passwordChange', 'passwordChangeAccount', 'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
+  'usersAnonymise', 'employeeAnonymise', 'employeePersonalDataExport', // personal-data*.test.ts
+  'notificationRunDigest', // notification-digest.test.ts
+  'webhooksRecover', 'webhooksMessageResend', // webhooks.test.ts
+];
 
 type Entry = Awaited<ReturnType<typeof entriesOf>>[number];
 let t: TestApp;
@@ -34,6 +56,7 @@ async function entriesOf(resource: string, recordKey?: string | number) {
 describe('audit trail: every write on someone\'s behalf', () => {
   const tok: Record<'admin' | 'manager' | 'doradca' | 'kierowca', string> = {} as any;
   const ids: Record<string, number> = {};
+  let walk: ReturnType<typeof trackTrailWrites>;
   const last = async (resource: string, recordKey?: string | number): Promise<Entry> => (await entriesOf(resource, recordKey)).at(-1)!;
   const count = async () => Number((await t.app.db.selectFrom('audit_entry').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   /** The entry a write just left: exactly one more entry than before, and it is this one. */
@@ -48,7 +71,8 @@ describe('audit trail: every write on someone\'s behalf', () => {
   const codeNow = (secret: string) => generate({ secret, epoch: Math.floor(now / 1000) });
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: () => new Date(now) });
+    t = await startTestApp({ clock: () => new Date(now), webhooks: { allowHosts: '127.0.0.1' } });
+    walk = trackTrailWrites(t);
     for (const who of ['admin', 'manager', 'doradca', 'kierowca'] as const) tok[who] = await t.signIn(who);
     for (const login of ['admin', 'manager', 'doradca', 'kierowca']) ids[login] = await userId(login);
   }, 120_000);
@@ -473,6 +497,78 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect(choices, resource).toContain(resource);
       expect(t.app.config.t(`audit:resources.${resource}`), resource).not.toBe(`resources.${resource}`);
     }
+  });
+
+  describe('the other writes of the OpenAPI document (issue 45), each recorded', () => {
+    const yearAhead = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+
+    it('a saved import mapping is recorded with the mapping before and after, under the variant and declaration', async () => {
+      expect((await t.call('PUT', '/api/import/declarations/car/mapping', { token: tok.admin, body: { mapping: { Tablica: 'rejestr' } } })).statusCode).toBe(200);
+      expect(await entriesOf('import', 'default/car')).toHaveLength(1);
+      expect(await last('import', 'default/car')).toMatchObject({ action: 'mapping-create', actorLabel: 'admin', changes: { declaration: [null, 'car'], mapping: [null, { Tablica: 'rejestr' }] } });
+      expect((await t.call('PUT', '/api/import/declarations/car/mapping', { token: tok.admin, body: { mapping: { Tablica: 'rejestr', VIN: 'nrPodw' } } })).statusCode).toBe(200);
+      expect((await last('import', 'default/car')).changes).toEqual({ mapping: [{ Tablica: 'rejestr' }, { Tablica: 'rejestr', VIN: 'nrPodw' }] });
+      expect((await t.call('PUT', '/api/import/declarations/car/mapping', { token: tok.admin, body: { mapping: { Tablica: 'rejestr', VIN: 'nrPodw' } } })).statusCode).toBe(200);
+      expect(await entriesOf('import', 'default/car')).toHaveLength(2);
+    });
+
+    it('users: created, changed, given a password, exported, deleted', async () => {
+      const made = await t.call('POST', '/api/users', { token: tok.admin, body: {
+        login: 'w.walk', firstName: 'Wiktor', lastName: 'Walk', email: 'w.walk@transbud.pl', dataDo: yearAhead(), klientSymbol: 'KL001', password: 'Zielony#Rower42',
+      } });
+      expect(made.statusCode, made.body).toBe(200);
+      const id = made.json().user.id;
+      expect(await t.call('PUT', `/api/users/${id}`, { token: tok.admin, body: {
+        login: 'w.walk', firstName: 'Wiktor', lastName: 'Walk', email: 'w.walk@transbud.pl', dataDo: yearAhead(), klientSymbol: 'KL002',
+      } })).toMatchObject({ statusCode: 200 });
+      expect((await t.call('PUT', '/api/users/change-password', { token: tok.admin, body: { userId: id, password: 'Niebieski#Most77' } })).statusCode).toBe(200);
+      expect((await t.call('POST', `/api/users/${id}/personal-data/export`, { token: tok.admin })).statusCode).toBe(200);
+      expect((await t.call('DELETE', `/api/users/${id}`, { token: tok.admin })).statusCode).toBe(200);
+      expect((await entriesOf('users', id)).map((e) => e.action)).toEqual(['create', 'update', 'password-reset', 'personal-data-export', 'delete']);
+    });
+
+    it('the e-mail settings, an integration account\'s change and a key revoked, a webhook endpoint\'s life', async () => {
+      expect((await t.call('PUT', '/api/settings/email', { token: tok.admin, body: { smtpHost: 'smtp.transbud.pl', smtpPort: 587, smtpUser: 'portal', smtpPassword: 'Tajne-haslo-1', smtpEmail: 'portal@transbud.pl', smtpSsl: 'OFF' } })).statusCode).toBe(200);
+      const account = await t.call('POST', '/api/integration-accounts', { token: tok.admin, body: { name: 'ERP Spacer', allClients: false, clients: ['KL001'], scopes: ['read:car'] } });
+      const accountId = account.json().id;
+      expect((await t.call('PUT', `/api/integration-accounts/${accountId}`, { token: tok.admin, body: { name: 'ERP Spacer', allClients: false, clients: ['KL001', 'KL002'], scopes: ['read:car'] } })).statusCode).toBe(200);
+      const key = (await t.call('POST', `/api/integration-accounts/${accountId}/keys`, { token: tok.admin, body: {} })).json();
+      expect((await t.call('POST', `/api/integration-accounts/${accountId}/keys/${key.id}/revoke`, { token: tok.admin })).statusCode).toBe(200);
+      expect((await entriesOf('integration-accounts', accountId)).map((e) => e.action)).toEqual(['create', 'update', 'create-key', 'revoke-key']);
+      const created = await t.call('POST', '/api/webhooks/endpoints', { token: tok.admin, body: { url: 'http://127.0.0.1:9/hook', events: ['order.created'] } });
+      expect(created.statusCode, created.body).toBe(200);
+      const endpointId = created.json().endpoint.id;
+      expect((await t.call('PUT', `/api/webhooks/endpoints/${endpointId}`, { token: tok.admin, body: { url: 'http://127.0.0.1:9/hook', events: ['order.created', 'damage.reported'] } })).statusCode).toBe(200);
+      expect((await t.call('POST', `/api/webhooks/endpoints/${endpointId}/rotate-secret`, { token: tok.admin })).statusCode).toBe(200);
+      expect((await t.call('DELETE', `/api/webhooks/endpoints/${endpointId}`, { token: tok.admin })).statusCode).toBe(200);
+      expect((await entriesOf('webhook-endpoint', endpointId)).map((e) => e.action)).toEqual(['create', 'update', 'rotate-secret', 'delete']);
+    });
+
+    it('a configuration published and restored, an order\'s status moved', async () => {
+      const doc = (await t.call('GET', '/api/config-studio/document?scope=base&path=screens/vehicles-table.json', { token: tok.admin })).json();
+      const edited = { ...doc.effective, columns: doc.effective.columns.map((c: { id: string }) => (c.id === 'marka' ? { ...c, hide: true } : c)) };
+      expect((await t.call('PUT', '/api/config-studio/documents', { token: tok.admin, body: { changes: [{ scope: 'base', path: 'screens/vehicles-table.json', document: edited }] } })).statusCode).toBe(200);
+      const published = await t.call('POST', '/api/config-studio/publish', { token: tok.admin, body: { comment: 'Bez marki' } });
+      expect(published.statusCode, published.body).toBe(200);
+      const restored = await t.call('POST', '/api/config-studio/versions/0/restore', { token: tok.admin, body: {} });
+      expect(restored.statusCode, restored.body).toBe(200);
+      expect((await last('config-studio')).action).toBe('rollback');
+      const before = await count();
+      expect((await t.call('POST', '/api/order/6/transition', { token: tok.admin, body: { to: 4 } })).statusCode).toBe(200);
+      expect(await oneEntry(before, 'order', 6)).toMatchObject({ action: 'transition' });
+    });
+  });
+
+  it('every write operation of the OpenAPI document, called here with valid input, added a trail entry — or is declared not a business change, with its reason', () => {
+    const unrecorded = walk.ops.filter((o) => !walk.recorded.has(o.operationId) && !notBusinessReason(o.operationId) && !NOT_YET_WALKED.includes(o.operationId))
+      .map((o) => `${o.method} ${o.path} (${o.operationId})`);
+    expect(unrecorded).toEqual([]);
+    // the list of writes this file does not call yet only shrinks: one that is now recorded here leaves it
+    expect(NOT_YET_WALKED.filter((id) => walk.recorded.has(id))).toEqual([]);
+    // the declared list names operations that exist, and none of them left an entry here
+    const ids = new Set(walk.ops.map((o) => o.operationId));
+    for (const w of NOT_BUSINESS_WRITES) expect(typeof w.operation === 'string' ? ids.has(w.operation) : [...ids].some((id) => (w.operation as RegExp).test(id)), String(w.operation)).toBe(true);
+    expect([...walk.recorded].filter((id) => notBusinessReason(id))).toEqual([]);
   });
 
   it('the chain holds over every entry written here', async () => {

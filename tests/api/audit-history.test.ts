@@ -95,4 +95,45 @@ describe('record history (Historia zmian)', () => {
     expect(dated).toContainEqual(expect.objectContaining({ field: 'dataDo', before: '31.01.2026', after: '31.01.2027' }));
     expect(dated).toContainEqual(expect.objectContaining({ field: 'createdAt', before: '', after: '27.11.2026 03:33' }));
   });
+
+  it('a user\'s phone number as the user form writes it, "226 000 111"; a value typed otherwise stays as typed (issue 49)', async () => {
+    const user = await t.app.db.selectFrom('app_user').selectAll().where('login', '=', 'manager2').executeTakeFirstOrThrow();
+    const res = await t.call('PUT', `/api/users/${user.id}`, { token: admin, body: {
+      login: user.login, firstName: user.firstName, lastName: user.lastName, email: user.email, telefon: '226000111',
+      dataDo: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10), klientSymbol: user.klientSymbol,
+    } });
+    expect(res.statusCode, res.body).toBe(200);
+    const changes = (await t.call('GET', `/api/audit/history/users/${user.id}`, { token: admin })).json().changes;
+    expect(changes).toContainEqual(expect.objectContaining({ field: 'telefon', label: 'Telefon', after: '226 000 111' }));
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'users', recordKey: user.id, action: 'update', changes: { telefonKom: ['+48 600-100-200', '600100200'] },
+    }));
+    const mobile = (await t.call('GET', `/api/audit/history/users/${user.id}`, { token: admin })).json().changes;
+    expect(mobile).toContainEqual(expect.objectContaining({ field: 'telefonKom', before: '+48 600-100-200', after: '600 100 200' }));
+  });
+  it('a record older than the trail says from which day its changes are kept; one whose creation the trail holds does not (issue 49)', async () => {
+    const first = await t.app.db.selectFrom('audit_entry').select('at').orderBy('at').orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const day = new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(first.at));
+    // the seeded order: approved long before the trail began, with no entry of its creation
+    const older = (await t.call('GET', `/api/audit/history/order/${other.autId}`, { token: admin })).json();
+    expect(older).toMatchObject({ changes: [], untrackedBefore: day });
+    // a vehicle whose creation the trail holds: nothing before it is missing
+    const car = await t.app.db.selectFrom('car').select('pojazdId').orderBy('pojazdId').executeTakeFirstOrThrow();
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'car', recordKey: String(car.pojazdId), action: 'create', changes: { rejestr: [null, 'WA49001'] },
+    }));
+    const young = (await t.call('GET', `/api/audit/history/car/${car.pojazdId}`, { token: admin })).json();
+    expect(young.changes.some((c: { action: string }) => c.action === 'create')).toBe(true);
+    expect(young.untrackedBefore).toBeNull();
+  });
+  it('the details of an import run and of an instant no schema declares read as the screens write them (issue 49)', async () => {
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'import', recordKey: '4901', action: 'import',
+      changes: { mode: [null, 'import'], state: [null, 'succeeded'], onError: [null, 'allOrNothing'], missing: [null, 'deactivate'], expiresAt: [null, '2027-12-03T06:56:49.461Z'] },
+    }));
+    const entry = await t.app.db.selectFrom('audit_entry').select('id').where('resource', '=', 'import').where('recordKey', '=', '4901').executeTakeFirstOrThrow();
+    const { changes } = (await t.call('GET', `/api/audit/${entry.id}/changes`, { token: admin })).json();
+    const shown = Object.fromEntries(changes.map((c: { label: string; after: string }) => [c.label, c.after]));
+    expect(shown).toMatchObject({ Tryb: 'Import', Wynik: 'Zakończony', 'Przy błędach': 'Wszystko albo nic', 'Rekordy nieobecne w pliku': 'Wycofaj', 'Ważny do': '03.12.2027 07:56' });
+  });
 });

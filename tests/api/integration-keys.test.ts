@@ -56,6 +56,9 @@ describe('integration accounts and keys', () => {
     return { account, key: made.json().key as string, keyId: made.json().id as number };
   }
   const plates = (rows: { rejestr?: string }[]) => rows.map((r) => r.rejestr);
+  /** A client as the screens name it: "Transbud Sp. z o.o. (KL001)". */
+  const clientText = async (klient: string) =>
+    `${(await t.app.db.selectFrom('client').select('klientNazwa').where('klient', '=', klient).executeTakeFirstOrThrow()).klientNazwa} (${klient})`;
 
   beforeAll(async () => {
     t = await startTestApp({ logStream: log });
@@ -108,13 +111,14 @@ describe('integration accounts and keys', () => {
   it('shows a key once: the list has its prefix, dates and state, never the key, and the database only its hash', async () => {
     const res = await createAccount({ name: 'Raz pokazany', allClients: false, clients: [A], scopes: ['read:car'] });
     const account = res.json();
-    expect(account).toMatchObject({ name: 'Raz pokazany', allClients: false, clients: [A], klienci: A, scopes: ['read:car'], activeKeys: 0 });
+    expect(account).toMatchObject({ name: 'Raz pokazany', allClients: false, clients: [A], klienci: await clientText(A), scopes: ['read:car'], activeKeys: 0 });
     const made = await createKey(account.id, {});
     expect(made.statusCode).toBe(201);
     const { key, displayPrefix, message } = made.json();
     expect(key).toMatch(/^flp_[0-9A-Za-z]{36}$/);
     expect(displayPrefix).toBe(key.slice(0, 12));
-    expect(message).toBe('Klucz utworzony. Skopiuj go teraz: nie zostanie pokazany ponownie.');
+    // the warning that it is shown once is the key's window's; the message, read after it is closed, promises nothing
+    expect(message).toBe('Klucz utworzony.');
     const list = await t.call('GET', `/api/integration-accounts/${account.id}/keys`, { token: admin });
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain(key);
@@ -274,6 +278,48 @@ describe('integration accounts and keys', () => {
     const ok = await createKey(account.id, { validTo: day(30) });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().expiresAt.slice(0, 10)).toBe(day(31));
+  });
+
+  it('names a key and its validity when it is made; the account\'s clients by name and code, sorted by name (issue 49)', async () => {
+    const res = await createAccount({ name: 'Nazwane klucze', allClients: false, clients: [C, A, B], scopes: ['read:car'] });
+    const account = res.json();
+    const names = await Promise.all([A, B, C].map(clientText));
+    expect(account.klienci).toBe([...names].sort((x, y) => x.localeCompare(y, 'pl')).join(', '));
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const made = await createKey(account.id, { name: '  System ERP — produkcja ', validTo: day(90) });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ name: 'System ERP — produkcja' });
+    expect(made.json().expiresAt.slice(0, 10)).toBe(day(91));
+    const listed = (await t.call('GET', `/api/integration-accounts/${account.id}`, { token: admin })).json();
+    expect(listed.keys).toEqual([expect.objectContaining({ name: 'System ERP — produkcja', state: 'active' })]);
+    const tooLong = await createKey(account.id, { name: 'x'.repeat(101) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().detail).toContain('Nazwa klucza może mieć najwyżej 100 znaków');
+    // every client: no list of names (the screens say "wszyscy")
+    const all = (await createAccount({ name: 'Wszyscy klienci', allClients: true, scopes: ['read:car'] })).json();
+    expect(all).toMatchObject({ allClients: true, klienci: null });
+  });
+
+  it('deletes an account: its keys stop at once, it is gone from the table, the trail keeps its history (issue 49)', async () => {
+    const { account, key } = await accountWithKey('Do usunięcia', [A], ['read:car']);
+    expect((await keyCall(t.app, key, 'POST', '/api/car/table', block)).statusCode).toBe(200);
+    const removed = await t.call('DELETE', `/api/integration-accounts/${account.id}`, { token: admin });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().message).toBe('Konto integracyjne usunięte.');
+    expect((await keyCall(t.app, key, 'POST', '/api/car/table', block)).statusCode).toBe(401);
+    expect((await t.call('GET', `/api/integration-accounts/${account.id}`, { token: admin })).statusCode).toBe(404);
+    expect((await t.call('DELETE', `/api/integration-accounts/${account.id}`, { token: admin })).statusCode).toBe(404);
+    const table = await t.call('POST', '/api/integration-accounts/table', { token: admin, body: block });
+    expect(table.json().rows ?? table.json()).not.toContainEqual(expect.objectContaining({ id: account.id }));
+    const trail = await t.app.db.selectFrom('audit_entry').select(['action', 'changes']).where('resource', '=', 'integration-accounts')
+      .where('recordKey', '=', String(account.id)).orderBy('seq').execute();
+    expect(trail.map((e) => e.action)).toEqual(['create', 'create-key', 'delete']);
+    expect(trail[2].changes).toMatchObject({ name: ['Do usunięcia', null] });
+    // not an administrator's: refused, and nothing removed
+    const other = await accountWithKey('Nie do usunięcia', [A], ['read:car']);
+    const manager = await t.signIn('manager');
+    expect((await t.call('DELETE', `/api/integration-accounts/${other.account.id}`, { token: manager })).statusCode).toBe(403);
+    expect((await keyCall(t.app, other.key, 'POST', '/api/car/table', block)).statusCode).toBe(200);
   });
 
   it('refuses a wrong key with 401, and past the sign-in limit an address with 429, a good key included', async () => {

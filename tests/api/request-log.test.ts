@@ -3,7 +3,7 @@
  * (the load balancer's X-Request-Id when well formed, else a new one, answered in the header and
  * in every error body), the route's pattern, method, status, duration, the session's user and role
  * and the client variant; no secret anywhere in the output, whatever the requests carried; a job's
- * line names the job and the request that queued it (server/notifications/job-log.ts).
+ * line names the job and the request that queued it (server/jobs/job-log.ts).
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

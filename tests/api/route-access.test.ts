@@ -289,6 +289,8 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/integration-accounts': A,
   'PUT /api/integration-accounts/:id': A,
   'GET /api/integration-accounts/:id': A,
+  // issue 49: removing an account (its keys with it; the trail keeps its history)
+  'DELETE /api/integration-accounts/:id': A,
   'GET /api/integration-accounts/:id/keys': A,
   'POST /api/integration-accounts/:id/keys': A,
   'POST /api/integration-accounts/:id/keys/:keyId/revoke': A,

@@ -339,6 +339,12 @@ describe('a variant that creates accounts at the first sign-in (app.sso.createUs
     expect(again.json().body.userDetails.id).toBe(first.json().body.userDetails.id);
     const accounts = await sql<{ n: number }>`select count(*)::int as n from app_user where lower("email") = ${NEW_PERSON.email}`.execute(t.app.db);
     expect(accounts.rows[0].n).toBe(1);
+    // the new account is in its Historia zmian: made by the single sign-on, with every field it was made with (issue 45)
+    const trail = await t.app.db.selectFrom('audit_entry').select(['action', 'actorKind', 'job', 'changes'])
+      .where('resource', '=', 'users').where('recordKey', '=', String(first.json().body.userDetails.id)).execute();
+    expect(trail).toEqual([expect.objectContaining({ action: 'create', actorKind: 'system', job: 'single-sign-on' })]);
+    const changes = typeof trail[0].changes === 'string' ? JSON.parse(trail[0].changes) : trail[0].changes;
+    expect(changes).toMatchObject({ login: [null, 'ewa.nowa-osoba'], rola: [null, 'MANAGER'], klientSymbol: [null, 'KL004'], email: [null, NEW_PERSON.email] });
   });
 
   it('creates nothing for a person whose e-mail is another client\'s account, nor where the configuration does not say so', async () => {

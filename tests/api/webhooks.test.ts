@@ -68,7 +68,13 @@ describe('webhooks: endpoints, signed deliveries, retries and the log', () => {
 
     const plain = await admin('POST', '/api/webhooks/endpoints', { url: 'http://example.com/hook', events: ['order.created'] });
     expect(plain.statusCode).toBe(400);
-    expect(plain.json().errors).toEqual([{ field: 'url', message: expect.stringContaining('WEBHOOK_ALLOW_HOSTS') }]);
+    // the operator's variable is the operator's business: the administrator is told what to do (issue 49)
+    expect(plain.json().errors).toEqual([{ field: 'url', message: 'Adres http:// nie jest dozwolony dla tego serwera. Użyj adresu https://' }]);
+    expect(plain.json().detail).toBe('Adres http:// nie jest dozwolony dla tego serwera. Użyj adresu https://');
+    const none = await admin('POST', '/api/webhooks/endpoints', { url: 'https://example.com/hook', events: [] });
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toContain('Zaznacz co najmniej jedno zdarzenie');
+    expect(none.body).not.toContain('minItems');
     const unknown = await admin('POST', '/api/webhooks/endpoints', { url: 'https://example.com/hook', events: ['order.exploded'] });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors[0].field).toBe('events.0');
@@ -76,6 +82,43 @@ describe('webhooks: endpoints, signed deliveries, retries and the log', () => {
     expect(manager.statusCode).toBe(403);
     expect((await admin('DELETE', `/api/webhooks/endpoints/${created.endpoint.id}`)).statusCode).toBe(200);
     expect((await admin('GET', `/api/webhooks/endpoints/${created.endpoint.id}`)).statusCode).toBe(404);
+  });
+
+  it('a test event waited for says what became of it: delivered with the status, refused, or failed with the reason in words (issue 49)', async () => {
+    const ok = await addEndpoint('/told', ['order.created']);
+    const delivered = await admin('POST', `/api/webhooks/endpoints/${ok.endpoint.id}/test`, { wait: true });
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    expect(delivered.json()).toMatchObject({ outcome: 'delivered', message: 'Zdarzenie testowe dostarczone: odbiorca odpowiedział 200.' });
+    receiver.answer('/refusing', [{ status: 500 }]);
+    const refusing = await addEndpoint('/refusing', ['order.created']);
+    const refused = (await admin('POST', `/api/webhooks/endpoints/${refusing.endpoint.id}/test`, { wait: true })).json();
+    expect(refused).toMatchObject({ outcome: 'refused', message: expect.stringContaining('odbiorca odpowiedział 500') });
+    // a name no DNS knows: ENOTFOUND in the log, words on the screen
+    const nowhere = (await admin('POST', '/api/webhooks/endpoints', { url: 'https://nie-ma-takiego-serwera.invalid/hook', events: ['order.created'] })).json();
+    const failed = (await admin('POST', `/api/webhooks/endpoints/${nowhere.endpoint.id}/test`, { wait: true })).json();
+    // (a machine without a resolver says EAI_AGAIN: the words differ, the promise is the same)
+    expect(failed).toMatchObject({ outcome: 'failed', message: expect.stringMatching(/^Nie udało się wysłać zdarzenia testowego: (nie znaleziono serwera o tej nazwie|nie udało się ustalić adresu serwera \(DNS\))$/) });
+    const [logged] = await messagesOf(nowhere.endpoint.id);
+    expect(JSON.stringify(logged)).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    // not waited for: only that it is queued
+    const queued = (await admin('POST', `/api/webhooks/endpoints/${ok.endpoint.id}/test`)).json();
+    expect(queued).toMatchObject({ outcome: 'pending' });
+    await settled();
+    for (const e of [ok, refusing, nowhere]) await admin('DELETE', `/api/webhooks/endpoints/${e.endpoint.id}`);
+  });
+
+  it('the table names the clients as people know them, by name, and every client as none (the screen says "wszyscy") (issue 49)', async () => {
+    const some = await addEndpoint('/named', ['order.created'], ['KL002', 'KL001']);
+    const all = await addEndpoint('/all', ['order.created']);
+    const rows = (await admin('POST', '/api/webhook-endpoint/table', { startRow: 0, endRow: 100 })).json();
+    const list = (rows.rows ?? rows) as { id: number; clientsText: string | null }[];
+    const names = await t.app.db.selectFrom('client').select(['klient', 'klientNazwa']).where('klient', 'in', ['KL001', 'KL002']).execute();
+    const expected = names.map((c) => `${c.klientNazwa} (${c.klient})`).sort().join(', ');
+    expect(list.find((r) => r.id === some.endpoint.id)?.clientsText).toBe(expected);
+    expect(list.find((r) => r.id === all.endpoint.id)?.clientsText).toBeNull();
+    const clients = (await admin('GET', '/api/webhooks/clients')).json() as { klient: string; klientNazwa: string }[];
+    expect(clients.map((c) => c.klientNazwa)).toEqual([...clients.map((c) => c.klientNazwa)].sort((x, y) => x.localeCompare(y, 'pl')));
+    for (const e of [some, all]) await admin('DELETE', `/api/webhooks/endpoints/${e.endpoint.id}`);
   });
 
   it('each event reaches the endpoints subscribed to it, of its client, signed; no other endpoint hears of it', async () => {

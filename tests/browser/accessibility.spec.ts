@@ -4,7 +4,7 @@
  * whichever Playwright workers are free (each worker has its own server); together they are the
  * longest part of the browser journeys.
  */
-import { axeScan, expect, rowCount, signIn, tableLoaded, test, type Account } from './support.ts';
+import { axeScan, expect, rowCount, signedIn, tableLoaded, test, type Account } from './support.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -16,7 +16,7 @@ for (const role of ['admin', 'manager', 'kierowca', 'doradca'] as Account[]) {
     test.setTimeout(400_000);
     const WIDTHS = [1400, 900];
     await page.setViewportSize({ width: WIDTHS[0], height: 900 });
-    await signIn(page, role);
+    await signedIn(page, role);
     const nav = page.getByRole('navigation', { name: 'Menu główne' });
     await expect(nav.getByRole('link').first()).toBeVisible();
     const links = await nav.getByRole('link').evaluateAll((els) => els.map((e) => (e as HTMLAnchorElement).getAttribute('href')!).filter((h) => !h.includes('sign-out')));

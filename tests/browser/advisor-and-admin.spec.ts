@@ -1,7 +1,7 @@
-import { expect, signIn, test, toast } from './support';
+import { expect, signedIn, test, toast } from './support';
 
 test('an advisor changes the vehicle: a wrong VIN part shows the server\'s reason, the right one continues on the new vehicle', async ({ page }) => {
-  await signIn(page, 'doradca');
+  await signedIn(page, 'doradca');
   // the vehicle's panel names it (Do zrobienia above it may list other vehicles of the station too)
   const panelNames = (plate: string) => page.getByRole('definition').filter({ hasText: new RegExp(`^${plate}$`) });
   await expect(panelNames('WZ12345').first()).toBeVisible();
@@ -25,8 +25,7 @@ test('an advisor changes the vehicle: a wrong VIN part shows the server\'s reaso
 });
 
 test('the administrator refreshes the application: the configuration is read again and the page reloads', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/login-history');
+  await signedIn(page, 'admin', '/app/login-history');
   await page.getByRole('link', { name: 'Odśwież aplikację' }).click();
   // back where the admin came from, reloaded, still signed in
   await expect(page).toHaveURL(/\/app\/login-history$/);

@@ -1,6 +1,6 @@
 import { type Page, type Response } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { expect, openColumnFilter, signIn, test, toast } from './support';
+import { expect, openColumnFilter, signedIn, test, toast } from './support';
 
 /**
  * Attachments and notes in the browser (spec §2 "Other dialogs", §5 Attachment, §6 ADMIN, §8):
@@ -34,7 +34,7 @@ async function vehicleAttachments(page: Page, plate: string) {
 
 test('a fleet manager attaches a PDF to a vehicle and opens it in a new window; wrong files are refused with their messages; no delete for a manager', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   const details = await vehicleAttachments(page, 'WZ12345');
   // deleting is the administrator's (spec §6)
   await expect(toolbar(details, 'Usuń')).toHaveCount(0);
@@ -119,7 +119,7 @@ test('a fleet manager attaches a PDF to a vehicle and opens it in a new window; 
 });
 
 test('an administrator deletes an attachment after Tak', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   const details = await vehicleAttachments(page, 'WZ12345');
   const rows = details.locator('.ag-row');
   await expect(rows.first()).toBeVisible();
@@ -135,7 +135,7 @@ test('an administrator deletes an attachment after Tak', async ({ page }) => {
 });
 
 test('the vehicle actions panel opens the vehicle’s attachments for its driver', async ({ page }) => {
-  await signIn(page, 'kierowca');
+  await signedIn(page, 'kierowca');
   await page.locator('[data-panel="actions"]').getByText('Załączniki').click();
   const dialog = page.getByRole('dialog', { name: 'Załączniki pojazdu WZ12345' });
   await expect(dialog).toBeVisible();
@@ -146,7 +146,7 @@ test('the vehicle actions panel opens the vehicle’s attachments for its driver
 });
 
 test('a service advisor is not offered the vehicle’s attachments in the actions panel', async ({ page }) => {
-  await signIn(page, 'doradca');
+  await signedIn(page, 'doradca');
   const actions = page.locator('[data-panel="actions"]');
   await expect(actions.getByText('Zamów usługę')).toBeVisible();
   await expect(actions.getByText('Załączniki')).toHaveCount(0);
@@ -155,8 +155,7 @@ test('a service advisor is not offered the vehicle’s attachments in the action
 // The order details modal (screens/order-details.json, tab 'Notatki' embedding order-notes-table)
 // comes from another branch; the lead enables this journey after merging it.
 test('a fleet manager adds a note to an order and sees it listed; a double-click shows it', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   await page.locator('.ag-row').first().click();
   const details = page.getByRole('dialog').filter({ has: page.getByRole('tab', { name: 'Notatki' }) });
   await details.getByRole('tab', { name: 'Notatki' }).click();

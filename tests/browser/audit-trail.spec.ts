@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signIn, test, toast } from './support';
+import { axeScan, expect, signedIn, test, toast } from './support';
 
 const loginRow = (page: Page, login: string) => page.locator(`.ag-row [col-id="login"]`).filter({ hasText: new RegExp(`^${login}$`) });
 const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
@@ -20,7 +20,7 @@ async function changeClient(page: Page, search: string, option: RegExp) {
 
 test('an administrator changes a user\'s client and sees the change in Dziennik zmian, field by field', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await changeClient(page, 'Tra', /KL001 — Transbud/);
 
   await page.getByRole('link', { name: 'Dziennik zmian' }).click();

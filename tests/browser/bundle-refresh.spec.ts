@@ -6,7 +6,7 @@
  */
 import { type APIRequestContext } from '@playwright/test';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
-import { expect, menuEntries, signIn, test } from './support.ts';
+import { expect, menuEntries, signedIn, test } from './support.ts';
 
 const KEY = 'menu:items.assignments';
 const NEW_TEXT = 'Przydziały pojazdów (nowa nazwa)';
@@ -58,7 +58,7 @@ test('an open portal shows a newly published text at its next navigation, withou
   page.on('response', (r) => {
     if (new URL(r.url()).pathname === '/api/ui/config') configAnswers.push(r.status());
   });
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   expect(await menuEntries(page)).toContain(original);
   // a page that reloads loses this
   await page.evaluate(() => ((window as unknown as { stillOpen: boolean }).stillOpen = true));

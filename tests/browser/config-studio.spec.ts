@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, type Page } from '@playwright/test';
-import { axeScan, expect, menuEntries, signIn, submitLogin, test, toast } from './support';
+import { axeScan, expect, menuEntries, signedIn, submitLogin, test, toast } from './support';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Values this run alone gives, so that a journey never meets another run's leftovers. */
@@ -54,7 +54,7 @@ async function scopeNumber(page: Page, scope: string): Promise<number> {
 
 /** The studio without a draft (a journey that failed half-way may have left one), and each scope's version in use. */
 async function startJourney(page: Page): Promise<Baseline> {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await openStudio(page);
   const discard = status(page).getByRole('button', { name: 'Odrzuć wersję roboczą' });
   if (await discard.isEnabled()) {
@@ -129,7 +129,7 @@ test.describe.configure({ mode: 'default' });
 
 test('the studio is in the administrator’s menu, its tabs pass axe at 1400 and 900 px, and it lays out at 390 px', async ({ page }) => {
   test.setTimeout(400_000);
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   // the cookie notice would stand over the screenshots' lower part
   const cookies = page.getByRole('button', { name: 'Rozumiem' });
   if (await cookies.isVisible()) await cookies.click();
@@ -188,7 +188,7 @@ test('the studio is in the administrator’s menu, its tabs pass axe at 1400 and
 });
 
 test('the texts tab names its groups as the menu names the screens, once each, and keeps the studio’s own texts apart', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await openStudio(page);
   await openTab(page, 'Teksty');
   await expect(page.getByLabel('Teksty ekranu').locator('option', { hasText: 'Dane pojazdu' })).toHaveCount(1);
@@ -261,7 +261,7 @@ test('an analyst relabels the vehicles table’s “Nr rejestracyjny” for vari
   const tManager = await personPage(browser, signInAs('t.manager'));
   await expect(header(tManager, 'rejestr')).toContainText(label);
   await tManager.close();
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager'));
   await expect(header(manager, 'rejestr')).toContainText('Nr rejestracyjny');
   await expect(header(manager, 'rejestr')).not.toContainText(label);
   await manager.close();
@@ -280,7 +280,7 @@ test('an analyst hides a column of the vehicles table; the fleet manager no long
   await expect(page.locator('tr[data-column="marka"] .studio-export')).toHaveText('Tak, gdy pokazana');
   await publish(page, `Marka ukryta domyślnie (${RUN})`);
 
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager'));
   await expect(header(manager, 'markaModel')).toBeVisible();
   await expect(header(manager, 'marka')).toHaveCount(0);
   await manager.close();
@@ -341,7 +341,7 @@ test('an analyst adds a menu entry opening an existing screen; the fleet manager
   await expect(page.getByTestId('problem-list')).toHaveCount(0);
   await publish(page, `Skrót do faktur (${RUN})`);
 
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager'));
   expect(await menuEntries(manager)).toContain(text);
   await manager.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: text }).click();
   await expect(manager).toHaveURL(/\/app\/invoice$/);
@@ -373,14 +373,13 @@ test('an analyst hides the order wizard’s remarks step for drivers; a driver d
   await expect(remarks.locator('.studio-hidden-chooser').first().getByLabel('Użytkownik pojazdu', { exact: true })).toBeChecked();
   await publish(page, `Bez kroku Uwagi dla kierowców (${RUN})`);
 
-  const driver = await personPage(browser, (p) => signIn(p, 'kierowca'));
+  const driver = await personPage(browser, (p) => signedIn(p, 'kierowca'));
   await driver.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await driver.getByRole('dialog', { name: 'Zamówienia usługi' }).getByRole('button', { name: 'Przegląd okresowy' }).click();
   expect(await wizardSteps(driver)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Załączniki', 'Notatki', 'Podsumowanie']);
   await driver.close();
 
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
-  await manager.goto('/app/order');
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager', '/app/order'));
   await manager.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name: 'Dodaj zlecenie' }).click();
   expect(await wizardSteps(manager)).toContain('Uwagi');
   await manager.close();
@@ -452,7 +451,7 @@ test('an analyst rolls back: the version before the change is published again in
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
   const changed = await publish(page, `Krótsza etykieta (${RUN})`);
 
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager'));
   await expect(header(manager, 'rejestr')).toContainText(label);
 
   // the version before (or the files, when there was none) comes back
@@ -490,7 +489,7 @@ test('an analyst takes one change back out of the draft, and sets the base porta
   const numbers = await page.locator('.studio-version').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-version'))));
   expect(numbers).toEqual(Array.from({ length: number + 1 }, (_, i) => number - i));
   await expect(page.locator('.studio-version[data-version="0"]')).toContainText('ustawienia z plików');
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager'));
   await expect(header(manager, 'marka')).toContainText(`Marka ${RUN}`);
   await expect(header(manager, 'rokProd')).toContainText('Rok produkcji');
 
@@ -537,7 +536,7 @@ test('a draft overtaken by another publication is refused with the other’s cha
   await expect(conflict).toHaveCount(0);
   await publish(page, `Marka Y po uwzględnieniu (${RUN})`);
 
-  const manager = await personPage(browser, (p) => signIn(p, 'manager'));
+  const manager = await personPage(browser, (p) => signedIn(p, 'manager'));
   await expect(header(manager, 'marka')).toContainText(`Marka Y ${RUN}`);
   await manager.close();
 

@@ -7,7 +7,7 @@
  * `securitypolicyviolation` event nor as a console error. Screenshot: /tmp/csp-terms-dialog.png.
  */
 import { type BrowserContext, type Page } from '@playwright/test';
-import { ACCOUNTS, expect, signIn, submitLogin, test } from './support.ts';
+import { ACCOUNTS, expect, signedIn, submitLogin, test } from './support.ts';
 
 interface Violation { page: string; directive: string; blocked: string; source?: string }
 
@@ -49,7 +49,7 @@ test('the policy is sent: scripts only from the server, never inline', async ({ 
 });
 
 test('the administrator\'s vehicles table and a vehicle\'s details with an embedded table', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="rejestr"]')).toHaveText(/\S/);
   await page.locator('.ag-row[row-index="0"] .ag-cell[col-id="rejestr"]').click();
   const details = page.getByRole('dialog');
@@ -59,8 +59,7 @@ test('the administrator\'s vehicles table and a vehicle\'s details with an embed
 });
 
 test('the e-mail configuration asks for the password again, under its field, when tested against another server', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/email-config');
+  await signedIn(page, 'admin', '/app/email-config');
   await page.getByLabel(/^Serwer SMTP/).fill('smtp.partnercfm.invalid');
   await page.getByLabel(/^Użytkownik/).fill('portal');
   await page.getByLabel(/^Hasło/).fill('smtp-haslo');
@@ -87,8 +86,7 @@ test('the API documentation (Swagger UI)', async ({ page }) => {
 });
 
 test('a manager opens an invoice PDF in a new window', async ({ page, context }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/invoice');
+  await signedIn(page, 'manager', '/app/invoice');
   const download = page.getByRole('button', { name: /^Pobierz fakturę/ }).first();
   await expect(download).toBeVisible();
   const file = context.waitForEvent('response', (r) => r.url().includes('/api/invoice/f?id='));

@@ -6,7 +6,7 @@
  */
 import { type Locator, type Page } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { expect, rowCount, signIn, test, toast } from './support';
+import { expect, rowCount, signedIn, test, toast } from './support';
 import { PORT } from './ports';
 
 const shot = async (page: Page, name: string) => {
@@ -19,7 +19,7 @@ const next = (w: Locator) => w.getByRole('button', { name: 'Następny' }).click(
 const riskTypes = (w: Locator) => w.getByLabel(/^Rodzaj ryzyka/).locator('option').allInnerTexts();
 
 test('a driver reports a damage through every step with a new external participant and sees the toast', async ({ page, browser }) => {
-  await signIn(page, 'kierowca');
+  await signedIn(page, 'kierowca');
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await page.getByRole('dialog', { name: 'Zamówienia usługi' }).getByRole('button', { name: 'Zgłoszenie szkody' }).click();
 
@@ -114,8 +114,7 @@ test('a driver reports a damage through every step with a new external participa
   // the fleet manager opens the new damage (newest first): the photo is on its Załączniki tab
   const context = await browser.newContext();
   const manager = await context.newPage();
-  await signIn(manager, 'manager');
-  await manager.goto('/app/damage');
+  await signedIn(manager, 'manager', '/app/damage');
   await manager.locator('.ag-row').first().click();
   const details = manager.getByRole('dialog').filter({ has: manager.getByRole('tab', { name: 'Załączniki' }) });
   await details.getByRole('tab', { name: 'Załączniki' }).click();
@@ -124,8 +123,7 @@ test('a driver reports a damage through every step with a new external participa
 });
 
 test('a manager opens the damage report from the orders table, picks a participant and may add an employee', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   const before = await expect.poll(() => rowCount(page)).not.toBeNaN().then(() => rowCount(page));
   await page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name: 'Zgłoszenie szkody' }).click();
   const w = wizard(page);
@@ -191,8 +189,7 @@ test.describe('under the regional dealer', () => {
   test.use({ baseURL: `http://dealer.localhost:${PORT}` });
 
   test('a manager is not offered the risk types AC z regresem and OC nasze', async ({ page }) => {
-    await signIn(page, 'manager');
-    await page.goto('/app/order');
+    await signedIn(page, 'manager', '/app/order');
     await page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name: 'Zgłoszenie szkody' }).click();
     const w = wizard(page);
     await expect(stepTitle(w)).toHaveText('Dane szkody');

@@ -5,7 +5,7 @@
  * (reminder-showcase.ts), the driver's reading is entered by the driver of the seed's stale vehicle.
  */
 import { type Page } from '@playwright/test';
-import { axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+import { axeScan, expect, rowCount, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 /** No serious or critical violation on the page as it is. */
 async function expectAccessible(page: Page) {
@@ -17,9 +17,9 @@ async function expectAccessible(page: Page) {
 const STALE_PLATE = 'WA20016';
 
 test('the strip above the vehicles table leads to the Pulpit: tiles, list on a tile\'s rule, details on the rule\'s tab', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   const strip = page.locator('[data-section="strip"]');
-  await expect(strip).toContainText(/Po terminie \d+ · Pilne \d+ · Wkrótce \d+/);
+  await expect(strip).toContainText(/Przypomnienia: po terminie \d+ · pilne \d+ · wkrótce \d+/);
   await strip.getByRole('link').click();
   await expect(page).toHaveURL(/\/app\/pulpit$/);
   await expect(page.getByRole('heading', { name: 'Pulpit', level: 1 })).toBeVisible();
@@ -53,8 +53,7 @@ test('the strip above the vehicles table leads to the Pulpit: tiles, list on a t
 });
 
 test('a tile of a rule with a table opens the table filtered to the rule\'s rows', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/pulpit');
+  await signedIn(page, 'manager', '/app/pulpit');
   const tile = page.locator('[data-rule="ordersAwaitingAcceptance"] a');
   const total = Number((await tile.locator('.reminder-tile-total').innerText()).replace(/\D/g, ''));
   await tile.click();
@@ -68,8 +67,7 @@ test('a tile of a rule with a table opens the table filtered to the rule\'s rows
 });
 
 test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish toast, and the order leaves the inbox and its tile', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/pulpit');
+  await signedIn(page, 'manager', '/app/pulpit');
   const inbox = page.locator('[data-section="inbox"]');
   await expect(inbox.getByRole('heading', { name: 'Zlecenia do akceptacji' })).toBeVisible();
   // its own order: the seed's showcase order of this client whose prices the manager sees
@@ -120,8 +118,7 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
 });
 
 test('the admin\'s inbox pages like the list, names each order\'s client, and keeps Odrzuć and Anuluj zlecenie apart', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/pulpit');
+  await signedIn(page, 'admin', '/app/pulpit');
   const inbox = page.locator('[data-section="inbox"]');
   await expect(inbox.getByRole('columnheader', { name: 'Klient' })).toBeVisible();
   await expect(inbox.locator('tbody tr')).toHaveCount(10);
@@ -148,8 +145,7 @@ test('the admin\'s inbox pages like the list, names each order\'s client, and ke
 });
 
 test('charts draw with their data as a table, in Polish formats', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/pulpit');
+  await signedIn(page, 'admin', '/app/pulpit');
   const costs = page.locator('[data-chart="costs-per-month"]');
   await expect(costs.locator('canvas')).toBeVisible();
   await costs.getByRole('button', { name: 'Pokaż dane w tabeli' }).click();
@@ -171,10 +167,9 @@ test('charts draw with their data as a table, in Polish formats', async ({ page 
 
 test('on a phone the tiles fold into one line of counts, so the inbox and the list come first; unfolded they wrap two a row', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'admin');
-  await page.goto('/app/pulpit');
+  await signedIn(page, 'admin', '/app/pulpit');
   const fold = page.locator('[data-section="tiles"] .reminder-fold');
-  await expect(fold).toContainText(/Po terminie \d+ · Pilne \d+ · Wkrótce \d+/);
+  await expect(fold).toContainText(/Przypomnienia: po terminie \d+ · pilne \d+ · wkrótce \d+/);
   await expect(page.locator('.reminder-tile')).toHaveCount(0);
   // the inbox starts within the first screen, the list follows it
   const inbox = page.locator('[data-section="inbox"]');
@@ -196,7 +191,7 @@ test('on a phone the tiles fold into one line of counts, so the inbox and the li
 });
 
 test('a driver sees Do zrobienia above the vehicle\'s panels, and no Pulpit', async ({ page }) => {
-  await signIn(page, 'kierowca');
+  await signedIn(page, 'kierowca');
   const todo = page.locator('[data-section="todo"]');
   await expect(todo.getByRole('heading', { name: 'Do zrobienia' })).toBeVisible();
   const box = await todo.boundingBox();

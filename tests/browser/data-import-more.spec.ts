@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signIn, test } from './support.ts';
+import { axeScan, expect, signedIn, test } from './support.ts';
 
 const SHOTS = 'test-results/data-import-more';
 
@@ -51,7 +51,7 @@ function zipOfOne(name: string, content: Buffer): Buffer {
 }
 
 test('an administrator finds every importable resource, and dry-runs a zip of invoice PDFs', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await page.getByRole('button', { name: 'Rozumiem' }).click();
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Import danych' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Import danych' })).toBeVisible();

@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import iconv from 'iconv-lite';
-import { axeScan, expect, signIn, test } from './support.ts';
+import { axeScan, expect, signedIn, test } from './support.ts';
 
 const SHOTS = 'test-results/data-import';
 const WIDTHS = [1400, 900, 390];
@@ -55,7 +55,7 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
     [vin(4), plate(4), fixed ? 'KL001' : 'KL999', 'Toyota', '2023', 'PZU/2026/0004', day(9), day(45), ''],
   ];
 
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   // the cookie notice said once, so that it covers nothing in the screenshots
   await page.getByRole('button', { name: 'Rozumiem' }).click();
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Import danych' }).click();
@@ -103,7 +103,10 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
   const errors = step.getByRole('table', { name: 'Wiersze z błędami' });
   await expect(errors.locator('tbody tr')).toHaveCount(2);
   await expect(errors.locator('tbody tr').nth(0)).toContainText('OC do');
-  await expect(errors.locator('tbody tr').nth(0)).toContainText('Niepoprawna data');
+  // a day that does not exist is said so, with the value the file has beside it (issue 49)
+  await expect(errors.locator('tbody tr').nth(0)).toContainText('Taki dzień nie istnieje w kalendarzu');
+  await expect(errors.locator('tbody tr').nth(0).locator('.import-error-value')).toHaveText('31.02.2026');
+  await expect(errors.locator('tbody tr').nth(1).locator('.import-error-value')).toHaveText('KL999');
   await expect(errors.locator('tbody tr').nth(1)).toContainText('Klient');
   await expect(errors.locator('tbody tr').nth(1)).toContainText('Nie ma klienta o takim symbolu');
   const rowNumbers = await errors.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row')));
@@ -134,8 +137,11 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
   await expect(page.getByTestId('import-no-errors')).toBeVisible();
   await lookAt(page, '4-dry-run-clean');
 
-  // 5. the import, its progress and its result; the history names both runs
+  // 5. the import, asked first with the dry run's numbers; its progress and its result; the history names it
   await step.getByRole('button', { name: 'Importuj' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Importować plik?' });
+  await expect(confirm.getByTestId('import-confirm-question')).toHaveText('Pojazdy (z polisami): dodać 4, zmienić 0, wycofać 0?');
+  await confirm.getByRole('button', { name: 'Importuj' }).click();
   await expect(page.getByTestId('import-progress')).toBeVisible();
   await expect(page.getByTestId('import-succeeded')).toBeVisible();
   await expect(page.getByTestId('import-progress')).toHaveAttribute('aria-valuenow', '100');
@@ -149,8 +155,7 @@ test('an administrator maps the back office\'s Windows-1250 file, corrects two r
   // the manager of KL001: the new vehicles' policies come due within 14 days, so they are urgent on the Pulpit
   const context = await browser.newContext({ baseURL: page.url().replace(/\/app\/.*$/, ''), locale: 'pl-PL', viewport: { width: 1400, height: 900 } });
   const manager = await context.newPage();
-  await signIn(manager, 'manager');
-  await manager.goto('/app/pulpit');
+  await signedIn(manager, 'manager', '/app/pulpit');
   await manager.locator('[data-rule="insuranceOc"] button').click();
   const list = manager.locator('[data-section="list"]');
   await list.getByRole('button', { name: /^Pilne \(\d+\)$/ }).click();

@@ -3,12 +3,12 @@
  * with the id the server answered, the one its log line carries (tests/api/request-log.test.ts),
  * so that a user's screenshot of the error leads to that line.
  */
-import { expect, signIn, test, toast } from './support.ts';
+import { expect, signedIn, test, toast } from './support.ts';
 
 test('a failed call\'s error toast shows the request id of the answer', async ({ page, consoleErrors }) => {
   // the browser logs the 500 this journey makes of the table's answer
   consoleErrors.allow(/status of 500/);
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   // the server's answer to the table's next block becomes a 500, as the errors plugin answers one
   await page.route('**/api/order/table2', async (route) => {
     const response = await route.fetch();

@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { type Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
 import { dropSchema } from '../../server/db/connect.ts';
-import { ACCOUNTS, expect, openColumnFilter, rowCount, signIn, submitLogin, test, toast } from './support.ts';
+import { ACCOUNTS, expect, openColumnFilter, rowCount, signedIn, submitLogin, test, toast } from './support.ts';
 import { PORT } from './ports';
 import { seededPGliteDataDir } from '../../server/db/testing.ts';
 
 
 test('a manager exports the filtered orders to Excel: the visible columns in order, the filtered rows', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="statusZnaczenie"]')).toHaveText(/\S/);
   const all = await rowCount(page);
 
@@ -75,8 +74,7 @@ test('a manager exports the filtered orders to Excel: the visible columns in ord
 });
 
 test('the administrator saves the acceptance history as a CSV with ;', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/acceptance-history');
+  await signedIn(page, 'admin', '/app/acceptance-history');
   await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="login"]')).toHaveText(/\S/);
   const count = await rowCount(page);
   const firstLogin = await page.locator('.ag-row[row-index="0"] .ag-cell[col-id="login"]').innerText();

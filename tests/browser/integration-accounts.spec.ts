@@ -1,10 +1,13 @@
 /**
  * Administracja → Konta integracyjne (issue 34): an administrator makes an account for one client,
  * makes it a key, sees the key once, the key reads that client's vehicles through the API (and no
- * other client's), and once the administrator revokes it the key gets 401.
+ * other client's), and once the administrator revokes it the key gets 401. Issue 49: clients are
+ * listed by name with the code after, sorted by name; the key gets a name and a validity when it
+ * is made; the keys' table keeps "Unieważnij" within reach at 900 and 390 px; the screen has its
+ * Pomoc; the account can be deleted.
  */
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signIn, test, toast } from './support';
+import { axeScan, expect, signedIn, test, toast } from './support';
 
 /** Outside test-results/, which Playwright empties at every run: the screenshots are looked at afterwards. */
 const SHOTS = '/tmp/integration-accounts-shots';
@@ -18,8 +21,7 @@ async function noSeriousViolations(page: Page) {
 
 test('an administrator makes an account for one client and a key shown once; the key reads that client\'s vehicles until it is revoked', async ({ page, request }) => {
   test.setTimeout(180_000);
-  await signIn(page, 'admin');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Konta integracyjne' }).click();
+  await signedIn(page, 'admin', '/app/konta-integracyjne');
   await expect(page.getByRole('heading', { level: 1, name: 'Konta integracyjne' })).toBeVisible();
 
   // Dodaj konto: one client, vehicles to read
@@ -34,8 +36,12 @@ test('an administrator makes an account for one client and a key shown once; the
   const clients = form.getByRole('group', { name: /^Klienci/ });
   const firstClient = clients.getByRole('checkbox').first();
   await expect(firstClient).toBeVisible();
-  const clientLabel = (await clients.locator('label').first().innerText()).trim();
-  const client = clientLabel.split(' — ')[0];
+  // "Transbud Sp. z o.o. (KL001)": the name first, by which the list is sorted, the code after
+  const labels = (await clients.locator('label').allInnerTexts()).map((l) => l.trim());
+  expect(labels.every((l) => /^.+ \([A-Z0-9]+\)$/.test(l)), labels.join(' | ')).toBe(true);
+  expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b, 'pl')));
+  const clientLabel = labels[0];
+  const client = /\(([A-Z0-9]+)\)$/.exec(clientLabel)![1];
   await firstClient.check();
   const scopes = form.getByRole('group', { name: /^Uprawnienia/ });
   await scopes.getByRole('checkbox', { name: 'Odczyt: Dane pojazdu' }).check();
@@ -52,7 +58,7 @@ test('an administrator makes an account for one client and a key shown once; the
   await expect(toast(page, 'Zapisano konto integracyjne.')).toBeVisible();
   const accountRow = page.locator('.ag-row').filter({ hasText: 'System ERP klienta' });
   await expect(accountRow).toBeVisible();
-  await expect(accountRow).toContainText(client);
+  await expect(accountRow).toContainText(clientLabel);
   for (const width of [1400, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `${SHOTS}/table-${width}.png` });
@@ -66,6 +72,20 @@ test('an administrator makes an account for one client and a key shown once; the
   await expect(panel).toBeVisible();
   await expect(panel.getByText('Konto nie ma jeszcze kluczy.')).toBeVisible();
   await panel.getByRole('button', { name: 'Nowy klucz' }).click();
+  // the key's name and validity first: a year from today unless changed
+  const keyForm = page.getByRole('dialog', { name: 'Utwórz klucz API' });
+  await expect(keyForm).toBeVisible();
+  await expect(keyForm.getByLabel(/^Ważny do/)).not.toHaveValue('');
+  await keyForm.getByRole('button', { name: 'Utwórz klucz' }).click();
+  await expect(keyForm.getByText('Pole nie może być puste')).toBeVisible();
+  await keyForm.getByLabel(/^Nazwa klucza/).fill('ERP — produkcja');
+  for (const width of [1400, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/key-form-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await keyForm.getByRole('button', { name: 'Utwórz klucz' }).click();
   const reveal = page.getByRole('dialog', { name: 'Nowy klucz API' });
   await expect(reveal).toBeVisible();
   await expect(reveal).toContainText('nie pokaże go ponownie');
@@ -87,9 +107,17 @@ test('an administrator makes an account for one client and a key shown once; the
   await expect(panel.getByText(key.slice(0, 12))).toBeVisible();
   await expect(panel).not.toContainText(key);
   await expect(panel.getByText('aktywny')).toBeVisible();
+  await expect(panel.getByText('ERP — produkcja')).toBeVisible();
+  await expect(toast(page, 'Klucz utworzony.')).toBeVisible();
   for (const width of [1400, 900, 390]) {
-    await page.setViewportSize({ width, height: 900 });
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+    // the keys' table fits: "Unieważnij" is within reach without scrolling sideways
+    const revoke = panel.getByRole('button', { name: 'Unieważnij' });
+    await revoke.scrollIntoViewIfNeeded();
+    await expect(revoke).toBeInViewport();
+    const box = (await revoke.boundingBox())!;
+    expect(box.x + box.width, `Unieważnij at ${width}px`).toBeLessThanOrEqual(width);
     await page.screenshot({ path: `${SHOTS}/keys-${width}.png` });
   }
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -113,4 +141,18 @@ test('an administrator makes an account for one client and a key shown once; the
   const refused = await read();
   expect(refused.status()).toBe(401);
   expect((await refused.json()).detail).toBe('Klucz API jest nieprawidłowy, wygasł lub został unieważniony.');
+
+  // Pomoc says what the screen is for; Edytuj → Usuń konto removes the account
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await page.getByTestId('help-button').click();
+  await expect(page.getByTestId('help-dialog')).toContainText('Konto integracyjne to dostęp dla innego systemu');
+  await page.getByTestId('help-dialog').getByRole('button', { name: 'Zamknij' }).last().click();
+  await accountRow.click();
+  await toolbar(page, 'Edytuj').click();
+  const edit = page.getByRole('dialog', { name: 'Edycja konta integracyjnego' });
+  await edit.getByRole('button', { name: 'Usuń konto' }).click();
+  await page.getByRole('dialog').filter({ hasText: 'Historia konta zostaje w Dzienniku zmian' }).getByRole('button', { name: 'Tak' }).click();
+  await expect(toast(page, 'Konto integracyjne usunięte.')).toBeVisible();
+  await expect(accountRow).toHaveCount(0);
 });

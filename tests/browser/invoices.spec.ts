@@ -5,7 +5,7 @@
  * floppy disk is above the table. Screenshots: /tmp/invoices-table.png, /tmp/invoices-dialog.png.
  */
 import { type Page, type Response } from '@playwright/test';
-import { axeScan, expect, signIn, test } from './support.ts';
+import { axeScan, expect, signedIn, test } from './support.ts';
 
 interface InvoiceRow {
   faktNrCaly: string;
@@ -14,9 +14,8 @@ interface InvoiceRow {
 
 /** Opens the invoices and answers the first block of rows as the server sent it. */
 async function openInvoices(page: Page): Promise<InvoiceRow[]> {
-  await signIn(page, 'manager');
   const block = page.waitForResponse((r) => r.url().endsWith('/api/invoice/table2'));
-  await page.goto('/app/invoice');
+  await signedIn(page, 'manager', '/app/invoice');
   const rows = ((await (await block).json()) as { rows: InvoiceRow[] }).rows;
   await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="faktNrCaly"]')).toHaveText(/\S/);
   return rows;

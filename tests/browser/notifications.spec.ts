@@ -9,7 +9,7 @@
 import { type Page } from '@playwright/test';
 import { partsOf, startTestSmtp, type ReceivedMail } from '../support/smtp.ts';
 import { PORT } from './ports.ts';
-import { apiAs, axeScan, expect, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+import { apiAs, axeScan, expect, rowCount, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -30,8 +30,7 @@ async function expectAccessible(page: Page, selector?: string) {
 test('an advisor submits an estimate; the manager\'s bell shows it, marking all read clears the badge; he opens it and lands on the order', async ({ browser }) => {
   // the advisor hands the order back to the fleet manager (status 1)
   const advisor = await browser.newPage();
-  await signIn(advisor, 'doradca');
-  await advisor.goto('/app/order');
+  await signedIn(advisor, 'doradca', '/app/order');
   await tableLoaded(advisor);
   const index = await advisor.locator('.ag-row').filter({ has: advisor.locator('.ag-cell[col-id="rejestr"]', { hasText: PLATE }) })
     .filter({ has: advisor.locator('.ag-cell[col-id="statusZnaczenie"]', { hasText: 'Do wyjaśnienia' }) })
@@ -47,7 +46,7 @@ test('an advisor submits an estimate; the manager\'s bell shows it, marking all 
 
   // the manager's bell counts it and names the count in words
   const page = await browser.newPage();
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await expect(bell(page)).toHaveAccessibleName(/^Powiadomienia: \d+ nieprzeczytan(e|ych)$/);
   const badge = page.getByTestId('notification-badge');
   await expect(badge).toHaveText(/^\d+$/);
@@ -96,7 +95,7 @@ test('a record outside the caller\'s rows named in the address gets the server\'
 });
 
 test('the bell\'s list and the settings page pass axe at 1400 and 900 px, and the list spans a phone', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   for (const width of [1400, 900]) {
     await page.setViewportSize({ width, height: 900 });
     await bell(page).click();
@@ -121,7 +120,7 @@ test('"Nie skonfigurowano poczty" is told to administrators where they can act, 
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
   await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
   await page.goto('/sign-out');
   await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
@@ -130,7 +129,7 @@ test('"Nie skonfigurowano poczty" is told to administrators where they can act, 
   await page.route('**/api/settings/email', (route) => route.request().method() === 'GET'
     ? route.fulfill({ json: { smtpHost: '', smtpPort: 25, smtpUser: '', smtpPassword: '', smtpEmail: '', smtpSsl: 'OFF' } })
     : route.fallback());
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await expect(page.getByText(/Nie skonfigurowano poczty/)).toHaveCount(0);
   await page.goto('/app/notifications-log');
   const notice = page.locator('[data-section="mail-not-configured"]');
@@ -148,8 +147,7 @@ test('"Nie skonfigurowano poczty" is told to administrators where they can act, 
 });
 
 test('a driver turns an event off and moves his digest; the toast says it is saved and the page keeps it', async ({ page }) => {
-  await signIn(page, 'kierowca');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Ustawienia powiadomień' }).click();
+  await signedIn(page, 'kierowca', '/app/account/notifications');
   await expect(page).toHaveURL(/\/app\/account\/notifications$/);
   // a driver is offered the events of his role only
   await expect(page.getByLabel('Zmiana statusu zlecenia')).toBeVisible();
@@ -165,7 +163,7 @@ test('a driver turns an event off and moves his digest; the toast says it is sav
 });
 
 test('an administrator opens Administracja → Dziennik powiadomień: the log, a notification sent again to a person named as the tables name people, the digest run now', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   // two entries a reader can tell apart: the log of everyone's notifications, and his own settings
   const menu = page.getByRole('navigation', { name: 'Menu główne' });
   await expect(menu.getByRole('link', { name: /Powiadomienia/ })).toHaveCount(0);
@@ -210,8 +208,7 @@ test('the driver\'s e-mail about his order: the facts he needs, one button that 
   const smtp = await startTestSmtp(PORT + 25);
   try {
     // the administrator points the portal at the mail server; the notice of a missing server goes with it
-    await signIn(page, 'admin');
-    await page.goto('/app/email-config');
+    await signedIn(page, 'admin', '/app/email-config');
     await page.getByLabel(/^Serwer SMTP/).fill('127.0.0.1');
     await page.getByLabel(/^Szyfrowanie/).selectOption({ label: 'Brak' });
     await page.getByLabel(/^Port/).fill(String(PORT + 25));
@@ -268,8 +265,7 @@ test('the driver\'s e-mail about his order: the facts he needs, one button that 
 
     // the button opens the order's details over his vehicle's panel (he has no orders table)
     const driverPage = await browser.newPage();
-    await signIn(driverPage, 'kierowca');
-    await driverPage.goto(new URL(link!).pathname + new URL(link!).search);
+    await signedIn(driverPage, 'kierowca', new URL(link!).pathname + new URL(link!).search);
     const details = driverPage.getByRole('dialog', { name: new RegExp(`Zlecenie ${order.autId}`) });
     await expect(details.locator('[data-field="statusZnaczenie"]')).toContainText('Zaakceptowano przez Fleet Managera');
     await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');

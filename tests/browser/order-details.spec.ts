@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { axeScan, expect, openColumnFilter, signIn, test, toast } from './support';
+import { axeScan, expect, openColumnFilter, signedIn, test, toast } from './support';
 
 const SHOTS = process.env.E2E_SHOTS;
 
@@ -33,9 +33,8 @@ async function openOrder(page: Page, filters: Record<string, string>) {
 }
 
 test('a fleet manager opens an order awaiting them, accepts it, sees the new status and who moved it, and sees no prices the order hides', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager', '/app/order');
   // authorised orders are highlighted in the list
-  await page.goto('/app/order');
   await expect(page.locator('.ag-cell[col-id="statusZnaczenie"]').filter({ hasText: /^Autoryzowano$/ }).first()).toHaveClass(/cell-highlight-success/);
   // the technical inspection of WZ67890 awaits the manager (status 1); its prices are hidden (cenaWidoczna N)
   const dialog = await openOrder(page, { rejestr: 'WZ67890' });
@@ -89,7 +88,7 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
 });
 
 test('an advisor adds a position to a new order, confirms the estimate and can no longer add or edit positions', async ({ page }) => {
-  await signIn(page, 'doradca');
+  await signedIn(page, 'doradca');
   // the newest order of WZ12345, the inspection at the advisor's station, is new (status 0) and its estimate not confirmed
   const dialog = await openOrder(page, { rejestr: 'WZ12345', zgloZakres: 'Przegląd okresowy 90 000 km' });
   await expect(dialog.locator('[data-field="statusZnaczenie"]')).toHaveText(/Zgłoszono/);
@@ -147,7 +146,7 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
 });
 
 test('the administrator edits an order\'s remarks and approved scope; the remarks show on their tab', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   // the technical inspection of WZ67890 (awaiting or accepted by the manager: the admin may still cancel it)
   const dialog = await openOrder(page, { rejestr: 'WZ67890' });
   await dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' }).click();

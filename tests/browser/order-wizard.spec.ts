@@ -1,6 +1,6 @@
 import { type Locator, type Page } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { expect, rowCount, signIn, test, toast } from './support';
+import { expect, rowCount, signedIn, test, toast } from './support';
 
 /** Every step is photographed (SHOTS=1) so that a person can look at it: /tmp/wizard-<name>.png. */
 const shot = async (page: Page, name: string) => {
@@ -16,7 +16,7 @@ const PDF = tinyPdf(['Protokol przekazania']);
 const title = `Protokół ${Date.now().toString().slice(-8)}`;
 
 test('a driver orders an inspection from the service-order modal through every step, attaches a PDF, and the order\'s details list it', async ({ page, browser }) => {
-  await signIn(page, 'kierowca');
+  await signedIn(page, 'kierowca');
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zamówienia usługi' }).click();
   await expect(page).toHaveURL(/\/app\/service-order$/);
   const modal = page.getByRole('dialog', { name: 'Zamówienia usługi' });
@@ -109,8 +109,7 @@ test('a driver orders an inspection from the service-order modal through every s
   // the fleet manager of the vehicle opens the new order (newest first): the PDF is on its Załączniki tab
   const context = await browser.newContext();
   const manager = await context.newPage();
-  await signIn(manager, 'manager');
-  await manager.goto('/app/order');
+  await signedIn(manager, 'manager', '/app/order');
   await manager.locator('.ag-row').first().click();
   const details = manager.getByRole('dialog').filter({ has: manager.getByRole('tab', { name: 'Załączniki' }) });
   await details.getByRole('tab', { name: 'Załączniki' }).click();
@@ -122,8 +121,7 @@ test('a driver orders an inspection from the service-order modal through every s
 });
 
 test('an advisor adds an order with positions in the scope step, and it appears in the orders table', async ({ page }) => {
-  await signIn(page, 'doradca');
-  await page.goto('/app/order');
+  await signedIn(page, 'doradca', '/app/order');
   const before = await expect.poll(() => rowCount(page)).not.toBeNaN().then(() => rowCount(page));
   const toolbar = page.getByRole('toolbar', { name: 'Działania na tabeli' });
   // the damage report is not for an advisor
@@ -238,8 +236,7 @@ test('an advisor adds an order with positions in the scope step, and it appears 
 });
 
 test('a fleet manager adds an order from the orders table without contractor and scope', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   const toolbar = page.getByRole('toolbar', { name: 'Działania na tabeli' });
   // the damage report beside it opens the damage wizard (damage-wizard.spec.ts)
   await expect(toolbar.getByRole('button', { name: 'Zgłoszenie szkody' })).toBeEnabled();

@@ -1,5 +1,5 @@
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
-import { expect, signIn, submitLogin, test, toast } from './support';
+import { expect, signedIn, submitLogin, test, toast } from './support';
 import { PORT } from './ports';
 
 // A real SMTP server in the test process; the administrator points the portal at it through the
@@ -26,8 +26,7 @@ async function mailTo(address: string, text?: RegExp) {
 }
 
 test('the administrator configures the mail server and tests it', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/email-config');
+  await signedIn(page, 'admin', '/app/email-config');
   await expect(page.getByRole('heading', { name: 'Konfiguracja email' })).toBeVisible();
   await page.getByLabel(/^Serwer SMTP/).fill('127.0.0.1');
   await page.getByLabel(/^Szyfrowanie/).selectOption({ label: 'STARTTLS' });

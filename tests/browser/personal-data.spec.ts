@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
-import { apiAs, axeScan, expect, openColumnFilter, signIn, test, toast } from './support';
+import { apiAs, axeScan, expect, openColumnFilter, signedIn, test, toast } from './support';
 
 const loginRow = (page: Page, login: string) => page.locator('.ag-row [col-id="login"]').filter({ hasText: new RegExp(`^${login.replace('.', '\\.')}$`) });
 const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
@@ -34,8 +34,7 @@ async function openEdit(page: Page, login: string) {
 
 test('an administrator exports a driver\'s personal data and anonymises another person', async ({ page }) => {
   test.setTimeout(180_000);
-  await signIn(page, 'admin');
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await expect(loginRow(page, 'kierowca')).toBeVisible();
 
   // the export: a zip saved at once, with the index in Polish
@@ -112,8 +111,7 @@ test('an administrator exports and anonymises an employee without an account, fr
     nazwisko: 'Zapomniany', imie: 'Witold', email: 'witold.zapomniany@transbud.pl', telefonKom: '601 202 303', jednId: unit.jednId, dataJednOd: new Date().toISOString().slice(0, 10),
   });
 
-  await signIn(page, 'admin');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Pracownicy' }).click();
+  await signedIn(page, 'admin', '/app/pracownicy');
   await expect(page.getByRole('heading', { level: 1, name: 'Pracownicy' })).toBeVisible();
   await openColumnFilter(page, 'nazwisko');
   await page.locator('.ag-filter input[type="text"]').first().fill('Zapomniany');

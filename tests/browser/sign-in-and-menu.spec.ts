@@ -1,4 +1,4 @@
-import { ACCOUNTS, axeScan, expect, menuEntries, signIn, test } from './support.ts';
+import { ACCOUNTS, axeScan, expect, menuEntries, signIn, signedIn, test } from './support.ts';
 
 const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
 
@@ -27,7 +27,7 @@ for (const account of Object.keys(MENUS) as (keyof typeof MENUS)[]) {
 }
 
 test('the administrator changes his own password from the menu, as every other role does', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Zmiana hasła' }).click();
   await expect(page).toHaveURL(/\/app\/account\/password$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Zmiana hasła' })).toBeVisible();
@@ -70,8 +70,7 @@ test('a protected route without a session goes to the login screen; a signed-in 
 });
 
 test('a route the role may not open says so, and sign-out ends the session', async ({ page }) => {
-  await signIn(page, 'kierowca');
-  await page.goto('/app/users');
+  await signedIn(page, 'kierowca', '/app/users');
   await expect(page.getByRole('alert')).toHaveText('Nie masz dostępu do tej strony.');
   await page.getByRole('link', { name: 'Wyloguj' }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -81,7 +80,7 @@ test('a route the role may not open says so, and sign-out ends the session', asy
 
 test('the side menu collapses below 992 px and opens from the toggle', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await expect(page.getByRole('navigation', { name: 'Menu główne' })).toBeHidden();
   await page.getByRole('button', { name: 'Pokaż lub ukryj menu' }).click();
   await expect(page.getByRole('navigation', { name: 'Menu główne' })).toBeVisible();

@@ -16,6 +16,8 @@ export interface ConsoleErrors {
   allow(pattern: RegExp): void;
 }
 
+let currentBaseURL: string | undefined;
+
 const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
 
 /**
@@ -23,7 +25,15 @@ const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a
  * the context's pages and popups, and pages of contexts it opens itself (a second user beside the
  * first), whose `browser.newContext` is watched for the length of the test.
  */
-export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: void }>({
+  // the journey's baseURL (a describe block may change it), for `signedIn`'s calls to the API
+  journeyBaseURL: [
+    async ({ baseURL }, use) => {
+      currentBaseURL = baseURL;
+      await use();
+    },
+    { auto: true },
+  ],
   consoleErrors: [
     async ({ browser, context }, use) => {
       const errors: string[] = [];
@@ -113,11 +123,88 @@ export async function submitLogin(page: Page, a: { login: string; password: stri
   await page.getByRole('button', { name: 'Zaloguj', exact: true }).click();
 }
 
-/** Signs in through the login screen and waits for the landing page. */
+/**
+ * Signs in through the login screen and waits for the landing page: for the journeys whose subject
+ * is signing in (or what the form does on the way); every other journey uses `signedIn`.
+ */
 export async function signIn(page: Page, account: Account, password?: string) {
   const a = ACCOUNTS[account] as { login: string; password: string; choice: string; plate?: string; vin?: string };
   await submitLogin(page, { ...a, password: password ?? a.password });
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+}
+
+/** The sign-in request's role for each of the login form's choices (schemas/api/auth-request). */
+const ROLE_OF_CHOICE: Record<string, string> = { 'Fleet Manager': 'MANAGER', 'Użytkownik pojazdu': 'USER', 'Doradca serwisowy': 'ADVISOR' };
+/** The runtime's session key in sessionStorage (runtime/src/state/session.ts SESSION_STORAGE_KEY). */
+const SESSION_STORAGE_KEY = 'portal.session';
+/**
+ * Sessions of this worker (one module per Playwright worker process) by account, signed in through
+ * the API. Only accounts without a vehicle are kept: a driver's or advisor's session carries the
+ * vehicle it signed in to, which a journey may switch. A kept session is used again only while its
+ * token still works (a journey may sign out or end its sessions) and while it is young: adding a
+ * passkey asks for a sign-in of the last 15 minutes (security.session.recentSignInMinutes).
+ */
+const kept = new Map<string, { session: unknown; at: number }>();
+const KEEP_MS = 10 * 60_000;
+
+/** What the runtime's login screen stores after a sign-in (LoginScreen.tsx `signedIn`), from the API's own answer. */
+async function apiSession(page: Page, account: Account): Promise<{ session: unknown; origin: string }> {
+  const a = ACCOUNTS[account] as { login: string; password: string; choice: string; plate?: string; vin?: string };
+  const origin = new URL(currentBaseURL ?? 'http://127.0.0.1').origin;
+  // page.request: the browser's user agent, as the form's sign-in would record it. A variant's host
+  // (marka.localhost) is the browser's loopback, not a name Node resolves: asked at 127.0.0.1 by its Host.
+  const host = new URL(origin).host;
+  const viaLoopback = new URL(origin).hostname.endsWith('.localhost');
+  const api = (path: string) => (viaLoopback ? `http://127.0.0.1:${new URL(origin).port || 80}${path}` : `${origin}${path}`);
+  const hostHeader: Record<string, string> = viaLoopback ? { Host: host } : {};
+  const key = `${origin} ${account}`;
+  const cached = kept.get(key);
+  if (cached && Date.now() - cached.at < KEEP_MS) {
+    const token = (cached.session as { token: string }).token;
+    const check = await page.request.get(api('/api/notifications/unread-count'), { headers: { ...hostHeader, Accept: 'application/json', Authorization: `Bearer ${token}` } });
+    if (check.ok()) return { session: cached.session, origin };
+  }
+  kept.delete(key);
+  const { name } = await (await page.request.get(api('/api/init/pre-config'), { headers: hostHeader })).json();
+  const data = JSON.stringify({
+    username: a.login, password: a.password, role: ROLE_OF_CHOICE[a.choice],
+    ...(a.plate ? { rejestr: a.plate } : {}), ...(a.vin ? { vin: a.vin } : {}),
+  });
+  const nonce = makeNonce();
+  const response = await page.request.post(api('/api/user/auth'), {
+    headers: { ...hostHeader, Accept: 'application/json', 'Content-Type': 'application/json', 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, data) },
+    data,
+  });
+  const text = await response.text();
+  expect(response.status(), `sign-in of ${a.login} through the API: ${text}`).toBe(200);
+  const answer = JSON.parse(text) as { id_token: string; body: { userDetails: unknown; postConfig?: unknown }; secondFactor?: unknown };
+  expect(answer.secondFactor, `${a.login} signs in with the password alone`).toBeUndefined();
+  const session = { token: answer.id_token, user: answer.body.userDetails, postConfig: answer.body.postConfig };
+  if (!a.plate) kept.set(key, { session, at: Date.now() });
+  return { session, origin };
+}
+
+/**
+ * The page signed in as `account` and open at `path` (issue 44): the session comes from the API
+ * (once per worker and office account, see `kept`) and goes into the tab's sessionStorage, where
+ * the runtime's login screen would have put it, before the first page loads; then the screen the
+ * journey is about opens directly — no login page, no landing page, no menu on the way. The landing
+ * page is the default, as after the form.
+ */
+export async function signedIn(page: Page, account: Account, path = '/app/dane-pojazdu') {
+  const { session, origin } = await apiSession(page, account);
+  // only for this one navigation: a later one (after the journey signs out) must not bring the session back
+  const script = await page.addInitScript(({ origin, key, value }) => {
+    // only on the portal's own origin (a frame may load another)
+    if (location.origin === origin) sessionStorage.setItem(key, value);
+  }, { origin, key: SESSION_STORAGE_KEY, value: JSON.stringify(session) });
+  try {
+    await page.goto(path);
+  } finally {
+    await script.dispose();
+  }
+  // signed in: the screen asked for, not the login screen (a screen may change its query, as a deep link's ?open does)
+  await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
 }
 
 /** The toast with this text (toasts are the portal's status messages). */

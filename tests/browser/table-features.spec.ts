@@ -5,7 +5,7 @@
  * browser (a fresh browser context has no localStorage of the first one).
  */
 import { type Page } from '@playwright/test';
-import { expect, openColumnFilter, rowCount, signIn, test } from './support.ts';
+import { expect, openColumnFilter, rowCount, signedIn, test } from './support.ts';
 
 
 /** Scrolls the grid body sideways so that columns at the right end are rendered. */
@@ -19,8 +19,7 @@ const parseDay = (text: string) => {
 };
 
 test('orders: status icons, the highlighted "Autoryzowano", Z/K/T icons, order type, and a status choice filter', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
 
   // Filter by the status choice list: the user ticks a label, the server gets the code.
@@ -60,9 +59,8 @@ test('orders: status icons, the highlighted "Autoryzowano", Z/K/T icons, order t
 });
 
 test('contracts: Aktualne by default, Archiwalne, Wszystkie = both, kept after a reload', async ({ page }) => {
-  await signIn(page, 'manager');
   const firstRequest = page.waitForRequest((r) => r.url().endsWith('/api/contract/table2'));
-  await page.goto('/app/contract');
+  await signedIn(page, 'manager', '/app/contract');
   expect((await firstRequest).postDataJSON().filterModel).toEqual({ dataTyp: { filterType: 'set', values: ['current'] } });
   const choice = page.getByRole('group', { name: 'Pokaż kontrakty' });
   await expect(choice.getByRole('radio', { name: 'Aktualne' })).toBeChecked();
@@ -95,8 +93,7 @@ test('contracts: Aktualne by default, Archiwalne, Wszystkie = both, kept after a
 });
 
 test('tyres show the tread with one decimal; the vehicle details embed the car’s tyres, fuel cards and contracts without vehicle columns', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/tire');
+  await signedIn(page, 'admin', '/app/tire');
   // the infinite row model draws a row before its block has arrived: wait for the first tread
   await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id="stanBieznika"]').first()).toHaveText(/mm$/);
   const treads = (await page.locator('.ag-cell[col-id="stanBieznika"]').allInnerTexts()).filter(Boolean);
@@ -123,8 +120,7 @@ test('tyres show the tread with one decimal; the vehicle details embed the car�
 });
 
 test('a saved filter follows the manager to another browser; names are required and unique', async ({ page, browser }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   await expect(page.getByTestId('row-count')).toContainText(/\d/);
   const all = await rowCount(page);
 
@@ -159,8 +155,7 @@ test('a saved filter follows the manager to another browser; names are required 
   // Another browser: nothing in its localStorage, the filter comes from the server.
   const other = await browser.newContext({ locale: 'pl-PL', viewport: { width: 1400, height: 900 } });
   const page2 = await other.newPage();
-  await signIn(page2, 'manager');
-  await page2.goto('/app/order');
+  await signedIn(page2, 'manager', '/app/order');
   await expect.poll(() => rowCount(page2)).toBe(all);
   const filters2 = page2.getByTestId('saved-filters');
   await filters2.getByRole('button', { name: 'Filtry' }).click();
@@ -176,7 +171,7 @@ test('a saved filter follows the manager to another browser; names are required 
 });
 
 test('a saved column view (order and visibility) follows the manager to another browser', async ({ page, browser }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   // The layout a user made by dragging headers: three columns, in this order, the rest hidden.
   const hidden = ['rejestr', 'dataOd', 'oplPrzekmIle', 'opmRataTresc', 'opmRataIle', 'opmSerwTresc', 'opmSerwIle', 'opmUbezTresc', 'opmUbezIle'];
   await page.evaluate((hiddenColIds) => {
@@ -201,8 +196,7 @@ test('a saved column view (order and visibility) follows the manager to another 
 
   const other = await browser.newContext({ locale: 'pl-PL', viewport: { width: 1400, height: 900 } });
   const page2 = await other.newPage();
-  await signIn(page2, 'manager');
-  await page2.goto('/app/contract');
+  await signedIn(page2, 'manager', '/app/contract');
   await expect.poll(() => headers(page2)).toContain('opmRataTresc');
   const views2 = page2.getByTestId('saved-views');
   await views2.getByRole('button', { name: 'Widoki' }).click();
@@ -230,8 +224,7 @@ test('orders: scrolling asks for the next block with the cursor of the block bef
   page.on('request', (r) => {
     if (r.url().endsWith('/api/order/table2')) blocks.push(r.postDataJSON());
   });
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
   await expect(page.getByTestId('row-count')).toHaveText(/^Liczba rekordów: około 1\s000\s000$/);
 

@@ -7,7 +7,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import { type Page } from '@playwright/test';
-import { expect, openColumnFilter, rowCount, signIn, tableLoaded, test, toast } from './support.ts';
+import { expect, openColumnFilter, rowCount, signedIn, tableLoaded, test, toast } from './support.ts';
 
 const SHOTS = '/tmp/ui-studio/shots';
 /** Screenshots for a person to look at (SHOTS=1). */
@@ -33,8 +33,7 @@ async function pixel(page: Page, x: number, y: number): Promise<[number, number,
 const header = (page: Page, colId: string) => page.locator(`.ag-header-cell[col-id="${colId}"]`);
 
 test('a row click in Zlecenia and Użytkownicy selects or opens it without a grid error in the console', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await tableLoaded(page);
   await page.locator('.ag-row[row-index="1"] .ag-cell[col-id="lastName"]').click();
   await expect(page.locator('.ag-row[row-index="1"].row-selected').first()).toBeVisible();
@@ -47,8 +46,7 @@ test('a row click in Zlecenia and Użytkownicy selects or opens it without a gri
 
 test('the notification log shows Próby and Błąd at 1400 px, keeps its first column at 900 and 390 px, and a row click there is clean', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
-  await page.goto('/app/notifications-log');
+  await signedIn(page, 'admin', '/app/notifications-log');
   await tableLoaded(page);
   // a row to click: the daily digest queues its e-mails at once
   await page.getByRole('button', { name: 'Uruchom podsumowanie dzienne' }).click();
@@ -70,15 +68,17 @@ test('the notification log shows Próby and Błąd at 1400 px, keeps its first c
     await page.setViewportSize({ width, height: 900 });
     await page.reload();
     await tableLoaded(page);
-    // the time stays at the left while the rest scrolls, as in the other tables
-    await expect(page.locator('.ag-header-cell.ag-header-cell-last-left-pinned[col-id="createdAt"]')).toBeVisible();
+    // the time stays at the left while the rest scrolls, as in the other tables; on a phone each
+    // notification is its lines: the event and its state, the recipient, the time (issue 49)
+    if (width === 390) await expect(page.locator('.ag-row[row-index="0"] .narrow-row-first')).toBeVisible();
+    else await expect(page.locator('.ag-header-cell.ag-header-cell-last-left-pinned[col-id="createdAt"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await shot(page, `notifications-log-${width}`);
   }
 });
 
 test('a right-aligned header (Rok produkcji) has its filter button at its right, not beside the column before it', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await tableLoaded(page);
   const year = header(page, 'rokProd');
   const text = await year.locator('.ag-header-cell-text').boundingBox();
@@ -88,7 +88,7 @@ test('a right-aligned header (Rok produkcji) has its filter button at its right,
 });
 
 test('the grid’s filter inputs have Polish accessible names', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await tableLoaded(page);
   await openColumnFilter(page, 'marka');
   const filter = page.locator('.ag-filter');
@@ -98,8 +98,7 @@ test('the grid’s filter inputs have Polish accessible names', async ({ page })
 });
 
 test('the digest’s hour is asked only while the digest is on', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/account/notifications');
+  await signedIn(page, 'manager', '/app/account/notifications');
   const digest = page.getByLabel('Codzienne podsumowanie przypomnień e-mailem');
   await expect(digest).toBeChecked();
   await expect(page.getByLabel(/^Godzina podsumowania\*/)).toBeVisible();
@@ -122,8 +121,7 @@ for (const { path, words } of [
   { path: '/app/account/notifications', words: 'Codzienne podsumowanie' },
 ]) {
   test(`Pomoc on ${path} says what the page is for`, async ({ page }) => {
-    await signIn(page, 'admin');
-    await page.goto(path);
+    await signedIn(page, 'admin', path);
     await page.getByTestId('help-button').click();
     // named by the page's title, as the menu names it
     const dialog = page.getByRole('dialog', { name: /^Pomoc: / });
@@ -132,8 +130,7 @@ for (const { path, words } of [
 }
 
 test('the side menu’s column is white down to the footer of a long page', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/pulpit');
+  await signedIn(page, 'admin', '/app/pulpit');
   await expect(page.locator('.app-main h1')).toBeVisible();
   const footerTop = () => page.evaluate(() => document.querySelector('footer, [role="contentinfo"]')!.getBoundingClientRect().top + window.scrollY);
   // the Pulpit's sections come in one after another: the page is long once they are in

@@ -4,7 +4,7 @@
  * not reach it. Screenshots land in test-results/tables-<route>-<role>.png.
  */
 import { type Page } from '@playwright/test';
-import { expect, signIn, test, type Account } from './support.ts';
+import { expect, signedIn, test, type Account } from './support.ts';
 
 interface TableCase {
   route: string;
@@ -42,7 +42,7 @@ for (const table of TABLES) {
       page.on('response', (r) => {
         if (r.url().endsWith('/table2')) answers.push(r.status());
       });
-      await signIn(page, role);
+      await signedIn(page, role);
       await openFromMenu(page, table.menu);
       await expect(page).toHaveURL(new RegExp(`${table.route}$`));
       await expect(page.getByRole('heading', { name: table.title, level: 1 })).toBeVisible();
@@ -62,7 +62,7 @@ for (const table of TABLES) {
   if (refused.length) {
     test(`${refused.join(', ')} cannot open ${table.route}, neither from the menu nor by address`, async ({ page }) => {
       for (const role of refused) {
-        await signIn(page, role);
+        await signedIn(page, role);
         await expect(page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: table.menu, exact: true })).toHaveCount(0);
         await page.goto(table.route);
         await expect(page.getByRole('alert').filter({ hasText: 'Nie masz dostępu do tej strony.' })).toBeVisible();

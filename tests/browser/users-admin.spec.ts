@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signIn, submitLogin, test, toast } from './support';
+import { axeScan, expect, signedIn, submitLogin, test, toast } from './support';
 
 /** The users table's cells of a login, and rows with a text (the seed has few accounts: every row is on screen). */
 const row = (page: Page, text: string) => page.locator('.ag-row').filter({ hasText: text });
@@ -19,8 +19,7 @@ async function expectNoSeriousViolations(page: Page) {
 
 test('an administrator adds a fleet manager with a client, copies, edits and deletes users; the new manager must change the password', async ({ page }) => {
   test.setTimeout(180_000);
-  await signIn(page, 'admin');
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await expect(loginRow(page, 'admin')).toBeVisible();
 
   // Kopiuj without a selected row says what is missing
@@ -153,8 +152,7 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
 });
 
 test('an administrator sets a user\'s password from the edit dialog, under the password policy (a driver no other journey signs in as)', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await loginRow(page, 'kierowca4').click();
   await toolbar(page, 'Edytuj').click();
   const edit = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
@@ -185,8 +183,7 @@ test('an administrator unlocks a fleet manager locked out after wrong passwords,
   await expect(person.getByTestId('login-error')).toHaveText('Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za 5 min.');
 
   // the helpdesk: Użytkownicy → the manager → Bezpieczeństwo names the lock-out and lifts it
-  await signIn(page, 'admin');
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await loginRow(page, 'manager3').click();
   await toolbar(page, 'Edytuj').click();
   await page.getByRole('dialog', { name: 'Edytuj użytkownika' }).getByRole('button', { name: 'Bezpieczeństwo' }).click();

@@ -6,7 +6,7 @@
  * action, and the help dialog (the axe scan of every screen: accessibility.spec.ts).
  */
 import { type Locator, type Page } from '@playwright/test';
-import { expect, openColumnFilter, rowCount, signIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+import { expect, openColumnFilter, rowCount, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 /** Header texts whose words are split over two lines (a word's characters on more than one line). */
 async function wordsBrokenInHeaders(page: Page): Promise<string[]> {
@@ -41,7 +41,7 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
 
 test('table headers wrap only between words, at 1400 and at 900 px', async ({ page }) => {
   test.setTimeout(240_000);
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   for (const route of ['/app/dane-pojazdu', '/app/przydzialy', '/app/order', '/app/damage', '/app/invoice', '/app/users', '/app/fuel-card', '/app/contract', '/app/tire']) {
     for (const width of [1400, 900]) {
       await page.setViewportSize({ width, height: 900 });
@@ -53,8 +53,7 @@ test('table headers wrap only between words, at 1400 and at 900 px', async ({ pa
 });
 
 test('key identifiers are shown whole: plates and VINs, case numbers, amounts, roles', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/dane-pojazdu');
+  await signedIn(page, 'admin', '/app/dane-pojazdu');
   await tableLoaded(page);
   const vins = page.locator('.ag-row .ag-cell[col-id="nrPodw"]');
   await expect(vins.first()).toHaveText(/^[A-Z0-9]{17}$/);
@@ -88,9 +87,8 @@ test('key identifiers are shown whole: plates and VINs, case numbers, amounts, r
 });
 
 test('a cell cut short shows its whole text on hover', async ({ page }) => {
-  await signIn(page, 'admin');
   await page.setViewportSize({ width: 900, height: 900 });
-  await page.goto('/app/users');
+  await signedIn(page, 'admin', '/app/users');
   await tableLoaded(page);
   // narrow the e-mail column by dragging its edge, as a user would
   const header = page.locator('.ag-header-cell[col-id="email"]');
@@ -107,8 +105,7 @@ test('a cell cut short shows its whole text on hover', async ({ page }) => {
 });
 
 test('the e-mail configuration shows one message per field and drops it once the field is filled', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/email-config');
+  await signedIn(page, 'admin', '/app/email-config');
   const form = page.locator('form');
   const host = form.getByLabel(/^Serwer SMTP|^Host/);
   await expect(host).toBeVisible();
@@ -163,8 +160,7 @@ test('login: the character rule of spec §5 and maxlength from the schema', asyn
 });
 
 test('while a table loads, the last count stays and an overlay covers the rows; an empty result says so', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/order');
+  await signedIn(page, 'manager', '/app/order');
   await expect.poll(() => rowCount(page)).toBeGreaterThan(0);
   const countText = await page.getByTestId('row-count').innerText();
 
@@ -188,8 +184,7 @@ test('while a table loads, the last count stays and an overlay covers the rows; 
 });
 
 test('quantities show their units: fuel in litres, odometer in km', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.goto('/app/przydzialy');
+  await signedIn(page, 'manager', '/app/przydzialy');
   await tableLoaded(page);
   // the grid draws only the columns in view: scroll sideways to the fuel column, as a user would
   const fuel = page.locator('.ag-row .ag-cell[col-id="palWy"]').first();
@@ -212,8 +207,7 @@ test('quantities show their units: fuel in litres, odometer in km', async ({ pag
 });
 
 test('an empty tab or panel shows one sentence, not a column of dashes beside an empty table', async ({ page }) => {
-  await signIn(page, 'admin');
-  await page.goto('/app/dane-pojazdu');
+  await signedIn(page, 'admin', '/app/dane-pojazdu');
   await openColumnFilter(page, 'rejestr');
   await page.locator('.ag-filter input[type="text"]').first().fill('WZ67890');
   await expect(page.locator('.ag-row[row-index="1"]')).toHaveCount(0);
@@ -228,8 +222,7 @@ test('an empty tab or panel shows one sentence, not a column of dashes beside an
 });
 
 test('toasts stay clear of the top bar; a success replaces the same action’s earlier error', async ({ page }) => {
-  await signIn(page, 'doradca');
-  await page.goto('/app/re-logging');
+  await signedIn(page, 'doradca', '/app/re-logging');
   const modal = page.getByRole('dialog');
   await modal.getByLabel(/^Numer rejestracyjny/).fill('WZ67890');
   await modal.getByLabel(/^Ostatnie 6 znaków VIN/).fill('999999');
@@ -251,7 +244,7 @@ test('toasts stay clear of the top bar; a success replaces the same action’s e
 });
 
 test('every icon and file cell says its meaning on hover and to screen readers', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   const check = async (route: string, columns: string[]) => {
     await page.goto(route);
     await tableLoaded(page);
@@ -279,7 +272,7 @@ test('every icon and file cell says its meaning on hover and to screen readers',
 });
 
 test('the help button opens the page’s help text in a dialog', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await page.getByTestId('help-button').click();
   const dialog = page.getByRole('dialog', { name: 'Pomoc: Dane pojazdu' });
   await expect(dialog).toBeVisible();

@@ -3,7 +3,7 @@
  * same server as http://<variant host>:<port> (Chromium sends *.localhost to 127.0.0.1).
  */
 import { type Page } from '@playwright/test';
-import { expect, signIn, submitLogin, test, toast } from './support';
+import { expect, signIn, signedIn, submitLogin, test, toast } from './support';
 import { PORT } from './ports';
 
 const at = (host: string) => `http://${host}:${PORT}`;
@@ -45,7 +45,7 @@ test.describe('on the customer brand’s host', () => {
 });
 
 test('the same driver is offered the vehicle return on the default host', async ({ page }) => {
-  await signIn(page, 'kierowca');
+  await signedIn(page, 'kierowca');
   await expect(page.locator('[data-panel="actions"]').getByRole('button', { name: 'Zdanie pojazdu' })).toBeVisible();
 });
 
@@ -73,15 +73,15 @@ async function wizardSteps(page: Page): Promise<string[]> {
 test.describe('variant P, on its host', () => {
   test.use({ baseURL: at('p.localhost') });
   test('the administrator’s order wizard has no Wykonawca and Zakres steps there', async ({ page }) => {
-    await signIn(page, 'admin');
+    await signedIn(page, 'admin');
     expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Załączniki', 'Notatki', 'Podsumowanie']);
   });
   test('a fleet manager’s wizard has neither', async ({ page }) => {
-    await signIn(page, 'manager');
+    await signedIn(page, 'manager');
     expect(await wizardSteps(page)).toEqual(['Dane zlecenia', 'Zgłaszający', 'Uwagi', 'Załączniki', 'Notatki', 'Podsumowanie']);
   });
   test('an advisor keeps both', async ({ page }) => {
-    await signIn(page, 'doradca');
+    await signedIn(page, 'doradca');
     const steps = await wizardSteps(page);
     expect(steps).toContain('Wykonawca');
     expect(steps).toContain('Zakres');
@@ -89,7 +89,7 @@ test.describe('variant P, on its host', () => {
 });
 
 test('on the default host the administrator’s order wizard has Wykonawca and Zakres', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   const steps = await wizardSteps(page);
   expect(steps).toContain('Wykonawca');
   expect(steps).toContain('Zakres');
@@ -131,13 +131,13 @@ async function editApprovedScope(page: Page, rejestr: string, text: string, befo
 test.describe('variant T, on its host', () => {
   test.use({ baseURL: at('t.localhost') });
   test('a fleet manager edits an order’s approved scope', async ({ page }) => {
-    await signIn(page, 'manager');
+    await signedIn(page, 'manager');
     await editApprovedScope(page, 'WZ12345', 'Wymiana oleju i filtrów (uzgodnione z flotą)');
   });
 });
 
 test('on the default host a fleet manager cannot edit the approved scope', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   const dialog = await openOrderOf(page, 'WZ12345');
   await dialog.getByRole('tab', { name: 'Zakres' }).click();
   await expect(dialog.locator('[data-field="zlecZakres"]')).toBeVisible();

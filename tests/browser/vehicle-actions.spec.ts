@@ -4,7 +4,7 @@
  * the menu, the actions an advisor does not get, and a damage's details.
  */
 import { type Locator, type Page } from '@playwright/test';
-import { expect, openColumnFilter, signIn, test, toast } from './support.ts';
+import { expect, openColumnFilter, signedIn, test, toast } from './support.ts';
 
 /** Types into an autocomplete and picks the option with that text, as a person does. */
 async function pick(page: Page, input: Locator, typed: string, option: string | RegExp) {
@@ -30,8 +30,7 @@ async function filterByPlate(page: Page, plate: string) {
 }
 
 test('a manager adds an employee from the person picker, hands a vehicle over and takes it back; the assignments table shows both', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Przydziały' }).click();
+  await signedIn(page, 'manager', '/app/przydzialy');
   await filterByPlate(page, 'WZ67890');
   await expect(page.locator('.ag-row')).toHaveCount(1);
 
@@ -113,7 +112,7 @@ test('a manager adds an employee from the person picker, hands a vehicle over an
 });
 
 test('a driver updates the odometer from the menu and sees the new reading on the vehicle panel', async ({ page }) => {
-  await signIn(page, 'kierowca');
+  await signedIn(page, 'kierowca');
   const panel = page.locator('[data-panel="vehicle"]');
   await expect(panel).toContainText('87 450 km');
   // the driver's vehicle is issued: they may give it back, never hand one over
@@ -144,7 +143,7 @@ test('a driver updates the odometer from the menu and sees the new reading on th
 });
 
 test('an advisor gets no handover, return or mileage actions, and cannot open the odometer', async ({ page }) => {
-  await signIn(page, 'doradca');
+  await signedIn(page, 'doradca');
   const actions = page.locator('[data-panel="actions"]');
   await expect(actions.getByRole('button', { name: 'Zmień pojazd' })).toBeVisible();
   for (const name of ['Zdanie pojazdu', 'Wydanie pojazdu', 'Nowy stan licznika']) {
@@ -157,8 +156,7 @@ test('an advisor gets no handover, return or mileage actions, and cannot open th
 });
 
 test('a manager opens a damage\'s details: its tabs, the external participant and the notes', async ({ page }) => {
-  await signIn(page, 'manager');
-  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Szkody' }).click();
+  await signedIn(page, 'manager', '/app/damage');
   await openColumnFilter(page, 'rejestr');
   await page.locator('.ag-filter input[type="text"]').first().fill('WZ12345');
   await page.keyboard.press('Escape');
@@ -184,7 +182,7 @@ test('a manager opens a damage\'s details: its tabs, the external participant an
 });
 
 test('a manager records a reading from a vehicle\'s details: the vehicle is the one opened', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await openColumnFilter(page, 'rejestr');
   await page.locator('.ag-filter input[type="text"]').first().fill('WZ67890');
   await page.keyboard.press('Escape');

@@ -1,11 +1,11 @@
-import { axeScan, expect, signIn, test } from './support.ts';
+import { axeScan, expect, signedIn, test } from './support.ts';
 
 test('the manager scrolls the vehicles table, block after block, and opens a vehicle’s details', async ({ page }) => {
   const blocks: { startRow: number; endRow: number }[] = [];
   page.on('request', (r) => {
     if (r.url().endsWith('/api/car/table2')) blocks.push(JSON.parse(r.postData() ?? '{}'));
   });
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   await expect(page.getByRole('heading', { name: 'Dane pojazdu' })).toBeVisible();
   await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
   await expect(page.getByTestId('row-count')).toContainText(/\d+/);
@@ -44,7 +44,7 @@ test('the manager scrolls the vehicles table, block after block, and opens a veh
 });
 
 test('the manager filters the vehicles table on the server', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signedIn(page, 'manager');
   const header = page.locator('.ag-header-cell[col-id="rejestr"]');
   await header.hover();
   await header.locator('.ag-header-cell-filter-button, .ag-header-icon.ag-header-cell-menu-button').first().click();
@@ -57,7 +57,7 @@ test('the manager filters the vehicles table on the server', async ({ page }) =>
 });
 
 test('the insurance tab is disabled when a vehicle has no policy data', async ({ page }) => {
-  await signIn(page, 'admin');
+  await signedIn(page, 'admin');
   const bare = page.locator('.ag-row .ag-cell[col-id="rejestr"]', { hasText: 'WZ67890' });
   const header = page.locator('.ag-header-cell[col-id="rejestr"]');
   await header.hover();
@@ -73,7 +73,7 @@ test('the insurance tab is disabled when a vehicle has no policy data', async ({
 
 for (const account of ['kierowca', 'doradca'] as const) {
   test(`${account} sees the single-vehicle panels of WZ12345`, async ({ page }) => {
-    await signIn(page, account);
+    await signedIn(page, account);
     for (const panel of ['Akcje', 'Dane pojazdu', 'Użytkownik pojazdu']) {
       await expect(page.getByRole('heading', { name: panel, exact: true }).first()).toBeVisible();
     }

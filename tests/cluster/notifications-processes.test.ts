@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
 import { jobQueueSchema } from '../../server/db/job-schema.ts';
-import { EMAIL_QUEUE, SWEEP_QUEUE } from '../../server/notifications/queue.ts';
+import { EMAIL_QUEUE, SWEEP_QUEUE } from '../../server/jobs/queue.ts';
 import { deliverySettings, notificationsFile } from '../../server/notifications/events.ts';
 import { loadBundle } from '../../server/config/load-bundle.ts';
 import { call, freePort, startPortal, TEST_POSTGRES_URL, type PortalProcess } from '../support/portal-process.ts';

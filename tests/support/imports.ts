@@ -12,6 +12,9 @@ export interface RunOptions {
   onError?: string;
   missing?: string;
   mapping?: Record<string, string | null>;
+  /** mode import: the dry run it carries out, and the number of rows to deactivate typed back (issue 49). */
+  dryRun?: number;
+  confirmDeactivated?: string;
 }
 
 /** `token`: the caller of the runs (and the reader of their state) unless a call names another. */
@@ -23,6 +26,8 @@ export function importRuns(t: TestApp, token: string) {
       { name: 'onError', value: options.onError ?? 'allOrNothing' },
       { name: 'missing', value: options.missing ?? 'keep' },
       ...(options.mapping ? [{ name: 'mapping', value: JSON.stringify(options.mapping) }] : []),
+      ...(options.dryRun !== undefined ? [{ name: 'dryRun', value: String(options.dryRun) }] : []),
+      ...(options.confirmDeactivated !== undefined ? [{ name: 'confirmDeactivated', value: options.confirmDeactivated }] : []),
       { name: 'file', filename: fileName, content },
     ]);
 

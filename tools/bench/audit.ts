@@ -138,8 +138,14 @@ export async function auditFigures(o: { api: Api; db: Kysely<DB>; admin: string;
     block({ resource: { filterType: 'set', values: ['order'] } }), o.admin), page));
   await run(measure('Dziennik zmian, first page filtered by what (choice: Szkody, Pojazdy)', o.repetitions, () => o.api.post('/audit/table2',
     block({ resource: { filterType: 'set', values: ['damage', 'car'] } }), o.admin), page));
-  await run(measure('Dziennik zmian, first page filtered by who (text: user7, not indexable)', o.repetitions, () => o.api.post('/audit/table2',
-    block({ actorLabel: { filterType: 'text', type: 'equals', filter: 'user7' } }), o.admin), page));
+  // who, as typed ("równa się", any case): lower("actorLabel") = lower(…) read from audit_entry_actor_lower_at in the table's order (issue 49)
+  await run(measure('Dziennik zmian, first page filtered by who (text equals: User7, index on lower())', o.repetitions, () => o.api.post('/audit/table2',
+    block({ actorLabel: { filterType: 'text', type: 'equals', filter: 'User7' } }), o.admin), page));
+  await run(measure('Dziennik zmian, first page filtered by who and what (User7, Zlecenia)', o.repetitions, () => o.api.post('/audit/table2',
+    block({ actorLabel: { filterType: 'text', type: 'equals', filter: 'User7' }, resource: { filterType: 'set', values: ['order'] } }), o.admin), page));
+  // a part of the login ("zawiera") is still a scan in the table's order until enough rows match: reported, not promised
+  await run(measure('Dziennik zmian, first page filtered by who (text contains: user39, no index)', o.repetitions, () => o.api.post('/audit/table2',
+    block({ actorLabel: { filterType: 'text', type: 'contains', filter: 'user39' } }), o.admin), page));
   const total = Number((await sql<{ n: string }>`select count(*) as n from audit_entry`.execute(o.db)).rows[0]!.n);
   return [
     '', `### The audit trail: ${n0(total)} entries`, '',

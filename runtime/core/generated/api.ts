@@ -132,6 +132,10 @@ export interface AuditEntryChanges {
  * "Historia zmian" of one record (issue 37): the trail's entries about it and its child records, newest first, one row per changed field the caller may read, labelled as the forms name the field and its values as the screens show them (secrets as "zmieniono"). At most `limit` entries; `more` says older ones were left out (the full trail is Administracja → Dziennik zmian).
  */
 export interface AuditRecordHistory {
+  /**
+   * Issue 49: the day (DD.MM.RRRR) since which the trail keeps changes, when the record's entries do not begin with its creation (it is older than the trail); else null.
+   */
+  untrackedBefore: string | null;
   changes: {
     /**
      * The row's key: the entry's id and the field.
@@ -662,6 +666,10 @@ export interface ImportError {
    * The column as the file names it.
    */
   column: string | null;
+  /**
+   * The file's value in that column, as the file had it (issue 49); absent when the error names no column of the file.
+   */
+  value?: string;
   message: string;
 }
 
@@ -714,6 +722,14 @@ export interface ImportRunRequest {
    */
   mapping?: string;
   /**
+   * mode=import: the id of the dry run this import carries out. The file, onError, missing and mapping must be that dry run's (else 400 IMPORT_DRY_RUN_DIFFERS), and no more rows are deactivated than it counted.
+   */
+  dryRun?: string;
+  /**
+   * With dryRun, when that dry run's confirmByTyping: its counts.deactivated typed by the person (else 400 IMPORT_CONFIRM_NEEDED).
+   */
+  confirmDeactivated?: string;
+  /**
    * The file (multipart part `file`): .csv, .xlsx, .jsonl/.ndjson.
    */
   file?: string;
@@ -753,6 +769,27 @@ export interface ImportRun {
    */
   errors: ImportError[];
   unknownColumns: string[];
+  /**
+   * The dry run this import named (issue 49): its file and options were this import's.
+   */
+  dryRunId: number | null;
+  /**
+   * A deactivating dry run: the active rows of the file's clients, the whole its deactivated rows are a share of.
+   */
+  activeRows: number | null;
+  /**
+   * A dry run whose import deactivates more than the declared share: that import needs `confirmDeactivated` equal to counts.deactivated.
+   */
+  confirmByTyping: boolean;
+}
+
+export interface ImportRunsQuery {
+  page?: string;
+  size?: string;
+  /**
+   * Only the runs of this mode (issue 49: the history shows dry runs and imports apart).
+   */
+  mode?: "dryRun" | "import";
 }
 
 export interface IntegrationAccountDetails {
@@ -787,6 +824,10 @@ export interface IntegrationKeyCreated {
   key: string;
   id: number;
   accountId: number;
+  /**
+   * What the key is for, as named when it was made.
+   */
+  name?: string | null;
   displayPrefix: string;
   createdAt: string;
   expiresAt: string;
@@ -803,15 +844,20 @@ export interface IntegrationKeyCreated {
 export type IntegrationKeyList = IntegrationKey[];
 
 /**
- * validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
+ * name: what the key is for (shown in the keys' list; optional, the administrator's form asks for it). validTo: the last day the key works (it stops at the end of that day, UTC); omitted, one year from today. At most two years ahead.
  */
 export interface IntegrationKeyRequest {
+  name?: string | null;
   validTo?: string | null;
 }
 
 export interface IntegrationKey {
   id: number;
   accountId: number;
+  /**
+   * What the key is for, as named when it was made.
+   */
+  name?: string | null;
   /**
    * The key's first characters (flp_ and 8 more), to tell keys apart.
    */
@@ -2232,6 +2278,13 @@ export interface WebhookSecret {
   message: string;
 }
 
+/**
+ * wait: answer after the first attempt (at most the delivery time-out and a few seconds), saying whether the receiver took it; without it the answer says only that the event is queued.
+ */
+export interface WebhookTestRequest {
+  wait?: boolean;
+}
+
 export interface WebhookTestResult {
   /**
    * the message in the endpoint's log
@@ -2241,5 +2294,12 @@ export interface WebhookTestResult {
    * its webhook-id
    */
   eventId: string;
+  /**
+   * what happened, in Polish, for the administrator
+   */
   message: string;
+  /**
+   * delivered: the receiver answered 2xx; refused: another status; failed: no answer (the message says why); pending: no attempt yet (not waited for, or still under way)
+   */
+  outcome: "delivered" | "refused" | "failed" | "pending";
 }

@@ -436,6 +436,12 @@ export type Action = {
    */
   close?: boolean;
   /**
+   * call: the toast's colour by the answer's `outcome` (a test event the receiver refused: error); an outcome not listed is a success.
+   */
+  outcomeTones?: {
+    [k: string]: "success" | "warning" | "error";
+  };
+  /**
    * choose: tried in order, the first whose `when` the row satisfies (context.record = the row) runs its action; none matching does nothing.
    *
    * @minItems 1
@@ -481,9 +487,13 @@ export interface Field {
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   /**
-   * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles).
+   * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles); a list of codes as their labels joined by commas.
    */
   valueLabels?: I18NKey;
+  /**
+   * What an empty value means here (a webhook without chosen clients: every client, "wszyscy").
+   */
+  emptyText?: I18NKey;
 }
 
 export interface ConditionsFile {
@@ -947,6 +957,13 @@ export interface List {
    */
   empty?: I18NKey;
   /**
+   * A sentence under the list, shown when the record's `field` has a value, with that value as {{value}} (issue 49: a record older than the audit trail says from which day its changes are kept); it stands for the `empty` text when there are no rows.
+   */
+  note?: {
+    text: I18NKey;
+    field: string;
+  };
+  /**
    * @minItems 1
    */
   columns: ListColumn[];
@@ -981,6 +998,14 @@ export interface DetailsDialogFile {
    * The field shown as {{title}} in the title; a list: the first that has a value (an order's number, else its id).
    */
   titleField?: string | string[];
+  /**
+   * Fields of the record shown in the title as the screens show them, each as {{<id>}}: a coded value by its label, a time as DD.MM.RRRR GG:MM (a webhook message: its event and time, not its identifier).
+   */
+  titleValues?: {
+    id: string;
+    format?: Format;
+    valueLabels?: I18NKey;
+  }[];
   entity: string;
   /**
    * Absent: the dialog shows the row it was opened with (a table row that carries every field); a change saved from it then closes the dialog.
@@ -1115,6 +1140,14 @@ export interface Reveal {
    * what the value is and that it is not shown again
    */
   text: I18NKey;
+  /**
+   * That the value is shown this once, in the dialog beside it (not in a toast after it is gone).
+   */
+  warning?: I18NKey;
+  /**
+   * The value's field label (default: the title).
+   */
+  label?: I18NKey;
 }
 
 export interface FormDialogFile {
@@ -1752,6 +1785,10 @@ export interface ImportFile {
       set: {
         [k: string]: string | number | boolean | null;
       };
+      /**
+       * Issue 49: when an import would deactivate more than this share of the active rows of the file's clients (its dry run counted both), the person types that number to confirm it, and the server refuses the import without it. Default 0.1 (one row in ten).
+       */
+      confirmShare?: number;
     };
   };
 }
@@ -2861,6 +2898,29 @@ export interface TableFile {
    */
   stateKey?: string;
   /**
+   * On a phone (narrower than 576 px) each row is shown as a few lines of the columns named here instead of a grid too wide to read: the first line in bold, a column with label: true as "Header: value". Sorting and filters stay on the saved filters and the full table.
+   */
+  narrow?: {
+    /**
+     * @minItems 1
+     * @maxItems 4
+     */
+    lines: (
+      | string
+      | {
+          id: string;
+          /**
+           * After its column's header: "Stan licznika: 125 000 km".
+           */
+          label?: boolean;
+          /**
+           * After the value before it with a space, not " · " (a first name after the last).
+           */
+          joined?: boolean;
+        }
+    )[][];
+  };
+  /**
    * Offer the toolbar of saved filters and views (needs stateKey).
    */
   savedSettings?: boolean;
@@ -2949,9 +3009,13 @@ export interface TableFile {
     visibleWhen?: Condition;
     hiddenWhen?: Condition;
     /**
-     * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles).
+     * i18n key prefix that shows a coded value as its label: value V is shown as <prefix>.V (e.g. app:roles); a list of codes as their labels joined by commas.
      */
     valueLabels?: I18NKey;
+    /**
+     * What an empty cell means here (a webhook without chosen clients: every client, "wszyscy").
+     */
+    emptyText?: I18NKey;
   }[];
   /**
    * Buttons above the table that run an action, on the selected row (the last one clicked) when they need one.
@@ -3147,13 +3211,17 @@ export interface VariantFile {
 
 export interface WebhookEvent {
   /**
-   * the event's name as receivers see it in `type` (order.status_changed); one the code raises (server/webhooks/events.ts RAISED)
+   * the event's name as receivers see it in `type` (order.status_changed); raised by the write its `on` names, or by the code itself (server/webhooks/events.ts RAISED_BY_CODE)
    */
   id: string;
   /**
    * the resource (schemas/resources/) whose record the event carries under its name, with the field names of its entity schema; with `schema`, only the name the record is carried under
    */
   resource: string;
+  /**
+   * the action of `resource` whose write raises the event (the trail entry's action: create, pickup, transition …): the one write path (server/services/write.ts) writes it into the outbox with the change; without `on`, an event the code raises by itself (server/webhooks/events.ts RAISED_BY_CODE)
+   */
+  on?: string;
   /**
    * an API schema (schemas/api/, by $id) the record has, for an event about something that is not a resource (an import run): the code builds the record, as its API answers it
    */

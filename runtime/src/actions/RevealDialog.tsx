@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
  * read-only in a field a user can select, a copy button, and the warning that it will not be shown again. Closing it is the only way on, so the
  * value cannot be missed; nothing keeps it afterwards.
  */
-export function RevealDialog({ title, warning, label, value, onClose }: { title: string; warning: string; label: string; value: string; onClose: () => void }) {
+export function RevealDialog({ title, text, warning, label, value, onClose }: { title: string; text?: string; warning: string; label: string; value: string; onClose: () => void }) {
   const { t } = useTranslation();
   const titleId = useId();
   const inputId = useId();
@@ -33,13 +33,14 @@ export function RevealDialog({ title, warning, label, value, onClose }: { title:
         <Modal.Title id={titleId} as="h2" className="h5">{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
+        {text && <p>{text}</p>}
         <Alert variant="warning" className="mb-3">{warning}</Alert>
         <Form.Label htmlFor={inputId}>{label}</Form.Label>
         <div className="d-flex gap-2 flex-wrap">
           <Form.Control
             id={inputId} ref={input} readOnly value={value} className="font-monospace flex-grow-1 reveal-value"
             {...(lines > 1 ? { as: 'textarea' as const, rows: lines } : {})}
-            onFocus={(e) => e.currentTarget.select()}
+            onFocus={(e) => e.currentTarget.select()} data-testid="revealed-value"
           />
           <Button variant="outline-primary" onClick={() => void copy()}>{t('app:copy')}</Button>
         </div>

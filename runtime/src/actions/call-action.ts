@@ -53,7 +53,8 @@ export async function runCall(action: CallDeclLike, row: Row, fx: CallEffects): 
       const { title, label, warning } = action.reveal;
       await fx.reveal({ title: fx.t(title, vars), label: fx.t(label, vars), warning: fx.t(warning, vars) }, revealed);
     } else {
-      fx.toast('success', action.success ? fx.t(action.success, vars) : (messageOf(answer) ?? fx.t('app:ok')), key);
+      const outcome = answer && typeof answer === 'object' ? String((answer as { outcome?: unknown }).outcome ?? '') : '';
+      fx.toast(action.outcomeTones?.[outcome] ?? 'success', action.success ? fx.t(action.success, vars) : (messageOf(answer) ?? fx.t('app:ok')), key);
     }
     if (action.reload?.length) fx.reload(action.reload);
     if (action.close) fx.close();

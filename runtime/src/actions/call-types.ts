@@ -21,6 +21,8 @@ export interface CallDeclLike {
   reload?: string[];
   /** Close the dialog after a success. */
   close?: boolean;
+  /** The toast's kind by the answer's `outcome` (a refused test event: error); others are a success. */
+  outcomeTones?: Record<string, 'success' | 'warning' | 'error'>;
   /** Show a member of the answer once, in a dialog with a copy button and a warning (a new API key). */
   reveal?: RevealDecl;
 }
@@ -38,7 +40,7 @@ export interface CallEffects {
   /** Asks the question (already translated, with the facts it is about) and resolves true on Tak. */
   confirm(question: string, facts?: Fact[]): Promise<boolean>;
   request(method: string, path: string, body?: unknown): Promise<unknown>;
-  toast(kind: 'success' | 'error', text: string, key: string): void;
+  toast(kind: 'success' | 'warning' | 'error', text: string, key: string): void;
   t(key: string, vars?: Record<string, unknown>): string;
   reload(what: string[]): void;
   close(): void;

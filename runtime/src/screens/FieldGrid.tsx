@@ -52,7 +52,7 @@ export function FieldGrid({ fields, record, entity, ctx, columns = { sm: 2, lg: 
             <dt>{t(field.label ?? fieldLabelKey(entity, field.id))}</dt>
             <dd className="mb-0">
               {color && <span className="alert-marker" style={{ backgroundColor: color }} aria-hidden="true" data-color={color} />}
-              {formatValue(record[field.id], kind, t, undefined, field.valueLabels)}
+              {formatValue(record[field.id], kind, t, field.emptyText ? t(field.emptyText) : undefined, field.valueLabels)}
             </dd>
           </Col>
         );

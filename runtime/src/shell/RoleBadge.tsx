@@ -7,14 +7,25 @@ export function displayName(user: Session['user']): string {
   return name || user.login;
 }
 
-/** Display name, username (login) and role label, with the role's icon letter (spec §2 "role badge"). */
+/**
+ * The person's initials (first name, then last name: "PZ" for Piotr Zieliński), else the first
+ * letter of the login: on a phone the circle is all the header shows of who is signed in
+ * (issue 49), so it names the person, not the role.
+ */
+export function initials(user: Pick<Session['user'], 'firstName' | 'lastName' | 'login'>): string {
+  const first = (word: unknown) => (typeof word === 'string' ? word.trim().charAt(0) : '');
+  const letters = `${first(user.firstName)}${first(user.lastName)}`;
+  return (letters || first(user.login)).toLocaleUpperCase('pl');
+}
+
+/** Display name, username (login) and role label, with the person's initials in the role's colour (spec §2 "role badge"). */
 export function RoleBadge({ user }: { user: Session['user'] }) {
   const { t } = useTranslation();
   const role = user.rola;
   return (
-    <div className="role-badge" data-testid="role-badge" data-role={role}>
-      <span className={`role-icon role-icon--${role.toLowerCase()}`} aria-hidden="true">
-        {t(`app:roleIcons.${role}`)}
+    <div className="role-badge" data-testid="role-badge" data-role={role} title={`${displayName(user)} · ${t(`app:roles.${role}`)}`}>
+      <span className={`role-icon role-icon--${role.toLowerCase()}`} aria-hidden="true" data-testid="role-initials">
+        {initials(user)}
       </span>
       <span className="role-text">
         <span className="role-name">{displayName(user)}</span>

@@ -15,6 +15,7 @@ import type { Lockout } from '../../repositories/users.ts';
 import { SsoRefusal } from './oidc.ts';
 import { ssoOf, variantOfAccount, type SsoSettings } from './settings.ts';
 import { ssoStore } from './store.ts';
+import { systemActor } from '../../audit/index.ts';
 
 /** What the login history names the attempt by when no account is found: the claim the match reads. */
 export function personOf(sso: SsoSettings, claims: IDToken): string | undefined {
@@ -52,13 +53,13 @@ export async function accountFor(app: FastifyInstance, variant: string, claims: 
   for (const u of found) if (!ours.includes(u) && (await app.users.recordFailure(u.login, address, lockout))) app.metrics.lockouts.inc();
   if (ours.length > 1) throw new SsoRefusal('NO_ACCOUNT', `${ours.length} accounts match ${person}`);
   if (found.length === 0 && sso.createUsers && typeof claims.email === 'string' && claims.email_verified !== false) {
-    return createAccount(app, sso, claims, person);
+    return createAccount(app, sso, claims, person, address);
   }
   throw new SsoRefusal('NO_ACCOUNT', found.length ? `${found.length} accounts of other clients or roles match ${person}` : `no account matches ${person}`);
 }
 
 /** The account a first sign-in makes, only as app.sso.createUsers says (its role, its client). */
-async function createAccount(app: FastifyInstance, sso: SsoSettings, claims: IDToken, person: string): Promise<number> {
+async function createAccount(app: FastifyInstance, sso: SsoSettings, claims: IDToken, person: string, address: string): Promise<number> {
   const store = ssoStore(app.db);
   const email = String(claims.email).trim().slice(0, 50);
   const [given, ...rest] = name(claims.name).split(/\s+/);
@@ -71,7 +72,7 @@ async function createAccount(app: FastifyInstance, sso: SsoSettings, claims: IDT
     rola: sso.createUsers!.role,
     klientSymbol: sso.createUsers!.client,
     ssoSubject: sso.match.by === 'claim' ? person : null,
-  });
+  }, app.writes, { ...systemActor('single-sign-on'), label: `single-sign-on:${sso.createUsers!.client}`, address });
   app.log.info({ login, client: sso.createUsers!.client }, 'single sign-on created an account');
   return id;
 }

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.generated.ts';
+import type { Actor } from '../../audit/index.ts';
+import type { WriteService } from '../../services/write.ts';
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -52,10 +54,18 @@ export function ssoStore(db: Kysely<DB>) {
       return q.orderBy('id').limit(20).execute();
     },
 
-    /** An account made by a first sign-in (app.sso.createUsers): no password, nothing to change at first sign-in. */
-    async createAccount(values: { login: string; firstName: string; lastName: string; email: string; rola: string; klientSymbol: string; ssoSubject: string | null }): Promise<number> {
-      const row = await db.insertInto('app_user').values({ ...values, firstLogin: false, passwordHash: null, dataDo: null }).returning('id').executeTakeFirstOrThrow();
-      return Number(row.id);
+    /**
+     * An account made by a first sign-in (app.sso.createUsers): no password, nothing to change at
+     * first sign-in; recorded in the trail with every field it was made with, in its transaction
+     * (issue 45), the single sign-on as its author.
+     */
+    async createAccount(values: { login: string; firstName: string; lastName: string; email: string; rola: string; klientSymbol: string; ssoSubject: string | null }, writes: WriteService, actor: Actor): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('app_user').values({ ...values, firstLogin: false, passwordHash: null, dataDo: null }).returning('id').executeTakeFirstOrThrow();
+        const id = Number(row.id);
+        await writes.record(trx, { actor, resource: 'users', key: id, action: 'create', after: values });
+        return id;
+      });
     },
     /** A free login from a wish (the e-mail's name): the wish, or it with .2, .3 … */
     async freeLogin(wish: string): Promise<string> {

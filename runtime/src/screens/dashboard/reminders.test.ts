@@ -53,7 +53,7 @@ describe('strip', () => {
     const totals = totalsByUrgency([rule('a', { pastDue: 2, urgent: 10, soon: 0 }), rule('b', { pastDue: 3, urgent: 2, soon: 10300 })]);
     expect(totals).toEqual({ pastDue: 5, urgent: 12, soon: 10300 });
     // Polish groups digits from five up (10 300, but 1500)
-    expect(plain(stripText(totals, t))).toBe('Po terminie 5 · Pilne 12 · Wkrótce 10 300');
+    expect(plain(stripText(totals, t))).toBe('Przypomnienia: po terminie 5 · pilne 12 · wkrótce 10 300');
   });
 
   it('says so when nothing is due', () => {

@@ -35,10 +35,11 @@ export function totalsByUrgency(rules: readonly Pick<RuleSummary, 'counts'>[]): 
   return totals;
 }
 
-/** The strip's counts: "Po terminie 5 · Pilne 12 · Wkrótce 30", or "nothing due" when all are 0. */
+/** The strip's counts: "Przypomnienia: po terminie 5 · pilne 12 · wkrótce 30", or "nothing due" when all are 0. */
 export function stripText(totals: Record<Urgency, number>, t: Translate): string {
   if (URGENCIES.every((u) => !totals[u])) return t('dashboard:strip.none');
-  return URGENCIES.map((u) => `${t(`dashboard:urgency.${u}`)} ${formatNumber(totals[u])}`).join(' · ');
+  // what it counts, then each count by its urgency (issue 49: a line of bare numbers said nothing)
+  return t('dashboard:strip.counts', Object.fromEntries(URGENCIES.map((u) => [u, formatNumber(totals[u])])));
 }
 
 /** What a tile opens: its rule's table, filtered to the rule's rows, or the rule's items in the list. */

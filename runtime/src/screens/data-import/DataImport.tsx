@@ -22,6 +22,7 @@ import { duplicateFields, initialMapping, unmappedRequired, type Mapping } from 
 import { MappingTable } from './MappingTable';
 import { RunCounts, RunErrors, type CountDecl } from './RunResult';
 import { RunHistory } from './RunHistory';
+import { ImportConfirm } from './ImportConfirm';
 import { textKey, type TextKey } from './texts';
 import { usePolledRun } from './usePolledRun';
 import './data-import.css';
@@ -55,6 +56,9 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
   const [onError, setOnError] = useState(decl.choices.onError[0].value);
   const [missing, setMissing] = useState<string | null>(null);
   const [historyVersion, setHistoryVersion] = useState(0);
+  /** The options the shown dry run was run with: another choice makes its numbers no promise (issue 49). */
+  const [checkedWith, setCheckedWith] = useState<{ onError: string; missing: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -128,7 +132,7 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
     }
   };
 
-  const startRun = async (mode: 'dryRun' | 'import') => {
+  const startRun = async (mode: 'dryRun' | 'import', confirmDeactivated?: string) => {
     if (!declaration || !file) return;
     setProblem(null);
     setBusy(true);
@@ -137,8 +141,11 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
         await client.rememberMapping(declaration.name, mapping);
         setRemembered((r) => ({ ...r, [declaration.name]: mapping }));
       }
-      const started = await client.start(file, { declaration: declaration.name, mode, onError, missing: missingValue, mapping });
+      // an import carries out the dry run shown: the server refuses it with another file or other options
+      const approval = mode === 'import' && dryRunId !== null ? { dryRun: dryRunId, confirmDeactivated } : {};
+      const started = await client.start(file, { declaration: declaration.name, mode, onError, missing: missingValue, mapping, ...approval });
       if (mode === 'dryRun') {
+        setCheckedWith({ onError, missing: missingValue });
         setDryRunId(started.id);
         go('dryRun');
       } else {
@@ -259,9 +266,13 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
       );
     }
     const blocked = run.counts.errors > 0 && onError === ALL_OR_NOTHING;
+    // the numbers above were counted with other choices: they promise nothing until checked again
+    const stale = checkedWith !== null && (checkedWith.onError !== onError || checkedWith.missing !== missingValue);
     return (
       <>
-        <RunCounts namespace={ns} counts={decl.counts as CountDecl[]} run={run} />
+        <div className={stale ? 'import-stale' : undefined}>
+          <RunCounts namespace={ns} counts={decl.counts as CountDecl[]} run={run} />
+        </div>
         <RunErrors namespace={ns} run={run} headingId="import-errors-title" />
         {run.counts.errors > 0 && (
           <div className="import-download">
@@ -275,12 +286,32 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
           <Choices legend={tx('dryRun.onErrorLegend')} name="import-on-error" choices={decl.choices.onError} value={onError} onChange={setOnError} />
           {missingChoices.length > 1 && <Choices legend={tx('dryRun.missingLegend')} name="import-missing" choices={missingChoices} value={missingValue} onChange={setMissing} />}
         </div>
-        {blocked && <Alert variant="warning" className="py-2" data-testid="import-blocked">{tx('dryRun.blocked')}</Alert>}
+        <div aria-live="polite">
+          {stale && (
+            <Alert variant="warning" className="py-2 d-flex flex-wrap align-items-center gap-2" data-testid="import-stale">
+              <span className="me-auto">{tx('dryRun.stale')}</span>
+              <Button size="sm" variant="primary" disabled={busy} onClick={() => void startRun('dryRun')}>{tx('dryRun.checkAgain')}</Button>
+            </Alert>
+          )}
+          {!stale && blocked && <Alert variant="warning" className="py-2" data-testid="import-blocked">{tx('dryRun.blocked')}</Alert>}
+        </div>
         <StepButtons>
           <Button variant="outline-secondary" onClick={() => go('mapping')}>{tx('back')}</Button>
           <Button variant="outline-primary" onClick={() => go('file')}>{tx('dryRun.chooseFixed')}</Button>
-          <Button disabled={blocked || busy} onClick={() => void startRun('import')}>{tx('dryRun.start')}</Button>
+          <Button disabled={blocked || stale || busy} onClick={() => setConfirming(true)}>{tx('dryRun.start')}</Button>
         </StepButtons>
+        {confirming && (
+          <ImportConfirm
+            namespace={ns}
+            run={run}
+            what={declaration?.label ?? ''}
+            skipped={onError === ALL_OR_NOTHING ? 0 : run.counts.errors}
+            onAnswer={(typed) => {
+              setConfirming(false);
+              if (typed !== null) void startRun('import', typed || undefined);
+            }}
+          />
+        )}
       </>
     );
   }
@@ -358,7 +389,7 @@ export default function DataImport({ screen, screenId, presentation }: ScreenPro
         )}
         {renderStep()}
       </section>
-      {decl.history && <RunHistory namespace={ns} history={decl.history} client={client} version={historyVersion} declarationLabels={declarationLabels} />}
+      {decl.history && <RunHistory namespace={ns} history={decl.history} client={client} version={historyVersion} declarationLabels={declarationLabels} counts={decl.counts as CountDecl[]} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * What a run found: its counts (each with its name, coloured only when above zero) and the rows in
- * error beside their row number and column, as the file names them.
+ * error beside their row number, column and the value the file has there (issue 49).
  */
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '../../format';
@@ -46,6 +46,7 @@ export function RunErrors({ namespace, run, headingId }: { namespace: string; ru
             <tr>
               <th scope="col">{tx('dryRun.row')}</th>
               <th scope="col">{tx('dryRun.column')}</th>
+              <th scope="col">{tx('dryRun.value')}</th>
               <th scope="col">{tx('dryRun.message')}</th>
             </tr>
           </thead>
@@ -54,6 +55,7 @@ export function RunErrors({ namespace, run, headingId }: { namespace: string; ru
               <tr key={`${e.row}-${e.column}-${i}`} data-row={e.row}>
                 <td>{formatNumber(e.row)}</td>
                 <td>{e.column ?? ''}</td>
+                <td className="import-error-value">{e.value == null ? '' : e.value === '' ? <span className="text-secondary">{tx('dryRun.emptyValue')}</span> : e.value}</td>
                 <td>{e.message}</td>
               </tr>
             ))}

@@ -21,6 +21,9 @@ export interface RunOptions {
   onError: string;
   missing: string;
   mapping: Record<string, string | null>;
+  /** An import: the dry run it carries out, and the number of rows it retires typed back (issue 49). */
+  dryRun?: number;
+  confirmDeactivated?: string;
 }
 
 export interface ImportEndpoints {
@@ -56,12 +59,15 @@ export function importApi(endpoints: ImportEndpoints) {
         { name: 'onError', value: options.onError },
         { name: 'missing', value: options.missing },
         { name: 'mapping', value: JSON.stringify(options.mapping) },
+        ...(options.dryRun !== undefined ? [{ name: 'dryRun', value: String(options.dryRun) }] : []),
+        ...(options.confirmDeactivated ? [{ name: 'confirmDeactivated', value: options.confirmDeactivated }] : []),
         await filePart(file),
       ]),
     // the poll is the page's own asking, not the user's: no loading bar for it
     run: (id: number, signal?: AbortSignal) => api.get<ImportRun>(pathOf(endpoints.run, { id }), { signal, background: true }),
-    runs: (page: number, size: number, signal?: AbortSignal) =>
-      api.get<ImportRunList>(`${endpoints.runs}?page=${page}&size=${size}`, { signal }),
+    /** A page of the history; `mode`: only dry runs or only imports (issue 49). */
+    runs: (page: number, size: number, signal?: AbortSignal, mode?: ImportRun['mode']) =>
+      api.get<ImportRunList>(`${endpoints.runs}?page=${page}&size=${size}${mode ? `&mode=${mode}` : ''}`, { signal }),
     /** Saves the rows in error as .xlsx, named as the server names the file. */
     downloadErrors: async (id: number) => {
       let name = '';

@@ -31,6 +31,8 @@ import type { ScreenProps } from '../types';
 import { useRecord, type RecordState } from '../useRecord';
 import { ActionButtons } from './ActionButtons';
 import { buttonInstances, dialogRecord, titleValue, type ButtonInstance } from './record';
+import { formatKindFor, formatValue, type Translate } from '../../format';
+import type { FormatKind } from '../../../core/format-kind';
 import { RecordList } from './RecordList';
 
 type Data = Record<string, unknown>;
@@ -85,6 +87,11 @@ function useShownRecord(screen: DetailsDialogDecl, params: Record<string, unknow
   return row ? { status: 'loaded', record: row } : { status: 'failed', error: null };
 }
 
+/** The title's formatted fields (`titleValues`): each as the screens show it, an empty one as nothing. */
+function titleValues(record: Data, fields: { id: string; format?: FormatKind; valueLabels?: string }[] | undefined, t: Translate): Record<string, string> {
+  return Object.fromEntries((fields ?? []).map((f) => [f.id, formatValue(record[f.id], formatKindFor(undefined, f.format), t, '', f.valueLabels)]));
+}
+
 export default function DetailsDialog({ screen, screenId, params, opening, onClose, onChanged }: ScreenProps<DetailsDialogDecl>) {
   const { t } = useTranslation();
   const { conditions } = useConfig();
@@ -120,7 +127,7 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
   const footer = record ? buttonInstances(screen.actions, record, conditions, ctx) : [];
   const title = screen.title
-    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '' })
+    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '', ...(record ? titleValues(record, screen.titleValues, t) : {}) })
     : '';
 
   /** Runs a button's action on its row; a dialog opened from here gets the dialog's record as its parent. */

@@ -37,6 +37,9 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
   const top = buttonInstances(list.actions, record, conditions, ctx);
   const summary = list.summary && record[list.summary.field] && typeof record[list.summary.field] === 'object' ? (record[list.summary.field] as Data) : null;
   const titleId = `list-${list.id}`;
+  // a sentence about the list the record's answer asks for (a record older than the audit trail)
+  const noteValue = list.note ? record[list.note.field] : undefined;
+  const note = list.note && noteValue !== null && noteValue !== undefined && noteValue !== '' ? t(list.note.text, { value: String(noteValue) }) : null;
 
   return (
     <section className="details-list mt-3" aria-labelledby={list.title ? titleId : undefined} data-list={list.id}>
@@ -45,12 +48,13 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
         <ActionButtons buttons={top} busy={busy} size="sm" onRun={(b) => onRun(b)} />
       </div>
       {rows.length === 0 ? (
-        <EmptyState text={t(list.empty ?? 'table:noRows')} />
+        note ? null : <EmptyState text={t(list.empty ?? 'table:noRows')} />
       ) : (
-        // a list wider than the dialog scrolls sideways (at 390 px most do): the scrolling box takes the
-        // keyboard's focus, so its hidden columns are reached without a mouse (axe scrollable-region-focusable)
+        // in a narrow dialog (a phone, or 900 px) each row is a block of labelled lines (styles.css
+        // .details-list, issue 49: the row's buttons stay in reach); a wide one is a table, which may
+        // scroll sideways: the scrolling box takes the keyboard's focus (axe scrollable-region-focusable)
         <div className="table-responsive" tabIndex={0} {...(list.title ? { role: 'region', 'aria-labelledby': titleId } : {})}>
-        <Table size="sm" hover className="align-middle mb-0">
+        <Table size="sm" hover className="align-middle mb-0 details-list-table">
           <thead>
             <tr>
               {columns.map((c) => <th key={c.id} scope="col" data-column={c.id}>{label(c)}</th>)}
@@ -62,7 +66,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
               const rowButtons = buttonInstances(list.rowActions, row, conditions, { ...ctx, record: row, parent: record });
               return (
                 <tr key={list.key ? String(row[list.key]) : i} data-row={list.key ? String(row[list.key]) : i}>
-                  {columns.map((c) => <td key={c.id} data-column={c.id}>{show(c, row)}</td>)}
+                  {columns.map((c) => <td key={c.id} data-column={c.id} data-label={label(c)}>{show(c, row)}</td>)}
                   {list.rowActions?.length ? (
                     <td className="text-end">
                       <ActionButtons buttons={rowButtons} busy={busy} size="sm" className="justify-content-end flex-nowrap" onRun={(b) => onRun(b, record)} />
@@ -75,6 +79,7 @@ export function RecordList({ list, record, ctx, busy, onRun }: {
         </Table>
         </div>
       )}
+      {note && <p className="details-list-note text-secondary small mt-2 mb-0" data-testid="list-note">{note}</p>}
       {summary && list.summary && (
         <dl className="details-summary d-flex flex-wrap justify-content-end gap-4 mt-2 mb-0">
           {list.summary.fields.filter((f) => conditions.isVisible(f, ctx)).map((f) => (

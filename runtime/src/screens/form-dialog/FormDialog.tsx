@@ -19,6 +19,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { fillPath } from '../../actions/run-action';
+import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
@@ -98,7 +99,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
   // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
-  const [revealed, setRevealed] = useState<{ title: string; text: string; value: string; finish: () => void } | null>(null);
+  const [revealed, setRevealed] = useState<{ title: string; text: string; warning: string; label: string; value: string; finish: () => void } | null>(null);
   const fieldErrors = useFieldErrors();
 
   // parent: the record of the screen that opened the dialog (the order of a position)
@@ -178,11 +179,14 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
     onClose?.();
   };
   /** As done, after showing the answer's value to reveal when the call declares one and the answer holds it. */
-  const doneRevealing = (answer: Data | undefined, reveal: { field: string; title: string; text: string } | undefined, fallback: string | undefined, key: string) => {
+  const doneRevealing = (answer: Data | undefined, reveal: { field: string; title: string; text: string; warning?: string; label?: string } | undefined, fallback: string | undefined, key: string) => {
     const value = reveal ? answer?.[reveal.field] : undefined;
     if (reveal && typeof value === 'string') {
       dataChanged();
-      setRevealed({ title: t(reveal.title), text: t(reveal.text), value, finish: () => done(answer?.message, fallback, key) });
+      setRevealed({
+        title: t(reveal.title), text: t(reveal.text), warning: t(reveal.warning ?? 'app:shownOnce'), label: t(reveal.label ?? reveal.title), value,
+        finish: () => done(answer?.message, fallback, key),
+      });
     } else done(answer?.message, fallback, key);
   };
 
@@ -339,24 +343,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
         </Modal>
       )}
       {revealed && (
-        <Modal show centered onHide={() => revealed.finish()} aria-labelledby={`${titleId}-reveal`} className="confirm-modal reveal-modal" backdropClassName="confirm-backdrop" data-testid="reveal-dialog">
-          <Modal.Header closeButton closeLabel={t('app:close')}>
-            <Modal.Title id={`${titleId}-reveal`} as="h2" className="h5">{revealed.title}</Modal.Title>
-          </Modal.Header>
-          <Modal.Body>
-            <p>{revealed.text}</p>
-            <div className="input-group">
-              <input className="form-control font-monospace" readOnly value={revealed.value} aria-label={revealed.title} onFocus={(e) => e.currentTarget.select()} data-testid="revealed-value" />
-              <Button variant="outline-secondary" onClick={() => void navigator.clipboard?.writeText(revealed.value).catch(() => undefined)}>
-                <i className="bi bi-clipboard me-1" aria-hidden="true" />
-                {t('app:copy')}
-              </Button>
-            </div>
-          </Modal.Body>
-          <Modal.Footer>
-            <Button onClick={() => revealed.finish()}>{t('app:close')}</Button>
-          </Modal.Footer>
-        </Modal>
+        <RevealDialog title={revealed.title} text={revealed.text} warning={revealed.warning} label={revealed.label} value={revealed.value} onClose={() => revealed.finish()} />
       )}
       {subDialog && (
         <ScreenView

@@ -26,6 +26,7 @@ import { updateSession } from '../../state/session';
 import { showToast } from '../../state/ui';
 import { Loading } from '../Loading';
 import type { ScreenProps } from '../types';
+import { passkeyFailureKey } from './passkey-failure';
 import { textKey, type TextKey } from './texts';
 import './security.css';
 
@@ -131,7 +132,7 @@ function useFormError() {
 }
 
 function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: Overview; reload: () => Promise<void>; onEnrolled: () => Promise<void> }) {
-  const [setup, setSetup] = useState<{ secret: string; qrDataUrl: string } | null>(null);
+  const [setup, setSetup] = useState<{ secret: string; otpauthUrl: string; qrDataUrl: string } | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -198,6 +199,14 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
               <p className="font-monospace totp-secret user-select-all border rounded p-2 mb-0" aria-labelledby={ids.secret} data-testid="totp-secret">
                 {setup.secret.match(/.{1,4}/g)!.join(' ')}
               </p>
+              {/* a phone cannot scan its own screen: the otpauth:// link opens the authenticator app on it */}
+              <div className="totp-open-app mt-2">
+                <a className="btn btn-outline-primary" href={setup.otpauthUrl} data-testid="totp-open-app">
+                  <i className="bi bi-box-arrow-up-right me-1" aria-hidden="true" />
+                  {tx('totp.openApp')}
+                </a>
+                <p className="small text-body-secondary mt-1 mb-0">{tx('totp.openAppHelp')}</p>
+              </div>
             </div>
           </div>
           {codeField('totp.confirmCode')}
@@ -244,8 +253,8 @@ function PasskeysSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overvie
     let response;
     try {
       response = await startRegistration({ optionsJSON: options });
-    } catch {
-      setError(tx('passkeys.cancelled'));
+    } catch (e) {
+      setError(tx(passkeyFailureKey(e)));
       return;
     }
     const first = overview.passkeys.length === 0 && !overview.totp;

@@ -6,11 +6,11 @@
 export const TEXT_KEYS = [
   'totp.title', 'totp.on', 'totp.off', 'totp.enable', 'totp.scan', 'totp.secretLabel', 'totp.qrAlt', 'totp.confirmCode', 'totp.confirm',
   'totp.cancel', 'totp.disable', 'totp.disableTitle', 'totp.disableIntro', 'totp.password', 'totp.enabled', 'totp.disabled',
-  'totp.recoveryLeft', 'totp.regenerate', 'totp.regenerateTitle', 'totp.regenerateIntro',
+  'totp.recoveryLeft', 'totp.regenerate', 'totp.regenerateTitle', 'totp.regenerateIntro', 'totp.openApp', 'totp.openAppHelp',
   'recovery.title', 'recovery.intro',
   'passkeys.title', 'passkeys.intro', 'passkeys.none', 'passkeys.add', 'passkeys.name', 'passkeys.defaultName', 'passkeys.save',
   'passkeys.rename', 'passkeys.remove', 'passkeys.removeConfirm', 'passkeys.added', 'passkeys.removed', 'passkeys.createdAt',
-  'passkeys.lastUsedAt', 'passkeys.never', 'passkeys.unsupported', 'passkeys.cancelled',
+  'passkeys.lastUsedAt', 'passkeys.never', 'passkeys.unsupported', 'passkeys.cancelled', 'passkeys.browserStopped', 'passkeys.alreadyAdded', 'passkeys.notSupported',
   'sessions.title', 'sessions.device', 'sessions.browser', 'sessions.address', 'sessions.createdAt', 'sessions.lastSeenAt',
   'sessions.current', 'sessions.signOut', 'sessions.signOutEverywhereElse', 'sessions.ended', 'sessions.endedOthers',
   'enrolment.signOut',

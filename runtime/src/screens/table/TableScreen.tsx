@@ -29,6 +29,8 @@ import { isFromCellControl, pressCellControl } from './cells/interactive';
 import { cellComponents } from './cells/registry';
 import ChoiceFilter from './ChoiceFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './columns';
+import { narrowColumnDef, narrowRowHeight, useNarrow } from './narrow';
+import { NarrowRowCell } from './NarrowRowCell';
 import { makeDatasource, roundEstimate, type RowCount } from './datasource';
 import { ExportButton } from './ExportButton';
 import { gridLocaleText } from './locale';
@@ -72,7 +74,7 @@ function TableLoading() {
 }
 
 /** Cell renderers and the choice filter, by the names column definitions use. */
-const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter };
+const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter, narrowRow: NarrowRowCell };
 
 export default function TableScreen({ screen, screenId, presentation, srcId }: ScreenProps<TableScreenDecl>) {
   const { t, i18n } = useTranslation();
@@ -113,7 +115,11 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     const hidden = hiddenColumnsOf(bundle.config, screenId);
     return hidden.size ? { ...screen, columns: screen.columns.filter((c) => !hidden.has(c.id)) } : screen;
   }, [screen, screenId, bundle.config]);
-  const columnDefs = useMemo(() => buildColumnDefs(shown, entity, t, conditions, ctx, measureText), [shown, entity, t, conditions, ctx]);
+  // on a phone a table that declares its narrow lines shows each row as those lines (narrow.ts)
+  const narrow = useNarrow() && Boolean(shown.narrow?.lines.length);
+  const wideColumnDefs = useMemo(() => buildColumnDefs(shown, entity, t, conditions, ctx, measureText), [shown, entity, t, conditions, ctx]);
+  const narrowDefs = useMemo(() => (narrow ? [narrowColumnDef(shown, entity, t, conditions, ctx)] : null), [narrow, shown, entity, t, conditions, ctx]);
+  const columnDefs = narrowDefs ?? wideColumnDefs;
   // a filter in the page's address: on the columns that can show it, the rest sent beside them (until dropped)
   const [searchParams, setSearchParams] = useSearchParams();
   const urlFilterText = embedded ? null : searchParams.get(FILTER_PARAM);
@@ -211,8 +217,9 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
 
   // a link's filter is the view of this visit: the table goes on remembering the filter it had before
   const onStateUpdated = useCallback(
-    (e: { state: GridState }) => stateKey && saveTableState(stateKey, urlFilter ? { ...e.state, filter: keptState?.filter } : e.state),
-    [stateKey, urlFilter, keptState],
+    // the phone's one column is not the user's layout: the wide one stays as it was kept
+    (e: { state: GridState }) => stateKey && !narrow && saveTableState(stateKey, urlFilter ? { ...e.state, filter: keptState?.filter } : e.state),
+    [stateKey, urlFilter, keptState, narrow],
   );
   const resetLayout = () => {
     if (stateKey) clearTableState(stateKey);
@@ -275,6 +282,8 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           </div>
         )}
         <AgGridReact
+          // a new grid when the phone's layout comes or goes: the kept layout applies to the wide one only
+          key={narrow ? 'narrow' : 'wide'}
           theme={gridTheme}
           columnDefs={columnDefs}
           components={gridComponents}
@@ -291,8 +300,8 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           cacheBlockSize={BLOCK_SIZE}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={CONCURRENT_REQUESTS}
-          rowHeight={ROW_HEIGHT}
-          initialState={initialState}
+          rowHeight={narrow ? narrowRowHeight(shown.narrow!.lines.length) : ROW_HEIGHT}
+          initialState={narrow ? undefined : initialState}
           onStateUpdated={onStateUpdated}
           localeText={localeText}
           onGridReady={(e) => {

@@ -30,6 +30,12 @@ export const tableChecks = screenChecks('table', (s, ctx) => {
     if (c.cell?.type === 'files') ctx.needField(`/columns/${i}/cell/link/idField`, s.entity, c.cell.link.idField);
   });
   if (new Set(s.columns.map((c: any) => c.id)).size !== s.columns.length) ctx.problem('/columns', 'column ids must be unique (use "field" to show one field twice)');
+  // a phone's lines name columns of this table (narrow.ts)
+  const columnIds = new Set(s.columns.map((c: any) => c.id));
+  (s.narrow?.lines ?? []).forEach((line: any[], i: number) => line.forEach((item, j) => {
+    const id = typeof item === 'string' ? item : item.id;
+    if (!columnIds.has(id)) ctx.problem(`/narrow/lines/${i}/${j}`, `"${id}" is not a column of this table`);
+  }));
   if (s.presetFilter) {
     const options: any[] = s.presetFilter.options;
     if (!options.some((o) => o.id === s.presetFilter.default)) ctx.problem('/presetFilter/default', `"${s.presetFilter.default}" is not one of the options`);

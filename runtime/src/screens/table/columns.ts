@@ -119,7 +119,8 @@ export function cellTextFor(column: ColumnDecl, property: JsonSchema | undefined
   const kind = formatKindFor(property, column.format);
   const icons = column.cell?.type === 'icon' ? column.cell.icons : undefined;
   if (icons) return (value) => (icons[String(value)] ? t(icons[String(value)].label) : '');
-  return (value) => formatValue(value, kind, t, '', column.valueLabels);
+  const empty = column.emptyText ? t(column.emptyText) : '';
+  return (value) => formatValue(value, kind, t, empty, column.valueLabels);
 }
 
 /** One visible column as the Excel export needs it: its field, its header as shown, its format and its value labels. */

@@ -1,5 +1,6 @@
 /**
- * The job queue of the portal: pg-boss 12 on the portal's own database (docs/decisions.md
+ * The job queue of the portal (server/jobs/, issue 45: imports, webhooks, audit retention and
+ * notifications all run on it): pg-boss 12 on the portal's own database (docs/decisions.md
  * "Notifications"). pg-boss talks to the database through its `db.executeSql` adapter, here the
  * portal's own connection (connect.ts rawSqlOf): the pg pool on PostgreSQL, the one embedded
  * connection on PGlite, so the default `npm start` needs nothing more. Its tables live in a schema
@@ -23,8 +24,10 @@ import { rawSqlOf } from '../db/connect.ts';
 import { jobQueueSchema } from '../db/job-schema.ts';
 import { requeueRetiredJobs, setAsideOldQueueSchema } from './queue-upgrade.ts';
 import type { DB } from '../db/types.generated.ts';
-import type { DeliverySettings } from './events.ts';
 import { queuedBy, runJob, type QueuedBy } from './job-log.ts';
+
+/** What the e-mail queue retries by (screens/notifications.json `delivery`, read by notifications/events.ts). */
+export interface EmailQueueSettings { retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean; sweepEveryMinutes: number }
 
 export const EMAIL_QUEUE = 'notification-email';
 export const SWEEP_QUEUE = 'notification-sweep';
@@ -135,7 +138,7 @@ export class JobQueue {
   }
 
   /** Creates or migrates pg-boss's schema (under its own lock), its queues, and the sweep's schedule. */
-  async start(delivery: DeliverySettings): Promise<void> {
+  async start(delivery: EmailQueueSettings): Promise<void> {
     // a queue pg-boss 10 made is set aside first: pg-boss 12 cannot migrate it (queue-upgrade.ts)
     const upgrading = await setAsideOldQueueSchema(this.db, this.schema);
     await this.boss.start();

@@ -1,5 +1,5 @@
 /**
- * 034 — each person's language (issue 48): the account keeps the language he chose (on the
+ * 042 — each person's language (issue 48): the account keeps the language he chose (on the
  * sign-in page or under Ustawienia → Język), so that his next sign-in anywhere, his e-mails,
  * push notifications and scheduled reports, and the API's messages to him follow it. Null: not
  * chosen, the configuration's default language (screens/app.json config.languages) applies. Not
@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { runStatements } from './run-sql.ts';
 
-export const migration034: Migration = {
+export const migration042: Migration = {
   async up(db: Kysely<any>) {
     await runStatements(db, [`alter table app_user add column "language" text`]);
   },

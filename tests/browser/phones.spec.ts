@@ -1,0 +1,82 @@
+/**
+ * The first screens on a phone, 390 px (issue 49): a fleet manager sees each vehicle as a few lines
+ * (plate and model, driver, odometer and inspection) instead of two columns of twelve, a counts line
+ * that says what it counts, and his initials in the header rather than a role letter; the users'
+ * ten toolbar buttons fold into one menu so the list starts on the first screen; the authenticator
+ * set-up offers the otpauth:// link that opens the app on the same phone; the sessions put "Ta
+ * sesja" first. Screenshots go to SHOTS when it is set.
+ */
+import { mkdirSync } from 'node:fs';
+import { type Page } from '@playwright/test';
+import { expect, settled, signedIn, tableLoaded, test } from './support';
+
+const SHOTS = process.env.SHOTS;
+const shot = async (page: Page, name: string) => {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await settled(page);
+  await page.screenshot({ path: `${SHOTS}/phones-${name}.png` });
+};
+const PHONE = { width: 390, height: 844 };
+
+test('a fleet manager on a phone: vehicles as lines, a counts line that says what it counts, his initials', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signedIn(page, 'manager');
+  await tableLoaded(page);
+  const first = page.locator('.ag-row').first();
+  // the plate and the model on the first line, then the driver, then the figures by their names
+  const firstLine = first.locator('.narrow-row-first .narrow-row-part');
+  await expect(firstLine).toHaveCount(2);
+  await expect(firstLine.first()).toHaveText(/^[A-Z]{2}\d{4,5}[A-Z]?$/);
+  await expect(page.locator('.narrow-row-more').filter({ hasText: 'Stan licznika:' }).first()).toBeVisible();
+  await expect(page.locator('.ag-header-cell[col-id="marka"]')).toHaveCount(0);
+  await expect(page.locator('[data-section="strip"]')).toContainText(/^Przypomnienia: po terminie \d+ · pilne \d+ · wkrótce \d+/);
+  // the header: the person's initials, his name and role for a screen reader
+  const name = (await page.locator('.role-name').textContent())!.trim();
+  const [last, firstName] = name.split(/\s+/);
+  await expect(page.getByTestId('role-initials')).toHaveText(`${firstName[0]}${last[0]}`.toUpperCase());
+  await shot(page, 'vehicles-390');
+
+  // the wide layout is the same table as before
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect(page.locator('.ag-header-cell[col-id="marka"]')).toHaveCount(1);
+  await expect(page.locator('.narrow-row')).toHaveCount(0);
+});
+
+test('an administrator on a phone: the users\' toolbar folds into "Działania", the list starts on the first screen', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signedIn(page, 'admin', '/app/users');
+  await tableLoaded(page);
+  const toolbar = page.getByRole('toolbar', { name: 'Działania na tabeli' });
+  await expect(toolbar.getByRole('button')).toHaveCount(2);
+  await expect(toolbar.getByRole('button', { name: 'Dodaj' })).toBeVisible();
+  const firstRow = page.locator('.ag-row').first();
+  await expect(firstRow).toBeVisible();
+  expect((await firstRow.boundingBox())!.y + 40, 'the first user within the first screen').toBeLessThan(PHONE.height);
+  await shot(page, 'users-390');
+  // the folded buttons still work: "Historia zmian" of the selected user
+  await firstRow.click();
+  await toolbar.getByRole('button', { name: 'Działania' }).click();
+  await shot(page, 'users-menu-390');
+  await page.getByRole('button', { name: 'Historia zmian' }).click();
+  await expect(page.getByRole('dialog', { name: /^Historia zmian: / })).toBeVisible();
+});
+
+test('on a phone the authenticator set-up opens the app on the same phone; "Ta sesja" comes first', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signedIn(page, 'manager', '/app/account/security');
+  const sessions = page.locator('.sessions-table tbody tr');
+  await expect(sessions.first()).toContainText('Ta sesja');
+  await page.getByRole('button', { name: 'Włącz' }).click();
+  const open = page.getByTestId('totp-open-app');
+  await expect(open).toBeVisible();
+  await expect(open).toHaveText('Otwórz w aplikacji uwierzytelniającej');
+  expect(await open.getAttribute('href')).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
+  await expect(page.getByRole('img', { name: /Kod QR/ })).toBeVisible();
+  await expect(page.getByTestId('totp-secret')).toBeVisible();
+  await shot(page, 'totp-390');
+  // a computer scans the code: no link there
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect(open).toBeHidden();
+  await page.getByRole('button', { name: 'Anuluj' }).click();
+});

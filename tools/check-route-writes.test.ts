@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routeWrites } from './check-route-writes.ts';
+
+describe('check-route-writes', () => {
+  const tree = (files: Record<string, string>) => {
+    const base = mkdtempSync(join(tmpdir(), 'route-writes-'));
+    mkdirSync(join(base, 'server/routes'), { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(base, 'server/routes', name), text);
+    return base;
+  };
+
+  it('finds kysely writes and SQL writes in a route, with file and line', () => {
+    const base = tree({
+      'a.ts': "const x = 1;\nawait app.db.insertInto('note').values(v).execute();\n",
+      'b.ts': "await trx\n  .updateTable('car').set(v);\nawait sql`delete from export_file where id = ${id}`.execute(db);\n",
+      'c.ts': "await sql`update car set \"x\" = 1`.execute(db);\n",
+    });
+    expect(routeWrites(base)).toEqual([
+      expect.stringMatching(/^server\/routes\/a\.ts:2: /),
+      expect.stringMatching(/^server\/routes\/b\.ts:2: /),
+      expect.stringMatching(/^server\/routes\/b\.ts:3: /),
+      expect.stringMatching(/^server\/routes\/c\.ts:1: /),
+    ]);
+  });
+
+  it('leaves reads, service calls and words in comments and texts alone', () => {
+    const base = tree({
+      'ok.ts': "// no insertInto( here\nawait app.notes.add(v);\nconst rows = await app.db.selectFrom('car').selectAll().execute();\nconst text = 'Update of the settings';\n",
+    });
+    expect(routeWrites(base)).toEqual([]);
+  });
+
+  it('the routes of this tree write nothing themselves', () => {
+    expect(routeWrites()).toEqual([]);
+  });
+});
