@@ -26,8 +26,7 @@ export default async function accountLanguageRoutes(app: FastifyInstance) {
     config: { access: 'signedIn', operation: op('language', "The caller's language, his own choice and the languages offered") },
     schema: { response: { 200: { $ref: 'account-language#' } } },
     handler: async (request) => {
-      const row = await app.db.selectFrom('app_user').select('language').where('id', '=', request.session!.userId).executeTakeFirst();
-      return current(row?.language);
+      return current(await app.users.languageOf(request.session!.userId));
     },
   });
 
@@ -39,7 +38,7 @@ export default async function accountLanguageRoutes(app: FastifyInstance) {
       if (!app.config.bundle.languages.some((l) => l.id === language)) {
         throw new HttpError(400, app.config.t('validation:enum'), { code: 'VALIDATION', errors: [{ field: 'language', message: app.config.t('validation:enum') }] });
       }
-      await app.db.updateTable('app_user').set({ language }).where('id', '=', request.session!.userId).execute();
+      await app.users.setLanguage(request.session!.userId, language);
       // the confirmation already in the new language: the rest of this request speaks it
       app.config.preferLanguage(language);
       return { ...current(language), message: app.config.t('app:language.saved') };
