@@ -13,15 +13,16 @@ import { initReactI18next } from 'react-i18next';
 import type { Bundle } from './bundle';
 
 // only these texts of each language are built in (named imports: the rest of app.json stays out of the page's code)
-const loading = import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'loading' });
-const noConnection = import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'noConnection' });
-const errorTitle = import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'errorTitle' });
-const ok = import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'ok' });
-const close = import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'close' });
-const languageOf = (path: string) => /locales\/([^/]+)\/app\.json$/.exec(path)![1];
+const glob = {
+  loading: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'loading' }),
+  noConnection: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'noConnection' }),
+  errorTitle: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'errorTitle' }),
+  ok: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'ok' }),
+  close: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'close' }),
+};
 const startupTexts: Record<string, { app: Record<string, string> }> = {};
-for (const path of Object.keys(loading)) {
-  startupTexts[languageOf(path)] = { app: { loading: loading[path], noConnection: noConnection[path], errorTitle: errorTitle[path], ok: ok[path], close: close[path] } };
+for (const [key, byFile] of Object.entries(glob)) {
+  for (const [path, text] of Object.entries(byFile)) ((startupTexts[path.split('/')[4]] ??= { app: {} }).app[key] = text);
 }
 /** The cookie the sign-in page's choice is kept in (server/config/languages.ts LANGUAGE_COOKIE). */
 export const LANGUAGE_COOKIE = 'portal.lang';

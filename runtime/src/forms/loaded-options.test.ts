@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formSchema, withLoadedOptions } from './form-data';
 
 describe('options a form’s loaded record holds (optionsFrom, issue 48)', () => {
-  const fields = [{ id: 'language', widget: 'select' as const, optionsFrom: { path: 'languages', valueField: 'id', labelField: 'name' } }];
+  const fields: { id: string; optionsFrom?: { path: string; valueField: string; labelField: string }; options?: { value: unknown; label: string }[] }[] = [{ id: 'language', optionsFrom: { path: 'languages', valueField: 'id', labelField: 'name' } }];
 
   it('offers the loaded list, each item’s value and its name as written', () => {
     const record = { language: 'en', languages: [{ id: 'pl', name: 'Polski' }, { id: 'en', name: 'English' }] };
