@@ -60,6 +60,7 @@ import reportRoutes from './routes/reports.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
 import notificationRoutes from './routes/notifications.ts';
+import accountLanguageRoutes from './routes/account-language.ts';
 import studioService from './studio/service.ts';
 import configStudioRoutes from './routes/config-studio.ts';
 import importsService from './imports/service.ts';
@@ -346,6 +347,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reportRoutes);
   // issue 25
   await app.register(notificationRoutes);
+  await app.register(accountLanguageRoutes);
   await app.register(webhookRoutes);
   await app.register(configStudioRoutes);
   // issue 34

@@ -11,6 +11,7 @@ import { ConfigError, loadBundle } from '../server/config/load-bundle.ts';
 import { loadVariants } from '../server/config/variants.ts';
 import { readVariantDemos } from '../server/seed/variant-demos.ts';
 import { checkRuntimeWords, formatRuntimeWords } from './check-runtime-words.ts';
+import { checkLocales, formatLocaleProblems } from './check-locales.ts';
 
 const rootArg = process.argv.indexOf('--root');
 const root = rootArg > 0 && process.argv[rootArg + 1] ? resolve(process.argv[rootArg + 1]) : resolve(import.meta.dirname, '..');
@@ -47,6 +48,14 @@ try {
 } catch (e) {
   failed = true;
   console.error(`✗ variant demo data\n${e instanceof ConfigError ? e.message : String(e)}`);
+}
+// every language's texts against the Polish ones (issue 48): keys, placeholders, plural forms
+{
+  const { languages, problems } = checkLocales(root);
+  if (problems.length) {
+    failed = true;
+    console.error(`✗ texts per language (${problems.length} problems)\n${formatLocaleProblems(problems)}`);
+  } else console.log(`✓ texts per language: ${['pl', ...languages].join(', ')} complete against pl (keys, placeholders, plural forms)`);
 }
 // the other half of "config, not code": the runtime's code names no role and says no Polish word
 // (issue 38; the checkout's code only — another tree given by --root is configuration alone)

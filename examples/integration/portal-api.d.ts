@@ -68,6 +68,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's language, his own choice and the languages offered */
+        get: operations["accountLanguage"];
+        /** Save the caller's language (one of the languages offered) */
+        put: operations["accountSaveLanguage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/passkeys": {
         parameters: {
             query?: never;
@@ -4802,6 +4820,34 @@ export interface components {
         /** Acceptance history, newest first (GET /api/terms/history) */
         "acceptance-history-list": components["schemas"]["acceptance-history"][];
         /**
+         * The caller's language (Ustawienia → Język, issue 48)
+         * @description language: the one his screens, e-mails, notifications and the API's messages are in; chosen: his own choice (null: none, the configuration's default applies); languages: those offered (screens/app.json config.languages with texts), each by its own name.
+         */
+        "account-language": {
+            chosen: string | null;
+            language: string;
+            languages: {
+                id: string;
+                name: string;
+            }[];
+        };
+        /**
+         * The caller's language to keep on his account (one of the languages offered)
+         * @description The form of Ustawienia → Język sends back what it loaded (GET /api/account/language): `chosen` and `languages` are ignored.
+         */
+        "account-language-request": {
+            chosen?: string | null;
+            language: string;
+            languages?: unknown[];
+        };
+        /** The language as saved, with a confirmation to show (in the new language) */
+        "account-language-saved": {
+            chosen: string | null;
+            language: string;
+            languages: components["schemas"]["account-language"]["languages"];
+            message: string;
+        };
+        /**
          * Przydział
          * @description A handover of a vehicle to an employee and its return (spec §3 Assignment); the rows of view v_assignment.
          */
@@ -6937,6 +6983,15 @@ export interface components {
                 config: {
                     [key: string]: unknown;
                 };
+                /** @description The language of the texts sent: the sign-in page's choice (cookie portal.lang) or the browser's Accept-Language. */
+                language?: string;
+                /** @description The languages offered, the default first (the sign-in page's choice). */
+                languages?: {
+                    id: string;
+                    locale: string;
+                    name: string;
+                }[];
+                /** @description The texts of `language` alone, by namespace. */
                 locales: {
                     [key: string]: unknown;
                 };
@@ -7630,6 +7685,8 @@ export interface components {
             firstName?: string | null;
             id: number;
             klientSymbol?: string | null;
+            /** @description The language the user chose (issue 48); null: not chosen, the configuration's default. */
+            language?: string | null;
             lastName?: string | null;
             login: string;
             marka?: string | null;
@@ -8206,6 +8263,59 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description language: the one his screens, e-mails, notifications and the API's messages are in; chosen: his own choice (null: none, the configuration's default applies); languages: those offered (screens/app.json config.languages with texts), each by its own name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["account-language"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountSaveLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["account-language-request"];
+            };
+        };
+        responses: {
+            /** @description The language as saved, with a confirmation to show (in the new language) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["account-language-saved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10244,8 +10354,17 @@ export interface operations {
                         config: {
                             [key: string]: unknown;
                         };
+                        /** @description The language of the texts sent (the caller's: his account's, the sign-in page's choice, or Accept-Language) */
+                        language: string;
+                        /** @description The languages offered, the default first */
+                        languages: {
+                            id: string;
+                            locale: string;
+                            name: string;
+                        }[];
+                        /** @description The texts of `language` alone, by namespace */
                         locales: {
-                            pl: {
+                            [key: string]: {
                                 [key: string]: {
                                     [key: string]: unknown;
                                 };
@@ -14622,8 +14741,17 @@ export interface operations {
                         config: {
                             [key: string]: unknown;
                         };
+                        /** @description The language of the texts sent (the caller's: his account's, the sign-in page's choice, or Accept-Language) */
+                        language: string;
+                        /** @description The languages offered, the default first */
+                        languages: {
+                            id: string;
+                            locale: string;
+                            name: string;
+                        }[];
+                        /** @description The texts of `language` alone, by namespace */
                         locales: {
-                            pl: {
+                            [key: string]: {
                                 [key: string]: {
                                     [key: string]: unknown;
                                 };

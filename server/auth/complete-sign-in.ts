@@ -38,6 +38,7 @@ export function userDetails(user: any, vehicle: any, secondFactorPending = false
     marka: vehicle?.marka ?? null,
     stacjaSerw: user.stacjaSerw,
     klientSymbol: user.klientSymbol,
+    language: user.language ?? null,
   };
 }
 

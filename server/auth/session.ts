@@ -18,6 +18,8 @@ export interface Session {
   firstLogin: boolean;
   /** The account has a second factor (a confirmed TOTP or a passkey; issue 36). Integration keys: true. */
   hasSecondFactor?: boolean;
+  /** The language the user chose (app_user.language, issue 48); null: the configuration's default. */
+  language?: string | null;
   /**
    * Set when the caller is an integration key, not a person (issue 34, server/integration/): the
    * session is then judged as a MANAGER of `clients` (klientSymbol is their only one, or null when

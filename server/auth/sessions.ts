@@ -97,7 +97,7 @@ export async function findSession(db: Kysely<DB>, token: string, lifetime = DEFA
   const row = await db
     .selectFrom('user_session as s')
     .innerJoin('app_user as u', 'u.id', 's.userId')
-    .select(['s.tokenHash', 's.userId', 'u.login', 'u.rola as role', 's.role as signedInAs', 'u.klientSymbol', 'u.stacjaSerw', 's.pojazdId', 's.expiresAt', 's.lastSeenAt', 's.createdAt', 'u.firstLogin', 's.viaIdentityProvider'])
+    .select(['s.tokenHash', 's.userId', 'u.login', 'u.rola as role', 's.role as signedInAs', 'u.klientSymbol', 'u.stacjaSerw', 's.pojazdId', 's.expiresAt', 's.lastSeenAt', 's.createdAt', 'u.firstLogin', 's.viaIdentityProvider', 'u.language'])
     // the account's state, judged by the database clock like everything else it stores
     .select(sql<boolean>`(u."dataDo" is null or u."dataDo" >= current_date) and (u."lockedUntil" is null or u."lockedUntil" <= now())`.as('accountOpen'))
     // in the same query, so enforcing the terms costs no extra round trip per request
@@ -146,6 +146,7 @@ export async function findSession(db: Kysely<DB>, token: string, lifetime = DEFA
     firstLogin: Boolean(row.firstLogin),
     // a single sign-on session's second factor is the identity provider's (docs/decisions.md "Single sign-on per client")
     hasSecondFactor: Boolean(row.hasSecondFactor) || Boolean(row.viaIdentityProvider),
+    language: row.language ?? null,
   });
   cache?.set(tokenHash, { session, expiresAt, lastSeenAt, createdAt }, epoch);
   return session;

@@ -21,6 +21,15 @@ export type ResourceRules = NonNullable<ResourceFile['rules']>;
 /** A move of a record's status declared in `rules.transitions` (the approval workflow). */
 export type TransitionDecl = NonNullable<ResourceRules['transitions']>[number];
 
+export interface Language {
+  /** The folder under locales/: an ISO 639-1 code (pl, en, uk). */
+  id: string;
+  /** BCP 47 locale of dates and numbers in this language (pl-PL, en-GB, uk-UA). */
+  locale: string;
+  /** The language's own name, as its speakers write it (shown in the language choice). */
+  name: string;
+}
+
 export interface Bundle {
   version: string;
   variant: string;
@@ -37,7 +46,13 @@ export interface Bundle {
   /** What the reports count with (schemas/reporting/reporting.json): categories, products, factors. */
   reporting?: import('../reports/declaration.ts').ReportingDecl;
   conditions: Record<string, unknown>;
-  locales: { pl: Record<string, Record<string, unknown>> };
+  /**
+   * Texts by language and namespace: the source language's (pl) and each offered language's, the
+   * latter over the Polish ones (a key a language lacks reads Polish; `npm run check` names it).
+   */
+  locales: { pl: Record<string, Record<string, unknown>>; [language: string]: Record<string, Record<string, unknown>> };
+  /** The languages offered (config.languages that have texts), the default first (config/languages.ts). */
+  languages: Language[];
   etag: string;
 }
 

@@ -130,6 +130,13 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         // the locale and time zone every date and number is written in (runtime/src/format.ts, the Excel export)
         const { locale, timeZone } = s.config ?? {};
         if (typeof locale === 'string' && !Intl.NumberFormat.supportedLocalesOf(locale).length) problems.push({ file, pointer: '/config/locale', reason: `"${locale}" is not a locale this platform knows` });
+        // each language's locale too, and a language named once (issue 48)
+        const seen = new Set<string>();
+        ((s.config?.languages ?? []) as { id: string; locale: string }[]).forEach((l, i) => {
+          if (!Intl.NumberFormat.supportedLocalesOf(l.locale).length) problems.push({ file, pointer: `/config/languages/${i}/locale`, reason: `"${l.locale}" is not a locale this platform knows` });
+          if (seen.has(l.id)) problems.push({ file, pointer: `/config/languages/${i}/id`, reason: `language "${l.id}" is listed twice` });
+          seen.add(l.id);
+        });
         if (typeof timeZone === 'string' && !validTimeZone(timeZone)) problems.push({ file, pointer: '/config/timeZone', reason: `"${timeZone}" is not an IANA time zone` });
         // config.hiddenColumns names a table screen (or a details list's entity) and columns it has
         for (const [name, ids] of Object.entries((s.config?.hiddenColumns ?? {}) as Record<string, string[]>)) {

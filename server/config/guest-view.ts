@@ -72,6 +72,7 @@ export function guestView(bundle: Bundle, extraTexts: string[] = []): GuestView 
     conditions: bundle.conditions,
     screens: pick(bundle.screens, [...SHELL_FILES, ...screens]),
     schemas: pick(bundle.schemas, schemas),
-    locales: { pl: pick(bundle.locales.pl, namespaces) },
+    // every language's texts of those namespaces: the caller's alone are sent (config/language-view.ts)
+    locales: Object.fromEntries(Object.entries(bundle.locales).map(([language, texts]) => [language, pick(texts, namespaces)])) as Bundle['locales'],
   };
 }

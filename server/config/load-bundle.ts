@@ -11,6 +11,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { mergeOverlay, MergeError, overlayPointer, type Json } from '../../runtime/core/merge.ts';
 import { crossCheck } from './cross-check.ts';
+import { configuredLanguages, SOURCE_LANGUAGE, type Language } from './languages.ts';
 import { personalFieldProblems } from './personal-fields.ts';
 import { reportProblems, type ReportDecl, type ReportingDecl } from '../reports/declaration.ts';
 import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from '../imports/declaration.ts';
@@ -307,6 +308,23 @@ export function loadBundle(options: LoadOptions): Bundle {
   const localeFiles = collect('locales/pl', (f) => basename(f, '.json'));
   const pl: Record<string, Record<string, unknown>> = {};
   for (const [ns, { value }] of Object.entries(localeFiles)) pl[ns] = value as Record<string, unknown>;
+  // the other languages (issue 48): each over the Polish texts, offered once it has texts of its own
+  const locales: Bundle['locales'] = { pl };
+  const languages: Language[] = [];
+  for (const language of configuredLanguages((app?.config ?? {}) as Record<string, unknown>)) {
+    if (language.id === SOURCE_LANGUAGE) {
+      languages.push(language);
+      continue;
+    }
+    const own = collect(`locales/${language.id}`, (f) => basename(f, '.json'));
+    if (!Object.keys(own).length) continue;
+    const texts: Record<string, Record<string, unknown>> = {};
+    for (const ns of new Set([...Object.keys(pl), ...Object.keys(own)])) {
+      texts[ns] = (own[ns] ? merge(pl[ns] as Json, own[ns].value, own[ns].files.at(-1)!) ?? pl[ns] : pl[ns]) as Record<string, unknown>;
+    }
+    locales[language.id] = texts;
+    languages.push(language);
+  }
 
   // every field of an import is named apart in the mapping (a label text, as the portal's Polish says it)
   const plainText = (key: string) => {
@@ -335,7 +353,8 @@ export function loadBundle(options: LoadOptions): Bundle {
     reports,
     reporting,
     conditions,
-    locales: { pl },
+    locales,
+    languages,
   };
   const etag = '"' + createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27) + '"';
   return { ...body, etag };

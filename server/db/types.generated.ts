@@ -39,6 +39,7 @@ export interface AppUser {
   firstName: string;
   id: Generated<number>;
   klientSymbol: string | null;
+  language: string | null;
   lastFailedAt: Timestamp | null;
   lastName: string;
   lockedUntil: Timestamp | null;

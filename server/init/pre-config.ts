@@ -7,16 +7,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Bundle } from '../config/bundle.ts';
 import { guestView } from '../config/guest-view.ts';
+import type { Language } from '../config/languages.ts';
+import { languageView } from '../config/language-view.ts';
 import { compatibilityItems } from './compatibility.ts';
 
-/** The `guest` part per bundle, written out once per set of extra texts (the compatibility messages'). */
+/** The `guest` part per bundle, written out once per language and set of extra texts (the compatibility messages'). */
 const guestBodies = new WeakMap<Bundle, Map<string, string>>();
-function guestJson(bundle: Bundle, extraTexts: string[]): string {
+function guestJson(bundle: Bundle, extraTexts: string[], language: Language): string {
   let byTexts = guestBodies.get(bundle);
   if (!byTexts) guestBodies.set(bundle, (byTexts = new Map()));
-  const key = [...new Set(extraTexts)].sort().join('\n');
+  const key = [language.id, ...[...new Set(extraTexts)].sort()].join('\n');
   let json = byTexts.get(key);
-  if (json === undefined) byTexts.set(key, (json = JSON.stringify(guestView(bundle, extraTexts))));
+  if (json === undefined) byTexts.set(key, (json = JSON.stringify(languageView(guestView(bundle, extraTexts), language, bundle.languages))));
   return json;
 }
 
@@ -29,5 +31,5 @@ export async function preConfigJson(app: FastifyInstance, { guest }: { guest: bo
   const { app: settings } = bundle;
   const compatibility = await compatibilityItems(app);
   const body = JSON.stringify({ name: settings.name, loginAppName: settings.loginAppName, compatibility, ...settings.passwordPolicy });
-  return guest ? `${body.slice(0, -1)},"guest":${guestJson(bundle, compatibility.map((c) => c.initError))}}` : body;
+  return guest ? `${body.slice(0, -1)},"guest":${guestJson(bundle, compatibility.map((c) => c.initError), app.config.language)}}` : body;
 }

@@ -38,6 +38,7 @@ import { migration040 } from './040_import_approval.ts';
 import { migration041 } from './041_audit_who_index.ts';
 import { migration042 } from './042_idempotency_keys.ts';
 import { migration043 } from './043_fleet_costs.ts';
+import { migration044 } from './044_user_language.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '041_audit_who_index': migration041,
   '042_idempotency_keys': migration042,
   '043_fleet_costs': migration043,
+  '044_user_language': migration044,
 };

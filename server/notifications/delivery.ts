@@ -79,7 +79,8 @@ export async function deliverEmail(context: DeliveryContext, id: number): Promis
 
   const recipient = await recipientAccount(db, row.userId);
   if (!recipient) return (await settle('skipped', REASON.accountClosed), 'skipped');
-  const variant = app.config.forClient(recipient.session.klientSymbol);
+  // rendered in the recipient's variant and his own language (issue 48)
+  const variant = app.config.forClient(recipient.session.klientSymbol, recipient.session.language);
   const file = notificationsFile(variant.bundle);
   const event = eventById(file, row.event);
   const role = recipient.session.role as Role;

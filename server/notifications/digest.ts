@@ -104,7 +104,7 @@ function createDigest(app: FastifyInstance) {
     if (!account) return false;
     const last = await lastRun(app.db, 'digest', userId);
     if (!now && last?.day === day) return false;
-    const variant = app.config.forClient(account.session.klientSymbol);
+    const variant = app.config.forClient(account.session.klientSymbol, account.session.language);
     const { total, items } = await app.reminders.changes(account.session, last, DIGEST_ITEMS, variant);
     return app.db.transaction().execute(async (trx) => {
       const at = await claim(trx, 'digest', userId, day, now, last);

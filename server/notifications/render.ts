@@ -34,7 +34,7 @@ export interface RenderContext {
   notification: NotificationRow;
   recipient: RecipientAccount;
   /** The recipient's variant: its configuration, conditions and texts. */
-  variant: { bundle: Bundle; conditions: ConditionEvaluator; t: Translate };
+  variant: { bundle: Bundle; conditions: ConditionEvaluator; t: Translate; language?: { locale: string } };
 }
 
 export interface Rendered {
@@ -127,7 +127,7 @@ async function visibleTotal(context: RenderContext, record: Record<string, unkno
   if (new OrderRules(rules, variant.conditions).isHidden(caller, record, 'totals')) return undefined;
   const positions = await app.orders.positions(app.db, notification.entityId);
   if (positions.length === 0) return undefined;
-  const money = new Intl.NumberFormat(localeOf(variant.bundle.config), { style: 'currency', currency: currencyOf(variant.bundle.config) });
+  const money = new Intl.NumberFormat(variant.language?.locale ?? localeOf(variant.bundle.config), { style: 'currency', currency: currencyOf(variant.bundle.config) });
   return money.format(orderTotals(positions).total);
 }
 

@@ -26,7 +26,7 @@ export interface RecipientAccount {
  */
 export async function recipientAccount(db: Kysely<DB>, userId: number): Promise<RecipientAccount | undefined> {
   const user = await db.selectFrom('app_user')
-    .select(['id', 'login', 'rola', 'klientSymbol', 'stacjaSerw', 'pracId', 'email', 'firstName', 'lastName'])
+    .select(['id', 'login', 'rola', 'klientSymbol', 'stacjaSerw', 'pracId', 'email', 'firstName', 'lastName', 'language'])
     .where('id', '=', userId).where('deletedAt', 'is', null)
     .where((eb) => eb.or([eb('dataDo', 'is', null), eb('dataDo', '>=', sql<string>`current_date`)]))
     .executeTakeFirst();
@@ -40,6 +40,8 @@ export async function recipientAccount(db: Kysely<DB>, userId: number): Promise<
     session: {
       tokenHash: '', userId: user.id, login: user.login, role: user.rola as Session['role'], klientSymbol: user.klientSymbol,
       stacjaSerw: user.stacjaSerw, pojazdId, termsPending: false, firstLogin: false,
+      // his e-mails and reports are written in his language (issue 48)
+      language: user.language,
     },
     email: user.email,
     firstName: user.firstName,

@@ -170,7 +170,12 @@ export default fp(
       if (access === 'public') {
         // a public call that carries a session (the runtime's start-up after sign-in) is served by
         // the variant of the user's client, when a variant claims clients; an unknown token is ignored
-        if (token && app.config.choosesByClient && !config.ownBearerToken && !looksLikeKey(token)) app.config.useClientVariant((await findSession(app.db, token, sessionLifetimeOf(app.config.bundle.app)))?.klientSymbol);
+        // (and, issue 48, in the user's own language: the bundle and the pre-configuration after sign-in)
+        if (token && !config.ownBearerToken && !looksLikeKey(token)) {
+          const known = await findSession(app.db, token, sessionLifetimeOf(app.config.bundle.app));
+          if (app.config.choosesByClient) app.config.useClientVariant(known?.klientSymbol);
+          app.config.preferLanguage(known?.language);
+        }
         return;
       }
       // an integration key (issue 34): its own checks, and none of a person's gates (terms, first password)
@@ -178,8 +183,10 @@ export default fp(
       request.session = token ? await findSession(app.db, token, sessionLifetimeOf(app.config.bundle.app)) : null;
       const session = request.session;
       if (!session) throw new HttpError(401, app.config.t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
-      // from here on the request follows the variant of the user's client, if a variant claims it
+      // from here on the request follows the variant of the user's client, if a variant claims it,
+      // and speaks the user's own language (issue 48)
       app.config.useClientVariant(session.klientSymbol);
+      app.config.preferLanguage(session.language);
       if (access !== 'signedIn' && !rolesOf(app, access).includes(session.role)) {
         throw new HttpError(403, app.config.t('errors:forbidden'), { code: 'FORBIDDEN' });
       }

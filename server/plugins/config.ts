@@ -15,7 +15,8 @@ import fp from 'fastify-plugin';
 import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle, LoadOptions } from '../config/bundle.ts';
-import { translatorFor } from '../config/translator.ts';
+import { translatorsFor } from '../config/translator.ts';
+import { acceptedLanguages, chooseLanguage, cookieValue, LANGUAGE_COOKIE, type Language } from '../config/languages.ts';
 import { fastifyRequestContext, requestContext } from '@fastify/request-context';
 import { loadVariants, loadVariantsYielding, variantForClient, variantForHost, type VariantSet } from '../config/variants.ts';
 import { ConfigError } from '../config/load-bundle.ts';
@@ -26,8 +27,15 @@ export interface ConfigState {
   /** The bundle of the variant serving the current request (the default one outside requests). */
   bundle: Bundle;
   conditions: ConditionEvaluator;
-  /** Polish text of a key `ns:path` with {{vars}}. */
+  /** The text of a key `ns:path` with {{vars}}, in the language of the current request's caller (issue 48). */
   t: Translate;
+  /** The language the current request is answered in: its caller's (config/languages.ts), the default outside requests. */
+  readonly language: Language;
+  /**
+   * Puts a language first for the rest of the current request: the signed-in user's own choice
+   * (plugins/auth.ts), which wins over the sign-in page's cookie and the browser's Accept-Language.
+   */
+  preferLanguage(id: string | null | undefined): void;
   reload(): Promise<void>;
   /** Why the last reload was refused (the configuration in use is then older than the files); null after a good one. */
   readonly reloadError: string | null;
@@ -42,9 +50,9 @@ export interface ConfigState {
    * default one), for work outside that user's requests: a notification is written and rendered
    * for its recipient by the recipient's variant (its texts, its name and logo).
    */
-  forClient(klientSymbol: string | null | undefined): Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
+  forClient(klientSymbol: string | null | undefined, language?: string | null): LanguageState;
   /** The configuration of a served variant by its name (the default one for a name no longer served): work queued by a request of that variant (an import run). */
-  forVariant(variant: string): Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
+  forVariant(variant: string, language?: string | null): LanguageState;
   /**
    * Where the configuration studio's published layer comes from (issue 26, server/studio/): read
    * at every reload and merged over the files. A read that fails keeps the layer read last.
@@ -62,8 +70,13 @@ export interface StudioLayer {
   entries: Layer;
 }
 
+/** A variant's configuration in one language: its translator and the language (with its locale). */
+export type LanguageState = Pick<ConfigState, 'bundle' | 'conditions' | 't' | 'language'>;
+
 declare module '@fastify/request-context' {
   interface RequestContextData {
+    /** The languages the caller asks for, most wanted first (his account's, the sign-in page's cookie, Accept-Language). */
+    languages: string[];
     variant: string;
     /** The configuration the request started on: a reload while it runs does not change it. */
     configuration: unknown;
@@ -82,7 +95,11 @@ export interface ConfigOptions {
   initial?: VariantSet | Bundle;
 }
 
-type VariantState = Pick<ConfigState, 'bundle' | 'conditions' | 't'>;
+interface VariantState {
+  bundle: Bundle;
+  conditions: ConditionEvaluator;
+  translators: Record<string, Translate>;
+}
 
 /** One bundle handed in alone (tests): it is the default and only variant. */
 const asSet = (initial: VariantSet | Bundle): VariantSet =>
@@ -95,7 +112,7 @@ export default fp<ConfigOptions>(
     const make = async (set: VariantSet) => {
       const states = new Map<string, VariantState>();
       for (const [name, bundle] of set.bundles) {
-        states.set(name, { bundle, conditions: new ConditionEvaluator(bundle.conditions), t: await translatorFor(bundle.locales) });
+        states.set(name, { bundle, conditions: new ConditionEvaluator(bundle.conditions), translators: await translatorsFor(bundle) });
       }
       return { set, states };
     };
@@ -136,21 +153,31 @@ export default fp<ConfigOptions>(
       const config = pinned();
       return (name !== undefined && config.states.get(name)) || config.states.get(config.set.defaultVariant)!;
     };
+    /** A variant in a language: the first of `wanted` it offers, else its default. */
+    const inLanguage = (variant: VariantState, wanted: readonly (string | null | undefined)[]): LanguageState => {
+      const language = chooseLanguage(variant.bundle.languages, wanted);
+      return { bundle: variant.bundle, conditions: variant.conditions, t: variant.translators[language.id] ?? Object.values(variant.translators)[0], language };
+    };
+    const wanted = () => requestContext.get('languages') ?? [];
     const state: ConfigState = {
       get bundle() { return serving().bundle; },
       get conditions() { return serving().conditions; },
-      get t() { return serving().t; },
+      get t() { return inLanguage(serving(), wanted()).t; },
+      get language() { return inLanguage(serving(), wanted()).language; },
+      preferLanguage(id) {
+        if (id) requestContext.set('languages', [id, ...wanted().filter((l) => l !== id)]);
+      },
       get reloadError() { return reloadError; },
       get variants() { return [current.set.defaultVariant, ...[...current.set.bundles.keys()].filter((v) => v !== current.set.defaultVariant)]; },
       get choosesByClient() { return current.set.byClient.size > 0; },
-      forClient(klientSymbol) {
+      forClient(klientSymbol, language) {
         const config = pinned();
         const variant = variantForClient(config.set, klientSymbol);
-        return (variant !== undefined && config.states.get(variant)) || config.states.get(config.set.defaultVariant)!;
+        return inLanguage((variant !== undefined && config.states.get(variant)) || config.states.get(config.set.defaultVariant)!, [language]);
       },
-      forVariant(variant) {
+      forVariant(variant, language) {
         const config = pinned();
-        return config.states.get(variant) ?? config.states.get(config.set.defaultVariant)!;
+        return inLanguage(config.states.get(variant) ?? config.states.get(config.set.defaultVariant)!, [language]);
       },
       useClientVariant(klientSymbol) {
         const variant = variantForClient(pinned().set, klientSymbol);
@@ -188,6 +215,9 @@ export default fp<ConfigOptions>(
     app.addHook('onRequest', async (request) => {
       requestContext.set('configuration', current);
       requestContext.set('variant', variantForHost(current.set, request.hostname));
+      // the caller's languages before his account is known: the sign-in page's choice, then his browser's
+      const chosen = cookieValue(request.headers.cookie, LANGUAGE_COOKIE);
+      requestContext.set('languages', [...(chosen ? [chosen] : []), ...acceptedLanguages(request.headers['accept-language'])]);
     });
   },
   { name: 'config' },

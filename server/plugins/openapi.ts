@@ -73,6 +73,7 @@ export function operationIdOf(resource: string, action: string): string {
 
 /** Descriptions of the tags, one per resource; a resource without one fails the document build. */
 export const TAGS: Record<string, string> = {
+  account: 'Ustawienia → Język: the caller\'s language, kept on his account; screens, e-mails, notifications and the API\'s messages follow it (issue 48).',
   audit: 'Dziennik zmian: who changed what and when, field by field, in a hash chain (ADMIN; issue 37).',
   'acceptance-history': 'Historia akceptacji: who accepted which terms document and when (ADMIN).',
   assignment: 'Przydziały: vehicle assignments (handovers and returns), their table and Excel export.',

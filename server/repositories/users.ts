@@ -144,6 +144,16 @@ export function usersRepository(db: Kysely<DB>) {
       });
     },
 
+    /** The language the user chose (issue 48); null: none, the configuration's default. */
+    async languageOf(userId: number): Promise<string | null> {
+      return (await db.selectFrom('app_user').select('language').where('id', '=', userId).executeTakeFirst())?.language ?? null;
+    },
+
+    /** Keeps the user's language on his account (Ustawienia → Język, the sign-in page's choice). */
+    async setLanguage(userId: number, language: string): Promise<void> {
+      await db.updateTable('app_user').set({ language }).where('id', '=', userId).execute();
+    },
+
     /** A successful sign-in forgets the failures of this name and address, and the account's count. */
     async clearFailures(user: { id: number; login: string; failedLogins: number; lockedUntil: Date | null }, address: string): Promise<void> {
       await db.deleteFrom('sign_in_failure').where('login', '=', user.login).where('address', '=', address).execute();

@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Bundle } from '../config/bundle.ts';
+import type { Language } from '../config/languages.ts';
+import { languageEtag, languageView } from '../config/language-view.ts';
 import { refreshMigrationCheck } from '../init/compatibility.ts';
 import { preConfigJson } from '../init/pre-config.ts';
 
@@ -13,29 +15,37 @@ import { preConfigJson } from '../init/pre-config.ts';
 const open = { type: 'object', additionalProperties: true };
 export const uiConfigResponse = {
   type: 'object',
-  required: ['version', 'variant', 'app', 'config', 'screens', 'schemas', 'conditions', 'locales'],
+  required: ['version', 'variant', 'app', 'config', 'screens', 'schemas', 'conditions', 'locales', 'language', 'languages'],
   properties: {
     version: { type: 'string' },
+    language: { type: 'string', description: 'The language of the texts sent (the caller\'s: his account\'s, the sign-in page\'s choice, or Accept-Language)' },
+    languages: {
+      type: 'array',
+      description: 'The languages offered, the default first',
+      items: { type: 'object', required: ['id', 'name', 'locale'], properties: { id: { type: 'string' }, name: { type: 'string' }, locale: { type: 'string' } } },
+    },
     variant: { type: 'string' },
     app: open,
     config: open,
     screens: { type: 'object', additionalProperties: open },
     schemas: { type: 'object', additionalProperties: open },
     conditions: open,
-    locales: { type: 'object', properties: { pl: { type: 'object', additionalProperties: open } }, required: ['pl'] },
+    locales: { type: 'object', description: 'The texts of `language` alone, by namespace', additionalProperties: { type: 'object', additionalProperties: open } },
   },
 };
 const health = { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['UP', 'DOWN'] } } };
 const healthResponse = { ...health, description: 'The server and its database answer (status UP)' };
 const healthDown = { ...health, description: 'The database does not answer (status DOWN)' };
 
-/** GET /api/ui/config's body per bundle: everything but the server's own parts (resources, etag). */
-const uiConfigBodies = new WeakMap<Bundle, string>();
-function uiConfigJson(bundle: Bundle): string {
-  let json = uiConfigBodies.get(bundle);
+/** GET /api/ui/config's body per bundle and language: everything but the server's own parts (resources, etag, imports), in one language. */
+const uiConfigBodies = new WeakMap<Bundle, Map<string, string>>();
+function uiConfigJson(bundle: Bundle, language: Language): string {
+  let byLanguage = uiConfigBodies.get(bundle);
+  if (!byLanguage) uiConfigBodies.set(bundle, (byLanguage = new Map()));
+  let json = byLanguage.get(language.id);
   if (json === undefined) {
-    const { etag: _etag, resources: _server_only, ...body } = bundle;
-    uiConfigBodies.set(bundle, (json = JSON.stringify(body)));
+    const { etag: _etag, resources: _server_only, languages, ...body } = bundle;
+    byLanguage.set(language.id, (json = JSON.stringify(languageView(body, language, languages))));
   }
   return json;
 }
@@ -62,11 +72,14 @@ export default async function initRoutes(app: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const bundle = app.config.bundle;
-      reply.header('etag', bundle.etag).header('cache-control', 'no-cache');
-      if (request.headers['if-none-match'] === bundle.etag) return reply.status(304).send();
+      const language = app.config.language;
+      const etag = languageEtag(bundle, language);
+      // the caller's language comes from his session, the sign-in page's cookie or Accept-Language
+      reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'Authorization, Cookie, Accept-Language');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
       // written out once per bundle (a reload or another variant is another bundle): ~230 KB of
       // open objects took the serializer 10–20 ms a call; compression still happens per reply
-      return reply.type('application/json; charset=utf-8').send(uiConfigJson(bundle));
+      return reply.type('application/json; charset=utf-8').send(uiConfigJson(bundle, language));
     },
   });
 

@@ -17,6 +17,8 @@
  * - Rollback publishes an earlier version's layer again, as a new version.
  */
 import fp from 'fastify-plugin';
+import { languageView } from '../config/language-view.ts';
+import { chooseLanguage } from '../config/languages.ts';
 import { recordChange, type Actor } from '../audit/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -663,8 +665,9 @@ function createStudio(app: FastifyInstance, root: string) {
       const row = source === 'draft' ? (await draftOf(session)) ?? (await published()) : await published();
       try {
         const bundle = loadBundle({ root, variant, version: app.config.bundle.version, layer: overlaysOf(layerOf(row)) });
-        const { etag: _etag, resources: _resources, ...body } = bundle;
-        return body;
+        const { etag: _etag, resources: _resources, languages, ...body } = bundle;
+        // in the studio user's language, as GET /api/ui/config (issue 48)
+        return languageView(body, chooseLanguage(languages, [app.config.language.id]), languages);
       } catch (error) {
         if (error instanceof ConfigError) throw invalid(await checkLayer(root, layerOf(row)));
         throw error;

@@ -4,6 +4,37 @@ import type { AcceptanceHistory, Assignment, Attachment, AuditEntry, Car, Client
 
 export type AcceptanceHistoryList = AcceptanceHistory[];
 
+/**
+ * The form of Ustawienia → Język sends back what it loaded (GET /api/account/language): `chosen` and `languages` are ignored.
+ */
+export interface AccountLanguageRequest {
+  language: string;
+  chosen?: string | null;
+  languages?: unknown[];
+}
+
+export interface AccountLanguageSaved {
+  message: string;
+  language: string;
+  chosen: string | null;
+  languages: {
+    id: string;
+    name: string;
+  }[];
+}
+
+/**
+ * language: the one his screens, e-mails, notifications and the API's messages are in; chosen: his own choice (null: none, the configuration's default applies); languages: those offered (screens/app.json config.languages with texts), each by its own name.
+ */
+export interface AccountLanguage {
+  language: string;
+  chosen: string | null;
+  languages: {
+    id: string;
+    name: string;
+  }[];
+}
+
 export interface AssignmentChangeResponse {
   przydzialId: number;
   message: string;
@@ -1304,9 +1335,24 @@ export interface PreConfig {
     conditions: {
       [k: string]: unknown;
     };
+    /**
+     * The texts of `language` alone, by namespace.
+     */
     locales: {
       [k: string]: unknown;
     };
+    /**
+     * The language of the texts sent: the sign-in page's choice (cookie portal.lang) or the browser's Accept-Language.
+     */
+    language?: string;
+    /**
+     * The languages offered, the default first (the sign-in page's choice).
+     */
+    languages?: {
+      id: string;
+      name: string;
+      locale: string;
+    }[];
   };
 }
 
@@ -2155,6 +2201,10 @@ export interface UserDetails {
   marka?: string | null;
   stacjaSerw?: string | null;
   klientSymbol?: string | null;
+  /**
+   * The language the user chose (issue 48); null: not chosen, the configuration's default.
+   */
+  language?: string | null;
 }
 
 /**

@@ -74,6 +74,25 @@ export interface AppFile {
      */
     locale?: string;
     /**
+     * The languages the portal speaks (issue 48), the default first. Polish (pl) is the source of every text (locales/pl); another language is offered once locales/<id> (or the variant's) has texts. A variant overlays the list by id.
+     *
+     * @minItems 1
+     */
+    languages?: {
+      /**
+       * ISO 639 code: the folder locales/<id>.
+       */
+      id: string;
+      /**
+       * BCP 47 locale of dates and numbers in this language (e.g. en-GB).
+       */
+      locale: string;
+      /**
+       * The language's own name, as its speakers write it (Polski, English, Українська).
+       */
+      name: string;
+    }[];
+    /**
      * IANA time zone of the users' wall clock (e.g. Europe/Warsaw): dates in exports, file names, database sessions.
      */
     timeZone?: string;
@@ -1267,6 +1286,17 @@ export interface FormFieldFile {
     | "checkboxMap"
     | "checkboxList";
   /**
+   * The options are a list the form's loaded record holds (its `load` endpoint's answer), each item's valueField its value and labelField its text as written (not a text key): the languages offered under Ustawienia → Język (issue 48).
+   */
+  optionsFrom?: {
+    /**
+     * Dotted path of the list in the loaded record.
+     */
+    path: string;
+    valueField: string;
+    labelField: string;
+  };
+  /**
    * The values offered (select, radio); a schema that leaves the values open (an integer 0–23) takes them as its enum. A label may show its option's value: {{value}} ("{{value}}:00").
    */
   options?: {
@@ -1433,6 +1463,10 @@ export interface FormFile {
      * A success toast.
      */
     toast?: I18NKey;
+    /**
+     * Start the portal again on the current page: its configuration is read anew (a changed language, issue 48).
+     */
+    reload?: boolean;
     /**
      * Show the response's `message` as the success toast.
      */

@@ -70,7 +70,12 @@ export interface Bundle {
   screens: Record<string, AnyScreen>;
   schemas: Record<string, JsonSchema>;
   conditions: Record<string, unknown>;
-  locales: { pl: Record<string, Record<string, unknown>> };
+  /** The texts of `language` alone (issue 48), by namespace. */
+  locales: Record<string, Record<string, Record<string, unknown>>>;
+  /** The language the texts are in: the caller's (server/config/languages.ts). */
+  language?: string;
+  /** The languages offered, the default first, each by its own name (the sign-in page's and Ustawienia → Język's choice). */
+  languages?: { id: string; name: string; locale: string }[];
 }
 
 /* ---- API shapes ---- */

@@ -1,19 +1,56 @@
 /**
- * The runtime's i18next instance. Texts come from the bundle's locales (GET /api/ui/config).
- * Before the bundle has arrived the only texts the runtime can need are the start-up ones
- * (loading, no connection); those are taken from locales/pl/app.json at build time, so that
- * 'Brak połączenia z serwerem' can be shown when the server cannot be reached at all. The bundle's
- * texts (which a client variant may change) replace them as soon as they are loaded.
+ * The runtime's i18next instance. Texts come from the bundle's locales (GET /api/ui/config), which
+ * carry the caller's language alone (issue 48: the server chooses it — his account's, the sign-in
+ * page's choice kept in the `portal.lang` cookie, or the browser's Accept-Language — and names it
+ * in `bundle.language`). Before the bundle has arrived the only texts the runtime can need are the
+ * start-up ones (loading, no connection); those are built in from locales/<language>/app.json, so
+ * that 'Brak połączenia z serwerem' (or its translation) can be shown when the server cannot be
+ * reached at all, in the language the cookie or the browser names. The bundle's texts (which a
+ * client variant may change) replace them as soon as they are loaded.
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-// only these texts are built in (named imports: the rest of app.json stays out of the page's code)
-import { close, errorTitle, loading, noConnection, ok } from '../../../locales/pl/app.json';
 import type { Bundle } from './bundle';
 
-export const LANGUAGE = 'pl';
+// only these texts of each language are built in (named imports: the rest of app.json stays out of the page's code)
+const glob = {
+  loading: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'loading' }),
+  noConnection: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'noConnection' }),
+  errorTitle: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'errorTitle' }),
+  ok: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'ok' }),
+  close: import.meta.glob<string>('../../../locales/*/app.json', { eager: true, import: 'close' }),
+};
+const startupTexts: Record<string, { app: Record<string, string> }> = {};
+for (const [key, byFile] of Object.entries(glob)) {
+  for (const [path, text] of Object.entries(byFile)) ((startupTexts[path.split('/')[4]] ??= { app: {} }).app[key] = text);
+}
+/** The cookie the sign-in page's choice is kept in (server/config/languages.ts LANGUAGE_COOKIE). */
+export const LANGUAGE_COOKIE = 'portal.lang';
 
-const startupTexts = { app: { loading, noConnection, errorTitle, ok, close } };
+function cookieLanguage(): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const found = document.cookie.split(';').map((c) => c.trim().split('=')).find(([name]) => name === LANGUAGE_COOKIE);
+  return found ? decodeURIComponent(found[1] ?? '') : undefined;
+}
+
+/**
+ * The language to start in before the bundle says: the sign-in page's choice, else the browser's,
+ * else the page's own (index.html's lang: the source language's).
+ */
+export function startLanguage(): string {
+  const wanted = [cookieLanguage(), ...(typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language])];
+  for (const tag of wanted) {
+    const id = tag?.toLowerCase().split('-')[0];
+    if (id && startupTexts[id]) return id;
+  }
+  const page = typeof document === 'undefined' ? '' : document.documentElement.lang;
+  return startupTexts[page] ? page : Object.keys(startupTexts)[0];
+}
+
+/** Keeps a language choice on this device (the sign-in page's, or the signed-in user's): the next visit starts in it. */
+export function rememberLanguage(id: string): void {
+  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(id)}; path=/; max-age=31536000; SameSite=Lax`;
+}
 
 // Texts are configuration loaded at run time (no typed resources), so i18next 27's default check of
 // interpolation variables has nothing to check against and only stops `t` from being passed on as
@@ -27,9 +64,9 @@ declare module 'i18next' {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  lng: LANGUAGE,
+  lng: startLanguage(),
   fallbackLng: false,
-  resources: { [LANGUAGE]: startupTexts },
+  resources: startupTexts,
   ns: ['app'],
   defaultNS: 'app',
   interpolation: { escapeValue: false }, // React escapes
@@ -40,9 +77,18 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
-/** Replaces the start-up texts with the bundle's locales (every namespace of the bundle). */
+/** The language of a bundle: the one it names, else (a bundle from before issue 48) the one its texts are in. */
+export const bundleLanguage = (bundle: Pick<Bundle, 'language' | 'locales'>): string => bundle.language ?? Object.keys(bundle.locales)[0];
+
+/**
+ * Replaces the texts with the bundle's locales (every namespace of the bundle) and switches to its
+ * language: plurals follow that language's rules, and the page says which language it is in.
+ */
 export function applyBundleLocales(bundle: Bundle): void {
-  const namespaces = bundle.locales[LANGUAGE] ?? {};
-  for (const [ns, texts] of Object.entries(namespaces)) i18n.addResourceBundle(LANGUAGE, ns, texts, true, true);
+  const language = bundleLanguage(bundle);
+  const namespaces = bundle.locales[language] ?? {};
+  for (const [ns, texts] of Object.entries(namespaces)) i18n.addResourceBundle(language, ns, texts, true, true);
   i18n.options.ns = Object.keys(namespaces);
+  if (i18n.language !== language) void i18n.changeLanguage(language);
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
 }

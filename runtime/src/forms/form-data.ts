@@ -28,6 +28,21 @@ export function formSchema(requestSchema: Record<string, any>, screen: Pick<Form
   return { ...schema, properties, required };
 }
 
+/**
+ * The fields with the options their `optionsFrom` names in the loaded record (the languages
+ * offered, issue 48): each item's value and its text as written. A field whose list is not (yet)
+ * there keeps what it declares.
+ */
+export function withLoadedOptions<F extends Pick<FormScreenDecl['fields'][number], 'optionsFrom' | 'options'>>(fields: F[], record: Data): F[] {
+  return fields.map((field) => {
+    const from = field.optionsFrom;
+    const list = from ? pathValue(record, from.path) : undefined;
+    if (!from || !Array.isArray(list) || !list.length) return field;
+    // a label that is no text key is shown as written (t answers a missing key with the key itself)
+    return { ...field, options: list.map((item: Data) => ({ value: item[from.valueField] as string, label: String(item[from.labelField]) })) };
+  });
+}
+
 export const pathValue = (source: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Data | undefined)?.[k], source);
 
 /** The body sent: the form's data without form-only fields, with the declared values (constants, the session's, the dialog's params). */

@@ -24,7 +24,7 @@ import { ConfiguredForm } from '../../forms/ConfiguredForm';
 import { serverErrorSchema, translateErrors } from '../../forms/messages';
 import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
-import { formSchema, pathValue, requestBody } from '../../forms/form-data';
+import { formSchema, pathValue, requestBody, withLoadedOptions } from '../../forms/form-data';
 import { buildUiSchema, hiddenFieldIds, namespaceOf, withoutHidden } from '../../forms/ui-schema';
 import { useConditionContext } from '../../config/useConditionContext';
 import { usePasswordScore } from '../../forms/usePasswordScore';
@@ -46,10 +46,14 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
   const navigate = useNavigate();
   const signOut = useSignOut();
   const titleId = useId();
-  const schema = useMemo(() => formSchema(bundle.schemas[screen.schema], screen), [bundle, screen]);
   const namespace = namespaceOf(screen.title, 'app');
 
   const [formData, setFormData] = useState<Data>({});
+  // options the loaded record holds (optionsFrom: the languages offered)
+  const optionLists = JSON.stringify(screen.fields.map((f) => (f.optionsFrom ? pathValue(formData, f.optionsFrom.path) : null)));
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const fields = useMemo(() => withLoadedOptions(screen.fields, formData), [screen, optionLists]);
+  const schema = useMemo(() => formSchema(bundle.schemas[screen.schema], { ...screen, fields }), [bundle, screen, fields]);
   const [busy, setBusy] = useState(false);
   const submissions = useRef(submissionKeys());
   const [error, setError] = useState<string | null>(null);
@@ -116,9 +120,9 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
   const hidden = hiddenFieldIds(screen.fields, conditions, ctx, formData);
   const hiddenKey = [...hidden].join();
   const uiSchema = useMemo(
-    () => buildUiSchema(screen.fields, { t, namespace, hidden, submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
+    () => buildUiSchema(fields, { t, namespace, hidden, submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [screen, t, namespace, busy, hideSubmit, hiddenKey],
+    [fields, t, namespace, busy, hideSubmit, hiddenKey],
   );
 
   const customValidate = (data: Data | undefined, errors: FormValidation<Data>) => {
@@ -144,6 +148,11 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
     if (steps.sessionUserFrom || steps.sessionPatch) {
       const user = steps.sessionUserFrom ? (pathValue(response, steps.sessionUserFrom) as Session['user'] | undefined) : undefined;
       updateSession((s) => ({ ...s, user: { ...(user ?? s.user), ...(steps.sessionPatch ?? {}) } }));
+    }
+    // a changed language: the portal starts again on this page, in it (issue 48)
+    if (steps.reload) {
+      window.location.reload();
+      return;
     }
     if (!screen.load) setFormData({});
     // a saved record: whatever shows it reads it again (the mail notice above the mail settings)

@@ -27,6 +27,8 @@ import { showToast } from '../../state/ui';
 import { DialogLinks } from '../DialogLinks';
 import { SecondStep, type SecondFactorMethod, type SecondStepDecl } from './SecondStep';
 import { ScreenView } from '../ScreenView';
+import { LanguageChoice, languageAfterSignIn } from './LanguageChoice';
+import { rememberLanguage, bundleLanguage } from '../../config/i18n';
 import type { ScreenProps } from '../types';
 
 interface AuthResponse {
@@ -112,7 +114,12 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     // a user whose client another variant serves: start again with that variant's configuration
     // (the saved session makes the next start-up fetch it; docs/variants.md)
     const variant = response.body.postConfig?.variant;
-    if (variant && variant !== bundle.variant) {
+    // the person's language (issue 48): one chosen on this page (or, for an account without one, the
+    // page's) is kept on the account; an account's own other language starts the portal again in it
+    const { language, save } = languageAfterSignIn(bundle, user.language);
+    if (save) await api.put('/account/language', { language }, { quiet: true }).catch(() => undefined);
+    rememberLanguage(language);
+    if ((variant && variant !== bundle.variant) || language !== bundleLanguage(bundle)) {
       window.location.replace(landing);
       return;
     }
@@ -231,6 +238,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
           </>)}
         </div>
       </div>
+      <LanguageChoice bundle={bundle} />
       {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}
     </div>
   );

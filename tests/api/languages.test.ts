@@ -1,0 +1,66 @@
+/**
+ * Each person reads the portal in his language (issue 48): the bundle and the pre-configuration in
+ * the caller's language alone, error answers in it with the same codes, and the account's choice
+ * (GET/PUT /api/account/language) winning over the browser's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+describe('the portal in the caller’s language', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('sends the bundle in the browser’s language alone, with its locale, and in Polish by default', async () => {
+    const english = await t.call('GET', '/api/ui/config', { headers: { 'accept-language': 'en-US,en;q=0.9,pl;q=0.5' } });
+    const body = english.json();
+    expect(body.language).toBe('en');
+    expect(Object.keys(body.locales)).toEqual(['en']);
+    expect(body.locales.en.menu.items.vehicles).toBe('Vehicles');
+    expect(body.config.locale).toBe('en-GB');
+    expect(body.languages.map((l: { id: string }) => l.id)).toContain('pl');
+    const polish = await t.call('GET', '/api/ui/config');
+    expect(polish.json().language).toBe('pl');
+    expect(polish.json().locales.pl.menu.items.vehicles).toBe('Dane pojazdu');
+    expect(polish.headers.etag).not.toBe(english.headers.etag);
+    // a language the portal does not offer: the default
+    expect((await t.call('GET', '/api/ui/config', { headers: { 'accept-language': 'de-DE' } })).json().language).toBe('pl');
+  });
+
+  it('follows the sign-in page’s choice (cookie) over the browser, also in the visitor’s part of the pre-configuration', async () => {
+    const pre = (await t.call('GET', '/api/init/pre-config', { headers: { cookie: 'portal.lang=en', 'accept-language': 'pl' } })).json();
+    expect(pre.guest.language).toBe('en');
+    expect(Object.keys(pre.guest.locales)).toEqual(['en']);
+    expect(pre.guest.locales.en.login.submit).toBe('Sign in');
+  });
+
+  it('words an error answer in the caller’s language with the same code', async () => {
+    const polish = await t.call('GET', '/api/notifications');
+    const english = await t.call('GET', '/api/notifications', { headers: { 'accept-language': 'en' } });
+    expect(polish.statusCode).toBe(401);
+    expect(english.statusCode).toBe(401);
+    expect(english.json().code).toBe(polish.json().code);
+    expect(english.json().detail).toBe('Your session has expired or is invalid. Please sign in again.');
+    expect(polish.json().detail).not.toBe(english.json().detail);
+  });
+
+  it('keeps the language on the account: it wins over the browser in every later answer', async () => {
+    const token = await t.signIn('manager');
+    const before = (await t.call('GET', '/api/account/language', { token })).json();
+    expect(before).toMatchObject({ language: 'pl', chosen: null });
+    expect(before.languages).toContainEqual({ id: 'en', name: 'English' });
+
+    const refused = await t.call('PUT', '/api/account/language', { token, body: { language: 'xx' }, sign: true });
+    expect(refused.statusCode).toBe(400);
+
+    const saved = await t.call('PUT', '/api/account/language', { token, body: { language: 'en' }, sign: true });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ language: 'en', chosen: 'en', message: 'Language saved.' });
+
+    const bundle = (await t.call('GET', '/api/ui/config', { token, headers: { 'accept-language': 'pl' } })).json();
+    expect(bundle.language).toBe('en');
+    expect((await t.call('GET', '/api/account/language', { token, headers: { 'accept-language': 'pl' } })).json().chosen).toBe('en');
+  });
+});
