@@ -156,8 +156,10 @@ export interface Car {
   planLikLicznik: number | null;
   pojazdId: Generated<number>;
   pojStatus: string | null;
+  pojZbiornika: number | null;
   pracId: number | null;
   rejestr: string;
+  rodzajPaliwa: string | null;
   rokProd: number | null;
   serwisWFirmie: string | null;
   stacjaSerw: string | null;
@@ -330,6 +332,22 @@ export interface ExportFile {
   userId: number;
 }
 
+export interface FuelAnomaly {
+  createdAt: Generated<Timestamp>;
+  data: Timestamp;
+  granica: number | null;
+  id: Generated<number>;
+  klucz: string;
+  notatka: string | null;
+  pojazdId: number;
+  regula: string;
+  transId: number | null;
+  wartosc: number | null;
+  wyjasnilId: number | null;
+  wyjasniona: Generated<boolean>;
+  wyjasnionaAt: Timestamp | null;
+}
+
 export interface FuelCard {
   dataDo: string | null;
   dataOd: string | null;
@@ -347,6 +365,21 @@ export interface FuelCard {
   rodzKarty: string | null;
   status: string | null;
   uwagi: string | null;
+}
+
+export interface FuelTransaction {
+  brutto: number;
+  cenaJedn: number | null;
+  data: Timestamp;
+  kartaId: number;
+  licznik: number | null;
+  litry: number | null;
+  netto: number;
+  nrTransakcji: string;
+  pojazdId: number | null;
+  produkt: string;
+  stacja: string | null;
+  transId: Generated<number>;
 }
 
 export interface IdempotencyKey {
@@ -469,6 +502,17 @@ export interface InvoiceFile {
   id: Generated<number>;
   kind: string;
   mime: Generated<string>;
+}
+
+export interface InvoiceLine {
+  brutto: number;
+  faktId: number;
+  kategoria: string;
+  liniaId: Generated<number>;
+  netto: number;
+  okres: string;
+  pojazdId: number;
+  vat: Generated<number>;
 }
 
 export interface LoginHistory {
@@ -973,8 +1017,10 @@ export interface VCar {
   planLikLicznik: number | null;
   pojazdId: number | null;
   pojStatus: string | null;
+  pojZbiornika: number | null;
   pracId: number | null;
   rejestr: string | null;
+  rodzajPaliwa: string | null;
   rokProd: number | null;
   serwisWFirmie: string | null;
   stacjaSerw: string | null;
@@ -1104,6 +1150,21 @@ export interface VEmployee {
   ulica: string | null;
 }
 
+export interface VFuelAnomaly {
+  data: Timestamp | null;
+  granica: number | null;
+  id: number | null;
+  klientSymbol: string | null;
+  notatka: string | null;
+  pojazdId: number | null;
+  regula: string | null;
+  rejestr: string | null;
+  transId: number | null;
+  wartosc: number | null;
+  wyjasniona: boolean | null;
+  wyjasnionaAt: Timestamp | null;
+}
+
 export interface VFuelCard {
   dataDo: string | null;
   dataOd: string | null;
@@ -1122,6 +1183,25 @@ export interface VFuelCard {
   rodzKarty: string | null;
   status: string | null;
   uwagi: string | null;
+}
+
+export interface VFuelTransaction {
+  brutto: number | null;
+  cenaJedn: number | null;
+  data: Timestamp | null;
+  firma: string | null;
+  klientSymbol: string | null;
+  licznik: number | null;
+  litry: number | null;
+  netto: number | null;
+  nrKarty: string | null;
+  nrPodw: string | null;
+  nrTransakcji: string | null;
+  pojazdId: number | null;
+  produkt: string | null;
+  rejestr: string | null;
+  stacja: string | null;
+  transId: number | null;
 }
 
 export interface VIntegrationAccount {
@@ -1151,6 +1231,21 @@ export interface VInvoice {
   ogBrutto: number | null;
   ogNetto: number | null;
   ogVat: number | null;
+}
+
+export interface VInvoiceLine {
+  brutto: number | null;
+  faktDataWyst: string | null;
+  faktId: number | null;
+  faktNrCaly: string | null;
+  kategoria: string | null;
+  klientSymbol: string | null;
+  liniaId: number | null;
+  netto: number | null;
+  okres: string | null;
+  pojazdId: number | null;
+  rejestr: string | null;
+  vat: number | null;
 }
 
 export interface VLoginHistory {
@@ -1421,7 +1516,9 @@ export interface DB {
   email_config: EmailConfig;
   employee: Employee;
   export_file: ExportFile;
+  fuel_anomaly: FuelAnomaly;
   fuel_card: FuelCard;
+  fuel_transaction: FuelTransaction;
   idempotency_key: IdempotencyKey;
   import_error: ImportError;
   import_file_chunk: ImportFileChunk;
@@ -1432,6 +1529,7 @@ export interface DB {
   intervention_type: InterventionType;
   invoice: Invoice;
   invoice_file: InvoiceFile;
+  invoice_line: InvoiceLine;
   login_history: LoginHistory;
   mileage_reading: MileageReading;
   note: Note;
@@ -1472,9 +1570,12 @@ export interface DB {
   v_contract: VContract;
   v_damage: VDamage;
   v_employee: VEmployee;
+  v_fuel_anomaly: VFuelAnomaly;
   v_fuel_card: VFuelCard;
+  v_fuel_transaction: VFuelTransaction;
   v_integration_account: VIntegrationAccount;
   v_invoice: VInvoice;
+  v_invoice_line: VInvoiceLine;
   v_login_history: VLoginHistory;
   v_note: VNote;
   v_notification: VNotification;
