@@ -23,6 +23,7 @@ const TABLES = [
   'sso_flow', 'sso_handoff', // issue 36, migration 028
   'audit_entry', 'audit_head', // issue 37, migration 029
   'audit_retention', // issue 37, migration 031
+  'audit_field_label', // issue 49, migration 042
   'passkey_sign_in_challenge', // issue 36, migration 033
 ];
 const VIEWS = [
@@ -56,7 +57,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
 
   it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
     const results = await migrateToLatest(t.db);
-    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success'], ['019_notification_failed_index', 'Success'], ['020_notification_recipient_name', 'Success'], ['021_integration_keys', 'Success'], ['022_imports', 'Success'], ['023_webhooks', 'Success'], ['024_import_more', 'Success'], ['027_second_factor', 'Success'], ['028_single_sign_on', 'Success'], ['029_audit_trail', 'Success'], ['031_audit_retention', 'Success'], ['033_passkey_sign_in', 'Success'], ['040_import_approval', 'Success'], ['041_audit_who_index', 'Success']]);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success'], ['019_notification_failed_index', 'Success'], ['020_notification_recipient_name', 'Success'], ['021_integration_keys', 'Success'], ['022_imports', 'Success'], ['023_webhooks', 'Success'], ['024_import_more', 'Success'], ['027_second_factor', 'Success'], ['028_single_sign_on', 'Success'], ['029_audit_trail', 'Success'], ['031_audit_retention', 'Success'], ['033_passkey_sign_in', 'Success'], ['034_connection_names', 'Success'], ['040_import_approval', 'Success'], ['041_audit_who_index', 'Success'], ['042_audit_field_labels', 'Success']]);
     expect(await migrateToLatest(t.db)).toEqual([]);
     expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
     expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());

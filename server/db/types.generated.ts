@@ -88,6 +88,12 @@ export interface AuditEntry {
   userId: number | null;
 }
 
+export interface AuditFieldLabel {
+  field: string;
+  label: string;
+  resource: string;
+}
+
 export interface AuditHead {
   hash: string;
   id: number;
@@ -1395,6 +1401,7 @@ export interface DB {
   app_user: AppUser;
   attachment: Attachment;
   audit_entry: AuditEntry;
+  audit_field_label: AuditFieldLabel;
   audit_head: AuditHead;
   audit_retention: AuditRetention;
   car: Car;

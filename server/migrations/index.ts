@@ -36,6 +36,7 @@ import { migration033 } from './033_passkey_sign_in.ts';
 import { migration034 } from './034_connection_names.ts';
 import { migration040 } from './040_import_approval.ts';
 import { migration041 } from './041_audit_who_index.ts';
+import { migration042 } from './042_audit_field_labels.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '034_connection_names': migration034,
   '040_import_approval': migration040,
   '041_audit_who_index': migration041,
+  '042_audit_field_labels': migration042,
 };

@@ -64,7 +64,7 @@ describe('audit trail', () => {
       expect(table.statusCode, table.body).toBe(200);
       const rows = table.json().rows;
       expect(rows.map((r: any) => r.action)).toEqual(['update', 'create']);
-      expect(rows[0]).toMatchObject({ actorLabel: 'admin', role: 'ADMIN', resource: 'users', fields: 'klientSymbol' });
+      expect(rows[0]).toMatchObject({ actorLabel: 'admin', role: 'ADMIN', resource: 'users', fields: 'Klient' });
       expect(rows[0]).not.toHaveProperty('changes');
       const details = await t.call('GET', `/api/audit/${rows[0].id}/changes`, { token: admin });
       expect(details.statusCode, details.body).toBe(200);
@@ -76,6 +76,22 @@ describe('audit trail', () => {
       expect((await t.call('GET', `/api/audit/${rows[0].id}/changes`, { token: manager })).statusCode).toBe(403);
       expect((await t.call('POST', '/api/audit/table2', { token: manager, body: { startRow: 0, endRow: 30 } })).statusCode).toBe(403);
       expect((await t.call('GET', '/api/audit/999999/changes', { token: admin })).statusCode).toBe(404);
+    });
+
+    it('"Zmienione pola" lists the fields by their labels, and its filter finds an entry by a label (issue 49)', async () => {
+      const byFields = (filter: string) => t.call('POST', '/api/audit/table2', { token: admin, body: { startRow: 0, endRow: 30, filterModel: {
+        resource: { filterType: 'text', type: 'equals', filter: 'users' }, recordKey: { filterType: 'text', type: 'equals', filter: String(userId) },
+        fields: { filterType: 'text', type: 'contains', filter },
+      } } });
+      const found = await byFields('klient');
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().rows.map((r: any) => r.action)).toEqual(['update', 'create']);
+      expect(found.json().rows[0].fields).toBe('Klient');
+      const created = (await byFields('Pierwsze logowanie')).json().rows;
+      expect(created.map((r: any) => r.action)).toEqual(['create']);
+      // a label, never a code: the create's fields hold no "firstLogin"
+      expect(created[0].fields).not.toMatch(/firstLogin|klientSymbol/);
+      expect((await byFields('klientSymbol')).json().rows).toEqual([]);
     });
 
     it('an administrator\'s password reset is recorded without the password', async () => {
