@@ -535,6 +535,8 @@ describe('audit trail: every write on someone\'s behalf', () => {
       const key = (await t.call('POST', `/api/integration-accounts/${accountId}/keys`, { token: tok.admin, body: {} })).json();
       expect((await t.call('POST', `/api/integration-accounts/${accountId}/keys/${key.id}/revoke`, { token: tok.admin })).statusCode).toBe(200);
       expect((await entriesOf('integration-accounts', accountId)).map((e) => e.action)).toEqual(['create', 'update', 'create-key', 'revoke-key']);
+      expect((await t.call('DELETE', `/api/integration-accounts/${accountId}`, { token: tok.admin })).statusCode).toBeLessThan(300);
+      expect((await entriesOf('integration-accounts', accountId)).map((e) => e.action).at(-1)).toBe('delete');
       const created = await t.call('POST', '/api/webhooks/endpoints', { token: tok.admin, body: { url: 'http://127.0.0.1:9/hook', events: ['order.created'] } });
       expect(created.statusCode, created.body).toBe(200);
       const endpointId = created.json().endpoint.id;
