@@ -55,6 +55,7 @@ import reminderRoutes from './routes/reminders.ts';
 import remindersService from './reminders/service.ts';
 import digestService from './notifications/digest.ts';
 import auditRetention from './audit/retention-job.ts';
+import auditFieldLabels from './audit/field-labels.ts';
 import cockpitRoutes from './routes/cockpit.ts';
 import reportRoutes from './routes/reports.ts';
 import cockpitRepository from './repositories/cockpit.ts';
@@ -305,6 +306,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(digestService);
   // issue 37: entries of the audit trail older than screens/app.json audit.keepDays, removed nightly and recorded
   await app.register(auditRetention);
+  await app.register(auditFieldLabels);
   await app.register(webhooksService, { worker: options.notifications?.worker, ...options.webhooks });
   await app.register(cockpitRepository);
   // issue 26: the configuration studio's versions; its published layer joins the configuration

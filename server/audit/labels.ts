@@ -90,7 +90,13 @@ export interface FieldNamer {
   value(resource: string, field: string, value: unknown): string;
 }
 
-export function fieldNamer(bundle: Bundle, t: (key: string) => string): FieldNamer {
+/**
+ * Values only code can name, by `<resource>.<field>` (an integration account's scopes: their labels
+ * are worked out from the resources, server/integration/scope-labels.ts); a list's items one by one.
+ */
+export type ValueNamers = Record<string, (value: unknown) => string | undefined>;
+
+export function fieldNamer(bundle: Bundle, t: (key: string) => string, namers: ValueNamers = {}): FieldNamer {
   const locales = bundle.locales.pl;
   const index = valueLabelIndex(bundle);
   const plain = (value: unknown): string => {
@@ -118,6 +124,12 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string): FieldNam
       return field;
     },
     value(resource, field, value) {
+      const named = namers[`${resource}.${field}`];
+      if (named) {
+        const one = (v: unknown) => named(v) ?? plain(v);
+        if (Array.isArray(value)) return value.map(one).join(', ');
+        if (value !== null && value !== undefined) return one(value);
+      }
       const entity = entityOfResource(bundle, resource);
       const labels = (entity ? index.get(entity)?.get(field) : undefined) ?? `audit:values.${field}`;
       if (value !== null && value !== undefined && typeof value !== 'object') {

@@ -89,6 +89,12 @@ export interface AuditEntry {
   userId: number | null;
 }
 
+export interface AuditFieldLabel {
+  field: string;
+  label: string;
+  resource: string;
+}
+
 export interface AuditHead {
   hash: string;
   id: number;
@@ -1502,6 +1508,7 @@ export interface DB {
   app_user: AppUser;
   attachment: Attachment;
   audit_entry: AuditEntry;
+  audit_field_label: AuditFieldLabel;
   audit_head: AuditHead;
   audit_retention: AuditRetention;
   car: Car;

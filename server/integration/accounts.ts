@@ -120,7 +120,8 @@ export function accountsRepository(db: Kysely<DB>) {
           .values({ accountId, name, keyHash: made.hash, displayPrefix: made.displayPrefix, expiresAt })
           .returning(KEY_COLUMNS).executeTakeFirstOrThrow();
         // the key itself never: its id, shown prefix and end (server/audit/secrets.ts lists "key")
-        if (actor) await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: accountId, action: 'create-key', changes: { keyId: [null, row.id], ...(name ? { keyName: [null, name] } : {}), displayPrefix: [null, made.displayPrefix], expiresAt: [null, expiresAt.toISOString()] } });
+        // named by its name and shown prefix, never by its id (a reader knows the key by those, issue 49)
+        if (actor) await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: accountId, action: 'create-key', changes: { ...(name ? { keyName: [null, name] } : {}), displayPrefix: [null, made.displayPrefix], expiresAt: [null, expiresAt.toISOString()] } });
         return { key: made.key, row: { ...row, state: stateOf(row, new Date()) } };
       });
     },
@@ -146,9 +147,12 @@ export function accountsRepository(db: Kysely<DB>) {
     async revokeKey(accountId: number, keyId: number, now: Date, actor?: Actor): Promise<KeyRow | undefined> {
       await db.transaction().execute(async (trx) => {
         const revoked = await trx.updateTable('integration_key').set({ revokedAt: now })
-          .where('id', '=', keyId).where('accountId', '=', accountId).where('revokedAt', 'is', null).executeTakeFirst();
-        if (actor && Number(revoked.numUpdatedRows) > 0) {
-          await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: accountId, action: 'revoke-key', changes: { keyId: [keyId, keyId], revokedAt: [null, now.toISOString()] } });
+          .where('id', '=', keyId).where('accountId', '=', accountId).where('revokedAt', 'is', null)
+          .returning(['name', 'displayPrefix']).executeTakeFirst();
+        if (actor && revoked) {
+          // the key as its list names it, "Produkcja (pk_ab12…)", as what was revoked: not its id, twice (issue 49)
+          const key = revoked.name ? `${revoked.name} (${revoked.displayPrefix}…)` : `${revoked.displayPrefix}…`;
+          await recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: accountId, action: 'revoke-key', changes: { revokedKey: [null, key], revokedAt: [null, now.toISOString()] } });
         }
       });
       const row = await db.selectFrom('integration_key').select(KEY_COLUMNS).where('id', '=', keyId).where('accountId', '=', accountId).executeTakeFirst();

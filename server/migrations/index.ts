@@ -39,6 +39,7 @@ import { migration041 } from './041_audit_who_index.ts';
 import { migration042 } from './042_idempotency_keys.ts';
 import { migration043 } from './043_fleet_costs.ts';
 import { migration044 } from './044_user_language.ts';
+import { migration045 } from './045_audit_field_labels.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '042_idempotency_keys': migration042,
   '043_fleet_costs': migration043,
   '044_user_language': migration044,
+  '045_audit_field_labels': migration045,
 };

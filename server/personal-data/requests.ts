@@ -13,6 +13,7 @@ import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken } from '../downloads/tokens.t
 import { HttpError } from '../http-error.ts';
 import { findPerson, findPersonByEmployee, type Person } from './person.ts';
 import { anonymise, exportArchive, personRows, type Pseudonym } from './service.ts';
+import { fieldNamer } from '../audit/labels.ts';
 import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
 
 export const RESOURCE = 'users';
@@ -63,7 +64,9 @@ export function personalDataService(app: FastifyInstance) {
       formats: [t('personal-data:archive.formats'), t('personal-data:archive.omitted')],
       describe: (file) => t(`personal-data:archive.files.${file}`),
       rows: (count) => t('personal-data:archive.rows', { count }),
-    });
+      // "Zlecenia serwisowe", not "zlecenia" (Excel allows 31 characters and no : \ / ? * [ ])
+      sheet: (file) => t(`personal-data:archive.sheets.${file}`).replace(/[:\\/?*[\]]/g, ' ').slice(0, 31),
+    }, fieldNamer(app.config.bundle, t), app.config.bundle);
     const filename = person.login !== null
       ? t('personal-data:archive.filename', { login: person.login, day: dayIn(timeZone) })
       : t('personal-data:archive.employeeFilename', { id: person.pracId, day: dayIn(timeZone) });

@@ -88,22 +88,57 @@ export interface ArchiveTexts {
   rows: (n: number) => string;
   /** The paragraph about the xlsx and the JSON files. */
   formats: string[];
+  /** A sheet's name (at most 31 characters), by the store's file name; else the file name. */
+  sheet?: (file: string) => string;
 }
 
-/** The zip: indeks.txt, json/<file>.json per store, dane-osobowe.xlsx with a sheet per store. */
-export async function exportArchive(files: PersonFile[], texts: ArchiveTexts): Promise<Buffer> {
+/** How the sheets name a column and write a value: as the screens do (server/audit/labels.ts's namer). */
+export interface SheetNames {
+  label(entity: string, column: string): string;
+  value(entity: string, column: string, value: unknown): string;
+}
+
+/** A DATE the driver read as local midnight, back to its calendar day (as server/resources/rows.ts does). */
+const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/**
+ * One store's sheet, for the person to read (issue 49): a header of the fields' labels ("Nazwisko",
+ * not `nazwisko`; a column no screen names keeps its name), values as the screens show them (dates
+ * DD.MM.RRRR, codes by their labels). The JSON files stay as stored: the machine-readable copy.
+ */
+function readableSheet(store: Store, rows: Row[], names: SheetNames, bundle?: Bundle): XLSX.WorkSheet {
+  const entity = store.entity ?? store.table;
+  const columns = Object.keys(rows[0] ?? {});
+  const properties = (store.entity ? bundle?.schemas[store.entity]?.properties : undefined) as Record<string, { format?: string }> | undefined;
+  const shown = (column: string, v: unknown) => {
+    if (v instanceof Date && properties?.[column]?.format === 'date') return names.value(entity, column, dayOf(v));
+    const value = plain(v);
+    if (typeof value === 'number') return value;
+    return names.value(entity, column, value);
+  };
+  return XLSX.utils.aoa_to_sheet([columns.map((c) => names.label(entity, c)), ...rows.map((r) => columns.map((c) => shown(c, r[c])))]);
+}
+
+/**
+ * The zip: indeks.txt, json/<file>.json per store, dane-osobowe.xlsx with a sheet per store that
+ * holds rows (a sheet saying "0 wierszy" told the person nothing; the index still lists the store).
+ */
+export async function exportArchive(files: PersonFile[], texts: ArchiveTexts, names?: SheetNames, bundle?: Bundle): Promise<Buffer> {
   const zip = new JSZip();
   const book = XLSX.utils.book_new();
   const index = [...texts.heading, '', ...texts.formats, ''];
   for (const { store, rows } of files) {
     const data = rows.map(plainRow);
     zip.file(`json/${store.file}.json`, `${JSON.stringify(data, null, 2)}\n`);
-    const sheet = data.length
-      ? XLSX.utils.json_to_sheet(data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)]))))
-      : XLSX.utils.aoa_to_sheet([[texts.rows(0)]]);
-    XLSX.utils.book_append_sheet(book, sheet, store.file.slice(0, 31));
+    if (data.length) {
+      const sheet = names
+        ? readableSheet(store, rows, names, bundle)
+        : XLSX.utils.json_to_sheet(data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)]))));
+      XLSX.utils.book_append_sheet(book, sheet, texts.sheet?.(store.file) ?? store.file.slice(0, 31));
+    }
     index.push(`json/${store.file}.json — ${texts.describe(store.file)} (${texts.rows(rows.length)})`);
   }
+  if (!book.SheetNames.length) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([[texts.rows(0)]]), 'dane');
   zip.file('dane-osobowe.xlsx', XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
   // CRLF: the index opens as it should in Notepad too
   zip.file('indeks.txt', `\ufeff${index.join('\r\n')}\r\n`);

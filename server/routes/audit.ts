@@ -8,7 +8,9 @@ import { timeZoneOf } from '../config/locale.ts';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.ts';
 import { sql } from 'kysely';
-import { fieldNamer } from '../audit/labels.ts';
+import { fieldNamer, type ValueNamers } from '../audit/labels.ts';
+import { scopeLabeller } from '../integration/scope-labels.ts';
+import type { Bundle } from '../config/bundle.ts';
 import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
 
 /** The newest entries a record's history shows; older ones are in Dziennik zmian. */
@@ -21,8 +23,13 @@ const historyParams = {
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } } } as const;
 
+/** The values the configuration alone cannot name: an integration account's scopes ("Odczyt: Pojazdy", not read:car). */
+const valueNamers = (bundle: Bundle, t: (key: string, vars?: Record<string, unknown>) => string): ValueNamers => ({
+  'integration-accounts.scopes': scopeLabeller(bundle, t),
+});
+
 export default async function auditRoutes(app: FastifyInstance) {
-  const t = (key: string) => app.config.t(key);
+  const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
 
   app.get<{ Params: { id: string } }>('/api/audit/:id/changes', {
     config: { access: { roles: ['ADMIN' as const] }, readOnly: true, operation: { resource: 'audit', action: 'changes', summary: 'One trail entry with its change field by field' } },
@@ -35,7 +42,7 @@ export default async function auditRoutes(app: FastifyInstance) {
       if (!row) throw new HttpError(404, t('errors:notFound'));
       const stored = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as Record<string, [unknown, unknown]>;
       const { changes: _changes, ...entry } = row;
-      const names = fieldNamer(app.config.bundle, t);
+      const names = fieldNamer(app.config.bundle, t, valueNamers(app.config.bundle, t));
       const resource = row.resource ?? '';
       return {
         entry,
@@ -83,7 +90,7 @@ export default async function auditRoutes(app: FastifyInstance) {
         const prefix = prefixes.get(resource);
         return !rules.isHidden(caller, record, prefix ? `${prefix}.${field}` : field);
       };
-      const names = fieldNamer(bundle, t);
+      const names = fieldNamer(bundle, t, valueNamers(bundle, t));
       const changes = rows.slice(0, HISTORY_LIMIT).flatMap((row) => {
         const stored = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes ?? {}) as Record<string, [unknown, unknown]>;
         const entry = {

@@ -9,6 +9,7 @@ import { actorOf } from '../audit/index.ts';
 import { HttpError } from '../http-error.ts';
 import { accountsRepository, type AccountValues } from '../integration/accounts.ts';
 import { availableScopes, type ScopeChoice } from '../integration/scopes.ts';
+import { labelledScope } from '../integration/scope-labels.ts';
 
 const RESOURCE = 'integration-accounts';
 /** A key's validity when the administrator names none, and the longest one allowed. */
@@ -34,28 +35,7 @@ export default async function integrationAccountRoutes(app: FastifyInstance) {
   const refuse = (errors: FieldError[]) => new HttpError(400, errors.map((e) => e.message).join('; '), { code: 'VALIDATION', errors });
   const notFound = (key = 'errors:notFound') => new HttpError(404, t(key));
 
-  /** What the menu and the screens call a resource: its route's title, else its table's, else its entity's. */
-  function nameOfResource(resource: string): string {
-    const bundle = app.config.bundle;
-    const screens = Object.entries(bundle.screens).filter(([, s]) => s.type === 'table' && s.resource === resource).map(([id]) => id);
-    const routes = (bundle.screens.routes?.routes ?? []) as { title?: string; screen?: string; screens?: { screen: string }[] }[];
-    const route = routes.find((r) => r.title && [r.screen, ...(r.screens ?? []).map((s) => s.screen)].some((id) => id && screens.includes(id)));
-    if (route?.title) return t(route.title);
-    const title = screens.map((id) => bundle.screens[id].title).find((x): x is string => typeof x === 'string');
-    if (title) return t(title);
-    const entity = bundle.resources[resource]?.entity;
-    return String((entity && bundle.schemas[entity]?.title) ?? resource);
-  }
-
-  function labelled(choice: ScopeChoice) {
-    const label = choice.kind === 'webhooks' || choice.kind === 'reports' ? t(`integration-account:scopes.${choice.kind}`) : t(`integration-account:scopes.${choice.kind}`, { subject: subjectName(choice) });
-    return { ...choice, label };
-  }
-  function subjectName(choice: ScopeChoice): string {
-    if (choice.kind === 'read') return nameOfResource(choice.subject);
-    const declaration = ((app.config.bundle as { imports?: Record<string, { label?: string }> }).imports ?? {})[choice.subject];
-    return declaration?.label ? t(declaration.label) : choice.subject;
-  }
+  const labelled = (choice: ScopeChoice) => labelledScope(app.config.bundle, t, choice);
 
   /** The account values the form's rules allow, or a 400 naming every field that breaks one. */
   async function accountValues(form: AccountForm, exceptId?: number): Promise<AccountValues> {

@@ -64,7 +64,7 @@ describe('audit trail', () => {
       expect(table.statusCode, table.body).toBe(200);
       const rows = table.json().rows;
       expect(rows.map((r: any) => r.action)).toEqual(['update', 'create']);
-      expect(rows[0]).toMatchObject({ actorLabel: 'admin', role: 'ADMIN', resource: 'users', fields: 'klientSymbol' });
+      expect(rows[0]).toMatchObject({ actorLabel: 'admin', role: 'ADMIN', resource: 'users', fields: 'Klient' });
       expect(rows[0]).not.toHaveProperty('changes');
       const details = await t.call('GET', `/api/audit/${rows[0].id}/changes`, { token: admin });
       expect(details.statusCode, details.body).toBe(200);
@@ -76,6 +76,22 @@ describe('audit trail', () => {
       expect((await t.call('GET', `/api/audit/${rows[0].id}/changes`, { token: manager })).statusCode).toBe(403);
       expect((await t.call('POST', '/api/audit/table2', { token: manager, body: { startRow: 0, endRow: 30 } })).statusCode).toBe(403);
       expect((await t.call('GET', '/api/audit/999999/changes', { token: admin })).statusCode).toBe(404);
+    });
+
+    it('"Zmienione pola" lists the fields by their labels, and its filter finds an entry by a label (issue 49)', async () => {
+      const byFields = (filter: string) => t.call('POST', '/api/audit/table2', { token: admin, body: { startRow: 0, endRow: 30, filterModel: {
+        resource: { filterType: 'text', type: 'equals', filter: 'users' }, recordKey: { filterType: 'text', type: 'equals', filter: String(userId) },
+        fields: { filterType: 'text', type: 'contains', filter },
+      } } });
+      const found = await byFields('klient');
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json().rows.map((r: any) => r.action)).toEqual(['update', 'create']);
+      expect(found.json().rows[0].fields).toBe('Klient');
+      const created = (await byFields('Pierwsze logowanie')).json().rows;
+      expect(created.map((r: any) => r.action)).toEqual(['create']);
+      // a label, never a code: the create's fields hold no "firstLogin"
+      expect(created[0].fields).not.toMatch(/firstLogin|klientSymbol/);
+      expect((await byFields('klientSymbol')).json().rows).toEqual([]);
     });
 
     it('an administrator\'s password reset is recorded without the password', async () => {
@@ -127,10 +143,33 @@ describe('audit trail', () => {
     const made = await t.call('POST', `/api/integration-accounts/${id}/keys`, { token: admin, body: {} });
     expect(made.statusCode, made.body).toBe(201);
     const keyEntry = await last('integration-accounts', id);
-    expect(keyEntry).toMatchObject({ action: 'create-key', changes: { keyId: [null, made.json().id] } });
+    const prefix = made.json().displayPrefix;
+    // the key by its shown prefix, never its id (issue 49)
+    expect(keyEntry).toMatchObject({ action: 'create-key', changes: { displayPrefix: [null, prefix] } });
+    expect(keyEntry.changes).not.toHaveProperty('keyId');
     expect(JSON.stringify(keyEntry)).not.toContain(made.json().key);
     expect((await t.call('POST', `/api/integration-accounts/${id}/keys/${made.json().id}/revoke`, { token: admin })).statusCode).toBe(200);
-    expect(await last('integration-accounts', id)).toMatchObject({ action: 'revoke-key', changes: { keyId: [made.json().id, made.json().id] } });
+    const revoked = await last('integration-accounts', id);
+    expect(revoked).toMatchObject({ action: 'revoke-key', changes: { revokedKey: [null, `${prefix}…`] } });
+    expect(revoked.changes).not.toHaveProperty('keyId');
+  });
+
+  it('the details name an account\'s scopes as its form does and a revoked key by its prefix, not "read:car" or "Klucz 5 → 5" (issue 49)', async () => {
+    const created = await t.call('POST', '/api/integration-accounts', { token: admin, body: { name: 'ERP Zakresy', allClients: true, scopes: ['read:car', 'webhooks'] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+    const scopeLabels = new Map((await t.call('GET', '/api/integration-accounts/scopes', { token: admin })).json().map((s: any) => [s.scope, s.label]));
+    const entryId = async () => (await last('integration-accounts', id)).id;
+    const details = (await t.call('GET', `/api/audit/${await entryId()}/changes`, { token: admin })).json().changes;
+    const scopes = details.find((c: any) => c.field === 'scopes');
+    expect(scopes.after).toBe(`${scopeLabels.get('read:car')}, ${scopeLabels.get('webhooks')}`);
+    expect(scopes.after).not.toContain('read:car');
+    const made = await t.call('POST', `/api/integration-accounts/${id}/keys`, { token: admin, body: { name: 'Produkcja' } });
+    expect(made.statusCode, made.body).toBe(201);
+    await t.call('POST', `/api/integration-accounts/${id}/keys/${made.json().id}/revoke`, { token: admin });
+    const revoked = (await t.call('GET', `/api/audit/${await entryId()}/changes`, { token: admin })).json().changes;
+    expect(revoked.find((c: any) => c.field === 'revokedKey')).toMatchObject({ label: 'Unieważniony klucz', before: '', after: `Produkcja (${made.json().displayPrefix}…)` });
+    for (const change of revoked) expect(change.before).not.toBe(change.after);
   });
 
   it('webhook endpoints: created, changed, secret rotated and removed, the secrets only as "zmieniono"', async () => {

@@ -8,6 +8,7 @@
  * leaves the orders whole and her name nowhere a table filter can find it.
  */
 import JSZip from 'jszip';
+import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../server/audit/verify.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -94,6 +95,32 @@ describe('a person\'s data: export and anonymisation', () => {
     expect(entry).toMatchObject({ actorKind: 'user', userId: ids.admin, actorLabel: 'admin', resource: 'users' });
     const changes = (typeof entry.changes === 'string' ? JSON.parse(entry.changes) : entry.changes) as Record<string, [unknown, Record<string, number>]>;
     expect(changes.files[1]).toMatchObject({ uzytkownik: 1, zlecenia: orders.length });
+  });
+
+  it('the workbook is for the person: sheets named in Polish, columns by their labels, Polish dates, no empty sheets (issue 49)', async () => {
+    const { zip, json } = await archiveOf(ids.kierowca);
+    const book = XLSX.read(await zip.file('dane-osobowe.xlsx')!.async('nodebuffer'), { type: 'buffer' });
+    expect(book.SheetNames).toContain('Konto w portalu');
+    expect(book.SheetNames).toContain('Zlecenia serwisowe');
+    // he added no attachment: no sheet saying "0 wierszy" (the JSON file and the index still list it)
+    expect(await json('zalaczniki')).toEqual([]);
+    expect(book.SheetNames).not.toContain('Załączniki');
+    for (const name of book.SheetNames) {
+      const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name]!, { header: 1 });
+      expect(rows.length, name).toBeGreaterThan(1);
+      expect(JSON.stringify(rows)).not.toMatch(/wierszy/);
+    }
+    const [header, ...employee] = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets['Pracownik']!, { header: 1 });
+    expect(header).toEqual(expect.arrayContaining(['ID pracownika', 'Stanowisko', 'Struktura – poziom 1']));
+    expect(header).not.toEqual(expect.arrayContaining(['pracId', 'kodStan', 'stru1']));
+    const [accountHeader, account] = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets['Konto w portalu']!, { header: 1 });
+    expect(accountHeader).toContain('Nazwisko');
+    const cells = (account as unknown[]).map(String);
+    expect(cells).toContain('Kowalski');
+    // dates as the screens write them, never ISO
+    expect(cells.some((c) => /^\d{2}\.\d{2}\.\d{4}/.test(c))).toBe(true);
+    expect(cells.some((c) => /^\d{4}-\d{2}-\d{2}/.test(c))).toBe(false);
+    expect(employee.length).toBe(1);
   });
 
   it('hands the file out once', async () => {

@@ -26,16 +26,24 @@ test('an administrator changes a user\'s client and sees the change in Dziennik 
   await page.getByRole('link', { name: 'Dziennik zmian' }).click();
   await expect(page).toHaveURL(/\/app\/dziennik-zmian$/);
   await expect(page.getByRole('heading', { name: 'Dziennik zmian' })).toBeVisible();
-  const first = page.locator('.ag-row').filter({ hasText: 'klientSymbol' }).first();
+  // "Zmienione pola" names the field by its label, never its code (issue 49)
+  const first = page.locator('.ag-row').filter({ has: page.locator('[col-id="fields"]', { hasText: /^Klient$/ }) }).first();
   await expect(first).toContainText('Użytkownicy');
   await expect(first).toContainText('admin');
   await expect(first).toContainText('Zmiana');
   const tableAxe = await axeScan(page).analyze();
   expect(tableAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await expect(page.locator('.ag-row [col-id="fields"]').filter({ hasText: 'klientSymbol' })).toHaveCount(0);
   for (const width of [1400, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
     if (process.env.SHOTS) await page.screenshot({ path: `/tmp/audit-table-${width}.png` });
   }
+  // at 390 px a row says more than when and who: what was done to what, and which fields (issue 49)
+  const phoneRow = page.locator('.ag-row[row-index="0"]');
+  await expect(phoneRow.locator('.narrow-row-first')).toContainText('admin');
+  await expect(phoneRow).toContainText('Użytkownicy');
+  await expect(phoneRow).toContainText('Zmiana');
+  await expect(phoneRow.locator('.narrow-row-more').filter({ hasText: 'Zmienione pola: Klient' })).toBeVisible();
   await page.setViewportSize({ width: 1400, height: 900 });
   await first.dblclick();
   const dialog = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });

@@ -23,6 +23,10 @@ async function closeToasts(page: Page) {
   const close = page.locator('.toast .btn-close');
   while (await close.count()) await close.first().click();
 }
+/** An anonymisation is confirmed by typing the person's name (issue 49). */
+async function typeName(page: Page, name: string) {
+  await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByLabel(`Aby potwierdzić, wpisz: ${name}`).fill(name);
+}
 async function openEdit(page: Page, login: string) {
   await closeToasts(page);
   await loginRow(page, login).click();
@@ -55,6 +59,7 @@ test('an administrator exports a driver\'s personal data and anonymises another 
   // the driver still has his vehicle: refused, saying why
   const again = await openEdit(page, 'kierowca');
   await again.getByRole('button', { name: 'Anonimizuj' }).click();
+  await typeName(page, 'Jan Kowalski');
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, /Nie można zanonimizować osoby, która ma otwarty przydział pojazdu WZ12345/)).toBeVisible();
   await page.keyboard.press('Escape');
@@ -80,6 +85,12 @@ test('an administrator exports a driver\'s personal data and anonymises another 
   const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });
   await expect(confirm).toContainText('Anonimizować tę osobę?');
   await expect(confirm).toContainText('Tej operacji nie można cofnąć.');
+  // Tak waits for the person's name, typed (issue 49); case and spaces do not matter
+  await expect(confirm.getByRole('button', { name: 'Tak' })).toBeDisabled();
+  await confirm.getByLabel('Aby potwierdzić, wpisz: Zofia Zapomniana').fill('Zofia Zapomnian');
+  await expect(confirm.getByRole('button', { name: 'Tak' })).toBeDisabled();
+  await confirm.getByLabel('Aby potwierdzić, wpisz: Zofia Zapomniana').fill(' zofia  zapomniana ');
+  await expect(confirm.getByRole('button', { name: 'Tak' })).toBeEnabled();
   await shots(page, 'confirm');
   await confirm.getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, 'Osobę zanonimizowano, a jej konto zamknięto')).toBeVisible();
@@ -119,8 +130,13 @@ test('an administrator exports and anonymises an employee without an account, fr
   const row = page.locator('.ag-row').filter({ hasText: 'Zapomniany' });
   await expect(row).toHaveCount(1);
   await row.dblclick();
-  const dialog = page.getByRole('dialog', { name: 'Pracownik' });
+  // the dialog names the person (issue 49)
+  const dialog = page.getByRole('dialog', { name: 'Pracownik: Witold Zapomniany' });
   await expect(dialog.getByLabel(/^Nazwisko/)).toHaveValue('Zapomniany');
+  // Anonimizuj stands apart from Eksport: at the other end of the footer
+  const anonymiseBox = (await dialog.getByRole('button', { name: 'Anonimizuj' }).boundingBox())!;
+  const exportBox = (await dialog.getByRole('button', { name: 'Eksport danych osobowych' }).boundingBox())!;
+  expect(exportBox.x - (anonymiseBox.x + anonymiseBox.width)).toBeGreaterThan(100);
   await shots(page, 'employee');
   const result = await axeScan(page).include('.modal-dialog').analyze();
   expect(result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
@@ -141,6 +157,8 @@ test('an administrator exports and anonymises an employee without an account, fr
   await dialog.getByRole('button', { name: 'Anonimizuj' }).click();
   const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });
   await expect(confirm).toContainText('Anonimizować tego pracownika?');
+  await expect(confirm.getByRole('button', { name: 'Tak' })).toBeDisabled();
+  await typeName(page, 'Witold Zapomniany');
   await shots(page, 'employee-confirm');
   await confirm.getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, 'Pracownika zanonimizowano')).toBeVisible();

@@ -1195,6 +1195,10 @@ export interface FormDialogFile {
      * A question answered Tak / Nie before the call.
      */
     confirm?: I18NKey;
+    /**
+     * With `confirm`: Tak is enabled only once the user has typed this text, {field} filled from the record ("{imie} {nazwisko}": the person's name before an anonymisation). Case and extra spaces do not matter.
+     */
+    confirmTyping?: string;
     request?: {
       /**
        * {field} is filled from the record the dialog opened with.

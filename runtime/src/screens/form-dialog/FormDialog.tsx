@@ -16,6 +16,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { fillPath } from '../../actions/run-action';
@@ -79,6 +80,13 @@ function failureText(e: unknown, fallback: string): string {
   return e instanceof ApiError && e.detail && e.status < 500 ? e.detail : fallback;
 }
 
+/** "{imie} {nazwisko}" with the record's values (text, not a path: nothing is encoded). */
+function fillText(template: string, record: Record<string, unknown> | undefined): string {
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, field: string) => String(record?.[field] ?? '')).trim();
+}
+/** Typed text compared as words: case and extra spaces do not matter. */
+const sameWords = (text: string) => text.trim().replace(/\s+/g, ' ').toLocaleLowerCase('pl');
+
 export default function FormDialog({ screen, screenId, presentation, opening, onClose, onChanged }: ScreenProps<FormDialogDecl>) {
   const { t } = useTranslation();
   const { bundle, preConfig, conditions } = useConfig();
@@ -99,6 +107,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const submissions = useRef(submissionKeys());
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
+  const [typed, setTyped] = useState('');
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
   // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
   const [revealed, setRevealed] = useState<{ title: string; text: string; warning: string; label: string; value: string; finish: () => void } | null>(null);
@@ -239,7 +248,10 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
 
   const press = (button: FormDialogButtonDecl) => {
     if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode });
-    else if (button.confirm) setConfirming(button);
+    else if (button.confirm) {
+      setTyped('');
+      setConfirming(button);
+    }
     else void request(button);
   };
 
@@ -255,6 +267,12 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   }, []);
 
   if (!current) return null; // mode none: the dialog is closed
+
+  // an irreversible call may ask to type what it is about (the person's name) before Tak is enabled
+  const typing = confirming?.confirmTyping ? fillText(confirming.confirmTyping, record) : null;
+  // the danger buttons stand apart, at the left, away from the ordinary ones (Anonimizuj is not beside Eksport)
+  const ordered = [...buttons.filter((b) => b.tone === 'danger'), ...buttons.filter((b) => b.tone !== 'danger')];
+  const lastDanger = ordered.filter((b) => b.tone === 'danger').at(-1);
 
   const form = (
           <ConfiguredForm
@@ -285,8 +303,8 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
               </dl>
             ) : null}
             <div className="form-dialog-footer d-flex flex-wrap gap-2 justify-content-end border-top pt-3 mt-2">
-              {buttons.map((b) => (
-                <Button key={b.id} variant={`outline-${b.tone ?? 'secondary'}`} disabled={busy} onClick={() => press(b)} className={b.tone === 'danger' ? 'me-auto' : undefined}>
+              {ordered.map((b) => (
+                <Button key={b.id} variant={`outline-${b.tone ?? 'secondary'}`} disabled={busy} onClick={() => press(b)} className={b === lastDanger ? 'me-auto' : undefined}>
                   {b.icon && <i className={`bi bi-${b.icon} me-1`} aria-hidden="true" />}
                   {t(b.label)}
                 </Button>
@@ -317,7 +335,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
         <Modal show centered size={screen.size} onHide={() => onClose?.()} aria-labelledby={titleId} data-screen-type="form-dialog" data-mode={current.name} data-screen={screenId}>
           <Modal.Header closeButton closeLabel={t('app:close')}>
             <Modal.Title id={titleId} as="h2" className="h5">
-              {t(current.mode.title)}
+              {t(current.mode.title, record ?? {})}
             </Modal.Title>
           </Modal.Header>
           <Modal.Body>{body}</Modal.Body>
@@ -330,13 +348,22 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
               {t('app:confirmTitle')}
             </Modal.Title>
           </Modal.Header>
-          <Modal.Body>{t(confirming.confirm!)}</Modal.Body>
+          <Modal.Body>
+            <p className={typing ? 'mb-2' : 'mb-0'}>{t(confirming.confirm!)}</p>
+            {typing && (
+              <Form.Group controlId={`${titleId}-typed`}>
+                <Form.Label>{t('app:confirmTyping', { text: typing })}</Form.Label>
+                <Form.Control autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
+              </Form.Group>
+            )}
+          </Modal.Body>
           <Modal.Footer>
             <Button variant="outline-secondary" onClick={() => setConfirming(null)} autoFocus>
               {t('app:no')}
             </Button>
             <Button
               variant={confirming.tone ?? 'primary'}
+              disabled={typing !== null && sameWords(typed) !== sameWords(typing)}
               onClick={() => {
                 const button = confirming;
                 setConfirming(null);

@@ -1,0 +1,75 @@
+/**
+ * "Zmienione pola" of Dziennik zmian by their labels (issue 49, migration 042): the view
+ * v_audit_entry names a changed field by the label audit_field_label holds for its resource, so
+ * the list shows and filters by what a reader sees. The labels are the configuration's
+ * (./labels.ts `label(resource, field)`): this plugin writes them at start and again when the
+ * configuration in use is no longer the one written (a reload, a studio publish), checked by the
+ * calls that read the trail's list (/api/audit/…). The default variant's words are written: the
+ * trail is the administrator's, one list for every variant.
+ */
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Bundle } from '../config/bundle.ts';
+import type { DB } from '../db/types.generated.ts';
+import { entityOfResource, fieldNamer } from './labels.ts';
+
+const CHUNK = 1_000;
+
+/** Every (resource, field) the configuration can name, with its label when that is not the code itself. */
+export function fieldLabelsOf(bundle: Bundle): { resource: string; field: string; label: string }[] {
+  const schema = bundle.schemas['audit-entry'] as { properties?: { resource?: { enum?: unknown[] } } } | undefined;
+  const resources = (schema?.properties?.resource?.enum ?? []).filter((r): r is string => typeof r === 'string');
+  const locales = bundle.locales.pl as Record<string, any>;
+  const namer = fieldNamer(bundle, (key) => key);
+  const keysOf = (ns: string | undefined) => (ns && locales[ns]?.fields && typeof locales[ns].fields === 'object' ? Object.keys(locales[ns].fields) : []);
+  const out: { resource: string; field: string; label: string }[] = [];
+  for (const resource of resources) {
+    const entity = entityOfResource(bundle, resource);
+    const fields = new Set<string>([
+      ...Object.keys((entity ? bundle.schemas[entity]?.properties : undefined) ?? {}),
+      ...keysOf(entity), ...keysOf(resource), ...keysOf('audit'),
+    ]);
+    for (const field of fields) {
+      const label = namer.label(resource, field);
+      if (label !== field) out.push({ resource, field, label });
+    }
+  }
+  return out;
+}
+
+/** Writes the labels; rows of fields no longer named are removed. Safe beside another process doing the same. */
+export async function writeFieldLabels(db: Kysely<DB>, bundle: Bundle): Promise<void> {
+  const rows = fieldLabelsOf(bundle);
+  await db.transaction().execute(async (trx) => {
+    const stored = await trx.selectFrom('audit_field_label').select(['resource', 'field', 'label']).execute();
+    const wanted = new Map(rows.map((r) => [`${r.resource}\u0000${r.field}`, r.label]));
+    const have = new Map(stored.map((r) => [`${r.resource}\u0000${r.field}`, r.label]));
+    const gone = stored.filter((r) => !wanted.has(`${r.resource}\u0000${r.field}`));
+    const changed = rows.filter((r) => have.get(`${r.resource}\u0000${r.field}`) !== r.label);
+    for (const r of gone) await trx.deleteFrom('audit_field_label').where('resource', '=', r.resource).where('field', '=', r.field).execute();
+    for (let from = 0; from < changed.length; from += CHUNK) {
+      await trx.insertInto('audit_field_label').values(changed.slice(from, from + CHUNK))
+        .onConflict((oc) => oc.columns(['resource', 'field']).doUpdateSet((eb) => ({ label: eb.ref('excluded.label') })))
+        .execute();
+    }
+  });
+}
+
+export default fp(async (app) => {
+  let written: Bundle | undefined;
+  let writing: Promise<void> | undefined;
+  const defaultBundle = () => app.config.forVariant(app.config.variants[0] ?? '').bundle;
+  const ensure = async () => {
+    const bundle = defaultBundle();
+    if (bundle === written) return;
+    if (!writing) {
+      writing = writeFieldLabels(app.db, bundle).then(() => { written = bundle; }).finally(() => { writing = undefined; });
+    }
+    await writing;
+  };
+  // a server started on a database not yet migrated (the OpenAPI check) writes them at the first read instead
+  app.addHook('onReady', async () => ensure().catch((err) => app.log.warn({ err }, 'audit field labels not written at start')));
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api/audit/')) await ensure();
+  });
+}, { name: 'audit-field-labels' });
