@@ -75,6 +75,13 @@ const cases: Case[] = [
   { resource: 'security', method: 'GET', url: '/api/users/1/sessions', who: 'manager', status: 403, component: 'Forbidden', detail: FORBIDDEN },
   { resource: 'users', method: 'DELETE', url: '/api/users/1', who: 'admin', status: 400, component: 'BadRequest', detail: 'Nie można usunąć własnego konta' },
   { resource: 'note', method: 'POST', url: '/api/note', who: 'manager', raw: { payload: JSON.stringify({ tresc: 'x'.repeat(1_100_000) }), contentType: 'application/json' }, status: 413, component: 'PayloadTooLarge', detail: 'Treść żądania jest zbyt duża' },
+  // issue 46: fleet costs and reports (ACCESS.md: reports are the office's)
+  { resource: 'fuel-transaction', method: 'POST', url: '/api/fuel-transaction/table2', who: 'manager', body: { startRow: 0, endRow: 30, sortModel: [{ colId: 'nieMa', sort: 'asc' }] }, status: 400, component: 'BadRequest', detail: 'Nieznana kolumna: nieMa', errors: [{ field: 'nieMa', message: 'Nieznana kolumna: nieMa' }] },
+  { resource: 'invoice-line', method: 'POST', url: '/api/invoice-line/table2', who: 'manager', body: { startRow: 0, endRow: 30, sortModel: [{ colId: 'nieMa', sort: 'asc' }] }, status: 400, component: 'BadRequest', detail: 'Nieznana kolumna: nieMa', errors: [{ field: 'nieMa', message: 'Nieznana kolumna: nieMa' }] },
+  { resource: 'fuel-anomaly', method: 'POST', url: '/api/fuel-anomaly/table2', who: 'manager', body: { startRow: 0, endRow: 30, sortModel: [{ colId: 'nieMa', sort: 'asc' }] }, status: 400, component: 'BadRequest', detail: 'Nieznana kolumna: nieMa', errors: [{ field: 'nieMa', message: 'Nieznana kolumna: nieMa' }] },
+  { resource: 'reports', method: 'GET', url: '/api/reports', who: 'kierowca', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  // issue 48: each person's language
+  { resource: 'account', method: 'GET', url: '/api/account/language', status: 401, component: 'Unauthorized', detail: 'Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.' },
 ];
 
 async function send(c: Case): Promise<LightMyRequestResponse> {

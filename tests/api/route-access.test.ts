@@ -74,6 +74,9 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/user/auth/passkey-only': 'public',
   // issue 36, Ustawienia → Bezpieczeństwo "for every role": one's own factors and sessions
   'GET /api/account/security': 'signedIn',
+  // issue 48: each person's language
+  'GET /api/account/language': 'signedIn',
+  'PUT /api/account/language': 'signedIn',
   'POST /api/account/totp/setup': 'signedIn',
   'POST /api/account/totp/confirm': 'signedIn',
   'POST /api/account/totp/disable': 'signedIn',

@@ -18,17 +18,17 @@ function menuOf(role: Role, config: Record<string, unknown> = appJson.config) {
 describe('side menu by role', () => {
   it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia with the password change (issue 38)', () => {
     expect(menuOf('ADMIN')).toEqual({
-      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
+      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'reports', 'contracts'],
       administration: ['login-history', 'audit', 'email-config', 'users', 'employees', 'acceptance-history', 'notifications-log', 'webhooks', 'config-studio', 'integration-accounts', 'data-import', 'refresh'],
-      settings: ['password', 'notifications', 'security'],
+      settings: ['password', 'notifications', 'security', 'language'],
       session: ['sign-out'],
     });
   });
 
   it('MANAGER: the Pulpit first, records with tyres, invoices, fuel cards and contracts, no service order; Ustawienia', () => {
     expect(menuOf('MANAGER')).toEqual({
-      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'contracts'],
-      settings: ['password', 'notifications', 'security'],
+      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'reports', 'contracts'],
+      settings: ['password', 'notifications', 'security', 'language'],
       session: ['sign-out'],
     });
   });
@@ -36,7 +36,7 @@ describe('side menu by role', () => {
   it('USER: odometer, service order and fuel cards; no orders, damages or assignments', () => {
     expect(menuOf('USER')).toEqual({
       records: ['vehicles', 'counter', 'service-order', 'fuel-cards'],
-      settings: ['password', 'notifications', 'security'],
+      settings: ['password', 'notifications', 'security', 'language'],
       session: ['sign-out'],
     });
   });
@@ -44,7 +44,7 @@ describe('side menu by role', () => {
   it('ADVISOR: Zmień pojazd; no damages or assignments', () => {
     expect(menuOf('ADVISOR')).toEqual({
       records: ['vehicles', 'orders', 'service-order', 're-logging'],
-      settings: ['password', 'notifications', 'security'],
+      settings: ['password', 'notifications', 'security', 'language'],
       session: ['sign-out'],
     });
   });
