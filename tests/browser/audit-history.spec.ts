@@ -62,7 +62,8 @@ test('an administrator changes a user\'s client and sees it in the user\'s Histo
   await page.keyboard.press('Escape');
 
   await page.getByRole('link', { name: 'Dziennik zmian' }).click();
-  const entry = page.locator('.ag-row').filter({ hasText: 'klientSymbol' }).first();
+  // the user's change (newest first): "Zmienione pola" names fields by label now, in a column right of the view (issue 49)
+  const entry = page.locator('.ag-row').filter({ hasText: 'Użytkownicy' }).filter({ hasText: 'Zmiana' }).first();
   await entry.dblclick();
   const details = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });
   const field = details.getByRole('row').filter({ hasText: 'Klient' });
