@@ -1,12 +1,12 @@
 import { ACCOUNTS, axeScan, expect, menuEntries, signIn, signedIn, test } from './support.ts';
 
-const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Kontrakty'];
+const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Raporty', 'Kontrakty'];
 
 const MENUS = {
-  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Dziennik zmian', 'Konfiguracja email', 'Użytkownicy', 'Pracownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Webhooki', 'Konfiguracja portalu', 'Konta integracyjne', 'Import danych', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
-  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
-  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
-  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Wyloguj'],
+  admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Dziennik zmian', 'Konfiguracja email', 'Użytkownicy', 'Pracownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Webhooki', 'Konfiguracja portalu', 'Konta integracyjne', 'Import danych', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Język', 'Wyloguj'],
+  manager: ['Pulpit', ...RECORDS_OFFICE, 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Język', 'Wyloguj'],
+  kierowca: ['Dane pojazdu', 'Aktualizacja licznika', 'Zamówienia usługi', 'Karty paliwowe', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Język', 'Wyloguj'],
+  doradca: ['Dane pojazdu', 'Zlecenia', 'Zamówienia usługi', 'Zmień pojazd', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Język', 'Wyloguj'],
 } as const;
 
 const NAMES = { admin: 'Zieliński Piotr', manager: 'Nowak Anna', kierowca: 'Kowalski Jan', doradca: 'Lewandowski Marek' } as const;
