@@ -71,12 +71,22 @@ const INSERT_ROWS = 1_000;
 const COLUMNS = ['seq', 'at', 'actorKind', 'userId', 'role', 'keyId', 'accountId', 'job', 'actorLabel', 'address', 'session',
   'resource', 'recordKey', 'action', 'changes', 'prevHash', 'hash'] as const;
 
+/** Appends rows to a table in bulk: COPY text on PostgreSQL, values on PGlite (an import run's `stage`, imports/session.ts). */
+export type BulkAppend = (table: string, columns: string[], copyText: string, values: unknown[][]) => Promise<void>;
+
+/** A value as a COPY text field (the same escaping as the import's staging: imports/copy-text.ts). */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  return String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
 /**
  * recordChange for a transaction kysely does not hold (an import run's own connection, inside its
- * `begin … commit`); several entries are chained in order under one head lock and written by
- * multi-row inserts (1,000 entries a statement). Same rule: the transaction's last statements.
+ * `begin … commit`); several entries are chained in order under one head lock and written in bulk:
+ * with `append`, through it (an import's 100,000 records: COPY on PostgreSQL), else by multi-row
+ * inserts (1,000 entries a statement). Same rule: the transaction's last statements.
  */
-export async function recordChangesVia(query: RawQuery, entries: AuditEntry[]): Promise<void> {
+export async function recordChangesVia(query: RawQuery, entries: AuditEntry[], append?: BulkAppend): Promise<void> {
   if (!entries.length) return;
   const previous = (await query('select "seq", "hash" from audit_head where "id" = 1 for update')).rows[0] as { seq: string | number; hash: string } | undefined;
   if (!previous) throw new Error('audit_head has no row (migration 029)');
@@ -88,12 +98,16 @@ export async function recordChangesVia(query: RawQuery, entries: AuditEntry[]): 
     rows.push(COLUMNS.map((c) => (c === 'hash' ? hash : c === 'changes' ? JSON.stringify(fields.changes) : fields[c])));
     head = { seq: fields.seq, hash };
   }
-  // multi-row inserts of INSERT_ROWS entries each: PostgreSQL takes at most 65,535 parameters a statement
-  for (let from = 0; from < rows.length; from += INSERT_ROWS) {
-    const params: unknown[] = [];
-    const tuples = rows.slice(from, from + INSERT_ROWS)
-      .map((row) => `(${row.map((v, i) => { params.push(v); return `$${params.length}${COLUMNS[i] === 'changes' ? '::jsonb' : COLUMNS[i] === 'at' ? '::timestamptz' : ''}`; }).join(', ')})`);
-    await query(`insert into audit_entry (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
+  if (append && rows.length > 1) {
+    await append('audit_entry', [...COLUMNS], rows.map((row) => `${row.map(copyField).join('\t')}\n`).join(''), rows);
+  } else {
+    // multi-row inserts of INSERT_ROWS entries each: PostgreSQL takes at most 65,535 parameters a statement
+    for (let from = 0; from < rows.length; from += INSERT_ROWS) {
+      const params: unknown[] = [];
+      const tuples = rows.slice(from, from + INSERT_ROWS)
+        .map((row) => `(${row.map((v, i) => { params.push(v); return `$${params.length}${COLUMNS[i] === 'changes' ? '::jsonb' : COLUMNS[i] === 'at' ? '::timestamptz' : ''}`; }).join(', ')})`);
+      await query(`insert into audit_entry (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
+    }
   }
   await query('update audit_head set "seq" = $1, "hash" = $2 where "id" = 1', [head.seq, head.hash]);
 }

@@ -60,6 +60,8 @@ export interface ImportDecl {
   fields: ImportFieldDecl[];
   /** `confirmShare`: above this share of the clients' active rows, deactivating asks for the number typed (issue 49). */
   missing?: { deactivate?: { set: Record<string, string | number | boolean | null>; confirmShare?: number } };
+  /** The audit trail resource the written records belong to (issue 45, trail.ts); default: the import's name. */
+  trail?: { resource: string };
 }
 
 export type FollowUp = 'vehicleDriver' | 'vehicleContract' | 'vehicleFuelCard' | 'employeeLevels';

@@ -25,6 +25,7 @@ import type { ImportSession } from './session.ts';
 import { followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
+import { recordWrites, trailReturning, type RecordWrite } from './trail.ts';
 
 export interface RunRow {
   id: number;
@@ -43,9 +44,10 @@ export interface RunRow {
   approvedDeactivated?: number | null;
   /**
    * The audit trail's entry of a run that writes (issue 37): run last in the transaction that
-   * commits its rows, with the counts and rows read, so the rows and their entry commit together.
+   * commits its rows, with the counts and rows read, so the rows and their entry commit together;
+   * with the entries of the records the run wrote (issue 45, trail.ts).
    */
-  beforeCommit?: (counts: RunOutcome['counts'], total: number) => Promise<void>;
+  beforeCommit?: (counts: RunOutcome['counts'], total: number, records?: RecordWrite[]) => Promise<void>;
 }
 
 export interface ImportLimits {
@@ -234,7 +236,9 @@ async function executeChecked(
     );
   };
 
-  const more = { session, decl, run, t, resolved, keyJoin, headingOf, keyHeading, addErrors, hasColumn: (field: string) => columnIndex.has(field) };
+  // the records the run writes, for their trail entries (issue 45, trail.ts)
+  const records: RecordWrite[] = [];
+  const more = { session, decl, run, t, resolved, keyJoin, headingOf, keyHeading, addErrors, hasColumn: (field: string) => columnIndex.has(field), records };
   // a tree's parents new in this file are found there, and the levels computed (tree.ts)
   await resolveTree(more);
   // a reference that does not exist (or is another client's)
@@ -341,19 +345,26 @@ async function executeChecked(
       // a tree's new rows, parents first (tree.ts); the UPDATE below then finds them unchanged
       counts.new += await insertTree(more);
       if (changes) {
+        // "o" is the row as it was when the statement began: the values before, for the trail
         const changed = await session.query(`update ${q(decl.table)} t set ${compared.map((c) => `${q(c)} = ${value(c)}`).join(', ')}
-          from ${resolved} r where ${changedWhere}`);
+          from ${resolved} r join ${q(decl.table)} o on ${keyJoin('o', 'r')} where ${changedWhere}
+          returning ${trailReturning(decl, 't', 'o', compared)}`);
         counts.changed = changed.rowCount;
+        records.push(...recordWrites(decl, 'update', changed.rows));
       }
-      const inserted = await session.query(`insert into ${q(decl.table)} (${written.map(q).join(', ')})
-        select ${written.map((c) => `r.${q(c)}`).join(', ')} ${newRows}`);
+      const inserted = await session.query(`insert into ${q(decl.table)} as t (${written.map(q).join(', ')})
+        select ${written.map((c) => `r.${q(c)}`).join(', ')} ${newRows}
+        returning ${trailReturning(decl, 't', null, written)}`);
       counts.new += inserted.rowCount;
+      records.push(...recordWrites(decl, 'create', inserted.rows));
       counts.unchanged = valid - counts.new - counts.changed;
       await writeChildren(more, counts);
       if (deactivating) {
         const done = await session.query(`update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
-          where ${missingWhere}`, set.map(([, v]) => v));
+          from ${q(decl.table)} o where ${keyJoin('o', 't')} and ${missingWhere}
+          returning ${trailReturning(decl, 't', 'o', set.map(([c]) => c))}`, set.map(([, v]) => v));
         counts.deactivated = done.rowCount;
+        records.push(...recordWrites(decl, 'withdraw', done.rows));
         // more than its dry run showed: nothing is written, the person checks again (issue 49)
         if (run.approvedDeactivated != null && done.rowCount > run.approvedDeactivated) {
           throw new ImportFileError('import:errors.moreThanApproved', { count: done.rowCount, approved: run.approvedDeactivated });
@@ -370,7 +381,7 @@ async function executeChecked(
               and (c."aktStanLicz", c."aktDataLicz") is distinct from (n."licznik", n."at"::date)`);
         } else await followUp(more, follow);
       }
-      if (commit) await run.beforeCommit?.(counts, total);
+      if (commit) await run.beforeCommit?.(counts, total, records);
       await session.query(commit ? 'commit' : 'rollback');
     } catch (error) {
       await session.query('rollback').catch(() => undefined);

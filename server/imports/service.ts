@@ -18,7 +18,8 @@ import { executeRun, type RunOutcome, type RunRow } from './engine.ts';
 import { ImportFileError } from './read-file.ts';
 import { withImportSession, type ImportSession } from './session.ts';
 import { suggestMapping } from './declaration.ts';
-import { importRunActor, importRunEntry, type AuditedRun } from './audit.ts';
+import { importRecordEntries, importRunActor, importRunEntry, type AuditedRun } from './audit.ts';
+import type { RecordWrite } from './trail.ts';
 import { recordChange, recordChangesVia } from '../audit/index.ts';
 import { approvedDeactivation } from './approval.ts';
 
@@ -99,8 +100,11 @@ function createImports(app: FastifyInstance) {
           if (!taken.rowCount) return;
           // a run that writes records its entry in the transaction of its rows (issue 37); one that writes nothing, in the one that ends it
           let recorded = false;
-          const beforeCommit = async (counts: RunOutcome['counts'], total: number) => {
-            await recordChangesVia((text, values) => session.query(text, values), [importRunEntry(actor, audited, { state: 'succeeded', counts, total })]);
+          const beforeCommit = async (counts: RunOutcome['counts'], total: number, records: RecordWrite[] = []) => {
+            // each record's entry, then the run's, chained in one go (COPY on PostgreSQL)
+            await recordChangesVia((text, values) => session.query(text, values),
+              [...importRecordEntries(actor, audited, records), importRunEntry(actor, audited, { state: 'succeeded', counts, total })],
+              (table, columns, copyText, values) => session.stage(table, columns, copyText, values));
             recorded = true;
           };
           const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit } as RunRow & { variant: string };

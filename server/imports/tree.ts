@@ -16,6 +16,7 @@
  */
 import { writtenColumns } from './declaration.ts';
 import type { MoreContext } from './more.ts';
+import { recordWrites, trailReturning } from './trail.ts';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -93,10 +94,12 @@ export async function insertTree(c: MoreContext): Promise<number> {
       update ${resolved} r set ${q(ref.into)} = t.${id} from ${resolved} p join ${q(decl.table)} t on ${c.keyJoin('t', 'p')}
       where r."_parentRow" = p."_row" and r.${level} = ${at}`);
     const done = await session.query(`
-      insert into ${q(decl.table)} (${written.map(q).join(', ')})
+      insert into ${q(decl.table)} as n (${written.map(q).join(', ')})
       select ${written.map((col) => `r.${q(col)}`).join(', ')} from ${resolved} r
-      where r.${level} = ${at} and not exists (select 1 from ${q(decl.table)} t where ${c.keyJoin('t', 'r')})`);
+      where r.${level} = ${at} and not exists (select 1 from ${q(decl.table)} t where ${c.keyJoin('t', 'r')})
+      returning ${trailReturning(decl, 'n', null, written)}`);
     inserted += done.rowCount;
+    c.records.push(...recordWrites(decl, 'create', done.rows));
   }
   return inserted;
 }

@@ -116,7 +116,16 @@ export interface AuditEntry {
     | "notification"
     | "login"
     | "import"
-    | "audit";
+    | "audit"
+    | "client"
+    | "contract"
+    | "fuel-card"
+    | "fuel-transaction"
+    | "invoice"
+    | "invoice-line"
+    | "mileage-reading"
+    | "tire"
+    | "unit";
   recordKey?: string | null;
   /**
    * The change as a code; its text is audit:actions.<code>.

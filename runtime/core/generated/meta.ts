@@ -1790,6 +1790,12 @@ export interface ImportFile {
     }[];
   };
   /**
+   * The audit trail of the records a run writes (issue 45, server/imports/trail.ts): each record created, changed or withdrawn gets an entry of its own (fields before and after, the run's author and file), under this resource — the one whose Historia zmian (its resource file's `history`) shows them. A run raises no notification or webhook event per record: its end raises import.finished.
+   */
+  trail?: {
+    resource: string;
+  };
+  /**
    * Rows of a full file's clients that the file no longer names: kept, or (chosen per run) deactivated with these values. Never deleted.
    */
   missing?: {

@@ -1,0 +1,80 @@
+/**
+ * An import's records in the audit trail (issue 45): every record a run creates, changes or
+ * withdraws gets an entry of its own, as a typed-in write does — the fields before and after —
+ * so a vehicle whose inspection date a file moved shows that change in its Historia zmian.
+ *
+ * Set-based like the run itself: the run's INSERT and UPDATE statements answer, through RETURNING,
+ * each written record's key and its written columns as jsonb (an UPDATE reads the values before it
+ * from a second reference to the table in its FROM, which the statement sees as they were when it
+ * began); the differences are taken here, and the entries are chained and written in bulk with the
+ * run's own entry in the transaction that commits the rows (COPY on PostgreSQL:
+ * audit/record.ts `recordChangesVia`). Which trail resource a declaration's records belong to is
+ * its `trail.resource` (schemas/meta/import.schema.json).
+ *
+ * A run raises no notification or webhook event per record (no mail per imported vehicle): its end
+ * raises `import.finished` (screens/webhooks.json), as the declaration's `trail` says.
+ */
+import type { Changes } from '../audit/index.ts';
+import type { ImportDecl } from './declaration.ts';
+
+/** One record an import run wrote. */
+export interface RecordWrite {
+  resource: string;
+  key: string;
+  action: 'create' | 'update' | 'withdraw';
+  changes: Changes;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
+/** jsonb_build_object takes at most 100 arguments: 50 columns a call, joined with ||. */
+const PAIRS_A_CALL = 50;
+
+/** The trail resource of a declaration's records. */
+export const trailResource = (decl: ImportDecl): string => decl.trail?.resource ?? decl.import;
+
+/** The record's key as the trail names it: the table's id, else its key columns joined by "/". */
+export function recordKeySql(decl: ImportDecl, alias: string): string {
+  if (decl.id) return `${alias}.${q(decl.id)}::text`;
+  return `concat_ws('/', ${decl.key.map((k) => `${alias}.${q(k)}::text`).join(', ')})`;
+}
+
+/** The columns of a row as one jsonb object. */
+export function columnsJson(alias: string, columns: string[]): string {
+  if (!columns.length) return `'{}'::jsonb`;
+  const calls: string[] = [];
+  for (let i = 0; i < columns.length; i += PAIRS_A_CALL) {
+    calls.push(`jsonb_build_object(${columns.slice(i, i + PAIRS_A_CALL).map((c) => `${lit(c)}, ${alias}.${q(c)}`).join(', ')})`);
+  }
+  return calls.join(' || ');
+}
+
+/**
+ * The RETURNING list of a write whose records go into the trail: the key, and the columns before
+ * (`before`: an alias of the table as it was, or none for a new row) and after (`after`).
+ */
+export function trailReturning(decl: ImportDecl, after: string, before: string | null, columns: string[]): string {
+  return `${recordKeySql(decl, after)} as "_trailKey", ${before ? columnsJson(before, columns) : `'{}'::jsonb`} as "_trailBefore", ${columnsJson(after, columns)} as "_trailAfter"`;
+}
+
+interface ReturnedRow { _trailKey: string; _trailBefore: Record<string, unknown> | string; _trailAfter: Record<string, unknown> | string }
+
+const parsed = (value: Record<string, unknown> | string): Record<string, unknown> => (typeof value === 'string' ? JSON.parse(value) as Record<string, unknown> : value);
+
+/** The entries of the rows a write returned: each field whose value differs, before and after (a new row: its given fields). */
+export function recordWrites(decl: ImportDecl, action: RecordWrite['action'], rows: ReturnedRow[]): RecordWrite[] {
+  const resource = trailResource(decl);
+  const writes: RecordWrite[] = [];
+  for (const row of rows) {
+    const before = parsed(row._trailBefore);
+    const after = parsed(row._trailAfter);
+    const changes: Changes = {};
+    for (const [field, value] of Object.entries(after)) {
+      const old = before[field] ?? null;
+      if (action === 'create' && value === null) continue;
+      if (JSON.stringify(old) !== JSON.stringify(value ?? null)) changes[field] = [old, value ?? null];
+    }
+    if (Object.keys(changes).length) writes.push({ resource, key: String(row._trailKey), action, changes });
+  }
+  return writes;
+}
