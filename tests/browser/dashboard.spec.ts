@@ -112,7 +112,9 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
 
   // the order's details name who accepted it, as the status history does
   await page.goto(`/app/order?open=${autId}`);
-  const details = page.getByRole('dialog', { name: new RegExp(`Zlecenie ${number}`) });
+  const details = page.locator('.modal.details-dialog');
+  // titled by its number, or before it has one by the day it was reported, never by its id
+  await expect(details.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie (AUT\/\d{4}\/\d+|z \d{2}\.\d{2}\.\d{4})$/);
   await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
   await expect(details.locator('[data-list="history"] tbody tr').last()).toContainText('manager');
 });
