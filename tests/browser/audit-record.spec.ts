@@ -51,6 +51,10 @@ test('Dziennik zmian names each record as users know it and opens it, at 1400 px
   await expect(created.locator('[col-id="recordName"]')).toHaveText(login);
   await expect(created.locator('[col-id="recordName"]')).not.toContainText(String(user.id));
   await shot(page, 'audit-record-list-1400');
+  await page.setViewportSize({ width: 900, height: 900 });
+  await expect(created.locator('[col-id="recordName"]')).toBeVisible();
+  await shot(page, 'audit-record-list-900');
+  await page.setViewportSize({ width: 1400, height: 900 });
   await created.getByRole('link', { name: login }).click();
   await expect(page).toHaveURL(new RegExp(`/app/users\\?open=${user.id}$`));
   const preview = page.getByRole('dialog', { name: 'Podgląd użytkownika' });
@@ -98,6 +102,7 @@ test('Dziennik zmian names each record as users know it and opens it, at 1400 px
   await tableLoaded(page);
   await page.locator('.ag-row').filter({ hasText: 'Zmiana statusu' }).filter({ hasText: orderName }).first().locator('.narrow-row-first').click();
   const phoneDetails = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });
+  await expect(phoneDetails.locator('[data-field="recordName"]')).toContainText(orderName);
   await shot(page, 'audit-record-details-390');
   await phoneDetails.locator('[data-field="recordName"]').getByRole('link', { name: orderName }).click();
   await expect(page).toHaveURL(new RegExp(`/app/order\\?open=${order.autId}$`));
