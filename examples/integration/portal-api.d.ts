@@ -5209,6 +5209,8 @@ export interface components {
                 markaModel: string | null;
                 /** @description sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices */
                 netTotal: number | null;
+                /** @description The order as users know it: its number, else the day it was reported ("z 03.12.2026"), in the caller's language; never its internal id. */
+                recordName: string | null;
                 rejestr: string | null;
                 transitions: {
                     id: string;
