@@ -4999,6 +4999,10 @@ export interface components {
             job?: string | null;
             keyId?: number | null;
             recordKey?: string | null;
+            /** @description The record as users know it (a vehicle's registration, an order's number, a user's login …), named when the trail is read from screens/app.json audit.records and the record's entity x-recordName, in the caller's row scope; else its key; null for an entry about no record. */
+            recordName?: string | null;
+            /** @description The portal's path that opens the record (its table with ?open=<key>), or null: none declared, the record gone or out of the caller's sight. */
+            recordOpen?: string | null;
             /**
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
@@ -5205,6 +5209,8 @@ export interface components {
                 markaModel: string | null;
                 /** @description sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices */
                 netTotal: number | null;
+                /** @description The order as users know it: its number, else the day it was reported ("z 03.12.2026"), in the caller's language; never its internal id. */
+                recordName: string | null;
                 rejestr: string | null;
                 transitions: {
                     id: string;

@@ -138,6 +138,17 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
           seen.add(l.id);
         });
         if (typeof timeZone === 'string' && !validTimeZone(timeZone)) problems.push({ file, pointer: '/config/timeZone', reason: `"${timeZone}" is not an IANA time zone` });
+        // "Rekord" of Dziennik zmian (issue 49): an audited resource, a table resource whose entity names its records, a route that opens one
+        const audited = new Set<string>(((schemas['audit-entry']?.properties as any)?.resource?.enum ?? []) as string[]);
+        const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
+        for (const [name, decl] of Object.entries((s.audit?.records ?? {}) as Record<string, { resource: string; open?: string }>)) {
+          const pointer = `/audit/records/${name}`;
+          if (!audited.has(name)) problems.push({ file, pointer, reason: `"${name}" is not an audited resource (the enum of audit-entry's resource)` });
+          const resource = resources[decl.resource];
+          if (!resource) problems.push({ file, pointer: `${pointer}/resource`, reason: `resource "${decl.resource}" does not exist in schemas/resources` });
+          else if (!Array.isArray((schemas[resource.entity] as any)?.['x-recordName'])) problems.push({ file, pointer: `${pointer}/resource`, reason: `entity "${resource.entity}" declares no x-recordName (how its records are named)` });
+          if (decl.open !== undefined && !paths.has(decl.open)) problems.push({ file, pointer: `${pointer}/open`, reason: `"${decl.open}" is not the path of a route` });
+        }
         // config.hiddenColumns names a table screen (or a details list's entity) and columns it has
         for (const [name, ids] of Object.entries((s.config?.hiddenColumns ?? {}) as Record<string, string[]>)) {
           const table = screens[name]?.type === 'table' ? (screens[name] as any).columns : undefined;
@@ -182,11 +193,38 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
       // "x-valueLabels" names the texts of the property's values (the trail's dialogs show them)
       const labels = (property as any)?.['x-valueLabels'];
       if (labels !== undefined) needValueLabels(`schemas/entities/${id}.schema.json`, `/properties/${name}`, id, { id: name, valueLabels: labels });
+      if ((property as any)?.['x-computed'] === true && (property as any)?.['x-filter'] !== false) {
+        problems.push({ file: `schemas/entities/${id}.schema.json`, pointer: `/properties/${name}/x-computed`, reason: 'a computed field is in no view: it needs "x-filter": false (neither filtered nor sorted)' });
+      }
       const target = (property as any)?.['x-sortBy'];
       if (target !== undefined && !(typeof target === 'string' && (schema as any).properties[target])) {
         problems.push({ file: `schemas/entities/${id}.schema.json`, pointer: `/properties/${name}/x-sortBy`, reason: `"${target}" is not a property of "${id}"` });
       }
     }
+  }
+
+  // "x-recordName": how a record is named (runtime/core/record-name.ts): fields of the entity, texts that exist
+  for (const [id, schema] of Object.entries(schemas)) {
+    const ways = (schema as any)?.['x-recordName'];
+    if (ways === undefined) continue;
+    const file = `schemas/entities/${id}.schema.json`;
+    if (!Array.isArray(ways)) {
+      problems.push({ file, pointer: '/x-recordName', reason: 'must be a list of ways to name a record: { "fields": [...], "text"?: "ns:key" }' });
+      continue;
+    }
+    ways.forEach((way: any, i: number) => {
+      if (!way || !Array.isArray(way.fields) || way.fields.length === 0) {
+        problems.push({ file, pointer: `/x-recordName/${i}`, reason: 'a way names at least one field ("fields")' });
+        return;
+      }
+      way.fields.forEach((f: any, j: number) => {
+        const field = typeof f === 'string' ? f : f?.id;
+        if (typeof field !== 'string') problems.push({ file, pointer: `/x-recordName/${i}/fields/${j}`, reason: 'a field is its name or { "id", "format": "date" | "datetime" }' });
+        else needField(file, `/x-recordName/${i}/fields/${j}`, id, field);
+        if (typeof f === 'object' && f?.format !== undefined && f.format !== 'date' && f.format !== 'datetime') problems.push({ file, pointer: `/x-recordName/${i}/fields/${j}/format`, reason: 'format is "date" or "datetime"' });
+      });
+      if (way.text !== undefined) needKey(file, `/x-recordName/${i}/text`, way.text);
+    });
   }
 
   for (const r of Object.values(resources)) {

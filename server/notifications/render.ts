@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { orderTotals } from '../../runtime/core/order-values.ts';
 import { dateTimeText } from '../../runtime/core/date-text.ts';
+import { recordNameOf } from '../../runtime/core/record-name.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { currencyOf, localeOf, timeZoneOf } from '../config/locale.ts';
@@ -131,6 +132,19 @@ async function visibleTotal(context: RenderContext, record: Record<string, unkno
   return money.format(orderTotals(positions).total);
 }
 
+/**
+ * `{{recordName}}`: the record as users know it, as its details dialog is titled (its entity's
+ * x-recordName, runtime/core/record-name.ts) — an order by its number, before it has one by its day
+ * ("z 03.12.2026"), in the recipient's language; never its internal id.
+ */
+export function recordNameVar(context: RenderContext, record: Record<string, unknown>): { recordName?: string } {
+  const { event, variant } = context;
+  const resource = event.resource ? variant.bundle.resources[event.resource] : undefined;
+  if (!resource) return {};
+  const name = recordNameOf(variant.bundle.schemas[resource.entity], record, variant.t, timeZoneOf(variant.bundle.config));
+  return name === null ? {} : { recordName: name };
+}
+
 /** The renderer of an event about a record (an order, a damage): its texts filled from the record as the recipient may see it. */
 export const renderRecordEvent: Renderer = async (context) => {
   const { app, event, variant, recipient, notification } = context;
@@ -143,6 +157,7 @@ export const renderRecordEvent: Renderer = async (context) => {
   const vars = {
     ...textValues(record, variant.bundle.config),
     ...textValues(notification.payload, variant.bundle.config),
+    ...recordNameVar(context, record),
     appName: appNameOf(variant.bundle),
   };
   const paragraphs = variant.t(event.body, vars).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);

@@ -32,6 +32,17 @@ export const MAX_BLOCK = 1000;
 /** Counts are exact up to this many rows unless screens/app.json sets `tables.countCap`. */
 export const DEFAULT_COUNT_CAP = 100_000;
 
+/**
+ * Fields of a resource's rows that no view holds, filled after a block is read (their entity
+ * properties say `"x-computed": true` and `"x-filter": false`): "Rekord" of Dziennik zmian names each
+ * entry's record as users know it (server/audit/record-names.ts). `needs` are the view's columns the
+ * extension reads, selected whenever it runs (an export of the computed column alone).
+ */
+export interface RowExtension {
+  needs: readonly string[];
+  extend(rows: Record<string, unknown>[], session: Session): Promise<void>;
+}
+
 /** The request's rowParams and a block as /table2 answers it (`count`/`estimated` only for the first block, `cursor` when more rows may follow): schemas/api/row-params and table-page. */
 export type { RowParams, TablePage };
 
@@ -51,14 +62,23 @@ function createTableQueries(app: FastifyInstance) {
     return { resources, resource, entity, columns: columnsFromSchema(entity) };
   };
 
+  const extensions = new Map<string, RowExtension>();
+
   /** The columns a block reads: every entity property, or only those a caller needs (an export's columns). */
   const selection = (name: string, entity: Record<string, any>, fields?: readonly string[]) => {
     // a colour field of a reminder rule is computed from the rule, never read as stored (server/reminders/colors.ts)
     const { bundle } = app.config;
     const computed = colorColumns(bundle.screens.reminders as unknown as RemindersFile | undefined, name, dayIn(app.clock(), timeZoneOf(bundle.config)));
-    return (fields ?? Object.keys(entity.properties))
-      .filter((p) => Object.hasOwn(entity.properties, p))
+    const wanted = [...(fields ?? Object.keys(entity.properties)), ...(extensions.get(name)?.needs ?? [])];
+    return [...new Set(wanted)]
+      .filter((p) => Object.hasOwn(entity.properties, p) && entity.properties[p]?.['x-computed'] !== true)
       .map((p) => (computed.get(p) ?? sql.ref(p)).as(p));
+  };
+  /** Fills the computed fields of a resource's rows, when an extension is registered for it. */
+  const extended = async (name: string, rows: Record<string, unknown>[], session: Session) => {
+    const extension = extensions.get(name);
+    if (extension && rows.length) await extension.extend(rows, session);
+    return rows;
   };
 
   /**
@@ -136,7 +156,7 @@ function createTableQueries(app: FastifyInstance) {
       after: fit && fit.p === offset && fit.k !== undefined ? { s: fit.s, k: fit.k } : undefined,
       total: fit?.n,
     });
-    const rows = block.rows.map((r) => normaliseRow(r, entity));
+    const rows = await extended(name, block.rows.map((r) => normaliseRow(r, entity)), session);
 
     let total = fit?.n;
     let counted: RowCount | undefined;
@@ -177,7 +197,7 @@ function createTableQueries(app: FastifyInstance) {
       .executeTakeFirst();
     // Outside the caller's scope is answered as if the row did not exist (ACCESS.md).
     if (!row) throw new HttpError(404, t('errors:notFound'));
-    return normaliseRow(row, entity);
+    return (await extended(name, [normaliseRow(row, entity)], session))[0]!;
   }
 
   /**
@@ -195,7 +215,12 @@ function createTableQueries(app: FastifyInstance) {
     return row !== undefined;
   }
 
-  return { page, rows, count, byId, isVisible };
+  /** Registers the extension that fills a resource's computed fields (one per resource). */
+  function extendRows(name: string, extension: RowExtension): void {
+    extensions.set(name, extension);
+  }
+
+  return { page, rows, count, byId, isVisible, extendRows };
 }
 
 export type TableQueries = ReturnType<typeof createTableQueries>;

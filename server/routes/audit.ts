@@ -12,6 +12,7 @@ import { fieldNamer, type ValueNamers } from '../audit/labels.ts';
 import { scopeLabeller } from '../integration/scope-labels.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
+import { nameRecords, registerRecordNames } from '../audit/record-names.ts';
 
 /** The newest entries a record's history shows; older ones are in Dziennik zmian. */
 export const HISTORY_LIMIT = 200;
@@ -30,6 +31,8 @@ const valueNamers = (bundle: Bundle, t: (key: string, vars?: Record<string, unkn
 
 export default async function auditRoutes(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
+  // "Rekord" of the list names and opens each entry's record (server/audit/record-names.ts)
+  registerRecordNames(app);
 
   app.get<{ Params: { id: string } }>('/api/audit/:id/changes', {
     config: { access: { roles: ['ADMIN' as const] }, readOnly: true, operation: { resource: 'audit', action: 'changes', summary: 'One trail entry with its change field by field' } },
@@ -44,8 +47,9 @@ export default async function auditRoutes(app: FastifyInstance) {
       const { changes: _changes, ...entry } = row;
       const names = fieldNamer(app.config.bundle, t, valueNamers(app.config.bundle, t));
       const resource = row.resource ?? '';
+      const [record] = await nameRecords(app, request.session!, [{ id: Number(row.id), resource: row.resource, recordKey: row.recordKey, changes: stored ?? null }], t);
       return {
-        entry,
+        entry: { ...entry, ...record },
         changes: Object.entries(stored ?? {}).map(([field, [before, after]]) => ({
           field, label: names.label(resource, field), before: names.value(resource, field, before), after: names.value(resource, field, after),
         })),

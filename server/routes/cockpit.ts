@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/session.ts';
 import { timeZoneOf } from '../config/locale.ts';
+import { recordNameOf } from '../../runtime/core/record-name.ts';
 import { cockpitWindow, roundMoney } from '../repositories/cockpit.ts';
 import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
 import { scopeOfResource } from './scopes.ts';
@@ -129,7 +130,10 @@ export default async function cockpitRoutes(app: FastifyInstance) {
         rows: found.map(({ order, net, klientNazwa }) => {
           const record = order as Record<string, unknown> & { status: number };
           return {
-            autId: order.autId, autNr: order.autNr, rejestr: order.rejestr,
+            autId: order.autId, autNr: order.autNr,
+            // the order as users know it: its number, else its day (never its id; runtime/core/record-name.ts)
+            recordName: recordNameOf(app.config.bundle.schemas.order, record, (key, vars) => app.config.t(key, vars), timeZoneOf(app.config.bundle.config)),
+            rejestr: order.rejestr,
             markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null, klientNazwa,
             zgloData: order.zgloData, zgloInterwNazwa: order.zgloInterwNazwa,
             netTotal: r.isHidden(who, record, 'totals') ? null : net,

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type DemoAccount, type TestApp } from '../support/test-app.ts';
+import { dateText } from '../../runtime/core/date-text.ts';
 
 describe('the bell and the notification settings', () => {
   let t: TestApp;
@@ -18,6 +19,10 @@ describe('the bell and the notification settings', () => {
     const res = await t.call('POST', `/api/order/${autId}/transition`, { token: await as('doradca'), body: { to: 1 } });
     expect(res.statusCode).toBe(200);
   };
+
+  /** The day an order was reported, as the portal writes it: an order without a number is named by it. */
+  const reported = async (autId: number) =>
+    dateText(new Date((await t.app.db.selectFrom('service_order').select('zgloData').where('autId', '=', autId).executeTakeFirstOrThrow()).zgloData), 'Europe/Warsaw');
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -31,9 +36,10 @@ describe('the bell and the notification settings', () => {
     expect((await get('manager', '/api/notifications/unread-count')).json()).toEqual({ unread: 2 });
     const list = (await get('manager', '/api/notifications')).json();
     expect(list).toMatchObject({ total: 2, unread: 2 });
+    // orders 1 and 4 have no number yet: each is named by the day it was reported, never by its id (which only the link holds)
     expect(list.items.map((i: any) => [i.event, i.title, i.text, i.link, i.readAt])).toEqual([
-      ['orderAwaitingAcceptance', 'Zlecenie czeka na akceptację', 'Zlecenie 4 – WZ12345 (Škoda Octavia)', '/app/order?open=4', null],
-      ['orderAwaitingAcceptance', 'Zlecenie czeka na akceptację', 'Zlecenie 1 – WZ12345 (Škoda Octavia)', '/app/order?open=1', null],
+      ['orderAwaitingAcceptance', 'Zlecenie czeka na akceptację', `Zlecenie z ${await reported(4)} – WZ12345 (Škoda Octavia)`, '/app/order?open=4', null],
+      ['orderAwaitingAcceptance', 'Zlecenie czeka na akceptację', `Zlecenie z ${await reported(1)} – WZ12345 (Škoda Octavia)`, '/app/order?open=1', null],
     ]);
     // another client's manager has none, and cannot mark this one read
     expect((await get('manager2', '/api/notifications')).json()).toEqual({ total: 0, unread: 0, items: [] });
@@ -49,6 +55,23 @@ describe('the bell and the notification settings', () => {
     expect((await get('manager', '/api/notifications?unread=true')).json().items.map((i: any) => i.link)).toEqual(['/app/order?open=1']);
     expect((await t.call('POST', '/api/notifications/read-all', { token: await as('manager') })).json()).toEqual({ updated: 1 });
     expect((await get('manager', '/api/notifications/unread-count')).json()).toEqual({ unread: 0 });
+  });
+
+  it('names an order in the reader\'s language: by its number, else by its day (English, Ukrainian)', async () => {
+    const day = await reported(1);
+    const texts = async () => (await get('manager', '/api/notifications')).json().items.filter((i: any) => i.link === '/app/order?open=1').map((i: any) => i.text);
+    try {
+      expect((await t.call('PUT', '/api/account/language', { token: await as('manager'), body: { language: 'en' } })).statusCode).toBe(200);
+      expect(await texts()).toContain(`Order dated ${day} – WZ12345 (Škoda Octavia)`);
+      expect((await t.call('PUT', '/api/account/language', { token: await as('manager'), body: { language: 'uk' } })).statusCode).toBe(200);
+      expect(await texts()).toContain(`Замовлення від ${day} – WZ12345 (Škoda Octavia)`);
+      // once authorised, the number names it in every language
+      await t.app.db.updateTable('service_order').set({ autNr: 'AUT/2026/0000777' }).where('autId', '=', 1).execute();
+      expect(await texts()).toContain('Замовлення AUT/2026/0000777 – WZ12345 (Škoda Octavia)');
+    } finally {
+      await t.app.db.updateTable('service_order').set({ autNr: null }).where('autId', '=', 1).execute();
+      await t.call('PUT', '/api/account/language', { token: await as('manager'), body: { language: 'pl' } });
+    }
   });
 
   it('names each recipient in the administrators\' log as the tables name people, surname and first name, beside the login', async () => {

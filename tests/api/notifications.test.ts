@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partsOf, startTestSmtp, useTestSmtp, type ReceivedMail, type TestSmtp } from '../support/smtp.ts';
 import { startTestApp, type DemoAccount, type TestApp } from '../support/test-app.ts';
+import { dateText } from '../../runtime/core/date-text.ts';
 
 const PUBLIC_URL = 'https://portal.example.pl';
 const MANAGERS_KL001 = ['anna.nowak@transbud.pl', 'ewa.nowicka@transbud.pl'];
@@ -39,6 +40,12 @@ describe('notifications: who gets what, by e-mail', () => {
   const recipients = (mails: ReceivedMail[]) => mails.flatMap((m) => m.to).sort();
   const transition = async (who: DemoAccount, autId: number, to: number) =>
     t.call('POST', `/api/order/${autId}/transition`, { token: await as(who), body: { to } });
+  /** An order as the mails name it: its number, else the day it was reported ("z 01.12.2026"); never its id. */
+  const named = async (autId: number) => {
+    const o = await t.app.db.selectFrom('service_order').select(['autNr', 'zgloData']).where('autId', '=', autId).executeTakeFirstOrThrow();
+    return o.autNr ?? `z ${dateText(new Date(o.zgloData), 'Europe/Warsaw')}`;
+  };
+  const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
@@ -54,22 +61,26 @@ describe('notifications: who gets what, by e-mail', () => {
 
   it('a confirmed estimate reaches its reporter; the order submitted for acceptance reaches the client\'s managers, and no one else', async () => {
     expect((await t.call('GET', '/api/order/confirm-pricing/1', { token: await as('doradca') })).statusCode).toBe(200);
-    const confirmed = await mailsAbout(/^Kosztorys zlecenia 1 \(WZ12345\) został zatwierdzony$/, 1);
+    const one = await named(1);
+    expect(one).toMatch(/^z \d{2}\.\d{2}\.\d{4}$/); // order 1 has no number yet
+    const confirmed = await mailsAbout(new RegExp(`^Kosztorys zlecenia ${re(one)} \\(WZ12345\\) został zatwierdzony$`), 1);
     expect(recipients(confirmed)).toEqual([DRIVER]);
 
     expect((await transition('doradca', 1, 1)).statusCode).toBe(200);
-    const awaiting = await mailsAbout(/^Zlecenie 1 \(WZ12345\) czeka na Twoją akceptację$/, 2);
+    const awaiting = await mailsAbout(new RegExp(`^Zlecenie ${re(one)} \\(WZ12345\\) czeka na Twoją akceptację$`), 2);
     expect(recipients(awaiting)).toEqual(MANAGERS_KL001);
     const mail = awaiting[0];
     const { text, html } = partsOf(mail);
-    expect(text).toContain('Zlecenie 1 dla pojazdu WZ12345 (Škoda Octavia) czeka na akceptację fleet managera.');
+    expect(text).toContain(`Zlecenie ${one} dla pojazdu WZ12345 (Škoda Octavia) czeka na akceptację fleet managera.`);
     // links from PUBLIC_URL, never from a request's Host; the record and the recipient's settings
     expect(text).toContain(`Otwórz w portalu: ${PUBLIC_URL}/app/order?open=1`);
     expect(text).toContain(`Zmień ustawienia powiadomień: ${PUBLIC_URL}/app/account/notifications`);
     expect(html).toMatch(new RegExp(`<a href="${PUBLIC_URL}/app/order\\?open=1" style="display:inline-block[^"]*">Otwórz zlecenie w portalu</a>`));
     expect(html).toContain('Partner CFM');
     // the facts a manager needs without opening the portal: which order, which vehicle, its type, status and date
-    expect(text).toContain('Zlecenie: 1\nPojazd: WZ12345 (Škoda Octavia)\n');
+    expect(text).toContain(`Zlecenie: ${one}\nPojazd: WZ12345 (Škoda Octavia)\n`);
+    // the order's internal id is in its link only, never in what a person reads
+    expect(mail.subject + text.replace(/\S*\?open=1\b/g, '')).not.toMatch(/lecenie:? 1\b|zlecenia 1\b/);
     expect(text).toMatch(/\nStatus: Oczekuje na akceptację Fleet Managera\n/);
     expect(text).toMatch(/\nZgłoszono: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2}\n/);
     expect(html).toMatch(/class="fact-label"[^>]*>Pojazd<\/td><td class="fact-value"[^>]*>WZ12345 \(Škoda Octavia\)<\/td>/);
@@ -82,7 +93,7 @@ describe('notifications: who gets what, by e-mail', () => {
   it('a decision on the order reaches its reporter and the advisors of its station', async () => {
     const before = smtp.received.length;
     expect((await transition('manager', 1, 2)).statusCode).toBe(200);
-    const accepted = await mailsAbout(/^Zlecenie 1 \(WZ12345\): /, 2);
+    const accepted = await mailsAbout(new RegExp(`^Zlecenie ${re(await named(1))} \\(WZ12345\\): `), 2);
     expect(recipients(accepted)).toEqual([ADVISOR_SS01, DRIVER].sort());
     expect(smtp.received.length - before).toBe(2);
     // a driver cannot open the orders table: his mail leads to his vehicle's panel, which opens the order
@@ -96,7 +107,9 @@ describe('notifications: who gets what, by e-mail', () => {
     // order 2 (priced, cenaWidoczna T) back before its submission
     await t.app.db.updateTable('service_order').set({ status: 0 }).where('autId', '=', 2).execute();
     expect((await transition('doradca', 2, 1)).statusCode).toBe(200);
-    const mails = await mailsAbout(/^Zlecenie 2 \(WZ12345\) czeka na Twoją akceptację$/, 2);
+    // order 2 is authorised: its number names it
+    expect(await named(2)).toMatch(/^AUT\/\d{4}\/0000002$/);
+    const mails = await mailsAbout(new RegExp(`^Zlecenie ${re(await named(2))} \\(WZ12345\\) czeka na Twoją akceptację$`), 2);
     for (const mail of mails) expect(partsOf(mail).text).toMatch(/Wartość netto kosztorysu: 753,00\s*zł/);
   }, 60_000);
 
@@ -137,7 +150,7 @@ describe('notifications: who gets what, by e-mail', () => {
     try {
       const settings = { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpUser: 'portal', smtpPassword: 'smtp-haslo', smtpEmail: 'portal@partnercfm.pl', smtpSsl: 'OFF' };
       expect((await t.call('PUT', '/api/settings/email', { token: await as('admin'), body: settings })).statusCode).toBe(200);
-      const mails = await mailsAbout(/^Zlecenie 4 \(WZ12345\) czeka na Twoją akceptację$/, 1);
+      const mails = await mailsAbout(new RegExp(`^Zlecenie ${re(await named(4))} \\(WZ12345\\) czeka na Twoją akceptację$`), 1);
       expect(recipients(mails)).toEqual(['ewa.nowicka@transbud.pl']);
       expect(await rows()).toEqual([
         { login: 'manager', state: 'skipped', lastError: 'NOT_VISIBLE' },

@@ -74,7 +74,9 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
   // (cenaWidoczna T); no other journey decides it
   const row = inbox.locator('tbody tr').filter({ hasNotText: 'w ramach kontraktu' }).first();
   await expect(row).toBeVisible();
+  // the order as the manager knows it: its number, else the day it was reported — never its id (issue 49)
   const number = (await row.locator('td').first().innerText()).trim();
+  expect(number).toMatch(/^(AUT\/\d{4}\/\d+|z \d{2}\.\d{2}\.\d{4})$/);
   const autId = await row.getAttribute('data-key');
   const plate = (await row.locator('td').nth(1).innerText()).trim();
   const value = (await row.locator('td').nth(5).innerText()).trim();
@@ -94,7 +96,7 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
   await expectAccessible(page);
   await confirm.getByRole('button', { name: 'Nie' }).click();
   await expect(confirm).toBeHidden();
-  await expect(inbox.getByRole('cell', { name: number, exact: true })).toBeVisible();
+  await expect(inbox.locator(`tbody tr[data-key="${autId}"]`)).toBeVisible();
 
   // where the manager may not see the price, the question says it is settled under the contract
   const hidden = inbox.locator('tbody tr').filter({ hasText: 'w ramach kontraktu' }).first();
@@ -107,12 +109,14 @@ test('a manager accepts an order from the approval inbox: Tak/Nie, the Polish to
   await row.getByRole('button', { name: 'Akceptuj', exact: true }).click();
   await confirm.getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, /Zmieniono status zlecenia/)).toBeVisible();
-  await expect(inbox.getByRole('cell', { name: number, exact: true })).toHaveCount(0);
+  await expect(inbox.locator(`tbody tr[data-key="${autId}"]`)).toHaveCount(0);
   await expect.poll(async () => Number((await tile.innerText()).replace(/\D/g, ''))).toBe(before - 1);
 
   // the order's details name who accepted it, as the status history does
   await page.goto(`/app/order?open=${autId}`);
-  const details = page.getByRole('dialog', { name: new RegExp(`Zlecenie ${number}`) });
+  const details = page.locator('.modal.details-dialog');
+  // titled by its number, or before it has one by the day it was reported, never by its id
+  await expect(details.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie (AUT\/\d{4}\/\d+|z \d{2}\.\d{2}\.\d{4})$/);
   await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
   await expect(details.locator('[data-list="history"] tbody tr').last()).toContainText('manager');
 });

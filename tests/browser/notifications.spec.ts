@@ -9,13 +9,14 @@
 import { type Page } from '@playwright/test';
 import { partsOf, startTestSmtp, type ReceivedMail } from '../support/smtp.ts';
 import { PORT } from './ports.ts';
+import { dateText } from '../../runtime/core/date-text.ts';
 import { apiAs, axeScan, expect, rowCount, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const PLATE = 'WZ20013';
-/** The order the first journey hands to the fleet manager (its number, read from its dialog). */
-let orderNumber = '';
+/** The order the first journey hands to the fleet manager (its id, read from the address its notification opens). */
+let orderId = '';
 const bell = (page: Page) => page.getByTestId('notification-bell');
 const panel = (page: Page) => page.getByRole('dialog', { name: 'Powiadomienia' });
 
@@ -40,8 +41,9 @@ test('an advisor submits an estimate; the manager\'s bell shows it, marking all 
   await order.getByRole('button', { name: 'Przekaż do akceptacji Fleet Managera' }).click();
   await advisor.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
   await expect(toast(advisor, 'Zmieniono status zlecenia na: Oczekuje na akceptację Fleet Managera')).toBeVisible();
-  const number = (await order.getByRole('heading', { level: 2 }).innerText()).replace(/\D/g, '');
-  orderNumber = number;
+  // titled by its number, or before it has one by the day it was reported — never by its internal id
+  const title = await order.getByRole('heading', { level: 2 }).innerText();
+  expect(title).toMatch(/^Zlecenie (AUT\/\d{4}\/\d+|z \d{2}\.\d{2}\.\d{4})$/);
   await advisor.close();
 
   // the manager's bell counts it and names the count in words
@@ -72,9 +74,10 @@ test('an advisor submits an estimate; the manager\'s bell shows it, marking all 
   // a click opens the order's details on the orders table
   await item.click();
   await expect(panel(page)).toBeHidden();
-  await expect(page).toHaveURL(new RegExp(`/app/order\\?open=${number}$`));
+  await expect(page).toHaveURL(/\/app\/order\?open=\d+$/);
+  orderId = new URL(page.url()).searchParams.get('open')!;
   const details = page.locator('.modal.details-dialog');
-  await expect(details.getByRole('heading', { level: 2 })).toHaveText(`Zlecenie ${number}`);
+  await expect(details.getByRole('heading', { level: 2 })).toHaveText(title);
   await expect(details.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację Fleet Managera');
   // closing the dialog drops the record from the address
   await details.getByRole('button', { name: 'Zamknij' }).last().click();
@@ -83,10 +86,10 @@ test('an advisor submits an estimate; the manager\'s bell shows it, marking all 
 
 test('a record outside the caller\'s rows named in the address gets the server\'s message, not a crash', async ({ page }) => {
   // manager2 manages another client: the first journey's order is not among his rows
-  expect(orderNumber).not.toBe('');
+  expect(orderId).not.toBe('');
   await submitLogin(page, { login: 'manager2', password: 'Manager123!', choice: 'Fleet Manager' });
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
-  await page.goto(`/app/order?open=${orderNumber}`);
+  await page.goto(`/app/order?open=${orderId}`);
   const details = page.locator('.modal.details-dialog');
   await expect(details.getByRole('alert')).toContainText(/Nie znaleziono|nie istnieje|Brak/);
   await details.getByRole('button', { name: 'Zamknij' }).last().click();
@@ -231,13 +234,19 @@ test('the driver\'s e-mail about his order: the facts he needs, one button that 
     await advisor.post(`/order/${order.autId}/transition`, { to: 1 });
     const manager = await apiAs(request, 'manager', 'Manager123!', 'MANAGER');
     await manager.post(`/order/${order.autId}/transition`, { to: 2 });
+    // a driver's order has no number yet: the mail names it by the day it was reported, as its dialog's title does
+    expect(order.autNr).toBeNull();
+    const { order: stored } = await driver.get(`/order/details/${order.autId}`);
+    const name = `z ${dateText(new Date(stored.zgloData), 'Europe/Warsaw')}`;
 
     let mail: ReceivedMail;
     do mail = await smtp.nextMail(30_000);
-    while (!(mail.to.includes('jan.kowalski@transbud.pl') && mail.subject === `Zlecenie ${order.autId} (WZ12345): Zaakceptowano przez Fleet Managera`));
+    // other journeys' orders of this driver from today read alike: this one is the mail whose link opens it
+    while (!(mail.to.includes('jan.kowalski@transbud.pl') && mail.subject === `Zlecenie ${name} (WZ12345): Zaakceptowano przez Fleet Managera`
+      && partsOf(mail).text.includes(`?open=${order.autId}\n`)));
     const { text, html } = partsOf(mail);
     // the text part: what, which vehicle, status, date, the price he may see, and the link
-    expect(text).toContain(`Zlecenie: ${order.autId}\nPojazd: WZ12345 (Škoda Octavia)\nRodzaj: `);
+    expect(text).toContain(`Zlecenie: ${name}\nPojazd: WZ12345 (Škoda Octavia)\nRodzaj: `);
     expect(text).toContain('\nStatus: Zaakceptowano przez Fleet Managera\n');
     expect(text).toMatch(/\nWartość netto kosztorysu: 360,00\s*zł\n/);
     const link = /<a href="([^"]+)" style="display:inline-block[^"]*">Otwórz zlecenie w portalu<\/a>/.exec(html)?.[1];
@@ -266,7 +275,7 @@ test('the driver\'s e-mail about his order: the facts he needs, one button that 
     // the button opens the order's details over his vehicle's panel (he has no orders table)
     const driverPage = await browser.newPage();
     await signedIn(driverPage, 'kierowca', new URL(link!).pathname + new URL(link!).search);
-    const details = driverPage.getByRole('dialog', { name: new RegExp(`Zlecenie ${order.autId}`) });
+    const details = driverPage.getByRole('dialog', { name: `Zlecenie ${name}` });
     await expect(details.locator('[data-field="statusZnaczenie"]')).toContainText('Zaakceptowano przez Fleet Managera');
     await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
     await expect(driverPage.locator('[data-screen="vehicle-panels"]')).toBeVisible();

@@ -38,7 +38,8 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   await expect(page.locator('.ag-cell[col-id="statusZnaczenie"]').filter({ hasText: /^Autoryzowano$/ }).first()).toHaveClass(/cell-highlight-success/);
   // the technical inspection of WZ67890 awaits the manager (status 1); its prices are hidden (cenaWidoczna N)
   const dialog = await openOrder(page, { rejestr: 'WZ67890' });
-  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie \d+$/);
+  // not yet authorised: titled by the day it was reported, never by its id (issue 49)
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie z \d{2}\.\d{2}\.\d{4}$/);
   await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację Fleet Managera');
   // the history shows the station's move that brought the order here
   const history = dialog.locator('[data-list="history"]');

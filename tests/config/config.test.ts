@@ -191,6 +191,38 @@ describe('configuration', () => {
     ]));
   });
 
+  it('refuses a record name of fields its entity lacks or texts that do not exist, and Dziennik zmian\'s records of an unknown resource or route (issue 49)', () => {
+    const root = copyConfig();
+    made.push(root);
+    const edit = (rel: string, change: (json: any) => void) => {
+      const file = join(root, rel);
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      change(json);
+      write(file, json);
+    };
+    edit('schemas/entities/car.schema.json', (e) => (e['x-recordName'] = [{ fields: ['nrRejestracyjny'] }, { fields: ['rejestr'], text: 'car:noSuchName' }]));
+    edit('screens/app.json', (a) => {
+      a.audit.records.order.open = '/app/zlecenia';
+      a.audit.records['no-such-trail'] = { resource: 'car' };
+      a.audit.records.email = { resource: 'no-such-resource' };
+      a.audit.records.import = { resource: 'contract' };
+    });
+    let problems: string[] = [];
+    try {
+      loadBundle({ root });
+    } catch (e) {
+      problems = (e as ConfigError).problems.map((p) => `${p.file} ${p.pointer} ${p.reason}`);
+    }
+    expect(problems).toEqual(expect.arrayContaining([
+      'schemas/entities/car.schema.json /x-recordName/0/fields/0 field "nrRejestracyjny" is not in the entity schema "car"',
+      'schemas/entities/car.schema.json /x-recordName/1/text text key "car:noSuchName" is missing from locales/pl',
+      'screens/app.json /audit/records/order/open "/app/zlecenia" is not the path of a route',
+      'screens/app.json /audit/records/no-such-trail "no-such-trail" is not an audited resource (the enum of audit-entry\'s resource)',
+      'screens/app.json /audit/records/email/resource resource "no-such-resource" does not exist in schemas/resources',
+      'screens/app.json /audit/records/import/resource entity "contract" declares no x-recordName (how its records are named)',
+    ]));
+  });
+
   it('refuses to start a variant that does not exist', () => {
     expect(() => loadBundle({ root: ROOT, variant: 'no-such-variant' })).toThrow(/variant folder does not exist/);
   });

@@ -222,6 +222,10 @@ export interface CockpitApprovalInbox {
   rows: {
     autId: number;
     autNr: string | null;
+    /**
+     * The order as users know it: its number, else the day it was reported ("z 03.12.2026"), in the caller's language; never its internal id.
+     */
+    recordName: string | null;
     rejestr: string | null;
     markaModel: string | null;
     /**

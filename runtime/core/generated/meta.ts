@@ -128,6 +128,25 @@ export interface AppFile {
      * Days an entry of the trail is kept; a daily job removes older ones (the oldest first, recorded in the trail). At least 90: a trail shorter than a quarter answers no auditor; the database itself never lets an entry younger than 30 days go.
      */
     keepDays: number;
+    /**
+     * "Rekord" of Dziennik zmian (issue 49): per audited resource (the trail's resource code), which table resource holds its records — whose entity's x-recordName names a record as users know it, read in the caller's own row scope — and the route that opens one (<open>?open=<key>, as the links of e-mails do). A resource not named here shows its key.
+     */
+    records?: {
+      [k: string]: {
+        /**
+         * The table resource (schemas/resources) whose row is the record: its source, key, row scope and entity.
+         */
+        resource: string;
+        /**
+         * parent: the entry's key is a child's, <parent key>/<child key> (an order's position), and names the parent record.
+         */
+        key?: "record" | "parent";
+        /**
+         * The path of a route whose table opens a record named by ?open=<key> (its row action's idField is the resource's key).
+         */
+        open?: string;
+      };
+    };
   };
   /**
    * The notifications bell of the top bar (docs/decisions.md, "Notifications in the browser (issue 25)").
@@ -484,6 +503,10 @@ export interface Field {
    * A field of the record holding an alert colour for this value.
    */
   colorField?: string;
+  /**
+   * A field of the record holding a path inside the portal (Dziennik zmian's recordOpen): the value is a link that opens it; without a path the value is text.
+   */
+  linkField?: string;
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   /**
@@ -2934,6 +2957,13 @@ export type Tone = "primary" | "secondary" | "success" | "warning" | "danger" | 
  * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
  */
 export type Cell =
+  | {
+      type: "link";
+      /**
+       * The field holding a path inside the portal (Dziennik zmian's recordOpen: /app/order?open=12): the cell's text is a link to it, which opens it instead of the row's own action; a row without a path shows the text alone. On a phone the row's line shows the same link.
+       */
+      hrefField: string;
+    }
   | {
       type: "icon";
       /**

@@ -12,6 +12,8 @@ import { useConfig } from '../config/ConfigContext';
 import type { FieldDecl } from '../config/bundle';
 import { formatKindFor, formatValue } from '../format';
 import { EmptyState } from './EmptyState';
+import { PortalLink } from './table/cells/LinkCell';
+import { portalPath } from './table/cells/portal-path';
 
 const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 
@@ -52,7 +54,9 @@ export function FieldGrid({ fields, record, entity, ctx, columns = { sm: 2, lg: 
             <dt>{t(field.label ?? fieldLabelKey(entity, field.id))}</dt>
             <dd className="mb-0">
               {color && <span className="alert-marker" style={{ backgroundColor: color }} aria-hidden="true" data-color={color} />}
-              {formatValue(record[field.id], kind, t, field.emptyText ? t(field.emptyText) : undefined, field.valueLabels)}
+              {field.linkField && portalPath(record[field.linkField])
+                ? <PortalLink to={portalPath(record[field.linkField])!}>{formatValue(record[field.id], kind, t, undefined, field.valueLabels)}</PortalLink>
+                : formatValue(record[field.id], kind, t, field.emptyText ? t(field.emptyText) : undefined, field.valueLabels)}
             </dd>
           </Col>
         );

@@ -34,6 +34,8 @@ import { buttonInstances, dialogRecord, titleValue, type ButtonInstance } from '
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import type { FormatKind } from '../../../core/format-kind';
 import { RecordList } from './RecordList';
+import { recordNameOf } from '../../../core/record-name';
+import { formatSettings } from '../../format-settings';
 
 type Data = Record<string, unknown>;
 
@@ -94,7 +96,7 @@ function titleValues(record: Data, fields: { id: string; format?: FormatKind; va
 
 export default function DetailsDialog({ screen, screenId, params, opening, onClose, onChanged }: ScreenProps<DetailsDialogDecl>) {
   const { t } = useTranslation();
-  const { conditions } = useConfig();
+  const { conditions, bundle } = useConfig();
   const navigateTo = useNavigateTo();
   const titleId = useId();
   const [version, setVersion] = useState(0);
@@ -126,8 +128,15 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   const firstEnabled = tabs.find((x) => !x.disabled)?.tab.id;
   const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
   const footer = record ? buttonInstances(screen.actions, record, conditions, ctx) : [];
+  // {{recordName}}: the record as users know it (its entity's x-recordName: an order by its number, else its day)
+  const recordName = record ? recordNameOf(bundle.schemas[screen.entity] as never, record, t, formatSettings().timeZone) : null;
   const title = screen.title
-    ? t(screen.title, { ...(record ?? {}), title: record ? titleValue(record, screen.titleField) : '', ...(record ? titleValues(record, screen.titleValues, t) : {}) })
+    ? t(screen.title, {
+      ...(record ?? {}),
+      title: record ? titleValue(record, screen.titleField) : '',
+      ...(recordName !== null ? { recordName } : {}),
+      ...(record ? titleValues(record, screen.titleValues, t) : {}),
+    })
     : '';
 
   /** Runs a button's action on its row; a dialog opened from here gets the dialog's record as its parent. */

@@ -39,6 +39,7 @@ export const detailsDialogChecks = screenChecks('details-dialog', (s, ctx) => {
         ctx.needField(`${ptr}/id`, s.entity, f.id);
         ctx.needValueLabels(ptr, s.entity, f);
         if (f.colorField) ctx.needField(`${ptr}/colorField`, s.entity, f.colorField);
+        if (f.linkField) ctx.needField(`${ptr}/linkField`, s.entity, f.linkField);
         if (!f.label) ctx.needKey(ptr, fieldLabelKey(s.entity, f.id));
       }),
     );

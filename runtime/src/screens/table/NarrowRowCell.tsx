@@ -1,5 +1,6 @@
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import type { NarrowPart } from './narrow';
+import { PortalLink } from './cells/LinkCell';
 
 /** A row on a phone (narrow.ts): its lines, the first in bold, a labelled value after its header. */
 export function NarrowRowCell(props: CustomCellRendererProps & { lines: (row: Record<string, unknown> | undefined) => NarrowPart[][] }) {
@@ -11,7 +12,7 @@ export function NarrowRowCell(props: CustomCellRendererProps & { lines: (row: Re
           {line.map((part, j) => (
             <span key={j} className={part.joined ? 'narrow-row-part narrow-row-part--joined' : 'narrow-row-part'}>
               {part.label && <span className="narrow-row-label">{part.label}: </span>}
-              {part.text}
+              {part.href ? <PortalLink to={part.href}>{part.text}</PortalLink> : part.text}
             </span>
           ))}
         </div>

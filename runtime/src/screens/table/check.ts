@@ -28,6 +28,7 @@ export const tableChecks = screenChecks('table', (s, ctx) => {
       if (icon.text) ctx.needKey(`/columns/${i}/cell/icons/${value}/text`, icon.text);
     }
     if (c.cell?.type === 'files') ctx.needField(`/columns/${i}/cell/link/idField`, s.entity, c.cell.link.idField);
+    if (c.cell?.type === 'link') ctx.needField(`/columns/${i}/cell/hrefField`, s.entity, c.cell.hrefField);
   });
   if (new Set(s.columns.map((c: any) => c.id)).size !== s.columns.length) ctx.problem('/columns', 'column ids must be unique (use "field" to show one field twice)');
   // a phone's lines name columns of this table (narrow.ts)

@@ -190,7 +190,9 @@ export function buildColumnDefs(
           column.cell.type === 'files'
             ? // texts name the row's fields, so the renderer translates them per row
               { files: column.cell }
-            : {
+            : column.cell.type === 'link'
+              ? { hrefField: column.cell.hrefField }
+              : {
                 icons: Object.fromEntries(
                   Object.entries(icons ?? {}).map(([value, icon]) => [value, { icon: icon.icon, text: icon.text && t(icon.text), label: t(icon.label), tone: icon.tone }]),
                 ),
@@ -202,7 +204,7 @@ export function buildColumnDefs(
       }
       // a cell cut short shows its whole text on hover (the grid shows the tooltip only then);
       // a screen reader reads the cell's whole text, which is in the DOM
-      if (!column.cell) def.tooltipValueGetter = (p) => text(p.value) || undefined;
+      if (!column.cell || column.cell.type === 'link') def.tooltipValueGetter = (p) => text(p.value) || undefined;
       if (column.pinned) def.initialPinned = column.pinned;
       if (NUMERIC_KINDS.has(kind) && !column.cell) def.type = 'rightAligned';
       return def;

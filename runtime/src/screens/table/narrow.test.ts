@@ -3,6 +3,8 @@ import { ConditionEvaluator } from '../../../core/conditions';
 import car from '../../../../schemas/entities/car.schema.json';
 import conditionsJson from '../../../../screens/conditions.json';
 import vehiclesTable from '../../../../screens/vehicles-table.json';
+import auditTable from '../../../../screens/audit-table.json';
+import auditEntry from '../../../../schemas/entities/audit-entry.schema.json';
 import type { TableScreenDecl } from '../../config/bundle';
 import { narrowColumnDef, narrowLines } from './narrow';
 
@@ -28,5 +30,19 @@ describe('a table on a phone shows each row as the lines it declares (issue 49)'
   it('is one column across the screen, named by its first line, neither sorted nor filtered there', () => {
     const def = narrowColumnDef(screen, car, t, ev, { role: 'MANAGER' });
     expect(def).toMatchObject({ headerName: 'Nr rejestracyjny · Model', flex: 1, sortable: false, filter: false });
+  });
+});
+
+describe('Dziennik zmian on a phone: what changed, on which record, and the record a link (issue 49)', () => {
+  const lines = narrowLines(auditTable as unknown as TableScreenDecl, auditEntry, (key: string) => key, ev, { role: 'ADMIN' });
+  it('shows the record by its name, linked to the path that opens it; a path that leaves the portal is no link', () => {
+    const row = { at: '2026-12-03T10:00:00Z', actorLabel: 'admin', action: 'transition', resource: 'order', recordName: 'z 03.12.2026', recordOpen: '/app/order?open=12', fields: 'Status' };
+    const [, what] = lines(row);
+    expect(what).toHaveLength(3);
+    expect(what![2]).toMatchObject({ text: 'z 03.12.2026', href: '/app/order?open=12' });
+    expect(what![0]!.href).toBeUndefined();
+    for (const recordOpen of [null, 'https://example.com/x', '//example.com/x', 'javascript:alert(1)']) {
+      expect(lines({ ...row, recordOpen })[1]![2]!.href, String(recordOpen)).toBeUndefined();
+    }
   });
 });

@@ -11,6 +11,7 @@ import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/bundl
 import { fieldLabelKey } from '../../../core/labels';
 import type { Translate } from '../../format';
 import { cellTextFor, fieldOf } from './columns';
+import { portalPath } from './cells/portal-path';
 
 export const NARROW_QUERY = '(max-width: 575.98px)';
 
@@ -31,7 +32,7 @@ export const narrowRowHeight = (lines: number) => 14 + 21 * lines;
 
 type LineItem = string | { id: string; label?: boolean; joined?: boolean };
 /** One value of a line: after its header when labelled; joined: after the one before with a space, not " · " (a first name after the last). */
-export interface NarrowPart { text: string; label?: string; joined?: boolean }
+export interface NarrowPart { text: string; label?: string; joined?: boolean; href?: string }
 
 /** What a row shows on a phone: its lines, each a list of labelled or bare values (empty ones left out). */
 export function narrowLines(screen: TableScreenDecl, entity: JsonSchema | undefined, t: Translate, ev: ConditionEvaluator, ctx: ConditionContext) {
@@ -44,10 +45,15 @@ export function narrowLines(screen: TableScreenDecl, entity: JsonSchema | undefi
     const field = fieldOf(column);
     const text = cellTextFor(column, entity?.properties?.[field] as JsonSchema | undefined, t);
     const header = t(column.header ?? fieldLabelKey(screen.entity, field));
-    return { field, text, header: labelled ? header : undefined };
+    // a link column (Dziennik zmian's Rekord) is a link on the phone's line too
+    const hrefField = column.cell?.type === 'link' ? column.cell.hrefField : undefined;
+    return { field, text, header: labelled ? header : undefined, hrefField };
   }
   return (row: Record<string, unknown> | undefined): NarrowPart[][] => (row
-    ? compiled.map((line) => line.map((p) => ({ text: p.text(row[p.field]), label: p.header, joined: p.joined })).filter((p) => p.text !== ''))
+    ? compiled.map((line) => line.map((p) => {
+      const href = p.hrefField ? portalPath(row[p.hrefField]) : null;
+      return { text: p.text(row[p.field]), label: p.header, joined: p.joined, ...(href ? { href } : {}) };
+    }).filter((p) => p.text !== ''))
     : []);
 }
 

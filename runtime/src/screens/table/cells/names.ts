@@ -3,7 +3,7 @@
  * by its `cell.type`; the grid knows it as `cell:<type>`, so it cannot clash with ag-grid's own
  * component names.
  */
-export const CELL_TYPES = ['icon', 'files'] as const;
+export const CELL_TYPES = ['icon', 'files', 'link'] as const;
 export type CellType = (typeof CELL_TYPES)[number];
 
 export const cellRendererName = (type: CellType) => `cell:${type}`;

@@ -7,6 +7,7 @@
  */
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import IconCell from './IconCell';
+import LinkCell from './LinkCell';
 import { cellRendererName, type CellType } from './names';
 
 function loadedWhenDrawn(load: () => Promise<{ default: ComponentType<any> }>): ComponentType<any> {
@@ -18,6 +19,7 @@ function loadedWhenDrawn(load: () => Promise<{ default: ComponentType<any> }>): 
 
 const renderers: Record<CellType, ComponentType<any>> = {
   icon: IconCell,
+  link: LinkCell,
   files: loadedWhenDrawn(() => import('./FilesCell')),
 };
 
