@@ -25,7 +25,7 @@ export default async function anomalyRoutes(app: FastifyInstance) {
   };
 
   app.get<{ Querystring: ListQuery }>('/api/fuel-anomalies', {
-    config: { access: { roles: [...FLEET] }, operation: { resource: 'fuel-anomaly', action: 'list', summary: 'The caller\'s fuel anomalies, newest first: explained or not, of a rule, a page at a time' } },
+    config: { access: { roles: [...FLEET] }, operation: { resource: 'fuel-anomaly', action: 'list', summary: 'The caller\'s fuel anomalies, newest first, a page at a time' } },
     schema: {
       description: 'What the rules of screens/fuel-anomalies.json found in the fuel transactions of the caller\'s vehicles (an administrator: every client\'s), each with its rule, what it says, the transaction and whether it was explained.',
       querystring: { $ref: 'fuel-anomaly-query#' },
@@ -35,7 +35,7 @@ export default async function anomalyRoutes(app: FastifyInstance) {
   });
 
   app.get<{ Querystring: ListQuery }>('/api/fuel-anomalies/open', {
-    config: { access: { roles: [...FLEET] }, operation: { resource: 'fuel-anomaly', action: 'open', summary: 'The caller\'s unexplained fuel anomalies, newest first (the Pulpit\'s section)' } },
+    config: { access: { roles: [...FLEET] }, operation: { resource: 'fuel-anomaly', action: 'open', summary: 'The caller\'s unexplained fuel anomalies (the Pulpit\'s section)' } },
     schema: {
       description: 'As GET /api/fuel-anomalies with explained=false: what still waits for the fleet manager\'s explanation.',
       querystring: { $ref: 'fuel-anomaly-query#' },
@@ -45,7 +45,7 @@ export default async function anomalyRoutes(app: FastifyInstance) {
   });
 
   app.post<{ Params: { id: string }; Body: { notatka: string } }>('/api/fuel-anomalies/:id/explain', {
-    config: { access: { roles: [...FLEET] }, operation: { resource: 'fuel-anomaly', action: 'explain', summary: 'Marks a fuel anomaly explained, with the note that explains it (recorded in the trail)' } },
+    config: { access: { roles: [...FLEET] }, operation: { resource: 'fuel-anomaly', action: 'explain', summary: 'Marks a fuel anomaly explained, with a note (recorded in the trail)' } },
     schema: {
       description: 'The note is required (400 naming `notatka` when missing or blank). An anomaly already explained gets the new note. Another client\'s anomaly is answered as absent (404).',
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' } } },
