@@ -5103,7 +5103,7 @@ export interface components {
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */

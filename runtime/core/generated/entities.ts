@@ -116,7 +116,8 @@ export interface AuditEntry {
     | "notification"
     | "login"
     | "import"
-    | "audit";
+    | "audit"
+    | "fuel-anomaly";
   recordKey?: string | null;
   /**
    * The change as a code; its text is audit:actions.<code>.
