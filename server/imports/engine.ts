@@ -22,7 +22,7 @@ import { ImportFileError, type ImportFormat } from './read-file.ts';
 import { checkPlanFor } from './row-check.ts';
 import { openCheckedRows, type CheckedRows } from './rows-thread.ts';
 import type { ImportSession } from './session.ts';
-import { followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
+import { WRITTEN_NOW, followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
 import { anomaliesFile, findAnomalies } from '../anomalies/find.ts';
@@ -370,10 +370,12 @@ async function executeChecked(
             where c."pojazdId" = n."pojazdId" and (c."aktDataLicz" is null or n."at"::date >= c."aktDataLicz")
               and (c."aktStanLicz", c."aktDataLicz") is distinct from (n."licznik", n."at"::date)`);
         } else if (follow === 'fuelAnomalies') {
-          // the fuel anomaly rules over the file's transactions, set-based (server/anomalies/find.ts)
+          // the fuel anomaly rules over the transactions this run wrote (not those already there:
+          // the same file again judges nothing), set-based (server/anomalies/find.ts)
           const batch = `import_anomaly_batch_${run.id}`;
           await session.query(`create temporary table ${batch} on commit drop as
-            select t.${q(decl.id ?? 'transId')} as "transId" from ${q(decl.table)} t join ${resolved} r on ${keyJoin('t', 'r')}`);
+            select t.${q(decl.id ?? 'transId')} as "transId" from ${q(decl.table)} t join ${resolved} r on ${keyJoin('t', 'r')}
+            where t.xmin = ${WRITTEN_NOW}`);
           await session.query(`analyze ${batch}`);
           const rules = anomaliesFile(bundle.screens);
           if (rules && bundle.reporting) await findAnomalies((text) => session.query(text), rules, bundle.reporting, batch, run.id);
