@@ -38,7 +38,13 @@ describe('fuel anomalies', () => {
       .orderBy('pojazdId').executeTakeFirstOrThrow();
     await t.app.db.updateTable('car').set({ pojZbiornika: 50, rodzajPaliwa: 'ON' }).where('pojazdId', '=', vehicle.pojazdId).execute();
     await t.app.db.insertInto('fuel_card').values({ klientSymbol: 'KL001', pojazdId: vehicle.pojazdId, nrKarty: CARD, status: 'Aktywna', limWaMiePal: 1000 }).execute();
+    // another system takes the client's anomaly events (no delivery worker runs here: the messages wait in the outbox)
+    const endpoint = await t.call('POST', '/api/webhooks/endpoints', { token: tok.admin, body: { url: 'https://example.com/anomalie', events: ['fuel.anomaly', 'fuel.anomaly_explained'], clients: ['KL001'] } });
+    expect(endpoint.statusCode, endpoint.body).toBe(200);
   }, 180_000);
+  /** The outbox's messages of an event, with the anomaly each carries. */
+  const messages = async (event: string) => (await t.app.db.selectFrom('webhook_message').select(['payload']).where('event', '=', event).execute())
+    .map((m) => ((typeof m.payload === 'string' ? JSON.parse(m.payload) : m.payload) as { data: { 'fuel-anomaly': { id: number; regula: string; pojazdId: number } } }).data['fuel-anomaly']);
   afterAll(async () => t?.close());
 
   it('over the tank: 50,01 l into a 50 l tank is an anomaly, 50 l is not', async () => {
@@ -112,6 +118,10 @@ describe('fuel anomalies', () => {
     expect(inApp.length).toBeLessThanOrEqual(6);
     expect(inApp.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload).found)).toContain(2);
     expect(await t.app.db.selectFrom('fuel_anomaly').select('id').where('announcedAt', 'is', null).where('pojazdId', '=', vehicle.pojazdId).execute()).toEqual([]);
+    // and the webhook event once per anomaly, carrying it
+    const sent = await messages('fuel.anomaly');
+    expect(sent.map((a) => a.regula).sort()).toEqual(['cardLimit', 'consumption', 'consumption', 'fillsTooClose', 'fillsTooClose', 'overTank', 'wrongFuel']);
+    expect(new Set(sent.map((a) => a.pojazdId))).toEqual(new Set([vehicle.pojazdId]));
   });
 
   it('lists the manager\'s anomalies, not another client\'s; a driver may not list them', async () => {
@@ -155,6 +165,7 @@ describe('fuel anomalies', () => {
     expect(changes).toEqual({ wyjasniona: [false, true], notatka: [null, 'Tankowanie kanistra do agregatu'] });
     const open = await t.call('GET', '/api/fuel-anomalies/open?limit=100', { token: tok.manager });
     expect((open.json().rows as { id: number }[]).map((r) => r.id)).not.toContain(id);
+    expect((await messages('fuel.anomaly_explained')).map((a) => a.id)).toEqual([id]);
     expect((await explain('manager', { notatka: 'x' })).statusCode).toBe(200);
     expect((await explain('admin', { notatka: 'Sprawdzone przez biuro' })).statusCode).toBe(200);
   });
@@ -178,5 +189,23 @@ describe('fuel anomalies', () => {
     const group = await t.call('POST', '/api/reports/fuel-anomalies/run', { token: tok.manager, body: { ...body, groupBy: ['category'] } });
     expect(group.statusCode).toBe(400);
     expect(group.json().errors[0].field).toBe('groupBy/0');
+  });
+
+  it('a big import (more anomalies of a client than perRowUpTo, 100) sends no webhook message per anomaly, only the one notification', async () => {
+    const before = (await messages('fuel.anomaly')).length;
+    const start = Date.parse('2025-08-01T06:00:00Z');
+    const when = (i: number) => {
+      const d = new Date(start + i * 5 * 3_600_000);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${two(d.getUTCDate())}.${two(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${two(d.getUTCHours())}:00`;
+    };
+    await run('duzo.csv', Array.from({ length: 101 }, (_, i) => tx(`AN-B${i}`, when(i), 'PB95', '10,00', '1,00')));
+    expect((await found('wrongFuel')).filter((n) => n.startsWith('AN-B'))).toHaveLength(101);
+    const manager = await t.app.db.selectFrom('app_user').select('id').where('login', '=', 'manager').executeTakeFirstOrThrow();
+    await eventually(async () => {
+      const rows = await t.app.db.selectFrom('notification').select(['payload']).where('event', '=', 'fuelAnomaliesFound').where('userId', '=', manager.id).where('channel', '=', 'inApp').execute();
+      return rows.some((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload).found === 101);
+    }, { what: 'the one notification of the 101 anomalies' });
+    expect((await messages('fuel.anomaly')).length).toBe(before);
   });
 });
