@@ -3,7 +3,8 @@
  * vehicles' tank and fuel, a card for each, half a year of fuel transactions, and the lines per
  * vehicle of the client's monthly invoices (seedInvoices writes one a month). Small on purpose:
  * the test snapshot is rebuilt from the seed. Two transactions are anomalies on purpose (a fill
- * over the tank, petrol in a diesel), so the anomalies report has something to show.
+ * over the tank, petrol in a diesel), so the Pulpit and the anomalies report have something to
+ * show; the month of the fill over the tank also takes WZ12345's card over its 1800 zł limit.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
