@@ -66,6 +66,8 @@ import studioService from './studio/service.ts';
 import configStudioRoutes from './routes/config-studio.ts';
 import importsService from './imports/service.ts';
 import importRoutes from './routes/imports.ts';
+import anomaliesService from './anomalies/service.ts';
+import anomalyRoutes from './routes/fuel-anomalies.ts';
 import integrationAccountRoutes from './routes/integration-accounts.ts';
 import assignmentsRepository from './repositories/assignments.ts';
 import counterRepository from './repositories/counter.ts';
@@ -313,6 +315,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(studioService, { root: options.root });
   // issue 34: import runs on the job queue
   await app.register(importsService);
+  // issue 46: the fuel anomalies found, announced and explained
+  await app.register(anomaliesService);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -347,6 +351,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reminderRoutes);
   await app.register(cockpitRoutes);
   await app.register(reportRoutes);
+  await app.register(anomalyRoutes);
   // issue 25
   await app.register(notificationRoutes);
   await app.register(accountLanguageRoutes);

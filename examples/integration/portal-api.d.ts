@@ -1776,6 +1776,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/fuel-anomalies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's fuel anomalies, newest first, a page at a time
+         * @description What the rules of screens/fuel-anomalies.json found in the fuel transactions of the caller's vehicles (an administrator: every client's), each with its rule, what it says, the transaction and whether it was explained.
+         */
+        get: operations["fuelAnomalyList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomalies/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks a fuel anomaly explained, with a note (recorded in the trail)
+         * @description The note is required (400 naming `notatka` when missing or blank). An anomaly already explained gets the new note. Another client's anomaly is answered as absent (404).
+         */
+        post: operations["fuelAnomalyExplain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomalies/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's unexplained fuel anomalies (the Pulpit's section)
+         * @description As GET /api/fuel-anomalies with explained=false: what still waits for the fleet manager's explanation.
+         */
+        get: operations["fuelAnomalyOpen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fuel-anomaly/excel/download": {
         parameters: {
             query?: never;
@@ -4636,6 +4696,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "fuel.anomaly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event fuel.anomaly
+         * @description A fuel anomaly rule (screens/fuel-anomalies.json) found something in a fuel transaction: the anomaly (rule, vehicle, transaction, its figure and the bound it crossed). Sent once per anomaly when its transactions are written; an import that finds more than the declared perRowUpTo anomalies of one client sends none per anomaly (read them with GET /api/fuel-anomalies after import.finished). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookFuelAnomaly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fuel.anomaly_explained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event fuel.anomaly_explained
+         * @description A fleet manager or an administrator marked a fuel anomaly as explained, with a note. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookFuelAnomalyExplained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "import.finished": {
         parameters: {
             query?: never;
@@ -5007,7 +5107,7 @@ export interface components {
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */
@@ -5636,6 +5736,47 @@ export interface components {
             wyjasniona?: boolean;
             /** Format: date-time */
             wyjasnionaAt?: string | null;
+        };
+        /** Mark a fuel anomaly explained (POST /api/fuel-anomalies/{id}/explain): the note that explains it */
+        "fuel-anomaly-explain-request": {
+            notatka: string;
+        };
+        /** One fuel anomaly as the Pulpit and the API show it: the rule and what it says, the vehicle, the transaction, explained or not */
+        "fuel-anomaly-item": {
+            /**
+             * Format: date-time
+             * @description when the transaction was made
+             */
+            data: string;
+            /** @description the bound it crossed */
+            granica?: number | null;
+            id: number;
+            klientSymbol?: string | null;
+            litry?: number | null;
+            markaModel?: string | null;
+            notatka?: string | null;
+            nrTransakcji?: string | null;
+            /** @description what this anomaly says (the rule's message with its figure and bound) */
+            opis: string;
+            pojazdId: number;
+            produkt?: string | null;
+            /** @description the rule's id (screens/fuel-anomalies.json) */
+            regula: string;
+            /** @description the rule's label in the caller's language */
+            regulaNazwa: string;
+            rejestr: string | null;
+            stacja?: string | null;
+            transId?: number | null;
+            /** @description the rule's figure: litres, hours between fills, the month's gross sum, l/100 km */
+            wartosc?: number | null;
+            wyjasniona: boolean;
+            /** Format: date-time */
+            wyjasnionaAt?: string | null;
+        };
+        /** A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
+        "fuel-anomaly-list": {
+            rows: components["schemas"]["fuel-anomaly-item"][];
+            total: number;
         };
         /**
          * Karta paliwowa
@@ -7127,9 +7268,11 @@ export interface components {
                 category?: (string | number)[];
                 client?: (string | number)[];
                 driver?: (string | number)[];
+                explained?: (string | number)[];
                 fuelType?: (string | number)[];
                 month?: (string | number)[];
                 mpk?: (string | number)[];
+                rule?: (string | number)[];
                 unit?: (string | number)[];
                 vehicle?: (string | number)[];
             };
@@ -7141,7 +7284,7 @@ export interface components {
              */
             from: string;
             /** @description dimensions the report declares; default: the report's */
-            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
@@ -7152,26 +7295,26 @@ export interface components {
         "report-list": {
             chart?: {
                 /** @enum {unknown} */
-                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2" | "anomalies" | "anomaliesOpen" | "anomaliesExplained";
                 stacked?: boolean;
                 /** @enum {unknown} */
                 type: "bar" | "line" | "doughnut";
             };
             defaults: {
-                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
                 period: string;
             };
             dimensions: {
                 /** @enum {unknown} */
-                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained";
                 label: string;
             }[];
-            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
             id: string;
             label: string;
             measures: {
                 /** @enum {unknown} */
-                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2" | "anomalies" | "anomaliesOpen" | "anomaliesExplained";
                 label: string;
             }[];
             source?: string;
@@ -7180,7 +7323,7 @@ export interface components {
         "report-result": {
             columns: {
                 /** @enum {unknown} */
-                format?: "money" | "km" | "litres" | "ratio" | "kg";
+                format?: "money" | "km" | "litres" | "ratio" | "kg" | "count";
                 id: string;
                 /** @enum {unknown} */
                 kind: "dimension" | "measure" | "range";
@@ -7205,9 +7348,11 @@ export interface components {
                 category?: (string | number)[];
                 client?: (string | number)[];
                 driver?: (string | number)[];
+                explained?: (string | number)[];
                 fuelType?: (string | number)[];
                 month?: (string | number)[];
                 mpk?: (string | number)[];
+                rule?: (string | number)[];
                 unit?: (string | number)[];
                 vehicle?: (string | number)[];
             };
@@ -7217,7 +7362,7 @@ export interface components {
              */
             from: string;
             /** @description dimensions the report declares; default: the report's */
-            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
@@ -11331,6 +11476,105 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyList: {
+        parameters: {
+            query?: {
+                /** @description only the explained (true) or the unexplained (false) ones; default both */
+                explained?: "true" | "false";
+                /** @description anomalies to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description anomalies to skip (default 0) */
+                offset?: string;
+                /** @description only the anomalies of this rule (screens/fuel-anomalies.json id) */
+                rule?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["fuel-anomaly-explain-request"];
+            };
+        };
+        responses: {
+            /** @description One fuel anomaly as the Pulpit and the API show it: the rule and what it says, the vehicle, the transaction, explained or not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly-item"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyOpen: {
+        parameters: {
+            query?: {
+                /** @description only the explained (true) or the unexplained (false) ones; default both */
+                explained?: "true" | "false";
+                /** @description anomalies to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description anomalies to skip (default 0) */
+                offset?: string;
+                /** @description only the anomalies of this rule (screens/fuel-anomalies.json id) */
+                rule?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16515,6 +16759,98 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "damage.reported";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookFuelAnomaly: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        "fuel-anomaly": components["schemas"]["fuel-anomaly"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "fuel.anomaly";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookFuelAnomalyExplained: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        "fuel-anomaly": components["schemas"]["fuel-anomaly"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "fuel.anomaly_explained";
                 };
             };
         };

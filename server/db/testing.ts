@@ -227,6 +227,8 @@ async function sourceHash(seed: boolean): Promise<string> {
   }
   if (seed) {
     files.push('server/auth/password.ts');
+    // the seed's fuel anomalies are found by the rules (server/seed/fleet-costs.ts)
+    files.push('server/anomalies/find.ts', 'screens/fuel-anomalies.json', 'schemas/reporting/reporting.json');
     // the variants' demo data is seeded too (server/seed/variant-demos.ts)
     const variants = existsSync(ROOT + 'client-variants') ? (await readdir(ROOT + 'client-variants')).sort() : [];
     files.push(...variants.map((v) => `client-variants/${v}/demo.json`).filter((f) => existsSync(ROOT + f)));

@@ -339,6 +339,7 @@ export interface ExportFile {
 }
 
 export interface FuelAnomaly {
+  announcedAt: Timestamp | null;
   createdAt: Generated<Timestamp>;
   data: Timestamp;
   granica: number | null;
@@ -347,6 +348,7 @@ export interface FuelAnomaly {
   notatka: string | null;
   pojazdId: number;
   regula: string;
+  runId: number | null;
   transId: number | null;
   wartosc: number | null;
   wyjasnilId: number | null;

@@ -51,7 +51,7 @@ export interface ImportDecl {
   clientVia?: { reference: string };
   insertOnly?: boolean;
   rules?: ('readingNotFuture' | 'readingNotBelowLast')[];
-  after?: ('vehicleOdometer' | FollowUp)[];
+  after?: ('vehicleOdometer' | 'fuelAnomalies' | FollowUp)[];
   checks?: FieldCheck[];
   tree?: { reference: string; level: string; maxLevel?: number; message?: string };
   children?: Record<string, ChildrenDecl>;

@@ -22,10 +22,11 @@ import { ImportFileError, type ImportFormat } from './read-file.ts';
 import { checkPlanFor } from './row-check.ts';
 import { openCheckedRows, type CheckedRows } from './rows-thread.ts';
 import type { ImportSession } from './session.ts';
-import { followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
+import { WRITTEN_NOW, followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
 import { recordWrites, trailReturning, type RecordWrite } from './trail.ts';
+import { anomaliesFile, findAnomalies } from '../anomalies/find.ts';
 
 export interface RunRow {
   id: number;
@@ -137,14 +138,14 @@ export async function executeRun(
     copyText: session.kind === 'postgres', batchRows: FLUSH_ROWS, batchesAhead: BATCHES_AHEAD, nice: ROW_THREAD_NICE,
   });
   try {
-    return await executeChecked(session, run, decl, t, mapping, plan.fields, rows);
+    return await executeChecked(session, bundle, run, decl, t, mapping, plan.fields, rows);
   } finally {
     await rows.close();
   }
 }
 
 async function executeChecked(
-  session: ImportSession, run: RunRow, decl: ImportDecl, t: Translate,
+  session: ImportSession, bundle: Bundle, run: RunRow, decl: ImportDecl, t: Translate,
   mapping: (columns: string[]) => Promise<Record<string, string | null>>, fields: ResolvedField[], rows: CheckedRows,
 ): Promise<RunOutcome> {
   const { head } = rows;
@@ -379,6 +380,16 @@ async function executeChecked(
                   from ${resolved} r order by r."pojazdId", r."data" desc) n
             where c."pojazdId" = n."pojazdId" and (c."aktDataLicz" is null or n."at"::date >= c."aktDataLicz")
               and (c."aktStanLicz", c."aktDataLicz") is distinct from (n."licznik", n."at"::date)`);
+        } else if (follow === 'fuelAnomalies') {
+          // the fuel anomaly rules over the transactions this run wrote (not those already there:
+          // the same file again judges nothing), set-based (server/anomalies/find.ts)
+          const batch = `import_anomaly_batch_${run.id}`;
+          await session.query(`create temporary table ${batch} on commit drop as
+            select t.${q(decl.id ?? 'transId')} as "transId" from ${q(decl.table)} t join ${resolved} r on ${keyJoin('t', 'r')}
+            where t.xmin = ${WRITTEN_NOW}`);
+          await session.query(`analyze ${batch}`);
+          const rules = anomaliesFile(bundle.screens);
+          if (rules && bundle.reporting) await findAnomalies((text) => session.query(text), rules, bundle.reporting, batch, run.id);
         } else await followUp(more, follow);
       }
       if (commit) await run.beforeCommit?.(counts, total, records);

@@ -24,7 +24,7 @@ interface RunRow { id: number; fileName: string; format: string; mode: 'dryRun' 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
 /** The current transaction's id as a row's xmin shows it: the rows this run wrote. */
-const WRITTEN_NOW = '(pg_current_xact_id()::text::bigint % 4294967296)::text::xid';
+export const WRITTEN_NOW = '(pg_current_xact_id()::text::bigint % 4294967296)::text::xid';
 
 export interface MoreContext {
   session: ImportSession;

@@ -128,6 +128,10 @@ function createImports(app: FastifyInstance) {
           await unlockKey(session, row.declaration).catch(() => undefined);
         }
       });
+      // the fuel anomalies the run found (issue 46): announced once its rows are committed, off the run's connection
+      if (row.mode === 'import' && decl.after?.includes('fuelAnomalies')) {
+        await app.anomalies.announcePending().catch((error) => app.log.warn({ err: error, importRun: id }, 'fuel anomalies: announcing failed'));
+      }
     } catch (error) {
       if (error instanceof ImportFileError) return failRun(id, t(error.key, error.vars));
       app.log.error({ err: error, importRun: id }, 'import run failed');

@@ -15,6 +15,7 @@ export type Occurrence =
   | { kind: 'orderStatusEntered'; status: number }
   | { kind: 'estimateConfirmed' }
   | { kind: 'damageCreated' }
+  | { kind: 'fuelAnomaliesFound' }
   | { kind: 'dailyDigest' }
   | { kind: 'failureSummary' }
   | { kind: 'webhookDisabled' };

@@ -18,22 +18,26 @@ export interface RunParams {
   filters: Partial<Record<Dimension, (string | number)[]>>;
 }
 
-export interface ReportColumn { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: 'money' | 'km' | 'litres' | 'ratio' | 'kg' }
+export interface ReportColumn { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: 'money' | 'km' | 'litres' | 'ratio' | 'kg' | 'count' }
 export interface ReportResult {
   columns: ReportColumn[];
   rows: { keys: Record<string, string | number | null>; values: Record<string, string | number | null> }[];
   totals: Record<string, number | null>;
 }
 
-const DIM_KEY: Record<Dimension, string> = {
+export const DIM_KEY: Record<Dimension, string> = {
   vehicle: 'c."pojazdId"', client: 'c."klientSymbol"', mpk: 'e."mpk"', unit: 'e."jednId"',
   month: `to_char(x."month", 'YYYY-MM')`, category: 'x."category"', fuelType: 'x."fuelType"', driver: 'e."pracId"',
+  rule: 'x."rule"', explained: 'x."explained"',
 };
-const DIM_LABEL: Partial<Record<Dimension, string>> = {
+export const DIM_LABEL: Partial<Record<Dimension, string>> = {
   vehicle: `max(c."rejestr" || coalesce(' ' || c."markaOpis", '') || coalesce(' ' || c."modelOpis", ''))`, client: 'max(cl."klientNazwa")',
   unit: 'max(u."nazwa")', driver: `max(e."nazwisko" || ' ' || e."imie")`,
 };
-const FORMAT: Record<Measure, ReportColumn['format']> = { costNet: 'money', costGross: 'money', km: 'km', costPerKm: 'ratio', litres: 'litres', l100: 'ratio', co2: 'kg' };
+export const FORMAT: Record<Measure, ReportColumn['format']> = {
+  costNet: 'money', costGross: 'money', km: 'km', costPerKm: 'ratio', litres: 'litres', l100: 'ratio', co2: 'kg',
+  anomalies: 'count', anomaliesOpen: 'count', anomaliesExplained: 'count',
+};
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
@@ -182,7 +186,7 @@ function ratiosOf(b: { costNet: number; km: number; litres: number }) {
 }
 
 /** The statement with its filter values as parameters and the scope's subquery in place. */
-async function executeWithValues(db: Kysely<DB>, head: string, tail: string, scope: Expression<any>, values: unknown[]) {
+export async function executeWithValues(db: Kysely<DB>, head: string, tail: string, scope: Expression<any>, values: unknown[]) {
   const pieces = (text: string) => {
     const out: RawBuilder<unknown>[] = [];
     let last = 0;

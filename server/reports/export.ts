@@ -12,7 +12,7 @@ import { XLSX_MIME } from '../resources/excel-sheet.ts';
 export interface ExportHead { title: string; period: string; filters: string; brand: string; total: string; generatedAt: string }
 
 const NUMBER_FORMAT: Record<string, string> = {
-  money: '#,##0.00 "zł"', km: '#,##0 "km"', litres: '#,##0.00 "l"', ratio: '#,##0.00', kg: '#,##0.00 "kg"',
+  money: '#,##0.00 "zł"', km: '#,##0 "km"', litres: '#,##0.00 "l"', ratio: '#,##0.00', kg: '#,##0.00 "kg"', count: '#,##0',
 };
 
 export async function reportXlsx(result: ReportResult, head: ExportHead): Promise<Buffer> {

@@ -8,6 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
 import { runReport, type RunParams } from '../reports/engine.ts';
+import { runAnomalyReport } from '../reports/anomalies.ts';
+import { anomaliesFile } from '../anomalies/find.ts';
 import type { Dimension, ReportDecl } from '../reports/declaration.ts';
 import { scopeOfResource } from './scopes.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
@@ -55,7 +57,12 @@ export async function runFor(app: FastifyInstance, report: ReportDecl, params: R
   if (!reporting) throw new Error('schemas/reporting/reporting.json is missing');
   const scope = scopeOfResource(app, 'car', session);
   const vehicles = app.db.selectFrom('car').select('car.pojazdId').where(scope);
-  return runReport(app.db, report, reporting, params, vehicles, (key) => app.config.t(key));
+  const t = (key: string) => app.config.t(key);
+  if (report.source === 'anomalies') {
+    const rules = anomaliesFile(app.config.bundle.screens)?.rules ?? [];
+    return runAnomalyReport(app.db, report, params, vehicles, t, Object.fromEntries(rules.map((r) => [r.id, r.label])));
+  }
+  return runReport(app.db, report, reporting, params, vehicles, t);
 }
 
 const polishDate = (iso: string) => iso.split('-').reverse().join('.');

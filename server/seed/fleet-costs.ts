@@ -3,15 +3,21 @@
  * vehicles' tank and fuel, a card for each, half a year of fuel transactions, and the lines per
  * vehicle of the client's monthly invoices (seedInvoices writes one a month). Small on purpose:
  * the test snapshot is rebuilt from the seed. Two transactions are anomalies on purpose (a fill
- * over the tank, petrol in a diesel), so the anomalies report has something to show.
+ * over the tank, petrol in a diesel), so the Pulpit and the anomalies report have something to
+ * show; the month of the fill over the tank also takes WZ12345's card over its 1800 zł limit.
  */
-import type { Kysely } from 'kysely';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
 import type { DB } from '../db/types.generated.ts';
+import { findAnomalies } from '../anomalies/find.ts';
+import type { ReportingDecl } from '../reports/declaration.ts';
 import { addDays, at } from './sql-util.ts';
 
 const MONTHS = 6;
 
-export async function seedFleetCosts(db: Kysely<DB>, today: string, vehicles: { WZ12345: number; WZ67890: number }, klient: string): Promise<void> {
+export async function seedFleetCosts(db: Kysely<DB>, today: string, vehicles: { WZ12345: number; WZ67890: number }, klient: string, root: string): Promise<void> {
   const wz = vehicles.WZ12345;
   const corolla = vehicles.WZ67890;
   await db.updateTable('car').set({ pojZbiornika: 50, rodzajPaliwa: 'ON' }).where('pojazdId', '=', wz).execute();
@@ -41,6 +47,17 @@ export async function seedFleetCosts(db: Kysely<DB>, today: string, vehicles: { 
   rows[rows.length - 1].netto = 40.65;
   rows[rows.length - 1].brutto = 50;
   await db.insertInto('fuel_transaction').values(rows).execute();
+  // the anomalies of these transactions, as an import finds them (the default configuration's rules),
+  // already announced: a fresh demo sends nobody a notification about its own history
+  const read = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8'));
+  const rules = read('screens/fuel-anomalies.json') as FuelAnomaliesFile;
+  const reporting = read('schemas/reporting/reporting.json') as ReportingDecl;
+  const query = async (text: string) => {
+    const result = await db.executeQuery(CompiledQuery.raw(text, []));
+    return { rows: result.rows as any[], rowCount: Number(result.numAffectedRows ?? 0) };
+  };
+  await findAnomalies(query, rules, reporting, '(select "transId" from fuel_transaction)', null);
+  await db.updateTable('fuel_anomaly').set({ announcedAt: new Date() }).where('announcedAt', 'is', null).execute();
 
   // the client's invoice of each month carries each vehicle's lines of that month
   const invoices = await db.selectFrom('invoice').select(['faktId', 'faktDataWyst']).where('klientSymbol', '=', klient)

@@ -101,7 +101,7 @@ export async function seedDatabase(db: Kysely<DB>, options: SeedOptions = {}): P
       today, salt: seed, invoices: options.invoices ?? Math.max(40, Math.round(cars * 0.6)), log,
       clients: [...base.clients, ...base.variantClients], generatedClients: base.clients.length,
     });
-    await seedFleetCosts(trx, today, demo.pojazdId, CLIENTS[0].klient);
+    await seedFleetCosts(trx, today, demo.pojazdId, CLIENTS[0].klient, options.root ?? resolve(import.meta.dirname, '../..'));
     await trx.insertInto('app_setting')
       .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();

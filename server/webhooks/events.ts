@@ -13,7 +13,7 @@ export type { WebhookEvent, WebhooksFile };
  * every other event is raised by the write its declaration's `on` names. A declaration with
  * neither would never fire: the check says so.
  */
-export const RAISED_BY_CODE = ['import.finished'] as const;
+export const RAISED_BY_CODE = ['import.finished', 'fuel.anomaly'] as const;
 
 /** The event of "send a test event": never declared, never subscribed to, sent only on request. */
 export const TEST_EVENT = 'webhook.test';

@@ -205,6 +205,15 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect(await oneEntry(before, 'note', res.json().id)).toMatchObject({ action: 'create', actorLabel: 'manager', changes: { zrodlo: [null, 'AUTORY'], zrodloId: [null, order], tresc: [null, 'Proszę o telefon przed odbiorem.'] } });
     });
 
+    it('a fuel anomaly explained records its note and that it is explained, as the manager (issue 46)', async () => {
+      const car = await t.app.db.selectFrom('car').select('pojazdId').where('rejestr', '=', 'WZ12345').executeTakeFirstOrThrow();
+      const anomaly = await t.app.db.selectFrom('fuel_anomaly').select('id').where('pojazdId', '=', car.pojazdId).where('wyjasniona', '=', false).orderBy('id').executeTakeFirstOrThrow();
+      const before = await count();
+      const res = await t.call('POST', `/api/fuel-anomalies/${anomaly.id}/explain`, { token: tok.manager, body: { notatka: 'Kanister do agregatu' } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await oneEntry(before, 'fuel-anomaly', Number(anomaly.id))).toMatchObject({ action: 'explain', actorLabel: 'manager', changes: { wyjasniona: [false, true], notatka: [null, 'Kanister do agregatu'] } });
+    });
+
     it('an attachment uploaded, retitled and removed: each recorded, never the file\'s content', async () => {
       const pdf = tinyPdf(['Protokol zdawczo-odbiorczy']);
       let before = await count();

@@ -293,6 +293,10 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/reports': AM,
   'POST /api/reports/:id/run': AM,
   'POST /api/reports/:id/export': AM,
+  // issue 46, ACCESS.md "fuel anomalies: read; mark explained | all | client | — | —"
+  'GET /api/fuel-anomalies': AM,
+  'GET /api/fuel-anomalies/open': AM,
+  'POST /api/fuel-anomalies/:id/explain': AM,
   'GET /api/cockpit/orders-per-status': ALL,
   'GET /api/cockpit/km-per-month': ALL,
   'GET /api/cockpit/cost-per-km': ALL,

@@ -618,6 +618,74 @@ export interface ForgottenPasswordChangeRequest {
   newPassword: string;
 }
 
+export interface FuelAnomalyExplainRequest {
+  notatka: string;
+}
+
+export interface FuelAnomalyItem {
+  id: number;
+  /**
+   * the rule's id (screens/fuel-anomalies.json)
+   */
+  regula: string;
+  /**
+   * the rule's label in the caller's language
+   */
+  regulaNazwa: string;
+  /**
+   * what this anomaly says (the rule's message with its figure and bound)
+   */
+  opis: string;
+  /**
+   * when the transaction was made
+   */
+  data: string;
+  pojazdId: number;
+  rejestr: string | null;
+  markaModel?: string | null;
+  klientSymbol?: string | null;
+  transId?: number | null;
+  nrTransakcji?: string | null;
+  produkt?: string | null;
+  litry?: number | null;
+  stacja?: string | null;
+  /**
+   * the rule's figure: litres, hours between fills, the month's gross sum, l/100 km
+   */
+  wartosc?: number | null;
+  /**
+   * the bound it crossed
+   */
+  granica?: number | null;
+  wyjasniona: boolean;
+  notatka?: string | null;
+  wyjasnionaAt?: string | null;
+}
+
+export interface FuelAnomalyList {
+  rows: FuelAnomalyItem[];
+  total: number;
+}
+
+export interface FuelAnomalyQuery {
+  /**
+   * anomalies to skip (default 0)
+   */
+  offset?: string;
+  /**
+   * anomalies to answer, 1 to 100 (default 20)
+   */
+  limit?: string;
+  /**
+   * only the explained (true) or the unexplained (false) ones; default both
+   */
+  explained?: "true" | "false";
+  /**
+   * only the anomalies of this rule (screens/fuel-anomalies.json id)
+   */
+  rule?: string;
+}
+
 export type ImportDeclarations = {
   /**
    * The declaration's name (schemas/imports/<name>.json); a key's scope import:<name>.
@@ -1517,7 +1585,9 @@ export interface ReportExportRequest {
    * @minItems 1
    * @maxItems 3
    */
-  groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  groupBy?: (
+    "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained"
+  )[];
   /**
    * per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …)
    */
@@ -1554,6 +1624,14 @@ export interface ReportExportRequest {
      * @maxItems 500
      */
     driver?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    rule?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    explained?: (string | number)[];
   };
   format: "xlsx" | "pdf";
 }
@@ -1563,21 +1641,45 @@ export type ReportList = {
   label: string;
   source?: string;
   dimensions: {
-    id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+    id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained";
     label: string;
   }[];
   measures: {
-    id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+    id:
+      | "costNet"
+      | "costGross"
+      | "km"
+      | "costPerKm"
+      | "litres"
+      | "l100"
+      | "co2"
+      | "anomalies"
+      | "anomaliesOpen"
+      | "anomaliesExplained";
     label: string;
   }[];
-  filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  filters: (
+    "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained"
+  )[];
   defaults: {
     period: string;
-    groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+    groupBy: (
+      "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained"
+    )[];
   };
   chart?: {
     type: "bar" | "line" | "doughnut";
-    measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+    measure:
+      | "costNet"
+      | "costGross"
+      | "km"
+      | "costPerKm"
+      | "litres"
+      | "l100"
+      | "co2"
+      | "anomalies"
+      | "anomaliesOpen"
+      | "anomaliesExplained";
     stacked?: boolean;
   };
 }[];
@@ -1587,7 +1689,7 @@ export interface ReportResult {
     id: string;
     label: string;
     kind: "dimension" | "measure" | "range";
-    format?: "money" | "km" | "litres" | "ratio" | "kg";
+    format?: "money" | "km" | "litres" | "ratio" | "kg" | "count";
   }[];
   rows: {
     keys: {
@@ -1617,7 +1719,9 @@ export interface ReportRunRequest {
    * @minItems 1
    * @maxItems 3
    */
-  groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+  groupBy?: (
+    "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained"
+  )[];
   /**
    * per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …)
    */
@@ -1654,6 +1758,14 @@ export interface ReportRunRequest {
      * @maxItems 500
      */
     driver?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    rule?: (string | number)[];
+    /**
+     * @maxItems 500
+     */
+    explained?: (string | number)[];
   };
 }
 

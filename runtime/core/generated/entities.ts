@@ -117,6 +117,7 @@ export interface AuditEntry {
     | "login"
     | "import"
     | "audit"
+    | "fuel-anomaly"
     | "client"
     | "contract"
     | "fuel-card"

@@ -1557,6 +1557,99 @@ export interface FormFile {
   }[];
 }
 
+/**
+ * The rule's id: stored with each anomaly (`regula`), a filter of the report.
+ */
+export type RuleId = string;
+
+export type AnomalyRule =
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "overTank";
+      share?: number;
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "wrongFuel";
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "fillsWithin";
+      hours: number;
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "cardMonthLimit";
+      share?: number;
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "consumption";
+      range?: {
+        min: number;
+        max: number;
+      };
+      minKm?: number;
+    };
+
+/**
+ * Each rule is one kind of check with its parameters; a variant overlays a rule by its id (another limit) or removes it (`$remove`). The rules run, set-based, over each batch of fuel transactions an import writes (its `after: ["fuelAnomalies"]`) and over the seed's; each finding is one row of fuel_anomaly, unique per rule and transaction, so a file imported again finds nothing new.
+ */
+export interface FuelAnomaliesFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "fuel-anomalies";
+  rules: AnomalyRule[];
+  /**
+   * What the new anomalies raise once their transactions are written: `notification` (an event of screens/notifications.json, trigger fuelAnomaliesFound) once per client and announcement — to its fleet managers, with the count — and `webhook` (an event of screens/webhooks.json) once per anomaly. An announcement holding more than `perRowUpTo` anomalies of one client (a big import) sends no webhook message per anomaly: only the notification, and the import's own import.finished; the anomalies are then read with GET /api/fuel-anomalies.
+   */
+  announce: {
+    notification: string;
+    webhook: string;
+    perRowUpTo: number;
+  };
+}
+
 export interface ImportFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
@@ -1613,9 +1706,11 @@ export interface ImportFile {
    */
   rules?: ("readingNotFuture" | "readingNotBelowLast")[];
   /**
-   * Follow-ups the typed-in write does too, done set-based after the rows are written (server/imports/engine.ts, server/imports/follow-ups.ts).
+   * Follow-ups the typed-in write does too, done set-based after the rows are written (server/imports/engine.ts, server/imports/follow-ups.ts). fuelAnomalies: the rules of screens/fuel-anomalies.json over the file's transactions (server/anomalies/find.ts), in the transaction that writes them; what they find is announced after the run (one notification per client, a webhook message per anomaly up to the rules' perRowUpTo — an import raises no event per row).
    */
-  after?: ("vehicleOdometer" | "vehicleDriver" | "vehicleContract" | "vehicleFuelCard" | "employeeLevels")[];
+  after?: (
+    "vehicleOdometer" | "vehicleDriver" | "vehicleContract" | "vehicleFuelCard" | "employeeLevels" | "fuelAnomalies"
+  )[];
   /**
    * Records a row points at, found by one of the fields naming the reference (a vehicle by VIN or registration).
    */
@@ -2009,6 +2104,9 @@ export type NotificationTrigger =
       kind: "damageCreated";
     }
   | {
+      kind: "fuelAnomaliesFound";
+    }
+  | {
       kind: "dailyDigest" | "failureSummary" | "webhookDisabled";
     };
 
@@ -2361,9 +2459,26 @@ export interface RemindersFile {
   rules: ReminderRule[];
 }
 
-export type Dimension = "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+/**
+ * rule and explained: of an anomalies report only (the rule of screens/fuel-anomalies.json that found it; explained or not).
+ */
+export type Dimension =
+  "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained";
 
-export type Measure = "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+/**
+ * anomalies, anomaliesOpen, anomaliesExplained: of an anomalies report only (how many; not yet explained; explained).
+ */
+export type Measure =
+  | "costNet"
+  | "costGross"
+  | "km"
+  | "costPerKm"
+  | "litres"
+  | "l100"
+  | "co2"
+  | "anomalies"
+  | "anomaliesOpen"
+  | "anomaliesExplained";
 
 export type Period = "thisMonth" | "lastMonth" | "quarter" | "year";
 
@@ -2377,9 +2492,9 @@ export interface ReportFile {
   label: I18NKey;
   description?: I18NKey;
   /**
-   * costs: the cost lines of invoices and the fuel transactions, each category from the source schemas/reporting/reporting.json names (fuel invoiced both ways counted once), with the kilometres of the readings; fuel: the fuel transactions of fuel products (litres, CO2) with the kilometres.
+   * costs: the cost lines of invoices and the fuel transactions, each category from the source schemas/reporting/reporting.json names (fuel invoiced both ways counted once), with the kilometres of the readings; fuel: the fuel transactions of fuel products (litres, CO2) with the kilometres; anomalies: the fuel anomalies found (screens/fuel-anomalies.json), by the day of their transaction, explained or not.
    */
-  source: "costs" | "fuel";
+  source: "costs" | "fuel" | "anomalies";
   /**
    * What the rows may be grouped by (groupBy must be among them).
    *
@@ -2775,7 +2890,8 @@ export type ScreenFile = {
     | "studio"
     | "data-import"
     | "security"
-    | "reports";
+    | "reports"
+    | "fuel-anomalies";
 };
 
 /**
