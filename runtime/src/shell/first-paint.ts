@@ -1,0 +1,115 @@
+/**
+ * The page the server drew into the HTML it served (server/init/first-paint.ts, issue 49): the
+ * sign-in form, shown before any JavaScript has run. It stays until the runtime has drawn the same
+ * page (LoginScreen's layout effect), which then takes over what the visitor did meanwhile — the
+ * values typed, the choice made, the field with the focus and its caret, a press of the button or
+ * of a link once this code has run — and removes it in the same frame, so nothing moves. A start-up
+ * that will not draw that page (a session, a studio preview) or that fails removes it at once.
+ */
+export const FIRST_PAINT_ID = 'first-paint';
+/** The element both pages start from: the served page's and the runtime's have the same markup below it. */
+const FRAME = '.public-layout';
+
+const element = () => (typeof document === 'undefined' ? null : document.getElementById(FIRST_PAINT_ID));
+
+/** A press on the served page waiting for the runtime's: the path (child positions) of its element below FRAME. */
+type Press = { kind: 'submit' | 'click'; path: number[] };
+let pending: Press | null = null;
+
+function pathOf(node: Element, frame: Element): number[] {
+  const path: number[] = [];
+  for (let at: Element | null = node; at && at !== frame; at = at.parentElement) path.unshift(at.parentElement ? [...at.parentElement.children].indexOf(at) : 0);
+  return path;
+}
+
+function atPath(frame: Element, path: number[]): Element | undefined {
+  let at: Element | undefined = frame;
+  for (const index of path) at = at?.children[index];
+  return at;
+}
+
+/** Whether the served page is shown and the runtime will draw it (`visitor`: a start-up that shows the sign-in form); removed otherwise. */
+export function keepFirstPaint(visitor: boolean): boolean {
+  const page = element();
+  if (page && !visitor) page.remove();
+  if (!page || !visitor) return false;
+  const frame = page.querySelector(FRAME);
+  if (frame) {
+    // sent now, the form would go to the address bar as a GET: the runtime's form sends it instead
+    page.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (event.target instanceof Element) pending = { kind: 'submit', path: pathOf(event.target, frame) };
+    }, true);
+    page.addEventListener('click', (event) => {
+      const button = event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
+      if (button) pending = { kind: 'click', path: pathOf(button, frame) };
+    }, true);
+  }
+  return true;
+}
+
+/** What the visitor did on the served page: read as it is removed, given to the runtime's page. */
+export interface FirstPaintTakeover {
+  values: Record<string, unknown>;
+  focus: { id: string; caret: [number | null, number | null] | null } | null;
+  press: Press | null;
+}
+
+/** Removes the served page (start-up failed): nothing of it is taken over. */
+export function dropFirstPaint(): void {
+  element()?.remove();
+}
+
+/**
+ * The runtime's page is drawn: the served one goes, and what was entered on it is returned, by
+ * field id — the inputs' ids are `<prefix>_<field>` (a radio's choices `<prefix>_<field>-<n>`, as
+ * forms/LightForm.tsx draws them); `choices(field)`: a radio field's values by position. Null when
+ * there was no served page.
+ */
+export function takeFirstPaint(
+  prefix: string,
+  fields: readonly { id: string; widget?: string; upperCase?: boolean }[],
+  choices: (fieldId: string) => unknown[],
+): FirstPaintTakeover | null {
+  const page = element();
+  if (!page) return null;
+  const values: Record<string, unknown> = {};
+  for (const field of fields) {
+    const id = `${prefix}_${field.id}`;
+    if (field.widget === 'radio') {
+      const checked = page.querySelector<HTMLInputElement>(`input[type="radio"][id^="${id}-"]:checked`);
+      const index = checked ? Number(checked.id.slice(id.length + 1)) : -1;
+      const list = choices(field.id);
+      if (index >= 0 && index < list.length) values[field.id] = list[index];
+      continue;
+    }
+    const input = page.querySelector(`#${CSS.escape(id)}`);
+    if (input instanceof HTMLInputElement && input.type === 'checkbox') {
+      if (input.checked) values[field.id] = true;
+    } else if ((input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement) && input.value !== '') {
+      values[field.id] = field.upperCase ? input.value.toUpperCase() : input.value;
+    }
+  }
+  const focused = document.activeElement;
+  const focus = focused instanceof HTMLElement && page.contains(focused) && focused.id
+    ? { id: focused.id, caret: focused instanceof HTMLInputElement && focused.type !== 'radio' && focused.type !== 'checkbox' ? [focused.selectionStart, focused.selectionEnd] as [number | null, number | null] : null }
+    : null;
+  const press = pending;
+  pending = null;
+  page.remove();
+  return { values, focus, press };
+}
+
+/** Once the runtime's page shows the values taken over: the focus and caret where they were, then the press the visitor made. */
+export function finishTakeover({ focus, press }: FirstPaintTakeover): void {
+  if (focus) {
+    const next = document.getElementById(focus.id);
+    next?.focus();
+    if (focus.caret && next instanceof HTMLInputElement && focus.caret[0] !== null) next.setSelectionRange(focus.caret[0], focus.caret[1]);
+  }
+  if (!press) return;
+  const frame = document.querySelector(`#root ${FRAME}`);
+  const target = frame ? atPath(frame, press.path) : undefined;
+  if (press.kind === 'submit' && target instanceof HTMLFormElement) target.requestSubmit();
+  else if (press.kind === 'click' && target instanceof HTMLElement) target.click();
+}
