@@ -25,7 +25,7 @@ import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { LoginScreenDecl } from '../../runtime/src/config/bundle.ts';
 import { LightForm } from '../../runtime/src/forms/LightForm.tsx';
 import { initialData, type ObjectSchema } from '../../runtime/src/forms/light-form.ts';
-import { hiddenFieldIds, namespaceOf, withoutSchemaTexts } from '../../runtime/src/forms/ui-schema.ts';
+import { hiddenFieldIds, namespaceOf, withoutSchemaTexts } from '../../runtime/src/forms/field-rules.ts';
 import { LanguageSelect, LoginView } from '../../runtime/src/screens/login/LoginView.tsx';
 import { FooterLine, PublicFrame } from '../../runtime/src/shell/PublicFrame.tsx';
 import type { Bundle } from '../config/bundle.ts';
