@@ -17,7 +17,9 @@
  * configurations and nothing is written at build time (docs/decisions.md, "The login page's first
  * paint").
  */
-import { createElement as h, type ReactElement } from 'react';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createElement as h, Fragment, type ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { brandingImagePath, brandingStyle, type Branding } from '../../runtime/core/branding-style.ts';
@@ -27,7 +29,8 @@ import { LightForm } from '../../runtime/src/forms/LightForm.tsx';
 import { initialData, type ObjectSchema } from '../../runtime/src/forms/light-form.ts';
 import { hiddenFieldIds, namespaceOf, withoutSchemaTexts } from '../../runtime/src/forms/field-rules.ts';
 import { LanguageSelect, LoginView } from '../../runtime/src/screens/login/LoginView.tsx';
-import { FooterLine, PublicFrame } from '../../runtime/src/shell/PublicFrame.tsx';
+import { CookieNoticeView, FooterLine, PublicFrame } from '../../runtime/src/shell/PublicFrame.tsx';
+import { ShellIcon } from '../../runtime/src/shell/ShellIcon.tsx';
 import type { Bundle } from '../config/bundle.ts';
 import type { Language } from '../config/languages.ts';
 
@@ -37,14 +40,27 @@ export interface PaintContext {
   conditions: ConditionEvaluator;
   t: Translate;
   language: Language;
+  /** The visitor has not acknowledged the cookie notice (no `portal.cookies` cookie): it is part of the page. */
+  cookieNotice: boolean;
 }
+
+/** The cookie notice's icon, as the runtime bundles it (shell/CookieNotice.tsx: bootstrap-icons' info-circle.svg). */
+let infoCircle: string | undefined;
+const cookieIcon = () => (infoCircle ??= readFileSync(createRequire(import.meta.url).resolve('bootstrap-icons/icons/info-circle.svg'), 'utf8'));
+
+/** The cookie notice (App.tsx draws it after the page, shell/CookieNotice.tsx). */
+const cookieNotice = (t: Translate) =>
+  h(CookieNoticeView, { label: t('app:cookies.title'), text: t('app:cookies.text'), accept: t('app:cookies.accept'), icon: h(ShellIcon, { svg: cookieIcon(), className: 'me-2' }) });
 
 type Painter = (screen: Record<string, unknown>, context: PaintContext) => ReactElement | undefined;
 
 const noop = () => undefined;
 
+/** The cookie the runtime keeps the notice's acknowledgement in (runtime/src/shell/CookieNotice.tsx COOKIES_ACCEPTED_COOKIE). */
+export const COOKIES_ACCEPTED_COOKIE = 'portal.cookies';
+
 /** The login screen type (runtime/src/screens/login/LoginScreen.tsx) as it first draws: no error, nothing typed, the schema's defaults. */
-const paintLogin: Painter = (decl, { bundle, conditions, t, language }) => {
+const paintLogin: Painter = (decl, { bundle, conditions, t, language, cookieNotice: withNotice }) => {
   const screen = decl as unknown as LoginScreenDecl;
   const raw = bundle.schemas[screen.schema];
   if (!raw) return undefined;
@@ -75,7 +91,8 @@ const paintLogin: Painter = (decl, { bundle, conditions, t, language }) => {
   });
   const copyright = app.footer?.copyright;
   const footer = h(FooterLine, { version: t('app:footer.version', { version: bundle.version }), copyright: copyright ? t(copyright) : undefined });
-  return h(PublicFrame, { footer, children: page });
+  const frame = h(PublicFrame, { footer, children: page });
+  return withNotice ? h(Fragment, null, frame, cookieNotice(t)) : frame;
 };
 
 /** The screen types whose first paint the server draws. */
@@ -109,7 +126,7 @@ export function firstPaintHtml(pathname: string, context: PaintContext): string 
   if (!screenId || !screen || !painter) return undefined;
   let byKey = drawn.get(bundle);
   if (!byKey) drawn.set(bundle, (byKey = new Map()));
-  const key = `${screenId}\n${language.id}`;
+  const key = `${screenId}\n${language.id}\n${context.cookieNotice}`;
   let html = byKey.get(key);
   if (html === undefined) {
     const element = painter(screen, context);

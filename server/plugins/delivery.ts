@@ -14,7 +14,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { brandingImagePath, type Branding } from '../../runtime/core/branding-style.ts';
-import { firstPaintHtml, rootAttributes } from '../init/first-paint.ts';
+import { cookieValue } from '../config/languages.ts';
+import { COOKIES_ACCEPTED_COOKIE, firstPaintHtml, rootAttributes } from '../init/first-paint.ts';
 import { preConfigJson } from '../init/pre-config.ts';
 import { declareScopeAccess } from './auth.ts';
 
@@ -73,7 +74,7 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
       if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
       // the page is the host's variant's, in the caller's language (his cookie, else his browser's)
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'Host, Cookie, Accept-Language')
-        .send(await page(request.url));
+        .send(await page(request.url, request.headers.cookie));
     });
   });
 }
@@ -89,9 +90,9 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
  * favicon, and a path whose page the server can draw (the sign-in form: init/first-paint.ts) has
  * that page in place of the loading modal, so the first paint shows it before the JavaScript runs.
  */
-function runtimePage(app: FastifyInstance, file: string): (url: string) => Promise<string> {
+function runtimePage(app: FastifyInstance, file: string): (url: string, cookies: string | undefined) => Promise<string> {
   let cached: { mtimeMs: number; head: string; tail: string } | null = null;
-  return async (url) => {
+  return async (url, cookies) => {
     const { mtimeMs } = await stat(file);
     if (cached?.mtimeMs !== mtimeMs) {
       const html = await readFile(file, 'utf8');
@@ -107,7 +108,11 @@ function runtimePage(app: FastifyInstance, file: string): (url: string) => Promi
       .replace(/<link rel="icon"[^>]*>/, (link) => (favicon ? `<link rel="icon" href="${brandingImagePath(favicon)}">` : link));
     const [pathname, query = ''] = url.split('?');
     // a studio preview's frame starts from its draft, not from the published configuration
-    const painted = /(^|&)studioPreview=/.test(query) ? undefined : firstPaintHtml(decodePath(pathname), { bundle, conditions, t, language });
+    const painted = /(^|&)studioPreview=/.test(query) ? undefined : firstPaintHtml(decodePath(pathname), {
+      bundle, conditions, t, language,
+      // acknowledged in the runtime (shell/CookieNotice.tsx): not part of the page
+      cookieNotice: cookieValue(cookies, COOKIES_ACCEPTED_COOKIE) !== '1',
+    });
     const tail = painted && cached.tail.includes('<!--first-paint-->')
       ? cached.tail.replace(/<!--loading-modal-->[\s\S]*?<!--\/loading-modal-->/, '').replace('<!--first-paint-->', `<div id="first-paint">${painted}</div>`)
       : cached.tail;

@@ -69,6 +69,9 @@ describe('the login page drawn into the served HTML', () => {
       expect(page).toContain('<h1 class="login-app-name">Partner CFM</h1>');
       expect(page).toContain(app_.footer.version.replace('{{version}}', 'test'));
       expect(page).toMatch(new RegExp(`<option value="${language}" lang="${language}" selected="">`));
+      // the cookie notice, the largest text of a phone's first screen, until it is acknowledged
+      expect(page).toContain(`<section class="cookie-notice shadow" aria-label="${app_.cookies.title}" data-testid="cookie-notice">`);
+      expect(page).toContain(`</span>${app_.cookies.text}</p>`);
       // in place of the loading modal, which a page without JavaScript would show for ever
       expect(res.body).not.toContain('data-testid="loading-modal"');
     }
@@ -86,6 +89,12 @@ describe('the login page drawn into the served HTML', () => {
     const plain = await app.inject({ method: 'GET', url: '/' });
     expect(firstPaint(plain.body)).not.toContain('login-logo');
     expect(plain.body).not.toContain('data-branded');
+  });
+
+  it('leaves the cookie notice out once it is acknowledged (the runtime’s portal.cookies cookie)', async () => {
+    const page = firstPaint((await app.inject({ method: 'GET', url: '/login', headers: { cookie: 'portal.lang=en; portal.cookies=1' } })).body)!;
+    expect(page).toContain('login-app-name');
+    expect(page).not.toContain('cookie-notice');
   });
 
   it('sends nothing typed if the form is sent before the runtime has run: the inputs have no name, the choice keeps its group', async () => {

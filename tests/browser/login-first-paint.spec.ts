@@ -9,7 +9,7 @@ import { expect, test } from './support';
 
 const SHOTS = 'test-results/first-paint';
 /** What a visitor sees of the page, each by the place it is drawn at. */
-const PARTS = ['.login-app-name', '.login-card', '.login-card h2', 'label[for="login_username"]', '#login_username', '#login_password', '#login_rejestr', '.light-form button[type="submit"]', '[data-link="forgot"]', '.login-language select', '.app-footer'];
+const PARTS = ['.login-app-name', '.login-card', '.login-card h2', 'label[for="login_username"]', '#login_username', '#login_password', '#login_rejestr', '.light-form button[type="submit"]', '[data-link="forgot"]', '.login-language select', '.app-footer', '.cookie-notice'];
 
 async function boxes(page: Page) {
   return page.evaluate((parts) => Object.fromEntries(parts.map((part) => {

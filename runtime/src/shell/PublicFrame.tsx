@@ -26,3 +26,22 @@ export function FooterLine({ version, copyright }: { version: string; copyright?
     </footer>
   );
 }
+
+/**
+ * The cookie notice's markup (CookieNotice.tsx gives it its texts and what the button does): at
+ * the end of the page, after the frame; the server draws it into the first paint for a visitor
+ * who has not acknowledged it (the `portal.cookies` cookie), as it is a large part of the first screen.
+ */
+export function CookieNoticeView({ label, text, accept, icon, onAccept }: { label: string; text: string; accept: string; icon: ReactNode; onAccept?: () => void }) {
+  return (
+    <section className="cookie-notice shadow" aria-label={label} data-testid="cookie-notice">
+      <p className="mb-0">
+        {icon}
+        {text}
+      </p>
+      <button type="button" className="btn btn-light btn-sm" onClick={onAccept}>
+        {accept}
+      </button>
+    </section>
+  );
+}

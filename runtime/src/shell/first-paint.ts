@@ -7,13 +7,28 @@
  * that will not draw that page (a session, a studio preview) or that fails removes it at once.
  */
 export const FIRST_PAINT_ID = 'first-paint';
-/** The element both pages start from: the served page's and the runtime's have the same markup below it. */
-const FRAME = '.public-layout';
 
 const element = () => (typeof document === 'undefined' ? null : document.getElementById(FIRST_PAINT_ID));
 
-/** A press on the served page waiting for the runtime's: the path (child positions) of its element below FRAME. */
-type Press = { kind: 'submit' | 'click'; path: number[] };
+/** Whether the served page is still shown (the runtime's parts it draws wait for it to go: the cookie notice). */
+export const firstPaintShown = () => element() !== null;
+const listeners = new Set<() => void>();
+/** Called once the served page is gone (for useSyncExternalStore). */
+export function onFirstPaintGone(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+const remove = (page: HTMLElement) => {
+  page.remove();
+  listeners.forEach((listener) => listener());
+};
+
+/**
+ * A press on the served page waiting for the runtime's: the part of the page it was in (the first
+ * class of a child of the served page: public-layout, cookie-notice; the same child of #root) and
+ * the path (child positions) of its element below it.
+ */
+type Press = { kind: 'submit' | 'click'; part: string; path: number[] };
 let pending: Press | null = null;
 
 function pathOf(node: Element, frame: Element): number[] {
@@ -31,20 +46,18 @@ function atPath(frame: Element, path: number[]): Element | undefined {
 /** Whether the served page is shown and the runtime will draw it (`visitor`: a start-up that shows the sign-in form); removed otherwise. */
 export function keepFirstPaint(visitor: boolean): boolean {
   const page = element();
-  if (page && !visitor) page.remove();
+  if (page && !visitor) remove(page);
   if (!page || !visitor) return false;
-  const frame = page.querySelector(FRAME);
-  if (frame) {
-    // sent now, the form would go to the address bar as a GET: the runtime's form sends it instead
-    page.addEventListener('submit', (event) => {
-      event.preventDefault();
-      if (event.target instanceof Element) pending = { kind: 'submit', path: pathOf(event.target, frame) };
-    }, true);
-    page.addEventListener('click', (event) => {
-      const button = event.target instanceof Element ? event.target.closest('button[type="button"]') : null;
-      if (button) pending = { kind: 'click', path: pathOf(button, frame) };
-    }, true);
-  }
+  const pressed = (kind: Press['kind'], node: Element | null) => {
+    const part = node?.closest(`#${FIRST_PAINT_ID} > *`);
+    if (node && part) pending = { kind, part: part.classList[0] ?? '', path: pathOf(node, part) };
+  };
+  // sent now, the form would go to the address bar as a GET: the runtime's form sends it instead
+  page.addEventListener('submit', (event) => {
+    event.preventDefault();
+    pressed('submit', event.target instanceof Element ? event.target : null);
+  }, true);
+  page.addEventListener('click', (event) => pressed('click', event.target instanceof Element ? event.target.closest('button[type="button"]') : null), true);
   return true;
 }
 
@@ -57,7 +70,8 @@ export interface FirstPaintTakeover {
 
 /** Removes the served page (start-up failed): nothing of it is taken over. */
 export function dropFirstPaint(): void {
-  element()?.remove();
+  const page = element();
+  if (page) remove(page);
 }
 
 /**
@@ -96,7 +110,7 @@ export function takeFirstPaint(
     : null;
   const press = pending;
   pending = null;
-  page.remove();
+  remove(page);
   return { values, focus, press };
 }
 
@@ -108,8 +122,8 @@ export function finishTakeover({ focus, press }: FirstPaintTakeover): void {
     if (focus.caret && next instanceof HTMLInputElement && focus.caret[0] !== null) next.setSelectionRange(focus.caret[0], focus.caret[1]);
   }
   if (!press) return;
-  const frame = document.querySelector(`#root ${FRAME}`);
-  const target = frame ? atPath(frame, press.path) : undefined;
+  const part = press.part ? document.querySelector(`#root > .${CSS.escape(press.part)}`) : null;
+  const target = part ? atPath(part, press.path) : undefined;
   if (press.kind === 'submit' && target instanceof HTMLFormElement) target.requestSubmit();
   else if (press.kind === 'click' && target instanceof HTMLElement) target.click();
 }
