@@ -60,7 +60,8 @@ function loadingModalInPage(): Plugin {
         `<div class="modal d-block" role="dialog" aria-modal="true" aria-label="${text}" data-testid="loading-modal"><div class="modal-dialog modal-dialog-centered modal-sm"><div class="modal-content">` +
         `<div class="modal-body d-flex align-items-center gap-3" role="status"><span class="spinner-border text-primary" aria-hidden="true"></span><span>${text}</span></div>` +
         `</div></div></div><div class="modal-backdrop show"></div>`;
-      return html.replace('<!--loading-modal-->', modal);
+      // between its marks: the server leaves it out of a page it draws itself (server/init/first-paint.ts)
+      return html.replace('<!--loading-modal-->', `<!--loading-modal-->${modal}<!--/loading-modal-->`);
     },
   };
 }

@@ -4,8 +4,9 @@
  * - the browser runtime: every file under runtime/ (its sources, index.html, public/ and
  *   vite.config.ts), package-lock.json (the libraries bundled into it) and locales/pl/app.json
  *   (the start-up texts built into it), in dist/runtime.hash;
- * - the compiled server (tools/build-server.ts): server/, runtime/core/ and runtime/src/screens/
- *   (the modules both sides share: the screen types' cross-checks), package-lock.json and the build recipe itself, in dist-server/server.hash.
+ * - the compiled server (tools/build-server.ts): server/, runtime/core/, runtime/src/screens/,
+ *   forms/ and shell/ with the formats the forms reach (the modules both sides share: the screen
+ *   types' cross-checks, the login page's components its first paint is drawn with), package-lock.json and the build recipe itself, in dist-server/server.hash.
  * Screens, texts and variants are in neither: both read them at run time. Tests are left out.
  */
 import { createHash } from 'node:crypto';
@@ -41,5 +42,6 @@ export function runtimeSourceHash(root: string): string {
 export function serverSourceHash(root: string): string {
   // the server runs each screen type's cross-check (runtime/src/screens/<type>/check.ts)
   // package.json: the bundle carries its version, licence and author (the OpenAPI document's info)
-  return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens'], ['package.json', 'package-lock.json', 'tools/build-server.ts']);
+  // and draws the login page's first paint with the runtime's own components (server/init/first-paint.ts: the form, the public frame)
+  return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens', 'runtime/src/forms', 'runtime/src/shell'], ['runtime/src/format.ts', 'runtime/src/format-settings.ts', 'package.json', 'package-lock.json', 'tools/build-server.ts']);
 }

@@ -9,7 +9,7 @@ import { startTransition, useEffect, useRef, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { ConfigContext, type LoadedConfig } from './config/ConfigContext';
 import { i18n } from './config/i18n';
-import { startApplication, type Started } from './config/startup';
+import { startApplication, startsAsVisitor, type Started } from './config/startup';
 import type { MenuDecl } from './config/bundle';
 import { AppRoutes } from './routing/AppRoutes';
 import { screenRegistry } from './screens/registry';
@@ -18,6 +18,7 @@ import { CookieNotice } from './shell/CookieNotice';
 import { ErrorModal } from './shell/ErrorModal';
 import { LoadingBar } from './shell/LoadingBar';
 import { LoadingModal } from './shell/LoadingModal';
+import { dropFirstPaint, keepFirstPaint } from './shell/first-paint';
 import { DEFAULT_MENU_BREAKPOINT } from './shell/menu';
 import { GlobalStatementModal, Toasts } from './shell/Overlays';
 import { loadSignedInParts } from './shell/signed-in';
@@ -28,6 +29,8 @@ type StartupState = { phase: 'loading' } | { phase: 'failed' } | { phase: 'ready
 
 export function App() {
   const [state, setState] = useState<StartupState>({ phase: 'loading' });
+  // the sign-in form the server drew into the page (issue 49) stands in for the loading modal until the runtime draws it
+  const [firstPaint] = useState(() => keepFirstPaint(startsAsVisitor()));
   // what is left to do once a visitor's first page is drawn (config/startup.ts); taken once
   const visitor = useRef<Started['visitor'] | null>(null);
   const session = useAtomValue(sessionAtom);
@@ -36,6 +39,7 @@ export function App() {
     let cancelled = false;
     const failed = () => {
       if (cancelled) return;
+      dropFirstPaint();
       showErrorModal(i18n.t('app:noConnection'), true);
       setState({ phase: 'failed' });
     };
@@ -105,7 +109,7 @@ export function App() {
           <GlobalStatementModal />
         </ConfigContext.Provider>
       )}
-      <LoadingModal show={state.phase === 'loading' || waitingForWhole} />
+      <LoadingModal show={(state.phase === 'loading' && !firstPaint) || waitingForWhole} />
       <ErrorModal />
       <Toasts breakpoint={breakpoint} />
     </>

@@ -13,6 +13,9 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { brandingImagePath, type Branding } from '../../runtime/core/branding-style.ts';
+import { cookieValue } from '../config/languages.ts';
+import { COOKIES_ACCEPTED_COOKIE, firstPaintHtml, rootAttributes } from '../init/first-paint.ts';
 import { preConfigJson } from '../init/pre-config.ts';
 import { declareScopeAccess } from './auth.ts';
 
@@ -69,7 +72,9 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
     const page = runtimePage(app, join(staticDir, 'index.html'));
     site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
       if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await page());
+      // the page is the host's variant's, in the caller's language (his cookie, else his browser's)
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'Host, Cookie, Accept-Language')
+        .send(await page(request.url, request.headers.cookie));
     });
   });
 }
@@ -80,21 +85,48 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
  * CSP is not involved): a visitor's start-up draws the sign-in form from it at once, without first
  * asking for it (issue 33: that call was a round trip after the JavaScript, before the form). The
  * file is read again when a new build replaced it.
+ *
+ * Issue 49: the page is in the caller's language (`<html lang>`) with the variant's colours and
+ * favicon, and a path whose page the server can draw (the sign-in form: init/first-paint.ts) has
+ * that page in place of the loading modal, so the first paint shows it before the JavaScript runs.
  */
-function runtimePage(app: FastifyInstance, file: string): () => Promise<string> {
+function runtimePage(app: FastifyInstance, file: string): (url: string, cookies: string | undefined) => Promise<string> {
   let cached: { mtimeMs: number; head: string; tail: string } | null = null;
-  return async () => {
+  return async (url, cookies) => {
     const { mtimeMs } = await stat(file);
     if (cached?.mtimeMs !== mtimeMs) {
       const html = await readFile(file, 'utf8');
       const at = html.indexOf('</head>');
       cached = { mtimeMs, head: at < 0 ? '' : html.slice(0, at), tail: at < 0 ? html : html.slice(at) };
     }
+    const { bundle, conditions, t, language } = app.config;
     // "<" written as \u003c: nothing in the data can end the script element
     const json = (await preConfigJson(app, { guest: true })).replace(/</g, '\\u003c');
-    return `${cached.head}<script type="application/json" id="pre-config">${json}</script>${cached.tail}`;
+    const favicon = ((bundle.app as { branding?: Branding }).branding ?? {}).favicon;
+    const head = cached.head
+      .replace(/<html\b[^>]*>/, `<html ${rootAttributes(bundle, language)}>`)
+      .replace(/<link rel="icon"[^>]*>/, (link) => (favicon ? `<link rel="icon" href="${brandingImagePath(favicon)}">` : link));
+    const [pathname, query = ''] = url.split('?');
+    // a studio preview's frame starts from its draft, not from the published configuration
+    const painted = /(^|&)studioPreview=/.test(query) ? undefined : firstPaintHtml(decodePath(pathname), {
+      bundle, conditions, t, language,
+      // acknowledged in the runtime (shell/CookieNotice.tsx): not part of the page
+      cookieNotice: cookieValue(cookies, COOKIES_ACCEPTED_COOKIE) !== '1',
+    });
+    const tail = painted && cached.tail.includes('<!--first-paint-->')
+      ? cached.tail.replace(/<!--loading-modal-->[\s\S]*?<!--\/loading-modal-->/, '').replace('<!--first-paint-->', `<div id="first-paint">${painted}</div>`)
+      : cached.tail;
+    return `${head}<script type="application/json" id="pre-config">${json}</script>${tail}`;
   };
 }
+
+const decodePath = (path: string) => {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+};
 
 /** under-pressure's per-route handler: answering nothing lets the request through. */
 const servedUnderPressure = () => undefined;

@@ -3,7 +3,7 @@
  * screen (render `confirmation`), the API client, toasts, the screen's texts, and what the screen
  * reloads or closes after a success. `busy` is true while a call runs (buttons wait).
  */
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { showToast } from '../state/ui';
@@ -11,8 +11,11 @@ import { showToast } from '../state/ui';
 import './call-action';
 import type { CallEffects } from './call-types';
 import type { Fact } from './facts';
-import { ConfirmDialog } from './ConfirmDialog';
-import { RevealDialog } from './RevealDialog';
+
+// the question and the shown-once value are modals (react-bootstrap's): their code comes with the
+// first call that asks or shows, not with every screen that offers calls (the dashboard's budget)
+const ConfirmDialog = lazy(() => import('./ConfirmDialog').then((m) => ({ default: m.ConfirmDialog })));
+const RevealDialog = lazy(() => import('./RevealDialog').then((m) => ({ default: m.RevealDialog })));
 
 export function useCallEffects({ reload, close }: { reload: (what: string[]) => void; close: () => void }): {
   call: CallEffects;
@@ -52,7 +55,7 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
   };
 
   const confirmation = (question || shown) && (
-    <>
+    <Suspense fallback={null}>
       {question && (
         <ConfirmDialog
           question={question.text}
@@ -73,7 +76,7 @@ export function useCallEffects({ reload, close }: { reload: (what: string[]) => 
           }}
         />
       )}
-    </>
+    </Suspense>
   );
   return { call, confirmation, busy, track };
 }

@@ -89,6 +89,11 @@ export const previewKey = () => `portal.studioPreview${self === top ? '' : '.fra
  * in — what the sign-in form does not need does not share the network and the processor with it
  * (issue 33), and is in by the time the credentials are.
  */
+const isPreviewing = () => /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) !== null;
+
+/** Whether start-up will draw a visitor's first page (the sign-in form) rather than a signed-in user's or a studio preview. */
+export const startsAsVisitor = () => !currentToken() && !isPreviewing();
+
 export interface Started {
   config: LoadedConfig;
   visitor?: { notices(): void; loadWhole(): Promise<LoadedConfig> };
@@ -98,7 +103,7 @@ export async function startApplication(): Promise<Started> {
   // what the first page will need is asked for at once, side by side: the pre-configuration (when
   // the page does not carry it), for a visitor the sign-in form's code, for a signed-in user the
   // bundle and the shell's code (issue 33: they were asked one after another)
-  const previewing = /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) !== null;
+  const previewing = isPreviewing();
   const visitor = !currentToken() && !previewing;
   if (!visitor) loadSignedInParts();
   else for (const type of screenRegistry.values()) if (type.guestFirst) type.load?.().catch(() => undefined);

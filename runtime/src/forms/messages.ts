@@ -7,6 +7,8 @@
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { messageKey, fieldOf, type AjvLikeError, type Translate } from '../../core/validation-messages';
 
+export { serverErrorSchema } from './server-errors';
+
 /** Keywords that only say "a sub-schema failed"; the failing keyword inside carries the message. */
 const WRAPPER_KEYWORDS = new Set(['if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not']);
 
@@ -45,15 +47,4 @@ export function translateErrors(
     out.push({ ...error, property: field ? `.${field}` : '', message, stack: message });
   }
   return out;
-}
-
-/** A 400 body's `errors: [{ field, message }]` as rjsf `extraErrors`, so each shows on its field. */
-export function serverErrorSchema(errors: { field: string; message: string }[]): ErrorSchema {
-  const schema: Record<string, any> = {};
-  for (const { field, message } of errors) {
-    let node = schema;
-    for (const part of field.split(/[./]/).filter(Boolean)) node = node[part] ??= {};
-    (node.__errors ??= []).push(message);
-  }
-  return schema as ErrorSchema;
 }

@@ -6,6 +6,8 @@
 import { MIN_ACCEPTED_SCORE, policyViolations, type PasswordPolicy } from '../../core/password-rules';
 import type { Translate } from '../format';
 
+export { expiresWithin } from './password-expiry';
+
 export type ScoreFn = (password: string, userInputs?: string[]) => number;
 
 /** The first message for a new password, or null when it is acceptable. */
@@ -31,13 +33,4 @@ export function policyOf(preConfig: Record<string, unknown>): PasswordPolicy {
     passwordMinUpperCaseLetter: n('passwordMinUpperCaseLetter'),
     passwordMinLowerCaseLetter: n('passwordMinLowerCaseLetter'),
   };
-}
-
-const DAY_MS = 86_400_000;
-
-/** Whether a password valid until pwdDo (YYYY-MM-DD, inclusive) expires within `days` days from now. */
-export function expiresWithin(pwdDo: unknown, days: unknown, now = new Date()): boolean {
-  if (typeof pwdDo !== 'string' || typeof days !== 'number' || days <= 0) return false;
-  const expiry = Date.parse(`${pwdDo}T23:59:59`);
-  return Number.isFinite(expiry) && expiry - now.getTime() <= days * DAY_MS;
 }

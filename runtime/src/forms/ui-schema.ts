@@ -3,11 +3,12 @@
  * data schema and UI schema kept apart). Pure, so it is tested without a DOM.
  */
 import type { UiSchema } from '@rjsf/utils';
-import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
 import { fieldLabelKey } from '../../core/labels';
 import type { FormFieldDecl } from '../config/bundle';
 import type { Translate } from '../format';
 import { isInputFormatName } from './input-format-names';
+
+export { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from './field-rules';
 
 /** Widgets of the screen files that map to rjsf's built-in widget names. */
 const BUILT_IN_WIDGETS: Partial<Record<NonNullable<FormFieldDecl['widget']>, string>> = {
@@ -34,17 +35,6 @@ export const CHECKBOX_LIST_FIELD = 'checkboxList';
 
 /** The label key of one key of a checkboxMap field: its `itemLabel` with {key} filled in. */
 export const itemLabelKey = (template: string, key: string) => template.replaceAll('{key}', key);
-
-/** Ids of the fields whose visibleWhen/hiddenWhen fail for the current form data (context.record). */
-export function hiddenFieldIds(
-  fields: FormFieldDecl[],
-  ev: ConditionEvaluator,
-  ctx: ConditionContext,
-  formData: Record<string, unknown>,
-): Set<string> {
-  const withRecord = { ...ctx, record: formData };
-  return new Set(fields.filter((f) => !ev.isVisible(f, withRecord)).map((f) => f.id));
-}
 
 export interface UiSchemaOptions {
   t: Translate;
@@ -103,35 +93,4 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     ui[field.id] = entry;
   }
   return ui;
-}
-
-/** The form data without the fields that are hidden (their values are not sent). */
-export function withoutHidden(formData: Record<string, unknown>, hidden: ReadonlySet<string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(formData).filter(([key]) => !hidden.has(key)));
-}
-
-/** The namespace of a screen's own texts: that of its title key (`login:title` → `login`). */
-export function namespaceOf(key: string | undefined, fallback: string): string {
-  const i = key?.indexOf(':') ?? -1;
-  return i > 0 ? key!.slice(0, i) : fallback;
-}
-
-const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SUBSCHEMA_SINGLES = ['items', 'if', 'then', 'else', 'not', 'additionalProperties', 'contains'];
-const SUBSCHEMA_MAPS = ['properties', '$defs', 'patternProperties'];
-
-/**
- * The schema as a form shows it: `title` and `description` are developer documentation in English,
- * so they are removed (every visible text comes from the locales through the uiSchema).
- */
-export function withoutSchemaTexts<T>(schema: T): T {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
-  const { title: _title, description: _description, ...rest } = schema as Record<string, unknown>;
-  for (const key of SUBSCHEMA_LISTS) if (Array.isArray(rest[key])) rest[key] = (rest[key] as unknown[]).map(withoutSchemaTexts);
-  for (const key of SUBSCHEMA_SINGLES) if (rest[key] !== undefined) rest[key] = withoutSchemaTexts(rest[key]);
-  for (const key of SUBSCHEMA_MAPS) {
-    const map = rest[key];
-    if (map && typeof map === 'object') rest[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, withoutSchemaTexts(v)]));
-  }
-  return rest as T;
 }

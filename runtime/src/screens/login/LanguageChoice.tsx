@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Bundle } from '../../config/bundle';
 import { bundleLanguage, rememberLanguage } from '../../config/i18n';
+import { LanguageSelect } from './LoginView';
 
 /** Set for this tab when a language was chosen on the sign-in page: the sign-in keeps it on the account. */
 export const CHOSEN_HERE_KEY = 'portal.languageChosen';
@@ -13,32 +14,21 @@ export const CHOSEN_HERE_KEY = 'portal.languageChosen';
 export function LanguageChoice({ bundle }: { bundle: Bundle }) {
   const { t } = useTranslation();
   const languages = bundle.languages ?? [];
-  if (languages.length < 2) return null;
-  const current = bundleLanguage(bundle);
   return (
-    <div className="login-language mt-3 text-center">
-      <select
-        className="form-select form-select-sm d-inline-block w-auto"
-        aria-label={t('app:language.choose')}
-        value={current}
-        data-testid="login-language"
-        onChange={(e) => {
-          rememberLanguage(e.target.value);
-          try {
-            sessionStorage.setItem(CHOSEN_HERE_KEY, e.target.value);
-          } catch {
-            // without storage the choice still holds on this device; the account keeps its own
-          }
-          window.location.reload();
-        }}
-      >
-        {languages.map((l) => (
-          <option key={l.id} value={l.id} lang={l.id}>
-            {l.name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <LanguageSelect
+      label={t('app:language.choose')}
+      languages={languages}
+      current={bundleLanguage(bundle)}
+      onChange={(id) => {
+        rememberLanguage(id);
+        try {
+          sessionStorage.setItem(CHOSEN_HERE_KEY, id);
+        } catch {
+          // without storage the choice still holds on this device; the account keeps its own
+        }
+        window.location.reload();
+      }}
+    />
   );
 }
 

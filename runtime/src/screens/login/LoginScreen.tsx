@@ -5,7 +5,7 @@
  * Bootstrap's card and alert markup rather than react-bootstrap's components, and the signed-in
  * pages' code asked for only as the user signs in (issue 33: the login page's JavaScript).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, apiUrl, errorText } from '../../api/client';
@@ -13,10 +13,10 @@ import { useConfig } from '../../config/ConfigContext';
 import { conditionContext } from '../../config/context';
 import type { LoginScreenDecl, Session } from '../../config/bundle';
 import { LightForm } from '../../forms/LightForm';
-import { initialData, type ObjectSchema } from '../../forms/light-form';
-import { serverErrorSchema } from '../../forms/messages';
-import { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../../forms/ui-schema';
-import { expiresWithin } from '../../forms/password-checks';
+import { choicesOf, initialData, type ObjectSchema } from '../../forms/light-form';
+import { serverErrorSchema } from '../../forms/server-errors';
+import { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../../forms/field-rules';
+import { expiresWithin } from '../../forms/password-expiry';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { landingPath } from '../../routing/resolve';
 import { useRoutesDecl } from '../../routing/useNavigateTo';
@@ -24,10 +24,11 @@ import { saveSession } from '../../state/session';
 import { loadIconFont } from '../../shell/icon-font';
 import { loadSignedInParts } from '../../shell/signed-in';
 import { showToast } from '../../state/ui';
-import { DialogLinks } from '../DialogLinks';
-import { SecondStep, type SecondFactorMethod, type SecondStepDecl } from './SecondStep';
+import type { SecondFactorMethod, SecondStepDecl } from './SecondStep';
 import { ScreenView } from '../ScreenView';
 import { LanguageChoice, languageAfterSignIn } from './LanguageChoice';
+import { LoginView } from './LoginView';
+import { finishTakeover, takeFirstPaint, type FirstPaintTakeover } from '../../shell/first-paint';
 import { rememberLanguage, bundleLanguage } from '../../config/i18n';
 import type { ScreenProps } from '../types';
 
@@ -37,6 +38,11 @@ interface AuthResponse {
   /** An account with a second factor: the ticket of the second step instead of a session (issue 36). */
   secondFactor?: { ticket: string; methods: SecondFactorMethod[] };
 }
+
+// the second step (issue 36) comes only after a right password, for an account with a second
+// factor: its code is asked for as the form is sent, not with the page (issue 48's budget)
+const loadSecondStep = () => import('./SecondStep');
+const SecondStep = lazy(() => loadSecondStep().then((m) => ({ default: m.SecondStep })));
 
 /** Error shake animation length (spec §9). */
 const SHAKE_MS = 500;
@@ -50,6 +56,19 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
 
   // the schema's defaults are the first values (the login choice starts on its default)
   const [formData, setFormData] = useState<Record<string, unknown>>(() => (schema ? initialData(schema) : {}));
+  // drawn: the page the server drew before this code ran goes in this same frame, and what the
+  // visitor entered or pressed on it is taken over (shell/first-paint.ts)
+  const [takenOver, setTakenOver] = useState<FirstPaintTakeover | null>(null);
+  useLayoutEffect(() => {
+    const taken = takeFirstPaint('login', screen.fields, (id) =>
+      choicesOf(screen.fields.find((f) => f.id === id)!, schema?.properties?.[id], t).map((c) => c.value));
+    if (!taken) return;
+    if (Object.keys(taken.values).length) setFormData((data) => ({ ...data, ...taken.values }));
+    setTakenOver(taken);
+  }, []);
+  useLayoutEffect(() => {
+    if (takenOver) finishTakeover(takenOver);
+  }, [takenOver]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fieldErrors = useFieldErrors();
@@ -83,8 +102,9 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     setBusy(true);
     setError(null);
     fieldErrors.clear();
-    // the signed-in pages' shell loads while the server checks the credentials
+    // the signed-in pages' shell loads while the server checks the credentials, and the second step's code
     loadSignedInParts();
+    if (secondStep) loadSecondStep().catch(() => undefined);
     try {
       const response = await api.post<AuthResponse>(screen.submit.endpoint, withoutHidden(data ?? {}, hidden), { signOutOn401: false });
       if (response.secondFactor && secondStep) {
@@ -180,66 +200,54 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     );
   }
 
+  const separator = passkey ?? sso;
   return (
-    <div className="login-page">
-      {branding.logoUrl && <img className="login-logo" src={branding.logoUrl} alt={branding.logoAlt ?? preConfig.loginAppName} />}
-      <h1 className="login-app-name">{preConfig.loginAppName}</h1>
-      <div className={`card login-card shadow-sm${shake ? ' shake' : ''}`}>
-        <div className="card-body">
-          {screen.title && !secondFactor && <h2 className="h5 mb-3">{t(screen.title)}</h2>}
-          {error && (
-            <div className="alert alert-danger" role="alert" data-testid="login-error">
-              {error}
-            </div>
-          )}
-          {secondFactor && secondStep ? (
+    <LoginView
+      appName={preConfig.loginAppName}
+      logo={branding.logoUrl ? { src: branding.logoUrl, alt: branding.logoAlt ?? preConfig.loginAppName } : undefined}
+      title={screen.title && !secondFactor ? t(screen.title) : undefined}
+      error={error}
+      shake={shake}
+      form={
+        <LightForm
+          idPrefix="login"
+          schema={schema}
+          fields={screen.fields}
+          namespace={namespace}
+          t={t}
+          formData={formData}
+          hidden={hidden}
+          extraErrors={fieldErrors.extraErrors}
+          liveValidate={fieldErrors.liveValidate !== undefined}
+          submitLabel={t(screen.submit.label)}
+          submitDisabled={busy}
+          onChange={(next) => {
+            fieldErrors.changed(formData, next);
+            setFormData(next);
+          }}
+          onSubmit={submit}
+          onError={() => fieldErrors.failed()}
+        />
+      }
+      secondStep={
+        secondFactor && secondStep ? (
+          <Suspense fallback={null}>
             <SecondStep
               decl={secondStep} ticket={secondFactor.ticket} methods={secondFactor.methods}
               onSignedIn={signedIn} onError={fail}
               onBack={() => { setSecondFactor(null); setError(null); }}
             />
-          ) : (<>
-          <LightForm
-            idPrefix="login"
-            schema={schema}
-            fields={screen.fields}
-            namespace={namespace}
-            t={t}
-            formData={formData}
-            hidden={hidden}
-            extraErrors={fieldErrors.extraErrors}
-            liveValidate={fieldErrors.liveValidate !== undefined}
-            submitLabel={t(screen.submit.label)}
-            submitDisabled={busy}
-            onChange={(next) => {
-              fieldErrors.changed(formData, next);
-              setFormData(next);
-            }}
-            onSubmit={submit}
-            onError={() => fieldErrors.failed()}
-          />
-          {(passkey || sso) && <p className="login-sso-separator" aria-hidden="true"><span>{t((passkey ?? sso)!.separator)}</span></p>}
-          {passkey && (
-            <div className="login-passkey">
-              <button type="button" className="btn btn-outline-primary w-100" disabled={busy} onClick={() => void signInWithPasskey()} data-testid="login-passkey">
-                {t(passkey.label)}
-              </button>
-              {passkey.hint && <p className="form-text mt-1 mb-0">{t(passkey.hint)}</p>}
-            </div>
-          )}
-          {sso && (
-            <div className="login-sso">
-              <a className={`btn btn-outline-primary w-100${busy ? ' disabled' : ''}`} href={apiUrl(sso.endpoint)} aria-disabled={busy || undefined} data-testid="login-sso">
-                {t(sso.label, { name: sso.name })}
-              </a>
-            </div>
-          )}
-          <DialogLinks links={screen.links} onOpen={setDialog} />
-          </>)}
-        </div>
-      </div>
-      <LanguageChoice bundle={bundle} />
+          </Suspense>
+        ) : undefined
+      }
+      separator={separator ? t(separator.separator) : undefined}
+      passkey={passkey ? { label: t(passkey.label), hint: passkey.hint ? t(passkey.hint) : undefined, busy, onClick: () => void signInWithPasskey() } : undefined}
+      sso={sso ? { label: t(sso.label, { name: sso.name }), href: apiUrl(sso.endpoint), busy } : undefined}
+      links={screen.links?.map((link) => ({ ...link, label: t(link.label) }))}
+      onOpenLink={setDialog}
+      language={<LanguageChoice bundle={bundle} />}
+    >
       {dialog && <ScreenView screenId={dialog} presentation="dialog" onClose={() => setDialog(null)} />}
-    </div>
+    </LoginView>
   );
 }

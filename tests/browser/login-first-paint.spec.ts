@@ -1,0 +1,104 @@
+/**
+ * The login page's first paint in the HTML (issue 49): without JavaScript the served page is the
+ * sign-in form itself (brand, labels, inputs, button, at 1400 and 390 px); with it, the runtime draws
+ * the same page over it without moving anything, and takes over what the visitor typed and
+ * pressed before its code was in.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './support';
+
+const SHOTS = 'test-results/first-paint';
+/** What a visitor sees of the page, each by the place it is drawn at. */
+const PARTS = ['.login-app-name', '.login-card', '.login-card h2', 'label[for="login_username"]', '#login_username', '#login_password', '#login_rejestr', '.light-form button[type="submit"]', '[data-link="forgot"]', '.login-language select', '.app-footer', '.cookie-notice'];
+
+async function boxes(page: Page) {
+  return page.evaluate((parts) => Object.fromEntries(parts.map((part) => {
+    const box = document.querySelector(part)?.getBoundingClientRect();
+    return [part, box ? [box.x, box.y, box.width, box.height].map((v) => Math.round(v * 2) / 2) : null];
+  })), PARTS);
+}
+
+/** The layout shifts the page had so far, summed (what Lighthouse's CLS counts). */
+async function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(() => new Promise<number>((resolve) => {
+    let sum = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) sum += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve(sum)));
+  }));
+}
+
+for (const [width, height] of [[1400, 900], [390, 844]] as const) {
+  test(`at ${width} px the sign-in form is in the served page, and the runtime draws it over without a shift`, async ({ browser, baseURL }) => {
+    const withoutScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height }, baseURL, locale: 'pl-PL' });
+    const served = await withoutScript.newPage();
+    await served.goto('/login');
+    await expect(served.getByRole('heading', { name: 'Partner CFM', level: 1 })).toBeVisible();
+    await expect(served.getByRole('heading', { name: 'Logowanie', level: 2 })).toBeVisible();
+    await expect(served.getByLabel('Fleet Manager', { exact: true })).toBeVisible();
+    await expect(served.getByLabel(/^Login\*?$/)).toBeVisible();
+    await expect(served.getByLabel(/^Hasło\*?$/)).toBeVisible();
+    await expect(served.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
+    await expect(served.getByTestId('loading-modal')).toHaveCount(0);
+    await served.screenshot({ path: `${SHOTS}/login-without-javascript-${width}.png`, fullPage: true });
+    const before = await boxes(served);
+    await withoutScript.close();
+
+    const withScript = await browser.newContext({ viewport: { width, height }, baseURL, locale: 'pl-PL' });
+    const page = await withScript.newPage();
+    await page.goto('/login');
+    await expect(page.locator('#first-paint')).toHaveCount(0);
+    await expect(page.locator('#root').getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
+    expect(await boxes(page)).toEqual(before);
+    expect(await layoutShift(page)).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/login-with-javascript-${width}.png`, fullPage: true });
+    await withScript.close();
+  });
+}
+
+test('what the visitor typed and pressed before the form’s code was in is taken over: he is signed in', async ({ page }) => {
+  // the sign-in form's code held back, as on a slow phone: the served form is all there is
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  const served = page.locator('#first-paint');
+  await served.getByLabel('Fleet Manager', { exact: true }).check();
+  await served.getByLabel(/^Login\*?$/).fill('admin');
+  await served.getByLabel(/^Hasło\*?$/).fill('Admin123!');
+  await served.getByLabel(/^Hasło\*?$/).press('Enter');
+  // nothing went to the address bar (no GET of the form with the password in it)
+  await expect(page).toHaveURL(/\/login$/);
+  release();
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+});
+
+test('a visitor who has only typed keeps his values and his place in the field', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  const served = page.locator('#first-paint');
+  await served.getByLabel('Doradca serwisowy', { exact: true }).check();
+  await served.getByLabel(/^Login\*?$/).fill('doradca');
+  await served.getByLabel(/^Hasło\*?$/).fill('tajne');
+  await served.getByLabel(/^Numer rejestracyjny/).pressSequentially('wz1');
+  release();
+  await expect(served).toHaveCount(0);
+  const form = page.locator('#root');
+  await expect(form.getByLabel('Doradca serwisowy', { exact: true })).toBeChecked();
+  await expect(form.getByLabel(/^Login\*?$/)).toHaveValue('doradca');
+  await expect(form.getByLabel(/^Hasło\*?$/)).toHaveValue('tajne');
+  // the plate upper-cased as the form does, the focus still in it
+  await expect(form.getByLabel(/^Numer rejestracyjny/)).toHaveValue('WZ1');
+  await expect(form.getByLabel(/^Numer rejestracyjny/)).toBeFocused();
+  // the advisor's VIN field, which the choice shows, is there
+  await expect(form.getByLabel(/^Ostatnie 6 znaków VIN/)).toBeVisible();
+});
