@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { formatDefaultsDefine } from '../tools/configured-formats.ts';
 import { runtimeSourceHash } from '../tools/runtime-hash.ts';
 
 const runtimeDir = fileURLToPath(new URL('.', import.meta.url));
@@ -108,6 +109,8 @@ export default defineConfig({
   root: runtimeDir,
   publicDir: 'public',
   plugins: [react(), loadingModalInPage(), guestFirstPreloads(), precompressAndRecord()],
+  // the configured locale, zone and currency until start-up sets the bundle's (format-settings.ts)
+  define: formatDefaultsDefine(projectDir),
   resolve: {
     // React 19 has the hook the shim brings for older React (react-i18next imports the shim)
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: `${runtimeDir}src/vendor/use-sync-external-store-shim.ts` }],
