@@ -1,6 +1,6 @@
 import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { ShellIcon } from './ShellIcon';
 
 export const COOKIES_ACCEPTED_KEY = 'portal.cookiesAccepted';

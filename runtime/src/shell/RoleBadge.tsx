@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import type { Session } from '../config/bundle';
 import { formatSettings } from '../format-settings';
 

@@ -18,7 +18,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { fillPath } from '../../actions/run-action';
 import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';

@@ -10,7 +10,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import { api, errorText } from '../../api/client';
 import { formatKm, formatLitres, formatMoney, formatNumber } from '../../format';

@@ -10,7 +10,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { api, ApiError, errorText } from '../../api/client';
 import { followUpKey, submissionKeys } from '../../api/submission-key';
 import { useConfig } from '../../config/ConfigContext';

@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { FieldProblems, Empty, Spinner, TabHeading, useFieldProblems } from '../parts';
 import { layerPathOf } from '../layer-path';
 import { pointer } from '../pointers';
