@@ -1,8 +1,12 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { formatDefaultsDefine } from './tools/configured-formats.ts';
 
 // Unit, API and config tests. Browser journeys are Playwright's (tests/browser, `playwright test`).
 export default defineConfig({
+  // the runtime's format settings before start-up: the configured locale, zone and currency (format-settings.ts)
+  define: formatDefaultsDefine(fileURLToPath(new URL('.', import.meta.url))),
   test: {
     include: ['runtime/**/*.test.ts', 'runtime/**/*.test.tsx', 'server/**/*.test.ts', 'tests/**/*.test.ts', 'tools/**/*.test.ts'],
     exclude: ['node_modules', 'dist', 'tests/browser/**'],

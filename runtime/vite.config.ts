@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { formatDefaultsDefine } from '../tools/configured-formats.ts';
 import { runtimeSourceHash } from '../tools/runtime-hash.ts';
 
 const runtimeDir = fileURLToPath(new URL('.', import.meta.url));
@@ -109,6 +110,8 @@ export default defineConfig({
   root: runtimeDir,
   publicDir: 'public',
   plugins: [react(), loadingModalInPage(), guestFirstPreloads(), precompressAndRecord()],
+  // the configured locale, zone and currency until start-up sets the bundle's (format-settings.ts)
+  define: formatDefaultsDefine(projectDir),
   resolve: {
     // React 19 has the hook the shim brings for older React (react-i18next imports the shim)
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: `${runtimeDir}src/vendor/use-sync-external-store-shim.ts` }],
@@ -133,6 +136,9 @@ export default defineConfig({
           // the one store and the session in it, likewise: every page has them, and a lazy chunk of the
           // shell (the notifications bell) would otherwise cut them into a file of their own
           if (/runtime\/src\/state\/(store|session)\.ts$/.test(id)) return 'framework';
+          // react-i18next's useTranslation as every module takes it, typed (config/texts.ts, issue 48): with the
+          // library, not a file of its own that every page would ask for (0.2 KB of the login page)
+          if (/runtime\/src\/config\/texts\.ts$/.test(id)) return 'framework';
           return undefined;
         },
       },

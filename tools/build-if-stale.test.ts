@@ -140,7 +140,7 @@ describe('the compiled server', () => {
       yield Buffer.from('VIN;Nr rejestracyjny\nVF1AAA;WZ1\nVF1BBB;\n');
     }
     const rows = await openCheckedRows(file(), {
-      format: 'csv', fileName: 'pojazdy.csv', plan: checkPlanFor(bundle, decl), locales: bundle.locales, maxRows: 10,
+      format: 'csv', fileName: 'pojazdy.csv', plan: checkPlanFor(bundle, decl), locales: bundle.locales, language: { id: 'pl', locale: 'pl-PL' }, maxRows: 10,
       copyText: true, batchRows: 100, batchesAhead: 1, nice: 0,
     }, pathToFileURL(join(dir, ROWS_WORKER_OUTPUT)));
     try {

@@ -64,6 +64,6 @@ if (rootArg < 0) {
   if (words.findings.length || words.badEntries.length) {
     failed = true;
     console.error(`✗ runtime code\n${formatRuntimeWords(words)}`);
-  } else console.log('✓ runtime code: no role names, no Polish words (texts and roles are configuration)');
+  } else console.log('✓ runtime code: no role names, no Polish words, no locale, zone or currency (texts, roles and formats are configuration)');
 }
 process.exit(failed ? 1 : 0);

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkRuntimeWords, configuredRoles, findingsIn } from './check-runtime-words.ts';
+import { checkRuntimeWords, configuredLocaleWords, configuredRoles, findingsIn } from './check-runtime-words.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const ROLES = ['USER', 'ADVISOR', 'MANAGER', 'ADMIN'];
@@ -37,6 +37,41 @@ describe('the runtime code check (config, not code)', () => {
     expect(findingsIn('runtime/src/y.ts', source, ROLES)).toEqual([]);
   });
 
+  it('finds a locale, zone or currency named in code, and Polish words in a regular expression', () => {
+    const source = [
+      "const upper = name.toLocaleUpperCase('pl');",
+      "const fmt = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });",
+      "const zone = config.timeZone ?? 'Europe/Warsaw';",
+      'const money = /^-\\d+(?:\\s(?:zł|km))?$/;',
+      'const yes = /^(tak|nie)$/i;',
+      'const spaced = /\\snie\\b/;',
+    ].join('\n');
+    const found = findingsIn('runtime/src/z.ts', source, ROLES).map((f) => [f.line, f.kind, f.text]);
+    expect(found).toEqual([
+      [1, 'locale', 'pl'],
+      [2, 'locale', 'pl-PL'],
+      [2, 'locale', 'PLN'],
+      [3, 'locale', 'Europe/Warsaw'],
+      [4, 'polish', '/^-\\d+(?:\\s(?:zł|km))?$/'],
+      [5, 'polish', '/^(tak|nie)$/i'],
+      [6, 'polish', '/\\snie\\b/'],
+    ]);
+  });
+
+  it('leaves other locales, words merely containing them, and English regular expressions alone', () => {
+    const source = [
+      "const parts = new Intl.DateTimeFormat('en-CA', { timeZone });",
+      "const file = 'plik.pl'; const code = 'PLNX'; const tag = 'pl-PL-x';",
+      'const word = /^(take|none|planet)$/i;',
+      'const unicode = /\\u0142|\\p{L}+/u;',
+    ].join('\n');
+    expect(findingsIn('runtime/src/w.ts', source, ROLES)).toEqual([]);
+  });
+
+  it('names the portal\'s own locale, zone and currency as locale words (screens/app.json)', () => {
+    expect(configuredLocaleWords(root)).toEqual(expect.arrayContaining(['pl', 'pl-PL', 'Europe/Warsaw', 'PLN']));
+  });
+
   it('reads the roles from the configuration (the user entity\'s rola)', () => {
     expect(configuredRoles(root)).toEqual(expect.arrayContaining(ROLES));
   });
@@ -57,12 +92,21 @@ describe('the runtime code check (config, not code)', () => {
 
     it('catches a planted role and word, and not in tests or generated files', () => {
       const base = tree({
-        'runtime/src/screens/planted.tsx': "export const who = 'ADVISOR';\nexport const Hi = () => <b>Wyślij</b>;\n",
+        'runtime/src/screens/planted.tsx': "export const who = 'ADVISOR';\nexport const Hi = () => <b>Wyślij</b>;\nexport const when = (d: Date) => d.toLocaleDateString('pl-PL');\n",
         'runtime/src/screens/planted.test.ts': "expect(role).toBe('ADVISOR');\n",
         'runtime/core/generated/meta.ts': "export type R = 'ADVISOR';\n",
       });
       const { findings } = checkRuntimeWords(base, ['runtime/src', 'runtime/core'], []);
-      expect(findings.map((f) => `${f.file}:${f.line} ${f.text}`)).toEqual(['runtime/src/screens/planted.tsx:1 ADVISOR', 'runtime/src/screens/planted.tsx:2 Wyślij']);
+      expect(findings.map((f) => `${f.file}:${f.line} ${f.text}`)).toEqual(['runtime/src/screens/planted.tsx:1 ADVISOR', 'runtime/src/screens/planted.tsx:2 Wyślij', 'runtime/src/screens/planted.tsx:3 pl-PL']);
+    });
+
+    it('catches the locale, zone and currency the configuration names, whatever they are', () => {
+      const base = tree({
+        'screens/app.json': JSON.stringify({ config: { locale: 'cs-CZ', timeZone: 'Europe/Prague', currency: 'CZK', languages: [{ id: 'cs', locale: 'cs-CZ', name: 'Čeština' }] } }),
+        'runtime/src/money.ts': "export const money = new Intl.NumberFormat('cs-CZ', { currency: 'CZK', timeZone: 'Europe/Prague' });\nexport const lang = 'cs';\n",
+      });
+      const { findings } = checkRuntimeWords(base, ['runtime/src'], []);
+      expect(findings.map((f) => `${f.line} ${f.kind} ${f.text}`)).toEqual(['1 locale cs-CZ', '1 locale CZK', '1 locale Europe/Prague', '2 locale cs']);
     });
 
     it('lets an allow-list entry with a reason excuse a place, and fails one without a reason or unused', () => {

@@ -9,7 +9,12 @@
  * - A role name is a string that is exactly one of the roles the configuration declares (the user
  *   entity's `rola` enumeration, schemas/entities/user.schema.json).
  * - A Polish word is a word with a Polish letter (ą ć ę ł ń ó ś ź ż), or one of the few common
- *   Polish words of the screens that have none (WORDS).
+ *   Polish words of the screens that have none (WORDS) — in a string, a template text, JSX text or
+ *   a regular expression (`/(zł|km)$/` matches Polish text only: issue 48).
+ * - A locale, zone or currency (issue 48): a string that is exactly `'pl'`, `'pl-PL'`,
+ *   `'Europe/Warsaw'` or `'PLN'`, or what screens/app.json configures as config.locale,
+ *   config.timeZone, config.currency or the default language's id and locale. The runtime reads
+ *   them from the loaded bundle (format-settings.ts), never names them.
  *
  * A place that must keep one says why in tools/runtime-words-allow.json (file, text, reason): an
  * entry without a reason, or one that no longer matches anything, fails the check as well.
@@ -26,11 +31,14 @@ const WORDS = ['tak', 'nie', 'anuluj', 'zapisz', 'zamknij', 'wersja', 'wariant',
 const POLISH_LETTER = /[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]/;
 const POLISH_WORD = new RegExp(`(^|[^\\p{L}])(${WORDS.map((w) => w.replace(/ /g, '\\s+')).join('|')})(?=$|[^\\p{L}])`, 'iu');
 
+/** Locale, zone and currency literals runtime code must not name, whatever the configuration says. */
+const LOCALE_WORDS = ['pl', 'pl-PL', 'Europe/Warsaw', 'PLN'];
+
 export interface Finding {
   file: string;
   line: number;
   text: string;
-  kind: 'role' | 'polish';
+  kind: 'role' | 'polish' | 'locale';
 }
 
 export interface AllowEntry {
@@ -45,20 +53,45 @@ export function configuredRoles(baseDir = root): string[] {
   return (schema.properties?.rola?.enum ?? []).filter((r: unknown): r is string => typeof r === 'string');
 }
 
+/**
+ * The locale, zone and currency literals: LOCALE_WORDS and what screens/app.json configures
+ * (config.locale, config.timeZone, config.currency, the default language's id and locale).
+ */
+export function configuredLocaleWords(baseDir = root): string[] {
+  const words = new Set(LOCALE_WORDS);
+  try {
+    const config = JSON.parse(readFileSync(join(baseDir, 'screens/app.json'), 'utf8')).config ?? {};
+    for (const key of ['locale', 'timeZone', 'currency']) if (typeof config[key] === 'string') words.add(config[key]);
+    const first = Array.isArray(config.languages) ? config.languages[0] : undefined;
+    for (const value of [first?.id, first?.locale]) if (typeof value === 'string') words.add(value);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return [...words];
+}
+
+/** A regular expression's pattern as words: its escapes (`\s`, `\d`, `\u00a0`) are no letters of a word. */
+const regexWords = (literal: string) => literal.slice(1, literal.lastIndexOf('/')).replace(/\\(u\{?[0-9a-fA-F]+\}?|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|.)/g, ' ');
+
 /** What one source file says that belongs to the configuration. */
-export function findingsIn(file: string, source: string, roles: readonly string[]): Finding[] {
+export function findingsIn(file: string, source: string, roles: readonly string[], localeWords: readonly string[] = LOCALE_WORDS): Finding[] {
   const out: Finding[] = [];
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const roleSet = new Set(roles);
+  const localeSet = new Set(localeWords);
   const report = (node: ts.Node, text: string) => {
     const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
     if (roleSet.has(text)) out.push({ file, line, text, kind: 'role' });
+    else if (localeSet.has(text)) out.push({ file, line, text, kind: 'locale' });
     else if (POLISH_LETTER.test(text) || POLISH_WORD.test(text)) out.push({ file, line, text: text.trim(), kind: 'polish' });
   };
   const visit = (node: ts.Node) => {
     // an import's or export's module name is a path, not a text
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) report(node, node.text);
+    if (ts.isRegularExpressionLiteral(node)) {
+      const words = regexWords(node.text);
+      if (POLISH_LETTER.test(words) || POLISH_WORD.test(words)) out.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.text, kind: 'polish' });
+    } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) report(node, node.text);
     else if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) report(node, node.text);
     else if (ts.isJsxText(node) && node.text.trim()) report(node, node.text);
     ts.forEachChild(node, visit);
@@ -90,7 +123,8 @@ export interface CheckResult {
 /** The findings of runtime/ not excused by the allow-list, and the allow-list's own faults. */
 export function checkRuntimeWords(baseDir = root, dirs = ['runtime/src', 'runtime/core'], allow: AllowEntry[] = readAllowList(baseDir)): CheckResult {
   const roles = configuredRoles(baseDir);
-  const all = dirs.flatMap((d) => codeFiles(join(baseDir, d))).flatMap((path) => findingsIn(relative(baseDir, path), readFileSync(path, 'utf8'), roles));
+  const localeWords = configuredLocaleWords(baseDir);
+  const all = dirs.flatMap((d) => codeFiles(join(baseDir, d))).flatMap((path) => findingsIn(relative(baseDir, path), readFileSync(path, 'utf8'), roles, localeWords));
   const used = new Set<AllowEntry>();
   const findings = all.filter((f) => {
     const entry = allow.find((a) => a.file === f.file && a.text === f.text && a.reason?.trim());
@@ -118,8 +152,9 @@ export function readAllowList(baseDir = root): AllowEntry[] {
 export function formatRuntimeWords({ findings, badEntries }: CheckResult): string {
   const lines: string[] = [];
   if (findings.length) {
-    lines.push(`${findings.length} role name(s) or Polish word(s) in the runtime's code: put texts in locales/pl/*.json and roles in the configuration (screens/), or give the place a reason in tools/runtime-words-allow.json.`);
-    for (const f of findings) lines.push(`  ${f.file}:${f.line}  ${f.kind === 'role' ? 'role' : 'Polish'}: ${JSON.stringify(f.text)}`);
+    lines.push(`${findings.length} role name(s), Polish word(s) or locale, zone or currency name(s) in the runtime's code: put texts in locales/pl/*.json, roles in the configuration (screens/), read the locale, zone and currency from the loaded configuration (format-settings.ts), or give the place a reason in tools/runtime-words-allow.json.`);
+    const kinds = { role: 'role', polish: 'Polish', locale: 'locale/zone/currency' } as const;
+    for (const f of findings) lines.push(`  ${f.file}:${f.line}  ${kinds[f.kind]}: ${JSON.stringify(f.text)}`);
   }
   for (const { entry, why } of badEntries) lines.push(`  tools/runtime-words-allow.json: ${entry.file} ${JSON.stringify(entry.text)}: ${why === 'no reason' ? 'says no reason' : 'matches nothing any more (remove it)'}`);
   return lines.join('\n');
@@ -132,5 +167,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(formatRuntimeWords(result));
     process.exit(1);
   }
-  console.log('No role names or Polish words in the runtime\'s code.');
+  console.log('No role names, Polish words or locale, zone or currency names in the runtime\'s code.');
 }

@@ -1295,7 +1295,7 @@ export interface paths {
         };
         /** Texts users see, found by their words or key, each with where it is shown */
         get: operations["configStudioTexts"];
-        /** Change a text in the caller's draft */
+        /** Change a text in the caller's draft, in each language side by side */
         put: operations["configStudioSaveText"];
         post?: never;
         delete?: never;
@@ -7543,7 +7543,9 @@ export interface components {
             documents: {
                 id: string;
                 /** @enum {unknown} */
-                kind: "screen" | "locale" | "schema";
+                kind: "screen" | "locale" | "translation" | "schema";
+                /** @description a translation's language (locales/<language>/…) */
+                language?: string;
                 path: string;
                 schemaId?: string;
                 title?: string;
@@ -7558,6 +7560,11 @@ export interface components {
                 /** Format: date-time */
                 updatedAt: string;
             } | null;
+            /** @description the languages a text is edited in, side by side: Polish first, each by its own name (issue 48) */
+            languages: {
+                id: string;
+                name: string;
+            }[];
             /** @description the namespaces of texts, named as the menu names their screens; own: the studio's own texts (offered apart) */
             namespaces: {
                 id: string;
@@ -7677,7 +7684,12 @@ export interface components {
             key: string;
             /** @description 'base' (the base portal) or a variant's folder name */
             scope: string;
+            /** @description the Polish text (the source language) */
             text: string;
+            /** @description the text in other languages the portal offers, by language id (en, uk): saved with the Polish one, a missing translation added (issue 48) */
+            translations?: {
+                [key: string]: string;
+            };
         };
         /** Texts found (at most 100) */
         "studio-texts": {
@@ -7688,6 +7700,17 @@ export interface components {
                 /** @description where the text is shown, in the words of the screens (Dane pojazdu → kolumna) */
                 places: string[];
                 text: string;
+                /** @description the text in each other language the portal offers (issue 48), side by side with the Polish one */
+                translations: {
+                    changed: boolean;
+                    filesText: string;
+                    /** @description the language (locales/<id>) */
+                    id: string;
+                    /** @description the language has no text of its own for this key (Polish is shown in its place) */
+                    missing: boolean;
+                    /** @description the language's own text; empty when missing */
+                    text: string;
+                }[];
             }[];
         };
         /** Published versions, newest first; of one scope (?scope=), current then marking the one in effect in it */

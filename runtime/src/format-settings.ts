@@ -1,7 +1,8 @@
 /**
  * The locale of numbers and the time zone of instants: screens/app.json config.locale and
  * config.timeZone, set once at start-up (configureFormats, from config/startup.ts). Until then,
- * and in unit tests, the portal's defaults. A module apart from format.ts, which every signed-in
+ * and in unit tests, screens/app.json's as built in (tools/configured-formats.ts): the code names
+ * no locale, zone or currency (tools/check-runtime-words.ts). A module apart from format.ts, which every signed-in
  * page formats with but the login page does not need (issue 33): start-up sets the settings here,
  * and format.ts reads them whenever it is loaded.
  */
@@ -12,7 +13,7 @@ export interface FormatSettings {
   currency: string;
 }
 
-const DEFAULTS: FormatSettings = { locale: 'pl-PL', timeZone: 'Europe/Warsaw', currency: 'PLN' };
+const DEFAULTS: FormatSettings = { ...__FORMAT_DEFAULTS__ };
 
 let settings = DEFAULTS;
 const listeners = new Set<(settings: FormatSettings) => void>();

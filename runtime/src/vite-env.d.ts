@@ -1,1 +1,4 @@
 /// <reference types="vite/client" />
+
+/** screens/app.json config's locale, timeZone and currency, built in (tools/configured-formats.ts). */
+declare const __FORMAT_DEFAULTS__: { locale: string; timeZone: string; currency: string };

@@ -447,6 +447,7 @@ export interface ImportRun {
   id: Generated<number>;
   idempotencyKey: string | null;
   integrationKeyId: number | null;
+  language: string | null;
   mapping: Json | null;
   message: string | null;
   missing: string;

@@ -26,6 +26,8 @@ export interface ImportRequestOptions {
   /** The form's fields as sent: `dryRun` (the id of the dry run), `confirmDeactivated` (the number typed). */
   dryRun?: string;
   confirmDeactivated?: string;
+  /** The caller's locale (his language's, issue 48): the count he is asked to type is written in it. */
+  locale: string;
 }
 
 /** A mapping as a comparable text: its columns in order, each with its field (a column left out = not imported). */
@@ -67,7 +69,7 @@ export async function approvedDryRun(db: Kysely<DB>, options: ImportRequestOptio
   if (options.missing === 'deactivate' && needsTypedCount(dry.countDeactivated, dry.activeRows, share)) {
     const typed = (options.confirmDeactivated ?? '').replace(/[\s\u00a0]/g, '');
     if (typed !== String(dry.countDeactivated)) {
-      throw refuse('confirmDeactivated', 'import:errors.confirmDeactivated', { count: dry.countDeactivated.toLocaleString('pl-PL') }, 'IMPORT_CONFIRM_NEEDED');
+      throw refuse('confirmDeactivated', 'import:errors.confirmDeactivated', { count: dry.countDeactivated.toLocaleString(options.locale) }, 'IMPORT_CONFIRM_NEEDED');
     }
   }
   return Number(dry.id);

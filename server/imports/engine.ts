@@ -14,7 +14,7 @@
  *    recompute, as for a typed-in write. A dry run, or an all-or-nothing run with errors, writes
  *    nothing: it counts the rows those statements' own conditions select (the same SQL text).
  */
-import type { Bundle } from '../config/bundle.ts';
+import type { Bundle, Language } from '../config/bundle.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { ImportDecl, ResolvedField } from './declaration.ts';
 import { fieldLabel, writtenColumns } from './declaration.ts';
@@ -127,14 +127,18 @@ export function missingKeyColumns(decl: ImportDecl, columnIndex: Map<string, num
   return missing;
 }
 
+/**
+ * Runs one run. `t` and `language` are the run's caller's (import_run.language, issue 48): the row
+ * thread, the database's checks and the run's message word what they find in his language.
+ */
 export async function executeRun(
   session: ImportSession, bundle: Bundle, run: RunRow, decl: ImportDecl, t: Translate, limits: ImportLimits,
-  mapping: (columns: string[]) => Promise<Record<string, string | null>>,
+  mapping: (columns: string[]) => Promise<Record<string, string | null>>, language: Pick<Language, 'id' | 'locale'>,
 ): Promise<RunOutcome> {
   if (decl.files) return executeFileRun(session, run, decl, t);
   const plan = checkPlanFor(bundle, decl);
   const rows = await openCheckedRows(storedFile(session, run.id), {
-    format: run.format, fileName: run.fileName, plan, locales: bundle.locales, maxRows: limits.maxRows,
+    format: run.format, fileName: run.fileName, plan, locales: bundle.locales, language, maxRows: limits.maxRows,
     copyText: session.kind === 'postgres', batchRows: FLUSH_ROWS, batchesAhead: BATCHES_AHEAD, nice: ROW_THREAD_NICE,
   });
   try {

@@ -10,7 +10,7 @@ import { openCheckedRows, type RowsBatch, type RowsThreadInput } from './rows-th
 const bundle = loadBundle({ root: resolve(import.meta.dirname, '../..'), variant: 'default' });
 const decl = bundle.imports.car;
 const input = (over: Partial<RowsThreadInput> = {}): RowsThreadInput => ({
-  format: 'csv', fileName: 'pojazdy.csv', plan: checkPlanFor(bundle, decl), locales: bundle.locales, maxRows: 1000,
+  format: 'csv', fileName: 'pojazdy.csv', plan: checkPlanFor(bundle, decl), locales: bundle.locales, language: { id: 'pl', locale: 'pl-PL' }, maxRows: 1000,
   copyText: true, batchRows: 2, batchesAhead: 1, nice: 5, ...over,
 });
 const mapping = { VIN: 'nrPodw', 'Nr rejestracyjny': 'rejestr', 'Data przeglądu': 'dataPrzeg' };

@@ -8,7 +8,7 @@
  * main thread only hands the stored file's chunks over and stages the checked batches.
  */
 import { Worker } from 'node:worker_threads';
-import type { Bundle } from '../config/bundle.ts';
+import type { Bundle, Language } from '../config/bundle.ts';
 import { ImportFileError, type FileHead, type ImportFormat } from './read-file.ts';
 import type { CheckPlan } from './row-check.ts';
 
@@ -17,6 +17,8 @@ export interface RowsThreadInput {
   fileName: string;
   plan: CheckPlan;
   locales: Bundle['locales'];
+  /** The language the run's caller reads (import_run.language, issue 48): its row errors are worded in it, its numbers in its locale. */
+  language: Pick<Language, 'id' | 'locale'>;
   maxRows: number;
   /** Staged with COPY (PostgreSQL): lines of COPY text; else (PGlite) values for INSERTs. */
   copyText: boolean;

@@ -86,7 +86,8 @@ async function hand(r: Run, batch: RowsBatch) {
 async function run(r: Run) {
   const { input } = r;
   const compiled = compiledChecks(input.plan);
-  const t = await translatorFor(input.locales);
+  // the run's caller's language (issue 48): a function does not cross to the thread, so it is made here from the same texts
+  const t = await translatorFor(input.locales, input.language.id);
   const { head, rows } = await openRows(file(r), input.format, input.fileName);
   const columns = await new Promise<{ index: [string, number][]; headings: [string, string][] }>((resolve) => {
     r.mappingArrived = resolve;
@@ -99,7 +100,7 @@ async function run(r: Run) {
   let good = 0; // the lines of batch.copyText
   for await (const row of rows) {
     total++;
-    if (total > input.maxRows) throw new ImportFileError('import:errors.tooManyRows', { limit: input.maxRows.toLocaleString('pl-PL') });
+    if (total > input.maxRows) throw new ImportFileError('import:errors.tooManyRows', { limit: input.maxRows.toLocaleString(input.language.locale) });
     const cellsJson = JSON.stringify(row.cells.map(shown));
     const checked = checkRow(compiled, row.cells, columnIndex, columnOf, t);
     if (checked.errors.length) {

@@ -83,7 +83,8 @@ function createImports(app: FastifyInstance) {
   async function run(id: number): Promise<void> {
     const row = await app.db.selectFrom('import_run').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || row.state !== 'queued') return;
-    const { t, bundle } = app.config.forVariant(row.variant);
+    // in the language of the caller who sent the run (issue 48), kept with it: the run's request has answered long since
+    const { t, bundle, language } = app.config.forVariant(row.variant, row.language);
     const decl = bundle.imports[row.declaration];
     if (!decl) return failRun(id, t('import:errors.unknownDeclaration'));
     const limits = importLimits(bundle.config);
@@ -108,7 +109,7 @@ function createImports(app: FastifyInstance) {
             recorded = true;
           };
           const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit } as RunRow & { variant: string };
-          const outcome = await executeRun(session, bundle, runRow, decl, t, limits, async (columns) => mappingFor(runRow, remembered, columns));
+          const outcome = await executeRun(session, bundle, runRow, decl, t, limits, async (columns) => mappingFor(runRow, remembered, columns), language);
           await session.query('begin');
           try {
             await session.query(`update import_run set "state" = $2, "message" = $3, "countNew" = $4, "countChanged" = $5, "countUnchanged" = $6,
@@ -155,8 +156,7 @@ function createImports(app: FastifyInstance) {
     run,
     /** Runs whose process died are failed, saying so; queued runs nobody holds are queued again. */
     async recover(atStart: boolean): Promise<void> {
-      const { t } = app.config.forVariant(app.config.variants[0]);
-      const running = await app.db.selectFrom('import_run').select(['id', 'declaration', 'state', 'createdAt']).where('state', 'in', ['running', 'receiving']).execute();
+      const running = await app.db.selectFrom('import_run').select(['id', 'declaration', 'state', 'createdAt', 'variant', 'language']).where('state', 'in', ['running', 'receiving']).execute();
       for (const r of running) {
         if (r.state === 'receiving') {
           // an upload that never finished (its request died with its process)
@@ -170,7 +170,7 @@ function createImports(app: FastifyInstance) {
           await unlockKey(session, r.declaration);
           return true;
         });
-        if (dead) await failRun(Number(r.id), t('import:errors.interrupted'));
+        if (dead) await failRun(Number(r.id), app.config.forVariant(r.variant, r.language).t('import:errors.interrupted'));
       }
       if (atStart) {
         const queued = await app.db.selectFrom('import_run').select('id').where('state', '=', 'queued').execute();

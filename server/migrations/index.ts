@@ -41,6 +41,7 @@ import { migration043 } from './043_fleet_costs.ts';
 import { migration044 } from './044_user_language.ts';
 import { migration045 } from './045_audit_field_labels.ts';
 import { migration046 } from './046_fuel_anomalies.ts';
+import { migration048 } from './048_import_language.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '044_user_language': migration044,
   '045_audit_field_labels': migration045,
   '046_fuel_anomalies': migration046,
+  '048_import_language': migration048,
 };

@@ -49,10 +49,10 @@ export default async function configStudioRoutes(app: FastifyInstance) {
     handler: async (request) => app.studio.texts(session(request), request.query.scope, request.query.q ?? '', request.query.ns),
   });
 
-  app.put<{ Body: { scope: string; key: string; text: string } }>('/api/config-studio/texts', {
-    config: { access: ADMIN, operation: op('saveText', "Change a text in the caller's draft") },
+  app.put<{ Body: { scope: string; key: string; text: string; translations?: Record<string, string> } }>('/api/config-studio/texts', {
+    config: { access: ADMIN, operation: op('saveText', "Change a text in the caller's draft, in each language side by side") },
     schema: { body: { $ref: 'studio-text-request#' }, response: { 200: { $ref: 'studio-draft#' }, 400: invalid, 404: error } },
-    handler: async (request) => app.studio.saveText(session(request), request.body.scope, request.body.key, request.body.text),
+    handler: async (request) => app.studio.saveText(session(request), request.body.scope, request.body.key, request.body.text, request.body.translations),
   });
 
   app.get('/api/config-studio/draft/diff', {

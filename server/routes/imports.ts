@@ -90,7 +90,7 @@ export default async function importRoutes(app: FastifyInstance) {
     };
   };
   const tooLarge = (limit: string) => new HttpError(413, t('import:errors.tooLarge', { limit }), { code: 'IMPORT_TOO_LARGE' });
-  const tooManyRows = (limit: number) => new HttpError(413, t('import:errors.tooManyRows', { limit: limit.toLocaleString('pl-PL') }), { code: 'IMPORT_TOO_MANY_ROWS' });
+  const tooManyRows = (limit: number) => new HttpError(413, t('import:errors.tooManyRows', { limit: limit.toLocaleString(app.config.language.locale) }), { code: 'IMPORT_TOO_MANY_ROWS' });
 
   // ---------------------------------------------------------------- declarations
   app.get('/api/import/declarations', {
@@ -113,7 +113,7 @@ export default async function importRoutes(app: FastifyInstance) {
         missing: decl.missing?.deactivate && decl.client ? ['keep', 'deactivate'] : ['keep'],
         mapping: (remembered.find((r) => r.declaration === decl.import)?.mapping as Record<string, string | null> | undefined) ?? null,
       // in the order of their names, as the screen lists them (the files' order is no order a person reads)
-      })).sort((a, b) => a.label.localeCompare(b.label, 'pl'));
+      })).sort((a, b) => a.label.localeCompare(b.label, app.config.language.locale));
     },
   });
 
@@ -239,6 +239,8 @@ export default async function importRoutes(app: FastifyInstance) {
         declaration: fields.declaration ?? '', variant: app.config.bundle.variant, fileName, format, mode: 'dryRun', onError: 'allOrNothing', missing: 'keep',
         state: 'receiving', actor, userId: integration ? null : session.userId, integrationKeyId: integration?.keyId ?? null,
         createdByName: session.login, clients: integration && integration.clients !== 'all' ? JSON.stringify(integration.clients) : null,
+        // the run is checked on a job: its row errors and message come in this request's caller's language (issue 48)
+        language: app.config.language.id,
       });
       let pending: Buffer[] = [];
       let pendingBytes = 0;
@@ -322,7 +324,7 @@ export default async function importRoutes(app: FastifyInstance) {
         }
       }
       const fileSha256 = await runs.fileSha256(runId);
-      const dryRunId = await approvedDryRun(app.db, { actor, decl, mode, onError, missing, mapping, fileSha256, dryRun: fields.dryRun, confirmDeactivated: fields.confirmDeactivated }, t);
+      const dryRunId = await approvedDryRun(app.db, { actor, decl, mode, onError, missing, mapping, fileSha256, dryRun: fields.dryRun, confirmDeactivated: fields.confirmDeactivated, locale: app.config.language.locale }, t);
       try {
         await runs.queue(runId, {
           declaration: decl.import, mode, onError, missing, mapping: mapping ? JSON.stringify(mapping) : null, idempotencyKey, dryRunId,

@@ -28,9 +28,26 @@ const FOLDERS = [
   { dir: 'schemas/api', kind: 'schema' },
 ] as const;
 
+/**
+ * The texts of the other languages (issue 48): locales/<id> beside locales/pl, each file a
+ * translation of the Polish namespace of its name. Documents of kind `translation`, with their
+ * language; the studio edits them beside the Polish texts (Teksty) and in the JSON tab.
+ */
+const TRANSLATION_DIR = /^locales\/([a-z]{2,3})$/;
+const SOURCE_DIR = 'locales/pl';
+
+/** The languages with texts of their own beside Polish: the folders of locales/. */
+export function translationLanguages(root: string): string[] {
+  const dir = join(root, 'locales');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((name) => TRANSLATION_DIR.test(`locales/${name}`) && `locales/${name}` !== SOURCE_DIR && statSync(join(dir, name)).isDirectory()).sort();
+}
+
 export interface DocumentInfo {
   path: string;
-  kind: 'screen' | 'locale' | 'schema';
+  kind: 'screen' | 'locale' | 'translation' | 'schema';
+  /** A translation's language (locales/<language>/…). */
+  language?: string;
   id: string;
   type?: string;
   title?: string;
@@ -44,7 +61,10 @@ const jsonNames = (dir: string) =>
 /** Every document of the base configuration the studio can change. */
 export function listDocuments(root: string): DocumentInfo[] {
   const out: DocumentInfo[] = [];
-  for (const { dir, kind } of FOLDERS) {
+  const folders: { dir: string; kind: DocumentInfo['kind']; language?: string }[] = [
+    ...FOLDERS, ...translationLanguages(root).map((language) => ({ dir: `locales/${language}`, kind: 'translation' as const, language })),
+  ];
+  for (const { dir, kind, language } of folders) {
     for (const name of jsonNames(join(root, dir))) {
       const path = `${dir}/${name}`;
       let value: Json;
@@ -53,7 +73,7 @@ export function listDocuments(root: string): DocumentInfo[] {
       } catch {
         continue; // a file that does not parse is the check's to report, not the studio's to offer
       }
-      const info: DocumentInfo = { path, kind, id: kind === 'schema' ? name : basename(name, '.json') };
+      const info: DocumentInfo = { path, kind, id: kind === 'schema' ? name : basename(name, '.json'), ...(language ? { language } : {}) };
       if (isPlainObject(value)) {
         if (kind === 'screen' && typeof value.type === 'string') info.type = value.type;
         if (kind === 'screen' && typeof value.title === 'string') info.title = value.title;
@@ -94,7 +114,10 @@ export function parseLayerPath(layerPath: string): { scope: Scope; path: string 
 
 /** Whether a path names a document the studio may change (no "..", one of its folders, a .json file). */
 export function isDocumentPath(path: string): boolean {
-  return FOLDERS.some(({ dir }) => path.startsWith(`${dir}/`) && /^[A-Za-z0-9._-]+\.json$/.test(path.slice(dir.length + 1)));
+  const file = /^[A-Za-z0-9._-]+\.json$/;
+  const translation = /^(locales\/[a-z]{2,3})\/([^/]+)$/.exec(path);
+  if (translation && TRANSLATION_DIR.test(translation[1]) && file.test(translation[2])) return true;
+  return FOLDERS.some(({ dir }) => path.startsWith(`${dir}/`) && file.test(path.slice(dir.length + 1)));
 }
 
 const readIfExists = (file: string): Json | undefined => (existsSync(file) ? readJson(file) : undefined);

@@ -18,7 +18,7 @@
  */
 import fp from 'fastify-plugin';
 import { languageView } from '../config/language-view.ts';
-import { chooseLanguage } from '../config/languages.ts';
+import { chooseLanguage, SOURCE_LANGUAGE } from '../config/languages.ts';
 import { recordChange, type Actor } from '../audit/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -35,7 +35,7 @@ import {
 } from '../../runtime/core/layer.ts';
 import { checkLayer, type LayerProblem } from './check.ts';
 import {
-  effectiveDocument, filesDocument, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, variantNames, variantTitle,
+  effectiveDocument, filesDocument, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, translationLanguages, variantNames, variantTitle,
   type Layer, type Scope,
 } from './documents.ts';
 import { textPlaces, type TextPlaces } from './places.ts';
@@ -197,6 +197,11 @@ function createStudio(app: FastifyInstance, root: string) {
     const studio = Object.values(app.config.bundle.screens).find((s) => (s as { type?: string }).type === 'studio') as { ownNamespaces?: string[] } | undefined;
     return studio?.ownNamespaces ?? [];
   };
+  /** The languages of the texts (issue 48): the configuration's offered ones (Polish first) that have a folder here. */
+  const textLanguages = () => {
+    const folders = new Set([SOURCE_LANGUAGE, ...translationLanguages(root)]);
+    return app.config.bundle.languages.filter((l) => folders.has(l.id));
+  };
   const show = (value: Json | undefined): string => {
     if (value === undefined) return t('diff.none');
     const text = typeof value === 'string' ? `„${value}”` : JSON.stringify(value);
@@ -208,10 +213,12 @@ function createStudio(app: FastifyInstance, root: string) {
    * else by its document and path (`screens/vehicles-table.json › columns › marka › hide`).
    */
   function placeOf(path: string, at: Path): string {
-    const ns = /^locales\/pl\/([^/]+)\.json$/.exec(path)?.[1];
+    const [, language, ns] = /^locales\/([a-z]{2,3})\/([^/]+)\.json$/.exec(path) ?? [];
     if (ns && at.length && at.every((s) => typeof s === 'string' && s !== ORDER_STEP)) {
       const key = `${ns}:${at.join('.')}`;
-      return `${places().placesOf(key, 1)[0]} (${key})`;
+      // a translation's change says its language too ("… (car:fields.rejestr, English)")
+      const languageName = language === SOURCE_LANGUAGE ? '' : `, ${textLanguages().find((l) => l.id === language)?.name ?? language}`;
+      return `${places().placesOf(key, 1)[0]} (${key}${languageName})`;
     }
     return `${path} › ${pathWords(at, { order: t('diff.order') })}`;
   }
@@ -347,7 +354,9 @@ function createStudio(app: FastifyInstance, root: string) {
         documents: listDocuments(root),
         namespaces: listDocuments(root).filter((d) => d.kind === 'locale')
           .map((d) => ({ id: d.id, name: namespaceNames[d.id] ?? d.id, own: own.has(d.id) }))
-          .sort((a, b) => a.name.localeCompare(b.name, 'pl')),
+          .sort((a, b) => a.name.localeCompare(b.name, app.config.language.locale)),
+        // the languages a text is edited in, side by side (issue 48): Polish first, each by its own name
+        languages: textLanguages().map(({ id, name }) => ({ id, name })),
         published: current ? await versionInfo(current) : null,
         draft: await draftInfo(draft),
         stale: !!draft && (draft.basedOn ?? null) !== (current?.id ?? null),
@@ -402,47 +411,84 @@ function createStudio(app: FastifyInstance, root: string) {
       const layer = layerOf(draft ?? current);
       const own = new Set(ownNamespaces());
       const where = places();
-      const items: { key: string; text: string; filesText: string; changed: boolean; places: string[] }[] = [];
+      const others = textLanguages().filter((l) => l.id !== SOURCE_LANGUAGE);
+      type Translation = { id: string; text: string; filesText: string; changed: boolean; missing: boolean };
+      const items: { key: string; text: string; filesText: string; changed: boolean; places: string[]; translations: Translation[] }[] = [];
+      /** A document as the files give it and as the layer makes it; nothing when it cannot be read. */
+      const read = (path: string): { files?: Json; effective?: Json } => {
+        try {
+          return { files: filesDocument(root, scope, path, overlaysOf(layer)), effective: effectiveDocument(root, scope, path, layer) };
+        } catch {
+          return {};
+        }
+      };
+      const at = (doc: Json | undefined, steps: string[]) => steps.reduce<Json | undefined>((node, step) => (isPlainObject(node) ? node[step] : undefined), doc);
       for (const doc of listDocuments(root).filter((d) => d.kind === 'locale' && (ns ? d.id === ns : !own.has(d.id)))) {
         requireDocument(scope, doc.path);
-        let files: Json | undefined;
-        let effective: Json | undefined;
-        try {
-          files = filesDocument(root, scope, doc.path, overlaysOf(layer));
-          effective = effectiveDocument(root, scope, doc.path, layer);
-        } catch {
-          continue;
-        }
-        const visit = (value: Json | undefined, was: Json | undefined, key: string) => {
+        const { files, effective } = read(doc.path);
+        if (effective === undefined) continue;
+        // the same namespace in each other language (issue 48): its own text of each key, or none (missing)
+        const translated = others.map((l) => ({ id: l.id, ...read(`locales/${l.id}/${doc.id}.json`) }));
+        const visit = (value: Json | undefined, was: Json | undefined, steps: string[]) => {
           if (items.length >= 100) return;
           if (typeof value === 'string') {
-            const full = `${doc.id}:${key}`;
-            if (!q || fold(value).includes(q) || fold(full).includes(q)) {
-              items.push({ key: full, text: value, filesText: typeof was === 'string' ? was : '', changed: value !== was, places: where.placesOf(full) });
+            const full = `${doc.id}:${steps.join('.')}`;
+            const translations = translated.map(({ id, files: theirFiles, effective: theirs }): Translation => {
+              const text = at(theirs, steps);
+              const filesText = at(theirFiles, steps);
+              const own = typeof text === 'string' ? text : '';
+              return { id, text: own, filesText: typeof filesText === 'string' ? filesText : '', changed: own !== (typeof filesText === 'string' ? filesText : ''), missing: !own.trim() && !!value.trim() };
+            });
+            if (!q || fold(value).includes(q) || fold(full).includes(q) || translations.some((tr) => fold(tr.text).includes(q))) {
+              items.push({ key: full, text: value, filesText: typeof was === 'string' ? was : '', changed: value !== was, places: where.placesOf(full), translations });
             }
           } else if (isPlainObject(value)) {
-            for (const [k, v] of Object.entries(value)) visit(v, isPlainObject(was) ? was[k] : undefined, key ? `${key}.${k}` : k);
+            for (const [k, v] of Object.entries(value)) visit(v, isPlainObject(was) ? was[k] : undefined, [...steps, k]);
           }
         };
-        visit(effective, files, '');
+        visit(effective, files, []);
       }
       return { items };
     },
 
-    async saveText(session: Session, scope: string, key: string, text: string) {
+    /**
+     * A text in Polish and, side by side, in the other languages (`translations`, by language id:
+     * issue 48), in one save of the caller's draft. A language's text may be one it lacks (a
+     * missing translation): it is added under the Polish text's key.
+     */
+    async saveText(session: Session, scope: string, key: string, text: string, translations: Record<string, string> = {}) {
       const match = /^([A-Za-z0-9._-]+):(.+)$/.exec(key);
-      const path = match ? `locales/pl/${match[1]}.json` : '';
+      const pathIn = (language: string) => (match ? `locales/${language}/${match[1]}.json` : '');
       const unknown = () => new HttpError(400, t('messages.unknownKey', { key }), { code: 'UNKNOWN_KEY', errors: [{ field: 'key', message: t('messages.unknownKey', { key }) }] });
-      if (!match || !isDocumentPath(path)) throw unknown();
-      const { effective } = await this.document(session, scope, path);
+      if (!match || !isDocumentPath(pathIn(SOURCE_LANGUAGE))) throw unknown();
+      const offered = new Set(textLanguages().map((l) => l.id));
+      for (const language of Object.keys(translations)) {
+        if (language === SOURCE_LANGUAGE || !offered.has(language)) {
+          const message = t('messages.unknownLanguage', { language });
+          throw new HttpError(400, message, { code: 'VALIDATION', errors: [{ field: `translations.${language}`, message }] });
+        }
+      }
       const steps = match[2].split('.');
+      const last = steps[steps.length - 1];
+      const { effective } = await this.document(session, scope, pathIn(SOURCE_LANGUAGE));
       const doc = structuredClone(effective) as Record<string, Json>;
       let at: Json | undefined = doc;
       for (const step of steps.slice(0, -1)) at = isPlainObject(at) ? at[step] : undefined;
-      const last = steps[steps.length - 1];
       if (!isPlainObject(at) || typeof at[last] !== 'string') throw unknown();
       at[last] = text;
-      return this.saveDocuments(session, [{ scope, path, document: doc }]);
+      const changes: { scope: string; path: string; document: Json }[] = [{ scope, path: pathIn(SOURCE_LANGUAGE), document: doc }];
+      for (const [language, translation] of Object.entries(translations)) {
+        const path = pathIn(language);
+        const theirs = structuredClone((await this.document(session, scope, path)).effective ?? {}) as Record<string, Json>;
+        let node: Record<string, Json> = theirs;
+        for (const step of steps.slice(0, -1)) {
+          if (!isPlainObject(node[step])) node[step] = {};
+          node = node[step] as Record<string, Json>;
+        }
+        node[last] = translation;
+        changes.push({ scope, path, document: theirs });
+      }
+      return this.saveDocuments(session, changes);
     },
 
     async draftDiff(session: Session) {

@@ -2,7 +2,9 @@
  * The configuration studio for an analyst who is not a developer (issue 38), through the API:
  * each text found with where it is shown in the screens' words, the studio's own texts apart, the
  * namespaces and the variants by their names, versions numbered per scope without gaps, "as in
- * the files" (version 0) restorable per scope, and one change taken back out of the draft.
+ * the files" (version 0) restorable per scope, and one change taken back out of the draft; a text
+ * in Polish, English and Ukrainian side by side, a missing translation shown and filled, published
+ * live (issue 48).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -117,5 +119,51 @@ describe('the configuration studio, for an analyst', () => {
     expect((await call('POST', '/api/config-studio/draft/revert', { scope: 'base', path: vin.path, at: vin.at })).statusCode).toBe(404);
     expect((await call('POST', '/api/config-studio/draft/revert', { scope: 'base', path: 'screens/../x.json', at: [] })).statusCode).toBe(404);
     expect((await call('POST', '/api/config-studio/draft/revert', { scope: 'base', path: 'locales/pl/car.json', at: 'fields' })).statusCode).toBe(400);
+  });
+
+  it('edits a text in every language side by side, shows the translations missing, and publishes them live', async () => {
+    // the last test's draft is left behind: this one starts from the published version
+    expect([200, 404]).toContain((await call('POST', '/api/config-studio/draft/discard')).statusCode);
+    const overview = (await call('GET', '/api/config-studio')).json();
+    expect(overview.languages).toEqual([{ id: 'pl', name: 'Polski' }, { id: 'en', name: 'English' }, { id: 'uk', name: 'Українська' }]);
+    // a text every language has: its English and Ukrainian beside the Polish
+    const plate = (await call('GET', `/api/config-studio/texts?scope=base&q=${encodeURIComponent('car:fields.rejestr')}`)).json().items
+      .find((h: any) => h.key === 'car:fields.rejestr');
+    expect(plate.translations.map((tr: any) => [tr.id, tr.missing])).toEqual([['en', false], ['uk', false]]);
+    expect(plate.translations[0].text).toBe((await t.call('GET', '/api/ui/config', { headers: { 'accept-language': 'en' } })).json().locales.en.car.fields.rejestr);
+    // found by its English words too
+    const byEnglish = (await call('GET', `/api/config-studio/texts?scope=base&q=${encodeURIComponent(plate.translations[0].text)}`)).json().items;
+    expect(byEnglish.map((h: any) => h.key)).toContain('car:fields.rejestr');
+
+    // a new Polish text (as the menu's new entry adds one) has no English or Ukrainian yet: shown missing
+    const custom = (await call('PUT', '/api/config-studio/documents', { changes: [{ scope: 'base', path: 'locales/pl/custom.json', document: { greeting: 'Dzień dobry' } }] }));
+    expect(custom.statusCode, custom.body).toBe(200);
+    const before = (await call('GET', '/api/config-studio/texts?scope=base&ns=custom&q=greeting')).json().items;
+    expect(before).toEqual([expect.objectContaining({ key: 'custom:greeting', text: 'Dzień dobry', translations: [
+      { id: 'en', text: '', filesText: '', changed: false, missing: true },
+      { id: 'uk', text: '', filesText: '', changed: false, missing: true },
+    ] })]);
+
+    // a language the portal does not offer is refused, nothing saved
+    const refused = await call('PUT', '/api/config-studio/texts', { scope: 'base', key: 'custom:greeting', text: 'Dzień dobry', translations: { de: 'Guten Tag' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].field).toBe('translations.de');
+
+    // the three side by side in one save
+    const saved = await call('PUT', '/api/config-studio/texts', { scope: 'base', key: 'custom:greeting', text: 'Dzień dobry!', translations: { en: 'Good morning!', uk: 'Добрий день!' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const after = (await call('GET', '/api/config-studio/texts?scope=base&ns=custom&q=greeting')).json().items[0];
+    expect(after.text).toBe('Dzień dobry!');
+    expect(after.translations.map((tr: any) => [tr.id, tr.text, tr.missing, tr.changed])).toEqual([['en', 'Good morning!', false, true], ['uk', 'Добрий день!', false, true]]);
+    // the draft's changes name the language of a translation
+    const diff = (await call('GET', '/api/config-studio/draft/diff')).json().changes.map((c: any) => c.text);
+    expect(diff.some((text: string) => text.includes('custom:greeting, English') && text.includes('Good morning!'))).toBe(true);
+
+    // published: each language's readers get their own text at once
+    await publish('Powitanie w trzech językach');
+    const servedIn = async (language: string) => (await t.call('GET', '/api/ui/config', { headers: { 'accept-language': language } })).json().locales[language].custom.greeting;
+    expect(await servedIn('pl')).toBe('Dzień dobry!');
+    expect(await servedIn('en')).toBe('Good morning!');
+    expect(await servedIn('uk')).toBe('Добрий день!');
   });
 });

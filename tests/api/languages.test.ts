@@ -1,9 +1,12 @@
 /**
  * Each person reads the portal in his language (issue 48): the bundle and the pre-configuration in
  * the caller's language alone, error answers in it with the same codes, and the account's choice
- * (GET/PUT /api/account/language) winning over the browser's.
+ * (GET/PUT /api/account/language) winning over the browser's; an import run's row errors, checked
+ * on a job after its request has answered, in the language of the caller who sent it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importRuns } from '../support/imports.ts';
+import { postMultipart } from '../support/multipart.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('the portal in the caller’s language', () => {
@@ -62,5 +65,45 @@ describe('the portal in the caller’s language', () => {
     const bundle = (await t.call('GET', '/api/ui/config', { token, headers: { 'accept-language': 'pl' } })).json();
     expect(bundle.language).toBe('en');
     expect((await t.call('GET', '/api/account/language', { token, headers: { 'accept-language': 'pl' } })).json().chosen).toBe('en');
+  });
+
+  it('words an import run\'s row errors and message in its caller\'s language: Accept-Language, then his account\'s', async () => {
+    const admin = await t.signIn('admin');
+    const client = (await t.app.db.selectFrom('client').select('klient').orderBy('klient').executeTakeFirstOrThrow()).klient;
+    const csv = 'VIN;Klient;Nr rejestracyjny;Rok produkcji;Data rejestracji\n'
+      + `LANGVIN0000000001;${client};WL1001A;dwa tysiące;31.02.2020\n` // the row thread: not a number, no such day
+      + 'LANGVIN0000000002;NIEMA;WL1002A;2020;\n'; // the database's check: no such client
+    const runIn = async (headers: Record<string, string>) => {
+      const sent = await postMultipart(t, '/api/import/runs', admin, [
+        { name: 'declaration', value: 'car' }, { name: 'mode', value: 'dryRun' },
+        { name: 'file', filename: 'jezyk.csv', content: csv },
+      ], { headers });
+      expect(sent.statusCode, sent.body).toBe(202);
+      const run = await importRuns(t, admin).finished(sent.json().id);
+      return { message: run.message, errors: run.errors.map((e: { row: number; column: string; message: string }) => [e.row, e.column, e.message]) };
+    };
+
+    expect(await runIn({ 'accept-language': 'en-GB,en;q=0.9' })).toEqual({
+      message: 'Dry run finished: new 0, changed 0, unchanged 0, to deactivate 0, errors 2',
+      errors: [
+        [2, 'Rok produkcji', 'Invalid whole number'],
+        [2, 'Data rejestracji', 'No such day exists in the calendar'],
+        [3, 'Klient', 'There is no client with this code'],
+      ],
+    });
+    // the Polish office sends the same file: Polish, as before
+    expect((await runIn({ 'accept-language': 'pl' })).errors[0]).toEqual([2, 'Rok produkcji', 'Niepoprawna liczba całkowita']);
+
+    // his account's language wins over what his browser sends
+    const saved = await t.call('PUT', '/api/account/language', { token: admin, body: { language: 'uk' }, sign: true });
+    expect(saved.statusCode).toBe(200);
+    expect(await runIn({ 'accept-language': 'en' })).toEqual({
+      message: 'Пробний прогін завершено: нові 0, змінені 0, без змін 0, до деактивації 0, помилки 2',
+      errors: [
+        [2, 'Rok produkcji', 'Некоректне ціле число'],
+        [2, 'Data rejestracji', 'Такого дня немає в календарі'],
+        [3, 'Klient', 'Клієнта з таким символом не існує'],
+      ],
+    });
   });
 });

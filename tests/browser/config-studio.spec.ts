@@ -222,7 +222,7 @@ test('an analyst relabels the vehicles table’s “Nr rejestracyjny” for vari
   // the hit says where the text is shown, in the words of the screens; the key is a detail beside it
   await expect(row.getByTestId('text-places')).toContainText('Dane pojazdu → kolumna');
   await expect(row.locator('.studio-key-line')).toContainText('car:fields.rejestr');
-  await row.getByRole('textbox').fill(label);
+  await row.getByRole('textbox', { name: /^Nowy tekst:/ }).fill(label);
   await row.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
   // the hit now shows the files' text beside the new one, and the draft counts the change and names its variant
@@ -286,6 +286,38 @@ test('an analyst hides a column of the vehicles table; the fleet manager no long
   await manager.close();
 
   await putBack(page, baseline, [{ scope: 'base', path: 'screens/vehicles-table.json' }]);
+});
+
+test('an analyst writes a text in Polish, English and Ukrainian side by side; each reader sees his own once published', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const baseline = await startJourney(page);
+  await openTab(page, 'Teksty');
+  await page.getByLabel('Szukane słowa', { exact: true }).fill('car:fields.rejestr');
+  await page.getByRole('button', { name: 'Szukaj' }).click();
+  const row = page.locator('.studio-text[data-key="car:fields.rejestr"]');
+  // the text in each language the portal offers, side by side, each by its own name; none missing here
+  await expect(row.locator('.studio-text-language')).toHaveCount(3);
+  await expect(row.locator('[data-language="en"] .studio-language-name')).toHaveText(/English$/);
+  await expect(row.locator('[data-language="uk"] .studio-language-name')).toHaveText(/Українська$/);
+  await expect(row.getByText('Brak tłumaczenia')).toHaveCount(0);
+  await row.getByRole('textbox', { name: /English/ }).fill(`Plate ${RUN}`);
+  await row.getByRole('textbox', { name: /Українська/ }).fill(`Номер ${RUN}`);
+  await row.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
+  await expect(status(page).getByTestId('draft-line')).toContainText('2 zmiany');
+  await shot(page, 'texts-languages-1400');
+  await publish(page, `Nr rejestracyjny po angielsku i ukraińsku (${RUN})`);
+
+  // each reader in his browser's language gets his own text at once; the Polish one is unchanged
+  for (const [locale, text] of [['en-GB', `Plate ${RUN}`], ['uk-UA', `Номер ${RUN}`], ['pl-PL', 'Nr rejestracyjny']]) {
+    const context = await browser.newContext({ locale });
+    const reader = await context.newPage();
+    await signedIn(reader, 'manager');
+    await expect(header(reader, 'rejestr')).toContainText(text);
+    await context.close();
+  }
+
+  await putBack(page, baseline, [{ scope: 'base', path: 'locales/en/car.json' }]);
 });
 
 test('an analyst changes the required-field message of the mail server field; the form shows it', async ({ page }) => {
@@ -446,7 +478,7 @@ test('an analyst rolls back: the version before the change is published again in
   await page.getByLabel('Szukane słowa', { exact: true }).fill('car:fields.rejestr');
   await page.getByRole('button', { name: 'Szukaj' }).click();
   const row = page.locator('.studio-text[data-key="car:fields.rejestr"]');
-  await row.getByRole('textbox').fill(label);
+  await row.getByRole('textbox', { name: /^Nowy tekst:/ }).fill(label);
   await row.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
   const changed = await publish(page, `Krótsza etykieta (${RUN})`);
@@ -507,7 +539,7 @@ async function changeText(page: Page, key: string, text: string) {
   await page.getByLabel('Szukane słowa', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Szukaj' }).click();
   const row = page.locator(`.studio-text[data-key="${key}"]`);
-  await row.getByRole('textbox').fill(text);
+  await row.getByRole('textbox', { name: /^Nowy tekst:/ }).fill(text);
   await row.getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
 }
@@ -552,7 +584,7 @@ test('an analyst exports the layer; the exported files pass the configuration ch
   await openTab(page, 'Teksty');
   await page.getByLabel('Szukane słowa', { exact: true }).fill('car:fields.rejestr');
   await page.getByRole('button', { name: 'Szukaj' }).click();
-  await page.locator('.studio-text[data-key="car:fields.rejestr"]').getByRole('textbox').fill(`Rejestracja ${RUN}`);
+  await page.locator('.studio-text[data-key="car:fields.rejestr"]').getByRole('textbox', { name: /^Nowy tekst:/ }).fill(`Rejestracja ${RUN}`);
   await page.locator('.studio-text[data-key="car:fields.rejestr"]').getByRole('button', { name: 'Zapisz' }).click();
   await expect(toast(page, 'Zapisano tekst w wersji roboczej.')).toBeVisible();
   await page.getByLabel('Zakres zmian').selectOption('t');

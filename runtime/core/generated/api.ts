@@ -1991,7 +1991,11 @@ export interface StudioOverview {
   };
   documents: {
     path: string;
-    kind: "screen" | "locale" | "schema";
+    kind: "screen" | "locale" | "translation" | "schema";
+    /**
+     * a translation's language (locales/<language>/…)
+     */
+    language?: string;
     id: string;
     type?: string;
     title?: string;
@@ -2057,6 +2061,13 @@ export interface StudioOverview {
      */
     where: string;
     broken?: boolean;
+  }[];
+  /**
+   * the languages a text is edited in, side by side: Polish first, each by its own name (issue 48)
+   */
+  languages: {
+    id: string;
+    name: string;
   }[];
 }
 
@@ -2176,7 +2187,16 @@ export interface StudioTextRequest {
    */
   scope: string;
   key: string;
+  /**
+   * the Polish text (the source language)
+   */
   text: string;
+  /**
+   * the text in other languages the portal offers, by language id (en, uk): saved with the Polish one, a missing translation added (issue 48)
+   */
+  translations?: {
+    [k: string]: string;
+  };
 }
 
 export interface StudioTextsQuery {
@@ -2204,6 +2224,25 @@ export interface StudioTexts {
      * where the text is shown, in the words of the screens (Dane pojazdu → kolumna)
      */
     places: string[];
+    /**
+     * the text in each other language the portal offers (issue 48), side by side with the Polish one
+     */
+    translations: {
+      /**
+       * the language (locales/<id>)
+       */
+      id: string;
+      /**
+       * the language's own text; empty when missing
+       */
+      text: string;
+      filesText: string;
+      changed: boolean;
+      /**
+       * the language has no text of its own for this key (Polish is shown in its place)
+       */
+      missing: boolean;
+    }[];
   }[];
 }
 

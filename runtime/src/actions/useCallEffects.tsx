@@ -4,7 +4,7 @@
  * reloads or closes after a success. `busy` is true while a call runs (buttons wait).
  */
 import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { api } from '../api/client';
 import { showToast } from '../state/ui';
 // registers the `call` kind in run-action.ts: a screen that offers calls carries their code, a table does not

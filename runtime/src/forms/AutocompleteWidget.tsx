@@ -13,7 +13,7 @@
  */
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { api } from '../api/client';
 import { DEFAULT_MIN_LENGTH, fillTemplate, nextActive, searchRequest, shouldSearch, toOptions, type AutocompleteOption, type AutocompleteSource } from './autocomplete';
 

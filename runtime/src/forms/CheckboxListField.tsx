@@ -7,7 +7,7 @@
  */
 import type { FieldProps } from '@rjsf/utils';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { api } from '../api/client';
 import { toOptions, type AutocompleteOption, type AutocompleteSource } from './autocomplete';
 

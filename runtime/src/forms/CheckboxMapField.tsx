@@ -5,7 +5,7 @@
  * the caller's role may receive), so no key is named in a screen file or here.
  */
 import type { FieldProps } from '@rjsf/utils';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { itemLabelKey } from './ui-schema';
 
 export function CheckboxMapField({ formData, onChange, fieldPathId, uiSchema, disabled, readonly }: FieldProps<Record<string, boolean>>) {

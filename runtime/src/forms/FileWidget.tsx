@@ -6,7 +6,7 @@
  * (ui:options), checked by the form before sending (file-checks.ts).
  */
 import type { WidgetProps } from '@rjsf/utils';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { useConfig } from '../config/ConfigContext';
 import { acceptOf, fileLimitsOf, type ChosenFiles, type FileLimitsDecl } from './file-checks';
 

@@ -5,7 +5,7 @@
  */
 import { getTemplate, type WidgetProps } from '@rjsf/utils';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { MIN_ACCEPTED_SCORE, strengthLabelKey, type PasswordPolicy } from '../../core/password-rules';
 import type { ScoreFn } from './password-checks';
 

@@ -11,7 +11,7 @@
  */
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ConfigContext, useConfig } from '../config/ConfigContext';
 import { useConditionContext } from '../config/useConditionContext';

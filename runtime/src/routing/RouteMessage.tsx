@@ -1,5 +1,5 @@
 import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { ShellIcon } from '../shell/ShellIcon';
 
 /** A page that only says something: no access (app:noAccess) or not found (app:notFound); its icon inline, as a visitor may see it. */

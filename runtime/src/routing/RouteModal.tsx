@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import type { RouteDecl } from '../config/bundle';
 import { ScreenView } from '../screens/ScreenView';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 
 /** "Not available yet": a screen that no file declares yet (ScreenView.tsx). */
 export function ComingSoon() {

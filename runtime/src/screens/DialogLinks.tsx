@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import type { DialogLinkDecl } from '../config/bundle';
 
 /** Links under a form that open another dialog screen (forgotten password, password rules); Bootstrap's link-button markup (the login page has them). */

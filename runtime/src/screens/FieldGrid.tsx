@@ -5,7 +5,7 @@
  */
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import type { ConditionContext } from '../../core/conditions';
 import { fieldLabelKey } from '../../core/labels';
 import { useConfig } from '../config/ConfigContext';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 
 /** A centred spinner with a spoken "Ładowanie..." (or the given text); Bootstrap's markup, no react-bootstrap (the login page shows it). */
 export function Loading({ text }: { text?: string } = {}) {

@@ -1,5 +1,5 @@
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { ComingSoon } from './ComingSoon';
 
 /** A dialog of a screen that no file declares yet: "not available yet", closable. */

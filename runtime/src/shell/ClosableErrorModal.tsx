@@ -2,7 +2,7 @@ import exclamationOctagonFill from 'bootstrap-icons/icons/exclamation-octagon-fi
 import { useAtom } from 'jotai';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { errorModalAtom } from '../state/ui';
 import { ShellIcon } from './ShellIcon';
 

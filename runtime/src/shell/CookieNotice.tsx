@@ -1,6 +1,6 @@
 import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw';
 import { useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { firstPaintShown, onFirstPaintGone } from './first-paint';
 import { CookieNoticeView } from './PublicFrame';
 import { ShellIcon } from './ShellIcon';

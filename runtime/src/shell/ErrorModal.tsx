@@ -1,7 +1,7 @@
 import exclamationOctagonFill from 'bootstrap-icons/icons/exclamation-octagon-fill.svg?raw';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { errorModalAtom } from '../state/ui';
 import { lazyPart } from './lazy-part';
 import { ShellIcon } from './ShellIcon';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { useConfig } from '../config/ConfigContext';
 import { FooterLine } from './PublicFrame';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { StaticModal } from './StaticModal';
 
 /** The blocking loading modal ('Ładowanie...') shown while the application starts. */

@@ -3,7 +3,7 @@
  * which variant, and that the data are the administrator's. Texts: locales/pl/config-preview.json.
  */
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 
 export interface PreviewBannerProps {
   source: 'draft' | 'published';

@@ -1,5 +1,6 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import type { Session } from '../config/bundle';
+import { formatSettings } from '../format-settings';
 
 /** The display name is last name then first name (spec §3); the login when neither is known. */
 export function displayName(user: Session['user']): string {
@@ -15,7 +16,7 @@ export function displayName(user: Session['user']): string {
 export function initials(user: Pick<Session['user'], 'firstName' | 'lastName' | 'login'>): string {
   const first = (word: unknown) => (typeof word === 'string' ? word.trim().charAt(0) : '');
   const letters = `${first(user.firstName)}${first(user.lastName)}`;
-  return (letters || first(user.login)).toLocaleUpperCase('pl');
+  return (letters || first(user.login)).toLocaleUpperCase(formatSettings().locale);
 }
 
 /** Display name, username (login) and role label, with the person's initials in the role's colour (spec §2 "role badge"). */

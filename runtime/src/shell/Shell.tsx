@@ -2,7 +2,7 @@
 import 'bootstrap-icons/font/bootstrap-icons.css';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { useConfig } from '../config/ConfigContext';
 import type { MenuDecl } from '../config/bundle';
 import { useLanding } from '../routing/useNavigateTo';

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import Offcanvas from 'react-bootstrap/Offcanvas';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { NavLink } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
 import type { MenuDecl } from '../config/bundle';

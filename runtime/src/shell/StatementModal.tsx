@@ -1,7 +1,7 @@
 import { useAtom } from 'jotai';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { statementAtom } from '../state/ui';
 
 export interface StatementModalProps {

@@ -5,7 +5,7 @@ import xOctagonFill from 'bootstrap-icons/icons/x-octagon-fill.svg?raw';
 import CloseButton from 'react-bootstrap/CloseButton';
 import Toast from 'react-bootstrap/Toast';
 import ToastContainer from 'react-bootstrap/ToastContainer';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { dismissToast, toastsAtom, type ToastKind } from '../state/ui';
 import { ShellIcon } from './ShellIcon';
 import { useIsWide } from './useMediaQuery';

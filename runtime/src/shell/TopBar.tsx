@@ -3,7 +3,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../config/texts';
 import { Link } from 'react-router';
 import { useConfig } from '../config/ConfigContext';
 import type { Session } from '../config/bundle';

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useNavigate } from 'react-router';
 import { api, ApiError } from '../../api/client';
 import type { ActionScreenDecl } from '../../config/bundle';

@@ -9,7 +9,7 @@
 import { useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useConfig } from '../../config/ConfigContext';
 import type { ButtonModalDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';

@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ConditionContext } from '../../../core/conditions';
 import type { InboxColumn, InboxSection } from '../../../core/generated/meta';
 import { runAction, type ActionEffects } from '../../actions/run-action';

@@ -6,7 +6,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type CSSProperties } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ChartsSection as ChartsSectionDecl } from '../../../core/generated/meta';
 import { useConfig } from '../../config/ConfigContext';
 import { useConditionContext } from '../../config/useConditionContext';

@@ -8,7 +8,7 @@
  * dashboard is read again.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ReminderSummary } from '../../../core/generated/api';
 import { runAction, type ActionEffects, type DialogOpening } from '../../actions/run-action';
 import { useConfig } from '../../config/ConfigContext';

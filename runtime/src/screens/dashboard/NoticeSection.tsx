@@ -6,7 +6,7 @@
  * page it sits on does not depend on it.
  */
 import Alert from 'react-bootstrap/Alert';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { Link, useLocation } from 'react-router';
 import type { NoticeSection as NoticeDecl } from '../../../core/generated/meta';
 import { useConfig } from '../../config/ConfigContext';

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ReminderItems } from '../../../core/generated/api';
 import type { ReminderListSection, TodoSection } from '../../../core/generated/meta';
 import { formatNumber } from '../../format';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import type { ReminderSummary } from '../../../core/generated/api';
 import type { StripSection } from '../../../core/generated/meta';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import { formatNumber } from '../../format';
 import { UrgencyBadge } from './parts';

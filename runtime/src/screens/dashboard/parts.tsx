@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { errorText } from '../../api/client';
 import { formatNumber } from '../../format';
 import { EmptyState } from '../EmptyState';

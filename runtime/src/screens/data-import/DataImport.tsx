@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { DataImportFile } from '../../../core/generated/meta';
 import { errorText } from '../../api/client';
 import { dataChanged } from '../../state/data';

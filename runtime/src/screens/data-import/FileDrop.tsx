@@ -3,7 +3,7 @@
  * (keyboard and screen readers use the input; the zone is the mouse's shortcut).
  */
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { textKey } from './texts';
 
 export function FileDrop({ namespace, accept, fileName, onFile, onProblem }: {

@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { formatNumber } from '../../format';
 import type { ImportRun } from './import-api';
 import { textKey, type TextKey } from './texts';

@@ -4,7 +4,7 @@
  * said in words beside it.
  */
 import Form from 'react-bootstrap/Form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { FilePreview, ImportField } from './import-api';
 import { sampleOf, type Mapping } from './mapping';
 import { textKey } from './texts';

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { errorText } from '../../api/client';
 import { formatDateTime } from '../../format';
 import { Loading } from '../Loading';

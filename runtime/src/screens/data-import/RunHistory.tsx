@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { errorText } from '../../api/client';
 import { formatDateTime, formatNumber } from '../../format';
 import { Loading } from '../Loading';

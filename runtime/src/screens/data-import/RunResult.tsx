@@ -2,7 +2,7 @@
  * What a run found: its counts (each with its name, coloured only when above zero) and the rows in
  * error beside their row number, column and the value the file has there (issue 49).
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { formatNumber } from '../../format';
 import type { ImportRun } from './import-api';
 import { textKey } from './texts';

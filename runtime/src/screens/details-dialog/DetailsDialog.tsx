@@ -15,7 +15,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ConditionContext } from '../../../core/conditions';
 import { runAction, type ActionEffects, type DialogOpening } from '../../actions/run-action';
 import { useCallEffects } from '../../actions/useCallEffects';

@@ -4,7 +4,7 @@
  * it about the record (add) and in each row about the row (edit, delete), a summary under it.
  */
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { hiddenColumnsOf } from '../../../core/hidden-columns';
 import type { ConditionContext } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';

@@ -18,7 +18,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { fillPath } from '../../actions/run-action';
 import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
@@ -35,6 +35,7 @@ import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
 import { computedValue } from '../../forms/computed';
 import { formatKindFor, formatValue } from '../../format';
+import { formatSettings } from '../../format-settings';
 import { buildUiSchema, hiddenFieldIds, namespaceOf } from '../../forms/ui-schema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { usePasswordScore } from '../../forms/usePasswordScore';
@@ -84,8 +85,8 @@ function failureText(e: unknown, fallback: string): string {
 function fillText(template: string, record: Record<string, unknown> | undefined): string {
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, field: string) => String(record?.[field] ?? '')).trim();
 }
-/** Typed text compared as words: case and extra spaces do not matter. */
-const sameWords = (text: string) => text.trim().replace(/\s+/g, ' ').toLocaleLowerCase('pl');
+/** Typed text compared as words: case (by the language's rules) and extra spaces do not matter. */
+const sameWords = (text: string) => text.trim().replace(/\s+/g, ' ').toLocaleLowerCase(formatSettings().locale);
 
 export default function FormDialog({ screen, screenId, presentation, opening, onClose, onChanged }: ScreenProps<FormDialogDecl>) {
   const { t } = useTranslation();

@@ -13,7 +13,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useNavigate } from 'react-router';
 import { api, ApiError, errorText } from '../../api/client';
 import { submissionKeys } from '../../api/submission-key';

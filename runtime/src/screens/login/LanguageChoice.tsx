@@ -3,7 +3,7 @@
  * name. A choice is kept on this device (the `portal.lang` cookie the server reads) and the page
  * starts again in it; once the person signs in it goes to his account (LoginScreen's signedIn).
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { Bundle } from '../../config/bundle';
 import { bundleLanguage, rememberLanguage } from '../../config/i18n';
 import { LanguageSelect } from './LoginView';

@@ -6,7 +6,7 @@
  * pages' code asked for only as the user signs in (issue 33: the login page's JavaScript).
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, apiUrl, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';

@@ -6,7 +6,7 @@
  * (@simplewebauthn/browser) is loaded only when asked for, so the login page stays small.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { api, errorText } from '../../api/client';
 import type { SecondStepKey } from './second-step-texts';
 

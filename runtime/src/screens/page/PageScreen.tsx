@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { PageDecl } from '../../config/bundle';
 import type { ScreenProps } from '../types';
 

@@ -11,7 +11,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useSearchParams } from 'react-router';
 import type { ConditionContext } from '../../../core/conditions';
 import { runAction, type DialogOpening } from '../../actions/run-action';

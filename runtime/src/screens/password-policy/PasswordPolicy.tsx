@@ -5,7 +5,7 @@
 import { useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useConfig } from '../../config/ConfigContext';
 import type { PasswordPolicyDecl } from '../../config/bundle';
 import type { ScreenProps } from '../types';

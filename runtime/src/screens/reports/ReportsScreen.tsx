@@ -10,10 +10,11 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import { api, errorText } from '../../api/client';
 import { formatKm, formatLitres, formatMoney, formatNumber } from '../../format';
+import { formatSettings } from '../../format-settings';
 import { useGet } from '../dashboard/useGet';
 import type { ScreenProps } from '../types';
 import { periodRange, type PeriodId } from './periods';
@@ -31,8 +32,9 @@ interface Column { id: string; label: string; kind: 'dimension' | 'measure' | 'r
 interface Result { columns: Column[]; rows: { keys: Record<string, string | number | null>; values: Record<string, string | number | null> }[]; totals: Record<string, number | null> }
 type Filters = Record<string, (string | number)[]>;
 
-function todayIn(timeZone: string | undefined): string {
-  return new Date().toLocaleDateString('sv-SE', { timeZone: timeZone ?? 'Europe/Warsaw' });
+/** Today in the configured zone (format-settings.ts), as YYYY-MM-DD. */
+function todayIn(timeZone: string = formatSettings().timeZone): string {
+  return new Date().toLocaleDateString('sv-SE', { timeZone });
 }
 
 function shown(value: unknown, format: string | undefined): string {
@@ -88,7 +90,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const reports = useMemo(() => list.data ?? [], [list.data]);
   const [reportId, setReportId] = useState<string>('');
   const info = reports.find((r) => r.id === reportId) ?? reports[0];
-  const today = todayIn(undefined);
+  const today = todayIn();
   const periods = (screen.periods ?? ['lastMonth']) as PeriodId[];
   const [period, setPeriod] = useState<PeriodId | null>(null);
   const [custom, setCustom] = useState(() => periodRange('lastMonth', today));

@@ -9,7 +9,7 @@
 import { useEffect, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { formatDateTime } from '../../format';
 import { showToast } from '../../state/ui';

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { placeOf, reasonOf, whereInWords } from './pointers';
 import type { Problem } from './studio-api';
 import { useStudio } from './StudioContext';

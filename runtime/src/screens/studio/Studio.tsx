@@ -8,7 +8,7 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import Nav from 'react-bootstrap/Nav';
 import Tab from 'react-bootstrap/Tab';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ScreenProps } from '../types';
 import { DraftStatus } from './DraftStatus';
 import { Spinner, LoadFailure } from './parts';

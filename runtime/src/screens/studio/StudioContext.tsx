@@ -6,7 +6,7 @@
  * changes) and, when it succeeded, reads the overview and the open documents again.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { StudioFile } from '../../../core/generated/meta';
 import { showToast } from '../../state/ui';
 import { studioApi, studioFailure, type Change, type DocumentInfo, type Overview, type Problem, type StudioApi, type StudioDocument, type Version } from './studio-api';

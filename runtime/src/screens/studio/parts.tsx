@@ -6,7 +6,7 @@
  */
 import { useId, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { errorText } from '../../api/client';
 import { messageId, problemsAt, reasonOf } from './pointers';
 import type { DocumentInfo, Problem } from './studio-api';

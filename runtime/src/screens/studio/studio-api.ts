@@ -10,7 +10,9 @@ export type Json = any;
 
 export interface DocumentInfo {
   path: string;
-  kind: 'screen' | 'locale' | 'schema';
+  kind: 'screen' | 'locale' | 'translation' | 'schema';
+  /** A translation's language (locales/<language>/…). */
+  language?: string;
   id: string;
   /** The screen type of a screen document. */
   type?: string;
@@ -83,6 +85,8 @@ export interface Overview {
   scopeNames: Record<string, string>;
   documents: DocumentInfo[];
   namespaces: Namespace[];
+  /** The languages a text is edited in side by side (issue 48): Polish first, each by its own name. */
+  languages: { id: string; name: string }[];
   published: Version | null;
   draft: Draft | null;
   stale: boolean;
@@ -105,6 +109,8 @@ export interface TextHit {
   changed: boolean;
   /** Where it is shown, in the words of the screens ("Dane pojazdu → kolumna"). */
   places: string[];
+  /** The text in each other language (issue 48); `missing`: that language has none of its own. */
+  translations: { id: string; text: string; filesText: string; changed: boolean; missing: boolean }[];
 }
 
 export interface DocumentChange {
@@ -129,7 +135,8 @@ export function studioApi(base: string) {
     forgetDocument: (scope: string, path: string) => api.delete<{ draft: Draft | null }>(`${base}/document?${query({ scope, path })}`),
     texts: (scope: string, q: string, ns: string, signal?: AbortSignal) =>
       api.get<{ items: TextHit[] }>(`${base}/texts?${query(ns ? { scope, q, ns } : { scope, q })}`, { signal }),
-    saveText: (scope: string, key: string, text: string) => api.put<{ draft: Draft }>(`${base}/texts`, { scope, key, text }),
+    saveText: (scope: string, key: string, text: string, translations?: Record<string, string>) =>
+      api.put<{ draft: Draft }>(`${base}/texts`, translations && Object.keys(translations).length ? { scope, key, text, translations } : { scope, key, text }),
     draftDiff: (signal?: AbortSignal) => api.get<{ changes: Change[] }>(`${base}/draft/diff`, { signal }),
     revert: (change: Pick<Change, 'scope' | 'path' | 'at'>) =>
       api.post<{ draft: Draft }>(`${base}/draft/revert`, { scope: change.scope, path: change.path, at: change.at }),

@@ -8,7 +8,7 @@ import { useGridFilter, type CustomFilterProps } from 'ag-grid-react';
 import { useCallback, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { Choice } from './columns';
 
 export interface SetFilterModel {

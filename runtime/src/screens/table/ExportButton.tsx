@@ -8,7 +8,7 @@ import type { GridApi } from 'ag-grid-community';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { exportLimitOf } from '../../../core/export-limits';
 import { ApiError, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';

@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ToolbarActionDecl } from '../../config/bundle';
 
 export function FoldedActions({ items, hasScreen, onPress }: {

@@ -5,7 +5,7 @@
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { PresetFilterDecl } from '../../config/bundle';
 
 export function PresetFilterChoice({ preset, value, onChange }: { preset: PresetFilterDecl; value: string; onChange: (id: string) => void }) {

@@ -9,7 +9,7 @@ import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { ApiError, errorText } from '../../api/client';
 import { showToast } from '../../state/ui';
 import { columnStateOfView, savedSettingsApi, viewOfColumnState, type SavedSettings } from './saved-settings';

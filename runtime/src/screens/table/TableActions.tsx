@@ -4,7 +4,7 @@
  * (its `needsRow` text, e.g. 'Należy zaznaczyć rekord, który zostanie skopiowany').
  */
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
 import type { ActionDecl, ToolbarActionDecl } from '../../config/bundle';
 import { showToast } from '../../state/ui';

@@ -14,7 +14,7 @@ import { hiddenColumnsOf } from '../../../core/hidden-columns';
 import { fieldLabelKey } from '../../../core/labels';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useSearchParams } from 'react-router';
 import { runAction, type DialogOpening } from '../../actions/run-action';
 import { useConfig } from '../../config/ConfigContext';

@@ -9,15 +9,18 @@
  *   Windows-1250 garbage;
  * - a text that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage
  *   return, OWASP "CSV injection") gets a leading apostrophe, unless it is a negative number as the
- *   grid shows it (-12,5; -1 234,50 zł), which must stay a number.
+ *   grid shows it in any language (-12,5; -1 234,50 zł; -1,234.50 km), which must stay a number.
  */
 
 export const CSV_SEPARATOR = ';';
 const BOM = '\uFEFF';
 const NEEDS_QUOTES = /[;"\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
-/** A negative number as format.ts writes it: -1 234,50, maybe with its unit (zł, km). */
-const NEGATIVE_NUMBER = /^-\d[\d\s\u00a0]*(?:,\d+)?(?:[\s\u00a0](?:zł|km))?$/;
+/**
+ * A negative number as format.ts writes it in the language's locale (-1 234,50; -1,234.50), maybe
+ * with a short unit after it (the currency's symbol or code, km, l): letters only, no formula.
+ */
+const NEGATIVE_NUMBER = /^-\d[\d\s\u00a0\u202f.,']*(?:[\s\u00a0\u202f][\p{L}\p{Sc}]{1,4}\.?)?$/u;
 
 export function csvField(text: string): string {
   const safe = FORMULA_START.test(text) && !NEGATIVE_NUMBER.test(text) ? `'${text}` : text;

@@ -10,7 +10,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { TermsStatus } from '../../../core/generated/api';
 import { api } from '../../api/client';
 import { useSignOut } from '../../routing/useNavigateTo';

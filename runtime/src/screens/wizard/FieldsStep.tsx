@@ -5,7 +5,7 @@
  */
 import type { RJSFValidationError } from '@rjsf/utils';
 import { useImperativeHandle, useMemo, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ConditionContext } from '../../../core/conditions';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl, WizardStepDecl } from '../../config/bundle';

@@ -11,7 +11,7 @@ import type { FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/util
 import { useImperativeHandle, useMemo, useRef, useState, type RefObject } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ConditionContext } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';
 import { useConfig } from '../../config/ConfigContext';

@@ -3,7 +3,7 @@
  * shown fields with their values (an option's label, a formatted amount) and the items of each
  * list with their shown columns. Nothing is declared for it beyond its place among the steps.
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import type { ConditionContext } from '../../../core/conditions';
 import { fieldLabelKey } from '../../../core/labels';
 import { useConfig } from '../../config/ConfigContext';

@@ -10,7 +10,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { api, ApiError, errorText } from '../../api/client';
 import { followUpKey, submissionKeys } from '../../api/submission-key';
 import { useConfig } from '../../config/ConfigContext';
@@ -22,6 +22,7 @@ import { FieldsStep } from './FieldsStep';
 import { runFollowUps, type ItemFiles } from './follow-ups';
 import { ListStep } from './ListStep';
 import { ScreenView } from '../ScreenView';
+import { formatSettings } from '../../format-settings';
 import { SummaryStep } from './SummaryStep';
 import type { StepHandle } from './step-handle';
 import {
@@ -52,7 +53,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
   const submissions = useRef(submissionKeys());
   const namespace = screen.labels ?? screen.title.split(':')[0];
   // the month in the portal's time zone decides the tyre season of a new position
-  const month = () => Number(new Intl.DateTimeFormat('en-GB', { month: 'numeric', timeZone: String(bundle.config.timeZone ?? 'Europe/Warsaw') }).format(new Date()));
+  const month = () => Number(new Intl.DateTimeFormat('en-GB', { month: 'numeric', timeZone: formatSettings().timeZone }).format(new Date()));
 
   // a step hidden by a change of the data (another order type) gives way to its neighbour
   useEffect(() => {

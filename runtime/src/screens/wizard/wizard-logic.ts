@@ -9,6 +9,7 @@ import type { Condition, ConditionContext, ConditionEvaluator } from '../../../c
 import { defaultTyreAction, orderTotals, positionNet, type PositionAmounts } from '../../../core/order-values';
 import type { FormFieldDecl, WizardDecl, WizardStepDecl } from '../../config/bundle';
 import { withoutSchemaTexts } from '../../forms/ui-schema';
+import { formatSettings } from '../../format-settings';
 
 export type Data = Record<string, unknown>;
 
@@ -47,14 +48,14 @@ export interface ValueScope {
   item?: Data;
   /** Month 1–12 in the portal's time zone (the tyre season). */
   month?: number;
-  /** The portal's time zone (the `now` values); default Europe/Warsaw. */
+  /** The portal's time zone (the `now` values); default the configured one (format-settings.ts). */
   timeZone?: string;
   /** This moment (tests); default the clock. */
   at?: Date;
 }
 
 /** This moment in a time zone as the dateTime widget holds it (YYYY-MM-DDTHH:mm) or the date widget (YYYY-MM-DD). */
-export function nowValue(kind: 'dateTime' | 'date', timeZone = 'Europe/Warsaw', at: Date = new Date()): string {
+export function nowValue(kind: 'dateTime' | 'date', timeZone = formatSettings().timeZone, at: Date = new Date()): string {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
       .formatToParts(at).map((p) => [p.type, p.value]),

@@ -5,7 +5,7 @@
  * screen carries it.
  */
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { badgeText } from './notification-texts';
 import { NotificationPanel } from './NotificationPanel';
 import { pollIntervalMs } from './poller';

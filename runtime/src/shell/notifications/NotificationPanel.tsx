@@ -6,7 +6,7 @@
  * it and returns to the bell, a click elsewhere closes it too. On a phone it spans the width (CSS).
  */
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { whenText } from './notification-texts';

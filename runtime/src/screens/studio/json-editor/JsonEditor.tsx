@@ -18,7 +18,7 @@ import { forceLinting, lintGutter, linter, lintKeymap, type Diagnostic } from '@
 import { Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, hoverTooltip, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { problemDiagnostics, schemaDiagnostics, schemaValidator, syntaxDiagnostics, type ServerProblem } from './diagnostics';
 import { hoverAt, schemaCompletionSource } from './schema-help';
 

@@ -7,7 +7,7 @@
  * texts go to the server in one PUT /documents, checked together.
  */
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { copyOf, wholeNumber } from '../edits';
 import {
   formModel, isRequired, isText, newMessageKey, objectAt, requiredMessageKey, setMaxLength, setRequired, setRequiredMessageKey, setText, textIn,

@@ -5,7 +5,7 @@
  * files it checks with), read once, and are bundled into one schema for the editor.
  */
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { bundleSchema } from '../json-editor/bundle-schema';
 import { DocumentSelect, FieldProblems, LoadFailure, SaveBar, Spinner, TabHeading } from '../parts';
 import { placeOf, problemsAt } from '../pointers';

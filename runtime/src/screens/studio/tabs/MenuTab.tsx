@@ -6,7 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { menuGroupKey, menuItemKey } from '../../../../core/labels';
 import { addMenuEntry, copyOf, menuIds, menuRoutes, moveMenuEntry, removeMenuEntry } from '../edits';
 import { setText, textIn } from '../form-model';

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { menuRoutes } from '../edits';
 import { Spinner, TabHeading } from '../parts';
 import { useStudio, useStudioDocument } from '../StudioContext';

@@ -4,7 +4,7 @@
  * which an item is urgent and soon, and for a rule due a number of days after a date, that number.
  */
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { copyOf, setAfterDays, setThreshold, wholeNumber, type Threshold } from '../edits';
 import { FieldProblems, LoadFailure, SaveBar, Spinner, TabHeading, useFieldProblems } from '../parts';
 import { pointer } from '../pointers';

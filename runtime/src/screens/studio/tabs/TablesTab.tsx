@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { fieldLabelKey } from '../../../../core/labels';
 import { copyOf, moveColumn, setColumnExported, setColumnHidden, setColumnWidth, wholeNumber } from '../edits';
 import { DocumentSelect, Empty, FieldProblems, LoadFailure, SaveBar, Spinner, TabHeading, useFieldProblems } from '../parts';

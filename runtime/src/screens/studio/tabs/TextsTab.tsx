@@ -4,12 +4,14 @@
  * templates first; the studio's own texts apart, and only when chosen). Each hit says where it is
  * shown in the words of the screens ("Dane pojazdu → kolumna"), its key beside it in small print,
  * its current text, the files' text when the layer changed it, and an input to change it (PUT
- * /texts, for the chosen scope).
+ * /texts, for the chosen scope). Beside the Polish text, the same text in each other language the
+ * portal offers (issue 48), one input each, a language without its own text marked as missing;
+ * one Zapisz saves them together.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { FieldProblems, Empty, Spinner, TabHeading, useFieldProblems } from '../parts';
 import { layerPathOf } from '../layer-path';
 import { pointer } from '../pointers';
@@ -26,6 +28,7 @@ export default function TextsTab() {
   const [loading, setLoading] = useState(false);
   // the search call failed (e.g. a busy server's 503): said so, with a way to ask again — never "nothing found"
   const [failed, setFailed] = useState(false);
+  const missingNote = useMissingNote();
 
   // the portal's texts by the names of their screens; the templates offered first (once), the studio's own apart
   const all = useMemo(() => overview?.namespaces ?? [], [overview]);
@@ -137,6 +140,7 @@ export default function TextsTab() {
         <>
           <p className="studio-note" aria-live="polite">
             {t('config-studio:texts.found', { count: hits.length })}
+            {missingNote(hits) && ` ${missingNote(hits)}`}
           </p>
           <ul className="studio-text-list">
             {hits.map((hit) => (
@@ -149,19 +153,40 @@ export default function TextsTab() {
   );
 }
 
+/** "Brak tłumaczenia: English (2), Українська (1)": the found texts a language lacks, by language. */
+function useMissingNote() {
+  const { t } = useTranslation();
+  const { overview } = useStudio();
+  return (hits: TextHit[]): string => {
+    const counts = new Map<string, number>();
+    for (const hit of hits) for (const tr of hit.translations ?? []) if (tr.missing) counts.set(tr.id, (counts.get(tr.id) ?? 0) + 1);
+    if (!counts.size) return '';
+    const name = (id: string) => overview?.languages.find((l) => l.id === id)?.name ?? id;
+    return t('config-studio:texts.missingIn', { languages: [...counts].map(([id, n]) => `${name(id)} (${n})`).join(', ') });
+  };
+}
+
 function TextRow({ hit }: { hit: TextHit }) {
   const { t } = useTranslation();
-  const { api, scope, write } = useStudio();
+  const { api, scope, write, overview } = useStudio();
   const [value, setValue] = useState(hit.text);
+  // the other languages' texts as typed, by language (issue 48)
+  const theirs = useMemo(() => Object.fromEntries(hit.translations.map((tr) => [tr.id, tr.text])), [hit.translations]);
+  const [translations, setTranslations] = useState<Record<string, string>>(theirs);
   const [busy, setBusy] = useState(false);
   useEffect(() => setValue(hit.text), [hit.text]);
+  useEffect(() => setTranslations(theirs), [theirs]);
   const ns = hit.key.slice(0, hit.key.indexOf(':'));
   const path = hit.key.slice(hit.key.indexOf(':') + 1).split('.');
   const problems = useFieldProblems(layerPathOf(scope, `locales/pl/${ns}.json`), pointer(...path), true);
   const inputId = `studio-text-${hit.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const languages = overview?.languages ?? [];
+  const nameOf = (id: string) => languages.find((l) => l.id === id)?.name ?? id;
+  const changedTranslations = Object.fromEntries(Object.entries(translations).filter(([id, text]) => text !== theirs[id]));
+  const dirty = value !== hit.text || Object.keys(changedTranslations).length > 0;
   const save = async () => {
     setBusy(true);
-    await write(() => api.saveText(scope, hit.key, value), t('config-studio:texts.saved'));
+    await write(() => api.saveText(scope, hit.key, value, changedTranslations), t('config-studio:texts.saved'));
     setBusy(false);
   };
   return (
@@ -183,24 +208,47 @@ function TextRow({ hit }: { hit: TextHit }) {
         </div>
       )}
       <form
-        className="studio-text-edit"
+        className={`studio-text-edit${hit.translations.length ? ' studio-text-languages' : ''}`}
         onSubmit={(e) => {
           e.preventDefault();
           void save();
         }}
       >
-        <label htmlFor={inputId} className="visually-hidden">
-          {t('config-studio:texts.newText', { place: hit.places[0] ?? hit.key, text: hit.text })}
-        </label>
-        <input
-          id={inputId}
-          className={`form-control${problems.invalid ? ' is-invalid' : ''}`}
-          value={value}
-          aria-invalid={problems.invalid || undefined}
-          aria-describedby={problems.id}
-          onChange={(e) => setValue(e.target.value)}
-        />
-        <Button type="submit" variant="outline-primary" disabled={busy || value === hit.text}>
+        <div className="studio-text-language" data-language={languages[0]?.id}>
+          {hit.translations.length > 0 && (
+            <span className="studio-language-name" aria-hidden="true">
+              {languages[0]?.name}
+            </span>
+          )}
+          <label htmlFor={inputId} className="visually-hidden">
+            {t('config-studio:texts.newText', { place: hit.places[0] ?? hit.key, text: hit.text })}
+          </label>
+          <input
+            id={inputId}
+            className={`form-control${problems.invalid ? ' is-invalid' : ''}`}
+            value={value}
+            aria-invalid={problems.invalid || undefined}
+            aria-describedby={problems.id}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </div>
+        {hit.translations.map((tr) => (
+          <div className="studio-text-language" data-language={tr.id} data-missing={tr.missing || undefined} key={tr.id}>
+            <label htmlFor={`${inputId}-${tr.id}`} className="studio-language-name">
+              <span className="visually-hidden">{t('config-studio:texts.newTextIn', { place: hit.places[0] ?? hit.key })} </span>
+              {nameOf(tr.id)}
+              {tr.missing && <span className="badge text-bg-warning ms-2">{t('config-studio:texts.missing')}</span>}
+            </label>
+            <input
+              id={`${inputId}-${tr.id}`}
+              className="form-control"
+              value={translations[tr.id] ?? ''}
+              placeholder={tr.missing ? hit.text : undefined}
+              onChange={(e) => setTranslations((all) => ({ ...all, [tr.id]: e.target.value }))}
+            />
+          </div>
+        ))}
+        <Button type="submit" variant="outline-primary" disabled={busy || !dirty}>
           {t('config-studio:save')}
         </Button>
       </form>

@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { ConfirmDialog } from '../../../actions/ConfirmDialog';
 import { formatDateTime } from '../../../format';
 import { showToast } from '../../../state/ui';

@@ -8,7 +8,7 @@ import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../config/texts';
 import { api, apiUrl, errorText } from '../../../api/client';
 import { useConfig } from '../../../config/ConfigContext';
 import { useConditionContext } from '../../../config/useConditionContext';

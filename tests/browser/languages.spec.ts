@@ -1,0 +1,124 @@
+/**
+ * The main screens in each language (issue 48): Pulpit, the vehicles table, an order's details and
+ * the damage wizard's first step, at 1400 and at 390 px, in Polish, English and Ukrainian (the
+ * browser's language chooses: Accept-Language), each with axe and with no text cut off; then once
+ * more with pseudo-localised texts (tests/support/pseudo-locale.ts: longer, accented, made from the
+ * Polish ones as the bundle comes to the page), which shows what a longer language would not fit.
+ *
+ * Cheap on purpose: one journey per language, the session from the API, each screen opened once
+ * and looked at in both widths (the window resized in between, as accessibility.spec.ts does).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { pseudoTexts } from '../support/pseudo-locale.ts';
+import { axeScan, expect, signedIn, tableLoaded, test } from './support.ts';
+
+const WIDTHS = [1400, 390];
+const root = join(import.meta.dirname, '../..');
+const menuText = (language: string, item: string): string => JSON.parse(readFileSync(join(root, `locales/${language}/menu.json`), 'utf8')).items[item];
+
+/**
+ * The texts of the page that do not fit their box: a button, a heading, a label, a tab, a menu
+ * entry or a column's heading whose text is wider than its box — cut off (overflow hidden, an
+ * ellipsis) or running out over what is beside it. Texts for screen readers only
+ * (`.visually-hidden`) are clipped by design.
+ */
+async function cutOffTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector = [
+      'button', '.btn', 'label', 'legend', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', '.modal-title', '[role="tab"]',
+      '.nav-link', '.dropdown-item', '.ag-header-cell-text', '.badge', '.form-check-label', 'dt',
+    ].join(', ');
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      if (!el.checkVisibility() || el.closest('.visually-hidden, [aria-hidden="true"]') || !el.innerText.trim()) continue;
+      // wider than its box: clipped (overflow hidden, an ellipsis) or running out over what is beside it
+      if (el.scrollWidth > el.clientWidth + 1) {
+        out.push(`${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${el.innerText.trim().slice(0, 60)}" (${el.scrollWidth} > ${el.clientWidth})`);
+      }
+    }
+    return out;
+  });
+}
+
+/** The page as it is now, at each width: texts cut off (and, unless `axe` is false, axe's serious and critical findings). */
+async function lookAt(page: Page, what: string, ready: () => Promise<void>, found: string[], axe = true) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await ready();
+    await expect(page.locator('.loading-text')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
+    found.push(...(await cutOffTexts(page)).map((text) => `${what} at ${width} px: cut off ${text}`));
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/languages-${what.replace(/\W+/g, '-')}-${width}.png` });
+    if (axe) {
+      const violations = (await axeScan(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      found.push(...violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
+    }
+  }
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+}
+
+/** Pulpit, vehicles, an order's details and the damage wizard's first step, as a fleet manager; what does not fit or fails axe. */
+async function mainScreens(page: Page, axe: boolean, tag: string): Promise<string[]> {
+  const found: string[] = [];
+  await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+  await signedIn(page, 'manager', '/app/pulpit');
+  await lookAt(page, `${tag} Pulpit`, () => expect(page.locator('[data-section="inbox"]').getByRole('button').first()).toBeVisible(), found, axe);
+
+  await page.goto('/app/dane-pojazdu');
+  await lookAt(page, `${tag} vehicles`, async () => {
+    await tableLoaded(page);
+    await expect(page.locator('.ag-row[row-index="0"]').first()).toBeVisible();
+  }, found, axe);
+
+  await page.goto('/app/order');
+  await tableLoaded(page);
+  await page.locator('.ag-row[row-index="0"] .ag-cell').first().click();
+  const details: Locator = page.locator('.modal.details-dialog');
+  await lookAt(page, `${tag} order details`, () => expect(details.getByRole('tablist')).toBeVisible(), found, axe);
+  await page.keyboard.press('Escape');
+  await expect(details).toHaveCount(0);
+
+  await page.locator('[data-action="damage"]').click();
+  const wizard = page.getByTestId('wizard-step-title');
+  await lookAt(page, `${tag} damage wizard`, () => expect(wizard).toBeVisible(), found, axe);
+  return found;
+}
+
+for (const [language, locale] of [['pl', 'pl-PL'], ['en', 'en-GB'], ['uk', 'uk-UA']]) {
+  test.describe(`in ${language}`, () => {
+    test.use({ locale });
+    test(`the main screens in ${language} at 1400 and 390 px: axe finds nothing serious and no text is cut off`, async ({ page }) => {
+      test.setTimeout(180_000);
+      const found = await mainScreens(page, true, language);
+      // the page is in the browser's language: its texts and the page's lang
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('navigation').first().getByRole('link', { name: menuText(language, 'vehicles'), exact: true }).first()).toBeAttached();
+      expect(found).toEqual([]);
+    });
+  });
+}
+
+test('pseudo-localised texts (longer, accented) still fit the main screens at 1400 and 390 px', async ({ page }) => {
+  test.setTimeout(180_000);
+  // the bundle's texts pseudo-localised on their way to the page (a later ask with the same ETag is a 304, passed on)
+  await page.route('**/api/ui/config', async (route) => {
+    const response = await route.fetch();
+    if (response.status() !== 200) return route.fulfill({ response });
+    const bundle = await response.json();
+    bundle.locales = Object.fromEntries(Object.entries(bundle.locales).map(([id, texts]) => [id, pseudoTexts(texts)]));
+    // the body is sent as it is now: not compressed, of its new length
+    const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !['content-encoding', 'content-length'].includes(name)));
+    return route.fulfill({ status: 200, headers, json: bundle });
+  });
+  // the check sees a text that does not fit (planted, then taken away)
+  await page.goto('/');
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="planted" style="width:3rem;overflow:hidden;white-space:nowrap">Zbyt długi tekst</button>'));
+  expect(await cutOffTexts(page)).toEqual([expect.stringContaining('"Zbyt długi tekst"')]);
+  const found = await mainScreens(page, false, 'pseudo');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('navigation').first().getByRole('link').first()).toHaveText(/^\[.*\]$/);
+  expect(found).toEqual([]);
+});
