@@ -34,7 +34,7 @@ export function sendDownload(reply: FastifyReply, file: DownloadFile) {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A refused download: a Polish page for a browser window, the usual error body for everyone else. */
+/** A refused download: a page in the caller's language for a browser window, the usual error body for everyone else. */
 export function refuseDownload(request: FastifyRequest, reply: FastifyReply, statusCode: number, detail: string, code: string) {
   const accept = String(request.headers.accept ?? '');
   if (accept.includes('text/html')) {
@@ -43,7 +43,7 @@ export function refuseDownload(request: FastifyRequest, reply: FastifyReply, sta
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
       .send(
-        `<!doctype html><html lang="pl"><head><meta charset="utf-8"><title>${escapeHtml(detail)}</title>` +
+        `<!doctype html><html lang="${escapeHtml(request.server.config.language.id)}"><head><meta charset="utf-8"><title>${escapeHtml(detail)}</title>` +
           `<meta name="viewport" content="width=device-width,initial-scale=1"></head>` +
           `<body style="font-family:system-ui,sans-serif;margin:3rem auto;max-width:36rem;line-height:1.5">` +
           `<h1 style="font-size:1.25rem">${escapeHtml(detail)}</h1></body></html>`,

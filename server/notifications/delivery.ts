@@ -98,7 +98,7 @@ export async function deliverEmail(context: DeliveryContext, id: number): Promis
 
   const message = await composeMail({
     rendered, notificationId: id, to: recipient.email, bundle: variant.bundle, t: variant.t, file,
-    publicUrl: context.publicUrl, root: context.root,
+    publicUrl: context.publicUrl, root: context.root, language: variant.language.id,
   });
   // a connection to the server (smtpConnections per process), then the claim: one conditional
   // UPDATE, so of any number of processes or retried jobs exactly one sends it

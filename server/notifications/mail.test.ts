@@ -53,6 +53,13 @@ describe('a notification as an e-mail', () => {
     expect(mail.messageId).toBe('<notification-12@portal.example.pl>');
   });
 
+  it('says in its HTML the language it is written in: the recipient\'s (issue 48)', async () => {
+    const bundle = loadBundle({ root: ROOT, variant: 'default' });
+    const file = bundle.screens.notifications as unknown as NotificationsFile;
+    const mail = await composeMail({ rendered, notificationId: 12, to: 'o.shevchenko@transbud.pl', bundle, t: translator(bundle), file, publicUrl: PUBLIC_URL, root: ROOT, language: 'uk' });
+    expect(mail.html).toMatch(/^<!doctype html><html lang="uk">/);
+  });
+
   it('lays the HTML part out as mail clients render it: a 600 px table card, inline styles, one button to the record, the facts as rows, every value escaped', async () => {
     const { html = '', inline } = await mailOf('default');
     expect(html).toMatch(/^<!doctype html><html lang="pl">/);

@@ -21,6 +21,7 @@ import { extname, join } from 'node:path';
 import type { NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
+import { localeOf } from '../config/locale.ts';
 import { variantAssetsDir } from '../config/load-bundle.ts';
 import type { Message } from '../mail/mailer.ts';
 import { appNameOf, type Rendered } from './render.ts';
@@ -63,6 +64,8 @@ export interface MailInput {
   publicUrl: string;
   /** The configuration root (the variants' assets/ folders). */
   root: string;
+  /** The language it is written in (the recipient's); else the bundle's locale's. */
+  language?: string;
 }
 
 interface Branding {
@@ -107,6 +110,7 @@ export async function composeMail(input: MailInput): Promise<Message> {
     logo: logo && { cid: logo.cid, alt: branding.logoAlt ?? appName, width: Math.round((logo.width / logo.height) * LOGO_HEIGHT) },
     header: hexColour(branding.colors?.primaryDark ?? branding.colors?.primary, DEFAULT_HEADER),
     button: hexColour(branding.colors?.primary, DEFAULT_BUTTON),
+    lang: input.language ?? localeOf(bundle.config).split('-')[0],
   });
 
   return {
@@ -136,6 +140,8 @@ interface HtmlParts {
   logo: { cid: string; alt: string; width: number } | undefined;
   header: string;
   button: string;
+  /** The language the e-mail is written in (the recipient's: its bundle's locale), for screen readers and spell checkers. */
+  lang: string;
 }
 
 /** The line with its address made a link (the address escaped once, as it appears in the line). */
@@ -156,7 +162,7 @@ function htmlOf(p: HtmlParts): string {
       + `<td class="fact-value" style="${border}padding:9px 0;vertical-align:top;font-family:${FONT};font-size:14px;line-height:1.4;color:#212529">${escapeHtml(f.value)}</td></tr>`;
   }).join('');
   return [
-    '<!doctype html><html lang="pl"><head><meta charset="utf-8">',
+    `<!doctype html><html lang="${escapeHtml(p.lang)}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light">',
     `<title>${escapeHtml(p.subject)}</title>`,
     // a phone: the card the screen's width, the facts one under the other (clients without media queries keep two columns, which fit)
