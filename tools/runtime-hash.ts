@@ -4,8 +4,8 @@
  * - the browser runtime: every file under runtime/ (its sources, index.html, public/ and
  *   vite.config.ts), package-lock.json (the libraries bundled into it) and locales/pl/app.json
  *   (the start-up texts built into it), in dist/runtime.hash;
- * - the compiled server (tools/build-server.ts): server/, runtime/core/ and runtime/src/screens/
- *   (the modules both sides share: the screen types' cross-checks), package-lock.json and the build recipe itself, in dist-server/server.hash.
+ * - the compiled server (tools/build-server.ts): server/ and runtime/core/ (the modules both sides
+ *   share, the screen types' cross-checks among them), package-lock.json and the build recipe itself, in dist-server/server.hash.
  * Screens, texts and variants are in neither: both read them at run time. Tests are left out.
  */
 import { createHash } from 'node:crypto';
@@ -39,7 +39,7 @@ export function runtimeSourceHash(root: string): string {
 }
 
 export function serverSourceHash(root: string): string {
-  // the server runs each screen type's cross-check (runtime/src/screens/<type>/check.ts)
+  // the server imports nothing from runtime/src (tools/check-layers.ts): runtime/core is all it shares
   // package.json: the bundle carries its version, licence and author (the OpenAPI document's info)
-  return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens'], ['package.json', 'package-lock.json', 'tools/build-server.ts']);
+  return sourceHash(root, ['server', 'runtime/core'], ['package.json', 'package-lock.json', 'tools/build-server.ts']);
 }

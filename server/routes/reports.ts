@@ -14,6 +14,7 @@ import { binaryResponse } from '../plugins/openapi.ts';
 import { sendDownload } from '../downloads/reply.ts';
 import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from '../reports/export.ts';
 import type { ReportResult } from '../reports/engine.ts';
+import { configuredBuilder } from '../db/configured-tables.ts';
 
 const FLEET = ['ADMIN', 'MANAGER'] as const;
 const MAX_DAYS = 5 * 366;
@@ -54,7 +55,7 @@ export async function runFor(app: FastifyInstance, report: ReportDecl, params: R
   const reporting = app.config.bundle.reporting;
   if (!reporting) throw new Error('schemas/reporting/reporting.json is missing');
   const scope = scopeOfResource(app, 'car', session);
-  const vehicles = app.db.selectFrom('car').select('car.pojazdId').where(scope);
+  const vehicles = app.db.selectFrom('car').select('car.pojazdId').where((eb) => scope(configuredBuilder(eb)));
   return runReport(app.db, report, reporting, params, vehicles, (key) => app.config.t(key));
 }
 
