@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
+import type { StudioOverview } from '../../runtime/core/generated/api.ts';
 import { applyOverlay, type Path } from '../../runtime/core/layer.ts';
 
 export type Scope = 'base' | string;
@@ -28,14 +29,8 @@ const FOLDERS = [
   { dir: 'schemas/api', kind: 'schema' },
 ] as const;
 
-export interface DocumentInfo {
-  path: string;
-  kind: 'screen' | 'locale' | 'schema';
-  id: string;
-  type?: string;
-  title?: string;
-  schemaId?: string;
-}
+/** A document of the overview (schemas/api/studio-overview.schema.json, generated). */
+export type DocumentInfo = StudioOverview['documents'][number];
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
 const jsonNames = (dir: string) =>
