@@ -3306,6 +3306,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/report-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's report subscriptions with their last sends (ADMIN: everyone's) */
+        get: operations["reportsSubscriptionList"];
+        put?: never;
+        /** Subscribes the caller to a report, e-mailed weekly or monthly as xlsx or PDF */
+        post: operations["reportsSubscriptionCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a report subscription (the caller's own; ADMIN any) */
+        delete: operations["reportsSubscriptionDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-subscriptions/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wyślij teraz: e-mails the last complete period to the subscription's owner */
+        post: operations["reportsSubscriptionSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-subscriptions/{id}/sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The log of a subscription's sends, newest first, with their state and reason */
+        get: operations["reportsSubscriptionSends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -7217,6 +7286,86 @@ export interface components {
              * @description the period's last day (inclusive), not before from
              */
             to: string;
+        };
+        /** The sends of a report subscription, newest first */
+        "report-send-list": {
+            /** Format: date-time */
+            at: string;
+            id: number;
+            /** @description sent by "Wyślij teraz", not by the schedule */
+            manual: boolean;
+            /** Format: date */
+            periodFrom: string;
+            /** Format: date */
+            periodTo: string;
+            /** @description why it was skipped or failed, in the caller's language */
+            reason: string | null;
+            /**
+             * @description the e-mail's state (the outbox's), or skipped before it was queued
+             * @enum {unknown}
+             */
+            state: "queued" | "sending" | "sent" | "failed" | "skipped";
+        }[];
+        /** A send asked for now: the last complete period, queued (or skipped, with the reason) */
+        "report-send-response": {
+            message: string;
+            send: components["schemas"]["report-send-list"]["items"];
+        };
+        /** A report subscription with its owner and its last sends */
+        "report-subscription": {
+            /** Format: date-time */
+            createdAt: string;
+            day: number;
+            /** @enum {unknown} */
+            format: "xlsx" | "pdf";
+            /** @enum {unknown} */
+            frequency: "weekly" | "monthly";
+            hour: number;
+            id: number;
+            owner: {
+                id: number;
+                login: string;
+                name: string;
+            };
+            params: {
+                filters?: {
+                    [key: string]: (string | number)[];
+                };
+                groupBy?: string[];
+            };
+            report: string;
+            /** @description the report's name in the caller's language */
+            reportLabel: string;
+            sends: components["schemas"]["report-send-list"];
+        };
+        /** A subscription made, with a confirmation to show */
+        "report-subscription-created": {
+            id: number;
+            message: string;
+            subscription: components["schemas"]["report-subscription"];
+        };
+        /** The caller's report subscriptions (an administrator's: everyone's) */
+        "report-subscription-list": components["schemas"]["report-subscription"][];
+        /** A subscription to a report: sent by e-mail weekly or monthly (POST /api/report-subscriptions) */
+        "report-subscription-request": {
+            /** @description weekly: 1–7 (Monday–Sunday, default 1); monthly: the day of the month 1–28 (default 1) */
+            day?: number;
+            /** @enum {unknown} */
+            format: "xlsx" | "pdf";
+            /**
+             * @description weekly: the previous Monday–Sunday; monthly: the previous calendar month
+             * @enum {unknown}
+             */
+            frequency: "weekly" | "monthly";
+            /** @description 0–23 in the portal's time zone (default 7) */
+            hour?: number;
+            /** @description the run's grouping and filters, as the report declares them (the period is the frequency's) */
+            params?: {
+                filters?: components["schemas"]["report-run-request"]["filters"];
+                groupBy?: components["schemas"]["report-run-request"]["groupBy"];
+            };
+            /** @description the report's id (GET /api/reports), one the caller may run */
+            report: string;
         };
         /** Ask for a password reset code by e-mail (POST /api/password/reset-password) */
         "reset-password-request": {
@@ -14099,6 +14248,142 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's report subscriptions (an administrator's: everyone's) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-subscription-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["report-subscription-request"];
+            };
+        };
+        responses: {
+            /** @description A subscription made, with a confirmation to show */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-subscription-created"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A send asked for now: the last complete period, queued (or skipped, with the reason) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-send-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionSends: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sends of a report subscription, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-send-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -40,6 +40,7 @@ import { migration042 } from './042_idempotency_keys.ts';
 import { migration043 } from './043_fleet_costs.ts';
 import { migration044 } from './044_user_language.ts';
 import { migration045 } from './045_audit_field_labels.ts';
+import { migration049 } from './049_report_subscriptions.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '043_fleet_costs': migration043,
   '044_user_language': migration044,
   '045_audit_field_labels': migration045,
+  '049_report_subscriptions': migration049,
 };

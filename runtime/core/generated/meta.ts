@@ -1980,7 +1980,7 @@ export type NotificationTrigger =
       kind: "damageCreated";
     }
   | {
-      kind: "dailyDigest" | "failureSummary" | "webhookDisabled";
+      kind: "dailyDigest" | "failureSummary" | "webhookDisabled" | "reportSubscription";
     };
 
 /**
