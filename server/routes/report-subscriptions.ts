@@ -24,7 +24,8 @@ interface SubscribeBody {
   hour?: number;
 }
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' } } } as const;
+const idOf = (request: { params: { id: string } }) => Number(request.params.id);
 const errorResponse = { $ref: 'error-response#' } as const;
 
 export default async function reportSubscriptionRoutes(app: FastifyInstance) {
@@ -60,23 +61,23 @@ export default async function reportSubscriptionRoutes(app: FastifyInstance) {
     handler: async (request) => app.reportSubscriptions.list(session(request), app.config.t),
   });
 
-  app.delete<{ Params: { id: number } }>('/api/report-subscriptions/:id', {
+  app.delete<{ Params: { id: string } }>('/api/report-subscriptions/:id', {
     config: config('subscriptionDelete', 'Deletes a report subscription (the caller\'s own; ADMIN any)'),
     schema: { params: idParams, response: { 200: { $ref: 'message-response#' }, 404: errorResponse } },
     handler: async (request) => {
       const t = app.config.t;
-      const [subscription] = await app.reportSubscriptions.list(session(request), t, request.params.id);
-      await app.reportSubscriptions.remove(session(request), actorOf(request), request.params.id);
+      const [subscription] = await app.reportSubscriptions.list(session(request), t, idOf(request));
+      await app.reportSubscriptions.remove(session(request), actorOf(request), idOf(request));
       return { message: t('reports:subscriptions.deleted', { report: subscription?.reportLabel ?? '' }) };
     },
   });
 
-  app.post<{ Params: { id: number } }>('/api/report-subscriptions/:id/send', {
+  app.post<{ Params: { id: string } }>('/api/report-subscriptions/:id/send', {
     config: config('subscriptionSend', 'Wyślij teraz: e-mails the last complete period to the subscription\'s owner'),
     schema: { params: idParams, response: { 200: { $ref: 'report-send-response#' }, 404: errorResponse } },
     handler: async (request) => {
       const t = app.config.t;
-      const send = await app.reportSubscriptions.sendNow(session(request), request.params.id, t);
+      const send = await app.reportSubscriptions.sendNow(session(request), idOf(request), t);
       const dates = { from: send.periodFrom.split('-').reverse().join('.'), to: send.periodTo.split('-').reverse().join('.') };
       const message = send.state === 'skipped'
         ? t('reports:subscriptions.skipped', { ...dates, reason: send.reason ?? '' })
@@ -85,9 +86,9 @@ export default async function reportSubscriptionRoutes(app: FastifyInstance) {
     },
   });
 
-  app.get<{ Params: { id: number } }>('/api/report-subscriptions/:id/sends', {
+  app.get<{ Params: { id: string } }>('/api/report-subscriptions/:id/sends', {
     config: config('subscriptionSends', 'The log of a subscription\'s sends, newest first, with their state and reason'),
     schema: { params: idParams, response: { 200: { $ref: 'report-send-list#' }, 404: errorResponse } },
-    handler: async (request) => app.reportSubscriptions.log(session(request), app.config.t, request.params.id),
+    handler: async (request) => app.reportSubscriptions.log(session(request), app.config.t, idOf(request)),
   });
 }

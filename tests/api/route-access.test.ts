@@ -293,6 +293,12 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/reports': AM,
   'POST /api/reports/:id/run': AM,
   'POST /api/reports/:id/export': AM,
+  // ACCESS.md "report subscriptions | self, and list all | self" (the rows: report-subscriptions.test.ts)
+  'POST /api/report-subscriptions': AM,
+  'GET /api/report-subscriptions': AM,
+  'DELETE /api/report-subscriptions/:id': AM,
+  'POST /api/report-subscriptions/:id/send': AM,
+  'GET /api/report-subscriptions/:id/sends': AM,
   'GET /api/cockpit/orders-per-status': ALL,
   'GET /api/cockpit/km-per-month': ALL,
   'GET /api/cockpit/cost-per-km': ALL,
