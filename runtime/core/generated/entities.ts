@@ -116,7 +116,8 @@ export interface AuditEntry {
     | "notification"
     | "login"
     | "import"
-    | "audit";
+    | "audit"
+    | "report-subscription";
   recordKey?: string | null;
   /**
    * The change as a code; its text is audit:actions.<code>.

@@ -2475,6 +2475,27 @@ export interface ReportsFile {
    * Where a vehicle of a row opens: the route, given `?open=<pojazdId>`.
    */
   vehicleRoute?: string;
+  /**
+   * Offers "Subskrybuj" (the report shown, its grouping and filters, e-mailed weekly or monthly) and the list of the caller's subscriptions (an administrator's: everyone's) with their last sends, "Wyślij teraz" and delete. Absent: neither.
+   */
+  subscriptions?: {
+    /**
+     * offered in this order; the first is preselected
+     *
+     * @minItems 1
+     */
+    frequencies: ("weekly" | "monthly")[];
+    /**
+     * offered in this order; the first is preselected
+     *
+     * @minItems 1
+     */
+    formats: ("xlsx" | "pdf")[];
+    /**
+     * the hour preselected (the portal's time zone); default 7
+     */
+    defaultHour?: number;
+  };
 }
 
 /**
