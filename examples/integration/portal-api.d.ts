@@ -5072,7 +5072,7 @@ export interface components {
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "report-subscription";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */
@@ -14309,7 +14309,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -14336,7 +14336,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -14365,7 +14365,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: string;
             };
             cookie?: never;
         };

@@ -38,8 +38,7 @@ test('a manager subscribes to a report on Raporty, sees it listed, sends it now 
   await expect(item).toContainText('(na żądanie)');
   for (const width of [1400, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await item.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/report-subscriptions-${width}.png`, fullPage: true });
+    await list.screenshot({ path: `test-results/report-subscriptions-${width}.png` });
   }
   await page.setViewportSize({ width: 1400, height: 900 });
 

@@ -2495,6 +2495,10 @@ export interface ReportsFile {
      * the hour preselected (the portal's time zone); default 7
      */
     defaultHour?: number;
+    /**
+     * who sees everyone's subscriptions (the server's list answers them; this names the list and shows each owner). Sees { role, variant, config, session }.
+     */
+    allWhen?: Condition;
   };
 }
 

@@ -255,7 +255,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
         <SubscribeDialog decl={subscriptions} report={info} groupBy={grouping} filters={filters}
           onClose={(saved) => { setSubscribing(false); if (saved) setSubscribed((n) => n + 1); }} />
       )}
-      {subscriptions && <SubscriptionList version={subscribed} dimensionLabel={dimensionLabel} />}
+      {subscriptions && <SubscriptionList decl={subscriptions} version={subscribed} dimensionLabel={dimensionLabel} />}
     </section>
   );
 }

@@ -9,15 +9,15 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { api, ApiError, errorText } from '../../api/client';
-import { sessionAtom } from '../../state/session';
+import { useConfig } from '../../config/ConfigContext';
+import { useConditionContext } from '../../config/useConditionContext';
 import { showToast } from '../../state/ui';
 import { useGet } from '../dashboard/useGet';
 
-export interface SubscriptionsDecl { frequencies: ('weekly' | 'monthly')[]; formats: ('xlsx' | 'pdf')[]; defaultHour?: number }
+export interface SubscriptionsDecl { frequencies: ('weekly' | 'monthly')[]; formats: ('xlsx' | 'pdf')[]; defaultHour?: number; allWhen?: unknown }
 type Filters = Record<string, (string | number)[]>;
 interface Send { id: number; periodFrom: string; periodTo: string; at: string; manual: boolean; state: string; reason: string | null }
 interface Subscription {
@@ -105,11 +105,13 @@ export function SubscribeDialog({ decl, report, groupBy, filters, onClose }: {
   );
 }
 
-export function SubscriptionList({ version, dimensionLabel }: { version: number; dimensionLabel: (report: string, d: string) => string }) {
+export function SubscriptionList({ decl, version, dimensionLabel }: { decl: SubscriptionsDecl; version: number; dimensionLabel: (report: string, d: string) => string }) {
   const { t } = useTranslation();
   const titleId = useId();
-  const session = useAtomValue(sessionAtom);
-  const admin = session?.user.rola === 'ADMIN';
+  const { conditions } = useConfig();
+  const ctx = useConditionContext();
+  // who sees everyone's (the server answers them; the configuration names who, screens/reports.json)
+  const admin = decl.allWhen !== undefined && conditions.matches(decl.allWhen as never, ctx);
   const [changed, setChanged] = useState(0);
   const list = useGet<Subscription[]>('/report-subscriptions', version + changed);
   const [deleting, setDeleting] = useState<Subscription | null>(null);
