@@ -10,6 +10,8 @@ test('a manager subscribes to a report on Raporty, sees it listed, sends it now 
   await page.setViewportSize({ width: 1400, height: 900 });
   await signedIn(page, 'manager', '/app/raporty');
   await expect(page.getByRole('heading', { name: 'Raporty', level: 1 })).toBeVisible();
+  // the cookie notice lies over the page's foot; a person closes it
+  await page.getByRole('button', { name: 'Rozumiem' }).click();
   await page.getByLabel('Raport', { exact: true }).selectOption({ label: 'Koszt pojazdów' });
 
   await page.getByRole('button', { name: 'Subskrybuj' }).click();
@@ -36,6 +38,10 @@ test('a manager subscribes to a report on Raporty, sees it listed, sends it now 
   await item.getByRole('button', { name: 'Wyślij teraz' }).click();
   await expect(page.getByText(/jest w drodze na adres e-mail właściciela subskrypcji/)).toBeVisible();
   await expect(item).toContainText('(na żądanie)');
+  // the toasts read, a person closes them and looks at the list
+  const closers = page.locator('.app-toasts .btn-close');
+  while (await closers.count()) await closers.first().click({ timeout: 2_000 }).catch(() => undefined); // one may hide by itself meanwhile
+  await expect(page.locator('.app-toasts .toast')).toHaveCount(0);
   for (const width of [1400, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await list.screenshot({ path: `test-results/report-subscriptions-${width}.png` });
