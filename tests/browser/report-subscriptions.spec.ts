@@ -4,7 +4,7 @@
  * its log) and deletes it after confirming. At 1400, 900 and 390 px the dialog and the list are
  * looked at (screenshots); the journey itself runs once.
  */
-import { expect, signedIn, test } from './support.ts';
+import { axeScan, expect, signedIn, test } from './support.ts';
 
 test('a manager subscribes to a report on Raporty, sees it listed, sends it now and deletes it', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -47,6 +47,8 @@ test('a manager subscribes to a report on Raporty, sees it listed, sends it now 
     await list.screenshot({ path: `test-results/report-subscriptions-${width}.png` });
   }
   await page.setViewportSize({ width: 1400, height: 900 });
+  const serious = (await axeScan(page).include('.report-subscriptions').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   await item.getByRole('button', { name: 'Usuń' }).click();
   const confirm = page.getByRole('dialog', { name: 'Potwierdzenie' });

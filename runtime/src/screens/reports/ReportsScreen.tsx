@@ -201,7 +201,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
                 <Button variant="primary" size="sm" onClick={() => download('pdf')}>{t('reports:export.pdf')}</Button>
               </>
             )}
-            {subscriptions && <Button variant="outline-primary" size="sm" onClick={() => setSubscribing(true)}>{t('reports:subscriptions.subscribe')}</Button>}
+            {subscriptions && <Button variant="primary" size="sm" onClick={() => setSubscribing(true)}>{t('reports:subscriptions.subscribe')}</Button>}
           </div>
         )}
         {result && info && result.rows.length > 0 && (

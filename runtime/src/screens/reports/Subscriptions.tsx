@@ -162,7 +162,7 @@ export function SubscriptionList({ decl, version, dimensionLabel }: { decl: Subs
                   {admin && <div className="small text-body-secondary">{t('reports:subscriptions.owner', { name: s.owner.name, login: s.owner.login })}</div>}
                 </div>
                 <div className="report-subscription-actions">
-                  <Button variant="outline-primary" size="sm" disabled={busy === s.id} onClick={() => void sendNow(s)}>{t('reports:subscriptions.sendNow')}</Button>
+                  <Button variant="primary" size="sm" disabled={busy === s.id} onClick={() => void sendNow(s)}>{t('reports:subscriptions.sendNow')}</Button>
                   <Button variant="outline-danger" size="sm" onClick={() => setDeleting(s)}>{t('reports:subscriptions.delete')}</Button>
                 </div>
               </div>
