@@ -58,6 +58,8 @@ import auditRetention from './audit/retention-job.ts';
 import auditFieldLabels from './audit/field-labels.ts';
 import cockpitRoutes from './routes/cockpit.ts';
 import reportRoutes from './routes/reports.ts';
+import reportSubscriptionRoutes from './routes/report-subscriptions.ts';
+import reportSubscriptions from './reports/subscriptions.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
 import notificationRoutes from './routes/notifications.ts';
@@ -306,6 +308,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(remindersService);
   // issue 25: the daily digest of the reminders and the failure summary, on the notifications' queue
   await app.register(digestService);
+  // issue 46: reports e-mailed weekly or monthly to their subscribers, on the same queue
+  await app.register(reportSubscriptions);
   // issue 37: entries of the audit trail older than screens/app.json audit.keepDays, removed nightly and recorded
   await app.register(auditRetention);
   await app.register(auditFieldLabels);
@@ -352,6 +356,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cockpitRoutes);
   await app.register(reportRoutes);
   await app.register(anomalyRoutes);
+  await app.register(reportSubscriptionRoutes);
   // issue 25
   await app.register(notificationRoutes);
   await app.register(accountLanguageRoutes);

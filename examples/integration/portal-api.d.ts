@@ -1295,7 +1295,7 @@ export interface paths {
         };
         /** Texts users see, found by their words or key, each with where it is shown */
         get: operations["configStudioTexts"];
-        /** Change a text in the caller's draft, in each language side by side */
+        /** Change a text in the caller's draft */
         put: operations["configStudioSaveText"];
         post?: never;
         delete?: never;
@@ -1770,66 +1770,6 @@ export interface paths {
          * @description Builds a zip of every row the portal holds that names the person: the account, the employee record, assignments, readings, orders and damages they reported or that name them, notes, attachments (described, not their contents), sign-ins, acceptances, notifications, sessions, passkeys, saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. Recorded in the audit trail. An employee with an account in the portal is the person of that account: the same export as from the user.
          */
         post: operations["employeePersonalDataExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/fuel-anomalies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's fuel anomalies, newest first, a page at a time
-         * @description What the rules of screens/fuel-anomalies.json found in the fuel transactions of the caller's vehicles (an administrator: every client's), each with its rule, what it says, the transaction and whether it was explained.
-         */
-        get: operations["fuelAnomalyList"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/fuel-anomalies/{id}/explain": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Marks a fuel anomaly explained, with a note (recorded in the trail)
-         * @description The note is required (400 naming `notatka` when missing or blank). An anomaly already explained gets the new note. Another client's anomaly is answered as absent (404).
-         */
-        post: operations["fuelAnomalyExplain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/fuel-anomalies/open": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's unexplained fuel anomalies (the Pulpit's section)
-         * @description As GET /api/fuel-anomalies with explained=false: what still waits for the fleet manager's explanation.
-         */
-        get: operations["fuelAnomalyOpen"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3366,6 +3306,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/report-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's report subscriptions with their last sends (ADMIN: everyone's) */
+        get: operations["reportsSubscriptionList"];
+        put?: never;
+        /** Subscribes the caller to a report, e-mailed weekly or monthly as xlsx or PDF */
+        post: operations["reportsSubscriptionCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a report subscription (the caller's own; ADMIN any) */
+        delete: operations["reportsSubscriptionDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-subscriptions/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wyślij teraz: e-mails the last complete period to the subscription's owner */
+        post: operations["reportsSubscriptionSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-subscriptions/{id}/sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The log of a subscription's sends, newest first, with their state and reason */
+        get: operations["reportsSubscriptionSends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -4696,46 +4705,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "fuel.anomaly": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Event fuel.anomaly
-         * @description A fuel anomaly rule (screens/fuel-anomalies.json) found something in a fuel transaction: the anomaly (rule, vehicle, transaction, its figure and the bound it crossed). Sent once per anomaly when its transactions are written; an import that finds more than the declared perRowUpTo anomalies of one client sends none per anomaly (read them with GET /api/fuel-anomalies after import.finished). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
-         */
-        post: operations["webhookFuelAnomaly"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "fuel.anomaly_explained": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Event fuel.anomaly_explained
-         * @description A fleet manager or an administrator marked a fuel anomaly as explained, with a note. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
-         */
-        post: operations["webhookFuelAnomalyExplained"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "import.finished": {
         parameters: {
             query?: never;
@@ -5099,15 +5068,11 @@ export interface components {
             job?: string | null;
             keyId?: number | null;
             recordKey?: string | null;
-            /** @description The record as users know it (a vehicle's registration, an order's number, a user's login …), named when the trail is read from screens/app.json audit.records and the record's entity x-recordName, in the caller's row scope; else its key; null for an entry about no record. */
-            recordName?: string | null;
-            /** @description The portal's path that opens the record (its table with ?open=<key>), or null: none declared, the record gone or out of the caller's sight. */
-            recordOpen?: string | null;
             /**
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "report-subscription";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */
@@ -5309,8 +5274,6 @@ export interface components {
                 markaModel: string | null;
                 /** @description sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices */
                 netTotal: number | null;
-                /** @description The order as users know it: its number, else the day it was reported ("z 03.12.2026"), in the caller's language; never its internal id. */
-                recordName: string | null;
                 rejestr: string | null;
                 transitions: {
                     id: string;
@@ -5736,47 +5699,6 @@ export interface components {
             wyjasniona?: boolean;
             /** Format: date-time */
             wyjasnionaAt?: string | null;
-        };
-        /** Mark a fuel anomaly explained (POST /api/fuel-anomalies/{id}/explain): the note that explains it */
-        "fuel-anomaly-explain-request": {
-            notatka: string;
-        };
-        /** One fuel anomaly as the Pulpit and the API show it: the rule and what it says, the vehicle, the transaction, explained or not */
-        "fuel-anomaly-item": {
-            /**
-             * Format: date-time
-             * @description when the transaction was made
-             */
-            data: string;
-            /** @description the bound it crossed */
-            granica?: number | null;
-            id: number;
-            klientSymbol?: string | null;
-            litry?: number | null;
-            markaModel?: string | null;
-            notatka?: string | null;
-            nrTransakcji?: string | null;
-            /** @description what this anomaly says (the rule's message with its figure and bound) */
-            opis: string;
-            pojazdId: number;
-            produkt?: string | null;
-            /** @description the rule's id (screens/fuel-anomalies.json) */
-            regula: string;
-            /** @description the rule's label in the caller's language */
-            regulaNazwa: string;
-            rejestr: string | null;
-            stacja?: string | null;
-            transId?: number | null;
-            /** @description the rule's figure: litres, hours between fills, the month's gross sum, l/100 km */
-            wartosc?: number | null;
-            wyjasniona: boolean;
-            /** Format: date-time */
-            wyjasnionaAt?: string | null;
-        };
-        /** A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
-        "fuel-anomaly-list": {
-            rows: components["schemas"]["fuel-anomaly-item"][];
-            total: number;
         };
         /**
          * Karta paliwowa
@@ -7268,11 +7190,9 @@ export interface components {
                 category?: (string | number)[];
                 client?: (string | number)[];
                 driver?: (string | number)[];
-                explained?: (string | number)[];
                 fuelType?: (string | number)[];
                 month?: (string | number)[];
                 mpk?: (string | number)[];
-                rule?: (string | number)[];
                 unit?: (string | number)[];
                 vehicle?: (string | number)[];
             };
@@ -7284,7 +7204,7 @@ export interface components {
              */
             from: string;
             /** @description dimensions the report declares; default: the report's */
-            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
@@ -7295,26 +7215,26 @@ export interface components {
         "report-list": {
             chart?: {
                 /** @enum {unknown} */
-                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2" | "anomalies" | "anomaliesOpen" | "anomaliesExplained";
+                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
                 stacked?: boolean;
                 /** @enum {unknown} */
                 type: "bar" | "line" | "doughnut";
             };
             defaults: {
-                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
+                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
                 period: string;
             };
             dimensions: {
                 /** @enum {unknown} */
-                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained";
+                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
                 label: string;
             }[];
-            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
+            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
             id: string;
             label: string;
             measures: {
                 /** @enum {unknown} */
-                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2" | "anomalies" | "anomaliesOpen" | "anomaliesExplained";
+                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
                 label: string;
             }[];
             source?: string;
@@ -7323,7 +7243,7 @@ export interface components {
         "report-result": {
             columns: {
                 /** @enum {unknown} */
-                format?: "money" | "km" | "litres" | "ratio" | "kg" | "count";
+                format?: "money" | "km" | "litres" | "ratio" | "kg";
                 id: string;
                 /** @enum {unknown} */
                 kind: "dimension" | "measure" | "range";
@@ -7348,11 +7268,9 @@ export interface components {
                 category?: (string | number)[];
                 client?: (string | number)[];
                 driver?: (string | number)[];
-                explained?: (string | number)[];
                 fuelType?: (string | number)[];
                 month?: (string | number)[];
                 mpk?: (string | number)[];
-                rule?: (string | number)[];
                 unit?: (string | number)[];
                 vehicle?: (string | number)[];
             };
@@ -7362,12 +7280,92 @@ export interface components {
              */
             from: string;
             /** @description dimensions the report declares; default: the report's */
-            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
              */
             to: string;
+        };
+        /** The sends of a report subscription, newest first */
+        "report-send-list": {
+            /** Format: date-time */
+            at: string;
+            id: number;
+            /** @description sent by "Wyślij teraz", not by the schedule */
+            manual: boolean;
+            /** Format: date */
+            periodFrom: string;
+            /** Format: date */
+            periodTo: string;
+            /** @description why it was skipped or failed, in the caller's language */
+            reason: string | null;
+            /**
+             * @description the e-mail's state (the outbox's), or skipped before it was queued
+             * @enum {unknown}
+             */
+            state: "queued" | "sending" | "sent" | "failed" | "skipped";
+        }[];
+        /** A send asked for now: the last complete period, queued (or skipped, with the reason) */
+        "report-send-response": {
+            message: string;
+            send: components["schemas"]["report-send-list"]["items"];
+        };
+        /** A report subscription with its owner and its last sends */
+        "report-subscription": {
+            /** Format: date-time */
+            createdAt: string;
+            day: number;
+            /** @enum {unknown} */
+            format: "xlsx" | "pdf";
+            /** @enum {unknown} */
+            frequency: "weekly" | "monthly";
+            hour: number;
+            id: number;
+            owner: {
+                id: number;
+                login: string;
+                name: string;
+            };
+            params: {
+                filters?: {
+                    [key: string]: (string | number)[];
+                };
+                groupBy?: string[];
+            };
+            report: string;
+            /** @description the report's name in the caller's language */
+            reportLabel: string;
+            sends: components["schemas"]["report-send-list"];
+        };
+        /** A subscription made, with a confirmation to show */
+        "report-subscription-created": {
+            id: number;
+            message: string;
+            subscription: components["schemas"]["report-subscription"];
+        };
+        /** The caller's report subscriptions (an administrator's: everyone's) */
+        "report-subscription-list": components["schemas"]["report-subscription"][];
+        /** A subscription to a report: sent by e-mail weekly or monthly (POST /api/report-subscriptions) */
+        "report-subscription-request": {
+            /** @description weekly: 1–7 (Monday–Sunday, default 1); monthly: the day of the month 1–28 (default 1) */
+            day?: number;
+            /** @enum {unknown} */
+            format: "xlsx" | "pdf";
+            /**
+             * @description weekly: the previous Monday–Sunday; monthly: the previous calendar month
+             * @enum {unknown}
+             */
+            frequency: "weekly" | "monthly";
+            /** @description 0–23 in the portal's time zone (default 7) */
+            hour?: number;
+            /** @description the run's grouping and filters, as the report declares them (the period is the frequency's) */
+            params?: {
+                filters?: components["schemas"]["report-run-request"]["filters"];
+                groupBy?: components["schemas"]["report-run-request"]["groupBy"];
+            };
+            /** @description the report's id (GET /api/reports), one the caller may run */
+            report: string;
         };
         /** Ask for a password reset code by e-mail (POST /api/password/reset-password) */
         "reset-password-request": {
@@ -7543,9 +7541,7 @@ export interface components {
             documents: {
                 id: string;
                 /** @enum {unknown} */
-                kind: "screen" | "locale" | "translation" | "schema";
-                /** @description a translation's language (locales/<language>/…) */
-                language?: string;
+                kind: "screen" | "locale" | "schema";
                 path: string;
                 schemaId?: string;
                 title?: string;
@@ -7560,11 +7556,6 @@ export interface components {
                 /** Format: date-time */
                 updatedAt: string;
             } | null;
-            /** @description the languages a text is edited in, side by side: Polish first, each by its own name (issue 48) */
-            languages: {
-                id: string;
-                name: string;
-            }[];
             /** @description the namespaces of texts, named as the menu names their screens; own: the studio's own texts (offered apart) */
             namespaces: {
                 id: string;
@@ -7684,12 +7675,7 @@ export interface components {
             key: string;
             /** @description 'base' (the base portal) or a variant's folder name */
             scope: string;
-            /** @description the Polish text (the source language) */
             text: string;
-            /** @description the text in other languages the portal offers, by language id (en, uk): saved with the Polish one, a missing translation added (issue 48) */
-            translations?: {
-                [key: string]: string;
-            };
         };
         /** Texts found (at most 100) */
         "studio-texts": {
@@ -7700,17 +7686,6 @@ export interface components {
                 /** @description where the text is shown, in the words of the screens (Dane pojazdu → kolumna) */
                 places: string[];
                 text: string;
-                /** @description the text in each other language the portal offers (issue 48), side by side with the Polish one */
-                translations: {
-                    changed: boolean;
-                    filesText: string;
-                    /** @description the language (locales/<id>) */
-                    id: string;
-                    /** @description the language has no text of its own for this key (Polish is shown in its place) */
-                    missing: boolean;
-                    /** @description the language's own text; empty when missing */
-                    text: string;
-                }[];
             }[];
         };
         /** Published versions, newest first; of one scope (?scope=), current then marking the one in effect in it */
@@ -11502,105 +11477,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    fuelAnomalyList: {
-        parameters: {
-            query?: {
-                /** @description only the explained (true) or the unexplained (false) ones; default both */
-                explained?: "true" | "false";
-                /** @description anomalies to answer, 1 to 100 (default 20) */
-                limit?: string;
-                /** @description anomalies to skip (default 0) */
-                offset?: string;
-                /** @description only the anomalies of this rule (screens/fuel-anomalies.json id) */
-                rule?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["fuel-anomaly-list"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    fuelAnomalyExplain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["fuel-anomaly-explain-request"];
-            };
-        };
-        responses: {
-            /** @description One fuel anomaly as the Pulpit and the API show it: the rule and what it says, the vehicle, the transaction, explained or not */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["fuel-anomaly-item"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    fuelAnomalyOpen: {
-        parameters: {
-            query?: {
-                /** @description only the explained (true) or the unexplained (false) ones; default both */
-                explained?: "true" | "false";
-                /** @description anomalies to answer, 1 to 100 (default 20) */
-                limit?: string;
-                /** @description anomalies to skip (default 0) */
-                offset?: string;
-                /** @description only the anomalies of this rule (screens/fuel-anomalies.json id) */
-                rule?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["fuel-anomaly-list"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     fuelAnomalyExcelDownload: {
         parameters: {
             query?: {
@@ -14375,6 +14251,142 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    reportsSubscriptionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's report subscriptions (an administrator's: everyone's) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-subscription-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["report-subscription-request"];
+            };
+        };
+        responses: {
+            /** @description A subscription made, with a confirmation to show */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-subscription-created"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A send asked for now: the last complete period, queued (or skipped, with the reason) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-send-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportsSubscriptionSends: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sends of a report subscription, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["report-send-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     reportsList: {
         parameters: {
             query?: never;
@@ -16782,98 +16794,6 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "damage.reported";
-                };
-            };
-        };
-        responses: {
-            /** @description Received (any 2xx). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The receiver is gone for good: the endpoint is disabled. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhookFuelAnomaly: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
-                "webhook-id": string;
-                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
-                "webhook-signature": string;
-                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
-                "webhook-timestamp": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    data: {
-                        "fuel-anomaly": components["schemas"]["fuel-anomaly"];
-                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
-                        truncated?: boolean;
-                    };
-                    /** Format: date-time */
-                    timestamp: string;
-                    /** @constant */
-                    type: "fuel.anomaly";
-                };
-            };
-        };
-        responses: {
-            /** @description Received (any 2xx). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The receiver is gone for good: the endpoint is disabled. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhookFuelAnomalyExplained: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
-                "webhook-id": string;
-                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
-                "webhook-signature": string;
-                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
-                "webhook-timestamp": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    data: {
-                        "fuel-anomaly": components["schemas"]["fuel-anomaly"];
-                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
-                        truncated?: boolean;
-                    };
-                    /** Format: date-time */
-                    timestamp: string;
-                    /** @constant */
-                    type: "fuel.anomaly_explained";
                 };
             };
         };

@@ -691,6 +691,31 @@ export interface ReminderRule {
   seenAt: Generated<Timestamp>;
 }
 
+export interface ReportSend {
+  at: Generated<Timestamp>;
+  id: Generated<number>;
+  notificationId: number | null;
+  periodFrom: string;
+  periodTo: string;
+  reason: string | null;
+  requestedBy: number | null;
+  scheduled: string | null;
+  state: string;
+  subscriptionId: number;
+}
+
+export interface ReportSubscription {
+  createdAt: Generated<Timestamp>;
+  day: number;
+  format: string;
+  frequency: string;
+  hour: number;
+  id: Generated<number>;
+  params: Generated<Json>;
+  report: string;
+  userId: number;
+}
+
 export interface ServiceOrder {
   autData: Timestamp | null;
   autId: Generated<number>;
@@ -1555,6 +1580,8 @@ export interface DB {
   reminder_dirty: ReminderDirty;
   reminder_due: ReminderDue;
   reminder_rule: ReminderRule;
+  report_send: ReportSend;
+  report_subscription: ReportSubscription;
   service_order: ServiceOrder;
   service_plan: ServicePlan;
   service_station: ServiceStation;

@@ -66,6 +66,8 @@ export interface Message {
   messageId?: string;
   /** Inline images of the HTML part, referred to as cid:<cid>. */
   inline?: { filename: string; content: Buffer; contentType: string; cid: string }[];
+  /** Files attached to the message (a subscribed report's xlsx or PDF, issue 46). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** The message as nodemailer takes it, from the configured sender. */
@@ -75,7 +77,12 @@ function envelopeOf(config: EmailConfig & { smtpEmail: string }, message: Messag
     to: message.to, subject: message.subject, text: message.text,
     ...(message.html ? { html: message.html } : {}),
     ...(message.messageId ? { messageId: message.messageId } : {}),
-    ...(message.inline?.length ? { attachments: message.inline.map((a) => ({ ...a, contentDisposition: 'inline' as const })) } : {}),
+    ...(message.inline?.length || message.attachments?.length ? {
+      attachments: [
+        ...(message.inline ?? []).map((a) => ({ ...a, contentDisposition: 'inline' as const })),
+        ...(message.attachments ?? []).map((a) => ({ ...a, contentDisposition: 'attachment' as const })),
+      ],
+    } : {}),
   };
 }
 

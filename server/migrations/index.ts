@@ -42,6 +42,7 @@ import { migration044 } from './044_user_language.ts';
 import { migration045 } from './045_audit_field_labels.ts';
 import { migration046 } from './046_fuel_anomalies.ts';
 import { migration048 } from './048_import_language.ts';
+import { migration049 } from './049_report_subscriptions.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '045_audit_field_labels': migration045,
   '046_fuel_anomalies': migration046,
   '048_import_language': migration048,
+  '049_report_subscriptions': migration049,
 };

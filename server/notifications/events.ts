@@ -18,7 +18,8 @@ export type Occurrence =
   | { kind: 'fuelAnomaliesFound' }
   | { kind: 'dailyDigest' }
   | { kind: 'failureSummary' }
-  | { kind: 'webhookDisabled' };
+  | { kind: 'webhookDisabled' }
+  | { kind: 'reportSubscription' };
 
 const EMPTY: NotificationsFile = { schemaVersion: 1, type: 'notifications', events: [], defaults: {} };
 
@@ -44,9 +45,12 @@ export function eventsFor(file: NotificationsFile, occurrence: Occurrence): Noti
   });
 }
 
-/** The events a role may receive, in the file's order (the settings page offers these); the daily digest has its own switch and hour. */
+/**
+ * The events a role may receive, in the file's order (the settings page offers these); the daily
+ * digest has its own switch and hour, a subscribed report its subscription (Raporty).
+ */
 export function eventsOfRole(file: NotificationsFile, role: Role): NotificationEvent[] {
-  return file.events.filter((e) => e.roles.includes(role) && e.trigger.kind !== 'dailyDigest');
+  return file.events.filter((e) => e.roles.includes(role) && e.trigger.kind !== 'dailyDigest' && e.trigger.kind !== 'reportSubscription');
 }
 
 /** A role's defaults; a role the file does not name gets every event it may receive, no digest. */

@@ -121,6 +121,7 @@ export async function composeMail(input: MailInput): Promise<Message> {
     fromName: appName,
     messageId: messageIdOf(input.notificationId, publicUrl),
     inline: logo ? [{ filename: logo.filename, content: logo.content, contentType: logo.contentType, cid: logo.cid }] : [],
+    ...(rendered.attachments?.length ? { attachments: rendered.attachments } : {}),
   };
 }
 

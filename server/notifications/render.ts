@@ -51,6 +51,8 @@ export interface Rendered {
   linkLabel?: string;
   /** What a reader needs without opening the portal, as label and value (the e-mail lists them under its text). */
   facts?: { label: string; value: string }[];
+  /** Files the e-mail carries (a subscribed report, issue 46); the bell shows none. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** undefined: nothing may be said to this recipient (the record is out of their sight); the e-mail is skipped. */

@@ -7,15 +7,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
-import { runReport, type RunParams } from '../reports/engine.ts';
-import { runAnomalyReport } from '../reports/anomalies.ts';
-import { anomaliesFile } from '../anomalies/find.ts';
+import type { RunParams } from '../reports/engine.ts';
+import { reportFile, runFor, type Reader } from '../reports/file.ts';
 import type { Dimension, ReportDecl } from '../reports/declaration.ts';
-import { scopeOfResource } from './scopes.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
 import { sendDownload } from '../downloads/reply.ts';
-import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from '../reports/export.ts';
-import type { ReportResult } from '../reports/engine.ts';
+import { XLSX_MIME } from '../reports/export.ts';
 
 const FLEET = ['ADMIN', 'MANAGER'] as const;
 const MAX_DAYS = 5 * 366;
@@ -32,7 +29,7 @@ export function reportFor(app: FastifyInstance, id: string, session: Session): R
   return report;
 }
 
-function invalid(field: string, message: string): HttpError {
+export function invalid(field: string, message: string): HttpError {
   return new HttpError(400, message, { code: 'VALIDATION', errors: [{ field, message }] });
 }
 
@@ -41,56 +38,26 @@ export function paramsOf(app: FastifyInstance, report: ReportDecl, body: RunBody
   const t = app.config.t;
   if (body.to < body.from) throw invalid('to', t('reports:errors.period'));
   if ((Date.parse(body.to) - Date.parse(body.from)) / 86_400_000 > MAX_DAYS) throw invalid('to', t('reports:errors.periodTooLong'));
+  return { from: body.from, to: body.to, ...selectionOf(app, report, body) };
+}
+
+/** A grouping and filters checked against the report (each one it does not declare is a 400 naming it); `prefix` leads the field's name. */
+export function selectionOf(app: FastifyInstance, report: ReportDecl, body: Pick<RunBody, 'groupBy' | 'filters'>, prefix = ''): Pick<RunParams, 'groupBy' | 'filters'> {
+  const t = app.config.t;
   const groupBy = body.groupBy ?? report.defaults.groupBy;
   groupBy.forEach((d, i) => {
-    if (!report.dimensions.includes(d)) throw invalid(`groupBy/${i}`, t('reports:errors.groupBy', { value: t(`reports:dimensions.${d}`) }));
+    if (!report.dimensions.includes(d)) throw invalid(`${prefix}groupBy/${i}`, t('reports:errors.groupBy', { value: t(`reports:dimensions.${d}`) }));
   });
   const filters = body.filters ?? {};
   for (const d of Object.keys(filters) as Dimension[]) {
-    if (!report.dimensions.includes(d)) throw invalid(`filters/${d}`, t('reports:errors.filter', { value: t(`reports:dimensions.${d}`) }));
+    if (!report.dimensions.includes(d)) throw invalid(`${prefix}filters/${d}`, t('reports:errors.filter', { value: t(`reports:dimensions.${d}`) }));
   }
-  return { from: body.from, to: body.to, groupBy, filters };
+  return { groupBy, filters };
 }
 
-export async function runFor(app: FastifyInstance, report: ReportDecl, params: RunParams, session: Session) {
-  const reporting = app.config.bundle.reporting;
-  if (!reporting) throw new Error('schemas/reporting/reporting.json is missing');
-  const scope = scopeOfResource(app, 'car', session);
-  const vehicles = app.db.selectFrom('car').select('car.pojazdId').where(scope);
-  const t = (key: string) => app.config.t(key);
-  if (report.source === 'anomalies') {
-    const rules = anomaliesFile(app.config.bundle.screens)?.rules ?? [];
-    return runAnomalyReport(app.db, report, params, vehicles, t, Object.fromEntries(rules.map((r) => [r.id, r.label])));
-  }
-  return runReport(app.db, report, reporting, params, vehicles, t);
-}
-
-const polishDate = (iso: string) => iso.split('-').reverse().join('.');
-
-/** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
-export async function reportFile(app: FastifyInstance, report: ReportDecl, params: RunParams, result: ReportResult, format: 'xlsx' | 'pdf') {
-  const t = app.config.t;
-  const bundle = app.config.bundle;
-  const filters = Object.entries(params.filters).filter(([, v]) => v?.length)
-    .map(([d, v]) => `${t(`reports:dimensions.${d}`)}: ${v!.join(', ')}`).join('; ');
-  const brand = String((bundle.app as { branding?: { name?: string } }).branding?.name ?? bundle.variant);
-  const head: ExportHead = {
-    title: t(report.label),
-    period: t('reports:export.period', { from: polishDate(params.from), to: polishDate(params.to) }),
-    filters: filters ? t('reports:export.filters', { filters }) : '',
-    brand, total: t('reports:screen.total'),
-    generatedAt: new Date(app.clock()).toLocaleString('pl-PL', { timeZone: 'Europe/Warsaw' }),
-  };
-  const name = `${t(report.label)} ${params.from} ${params.to}`;
-  if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
-  const money = new Intl.NumberFormat('pl-PL', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const shown = (v: unknown, f?: string) => {
-    if (v === null || v === undefined) return '–';
-    if (typeof v !== 'number') return String(v);
-    const unit = f === 'money' ? ' zł' : f === 'km' ? ' km' : f === 'litres' ? ' l' : f === 'kg' ? ' kg' : '';
-    return `${f === 'km' ? Math.round(v).toLocaleString('pl-PL') : money.format(v)}${unit}`;
-  };
-  return { filename: `${name}.pdf`, mime: 'application/pdf', content: await reportPdf(result, head, shown) };
+/** The caller as the report's reader: his row scope, his language, his variant (server/reports/file.ts). */
+export function readerOf(app: FastifyInstance, session: Session): Reader {
+  return { db: app.db, bundle: app.config.bundle, t: app.config.t, session, locale: app.config.language.locale };
 }
 
 export default async function reportRoutes(app: FastifyInstance) {
@@ -122,7 +89,7 @@ export default async function reportRoutes(app: FastifyInstance) {
     },
     handler: async (request) => {
       const report = reportFor(app, request.params.id, session(request));
-      return runFor(app, report, paramsOf(app, report, request.body), session(request));
+      return runFor(readerOf(app, session(request)), report, paramsOf(app, report, request.body));
     },
   });
 
@@ -136,8 +103,9 @@ export default async function reportRoutes(app: FastifyInstance) {
     handler: async (request, reply) => {
       const report = reportFor(app, request.params.id, session(request));
       const params = paramsOf(app, report, request.body);
-      const result = await runFor(app, report, params, session(request));
-      return sendDownload(reply, await reportFile(app, report, params, result, request.body.format));
+      const reader = readerOf(app, session(request));
+      const result = await runFor(reader, report, params);
+      return sendDownload(reply, await reportFile(reader, report, params, result, request.body.format, new Date(app.clock())));
     },
   });
 }

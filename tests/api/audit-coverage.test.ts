@@ -573,6 +573,13 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect((await entriesOf('webhook-endpoint', endpointId)).map((e) => e.action)).toEqual(['create', 'update', 'rotate-secret', 'delete']);
     });
 
+    it('a report subscription made and deleted (issue 46), each recorded as the manager\'s', async () => {
+      const made = await t.call('POST', '/api/report-subscriptions', { token: tok.manager, body: { report: 'vehicle-cost', frequency: 'weekly', format: 'pdf', params: {} } });
+      expect(made.statusCode, made.body).toBe(200);
+      expect((await t.call('DELETE', `/api/report-subscriptions/${made.json().id}`, { token: tok.manager })).statusCode).toBe(200);
+      expect((await entriesOf('report-subscription', made.json().id)).map((e) => [e.action, e.actorLabel])).toEqual([['create', 'manager'], ['delete', 'manager']]);
+    });
+
     it('a configuration published and restored, an order\'s status moved', async () => {
       const doc = (await t.call('GET', '/api/config-studio/document?scope=base&path=screens/vehicles-table.json', { token: tok.admin })).json();
       const edited = { ...doc.effective, columns: doc.effective.columns.map((c: { id: string }) => (c.id === 'marka' ? { ...c, hide: true } : c)) };

@@ -297,6 +297,12 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/fuel-anomalies': AM,
   'GET /api/fuel-anomalies/open': AM,
   'POST /api/fuel-anomalies/:id/explain': AM,
+  // ACCESS.md "report subscriptions | self, and list all | self" (the rows: report-subscriptions.test.ts)
+  'POST /api/report-subscriptions': AM,
+  'GET /api/report-subscriptions': AM,
+  'DELETE /api/report-subscriptions/:id': AM,
+  'POST /api/report-subscriptions/:id/send': AM,
+  'GET /api/report-subscriptions/:id/sends': AM,
   'GET /api/cockpit/orders-per-status': ALL,
   'GET /api/cockpit/km-per-month': ALL,
   'GET /api/cockpit/cost-per-km': ALL,

@@ -1769,6 +1769,153 @@ export interface ReportRunRequest {
   };
 }
 
+export type ReportSendList = {
+  id: number;
+  periodFrom: string;
+  periodTo: string;
+  at: string;
+  /**
+   * sent by "Wyślij teraz", not by the schedule
+   */
+  manual: boolean;
+  /**
+   * the e-mail's state (the outbox's), or skipped before it was queued
+   */
+  state: "queued" | "sending" | "sent" | "failed" | "skipped";
+  /**
+   * why it was skipped or failed, in the caller's language
+   */
+  reason: string | null;
+}[];
+
+export interface ReportSendResponse {
+  message: string;
+  send: {
+    id: number;
+    periodFrom: string;
+    periodTo: string;
+    at: string;
+    /**
+     * sent by "Wyślij teraz", not by the schedule
+     */
+    manual: boolean;
+    /**
+     * the e-mail's state (the outbox's), or skipped before it was queued
+     */
+    state: "queued" | "sending" | "sent" | "failed" | "skipped";
+    /**
+     * why it was skipped or failed, in the caller's language
+     */
+    reason: string | null;
+  };
+}
+
+export interface ReportSubscriptionCreated {
+  id: number;
+  message: string;
+  subscription: ReportSubscription;
+}
+
+export type ReportSubscriptionList = ReportSubscription[];
+
+export interface ReportSubscriptionRequest {
+  /**
+   * the report's id (GET /api/reports), one the caller may run
+   */
+  report: string;
+  /**
+   * weekly: the previous Monday–Sunday; monthly: the previous calendar month
+   */
+  frequency: "weekly" | "monthly";
+  format: "xlsx" | "pdf";
+  /**
+   * the run's grouping and filters, as the report declares them (the period is the frequency's)
+   */
+  params?: {
+    /**
+     * dimensions the report declares; default: the report's
+     *
+     * @minItems 1
+     * @maxItems 3
+     */
+    groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+    /**
+     * per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …)
+     */
+    filters?: {
+      /**
+       * @maxItems 500
+       */
+      vehicle?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      client?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      mpk?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      unit?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      month?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      category?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      fuelType?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      driver?: (string | number)[];
+    };
+  };
+  /**
+   * weekly: 1–7 (Monday–Sunday, default 1); monthly: the day of the month 1–28 (default 1)
+   */
+  day?: number;
+  /**
+   * 0–23 in the portal's time zone (default 7)
+   */
+  hour?: number;
+}
+
+export interface ReportSubscription {
+  id: number;
+  report: string;
+  /**
+   * the report's name in the caller's language
+   */
+  reportLabel: string;
+  frequency: "weekly" | "monthly";
+  day: number;
+  hour: number;
+  format: "xlsx" | "pdf";
+  params: {
+    groupBy?: string[];
+    filters?: {
+      [k: string]: (string | number)[];
+    };
+  };
+  createdAt: string;
+  owner: {
+    id: number;
+    login: string;
+    name: string;
+  };
+  /**
+   * the last sends, newest first
+   */
+  sends: ReportSendList;
+}
+
 export interface ResetPasswordRequest {
   email: string;
 }

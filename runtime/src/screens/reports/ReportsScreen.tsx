@@ -18,6 +18,7 @@ import { formatSettings } from '../../format-settings';
 import { useGet } from '../dashboard/useGet';
 import type { ScreenProps } from '../types';
 import { periodRange, type PeriodId } from './periods';
+import { SubscribeDialog, SubscriptionList, type SubscriptionsDecl } from './Subscriptions';
 import './reports.css';
 
 interface ReportInfo {
@@ -99,6 +100,9 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const subscriptions = screen.subscriptions as SubscriptionsDecl | undefined;
+  const [subscribing, setSubscribing] = useState(false);
+  const [subscribed, setSubscribed] = useState(0);
 
   const chosenPeriod = period ?? ((info?.defaults.period as PeriodId) || periods[0]);
   const range = chosenPeriod === 'custom' ? custom : periodRange(chosenPeriod, today);
@@ -138,6 +142,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
     }
   };
   const filterLabel = (d: string) => info?.dimensions.find((x) => x.id === d)?.label ?? d;
+  const dimensionLabel = (report: string, d: string) => reports.find((r) => r.id === report)?.dimensions.find((x) => x.id === d)?.label ?? d;
   const vehicleRoute = typeof screen.vehicleRoute === 'string' ? screen.vehicleRoute : null;
 
   return (
@@ -190,12 +195,19 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
       {error && <Alert variant="danger" role="alert">{error}</Alert>}
       <div aria-busy={loading} aria-live="polite">
         {result && info && result.rows.length === 0 && <p>{t('reports:screen.empty')}</p>}
+        {info && (subscriptions || (result && result.rows.length > 0)) && (
+          <div className="reports-actions">
+            {result && result.rows.length > 0 && (
+              <>
+                <Button variant="primary" size="sm" onClick={() => download('xlsx')}>{t('reports:export.xlsx')}</Button>
+                <Button variant="primary" size="sm" onClick={() => download('pdf')}>{t('reports:export.pdf')}</Button>
+              </>
+            )}
+            {subscriptions && <Button variant="primary" size="sm" onClick={() => setSubscribing(true)}>{t('reports:subscriptions.subscribe')}</Button>}
+          </div>
+        )}
         {result && info && result.rows.length > 0 && (
           <>
-            <div className="reports-actions">
-              <Button variant="primary" size="sm" onClick={() => download('xlsx')}>{t('reports:export.xlsx')}</Button>
-              <Button variant="primary" size="sm" onClick={() => download('pdf')}>{t('reports:export.pdf')}</Button>
-            </div>
             <ReportChart info={info} result={result} />
             <div className="table-responsive reports-table">
               <Table size="sm" striped hover className="mb-0">
@@ -241,6 +253,11 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
           </>
         )}
       </div>
+      {subscriptions && info && subscribing && (
+        <SubscribeDialog decl={subscriptions} report={info} groupBy={grouping} filters={filters}
+          onClose={(saved) => { setSubscribing(false); if (saved) setSubscribed((n) => n + 1); }} />
+      )}
+      {subscriptions && <SubscriptionList decl={subscriptions} version={subscribed} dimensionLabel={dimensionLabel} />}
     </section>
   );
 }

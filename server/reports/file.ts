@@ -1,0 +1,74 @@
+/**
+ * A report's run and its file for one reader (issue 46), shared by the routes (a request's caller)
+ * and the subscriptions' e-mails (the owner, judged when the mail is sent): the rows are the
+ * vehicles of the car resource's row scope of `session` (ACCESS.md), the texts those of `t` (the
+ * reader's language), the configuration that of his variant.
+ */
+import type { Kysely } from 'kysely';
+import type { Translate } from '../../runtime/core/validation-messages.ts';
+import type { Session } from '../auth/session.ts';
+import type { Bundle } from '../config/bundle.ts';
+import { localeOf, timeZoneOf } from '../config/locale.ts';
+import type { DB } from '../db/types.generated.ts';
+import { scopeExpression } from '../resources/scope.ts';
+import type { ReportDecl } from './declaration.ts';
+import { runReport, type ReportResult, type RunParams } from './engine.ts';
+import { runAnomalyReport } from './anomalies.ts';
+import { anomaliesFile } from '../anomalies/find.ts';
+import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from './export.ts';
+
+export interface Reader {
+  db: Kysely<DB>;
+  bundle: Bundle;
+  t: Translate;
+  session: Session;
+  /** The reader's locale (his language's), for dates and numbers in the file. */
+  locale?: string;
+}
+
+export interface ExportedFile { filename: string; mime: string; content: Buffer }
+
+/** The report's rows within the reader's vehicles. */
+export async function runFor(reader: Reader, report: ReportDecl, params: RunParams): Promise<ReportResult> {
+  const { bundle, t, session } = reader;
+  const reporting = bundle.reporting;
+  if (!reporting) throw new Error('schemas/reporting/reporting.json is missing');
+  const car = bundle.resources.car;
+  if (!car) throw new Error('resource car is not in the bundle');
+  const forbidden = t('errors:forbidden');
+  const vehicles = reader.db.selectFrom('car').select('car.pojazdId').where((eb) => scopeExpression(eb, bundle.resources, car, session, forbidden));
+  if (report.source === 'anomalies') {
+    // the fuel anomalies (issue 46): counted per rule, explained or not (reports/anomalies.ts)
+    const rules = anomaliesFile(bundle.screens)?.rules ?? [];
+    return runAnomalyReport(reader.db, report, params, vehicles, (key) => t(key), Object.fromEntries(rules.map((r) => [r.id, r.label])));
+  }
+  return runReport(reader.db, report, reporting, params, vehicles, (key) => t(key));
+}
+
+const polishDate = (iso: string) => iso.split('-').reverse().join('.');
+
+/** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
+export async function reportFile(reader: Reader, report: ReportDecl, params: RunParams, result: ReportResult, format: 'xlsx' | 'pdf', now: Date): Promise<ExportedFile> {
+  const { t, bundle } = reader;
+  const locale = reader.locale ?? localeOf(bundle.config);
+  const filters = Object.entries(params.filters).filter(([, v]) => v?.length)
+    .map(([d, v]) => `${t(`reports:dimensions.${d}`)}: ${v!.join(', ')}`).join('; ');
+  const brand = String((bundle.app as { branding?: { name?: string } }).branding?.name ?? bundle.variant);
+  const head: ExportHead = {
+    title: t(report.label),
+    period: t('reports:export.period', { from: polishDate(params.from), to: polishDate(params.to) }),
+    filters: filters ? t('reports:export.filters', { filters }) : '',
+    brand, total: t('reports:screen.total'),
+    generatedAt: now.toLocaleString(locale, { timeZone: timeZoneOf(bundle.config) }),
+  };
+  const name = `${t(report.label)} ${params.from} ${params.to}`;
+  if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
+  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const shown = (v: unknown, f?: string) => {
+    if (v === null || v === undefined) return '–';
+    if (typeof v !== 'number') return String(v);
+    const unit = f === 'money' ? ' zł' : f === 'km' ? ' km' : f === 'litres' ? ' l' : f === 'kg' ? ' kg' : '';
+    return `${f === 'km' ? Math.round(v).toLocaleString(locale) : money.format(v)}${unit}`;
+  };
+  return { filename: `${name}.pdf`, mime: 'application/pdf', content: await reportPdf(result, head, shown) };
+}
