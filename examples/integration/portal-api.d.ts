@@ -1295,7 +1295,7 @@ export interface paths {
         };
         /** Texts users see, found by their words or key, each with where it is shown */
         get: operations["configStudioTexts"];
-        /** Change a text in the caller's draft */
+        /** Change a text in the caller's draft, in each language side by side */
         put: operations["configStudioSaveText"];
         post?: never;
         delete?: never;
@@ -1770,6 +1770,66 @@ export interface paths {
          * @description Builds a zip of every row the portal holds that names the person: the account, the employee record, assignments, readings, orders and damages they reported or that name them, notes, attachments (described, not their contents), sign-ins, acceptances, notifications, sessions, passkeys, saved table settings and the audit entries of them — as JSON and as one xlsx, with an index in Polish (indeks.txt). Answers a one-time download link. Recorded in the audit trail. An employee with an account in the portal is the person of that account: the same export as from the user.
          */
         post: operations["employeePersonalDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomalies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's fuel anomalies, newest first, a page at a time
+         * @description What the rules of screens/fuel-anomalies.json found in the fuel transactions of the caller's vehicles (an administrator: every client's), each with its rule, what it says, the transaction and whether it was explained.
+         */
+        get: operations["fuelAnomalyList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomalies/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks a fuel anomaly explained, with a note (recorded in the trail)
+         * @description The note is required (400 naming `notatka` when missing or blank). An anomaly already explained gets the new note. Another client's anomaly is answered as absent (404).
+         */
+        post: operations["fuelAnomalyExplain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fuel-anomalies/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's unexplained fuel anomalies (the Pulpit's section)
+         * @description As GET /api/fuel-anomalies with explained=false: what still waits for the fleet manager's explanation.
+         */
+        get: operations["fuelAnomalyOpen"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4705,6 +4765,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "fuel.anomaly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event fuel.anomaly
+         * @description A fuel anomaly rule (screens/fuel-anomalies.json) found something in a fuel transaction: the anomaly (rule, vehicle, transaction, its figure and the bound it crossed). Sent once per anomaly when its transactions are written; an import that finds more than the declared perRowUpTo anomalies of one client sends none per anomaly (read them with GET /api/fuel-anomalies after import.finished). Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookFuelAnomaly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fuel.anomaly_explained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event fuel.anomaly_explained
+         * @description A fleet manager or an administrator marked a fuel anomaly as explained, with a note. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookFuelAnomalyExplained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "import.finished": {
         parameters: {
             query?: never;
@@ -5068,11 +5168,15 @@ export interface components {
             job?: string | null;
             keyId?: number | null;
             recordKey?: string | null;
+            /** @description The record as users know it (a vehicle's registration, an order's number, a user's login …), named when the trail is read from screens/app.json audit.records and the record's entity x-recordName, in the caller's row scope; else its key; null for an entry about no record. */
+            recordName?: string | null;
+            /** @description The portal's path that opens the record (its table with ?open=<key>), or null: none declared, the record gone or out of the caller's sight. */
+            recordOpen?: string | null;
             /**
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "report-subscription";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit" | "report-subscription";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */
@@ -5274,6 +5378,8 @@ export interface components {
                 markaModel: string | null;
                 /** @description sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices */
                 netTotal: number | null;
+                /** @description The order as users know it: its number, else the day it was reported ("z 03.12.2026"), in the caller's language; never its internal id. */
+                recordName: string | null;
                 rejestr: string | null;
                 transitions: {
                     id: string;
@@ -5699,6 +5805,47 @@ export interface components {
             wyjasniona?: boolean;
             /** Format: date-time */
             wyjasnionaAt?: string | null;
+        };
+        /** Mark a fuel anomaly explained (POST /api/fuel-anomalies/{id}/explain): the note that explains it */
+        "fuel-anomaly-explain-request": {
+            notatka: string;
+        };
+        /** One fuel anomaly as the Pulpit and the API show it: the rule and what it says, the vehicle, the transaction, explained or not */
+        "fuel-anomaly-item": {
+            /**
+             * Format: date-time
+             * @description when the transaction was made
+             */
+            data: string;
+            /** @description the bound it crossed */
+            granica?: number | null;
+            id: number;
+            klientSymbol?: string | null;
+            litry?: number | null;
+            markaModel?: string | null;
+            notatka?: string | null;
+            nrTransakcji?: string | null;
+            /** @description what this anomaly says (the rule's message with its figure and bound) */
+            opis: string;
+            pojazdId: number;
+            produkt?: string | null;
+            /** @description the rule's id (screens/fuel-anomalies.json) */
+            regula: string;
+            /** @description the rule's label in the caller's language */
+            regulaNazwa: string;
+            rejestr: string | null;
+            stacja?: string | null;
+            transId?: number | null;
+            /** @description the rule's figure: litres, hours between fills, the month's gross sum, l/100 km */
+            wartosc?: number | null;
+            wyjasniona: boolean;
+            /** Format: date-time */
+            wyjasnionaAt?: string | null;
+        };
+        /** A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
+        "fuel-anomaly-list": {
+            rows: components["schemas"]["fuel-anomaly-item"][];
+            total: number;
         };
         /**
          * Karta paliwowa
@@ -7190,9 +7337,11 @@ export interface components {
                 category?: (string | number)[];
                 client?: (string | number)[];
                 driver?: (string | number)[];
+                explained?: (string | number)[];
                 fuelType?: (string | number)[];
                 month?: (string | number)[];
                 mpk?: (string | number)[];
+                rule?: (string | number)[];
                 unit?: (string | number)[];
                 vehicle?: (string | number)[];
             };
@@ -7204,7 +7353,7 @@ export interface components {
              */
             from: string;
             /** @description dimensions the report declares; default: the report's */
-            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
@@ -7215,26 +7364,26 @@ export interface components {
         "report-list": {
             chart?: {
                 /** @enum {unknown} */
-                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                measure: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2" | "anomalies" | "anomaliesOpen" | "anomaliesExplained";
                 stacked?: boolean;
                 /** @enum {unknown} */
                 type: "bar" | "line" | "doughnut";
             };
             defaults: {
-                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+                groupBy: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
                 period: string;
             };
             dimensions: {
                 /** @enum {unknown} */
-                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+                id: "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained";
                 label: string;
             }[];
-            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            filters: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
             id: string;
             label: string;
             measures: {
                 /** @enum {unknown} */
-                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+                id: "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2" | "anomalies" | "anomaliesOpen" | "anomaliesExplained";
                 label: string;
             }[];
             source?: string;
@@ -7243,7 +7392,7 @@ export interface components {
         "report-result": {
             columns: {
                 /** @enum {unknown} */
-                format?: "money" | "km" | "litres" | "ratio" | "kg";
+                format?: "money" | "km" | "litres" | "ratio" | "kg" | "count";
                 id: string;
                 /** @enum {unknown} */
                 kind: "dimension" | "measure" | "range";
@@ -7268,9 +7417,11 @@ export interface components {
                 category?: (string | number)[];
                 client?: (string | number)[];
                 driver?: (string | number)[];
+                explained?: (string | number)[];
                 fuelType?: (string | number)[];
                 month?: (string | number)[];
                 mpk?: (string | number)[];
+                rule?: (string | number)[];
                 unit?: (string | number)[];
                 vehicle?: (string | number)[];
             };
@@ -7280,7 +7431,7 @@ export interface components {
              */
             from: string;
             /** @description dimensions the report declares; default: the report's */
-            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+            groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
@@ -7541,7 +7692,9 @@ export interface components {
             documents: {
                 id: string;
                 /** @enum {unknown} */
-                kind: "screen" | "locale" | "schema";
+                kind: "screen" | "locale" | "translation" | "schema";
+                /** @description a translation's language (locales/<language>/…) */
+                language?: string;
                 path: string;
                 schemaId?: string;
                 title?: string;
@@ -7556,6 +7709,11 @@ export interface components {
                 /** Format: date-time */
                 updatedAt: string;
             } | null;
+            /** @description the languages a text is edited in, side by side: Polish first, each by its own name (issue 48) */
+            languages: {
+                id: string;
+                name: string;
+            }[];
             /** @description the namespaces of texts, named as the menu names their screens; own: the studio's own texts (offered apart) */
             namespaces: {
                 id: string;
@@ -7675,7 +7833,12 @@ export interface components {
             key: string;
             /** @description 'base' (the base portal) or a variant's folder name */
             scope: string;
+            /** @description the Polish text (the source language) */
             text: string;
+            /** @description the text in other languages the portal offers, by language id (en, uk): saved with the Polish one, a missing translation added (issue 48) */
+            translations?: {
+                [key: string]: string;
+            };
         };
         /** Texts found (at most 100) */
         "studio-texts": {
@@ -7686,6 +7849,17 @@ export interface components {
                 /** @description where the text is shown, in the words of the screens (Dane pojazdu → kolumna) */
                 places: string[];
                 text: string;
+                /** @description the text in each other language the portal offers (issue 48), side by side with the Polish one */
+                translations: {
+                    changed: boolean;
+                    filesText: string;
+                    /** @description the language (locales/<id>) */
+                    id: string;
+                    /** @description the language has no text of its own for this key (Polish is shown in its place) */
+                    missing: boolean;
+                    /** @description the language's own text; empty when missing */
+                    text: string;
+                }[];
             }[];
         };
         /** Published versions, newest first; of one scope (?scope=), current then marking the one in effect in it */
@@ -11474,6 +11648,105 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyList: {
+        parameters: {
+            query?: {
+                /** @description only the explained (true) or the unexplained (false) ones; default both */
+                explained?: "true" | "false";
+                /** @description anomalies to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description anomalies to skip (default 0) */
+                offset?: string;
+                /** @description only the anomalies of this rule (screens/fuel-anomalies.json id) */
+                rule?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyExplain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["fuel-anomaly-explain-request"];
+            };
+        };
+        responses: {
+            /** @description One fuel anomaly as the Pulpit and the API show it: the rule and what it says, the vehicle, the transaction, explained or not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly-item"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    fuelAnomalyOpen: {
+        parameters: {
+            query?: {
+                /** @description only the explained (true) or the unexplained (false) ones; default both */
+                explained?: "true" | "false";
+                /** @description anomalies to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description anomalies to skip (default 0) */
+                offset?: string;
+                /** @description only the anomalies of this rule (screens/fuel-anomalies.json id) */
+                rule?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's fuel anomalies (his vehicles only), newest first, with their total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["fuel-anomaly-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -16794,6 +17067,98 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "damage.reported";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookFuelAnomaly: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        "fuel-anomaly": components["schemas"]["fuel-anomaly"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "fuel.anomaly";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookFuelAnomalyExplained: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        "fuel-anomaly": components["schemas"]["fuel-anomaly"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "fuel.anomaly_explained";
                 };
             };
         };

@@ -1838,7 +1838,9 @@ export interface ReportSubscriptionRequest {
      * @minItems 1
      * @maxItems 3
      */
-    groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver")[];
+    groupBy?: (
+      "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained"
+    )[];
     /**
      * per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …)
      */
@@ -1875,6 +1877,14 @@ export interface ReportSubscriptionRequest {
        * @maxItems 500
        */
       driver?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      rule?: (string | number)[];
+      /**
+       * @maxItems 500
+       */
+      explained?: (string | number)[];
     };
   };
   /**

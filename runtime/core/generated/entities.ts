@@ -117,6 +117,16 @@ export interface AuditEntry {
     | "login"
     | "import"
     | "audit"
+    | "fuel-anomaly"
+    | "client"
+    | "contract"
+    | "fuel-card"
+    | "fuel-transaction"
+    | "invoice"
+    | "invoice-line"
+    | "mileage-reading"
+    | "tire"
+    | "unit"
     | "report-subscription";
   recordKey?: string | null;
   /**
@@ -127,6 +137,14 @@ export interface AuditEntry {
    * The names of the changed fields.
    */
   fields?: string | null;
+  /**
+   * The record as users know it (a vehicle's registration, an order's number, a user's login …), named when the trail is read from screens/app.json audit.records and the record's entity x-recordName, in the caller's row scope; else its key; null for an entry about no record.
+   */
+  recordName?: string | null;
+  /**
+   * The portal's path that opens the record (its table with ?open=<key>), or null: none declared, the record gone or out of the caller's sight.
+   */
+  recordOpen?: string | null;
 }
 
 /**

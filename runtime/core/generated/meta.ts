@@ -128,6 +128,25 @@ export interface AppFile {
      * Days an entry of the trail is kept; a daily job removes older ones (the oldest first, recorded in the trail). At least 90: a trail shorter than a quarter answers no auditor; the database itself never lets an entry younger than 30 days go.
      */
     keepDays: number;
+    /**
+     * "Rekord" of Dziennik zmian (issue 49): per audited resource (the trail's resource code), which table resource holds its records — whose entity's x-recordName names a record as users know it, read in the caller's own row scope — and the route that opens one (<open>?open=<key>, as the links of e-mails do). A resource not named here shows its key.
+     */
+    records?: {
+      [k: string]: {
+        /**
+         * The table resource (schemas/resources) whose row is the record: its source, key, row scope and entity.
+         */
+        resource: string;
+        /**
+         * parent: the entry's key is a child's, <parent key>/<child key> (an order's position), and names the parent record.
+         */
+        key?: "record" | "parent";
+        /**
+         * The path of a route whose table opens a record named by ?open=<key> (its row action's idField is the resource's key).
+         */
+        open?: string;
+      };
+    };
   };
   /**
    * The notifications bell of the top bar (docs/decisions.md, "Notifications in the browser (issue 25)").
@@ -484,6 +503,10 @@ export interface Field {
    * A field of the record holding an alert colour for this value.
    */
   colorField?: string;
+  /**
+   * A field of the record holding a path inside the portal (Dziennik zmian's recordOpen): the value is a link that opens it; without a path the value is text.
+   */
+  linkField?: string;
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   /**
@@ -1534,6 +1557,99 @@ export interface FormFile {
   }[];
 }
 
+/**
+ * The rule's id: stored with each anomaly (`regula`), a filter of the report.
+ */
+export type RuleId = string;
+
+export type AnomalyRule =
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "overTank";
+      share?: number;
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "wrongFuel";
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "fillsWithin";
+      hours: number;
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "cardMonthLimit";
+      share?: number;
+    }
+  | {
+      id: RuleId;
+      /**
+       * The rule's name (the Pulpit's and the report's column).
+       */
+      label: I18NKey;
+      /**
+       * What one anomaly says; {{value}} and {{limit}} (the rule's figure and the bound it crossed) are filled in.
+       */
+      message: I18NKey;
+      kind: "consumption";
+      range?: {
+        min: number;
+        max: number;
+      };
+      minKm?: number;
+    };
+
+/**
+ * Each rule is one kind of check with its parameters; a variant overlays a rule by its id (another limit) or removes it (`$remove`). The rules run, set-based, over each batch of fuel transactions an import writes (its `after: ["fuelAnomalies"]`) and over the seed's; each finding is one row of fuel_anomaly, unique per rule and transaction, so a file imported again finds nothing new.
+ */
+export interface FuelAnomaliesFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "fuel-anomalies";
+  rules: AnomalyRule[];
+  /**
+   * What the new anomalies raise once their transactions are written: `notification` (an event of screens/notifications.json, trigger fuelAnomaliesFound) once per client and announcement — to its fleet managers, with the count — and `webhook` (an event of screens/webhooks.json) once per anomaly. An announcement holding more than `perRowUpTo` anomalies of one client (a big import) sends no webhook message per anomaly: only the notification, and the import's own import.finished; the anomalies are then read with GET /api/fuel-anomalies.
+   */
+  announce: {
+    notification: string;
+    webhook: string;
+    perRowUpTo: number;
+  };
+}
+
 export interface ImportFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
@@ -1590,9 +1706,11 @@ export interface ImportFile {
    */
   rules?: ("readingNotFuture" | "readingNotBelowLast")[];
   /**
-   * Follow-ups the typed-in write does too, done set-based after the rows are written (server/imports/engine.ts, server/imports/follow-ups.ts).
+   * Follow-ups the typed-in write does too, done set-based after the rows are written (server/imports/engine.ts, server/imports/follow-ups.ts). fuelAnomalies: the rules of screens/fuel-anomalies.json over the file's transactions (server/anomalies/find.ts), in the transaction that writes them; what they find is announced after the run (one notification per client, a webhook message per anomaly up to the rules' perRowUpTo — an import raises no event per row).
    */
-  after?: ("vehicleOdometer" | "vehicleDriver" | "vehicleContract" | "vehicleFuelCard" | "employeeLevels")[];
+  after?: (
+    "vehicleOdometer" | "vehicleDriver" | "vehicleContract" | "vehicleFuelCard" | "employeeLevels" | "fuelAnomalies"
+  )[];
   /**
    * Records a row points at, found by one of the fields naming the reference (a vehicle by VIN or registration).
    */
@@ -1790,6 +1908,12 @@ export interface ImportFile {
     }[];
   };
   /**
+   * The audit trail of the records a run writes (issue 45, server/imports/trail.ts): each record created, changed or withdrawn gets an entry of its own (fields before and after, the run's author and file), under this resource — the one whose Historia zmian (its resource file's `history`) shows them. A run raises no notification or webhook event per record: its end raises import.finished.
+   */
+  trail?: {
+    resource: string;
+  };
+  /**
    * Rows of a full file's clients that the file no longer names: kept, or (chosen per run) deactivated with these values. Never deleted.
    */
   missing?: {
@@ -1978,6 +2102,9 @@ export type NotificationTrigger =
     }
   | {
       kind: "damageCreated";
+    }
+  | {
+      kind: "fuelAnomaliesFound";
     }
   | {
       kind: "dailyDigest" | "failureSummary" | "webhookDisabled" | "reportSubscription";
@@ -2332,9 +2459,26 @@ export interface RemindersFile {
   rules: ReminderRule[];
 }
 
-export type Dimension = "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver";
+/**
+ * rule and explained: of an anomalies report only (the rule of screens/fuel-anomalies.json that found it; explained or not).
+ */
+export type Dimension =
+  "vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained";
 
-export type Measure = "costNet" | "costGross" | "km" | "costPerKm" | "litres" | "l100" | "co2";
+/**
+ * anomalies, anomaliesOpen, anomaliesExplained: of an anomalies report only (how many; not yet explained; explained).
+ */
+export type Measure =
+  | "costNet"
+  | "costGross"
+  | "km"
+  | "costPerKm"
+  | "litres"
+  | "l100"
+  | "co2"
+  | "anomalies"
+  | "anomaliesOpen"
+  | "anomaliesExplained";
 
 export type Period = "thisMonth" | "lastMonth" | "quarter" | "year";
 
@@ -2348,9 +2492,9 @@ export interface ReportFile {
   label: I18NKey;
   description?: I18NKey;
   /**
-   * costs: the cost lines of invoices and the fuel transactions, each category from the source schemas/reporting/reporting.json names (fuel invoiced both ways counted once), with the kilometres of the readings; fuel: the fuel transactions of fuel products (litres, CO2) with the kilometres.
+   * costs: the cost lines of invoices and the fuel transactions, each category from the source schemas/reporting/reporting.json names (fuel invoiced both ways counted once), with the kilometres of the readings; fuel: the fuel transactions of fuel products (litres, CO2) with the kilometres; anomalies: the fuel anomalies found (screens/fuel-anomalies.json), by the day of their transaction, explained or not.
    */
-  source: "costs" | "fuel";
+  source: "costs" | "fuel" | "anomalies";
   /**
    * What the rows may be grouped by (groupBy must be among them).
    *
@@ -2771,7 +2915,8 @@ export type ScreenFile = {
     | "studio"
     | "data-import"
     | "security"
-    | "reports";
+    | "reports"
+    | "fuel-anomalies";
 };
 
 /**
@@ -2953,6 +3098,13 @@ export type Tone = "primary" | "secondary" | "success" | "warning" | "danger" | 
  * A cell renderer registered by name in the runtime (runtime/src/screens/table/cells).
  */
 export type Cell =
+  | {
+      type: "link";
+      /**
+       * The field holding a path inside the portal (Dziennik zmian's recordOpen: /app/order?open=12): the cell's text is a link to it, which opens it instead of the row's own action; a row without a path shows the text alone. On a phone the row's line shows the same link.
+       */
+      hrefField: string;
+    }
   | {
       type: "icon";
       /**
