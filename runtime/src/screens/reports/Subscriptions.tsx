@@ -9,7 +9,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../config/texts';
 import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { api, ApiError, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
