@@ -5,7 +5,7 @@
  */
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -233,7 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // copy for the OpenAPI document, which describes the configuration of the start.
   for (const schema of apiSchemas(initial.schemas)) app.addSchema(schema);
   const compilers = bundleCompilers(() => (app.hasDecorator('config') ? app.config.bundle : initial));
-  app.setValidatorCompiler(compilers.validatorCompiler as any); // ajv's error objects are what Fastify expects
+  app.setValidatorCompiler(compilers.validatorCompiler); // ajv's error objects are what Fastify expects
   app.setSerializerCompiler(compilers.serializerCompiler);
 
   // Deny by default: a route without an access declaration stops start-up (plugins/auth.ts).
@@ -253,7 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // The OpenAPI document (/api/docs/json): one rule makes every operation's id, tag, security and
   // error answers from the routes' declarations (plugins/openapi.ts).
-  await app.register(swagger, openapiOptions(documentedRoutes, { webhooks: () => webhooksSection(initial), schemas: () => importRowSchemas(initial) }) as any);
+  await app.register(swagger, openapiOptions(documentedRoutes, { webhooks: () => webhooksSection(initial), schemas: () => importRowSchemas(initial) }) as unknown as SwaggerOptions);
   // The API documentation is public, like the API's own description of itself should be.
   await app.register(async (docs) => {
     declareScopeAccess(docs, 'public');

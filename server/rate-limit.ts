@@ -32,6 +32,6 @@ export function perAddressLimit(app: FastifyInstance, call: LimitedCall): onRequ
     timeWindow: async () => limit().windowMinutes * 60_000,
     errorResponseBuilder: (_request, context) => new HttpError(429, app.config.t('login:errors.tooManyAttempts', {
       minutes: Math.max(1, Math.ceil(context.ttl / 60_000)),
-    }), { code: 'TOO_MANY_REQUESTS' }) as any,
+    }), { code: 'TOO_MANY_REQUESTS' }),
   }) as onRequestHookHandler;
 }

@@ -40,7 +40,7 @@ export function runtimeSourceHash(root: string): string {
 }
 
 export function serverSourceHash(root: string): string {
-  // the server runs each screen type's cross-check (runtime/src/screens/<type>/check.ts)
+  // the server imports nothing from runtime/src (tools/check-layers.ts): runtime/core is all it shares
   // package.json: the bundle carries its version, licence and author (the OpenAPI document's info)
   // and draws the login page's first paint with the runtime's own components (server/init/first-paint.ts: the form, the public frame)
   return sourceHash(root, ['server', 'runtime/core', 'runtime/src/screens', 'runtime/src/forms', 'runtime/src/shell'], ['runtime/src/format.ts', 'runtime/src/format-settings.ts', 'package.json', 'package-lock.json', 'tools/build-server.ts']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionEvaluator } from './conditions';
+import { asCondition, ConditionEvaluator } from './conditions';
 
 const named = {
   $defs: {
@@ -54,5 +54,19 @@ describe('ConditionEvaluator', () => {
     expect(ev.matches(tyreOrder, { parent: { autTyp: 0 } })).toBe(false);
     expect(ev.matches(tyreOrder, {})).toBe(false);
     expect(ev.matches({ not: tyreOrder }, {})).toBe(true);
+  });
+});
+
+describe('asCondition', () => {
+  it('takes a JSON Schema (an object, true or false) as it is', () => {
+    const schema = { properties: { role: { const: 'ADMIN' } } };
+    expect(asCondition(schema)).toBe(schema);
+    expect(asCondition(false)).toBe(false);
+  });
+
+  it('refuses what no JSON Schema is, saying what it got', () => {
+    expect(() => asCondition('ADMIN')).toThrow(/not "ADMIN"/);
+    expect(() => asCondition(null)).toThrow(TypeError);
+    expect(() => asCondition([true])).toThrow(TypeError);
   });
 });

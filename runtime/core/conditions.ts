@@ -24,6 +24,15 @@ export interface ConditionContext {
 
 export type Condition = boolean | Record<string, unknown>;
 
+/**
+ * A value read from configuration (typed `unknown`, or `{}` by the generated types) as a condition:
+ * a JSON Schema is an object or true/false. Anything else is refused here, as compiling it would be.
+ */
+export function asCondition(value: unknown): Condition {
+  if (typeof value === 'boolean' || (typeof value === 'object' && value !== null && !Array.isArray(value))) return value as Condition;
+  throw new TypeError(`a condition is a JSON Schema (an object, true or false), not ${JSON.stringify(value)}`);
+}
+
 export class ConditionEvaluator {
   private readonly named: Record<string, Record<string, unknown>>;
   private readonly cache = new Map<string, SchemaValidator>();

@@ -12,6 +12,26 @@
  * ignored, as ajv's non-strict mode does. `format` is ignored, as by ajv without ajv-formats.
  */
 
+/**
+ * A JSON Schema as the configuration holds it (schemas/entities, schemas/api, a meta-schema): the
+ * keywords the portal reads by name, typed, and any other keyword (`x-sortBy`, `x-messages`,
+ * `maxLength` …) as `unknown`, to be narrowed where it is read. The one shape of a schema for the
+ * server and the runtime.
+ */
+export interface JsonSchemaObject {
+  $id?: string;
+  $ref?: string;
+  title?: string;
+  description?: string;
+  type?: string | string[];
+  format?: string;
+  properties?: Record<string, JsonSchemaObject>;
+  required?: string[];
+  items?: JsonSchemaObject;
+  enum?: unknown[];
+  [keyword: string]: unknown;
+}
+
 export interface SchemaError {
   keyword: string;
   /** JSON pointer of the value ("" the whole data, "/vin" a property). */

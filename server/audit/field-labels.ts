@@ -19,9 +19,12 @@ const CHUNK = 1_000;
 export function fieldLabelsOf(bundle: Bundle): { resource: string; field: string; label: string }[] {
   const schema = bundle.schemas['audit-entry'] as { properties?: { resource?: { enum?: unknown[] } } } | undefined;
   const resources = (schema?.properties?.resource?.enum ?? []).filter((r): r is string => typeof r === 'string');
-  const locales = bundle.locales.pl as Record<string, any>;
+  const locales = bundle.locales.pl;
   const namer = fieldNamer(bundle, (key) => key);
-  const keysOf = (ns: string | undefined) => (ns && locales[ns]?.fields && typeof locales[ns].fields === 'object' ? Object.keys(locales[ns].fields) : []);
+  const keysOf = (ns: string | undefined) => {
+    const fields = ns ? locales[ns]?.fields : undefined;
+    return fields && typeof fields === 'object' ? Object.keys(fields) : [];
+  };
   const out: { resource: string; field: string; label: string }[] = [];
   for (const resource of resources) {
     const entity = entityOfResource(bundle, resource);

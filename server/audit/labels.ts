@@ -136,7 +136,7 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string, namers: V
         const text = valueLabelText(locales, labels, value);
         if (text) return text;
       }
-      const property = entity ? (bundle.schemas[entity]?.properties?.[field] as Record<string, any> | undefined) : undefined;
+      const property = entity ? bundle.schemas[entity]?.properties?.[field] : undefined;
       const format = property?.format;
       if (format === 'date' || format === 'date-time') return asDate(format, value) ?? plain(value);
       // a phone number as the forms write it, "226 000 111" (issue 49), not as stored

@@ -65,7 +65,7 @@ export async function recordChange(trx: Transaction<DB>, entry: AuditEntry): Pro
 }
 
 /** A connection's raw query, as an import run's own connection offers it (server/imports/session.ts). */
-export type RawQuery = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+export type RawQuery = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 
 const INSERT_ROWS = 1_000;
 const COLUMNS = ['seq', 'at', 'actorKind', 'userId', 'role', 'keyId', 'accountId', 'job', 'actorLabel', 'address', 'session',

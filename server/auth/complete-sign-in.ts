@@ -7,14 +7,21 @@
  * failed sign-ins, counts and records the success, and answers what POST /api/user/auth answers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Role } from '../../runtime/core/conditions.ts';
+import type { Selectable } from 'kysely';
+import { asCondition, type Role } from '../../runtime/core/conditions.ts';
+import type { DB } from '../db/types.generated.ts';
 import { sessionConfig } from '../config/security.ts';
 import { recordSignIn, type SignInMethod } from '../audit/sign-in.ts';
 
 const isoDate = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
+/** The account signing in (its app_user row). */
+export type SignInAccount = Selectable<DB['app_user']>;
+/** The vehicle a USER or ADVISOR signs in to (repositories/users.ts `vehicleFor`). */
+export type SignInVehicle = Pick<Selectable<DB['car']>, 'pojazdId' | 'rejestr' | 'marka' | 'aktStanLicz'>;
+
 /** What the session and the runtime keep of the signed-in user (schemas/api/user-details). */
-export function userDetails(user: any, vehicle: any, secondFactorPending = false) {
+export function userDetails(user: SignInAccount, vehicle: SignInVehicle | null | undefined, secondFactorPending = false) {
   return {
     id: user.id,
     login: user.login,
@@ -50,14 +57,14 @@ export function secondFactorRequired(app: FastifyInstance, role: string): boolea
   const { bundle, conditions } = app.config;
   const rule = (bundle.app.security as { secondFactorRequiredWhen?: unknown }).secondFactorRequiredWhen;
   if (rule === undefined || !app.secondFactor.enforce) return false;
-  return conditions.matches(rule as any, { role: role as Role, variant: bundle.variant, config: bundle.config });
+  return conditions.matches(asCondition(rule), { role: role as Role, variant: bundle.variant, config: bundle.config });
 }
 
 export interface SignInCompletion {
   /** The account (app_user row). */
-  user: any;
+  user: SignInAccount;
   /** The vehicle a USER or ADVISOR signed in to, or null. */
-  vehicle: any;
+  vehicle: SignInVehicle | null | undefined;
   /** Proven by the client's identity provider (single sign-on): recorded as such, and its second factor is the provider's. */
   viaIdentityProvider?: boolean;
   /** How the last factor was proven, for the audit trail (default: the password, or the provider's sign-in). */

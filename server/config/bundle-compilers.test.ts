@@ -11,7 +11,7 @@ const car = { pojazdId: 7, rejestr: 'WZ12345', marka: 'Skoda', extra: 'not in th
 
 /** The bundle as a reload that changed car.schema.json would give it: `marka` is no longer a field. */
 function withoutMarka(bundle: Bundle): Bundle {
-  const { marka: _gone, ...properties } = bundle.schemas.car.properties;
+  const { marka: _gone, ...properties } = bundle.schemas.car.properties ?? {};
   return { ...bundle, schemas: { ...bundle.schemas, car: { ...bundle.schemas.car, properties } } };
 }
 

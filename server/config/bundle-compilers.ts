@@ -13,15 +13,17 @@ import { createHash } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fastJsonStringify from 'fast-json-stringify';
-import type { Bundle } from './bundle.ts';
+import type { FastifySchemaValidationError } from 'fastify';
+import type { Bundle, EntitySchema } from './bundle.ts';
 
 /** Schemas of schemas/ as the API uses them: $schema and our x- keywords are for tools, not for requests. */
-export function apiSchemas(schemas: Bundle['schemas']): Record<string, any>[] {
+export function apiSchemas(schemas: Bundle['schemas']): EntitySchema[] {
   return Object.values(schemas).map(({ $schema: _ignored, ...schema }) => schema);
 }
 
 type RouteSchema = { schema: object };
-type Validator = ((data: unknown) => boolean) & { errors?: unknown };
+/** What Fastify expects of a validator: ajv's error objects are Fastify's validation errors. */
+type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 type Serializer = (data: unknown) => string;
 
 /** One ajv (draft 2020-12, formats) per bundle, holding every schema of schemas/ so they may $ref each other. */
@@ -82,7 +84,7 @@ const validatorOf = perConfiguration((bundle) => {
 });
 const serializerOf = perConfiguration((bundle) => {
   const external = Object.fromEntries(apiSchemas(bundle.schemas).map((s) => [s.$id, s]));
-  return (schema) => fastJsonStringify(schema as any, { schema: referencedSchemas(schema, external) }) as Serializer;
+  return (schema) => fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0], { schema: referencedSchemas(schema, external) }) as Serializer;
 });
 
 /**

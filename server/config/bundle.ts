@@ -3,12 +3,20 @@
  * the cross-check, the row scopes and the routes read. A module of its own so that none of them
  * has to import the loader (which imports them).
  */
-import type { ResourceFile } from '../../runtime/core/generated/meta.ts';
+import type { AppFile, ResourceFile } from '../../runtime/core/generated/meta.ts';
+import type { JsonSchemaObject } from '../../runtime/core/json-schema.ts';
 
-/** One problem of the configuration, with the file and JSON pointer (runtime/src/screens/check-context.ts). */
-export type { ConfigProblem } from '../../runtime/src/screens/check-context.ts';
+/** One problem of the configuration, with the file and JSON pointer (runtime/core/screen-checks/check-context.ts). */
+export type { ConfigProblem } from '../../runtime/core/screen-checks/check-context.ts';
 
-export type Screen = Record<string, any> & { type: string };
+/**
+ * A file of screens/ as loaded (checked against its meta-schema): its type, and its other keys as
+ * `unknown` until read through its generated type (screen-files.ts `fileOfType`) or narrowed.
+ */
+export type Screen = { type: string; [key: string]: unknown };
+
+/** An entity or API schema (schemas/entities, schemas/api). */
+export type EntitySchema = JsonSchemaObject;
 
 /** A resource file (schemas/resources/*.json), typed from its meta-schema (npm run gen). */
 export type ResourceDecl = ResourceFile;
@@ -33,11 +41,11 @@ export interface Language {
 export interface Bundle {
   version: string;
   variant: string;
-  app: Record<string, any>;
+  app: AppFile;
   config: Record<string, unknown>;
   screens: Record<string, Screen>;
   /** Entity and API schemas by $id. */
-  schemas: Record<string, Record<string, any>>;
+  schemas: Record<string, EntitySchema>;
   resources: Record<string, ResourceDecl>;
   /** Import declarations by name (schemas/imports, issue 34). */
   imports: Record<string, import('../imports/declaration.ts').ImportDecl>;

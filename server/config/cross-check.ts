@@ -3,20 +3,21 @@
  * column or field its entity lacks, a resource without its entity, a text key missing from
  * locales/pl, a condition that does not compile. Each problem names the file and JSON pointer.
  * The shell files (routes, menu, app) are checked here; each screen type's own checks live in its
- * folder (runtime/src/screens/<type>/check.ts), listed by runtime/src/screens/screen-types.ts.
+ * core module (runtime/core/screen-checks/<type>.ts), listed by runtime/core/screen-checks/screen-types.ts.
  */
-import { ConditionEvaluator } from '../../runtime/core/conditions.ts';
+import { asCondition, ConditionEvaluator, type Role } from '../../runtime/core/conditions.ts';
 import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
-import { SCREEN_TYPES } from '../../runtime/src/screens/screen-types.ts';
+import { SCREEN_TYPES } from '../../runtime/core/screen-checks/screen-types.ts';
 import { checkReminders } from '../reminders/check.ts';
 import { checkFuelAnomalies } from '../anomalies/check.ts';
 import { checkNotifications } from '../notifications/check.ts';
 import { checkWebhooks } from '../webhooks/check.ts';
-import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
+import type { ConfigProblem, EntitySchema, ResourceDecl, Screen } from './bundle.ts';
+import { fileOfType } from './screen-files.ts';
 
 interface Parts {
   screens: Record<string, Screen>;
-  schemas: Record<string, Record<string, any>>;
+  schemas: Record<string, EntitySchema>;
   resources: Record<string, ResourceDecl>;
   conditions: Record<string, unknown>;
   locales: Record<string, Record<string, unknown>>;
@@ -30,10 +31,10 @@ interface Parts {
   onKey?(file: string, pointer: string, key: string): void;
 }
 
-const ROLES = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'] as const;
+const ROLES: readonly Role[] = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'];
 
 const CONDITION_KEYS = new Set(['visibleWhen', 'hiddenWhen', 'disabledWhen', 'when', 'allowedWhen', 'okWhen', 'termsRequiredWhen']);
-/** The type-specific checks, each next to its screen type (runtime/src/screens/<type>/check.ts). */
+/** The type-specific checks, one module per screen type (runtime/core/screen-checks/<type>.ts). */
 const screenTypeChecks = new Map(SCREEN_TYPES.map((t) => [t.type as string, t.check]));
 
 const TEXT_KEYS = new Set(['label', 'title', 'header', 'copyright', 'help', 'intro', 'text', 'running', 'failure', 'success', 'signOut', 'toast', 'passwordExpiryWarning']);
@@ -60,7 +61,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
   /** A column or field with valueLabels needs a text for every value its schema's enum allows. */
   const needValueLabels = (file: string, pointer: string, entity: string, item: { id: string; valueLabels?: string }) => {
     if (!item.valueLabels) return;
-    const values = (props(entity)?.[item.id] as any)?.enum ?? [];
+    const values = (props(entity)?.[item.id] as EntitySchema | undefined)?.enum ?? [];
     for (const v of values) if (v !== null) needKey(file, `${pointer}/valueLabels`, `${item.valueLabels}.${v}`);
   };
 
@@ -69,7 +70,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     walk(screen, '', (value, pointer, key) => {
       if (key && CONDITION_KEYS.has(key)) {
         try {
-          evaluator.compile(value as any);
+          evaluator.compile(asCondition(value));
         } catch (e) {
           problems.push({ file: screenFile(id), pointer, reason: `condition does not compile: ${(e as Error).message}` });
         }
@@ -93,33 +94,36 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     needField: (pointer: string, entity: string, field: string) => needField(file, pointer, entity, field),
     needValueLabels: (pointer: string, entity: string, item: { id: string; valueLabels?: string }) => needValueLabels(file, pointer, entity, item),
   });
-  for (const [id, s] of Object.entries(screens)) {
+  const routePaths = () => new Set((fileOfType(screens.routes, 'routes')?.routes ?? []).map((r) => r.path));
+  for (const [id, screen] of Object.entries(screens)) {
     const file = screenFile(id);
-    switch (s.type) {
+    switch (screen.type) {
       case 'routes': {
-        s.routes.forEach((r: any, i: number) => {
+        const s = fileOfType(screen, 'routes')!;
+        s.routes.forEach((r, i) => {
           if (r.screen) needScreen(file, `/routes/${i}/screen`, r.screen);
-          (r.screens ?? []).forEach((c: any, j: number) => {
+          (r.screens ?? []).forEach((c, j) => {
             needScreen(file, `/routes/${i}/screens/${j}/screen`, c.screen);
             // the screens shown above and below the chosen one (the cockpit's strip, a driver's to-do)
             for (const side of ['before', 'after'] as const) {
-              (c[side] ?? []).forEach((x: any, k: number) => needScreen(file, `/routes/${i}/screens/${j}/${side}/${k}/screen`, x.screen));
+              (c[side] ?? []).forEach((x, k) => needScreen(file, `/routes/${i}/screens/${j}/${side}/${k}/screen`, x.screen));
             }
           });
         });
         // the runtime sends guests to signIn and signs out through the signOut route, by these names only
-        const signIn = s.routes.find((r: any) => r.path === s.signIn);
+        const signIn = s.routes.find((r) => r.path === s.signIn);
         if (!signIn) problems.push({ file, pointer: '/signIn', reason: `"${s.signIn}" is not the path of a route` });
         else if (!signIn.public) problems.push({ file, pointer: '/signIn', reason: `route "${signIn.id}" must be public to be the sign-in page` });
-        const signOuts = s.routes.filter((r: any) => r.action === 'signOut').length;
+        const signOuts = s.routes.filter((r) => r.action === 'signOut').length;
         if (signOuts !== 1) problems.push({ file, pointer: '/routes', reason: `exactly one route must have "action": "signOut" (found ${signOuts})` });
         break;
       }
       case 'menu': {
-        const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
-        s.groups.forEach((g: any, i: number) => {
+        const s = fileOfType(screen, 'menu')!;
+        const paths = routePaths();
+        s.groups.forEach((g, i) => {
           if (!g.label) needKey(file, `/groups/${i}`, menuGroupKey(g.id));
-          g.items.forEach((it: any, j: number) => {
+          g.items.forEach((it, j) => {
             if (!it.label) needKey(file, `/groups/${i}/items/${j}`, menuItemKey(it.id));
             if (!paths.has(it.route)) problems.push({ file, pointer: `/groups/${i}/items/${j}/route`, reason: `route "${it.route}" is not in screens/routes.json` });
           });
@@ -127,7 +131,8 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         break;
       }
       case 'app': {
-        (s.sessionGates ?? []).forEach((g: any, i: number) => needScreen(file, `/sessionGates/${i}/screen`, g.screen));
+        const s = fileOfType(screen, 'app')!;
+        (s.sessionGates ?? []).forEach((g, i) => needScreen(file, `/sessionGates/${i}/screen`, g.screen));
         // the locale and time zone every date and number is written in (runtime/src/format.ts, the Excel export)
         const { locale, timeZone } = s.config ?? {};
         if (typeof locale === 'string' && !Intl.NumberFormat.supportedLocalesOf(locale).length) problems.push({ file, pointer: '/config/locale', reason: `"${locale}" is not a locale this platform knows` });
@@ -152,56 +157,57 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         }
         // config.hiddenColumns names a table screen (or a details list's entity) and columns it has
         for (const [name, ids] of Object.entries((s.config?.hiddenColumns ?? {}) as Record<string, string[]>)) {
-          const table = screens[name]?.type === 'table' ? (screens[name] as any).columns : undefined;
-          const lists = Object.values(screens).flatMap((x: any) => (x.type === 'details-dialog' ? (x.tabs ?? []).flatMap((tab: any) => tab.lists ?? []) : []))
-            .filter((l: any) => l.entity === name).flatMap((l: any) => l.columns);
-          const columns = new Set<string>([...(table ?? []), ...lists].map((c: any) => c.id));
+          const table = fileOfType(screens[name], 'table')?.columns ?? [];
+          const lists = Object.values(screens).flatMap((x) => (fileOfType(x, 'details-dialog')?.tabs ?? []).flatMap((tab) => tab.lists ?? []))
+            .filter((l) => l.entity === name).flatMap((l) => l.columns);
+          const columns = new Set<string>([...table, ...lists].map((c) => c.id));
           if (!columns.size) problems.push({ file, pointer: `/config/hiddenColumns/${name}`, reason: `"${name}" is neither a table screen nor the entity of a details list` });
           else ids.forEach((id, i) => {
             if (!columns.has(id)) problems.push({ file, pointer: `/config/hiddenColumns/${name}/${i}`, reason: `"${name}" has no column "${id}"` });
           });
         }
         // the session carries config flags by name; the reset mail opens a dialog of the login screen by its query
-        (s.sessionConfig ?? []).forEach((name: string, i: number) => {
+        (s.sessionConfig ?? []).forEach((name, i) => {
           if (!Object.hasOwn(s.config ?? {}, name)) problems.push({ file, pointer: `/sessionConfig/${i}`, reason: `"${name}" is not a flag of config` });
         });
         const reset = typeof s.security?.resetLink === 'string' ? /^([^?]*)\?(.+)$/.exec(s.security.resetLink) : null;
         if (reset) {
-          const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
-          const queries = new Set(Object.values(screens).filter((x) => x.type === 'login').flatMap((x: any) => Object.keys(x.queryDialogs ?? {})));
+          const paths = routePaths();
+          const queries = new Set(Object.values(screens).flatMap((x) => Object.keys(fileOfType(x, 'login')?.queryDialogs ?? {})));
           if (!paths.has(reset[1])) problems.push({ file, pointer: '/security/resetLink', reason: `"${reset[1]}" is not the path of a route` });
           if (!queries.has(reset[2])) problems.push({ file, pointer: '/security/resetLink', reason: `"?${reset[2]}" opens no dialog (not in the queryDialogs of a login screen)` });
         }
         break;
       }
       case 'reminders':
-        checkReminders(s as any, checkContext(id, file), new Set((screens.routes?.routes ?? []).map((r: any) => r.path)));
+        checkReminders(fileOfType(screen, 'reminders')!, checkContext(id, file), routePaths());
         break;
       case 'notifications':
-        checkNotifications(s as any, checkContext(id, file), new Set((screens.routes?.routes ?? []).map((r: any) => r.path)));
+        checkNotifications(fileOfType(screen, 'notifications')!, checkContext(id, file), routePaths());
         break;
       case 'webhooks':
-        checkWebhooks(s as any, checkContext(id, file));
+        checkWebhooks(fileOfType(screen, 'webhooks')!, checkContext(id, file));
         break;
       case 'fuel-anomalies':
         checkFuelAnomalies(s as any, checkContext(id, file));
         break;
       default:
-        screenTypeChecks.get(s.type)?.(s, checkContext(id, file));
+        screenTypeChecks.get(screen.type)?.(screen, checkContext(id, file));
     }
   }
 
   // "x-sortBy" names the property that orders another (a joined label by its code)
   for (const [id, schema] of Object.entries(schemas)) {
-    for (const [name, property] of Object.entries((schema as any).properties ?? {})) {
+    const properties = schema.properties ?? {};
+    for (const [name, property] of Object.entries(properties)) {
       // "x-valueLabels" names the texts of the property's values (the trail's dialogs show them)
-      const labels = (property as any)?.['x-valueLabels'];
-      if (labels !== undefined) needValueLabels(`schemas/entities/${id}.schema.json`, `/properties/${name}`, id, { id: name, valueLabels: labels });
-      if ((property as any)?.['x-computed'] === true && (property as any)?.['x-filter'] !== false) {
+      const labels = property?.['x-valueLabels'];
+      if (labels !== undefined) needValueLabels(`schemas/entities/${id}.schema.json`, `/properties/${name}`, id, { id: name, valueLabels: labels as string });
+      if (property?.['x-computed'] === true && property?.['x-filter'] !== false) {
         problems.push({ file: `schemas/entities/${id}.schema.json`, pointer: `/properties/${name}/x-computed`, reason: 'a computed field is in no view: it needs "x-filter": false (neither filtered nor sorted)' });
       }
-      const target = (property as any)?.['x-sortBy'];
-      if (target !== undefined && !(typeof target === 'string' && (schema as any).properties[target])) {
+      const target = property?.['x-sortBy'];
+      if (target !== undefined && !(typeof target === 'string' && properties[target])) {
         problems.push({ file: `schemas/entities/${id}.schema.json`, pointer: `/properties/${name}/x-sortBy`, reason: `"${target}" is not a property of "${id}"` });
       }
     }
@@ -268,10 +274,10 @@ function unknownFlagProblems(parts: Parts): ConfigProblem[] {
   const walk = (value: unknown, file: string, pointer: string) => {
     if (Array.isArray(value)) return value.forEach((v, i) => walk(v, file, `${pointer}/${i}`));
     if (!value || typeof value !== 'object') return;
-    const node = value as Record<string, any>;
-    const config = node.properties?.config;
+    const node = value as Record<string, unknown> & { properties?: { config?: unknown } };
+    const config = node.properties?.config as { properties?: object; required?: unknown } | undefined;
     if (config && typeof config === 'object') {
-      const named = [...Object.keys(config.properties ?? {}), ...(Array.isArray(config.required) ? config.required : [])];
+      const named: string[] = [...Object.keys(config.properties ?? {}), ...(Array.isArray(config.required) ? (config.required as string[]) : [])];
       for (const flag of new Set(named)) {
         if (!flags.has(flag)) problems.push({ file, pointer: `${pointer}/properties/config`, reason: `condition names the configuration flag "${flag}", which screens/app.json config does not have` });
       }
@@ -295,10 +301,10 @@ function unknownFlagProblems(parts: Parts): ConfigProblem[] {
 function screenAccessProblems(parts: Parts, evaluator: ConditionEvaluator): ConfigProblem[] {
   const { screens, resources } = parts;
   const problems: ConfigProblem[] = [];
-  const context = (role: string) => ({ role: role as any, variant: parts.variant ?? 'default', config: parts.config ?? {} });
-  const matches = (condition: unknown, role: string) => {
+  const context = (role: Role) => ({ role, variant: parts.variant ?? 'default', config: parts.config ?? {} });
+  const matches = (condition: unknown, role: Role) => {
     try {
-      return condition === undefined || evaluator.matches(condition as any, context(role));
+      return condition === undefined || evaluator.matches(asCondition(condition), context(role));
     } catch {
       return false; // reported above as a condition that does not compile
     }
@@ -310,17 +316,17 @@ function screenAccessProblems(parts: Parts, evaluator: ConditionEvaluator): Conf
     if (!r.parentScope) return new Set(Object.keys(r.access ?? {}));
     return new Set(Object.values(r.parentScope.parents).flatMap((p) => Object.keys(resources[p]?.access ?? {})));
   };
-  const routes: any[] = (screens.routes as any)?.routes ?? [];
+  const routes = fileOfType(screens.routes, 'routes')?.routes ?? [];
   routes.forEach((route, i) => {
     for (const role of ROLES) {
       if (route.public || !matches(route.allowedWhen, role)) continue;
       const shown: { screen: string; pointer: string }[] = [];
       if (route.screen) shown.push({ screen: route.screen, pointer: `/routes/${i}/screen` });
-      (route.screens ?? []).forEach((c: any, j: number) => {
+      (route.screens ?? []).forEach((c, j) => {
         if (matches(c.when, role)) shown.push({ screen: c.screen, pointer: `/routes/${i}/screens/${j}/screen` });
       });
       for (const { screen, pointer } of shown) {
-        const resource = (screens[screen] as any)?.type === 'table' ? (screens[screen] as any).resource : undefined;
+        const resource = fileOfType(screens[screen], 'table')?.resource;
         if (resource && resources[resource] && !readers(resource).has(role)) {
           problems.push({
             file: 'screens/routes.json', pointer,
@@ -330,9 +336,9 @@ function screenAccessProblems(parts: Parts, evaluator: ConditionEvaluator): Conf
       }
     }
   });
-  const menu = screens.menu as any;
-  (menu?.groups ?? []).forEach((group: any, i: number) => {
-    group.items.forEach((item: any, j: number) => {
+  const menu = fileOfType(screens.menu, 'menu');
+  (menu?.groups ?? []).forEach((group, i) => {
+    group.items.forEach((item, j) => {
       const route = routes.find((r) => r.path === item.route);
       if (!route || route.public) return;
       for (const role of ROLES) {
@@ -374,7 +380,7 @@ function resourceRuleProblems(file: string, r: ResourceDecl, evaluator: Conditio
   if (!rules) return problems;
   const compiles = (pointer: string, condition: unknown) => {
     try {
-      evaluator.compile(condition as any);
+      evaluator.compile(asCondition(condition));
     } catch (e) {
       problems.push({ file, pointer, reason: `condition does not compile: ${(e as Error).message}` });
     }

@@ -17,7 +17,9 @@ import { reportProblems, type ReportDecl, type ReportingDecl } from '../reports/
 import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from '../imports/declaration.ts';
 
 export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
-import type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, Screen } from './bundle.ts';
+import type { AppFile } from '../../runtime/core/generated/meta.ts';
+import type { Bundle, ConfigProblem, EntitySchema, LoadOptions, ResourceDecl, Screen } from './bundle.ts';
+import { fileOfType } from './screen-files.ts';
 
 export class ConfigError extends Error {
   constructor(public readonly problems: ConfigProblem[]) {
@@ -42,7 +44,7 @@ function jsonFiles(dir: string): string[] {
 }
 
 function pointerOf(error: ErrorObject): string {
-  const extra = error.keyword === 'additionalProperties' ? `/${(error.params as any).additionalProperty}` : '';
+  const extra = error.keyword === 'additionalProperties' ? `/${(error.params as { additionalProperty?: string }).additionalProperty}` : '';
   return (error.instancePath || '') + extra || '/';
 }
 
@@ -54,8 +56,8 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): 
     pointer: pointerOf(e),
     reason:
       e.keyword === 'additionalProperties'
-        ? `unknown property "${(e.params as any).additionalProperty}"`
-        : `${e.message}${e.keyword === 'enum' ? `: ${JSON.stringify((e.params as any).allowedValues)}` : ''}`,
+        ? `unknown property "${(e.params as { additionalProperty?: string }).additionalProperty}"`
+        : `${e.message}${e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues?: unknown[] }).allowedValues)}` : ''}`,
   }));
 }
 
@@ -81,7 +83,7 @@ export function createMetaValidator(root: string) {
  * same schemas again. The few newest answers are kept.
  */
 const compiled = new Map<string, ConfigProblem[]>();
-function compileProblems(schemas: Record<string, Record<string, any>>, schemaFiles: Record<string, string>): ConfigProblem[] {
+function compileProblems(schemas: Record<string, EntitySchema>, schemaFiles: Record<string, string>): ConfigProblem[] {
   const key = createHash('sha256').update(JSON.stringify([schemas, schemaFiles])).digest('base64url');
   const known = compiled.get(key);
   if (known) return known;
@@ -208,7 +210,7 @@ export function loadBundle(options: LoadOptions): Bundle {
   }
 
   // Application settings: screens/app.json with the variant's variant.json "app" overlay.
-  let app = screens.app as Record<string, any> | undefined;
+  let app = fileOfType(screens.app, 'app');
   if (!app) problems.push({ file: 'screens/app.json', pointer: '', reason: 'missing' });
   if (variant !== 'default') {
     const vfile = join(variantDir, 'variant.json');
@@ -216,23 +218,23 @@ export function loadBundle(options: LoadOptions): Bundle {
     if (v === undefined) problems.push({ file: rel(vfile), pointer: '', reason: 'missing or unreadable' });
     else {
       validate('meta/variant', v, rel(vfile));
-      const overlay = (v as any).app;
+      const overlay = (v as { app?: Json }).app;
       if (overlay && app) {
-        app = merge(app as Json, overlay, vfile, '/app') as Record<string, any>;
-        overlays.push({ base: 'screens/app.json', file: rel(vfile), prefix: '/app', value: overlay, merged: () => app as Json });
+        app = merge(app as unknown as Json, overlay, vfile, '/app') as unknown as AppFile;
+        overlays.push({ base: 'screens/app.json', file: rel(vfile), prefix: '/app', value: overlay, merged: () => app as unknown as Json });
         validate('meta/app', app, `screens/app.json + ${rel(vfile)}`);
       }
     }
   }
   if (variant !== 'default' && app) {
-    const doc = { value: app as Json, files: ['screens/app.json'] };
+    const doc = { value: app as unknown as Json, files: ['screens/app.json'] };
     applyLayer(`client-variants/${variant}/screens/app.json`, doc, 'screens/app.json');
     if (doc.files.length > 1) {
-      app = doc.value as Record<string, any>;
+      app = doc.value as unknown as AppFile;
       validate('meta/app', app, doc.files.join(' + '));
     }
   }
-  if (app) screens.app = app as Screen;
+  if (app) screens.app = app as unknown as Screen;
   // Branding images are files of the variant's assets/ folder (served by server/routes/variant-assets.ts)
   const branding = (app?.branding ?? {}) as Record<string, unknown>;
   for (const key of ['logo', 'favicon', 'mailLogo'] as const) {
@@ -243,11 +245,11 @@ export function loadBundle(options: LoadOptions): Bundle {
   }
 
   // Schemas: entities and API bodies by $id; resources by name.
-  const schemas: Record<string, Record<string, any>> = {};
+  const schemas: Record<string, EntitySchema> = {};
   const schemaFiles: Record<string, string> = {};
   for (const sub of ['schemas/entities', 'schemas/api']) {
     for (const [, { value, files }] of Object.entries(collect(sub, (f) => basename(f)))) {
-      const schema = value as Record<string, any>;
+      const schema = value as EntitySchema | undefined;
       if (typeof schema?.$id !== 'string') problems.push({ file: files.join(' + '), pointer: '/$id', reason: 'missing $id' });
       else {
         schemas[schema.$id] = schema;

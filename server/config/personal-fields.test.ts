@@ -4,9 +4,10 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadBundle } from './load-bundle.ts';
 import { looksPersonal, personalFieldProblems, personalFields } from './personal-fields.ts';
+import type { EntitySchema } from './bundle.ts';
 
 const FILE = 'schemas/entities/driver.schema.json';
-const entity = (extra: Record<string, unknown>, properties: Record<string, unknown>) => ({ $id: 'driver', type: 'object', ...extra, properties });
+const entity = (extra: Record<string, unknown>, properties: Record<string, EntitySchema>) => ({ $id: 'driver', type: 'object', ...extra, properties });
 
 describe('the declaration of personal fields in an entity schema', () => {
   it('refuses an entity that does not classify itself, naming the file and the keyword', () => {

@@ -15,7 +15,7 @@
  * as `kierowcaTelefon`, therefore cannot reach the portal without someone deciding whether the
  * export and the anonymisation must cover it.
  */
-import type { ConfigProblem } from './bundle.ts';
+import type { ConfigProblem, EntitySchema } from './bundle.ts';
 
 export const PERSONAL_KINDS = ['name', 'login', 'email', 'phone', 'address', 'identifier', 'network'] as const;
 export type PersonalKind = (typeof PERSONAL_KINDS)[number];
@@ -49,7 +49,7 @@ export function personalFields(schema: unknown): Record<string, PersonalKind> {
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The problems of one entity schema's declaration, each with its file and JSON pointer. */
-export function personalFieldProblems(schema: Record<string, any>, file: string): ConfigProblem[] {
+export function personalFieldProblems(schema: EntitySchema, file: string): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const properties: Record<string, Record<string, unknown>> = schema.properties ?? {};
   const declared = schema['x-personal'];

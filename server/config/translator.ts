@@ -5,7 +5,7 @@
  * does not cross to another thread. Plurals follow the language's rules (i18next's `_one`,
  * `_few`, … by Intl.PluralRules).
  */
-import i18next from 'i18next';
+import i18next, { type TOptions } from 'i18next';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from './bundle.ts';
 import { SOURCE_LANGUAGE } from './languages.ts';
@@ -22,7 +22,7 @@ export async function translatorFor(locales: Bundle['locales'], language: string
     returnNull: false,
     returnEmptyString: true, // as the runtime's (runtime/src/config/i18n.ts): an empty text stays empty
   });
-  return (key, vars) => String(instance.t(key, vars as any));
+  return (key, vars) => String(instance.t(key, vars as TOptions));
 }
 
 /** A translator per offered language of a bundle. */

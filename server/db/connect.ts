@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteCode } from './pglite-code.ts';
-import { Kysely, PostgresDialect, sql, type KyselyPlugin, type LogConfig, type LogEvent, type OperationNode } from 'kysely';
+import { AliasNode, ColumnNode, DeleteQueryNode, InsertQueryNode, Kysely, PostgresDialect, sql, TableNode, UpdateQueryNode, type KyselyPlugin, type LogConfig, type LogEvent, type OperationNode } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
@@ -122,7 +122,7 @@ export function notificationsOf(db: Kysely<DB>): Subscribe | undefined {
  * On PostgreSQL it runs on the portal's pool; on PGlite it takes the one connection like every
  * other query (pglite-dialect.ts), so it never runs inside a request's transaction.
  */
-export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 
 const rawExecutors = new WeakMap<Kysely<DB>, RawSql>();
 
@@ -174,15 +174,14 @@ export function observeWrites(db: Kysely<DB>, observer: (write: LocalWrite) => v
 
 /** The kysely plugin behind observeWrites (a new instance per database). */
 function writeWatcher(observers: Set<(write: LocalWrite) => void>): KyselyPlugin {
-  const name = (n: any): string => (n?.kind === 'AliasNode' ? name(n.node) : n?.kind === 'TableNode' ? n.table.identifier.name : '');
+  const name = (n: OperationNode | undefined): string => (n && AliasNode.is(n) ? name(n.node) : n && TableNode.is(n) ? n.table.identifier.name : '');
   return {
     transformQuery({ node }) {
       if (observers.size === 0) return node;
-      const q = node as OperationNode & Record<string, any>;
       const writes: LocalWrite[] = [];
-      if (q.kind === 'InsertQueryNode') writes.push({ kind: 'insert', table: name(q.into), columns: [] });
-      else if (q.kind === 'UpdateQueryNode') writes.push({ kind: 'update', table: name(q.table), columns: (q.updates ?? []).map((u: any) => u.column?.column?.name ?? '') });
-      else if (q.kind === 'DeleteQueryNode') for (const from of q.from?.froms ?? []) writes.push({ kind: 'delete', table: name(from), columns: [] });
+      if (InsertQueryNode.is(node)) writes.push({ kind: 'insert', table: name(node.into), columns: [] });
+      else if (UpdateQueryNode.is(node)) writes.push({ kind: 'update', table: name(node.table), columns: (node.updates ?? []).map((u) => (ColumnNode.is(u.column) ? u.column.column.name : '')) });
+      else if (DeleteQueryNode.is(node)) for (const from of node.from?.froms ?? []) writes.push({ kind: 'delete', table: name(from), columns: [] });
       for (const write of writes) for (const observer of observers) observer(write);
       return node;
     },
@@ -398,19 +397,24 @@ function postgresSubscriber(config: pg.ClientConfig): Subscribe {
   };
 }
 
+/** pg's callback of a checkout (the error alone when it failed). */
+type ConnectCallback = (error: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void;
+
 /** pg's Pool with a bounded waiting line: past maxQueue waiters a checkout fails at once. */
 class BoundedPool extends pg.Pool {
   constructor(config: pg.PoolConfig, private readonly maxQueue: number) {
     super(config);
   }
 
-  override connect(callback?: any): any {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
     if (this.maxQueue > 0 && this.waitingCount >= this.maxQueue) {
       const error = new PoolQueueFullError(this.waitingCount);
       if (callback) return void process.nextTick(() => callback(error));
       return Promise.reject(error);
     }
-    return super.connect(callback);
+    return callback ? super.connect(callback) : super.connect();
   }
 }
 
@@ -459,7 +463,7 @@ export async function wrapPGlite(client: PGlite, schema?: string, timeZone = DEF
   });
   rawExecutors.set(db, (text, values) => db.connection().execute(async () => {
     // the extended protocol (query) takes one statement; a script without parameters goes as one
-    if (values && values.length) return client.query(text, values as any[]);
+    if (values && values.length) return client.query(text, values);
     const results = await client.exec(text);
     // every statement's rows, in order, as on PostgreSQL above
     return { rows: results.flatMap((r) => r.rows) };

@@ -13,12 +13,16 @@ const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'POOL_QUEUE_FULL']);
 const MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /Client has encountered a connection error/, /Connection is not open/];
 
+/** What an error (pg's, a socket's, an AggregateError) may carry; read from any thrown value. */
+interface ErrorLike { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown }
+
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    const code = typeof e.code === 'string' ? e.code : '';
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as ErrorLike).cause, depth++) {
+    const { code: raw, message, errors } = e as ErrorLike;
+    const code = typeof raw === 'string' ? raw : '';
     if (SQLSTATES.has(code) || SOCKET_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
-    if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message))) return true;
-    if (Array.isArray(e.errors) && e.errors.some((inner: unknown) => isDatabaseUnavailable(inner))) return true; // AggregateError (IPv4 + IPv6 refused)
+    if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
+    if (Array.isArray(errors) && errors.some((inner: unknown) => isDatabaseUnavailable(inner))) return true; // AggregateError (IPv4 + IPv6 refused)
   }
   return false;
 }

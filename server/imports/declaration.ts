@@ -4,6 +4,7 @@
  * of the entity, every reference is declared), and what a declaration says about one field once the
  * entity schema is consulted (its type, its property schema for the row check, its label).
  */
+import type { JsonSchemaObject } from '../../runtime/core/json-schema.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import { moreProblems } from './more-problems.ts';
 
@@ -92,7 +93,7 @@ export interface FilesDecl {
   kinds: { kind: string; pattern: string }[];
 }
 
-type Schemas = Record<string, Record<string, any>>;
+type Schemas = Record<string, JsonSchemaObject>;
 
 /** Problems the meta-schema cannot see: fields and keys that the entity does not have, references not declared. */
 export function importProblems(decl: ImportDecl, schemas: Schemas): { pointer: string; reason: string }[] {
@@ -128,10 +129,10 @@ export function importProblems(decl: ImportDecl, schemas: Schemas): { pointer: s
 export interface ResolvedField extends ImportFieldDecl {
   type: FieldType;
   /** The entity's schema of the property (types, lengths, formats: the forms' checks); none for a reference field. */
-  property?: Record<string, any>;
+  property?: JsonSchemaObject;
 }
 
-function typeOf(property: Record<string, any> | undefined): FieldType {
+function typeOf(property: JsonSchemaObject | undefined): FieldType {
   const types = ([] as unknown[]).concat(property?.type ?? 'string');
   if (types.includes('integer')) return 'integer';
   if (types.includes('number')) return 'decimal';

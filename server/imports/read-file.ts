@@ -195,11 +195,11 @@ function jsonCell(value: unknown): Cell {
 function xlsxCell(value: unknown): Cell {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
-  const v = value as Record<string, any>;
+  const v = value as Record<string, unknown>;
   if ('formula' in v || 'sharedFormula' in v) {
     const result = v.result;
     if (result === undefined || result === null || (typeof result === 'object' && !(result instanceof Date))) return { formula: String(v.formula ?? v.sharedFormula) };
-    return result;
+    return result as Cell;
   }
   if (Array.isArray(v.richText)) return v.richText.map((part: { text: string }) => part.text).join('');
   if ('text' in v) return String(v.text);
@@ -207,12 +207,15 @@ function xlsxCell(value: unknown): Cell {
   return String(value);
 }
 
+/** A sheet of a workbook read as a stream (exceljs's type; the module itself is loaded only for an xlsx file). */
+type WorksheetReader = import('exceljs').stream.xlsx.WorksheetReader;
+
 async function xlsxRows(stream: Readable) {
   // loaded for an xlsx file only: exceljs takes ~0.5 s to load, and every run's row thread loads this module
   const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'emit' } as any);
-  const sheets = (reader as any)[Symbol.asyncIterator]() as AsyncIterator<AsyncIterable<any>>;
-  let sheet: IteratorResult<AsyncIterable<any>>;
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'emit' });
+  const sheets = reader[Symbol.asyncIterator]();
+  let sheet: IteratorResult<WorksheetReader>;
   try {
     sheet = await sheets.next();
   } catch {
@@ -220,7 +223,7 @@ async function xlsxRows(stream: Readable) {
   }
   if (sheet.done) throw new ImportFileError('import:errors.emptyFile');
   const rowsOfSheet = sheet.value[Symbol.asyncIterator]();
-  let header: any;
+  let header: Cell[] | undefined;
   for (;;) {
     const next = await rowsOfSheet.next();
     if (next.done) throw new ImportFileError('import:errors.emptyFile');
@@ -230,7 +233,7 @@ async function xlsxRows(stream: Readable) {
       break;
     }
   }
-  const columns = (header as Cell[]).map((c) => (c === null ? '' : String(c instanceof Object && 'formula' in c ? '' : c).trim()));
+  const columns = header!.map((c) => (c === null ? '' : String(c instanceof Object && 'formula' in c ? '' : c).trim()));
   async function* rows(): AsyncIterable<SourceRow> {
     for (;;) {
       const next = await rowsOfSheet.next();

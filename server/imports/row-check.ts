@@ -5,6 +5,7 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { JsonSchemaObject } from '../../runtime/core/json-schema.ts';
 import { fieldMessages, type Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { convertCell, EMPTY } from './convert.ts';
@@ -28,7 +29,7 @@ export interface CheckedRow {
  */
 export interface CheckPlan {
   fields: ResolvedField[];
-  schema: Record<string, any>;
+  schema: JsonSchemaObject;
 }
 
 export interface Compiled extends CheckPlan {
@@ -44,7 +45,7 @@ export function checkPlanFor(bundle: Bundle, decl: ImportDecl): CheckPlan {
   let plan = byName.get(decl.import);
   if (!plan) {
     const fields = resolveFields(decl, bundle.schemas);
-    const properties: Record<string, any> = {};
+    const properties: Record<string, JsonSchemaObject> = {};
     for (const f of fields) if (f.property) properties[f.id] = withoutMomentFormat(stripMeta(f.property), f.type);
     const schema = { type: 'object', properties, required: fields.filter((f) => f.required && !f.reference).map((f) => f.id) };
     plan = { fields, schema };
@@ -60,13 +61,13 @@ export function compiledChecks(plan: CheckPlan): Compiled {
 }
 
 /** A moment is read and checked by its converter (a local "YYYY-MM-DD HH:MM:SS", no zone): the schema's RFC 3339 format would refuse it. */
-function withoutMomentFormat(schema: Record<string, any>, type: string): Record<string, any> {
+function withoutMomentFormat(schema: JsonSchemaObject, type: string): JsonSchemaObject {
   if (type !== 'datetime' || schema.format !== 'date-time') return schema;
   const { format: _format, ...rest } = schema;
   return rest;
 }
 
-function stripMeta(schema: Record<string, any>): Record<string, any> {
+function stripMeta(schema: JsonSchemaObject): JsonSchemaObject {
   return Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-') || k === 'x-messages' || k === '$comment'));
 }
 
@@ -101,7 +102,7 @@ export function checkRow(c: Compiled, cells: Cell[], columnIndex: Map<string, nu
   }
   const plain = Object.fromEntries(Object.entries(data).filter(([k]) => !k.startsWith('$ref:')));
   if (!c.validate(plain)) {
-    for (const m of fieldMessages(c.validate.errors as any, t, c.schema)) {
+    for (const m of fieldMessages(c.validate.errors ?? [], t, c.schema)) {
       if (badFields.has(m.field)) continue;
       errors.push({ column: columnOf.get(m.field) ?? m.field, message: m.message });
     }

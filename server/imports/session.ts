@@ -16,7 +16,7 @@ import type { DB } from '../db/types.generated.ts';
 
 export interface ImportSession {
   kind: 'postgres' | 'pglite';
-  query<R = any>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
   /** Appends rows to a staging table: on PostgreSQL in COPY text format (a line each, each ended by a line break), on PGlite as values. */
   stage(table: string, columns: string[], copyText: string, values: unknown[][]): Promise<void>;
 }
@@ -63,9 +63,9 @@ export async function withImportSession<T>(db: Kysely<DB>, work: (session: Impor
   return db.connection().execute(async (conn) => {
     const session: ImportSession = {
       kind: 'pglite',
-      async query(text, values) {
+      async query<R>(text: string, values?: unknown[]) {
         const result = await conn.executeQuery(CompiledQuery.raw(text, (values ?? []) as unknown[]));
-        return { rows: result.rows as any[], rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+        return { rows: result.rows as R[], rowCount: Number(result.numAffectedRows ?? result.rows.length) };
       },
       async stage(table, columns, _copyText, values) {
         for (let i = 0; i < values.length; i += BATCH_INSERT_ROWS) {

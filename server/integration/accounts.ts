@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { diffRows, recordChange, type Actor } from '../audit/index.ts';
 import type { DB } from '../db/types.generated.ts';
+import { jsonb } from '../db/value-types.ts';
 import { generateKey } from './keys.ts';
 
 /** The trail's resource and recorded fields of an account (issue 37). */
@@ -43,7 +44,6 @@ const stateOf = (row: { revokedAt: Date | null; expiresAt: Date }, now: Date): K
   row.revokedAt ? 'revoked' : new Date(row.expiresAt) <= now ? 'expired' : 'active';
 
 export function accountsRepository(db: Kysely<DB>) {
-  const json = (value: unknown) => sql<any>`${JSON.stringify(value)}::jsonb`;
   /** The trail's entry of a created account (issue 37). */
   const audit = (trx: Transaction<DB>, actor: Actor, id: number, action: string, before: Record<string, unknown> | null, after: Record<string, unknown>) =>
     recordChange(trx, { actor, resource: AUDIT_RESOURCE, recordKey: id, action, changes: diffRows(before, after, ACCOUNT_FIELDS) });
@@ -74,7 +74,7 @@ export function accountsRepository(db: Kysely<DB>) {
     async create(values: AccountValues, actor?: Actor): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx.insertInto('integration_account')
-          .values({ name: values.name, clients: values.clients === null ? null : json(values.clients), scopes: json(values.scopes) })
+          .values({ name: values.name, clients: values.clients === null ? null : jsonb(values.clients), scopes: jsonb(values.scopes) })
           .returning('id').executeTakeFirstOrThrow();
         if (actor) await audit(trx, actor, id, 'create', null, { name: values.name, clients: values.clients, scopes: values.scopes });
         return id;
@@ -86,7 +86,7 @@ export function accountsRepository(db: Kysely<DB>) {
       return db.transaction().execute(async (trx) => {
         const before = await trx.selectFrom('integration_account').select(ACCOUNT_FIELDS).where('id', '=', id).forUpdate().executeTakeFirst();
         const result = await trx.updateTable('integration_account')
-          .set({ name: values.name, clients: values.clients === null ? null : json(values.clients), scopes: json(values.scopes), updatedAt: new Date() })
+          .set({ name: values.name, clients: values.clients === null ? null : jsonb(values.clients), scopes: jsonb(values.scopes), updatedAt: new Date() })
           .where('id', '=', id).executeTakeFirst();
         if (actor && before) {
           const changes = diffRows(before, { name: values.name, clients: values.clients, scopes: values.scopes }, ACCOUNT_FIELDS);

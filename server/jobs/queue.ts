@@ -88,7 +88,7 @@ export function executorOf(db: Kysely<DB>): Db {
   return {
     async executeSql(text, values) {
       const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as any[] };
+      return { rows: result.rows };
     },
   };
 }

@@ -6,14 +6,14 @@
  * only events that role may receive. Called by server/config/cross-check.ts, so a broken file stops
  * start-up and reload with the file and JSON pointer.
  */
-import type { NotificationsFile } from '../../runtime/core/generated/meta.ts';
-import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import type { NotificationRole, NotificationsFile } from '../../runtime/core/generated/meta.ts';
+import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 import { linksOf } from './events.ts';
 
 /** Triggers about a record: they need the record's resource. */
 const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated']);
 /** The role a recipient kind can only be. */
-const KIND_ROLE: Record<string, string> = { clientManagers: 'MANAGER', stationAdvisors: 'ADVISOR', admins: 'ADMIN' };
+const KIND_ROLE: Record<string, NotificationRole> = { clientManagers: 'MANAGER', stationAdvisors: 'ADVISOR', admins: 'ADMIN' };
 
 export function checkNotifications(file: NotificationsFile, ctx: ScreenCheckContext, routePaths: ReadonlySet<string>): void {
   const seen = new Set<string>();
@@ -25,14 +25,14 @@ export function checkNotifications(file: NotificationsFile, ctx: ScreenCheckCont
     if (event.resource && !resource) ctx.problem(at('/resource'), `"${event.resource}" is not a resource of schemas/resources/`);
     if (RECORD_TRIGGERS.has(event.trigger.kind) && !event.resource) ctx.problem(at('/resource'), `a "${event.trigger.kind}" event needs the resource of its record`);
     if (event.trigger.kind === 'orderStatusEntered' && resource) {
-      const entered = new Set(((resource as any).rules?.transitions ?? []).map((t: { to: number }) => t.to));
+      const entered = new Set((resource.rules?.transitions ?? []).map((t) => t.to));
       event.trigger.statuses.forEach((status, j) => {
         if (!entered.has(status)) ctx.problem(at(`/trigger/statuses/${j}`), `no transition of "${event.resource}" enters status ${status}`);
       });
     }
     event.recipients.forEach((kind, j) => {
       const role = KIND_ROLE[kind];
-      if (role && !event.roles.includes(role as any)) ctx.problem(at(`/recipients/${j}`), `"${kind}" are ${role} users, and the event's roles leave ${role} out`);
+      if (role && !event.roles.includes(role)) ctx.problem(at(`/recipients/${j}`), `"${kind}" are ${role} users, and the event's roles leave ${role} out`);
     });
     for (const key of ['label', 'subject', 'body', 'title', 'text', 'price'] as const) {
       if (event[key]) ctx.needKey(at(`/${key}`), event[key]!);
@@ -54,7 +54,7 @@ export function checkNotifications(file: NotificationsFile, ctx: ScreenCheckCont
     defaults?.events.forEach((id, j) => {
       const event = file.events.find((e) => e.id === id);
       if (!event) ctx.problem(`/defaults/${role}/events/${j}`, `"${id}" is not an event of this file`);
-      else if (!event.roles.includes(role as any)) ctx.problem(`/defaults/${role}/events/${j}`, `${role} may not receive "${id}" (its roles)`);
+      else if (!event.roles.includes(role as NotificationRole)) ctx.problem(`/defaults/${role}/events/${j}`, `${role} may not receive "${id}" (its roles)`);
     });
   }
   for (const key of ['greeting', 'open', 'button', 'copyLink', 'settings', 'footer'] as const) {

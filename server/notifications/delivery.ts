@@ -19,7 +19,8 @@
  * sends it again by itself, because it may have arrived. An administrator may send it again.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 import { isMailConfigured, serverUnreachable } from '../mail/mailer.ts';
 import type { MailServer } from './mail-server.ts';
 import { eventById, notificationsFile, type Role } from './events.ts';
@@ -54,7 +55,7 @@ export interface DeliveryContext {
 export type DeliveryOutcome = 'sent' | 'skipped' | 'waiting' | 'nothing';
 
 /** A row delivery may take: queued, or failed by the mail server (one a process died sending is never retried by itself). */
-const claimable = (eb: any) => eb.or([
+const claimable = (eb: ExpressionBuilder<DB, 'notification'>) => eb.or([
   eb('state', '=', 'queued'),
   eb.and([eb('state', '=', 'failed'), eb(sql`coalesce("lastError", '')`, '<>', REASON.interrupted)]),
 ]);

@@ -7,13 +7,14 @@
  * summary) brings its own renderer, registered with `app.notifications.renderers.register`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ConditionEvaluator } from '../../runtime/core/conditions.ts';
+import { asCondition, type ConditionEvaluator } from '../../runtime/core/conditions.ts';
 import { orderTotals } from '../../runtime/core/order-values.ts';
 import { dateTimeText } from '../../runtime/core/date-text.ts';
 import { recordNameOf } from '../../runtime/core/record-name.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { currencyOf, localeOf, timeZoneOf } from '../config/locale.ts';
+import { fileOfType } from '../config/screen-files.ts';
 import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
 import { linksOf, type NotificationEvent } from './events.ts';
 import { visibleRecord, type RecipientAccount } from './visibility.ts';
@@ -92,9 +93,9 @@ export function textValues(values: Record<string, unknown>, config: Bundle['conf
  */
 export function linkTo(context: RenderContext, record: Record<string, unknown>): { path: string; label?: string } | null {
   const { event, variant, recipient } = context;
-  const routes = ((variant.bundle.screens.routes as any)?.routes ?? []) as { path: string; allowedWhen?: unknown }[];
+  const routes = fileOfType(variant.bundle.screens.routes, 'routes')?.routes ?? [];
   const who = { role: recipient.session.role, variant: variant.bundle.variant, config: variant.bundle.config };
-  const lets = (condition: unknown) => condition === undefined || variant.conditions.matches(condition as any, who as any);
+  const lets = (condition: unknown) => condition === undefined || variant.conditions.matches(asCondition(condition), who);
   for (const link of linksOf(event)) {
     const route = routes.find((r) => r.path === link.route);
     if (!route || !lets(route.allowedWhen) || !lets(link.when)) continue;

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';
 import type { Session } from '../auth/session.ts';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
@@ -78,12 +79,14 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
   function visibleToCaller(session: Session) {
     const { bundle } = app.config;
     const resources = [...new Set(notificationsFile(bundle).events.map((e) => e.resource).filter((r): r is string => Boolean(r)))];
-    return (eb: any): Expression<SqlBool> => {
+    return <D, T extends keyof D>(typed: ExpressionBuilder<D, T>): Expression<SqlBool> => {
+      // the notification's own columns and each resource's view by its configured name
+      const eb = configuredBuilder(typed);
       const branches: Expression<SqlBool>[] = [eb('n.entity', 'is', null)];
       for (const name of resources) {
         const resource = bundle.resources[name];
         if (!resource) continue;
-        let scope: (inner: any) => Expression<SqlBool>;
+        let scope: (inner: ConfiguredBuilder) => Expression<SqlBool>;
         try {
           scopeExpression(eb, bundle.resources, resource, session, 'forbidden');
           scope = (inner) => scopeExpression(inner, bundle.resources, resource, session, 'forbidden');
@@ -93,7 +96,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
         branches.push(eb.and([
           eb('n.entity', '=', name),
           eb.exists(eb.selectFrom(`${resource.source} as scope_record`).select(sql`1`.as('one'))
-            .whereRef(`scope_record.${resource.key}`, '=', 'n.entityId').where(scope)),
+            .whereRef(`scope_record.${resource.key}`, '=', 'n.entityId').where((inner) => scope(configuredBuilder(inner)))),
         ]));
       }
       return eb.or(branches);
@@ -151,8 +154,8 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
     async list(session: Session, query: ListQuery) {
       const base = inbox(session);
       const [{ total }, { unread }]: { total?: unknown; unread?: unknown }[] = await Promise.all([
-        base.select((eb: any) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-        base.where('n.readAt', 'is', null).select((eb: any) => eb.fn.countAll().as('unread')).executeTakeFirstOrThrow(),
+        base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+        base.where('n.readAt', 'is', null).select((eb) => eb.fn.countAll().as('unread')).executeTakeFirstOrThrow(),
       ]);
       let rows = base.select(['n.id', 'n.event', 'n.userId', 'n.entity', 'n.entityId', 'n.payload', 'n.createdAt', 'n.readAt']);
       if (query.unread) rows = rows.where('n.readAt', 'is', null);
@@ -177,7 +180,7 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
 
     async unreadCount(session: Session) {
       const { unread }: { unread?: unknown } = await inbox(session).where('n.readAt', 'is', null)
-        .select((eb: any) => eb.fn.countAll().as('unread')).executeTakeFirstOrThrow();
+        .select((eb) => eb.fn.countAll().as('unread')).executeTakeFirstOrThrow();
       return { unread: Number(unread) };
     },
 

@@ -35,7 +35,7 @@ function memoiseLayout(font: ParsedFont): ParsedFont {
     let run = memo.get(key);
     if (!run) {
       if (memo.size >= LAYOUT_MEMO_LIMIT) memo.clear();
-      memo.set(key, (run = layout(text, features as any)));
+      memo.set(key, (run = layout(text, features as Parameters<ParsedFont['layout']>[1])));
     }
     return run;
   }) as ParsedFont['layout'];

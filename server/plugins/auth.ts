@@ -109,7 +109,7 @@ export function requireAccessDeclarations(app: FastifyInstance): DeclaredRoute[]
   const routes: DeclaredRoute[] = [];
   app.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions) {
     const methods = ([] as string[]).concat(route.method);
-    const access = route.config?.access ?? ((this as any)[SCOPE_ACCESS] as RouteAccess | undefined);
+    const access = route.config?.access ?? ((this as unknown as Record<string, RouteAccess | undefined>)[SCOPE_ACCESS]);
     if (!access || !isAccess(access)) {
       throw new Error(
         `route ${methods.join(',')} ${route.url} declares no access: add config.access ('public', 'signedIn', { roles: [...] } or { resource: '...' }) to its route options`,

@@ -9,7 +9,7 @@
  * and outages, the table-queries service its TableQueryError). So this module imports no tier
  * above it.
  */
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { fieldMessages, type Translate } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
@@ -41,15 +41,16 @@ export default fp(
       mappers.push(mapper);
     });
 
-    app.setErrorHandler((error: any, request, reply) => {
+    // what Fastify hands over (its own errors, a schema's, or whatever a handler threw): read by its optional fields
+    app.setErrorHandler((error: FastifyError, request, reply) => {
       const t = app.config.t;
       if (error instanceof HttpError) {
         return reply.status(error.statusCode).send({ statusCode: error.statusCode, detail: error.detail, ...error.extra });
       }
       if (error.validation) {
-        const schema = (request.routeOptions.schema as any)?.[error.validationContext ?? 'body'];
+        const schema = (request.routeOptions.schema as Record<string, { $ref?: unknown } | undefined> | undefined)?.[error.validationContext ?? 'body'];
         const root = schema?.$ref ? app.config.bundle.schemas[String(schema.$ref).replace(/#$/, '')] : schema;
-        const errors = fieldMessages(error.validation, (k, v) => t(k, v as any), root);
+        const errors = fieldMessages(error.validation, (k, v) => t(k, v), root);
         const detail = errors.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : t('validation:invalid');
         return reply.status(400).send({ statusCode: 400, code: 'VALIDATION', detail, errors });
       }

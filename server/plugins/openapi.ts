@@ -25,7 +25,7 @@
  * from the document (`schema: { hide: true }`: the documentation UI's own files, the runtime's
  * static files) need none.
  */
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 // bundled into dist-server/main.js by esbuild, read by tsx in development and tests
 import packageJson from '../../package.json' with { type: 'json' };
 import { NONCE_WINDOW_MS } from '../../runtime/core/signing.ts';
@@ -293,6 +293,30 @@ interface PackageInfo {
 }
 
 /** @fastify/swagger's options: the document's head from package.json, and the rule applied to every operation. */
+/** An answer of an operation as the document holds it: a reference to a shared one, or its own description and content. */
+interface ResponseNode {
+  $ref?: string;
+  description?: string;
+  content?: Record<string, { schema?: { $ref?: string } }>;
+}
+
+/** An operation of the document, as far as this module reads and completes it. */
+interface OperationNode {
+  operationId?: string;
+  responses: Record<string, ResponseNode>;
+  parameters?: unknown[];
+  requestBody?: { required: boolean; description?: string; content: Record<string, { schema: unknown }> };
+}
+
+/** The OpenAPI document as @fastify/swagger hands it to `transformObject` (plain JSON): the parts this module reads and writes. */
+export interface OpenApiDocument {
+  paths?: Record<string, Record<string, OperationNode>>;
+  components?: { schemas?: Record<string, { title?: string }>; responses?: unknown };
+  webhooks?: Record<string, unknown>;
+  tags?: { name: string; description?: string }[];
+  [key: string]: unknown;
+}
+
 export function openapiOptions(routes: Map<string, DocumentedRoute>, extras: {
   webhooks?: () => Record<string, unknown>;
   /** Component schemas built from the configuration (an import's rows, issue 34). */
@@ -319,7 +343,7 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>, extras: {
     },
     stripBasePath: false,
     refResolver: { buildLocalReference: (json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, i: number) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url, route }: { schema: any; url: string; route: RouteOptions }) => {
+    transform: ({ schema, url, route }: { schema: FastifySchema & { hide?: boolean }; url: string; route: RouteOptions }) => {
       const declaration = route.config?.operation;
       if (!declaration || schema?.hide) return { schema, url };
       const documented = routes.get(operationIdOf(declaration.resource, declaration.action))!;
@@ -339,15 +363,15 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>, extras: {
         },
       };
     },
-    transformObject: ({ openapiObject }: { openapiObject: any }) => {
+    transformObject: ({ openapiObject }: { openapiObject: OpenApiDocument }) => {
       const used = new Set<string>();
       if (extras.schemas) Object.assign((openapiObject.components ??= {}).schemas ??= {}, extras.schemas());
-      for (const [path, methods] of Object.entries<Record<string, any>>(openapiObject.paths ?? {})) {
-        for (const [method, operation] of Object.entries<any>(methods)) {
-          const documented = routes.get(operation.operationId);
+      for (const [path, methods] of Object.entries(openapiObject.paths ?? {})) {
+        for (const [method, operation] of Object.entries(methods)) {
+          const documented = routes.get(operation.operationId ?? '');
           if (!documented) throw new Error(`${method.toUpperCase()} ${path}: no operation declaration (server/plugins/openapi.ts)`);
           used.add(documented.declaration.resource);
-          const responses: Record<string, any> = operation.responses;
+          const responses = operation.responses;
           const shared = (status: string) =>
             documented.declaration.errorPages && (status === '403' || status === '404')
               ? { $ref: errorPageRefs(status) }
@@ -370,15 +394,16 @@ export function openapiOptions(routes: Map<string, DocumentedRoute>, extras: {
           if (documented.idempotent) (operation.parameters ??= []).push(IDEMPOTENCY_PARAMETER);
           const streamed = documented.declaration.streamedBody;
           if (streamed) {
-            operation.requestBody = {
+            const requestBody = {
               required: true,
               ...(streamed.description ? { description: streamed.description } : {}),
-              content: { [streamed.mediaType]: { schema: { $ref: `#/components/schemas/${streamed.schema}` } } },
+              content: { [streamed.mediaType]: { schema: { $ref: `#/components/schemas/${streamed.schema}` } } } as Record<string, { schema: unknown }>,
             };
+            operation.requestBody = requestBody;
             const alternative = streamed.alternative;
             const alternatives = alternative ? Object.keys(openapiObject.components?.schemas ?? {}).filter((name) => name.startsWith(alternative.schemasPrefix)) : [];
             if (alternative && alternatives.length) {
-              operation.requestBody.content[alternative.mediaType] = { schema: { anyOf: alternatives.map((name) => ({ $ref: `#/components/schemas/${name}` })) } };
+              requestBody.content[alternative.mediaType] = { schema: { anyOf: alternatives.map((name) => ({ $ref: `#/components/schemas/${name}` })) } };
             }
           }
         }
@@ -408,7 +433,7 @@ function licenseOf(license: string | undefined) {
  * Drops the schemas of schemas/ that no operation reaches (a query object whose properties became
  * parameters, say): the document lists what the API uses, nothing else.
  */
-function pruneUnusedSchemas(document: any): void {
+function pruneUnusedSchemas(document: OpenApiDocument): void {
   const schemas: Record<string, unknown> = document.components?.schemas ?? {};
   const refsIn = (value: unknown, found: Set<string>) => {
     JSON.stringify(value, (key, v) => {

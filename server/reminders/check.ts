@@ -6,7 +6,7 @@
  * file and JSON pointer, like any other configuration problem.
  */
 import type { RemindersFile } from '../../runtime/core/generated/meta.ts';
-import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 
 /** The entity the vehicle's columns (`vehicle.x`) are read from. */
 const VEHICLE_ENTITY = 'car';

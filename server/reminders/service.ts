@@ -11,6 +11,7 @@
  */
 import fp from 'fastify-plugin';
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { configuredBuilder } from '../db/configured-tables.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ReminderRule, RemindersFile } from '../../runtime/core/generated/meta.ts';
 import type { Session } from '../auth/sessions.ts';
@@ -104,7 +105,7 @@ function createReminders(app: FastifyInstance) {
         scope: scopeOf(bundle.resources, stored, session, forbidden),
         /** The conditions on reminder_due: these rules, listed today, within the caller's rows. */
         where: (eb: ExpressionBuilder<DB, 'reminder_due'>, today: string) =>
-          eb.and([eb('ruleKey', '=', keys), listedAt(today), scopeExpression(eb, bundle.resources, stored, session, forbidden)]),
+          eb.and([eb('ruleKey', '=', keys), listedAt(today), scopeExpression(configuredBuilder(eb), bundle.resources, stored, session, forbidden)]),
       };
     });
   }

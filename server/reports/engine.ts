@@ -65,7 +65,7 @@ function odometerValue(at: string, alias: string): string {
 
 export async function runReport(
   db: Kysely<DB>, report: ReportDecl, reporting: ReportingDecl, params: RunParams,
-  scopedVehicles: Expression<any>, t: (key: string) => string,
+  scopedVehicles: Expression<unknown>, t: (key: string) => string,
 ): Promise<ReportResult> {
   const { from, to, groupBy, filters } = params;
   const fromTs = `(${lit(from)}::date)::timestamptz`;
@@ -186,7 +186,7 @@ function ratiosOf(b: { costNet: number; km: number; litres: number }) {
 }
 
 /** The statement with its filter values as parameters and the scope's subquery in place. */
-export async function executeWithValues(db: Kysely<DB>, head: string, tail: string, scope: Expression<any>, values: unknown[]) {
+export async function executeWithValues(db: Kysely<DB>, head: string, tail: string, scope: Expression<unknown>, values: unknown[]) {
   const pieces = (text: string) => {
     const out: RawBuilder<unknown>[] = [];
     let last = 0;

@@ -12,7 +12,8 @@
  */
 import fp from 'fastify-plugin';
 import type { AssignmentDropoffRequest, AssignmentPickupRequest } from '../../runtime/core/generated/api.ts';
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { configuredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
 import { lockVehicle, recordReading, requireNotBelowLast, type VehicleScope } from './vehicle-state.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
@@ -103,7 +104,7 @@ export function assignmentsRepository(db: Kysely<DB>) {
     async last(pojazdId: number, scope: VehicleScope) {
       const row = await db.selectFrom('v_assignment').selectAll()
         .where('pojazdId', '=', pojazdId)
-        .where((eb: ExpressionBuilder<any, any>) => scope(eb))
+        .where((eb) => scope(configuredBuilder(eb)))
         .orderBy('dataWy', 'desc').orderBy('przydzialId', 'desc')
         .limit(1).executeTakeFirst();
       return row ?? null;

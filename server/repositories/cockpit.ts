@@ -10,11 +10,12 @@
  * with the window's midnights in that time zone.
  */
 import fp from 'fastify-plugin';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
 
 /** The caller's row scope as a WHERE on the one view a query reads (unqualified column names). */
-export type RowFilter = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+export type RowFilter = (eb: ConfiguredBuilder) => Expression<SqlBool>;
 
 /** Whole months: from the first day of `months[0]` to the day after the last day of the last month. */
 export interface CockpitWindow {
@@ -54,7 +55,7 @@ export function cockpitRepository(db: Kysely<DB>) {
     .select(['m.pojazdId', 'm.data', 'm.licznik',
       sql<number | null>`lag(m."licznik") over (partition by m."pojazdId" order by m."data", m."id")`.as('previous')])
     .where('m.data', '<', midnight(w.until, w))
-    .where('m.pojazdId', 'in', db.selectFrom('v_car').select('pojazdId').where((eb) => cars(eb as ExpressionBuilder<any, any>)));
+    .where('m.pojazdId', 'in', db.selectFrom('v_car').select('pojazdId').where((eb) => cars(configuredBuilder(eb))));
 
   return {
     /** Net and gross of the invoices issued in each month of the window (months without any are absent). */
@@ -62,7 +63,7 @@ export function cockpitRepository(db: Kysely<DB>) {
       const rows = await db.selectFrom('v_invoice')
         .select([sql<string>`to_char("faktDataWyst", 'YYYY-MM')`.as('month'),
           sql<number>`coalesce(sum("ogNetto"), 0)`.as('netto'), sql<number>`coalesce(sum("ogBrutto"), 0)`.as('brutto')])
-        .where((eb) => invoices(eb as ExpressionBuilder<any, any>))
+        .where((eb) => invoices(configuredBuilder(eb)))
         .where('faktDataWyst', '>=', w.from).where('faktDataWyst', '<', w.until)
         .groupBy(sql`1`).execute();
       return rows.map((r) => ({ month: r.month, netto: money(r.netto), brutto: money(r.brutto) }));
@@ -71,7 +72,7 @@ export function cockpitRepository(db: Kysely<DB>) {
     /** Every status of order_status with how many of the caller's orders are in it, by code. */
     async ordersPerStatus(orders: RowFilter) {
       const counted = db.selectFrom('v_order').select(['status', sql<number>`count(*)::integer`.as('n')])
-        .where((eb) => orders(eb as ExpressionBuilder<any, any>)).groupBy('status');
+        .where((eb) => orders(configuredBuilder(eb))).groupBy('status');
       const rows = await db.selectFrom('order_status as s').leftJoin(counted.as('c'), 'c.status', 's.code')
         .select(['s.code', 's.statusZnaczenie', sql<number>`coalesce(c.n, 0)`.as('count')])
         .orderBy('s.code').execute();
@@ -110,7 +111,7 @@ export function cockpitRepository(db: Kysely<DB>) {
       const rows = await db.selectFrom('v_order as o').innerJoin('order_position as p', 'p.autId', 'o.autId')
         .select([sql<number>`o."pojazdId"`.as('pojazdId'), sql<number>`sum(p."ogNetto")`.as('cost'),
           ...keys.map((k) => sql.ref(`o.${k}`).as(`f_${k}`))])
-        .where((eb) => orders(eb as ExpressionBuilder<any, any>))
+        .where((eb) => orders(configuredBuilder(eb)))
         .where('o.zgloData', '>=', midnight(w.from, w)).where('o.zgloData', '<', midnight(w.until, w))
         .$if(excludedStatuses.length > 0, (qb) => qb.where('o.status', 'not in', [...excludedStatuses]))
         .groupBy([sql`o."pojazdId"`, ...keys.map((k) => sql.ref(`o.${k}`))])
@@ -128,7 +129,7 @@ export function cockpitRepository(db: Kysely<DB>) {
      */
     async ordersInStatus(orders: RowFilter, status: number, page: { offset: number; limit: number }) {
       const inStatus = db.selectFrom('v_order as o')
-        .where((eb) => orders(eb as ExpressionBuilder<any, any>))
+        .where((eb) => orders(configuredBuilder(eb)))
         .where('o.status', '=', status);
       const [rows, counted] = await Promise.all([
         inStatus.selectAll('o')

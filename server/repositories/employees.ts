@@ -6,7 +6,8 @@
  */
 import fp from 'fastify-plugin';
 import type { EmployeeCreateRequest } from '../../runtime/core/generated/api.ts';
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { configuredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
 import type { VehicleScope } from './vehicle-state.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
@@ -30,13 +31,13 @@ export function employeesRepository(db: Kysely<DB>) {
       const like = containing(text.trim());
       let q = db.selectFrom('v_employee')
         .select(['pracId', 'nazwisko', 'imie', 'nrPrac', 'kodStan', 'email', 'telefonKom', 'jednId', 'jednNazwa', 'mpk', ...STRU])
-        .where((eb: ExpressionBuilder<any, any>) => scope(eb))
-        .where((eb: ExpressionBuilder<any, any>) => eb.or([
+        .where((eb) => scope(configuredBuilder(eb)))
+        .where((eb) => eb.or([
           eb('nazwisko', 'ilike', like), eb('imie', 'ilike', like), eb('nrPrac', 'ilike', like),
           eb(sql`"nazwisko" || ' ' || "imie"`, 'ilike', like),
         ]));
       if (pojazdId !== undefined) {
-        q = q.where('klientSymbol', '=', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('car').select('klientSymbol').where('pojazdId', '=', pojazdId));
+        q = q.where('klientSymbol', '=', (eb) => eb.selectFrom('car').select('klientSymbol').where('pojazdId', '=', pojazdId));
       }
       return q.orderBy('nazwisko').orderBy('imie').orderBy('pracId').limit(SUGGESTIONS).execute();
     },
@@ -49,7 +50,7 @@ export function employeesRepository(db: Kysely<DB>) {
     async create(input: EmployeeInput, unitScope: VehicleScope, record?: (trx: Transaction<DB>, created: Record<string, unknown> & { pracId: number }) => Promise<unknown>): Promise<{ pracId: number }> {
       return db.transaction().execute(async (trx) => {
         const unit = await trx.selectFrom('v_unit').select(['jednId', 'klientSymbol'])
-          .where('jednId', '=', input.jednId).where((eb: ExpressionBuilder<any, any>) => unitScope(eb)).executeTakeFirst();
+          .where('jednId', '=', input.jednId).where((eb) => unitScope(configuredBuilder(eb))).executeTakeFirst();
         // a unit outside any client cannot hold an employee (employee.klient is required)
         if (!unit || unit.klientSymbol === null) throw new RuleViolation(400, 'jednId', 'employee:errors.unknownUnit');
         const path: string[] = [];

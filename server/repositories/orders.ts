@@ -6,25 +6,26 @@
  * service opens one transaction per write and passes it down.
  */
 import fp from 'fastify-plugin';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
-import { byConfiguration } from '../db/configured-tables.ts';
+import { byConfiguration, configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';
 
 export type Db = Kysely<DB>;
 /** A WHERE expression limiting rows to the caller's scope (resources/scope.ts scopeExpression). */
-export type Scope = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+export type Scope = (eb: ConfiguredBuilder) => Expression<SqlBool>;
 
 export const POSITION_FIELDS = [
   'pozId', 'autId', 'uslRodzaj', 'rodzaj', 'czynnoscTyp', 'nrKatalog', 'tresc', 'typk', 'ilosc', 'cena',
   'rabatProc', 'ogNetto', 'markaOp', 'rozmiarOp', 'stanBieznika', 'autOk',
 ] as const;
 
-export type PositionRow = Record<(typeof POSITION_FIELDS)[number], any>;
+export type PositionRow = Pick<Selectable<DB['order_position']>, (typeof POSITION_FIELDS)[number]>;
 export type PositionValues = Partial<Omit<PositionRow, 'pozId' | 'autId'>>;
 
 /** The columns of service_order the rules and the writes need. */
 const ORDER_STATE = ['autId', 'autTyp', 'autNr', 'status', 'pricingConfirmed', 'cenaWidoczna', 'stacjaSerw', 'klientSymbol', 'pojazdId'] as const;
-export interface OrderState {
+/** A type, not an interface: the rules read it as a record (Record<string, unknown>). */
+export type OrderState = {
   autId: number;
   autTyp: number;
   autNr: string | null;
@@ -34,7 +35,7 @@ export interface OrderState {
   stacjaSerw: string | null;
   klientSymbol: string;
   pojazdId: number;
-}
+};
 
 export function ordersRepository() {
 
@@ -45,7 +46,7 @@ export function ordersRepository() {
         .leftJoin('employee as e', 'e.pracId', 'c.pracId')
         .select(['c.pojazdId', 'c.rejestr', 'c.klientSymbol', 'c.stacjaSerw', 'c.pracId', 'c.markaOpis', 'c.modelOpis', 'e.stru1',
           sql<string | null>`nullif(btrim(coalesce(e."imie", '') || ' ' || coalesce(e."nazwisko", '')), '')`.as('uzytkPojazdu')])
-        .where((eb) => scope(eb));
+        .where((eb) => scope(configuredBuilder(eb)));
       query = 'pojazdId' in by ? query.where('c.pojazdId', '=', by.pojazdId) : query.where('c.rejestr', '=', by.rejestr.toUpperCase());
       return (await query.executeTakeFirst()) as
         | { pojazdId: number; rejestr: string; klientSymbol: string; stacjaSerw: string | null; pracId: number | null; markaOpis: string | null; modelOpis: string | null; stru1: string | null; uzytkPojazdu: string | null }
@@ -84,7 +85,7 @@ export function ordersRepository() {
 
     /** The state of an order the caller may see; `lock` holds the row until the transaction ends. */
     async orderState(conn: Db, autId: number, scope: Scope, lock = false): Promise<OrderState | undefined> {
-      let query = conn.selectFrom('service_order').select([...ORDER_STATE]).where('autId', '=', autId).where((eb) => scope(eb));
+      let query = conn.selectFrom('service_order').select([...ORDER_STATE]).where('autId', '=', autId).where((eb) => scope(configuredBuilder(eb)));
       if (lock) query = query.forUpdate();
       return (await query.executeTakeFirst()) as OrderState | undefined;
     },
@@ -92,7 +93,7 @@ export function ordersRepository() {
     /** The order as its list row (v_order: status text, intervention name, flags), within the caller's scope. */
     async orderRow(conn: Db, autId: number, scope: Scope, columns: readonly string[]) {
       return conn.selectFrom('v_order').select(columns.map((c) => sql.ref(c).as(c)))
-        .where('autId', '=', autId).where((eb) => scope(eb)).executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
+        .where('autId', '=', autId).where((eb) => scope(configuredBuilder(eb))).executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
     },
 
     async positions(conn: Db, autId: number): Promise<PositionRow[]> {
@@ -133,7 +134,7 @@ export function ordersRepository() {
 
     /** Some fields of an order as stored (the trail's before and after of an edit). */
     async orderFields(conn: Db, autId: number, fields: readonly string[]): Promise<Record<string, unknown>> {
-      return (await byConfiguration(conn).selectFrom('service_order').select(fields.map((f) => sql.ref(f).as(f)) as any)
+      return (await byConfiguration(conn).selectFrom('service_order').select(fields.map((f) => sql.ref(f).as(f)))
         .where('autId', '=', autId).executeTakeFirst() ?? {}) as Record<string, unknown>;
     },
 
@@ -184,7 +185,7 @@ export function ordersRepository() {
     /** Vehicles whose registration starts with `prefix` (upper case), within the caller's scope. */
     async carHints(conn: Db, prefix: string, scope: Scope, limit: number) {
       return conn.selectFrom('car').select(['pojazdId', 'rejestr', 'marka', 'markaOpis', 'modelOpis', 'aktStanLicz', 'stacjaSerw'])
-        .where('rejestr', 'like', `${escapeLike(prefix)}%`).where((eb) => scope(eb)).orderBy('rejestr').orderBy('pojazdId').limit(limit).execute();
+        .where('rejestr', 'like', `${escapeLike(prefix)}%`).where((eb) => scope(configuredBuilder(eb))).orderBy('rejestr').orderBy('pojazdId').limit(limit).execute();
     },
 
     /** Companies whose name or short name contains `text` (upper-cased), optionally of some kinds (SERWIS …). */

@@ -11,6 +11,8 @@ import { readEmailConfig, type EmailConfig } from '../mail/mailer.ts';
 
 export type SavedKind = 'filter' | 'view';
 const TABLES = { filter: 'user_table_filter', view: 'user_table_view' } as const;
+/** A row of either table, its value in filterModel or columnOrder. */
+type SavedRow = { id: number; name: string; tablename: string } & Record<string, unknown>;
 
 export interface SavedSetting {
   id: number;
@@ -29,7 +31,7 @@ export class NameTakenError extends Error {
 
 export function settingsRepository(db: Kysely<DB>) {
   const valueColumn = (kind: SavedKind) => (kind === 'filter' ? 'filterModel' : 'columnOrder');
-  const toSetting = (kind: SavedKind, row: Record<string, any>): SavedSetting =>
+  const toSetting = (kind: SavedKind, row: SavedRow): SavedSetting =>
     ({ id: row.id, name: row.name, tablename: row.tablename, value: row[valueColumn(kind)] });
   // the two tables have the same shape but for the value's column
 

@@ -5,12 +5,13 @@
  * under it. The caller's row scope comes in as a filter on the car table (the route builds it
  * from schemas/resources/car.json, resources/scope.ts): a vehicle outside it is absent.
  */
-import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
+import { configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
 import { absent, RuleViolation } from './write-rules.ts';
 
 /** The caller's row scope as a WHERE on table `car` (its columns klientSymbol, pojazdId, stacjaSerw). */
-export type VehicleScope = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+export type VehicleScope = (eb: ConfiguredBuilder) => Expression<SqlBool>;
 
 /** Spec §5 "Numbers: 0 to 999999999". */
 export const MAX_READING = 999_999_999;
@@ -20,7 +21,7 @@ export async function lockVehicle(trx: Transaction<DB>, pojazdId: number, scope:
     .select(['pojazdId', 'klientSymbol', 'stacjaSerw', 'pracId', 'rejestr', 'nrPodw', 'rokProd', 'markaOpis', 'modelOpis',
       'aktStanLicz', 'aktDataLicz', 'czyWydany'])
     .where('pojazdId', '=', pojazdId)
-    .where((eb) => scope(eb as ExpressionBuilder<any, any>))
+    .where((eb) => scope(configuredBuilder(eb)))
     .forUpdate()
     .executeTakeFirst();
   if (!car) throw absent();

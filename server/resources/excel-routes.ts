@@ -17,7 +17,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/sessions.ts';
-import type { ResourceDecl } from '../config/bundle.ts';
+import type { EntitySchema, ResourceDecl } from '../config/bundle.ts';
 import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
 import { formatKindFor } from '../../runtime/core/format-kind.ts';
 import { timeZoneOf } from '../config/locale.ts';
@@ -81,7 +81,7 @@ export default async function excelRoutes(app: FastifyInstance) {
 
   /** The visible columns of the request, checked against the entity: an unknown field is a 400 naming it. */
   const columnsOf = (resource: ResourceDecl, body: ExcelExportRequest): ExportColumn[] => {
-    const properties: Record<string, any> = app.config.bundle.schemas[resource.entity]?.properties ?? {};
+    const properties: Record<string, EntitySchema> = app.config.bundle.schemas[resource.entity]?.properties ?? {};
     const { fieldNames, columnNames, columnFormats = [], valueLabels = [] } = body;
     if (columnNames.length !== fieldNames.length) {
       const message = t('errors:excel.columnMismatch');

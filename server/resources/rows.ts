@@ -2,18 +2,19 @@
  * Rows leave the server in the shapes their entity schema promises: dates as 'YYYY-MM-DD',
  * date-times as ISO strings, numerics as numbers (drivers return numeric and bigint as text).
  */
+import type { EntitySchema } from '../config/bundle.ts';
 
 /** How one column's value is written out, worked out once per entity schema (every block reads its rows through it). */
 type Convert = (value: unknown) => unknown;
-const converters = new WeakMap<Record<string, any>, Map<string, Convert>>();
+const converters = new WeakMap<EntitySchema, Map<string, Convert>>();
 
-function converterOf(entity: Record<string, any>, key: string): Convert {
+function converterOf(entity: EntitySchema, key: string): Convert {
   let perEntity = converters.get(entity);
   if (!perEntity) converters.set(entity, (perEntity = new Map()));
   let convert = perEntity.get(key);
   if (!convert) {
-    const schema = entity.properties?.[key] ?? {};
-    const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const schema: EntitySchema = entity.properties?.[key] ?? {};
+    const types: (string | undefined)[] = Array.isArray(schema.type) ? schema.type : [schema.type];
     const numeric = types.includes('number') || types.includes('integer');
     const isDate = schema.format === 'date';
     convert = (value) => {
@@ -28,7 +29,7 @@ function converterOf(entity: Record<string, any>, key: string): Convert {
   return convert;
 }
 
-export function normaliseRow(row: Record<string, unknown>, entity: Record<string, any>): Record<string, unknown> {
+export function normaliseRow(row: Record<string, unknown>, entity: EntitySchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in row) out[key] = converterOf(entity, key)(row[key]);
   return out;

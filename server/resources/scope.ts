@@ -7,7 +7,8 @@
  * caller would see its parent row in the parent resource. The parents are looked up by name in the
  * bundle's resources, which every call is given: this module keeps no state of its own.
  */
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { ConfiguredBuilder } from '../db/configured-tables.ts';
 import type { ResourceDecl, RowScope } from '../config/bundle.ts';
 import type { Session } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
@@ -60,12 +61,12 @@ export function scopeOf(resources: Resources, resource: ResourceDecl, session: S
 }
 
 /** A WHERE expression limiting rows to the caller's scope. A missing session value matches nothing. */
-export function scopeExpression(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
+export function scopeExpression(eb: ConfiguredBuilder, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
   return scopeWhere(eb, resources, resource, session, forbidden);
 }
 
 /** `qualifier` names the table the scope columns belong to (the parent inside a parent-scope subquery). */
-function scopeWhere(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string, qualifier?: string): Expression<SqlBool> {
+function scopeWhere(eb: ConfiguredBuilder, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string, qualifier?: string): Expression<SqlBool> {
   const scope = scopeOf(resources, resource, session, forbidden);
   const column = (kind: ScopeKind) => {
     const name = scopeColumnName(resource, kind);
@@ -110,7 +111,7 @@ function clientScope(session: Session, equals: (symbol: string | null) => Expres
  * parent the caller's role may read. The parent's scope columns are qualified with the subquery's
  * alias, so they can never silently resolve to a column of the child's view.
  */
-function parentScopeExpression(eb: ExpressionBuilder<any, any>, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
+function parentScopeExpression(eb: ConfiguredBuilder, resources: Resources, resource: ResourceDecl, session: Session, forbidden: string): Expression<SqlBool> {
   const { typeColumn, idColumn } = resource.parentScope!;
   const branches: Expression<SqlBool>[] = [];
   for (const [type, parent] of Object.entries(parentsOf(resource, resources))) {

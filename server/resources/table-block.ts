@@ -16,11 +16,12 @@
  *   but only in the index.
  * - **offset** — the first pages, and any order keyset cannot continue.
  */
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectExpression } from 'kysely';
+import type { ConfiguredSelect, ConfiguredTables } from '../db/configured-tables.ts';
 import { asText } from './table-cursor.ts';
 import { orderBy, type SortKey } from './table-query.ts';
 
-type Query = SelectQueryBuilder<any, any, any>;
+type Query = ConfiguredSelect;
 
 /** Up to this OFFSET the rows are read directly; deeper, keys first (see `deferred`). */
 export const DIRECT_OFFSET = 1000;
@@ -37,7 +38,7 @@ export interface BlockRequest {
   /** FROM the view, WHERE scope and filter; nothing selected, no order. */
   base: Query;
   /** The visible columns. */
-  selection: readonly any[];
+  selection: readonly SelectExpression<ConfiguredTables, string>[];
   /** The full order, key last (`sortKeys`). */
   keys: readonly SortKey[];
   offset: number;

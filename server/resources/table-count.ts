@@ -5,8 +5,8 @@
  * index covers scope and filter); beyond the cap the answer is the planner's estimate for the same
  * scoped, filtered query (EXPLAIN, which PGlite answers too), marked `estimated`.
  */
-import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { ConfiguredTables } from '../db/configured-tables.ts';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import type { ConfiguredSelect, ConfiguredTables } from '../db/configured-tables.ts';
 
 export interface RowCount {
   count: number;
@@ -14,7 +14,7 @@ export interface RowCount {
 }
 
 /** `base`: FROM the view, WHERE scope and filter; nothing selected. */
-export async function countRows(db: Kysely<ConfiguredTables>, base: SelectQueryBuilder<any, any, any>, cap: number): Promise<RowCount> {
+export async function countRows(db: Kysely<ConfiguredTables>, base: ConfiguredSelect, cap: number): Promise<RowCount> {
   const capped = base.select(sql`1`.as('one')).limit(cap + 1);
   const row = await db.selectFrom(capped.as('capped')).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const exact = Number(row.n);
@@ -24,7 +24,7 @@ export async function countRows(db: Kysely<ConfiguredTables>, base: SelectQueryB
 }
 
 /** The planner's row estimate for the query, from `EXPLAIN (FORMAT JSON)`; parameters stay bound. */
-export async function plannerEstimate(db: Kysely<ConfiguredTables>, base: SelectQueryBuilder<any, any, any>): Promise<number> {
+export async function plannerEstimate(db: Kysely<ConfiguredTables>, base: ConfiguredSelect): Promise<number> {
   const query = base.select(sql`1`.as('one')).compile();
   const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
   const cell = Object.values(result.rows[0] ?? {})[0];

@@ -63,7 +63,7 @@ async function plan(db: Kysely<ConfiguredTables>, c: Case): Promise<PlanNode> {
     db
       .selectFrom(c.resource.source)
       .where((eb) => scopeExpression(eb, bundle.resources, c.resource, session, 'forbidden'))
-      .select(Object.keys(entity.properties).map((p) => sql.ref(p).as(p))),
+      .select(Object.keys(entity.properties ?? {}).map((p) => sql.ref(p).as(p))),
     sortKeys(columns, [{ colId: c.field, sort: c.dir }], c.resource.key),
   )
     .limit(30)

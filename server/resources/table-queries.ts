@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
-import type { ResourceDecl } from '../config/bundle.ts';
+import type { EntitySchema, ResourceDecl } from '../config/bundle.ts';
 import type { RowParams, TablePage } from '../../runtime/core/generated/api.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { ErrorMapper } from '../plugins/errors.ts';
@@ -65,13 +65,14 @@ function createTableQueries(app: FastifyInstance) {
   const extensions = new Map<string, RowExtension>();
 
   /** The columns a block reads: every entity property, or only those a caller needs (an export's columns). */
-  const selection = (name: string, entity: Record<string, any>, fields?: readonly string[]) => {
+  const selection = (name: string, entity: EntitySchema, fields?: readonly string[]) => {
     // a colour field of a reminder rule is computed from the rule, never read as stored (server/reminders/colors.ts)
     const { bundle } = app.config;
     const computed = colorColumns(bundle.screens.reminders as unknown as RemindersFile | undefined, name, dayIn(app.clock(), timeZoneOf(bundle.config)));
-    const wanted = [...(fields ?? Object.keys(entity.properties)), ...(extensions.get(name)?.needs ?? [])];
+    const properties = entity.properties ?? {};
+    const wanted = [...(fields ?? Object.keys(properties)), ...(extensions.get(name)?.needs ?? [])];
     return [...new Set(wanted)]
-      .filter((p) => Object.hasOwn(entity.properties, p) && entity.properties[p]?.['x-computed'] !== true)
+      .filter((p) => Object.hasOwn(properties, p) && properties[p]?.['x-computed'] !== true)
       .map((p) => (computed.get(p) ?? sql.ref(p)).as(p));
   };
   /** Fills the computed fields of a resource's rows, when an extension is registered for it. */
@@ -86,7 +87,7 @@ function createTableQueries(app: FastifyInstance) {
    * takes a whole number in the range of PostgreSQL's integer (also written as digits); a text
    * column takes text. Anything else is a 400 naming the request field, never a database error.
    */
-  const columnValue = (entity: Record<string, any>, column: string, value: string | number, field: string): string | number => {
+  const columnValue = (entity: EntitySchema, column: string, value: string | number, field: string): string | number => {
     const type = entity.properties?.[column]?.type;
     const types: unknown[] = Array.isArray(type) ? type : [type];
     const bad = () => {
@@ -103,10 +104,9 @@ function createTableQueries(app: FastifyInstance) {
     return text;
   };
 
-  const baseQuery = (resources: Resources, resource: ResourceDecl, entity: Record<string, any>, columns: Columns, session: Session, params: Partial<RowParams>) => {
+  const baseQuery = (resources: Resources, resource: ResourceDecl, entity: EntitySchema, columns: Columns, session: Session, params: Partial<RowParams>) => {
     let q = db.selectFrom(resource.source).where((eb) => scopeExpression(eb, resources, resource, session, t('errors:forbidden')));
-    const filter = (eb: any) => filterExpression(eb, columns, params.filterModel);
-    q = q.where((eb) => filter(eb) ?? sql<boolean>`true`);
+    q = q.where((eb) => filterExpression(eb, columns, params.filterModel) ?? sql<boolean>`true`);
     if (params.srcId !== undefined && params.srcId !== null && params.srcId !== '') {
       if (!resource.srcColumn) throw new HttpError(400, t('errors:badRequest'), { code: 'NO_SRC' });
       q = q.where(sql.ref(resource.srcColumn), '=', columnValue(entity, resource.srcColumn, params.srcId, 'srcId'));
@@ -186,7 +186,7 @@ function createTableQueries(app: FastifyInstance) {
 
   async function byId(name: string, session: Session, id: string) {
     const { resources, resource, entity } = resolve(name);
-    const keyType = entity.properties[resource.key]?.type;
+    const keyType = entity.properties?.[resource.key]?.type;
     const isInteger = keyType === 'integer' || (Array.isArray(keyType) && keyType.includes('integer'));
     if (isInteger && !/^\d{1,15}$/.test(id)) throw new HttpError(404, t('errors:notFound'));
     const row = await db

@@ -30,7 +30,8 @@
  *   column in the direction of the last sort column, so that consecutive blocks neither repeat
  *   nor skip rows and one (column, key) index serves both directions.
  */
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { ConfiguredBuilder } from '../db/configured-tables.ts';
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
 export interface ColumnInfo {
@@ -118,7 +119,7 @@ function kindOf(property: Record<string, unknown>): ColumnKind | undefined {
 // ---------------------------------------------------------------------------------------------
 // Filters
 
-type EB = ExpressionBuilder<any, any>;
+type EB = ConfiguredBuilder;
 type Bool = Expression<SqlBool>;
 type Condition = Record<string, unknown>;
 
@@ -130,7 +131,7 @@ const BOOLEAN_TEXT_TYPES = new Set(['equals', 'notEqual', 'blank', 'notBlank']);
 const MAX_CONDITIONS = 10;
 
 /** A WHERE expression for the filter model (AND across columns); undefined when the model is empty. */
-export function filterExpression(eb: ExpressionBuilder<any, any>, columns: Columns, filterModel: unknown): Expression<SqlBool> | undefined {
+export function filterExpression(eb: ConfiguredBuilder, columns: Columns, filterModel: unknown): Expression<SqlBool> | undefined {
   if (filterModel === undefined || filterModel === null) return undefined;
   if (!isPlainObject(filterModel)) throw new TableQueryError('badFilterValue', 'filterModel');
   const parts: Bool[] = [];
@@ -437,17 +438,17 @@ export function sortKeys(columns: Columns, sortModel: unknown, key: string): Sor
  * defaults, written out so the order is the same on any backend and a plain btree index serves
  * it). `reversed` inverts every term, NULL placement included: the same rows from the other end.
  */
-export function orderBy<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, keys: readonly SortKey[], reversed = false): QB {
-  let out: SelectQueryBuilder<any, any, any> = qb;
+export function orderBy<D, T extends keyof D, O>(qb: SelectQueryBuilder<D, T, O>, keys: readonly SortKey[], reversed = false): SelectQueryBuilder<D, T, O> {
+  let out = qb;
   for (const k of keys) {
     const asc = (k.dir === 'asc') !== reversed;
     out = out.orderBy(sql.ref(k.name), (ob) => (asc ? ob.asc().nullsLast() : ob.desc().nullsFirst()));
   }
-  return out as QB;
+  return out;
 }
 
 /** ORDER BY for the sort model then the key (see `sortKeys`). */
-export function applySort<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, columns: Columns, sortModel: unknown, key: string): QB {
+export function applySort<D, T extends keyof D, O>(qb: SelectQueryBuilder<D, T, O>, columns: Columns, sortModel: unknown, key: string): SelectQueryBuilder<D, T, O> {
   return orderBy(qb, sortKeys(columns, sortModel, key));
 }
 

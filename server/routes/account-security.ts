@@ -14,7 +14,7 @@ import { describeUserAgent } from '../auth/session-device.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyPassword } from '../auth/password.ts';
-import { clientAddress, secondFactorRequired } from '../auth/complete-sign-in.ts';
+import { clientAddress, secondFactorRequired, type SignInAccount } from '../auth/complete-sign-in.ts';
 import { registrationOptions, relyingPartyOf, verifiedRegistration } from '../auth/webauthn.ts';
 import { actorOf, recordChange } from '../audit/index.ts';
 import { failureRecorder, recordSessionEnd } from '../audit/sign-in.ts';
@@ -22,6 +22,7 @@ import { revokeSession } from '../auth/sessions.ts';
 import { HttpError } from '../http-error.ts';
 import { DEFAULT_SESSION_LIFETIME, signedInWithin } from '../auth/sessions.ts';
 import { sessionLifetimeOf } from '../config/security.ts';
+import type { LoginOutcome } from '../repositories/login-history.ts';
 import type { Lockout } from '../repositories/users.ts';
 
 const RESOURCE = 'security';
@@ -29,7 +30,7 @@ const idPattern = '^[1-9][0-9]{0,8}$';
 const sessionIdPattern = '^[A-Za-z0-9_-]{22}$';
 
 export default async function accountSecurityRoutes(app: FastifyInstance) {
-  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v as any);
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
   const store = app.secondFactor.store;
   const op = (action: string, summary: string) => ({ resource: RESOURCE, action, summary });
   const errorResponse = { $ref: 'error-response#' };
@@ -97,7 +98,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
    * counts towards the sign-in lock-out of the login for this address, like a wrong password at
    * sign-in, so a stolen session cannot guess it; while locked, refused with 429.
    */
-  async function confirmIdentity(request: FastifyRequest, user: any, password: string, code?: string) {
+  async function confirmIdentity(request: FastifyRequest, user: Pick<SignInAccount, 'id' | 'login' | 'passwordHash'>, password: string, code?: string) {
     const address = clientAddress(request);
     const minutes = await app.users.lockedMinutes(user.login, address);
     if (minutes > 0) throw new HttpError(429, t('login:errors.locked', { minutes }), { code: 'LOCKED' });
@@ -111,7 +112,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     if (code !== undefined && !(await store.checkTotp(user.id, code.replace(/\s/g, '')))) throw await fail('code', 'security:errors.codeInvalid');
   }
 
-  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END' | 'UNLOCK', outcome: any) =>
+  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END' | 'UNLOCK', outcome: LoginOutcome) =>
     app.loginHistory.record({ login: user.login, rola: user.rola, event, outcome, success: true });
 
   app.get('/api/account/security', {

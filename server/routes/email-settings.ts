@@ -15,8 +15,12 @@ const EMAIL_FIELDS = ['smtpHost', 'smtpPort', 'smtpUser', 'smtpPassword', 'smtpE
 type Body = Omit<EmailConfig, 'smtpHost' | 'smtpUser' | 'smtpPassword' | 'smtpEmail'> & { smtpHost: string; smtpUser: string; smtpPassword: string; smtpEmail: string };
 type TestResult = 'OK' | 'WRONG_HOST' | 'WRONG_PORT' | 'WRONG_PASSWORD' | 'WRONG_USERNAME' | 'UNKNOWN_ERROR';
 
+/** What nodemailer's errors (and the system errors they wrap) may carry. */
+interface MailError { code?: unknown; errno?: unknown; cause?: { code?: unknown } | null; message?: unknown; responseCode?: unknown }
+
 /** nodemailer's error codes, as the spec's test results. */
-export function testResultOf(error: any): TestResult {
+export function testResultOf(thrown: unknown): TestResult {
+  const error: MailError | undefined = typeof thrown === 'object' && thrown !== null ? thrown : undefined;
   const code = String(error?.code ?? '');
   // nodemailer wraps the system error; its text names it (ECONNREFUSED, ENOTFOUND …)
   const reason = [code, error?.errno, error?.cause?.code, error?.message].join(' ');

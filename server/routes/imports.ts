@@ -11,6 +11,8 @@
 import { PassThrough, type Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 import ExcelJS from 'exceljs';
 import { streamedSignature } from '../attachments/streamed-signature.ts';
 import { contentDisposition } from '../downloads/reply.ts';
@@ -72,7 +74,7 @@ export default async function importRoutes(app: FastifyInstance) {
     return integrationOf(request) ? query.where('actor', '=', actorOf(request)) : query;
   };
 
-  const runAnswer = async (row: any, withErrors = true) => {
+  const runAnswer = async (row: Selectable<DB['import_run']>, withErrors = true) => {
     const errors = withErrors
       ? await app.db.selectFrom('import_error').select(['rowNo', 'column', 'message', 'cells']).where('runId', '=', row.id).orderBy('rowNo').orderBy('seq').limit(ERRORS_SHOWN).execute()
       : [];

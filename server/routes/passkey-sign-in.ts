@@ -19,7 +19,7 @@ import { failureRecorder, recordSignInFailureAlone } from '../audit/sign-in.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { passwordSignInRefused } from '../auth/sso/settings.ts';
-import { clientAddress, completeSignIn } from '../auth/complete-sign-in.ts';
+import { clientAddress, completeSignIn, type SignInVehicle } from '../auth/complete-sign-in.ts';
 import { challengeOf, discoverableAuthenticationOptions, relyingPartyOf, userHandleMatches, verifiedAssertion } from '../auth/webauthn.ts';
 import { accountRolesFor } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
@@ -34,7 +34,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const isoDate = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
 export default async function passkeySignInRoutes(app: FastifyInstance) {
-  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v as any);
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
   const store = app.secondFactor.store;
   const lockout = () => app.config.bundle.app.security.lockout as Lockout;
   const errorResponse = { $ref: 'error-response#' };
@@ -115,7 +115,7 @@ export default async function passkeySignInRoutes(app: FastifyInstance) {
       if (user.pwdDo && isoDate(user.pwdDo)! < today()) return refuse('userManagement.warnings.passwordExpired', t('login:errors.passwordExpired'), 'PASSWORD_EXPIRED');
       const choice = { role: flow.role as Choice['role'], rejestr: flow.rejestr, vin: flow.vin };
       if (!accountRolesFor(app.config.bundle.app, choice.role).includes(user.rola)) return refuse('ROLE_MISMATCH', t('login:passkey.errors.role'), 'BAD_CREDENTIALS');
-      let vehicle: any = null;
+      let vehicle: SignInVehicle | null | undefined = null;
       if (choice.role === 'USER' || choice.role === 'ADVISOR') {
         vehicle = await app.users.vehicleFor(choice, user);
         if (!vehicle) {

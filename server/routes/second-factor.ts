@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { clientAddress, completeSignIn } from '../auth/complete-sign-in.ts';
+import { clientAddress, completeSignIn, type SignInAccount } from '../auth/complete-sign-in.ts';
 import { authenticationOptions, relyingPartyOf, verifiedAssertion } from '../auth/webauthn.ts';
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';
@@ -17,7 +17,7 @@ import type { Lockout } from '../repositories/users.ts';
 import { failureRecorder, recordSignInFailureAlone, type SignInMethod } from '../audit/sign-in.ts';
 
 export default async function secondFactorRoutes(app: FastifyInstance) {
-  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v as any);
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
   const store = app.secondFactor.store;
   const lockout = () => app.config.bundle.app.security.lockout as Lockout;
   const errorResponse = { $ref: 'error-response#' };
@@ -48,7 +48,7 @@ export default async function secondFactorRoutes(app: FastifyInstance) {
   }
 
   /** The ticket spent, the vehicle of the password step, and the session made. */
-  async function finish(request: FastifyRequest, ticket: string, row: { pojazdId: number | null }, user: any, method: SignInMethod) {
+  async function finish(request: FastifyRequest, ticket: string, row: { pojazdId: number | null }, user: SignInAccount, method: SignInMethod) {
     if (!(await store.spendTicket(ticket))) throw new HttpError(401, t('security:errors.ticketExpired'), { code: 'TICKET_EXPIRED' });
     const vehicle = row.pojazdId === null ? null
       : await app.db.selectFrom('car').select(['pojazdId', 'rejestr', 'marka', 'aktStanLicz']).where('pojazdId', '=', row.pojazdId).executeTakeFirst();

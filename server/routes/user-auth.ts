@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { verifyPassword } from '../auth/password.ts';
 import { passwordSignInRefused } from '../auth/sso/settings.ts';
-import { completeSignIn, secondFactorRequired, userDetails } from '../auth/complete-sign-in.ts';
+import { completeSignIn, secondFactorRequired, userDetails, type SignInVehicle } from '../auth/complete-sign-in.ts';
 import { accountRolesFor, resetLink, sessionConfig } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';
@@ -36,7 +36,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const isoDate = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
 export default async function userAuthRoutes(app: FastifyInstance) {
-  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v as any);
+  const t = (k: string, v?: Record<string, unknown>) => app.config.t(k, v);
 
   const lockout = () => app.config.bundle.app.security.lockout as Lockout;
 
@@ -90,7 +90,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         return refuse('userManagement.warnings.passwordExpired', t('login:errors.passwordExpired'), 'PASSWORD_EXPIRED');
       }
 
-      let vehicle: any = null;
+      let vehicle: SignInVehicle | null | undefined = null;
       if (body.role === 'USER' || body.role === 'ADVISOR') {
         vehicle = await app.users.vehicleFor(body, user);
         // a vehicle that does not fit answers like a wrong password: anything else would confirm the password

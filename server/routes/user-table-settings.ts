@@ -11,7 +11,9 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { NameTakenError, type SavedKind, type SavedSetting } from '../repositories/settings.ts';
-import type { Bundle, Screen } from '../config/bundle.ts';
+import type { TableFile } from '../../runtime/core/generated/meta.ts';
+import type { Bundle } from '../config/bundle.ts';
+import { fileOfType } from '../config/screen-files.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
@@ -29,13 +31,13 @@ interface ViewBody {
 }
 
 /** The table screen a saved setting belongs to: the screen whose stateKey it names. */
-export function tableScreenByStateKey(bundle: Bundle, stateKey: string): Screen | undefined {
-  return Object.values(bundle.screens).find((s) => s.type === 'table' && s.stateKey === stateKey);
+export function tableScreenByStateKey(bundle: Bundle, stateKey: string): TableFile | undefined {
+  return Object.values(bundle.screens).map((s) => fileOfType(s, 'table')).find((s) => s !== undefined && s.stateKey === stateKey);
 }
 
 /** Column id → entity field of a table screen (a column may show another field than its id). */
-function columnFields(screen: Screen): Map<string, string> {
-  return new Map((screen.columns as { id: string; field?: string }[]).map((c) => [c.id, c.field ?? c.id]));
+function columnFields(screen: TableFile): Map<string, string> {
+  return new Map(screen.columns.map((c) => [c.id, c.field ?? c.id]));
 }
 
 export default async function userTableSettingsRoutes(app: FastifyInstance) {
@@ -59,7 +61,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
   };
 
   /** The filter model, checked against the table's columns and compiled once on its resource. */
-  const checkedFilterModel = (screen: Screen, raw: unknown): Record<string, unknown> => {
+  const checkedFilterModel = (screen: TableFile, raw: unknown): Record<string, unknown> => {
     const model = parsed(raw, 'filterModel');
     if (typeof model !== 'object' || model === null || Array.isArray(model)) throw badField('filterModel', t('errors:table.badFilterValue', { field: 'filterModel' }));
     const fields = columnFields(screen);
@@ -76,7 +78,7 @@ export default async function userTableSettingsRoutes(app: FastifyInstance) {
     return model as Record<string, unknown>;
   };
 
-  const checkedColumnOrder = (screen: Screen, raw: unknown): string[] => {
+  const checkedColumnOrder = (screen: TableFile, raw: unknown): string[] => {
     const order = parsed(raw, 'columnorder');
     if (!Array.isArray(order) || order.some((c) => typeof c !== 'string')) throw badField('columnorder', t('validation:type'));
     if (order.length === 0) throw badField('columnorder', t('table:saved.emptyView'));

@@ -7,7 +7,7 @@
  * this module only knows the shape of the rules (server/config/bundle.ts ResourceRules) and asks
  * runtime/core's condition evaluator, the same one the browser uses for the same conditions.
  */
-import type { ConditionContext, ConditionEvaluator, Role } from '../../runtime/core/conditions.ts';
+import { asCondition, type ConditionContext, type ConditionEvaluator, type Role } from '../../runtime/core/conditions.ts';
 import type { Session } from '../auth/session.ts';
 import type { ResourceRules, TransitionDecl } from '../config/bundle.ts';
 
@@ -102,13 +102,13 @@ export class OrderRules {
   /** The fields of `fields` the caller may not set on this record (empty: all allowed). */
   forbiddenFields(caller: RuleCaller, record: Record<string, unknown>, fields: readonly string[], mode: 'create' | 'edit'): string[] {
     const editable = this.rules.editableWhen ?? {};
-    return fields.filter((f) => f in editable && !this.conditions.matches(editable[f] as any, this.context(caller, record, mode)));
+    return fields.filter((f) => f in editable && !this.conditions.matches(asCondition(editable[f]), this.context(caller, record, mode)));
   }
 
   /** Whether the caller may set each field named in editableWhen on this record (for the details screen). */
   editableMap(caller: RuleCaller, record: Record<string, unknown>): Record<string, boolean> {
     const editable = this.rules.editableWhen ?? {};
-    return Object.fromEntries(Object.keys(editable).map((f) => [f, this.conditions.matches(editable[f] as any, this.context(caller, record, 'edit'))]));
+    return Object.fromEntries(Object.keys(editable).map((f) => [f, this.conditions.matches(asCondition(editable[f]), this.context(caller, record, 'edit'))]));
   }
 
   /** The fields of the record on which hiding `part` depends (recordFieldsRead), or null when it cannot be told. */
@@ -120,7 +120,7 @@ export class OrderRules {
   /** Whether the server leaves `part` ("positions.cena", "totals") out of its answer about this record. */
   isHidden(caller: RuleCaller, record: Record<string, unknown>, part: string): boolean {
     const condition = this.rules.hiddenWhen?.[part];
-    return condition !== undefined && this.conditions.matches(condition as any, this.context(caller, record, 'view'));
+    return condition !== undefined && this.conditions.matches(asCondition(condition), this.context(caller, record, 'view'));
   }
 
   /** The fields of a child row (`prefix`.field) hidden from the caller for this record. */
@@ -133,19 +133,19 @@ export class OrderRules {
   /** Whether a rule without a record of its own (ownVehicleWhen, ownStationWhen, confirmPricingWhen) applies to the caller. */
   applies(key: 'ownVehicleWhen' | 'ownStationWhen' | 'confirmPricingWhen', caller: RuleCaller, record: Record<string, unknown> = {}): boolean {
     const condition = this.rules[key];
-    return condition !== undefined && this.conditions.matches(condition as any, this.context(caller, record, 'create'));
+    return condition !== undefined && this.conditions.matches(asCondition(condition), this.context(caller, record, 'create'));
   }
 
   /** A new record is authorised at once (it gets its authorisation number with the save). */
   authorisedOnCreate(caller: RuleCaller, record: Record<string, unknown>): boolean {
     const condition = this.rules.authoriseOnCreateWhen;
-    return condition !== undefined && this.conditions.matches(condition as any, this.context(caller, record, 'create'));
+    return condition !== undefined && this.conditions.matches(asCondition(condition), this.context(caller, record, 'create'));
   }
 
   /** The positions of this record may not be added, edited or deleted by the caller. */
   positionsLocked(caller: RuleCaller, record: Record<string, unknown>): boolean {
     const condition = this.rules.positionsLockedWhen;
-    return condition !== undefined && this.conditions.matches(condition as any, this.context(caller, record, 'edit'));
+    return condition !== undefined && this.conditions.matches(asCondition(condition), this.context(caller, record, 'edit'));
   }
 
   /** The moves the caller may make from the record's current status, in declaration order. */
@@ -161,6 +161,6 @@ export class OrderRules {
   private allows(t: TransitionDecl, caller: RuleCaller, record: Record<string, unknown> & { status: number }): boolean {
     if (!t.from.includes(record.status)) return false;
     if (!(t.roles as string[]).includes(caller.role)) return false;
-    return t.when === undefined || this.conditions.matches(t.when as any, this.context(caller, record, 'edit'));
+    return t.when === undefined || this.conditions.matches(asCondition(t.when), this.context(caller, record, 'edit'));
   }
 }

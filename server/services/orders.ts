@@ -30,7 +30,7 @@ const HINT_LIMIT = 20;
 const HINT_MIN_LENGTH = 3;
 
 export interface OrderAddBody {
-  order: Record<string, any>;
+  order: Record<string, unknown>;
   rangePositions?: PositionValues[];
   pricingConfirmed?: boolean;
 }
@@ -40,7 +40,11 @@ const badFields = (t: (k: string) => string, errors: { field: string; message: s
   new HttpError(400, errors.map((e) => `${e.field}: ${e.message}`).join('; ') || t('validation:invalid'), { code: 'VALIDATION', errors });
 
 /** 2 decimals for money and quantities: the database keeps 2, and the net must be the net of what is kept. */
-const cents = (value: unknown) => (typeof value === 'number' ? Math.round(value * 100) / 100 : value);
+function cents(value: number): number;
+function cents(value: unknown): unknown;
+function cents(value: unknown): unknown {
+  return typeof value === 'number' ? Math.round(value * 100) / 100 : value;
+}
 
 export function orderService(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
@@ -85,7 +89,7 @@ export function orderService(app: FastifyInstance) {
   }
 
   function checkUnlocked(session: Session, state: OrderState) {
-    if (rules().positionsLocked(caller(session), state as any)) {
+    if (rules().positionsLocked(caller(session), state)) {
       throw new HttpError(409, t('order:messages.estimateLocked'), { code: 'ESTIMATE_LOCKED' });
     }
   }
@@ -119,13 +123,13 @@ export function orderService(app: FastifyInstance) {
           : o.pojazdId ? { pojazdId: o.pojazdId as number } : { rejestr: String(o.rejestr) };
         const car = await app.orders.vehicle(trx, by, scopeOf('car', session));
         if (!car) throw notFound('order:messages.vehicleNotFound');
-        if (present(o.zgloInterw) && !(await app.orders.interventionExists(trx, o.zgloInterw))) {
+        if (present(o.zgloInterw) && !(await app.orders.interventionExists(trx, o.zgloInterw as string))) {
           throw badFields(t, [field('order.zgloInterw', t('order:messages.interventionNotFound'))]);
         }
         // the contractor: the advisor's own station where the rules say so, else the one chosen, else the vehicle's
         const ownStation = r.applies('ownStationWhen', who);
         const stacjaSerw = ownStation ? session.stacjaSerw : (present(o.stacjaSerw) ? o.stacjaSerw : car.stacjaSerw);
-        const station = stacjaSerw ? await app.orders.station(trx, stacjaSerw) : undefined;
+        const station = stacjaSerw ? await app.orders.station(trx, stacjaSerw as string) : undefined;
         if (stacjaSerw && !station) throw badFields(t, [field('order.stacjaSerw', t('order:messages.stationNotFound'))]);
 
         const values = {
@@ -143,7 +147,7 @@ export function orderService(app: FastifyInstance) {
         };
         const autId = await app.orders.insertOrder(trx, values);
         // a failing position throws here, and the transaction takes the order back with it
-        const inserted = await app.orders.insertPositions(trx, autId, positions.map((p) => positionValues(p, o.autTyp)));
+        const inserted = await app.orders.insertPositions(trx, autId, positions.map((p) => positionValues(p, o.autTyp as number)));
         let autNr: string | null = null;
         if (r.authorisedOnCreate(who, values)) {
           autNr = `AUT/${new Date().getFullYear()}/${String(autId).padStart(7, '0')}`;
@@ -183,7 +187,7 @@ export function orderService(app: FastifyInstance) {
     async update(session: Session, autId: number, changes: Record<string, unknown>, actor: Actor) {
       return db().transaction().execute(async (trx) => {
         const state = await lockedOrder(trx, session, autId);
-        const forbidden = rules().forbiddenFields(caller(session), state as any, Object.keys(changes), 'edit');
+        const forbidden = rules().forbiddenFields(caller(session), state, Object.keys(changes), 'edit');
         if (forbidden.length) throw badFields(t, forbidden.map((f) => field(f, t('order:messages.fieldNotEditable'))));
         const fields = Object.keys(changes);
         const before = fields.length ? await app.orders.orderFields(trx, autId, fields) : {};
@@ -199,7 +203,7 @@ export function orderService(app: FastifyInstance) {
     async confirmPricing(session: Session, autId: number, actor: Actor) {
       const who = caller(session);
       const state = await app.orders.orderState(db(), autId, ownStation(session));
-      if (!state || !rules().applies('confirmPricingWhen', who, state as any)) throw notFound('order:messages.orderNotFound');
+      if (!state || !rules().applies('confirmPricingWhen', who, state)) throw notFound('order:messages.orderNotFound');
       if (state.pricingConfirmed) throw new HttpError(409, t('order:messages.pricingAlreadyConfirmed'), { code: 'PRICING_CONFIRMED' });
       if ((await app.orders.positionCount(db(), autId)) === 0) throw new HttpError(409, t('order:messages.pricingNoPositions'), { code: 'NO_POSITIONS' });
       checkUnlocked(session, state);
@@ -225,7 +229,7 @@ export function orderService(app: FastifyInstance) {
     async transition(session: Session, autId: number, to: number, actor: Actor) {
       return db().transaction().execute(async (trx) => {
         const state = await lockedOrder(trx, session, autId);
-        const move = rules().transitionTo(caller(session), state as any, to);
+        const move = rules().transitionTo(caller(session), state, to);
         const refused = () => new HttpError(409, t('order:messages.transitionNotAllowed'), { code: 'TRANSITION_NOT_ALLOWED' });
         if (!move) throw refused();
         const moved = await app.orders.moveStatus(trx, autId, {
@@ -256,7 +260,7 @@ export function orderService(app: FastifyInstance) {
         checkServiceKind(p, state.autTyp, '');
         const [row] = await app.orders.insertPositions(trx, autId, [positionValues(p, state.autTyp)]);
         await recordPosition(trx, actor, 'create', row.pozId, null, row);
-        return { position: visiblePosition(session, state as any, row), message: t('order:messages.positionAdded') };
+        return { position: visiblePosition(session, state, row), message: t('order:messages.positionAdded') };
       });
     },
 
@@ -265,7 +269,7 @@ export function orderService(app: FastifyInstance) {
       const row = await app.orders.position(db(), pozId);
       const state = row && (await app.orders.orderState(db(), row.autId, scopeOf('order', session)));
       if (!row || !state) throw notFound('order:messages.positionNotFound');
-      return { position: visiblePosition(session, state as any, row) };
+      return { position: visiblePosition(session, state, row) };
     },
 
     /** PUT /api/order-range-position/{id}: a caller who may not see prices keeps the stored ones. */
@@ -276,10 +280,10 @@ export function orderService(app: FastifyInstance) {
         if (!row || !state) throw notFound('order:messages.positionNotFound');
         checkUnlocked(session, state);
         checkServiceKind(p, state.autTyp, '');
-        const kept = Object.fromEntries(rules().hiddenChildFields(caller(session), state as any, 'positions').map((f) => [f, (row as any)[f]]));
+        const kept = Object.fromEntries(rules().hiddenChildFields(caller(session), state, 'positions').map((f) => [f, (row as Record<string, unknown>)[f]]));
         const updated = await app.orders.updatePosition(trx, pozId, positionValues({ ...p, ...kept }, state.autTyp));
         await recordPosition(trx, actor, 'update', pozId, row, updated);
-        return { position: visiblePosition(session, state as any, updated), message: t('order:messages.positionSaved') };
+        return { position: visiblePosition(session, state, updated), message: t('order:messages.positionSaved') };
       });
     },
 

@@ -11,11 +11,11 @@
  * locales/pl/config-studio.json `places`.
  */
 import { menuItemKey } from '../../runtime/core/labels.ts';
-import type { Bundle } from '../config/bundle.ts';
+import type { Bundle, Screen } from '../config/bundle.ts';
+import { fileOfType } from '../config/screen-files.ts';
 import { crossCheck } from '../config/cross-check.ts';
 
 type Translate = (key: string, vars?: Record<string, unknown>) => string;
-type Doc = Record<string, any>;
 
 export interface TextPlaces {
   /** Where the key's text is shown, at most `limit` places (the namespace's name when no screen names it). */
@@ -46,7 +46,7 @@ function valuesAt(doc: unknown, keys: Set<string>, out: string[] = [], key?: str
 }
 
 /** The kind of place a pointer of a screen is: a column, a button, a title, else the screen's type. */
-function kindOf(screen: Doc | undefined, pointer: string): string {
+function kindOf(screen: Screen | undefined, pointer: string): string {
   const type = screen?.type ?? '';
   if (type === 'table' && pointer.startsWith('/columns/')) return 'column';
   if (/\/(toolbarActions|buttons|actions)\//.test(pointer) || pointer.startsWith('/submit')) return 'button';
@@ -61,14 +61,14 @@ function kindOf(screen: Doc | undefined, pointer: string): string {
  * schema, resource and the Polish texts), `t` its translator.
  */
 export function textPlaces(parts: Pick<Bundle, 'screens' | 'schemas' | 'resources' | 'locales'>, t: Translate): TextPlaces {
-  const screens = parts.screens as Record<string, Doc>;
+  const screens = parts.screens;
   const locales = parts.locales.pl;
   const word = (kind: string) => t(`config-studio:places.${kind}`);
 
   // the routes with a name, in the order of the routes file (the menu's order, mostly)
   const menuLabels = new Map<string, string>();
-  for (const group of (screens.menu?.groups ?? []) as Doc[]) {
-    for (const item of (group.items ?? []) as Doc[]) if (!menuLabels.has(item.route)) menuLabels.set(item.route, t(item.label ?? menuItemKey(item.id)));
+  for (const group of fileOfType(screens.menu, 'menu')?.groups ?? []) {
+    for (const item of group.items ?? []) if (!menuLabels.has(item.route)) menuLabels.set(item.route, t(item.label ?? menuItemKey(item.id)));
   }
   const homes = new Map<string, string[]>();
   const addHome = (screenId: string, name: string) => {
@@ -76,9 +76,9 @@ export function textPlaces(parts: Pick<Bundle, 'screens' | 'schemas' | 'resource
     if (!list.includes(name)) homes.set(screenId, [...list, name]);
   };
   const routed = new Set<string>();
-  for (const route of (screens.routes?.routes ?? []) as Doc[]) {
+  for (const route of fileOfType(screens.routes, 'routes')?.routes ?? []) {
     const name = menuLabels.get(route.path) ?? (route.title ? t(route.title) : undefined);
-    const shown = [route.screen, ...((route.screens ?? []) as Doc[]).flatMap((c) => [c.screen, ...[...(c.before ?? []), ...(c.after ?? [])].map((x: Doc) => x.screen)])]
+    const shown = [route.screen, ...(route.screens ?? []).flatMap((c) => [c.screen, ...[...(c.before ?? []), ...(c.after ?? [])].map((x) => x.screen)])]
       .filter((id): id is string => typeof id === 'string' && id in screens);
     for (const id of shown) {
       routed.add(id);
@@ -154,10 +154,10 @@ export function textPlaces(parts: Pick<Bundle, 'screens' | 'schemas' | 'resource
         const kind = kindOf(doc, pointer);
         // a dialog or an embedded form is named by its title beside where it opens
         const own = !routed.has(screen) && kind !== 'title' && doc?.type !== 'menu' ? titleOf(screen) : undefined;
-        const route = doc?.type === 'routes' ? (doc.routes as Doc[])[Number(/^\/routes\/(\d+)/.exec(pointer)?.[1])] : undefined;
+        const route = fileOfType(doc, 'routes')?.routes[Number(/^\/routes\/(\d+)/.exec(pointer)?.[1])];
         const where = doc?.type === 'menu' ? [word('sideMenu')] : route ? [menuLabels.get(route.path) ?? (route.title ? t(route.title) : route.path)] : homesOf(screen);
         // a dialog's title: the dialog, then what of it
-        const what = kind === 'title' && !routed.has(screen) ? `${word(TYPE_PLACES[doc?.type] ?? 'screen')} — ${word('title')}` : word(kind);
+        const what = kind === 'title' && !routed.has(screen) ? `${word(TYPE_PLACES[doc?.type ?? ''] ?? 'screen')} — ${word('title')}` : word(kind);
         const places = [...where].sort((a, b) => Number(b === home) - Number(a === home)).map((name) => `${name} → ${what}${own && own !== name ? ` „${own}”` : ''}`);
         for (const place of places) if (!out.includes(place)) out.push(place);
       }

@@ -23,6 +23,7 @@ import { recordChange, type Actor } from '../audit/index.ts';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
+import { jsonb } from '../db/value-types.ts';
 import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
 import { announceReload } from '../config/reload-broadcast.ts';
@@ -276,8 +277,8 @@ function createStudio(app: FastifyInstance, root: string) {
       .insertInto('config_version')
       .values({
         status: 'draft', authorId: session.userId, author: session.login, basedOn: current?.id ?? null,
-        documents: JSON.stringify(layerOf(current)) as unknown as Json,
-      } as any)
+        documents: jsonb(layerOf(current)),
+      })
       .returningAll()
       .executeTakeFirstOrThrow()) as Row;
   }
@@ -322,7 +323,7 @@ function createStudio(app: FastifyInstance, root: string) {
       const all = ['default', ...variantNames(root)];
       if (changed.length) await requireValid(layer, scopes.has('base') ? all : all.filter((v) => scopes.has(v)));
       return (await trx.updateTable('config_version')
-        .set({ documents: JSON.stringify(layer) as unknown as Json, updatedAt: new Date() } as any)
+        .set({ documents: jsonb(layer), updatedAt: new Date() })
         .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
     });
     return (await draftInfo(row))!;
@@ -543,7 +544,7 @@ function createStudio(app: FastifyInstance, root: string) {
         }
         const next = withChanges(newest, changes);
         return (await trx.updateTable('config_version')
-          .set({ documents: JSON.stringify(next) as unknown as Json, basedOn: current?.id ?? null, updatedAt: new Date() } as any)
+          .set({ documents: jsonb(next), basedOn: current?.id ?? null, updatedAt: new Date() })
           .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
       });
       return { draft: await draftInfo(row) };
@@ -570,8 +571,8 @@ function createStudio(app: FastifyInstance, root: string) {
         await trx.deleteFrom('config_version').where('id', '=', draft.id).execute();
         const published_ = (await trx.insertInto('config_version').values({
           status: 'published', authorId: session.userId, author: session.login, createdAt: draft.createdAt, publishedAt: new Date(),
-          basedOn: current?.id ?? null, comment, documents: JSON.stringify(layerOf(draft)) as unknown as Json,
-        } as any).returningAll().executeTakeFirstOrThrow()) as Row;
+          basedOn: current?.id ?? null, comment, documents: jsonb(layerOf(draft)),
+        }).returningAll().executeTakeFirstOrThrow()) as Row;
         if (actor) await recordPublish(trx, actor, 'publish', current, published_);
         return published_;
       });
@@ -631,8 +632,8 @@ function createStudio(app: FastifyInstance, root: string) {
         if (current) await trx.updateTable('config_version').set({ status: 'superseded' }).where('id', '=', current.id).execute();
         const restored = (await trx.insertInto('config_version').values({
           status: 'published', authorId: session.userId, author: session.login, publishedAt: new Date(), basedOn: current?.id ?? null,
-          restoredFrom: id === 0 ? null : id, comment: comment?.trim() || restoredComment, documents: JSON.stringify(layer) as unknown as Json,
-        } as any).returningAll().executeTakeFirstOrThrow()) as Row;
+          restoredFrom: id === 0 ? null : id, comment: comment?.trim() || restoredComment, documents: jsonb(layer),
+        }).returningAll().executeTakeFirstOrThrow()) as Row;
         if (actor) await recordPublish(trx, actor, 'rollback', current, restored);
         return restored;
       });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 import type { WebhooksFile } from './events.ts';
 import { checkWebhooks } from './check.ts';
 

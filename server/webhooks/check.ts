@@ -3,7 +3,7 @@
  * ids, each one a write raises (`on`) or the code raises by itself; a resource that exists; each label in the locales.
  */
 import type { WebhooksFile } from '../../runtime/core/generated/meta.ts';
-import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 import { RAISED_BY_CODE } from './events.ts';
 
 export function checkWebhooks(file: WebhooksFile, ctx: ScreenCheckContext): void {

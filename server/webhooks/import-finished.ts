@@ -10,6 +10,8 @@
  * limited to clients (an administrator's, possibly touching any client) reaches only the former,
  * so a client's endpoint never learns of another client's import.
  */
+import type { Selectable } from 'kysely';
+import type { DB } from '../db/types.generated.ts';
 import { webhookEvent, type WebhooksFile } from './events.ts';
 import { newEventId, payloadOf, type OutboxMessage } from './outbox.ts';
 
@@ -17,12 +19,12 @@ export const IMPORT_FINISHED = 'import.finished';
 /** Errors carried in the payload (the rest: GET /api/import/runs/{id}/errors). */
 const ERRORS_CARRIED = 20;
 
-export type Query = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+export type Query = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 
 const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : null);
 
 export async function writeImportFinished(query: Query, fileOf: (variant: string) => WebhooksFile, runId: number): Promise<OutboxMessage[]> {
-  const run = (await query('select * from import_run where "id" = $1', [runId])).rows[0];
+  const run = (await query('select * from import_run where "id" = $1', [runId])).rows[0] as Selectable<DB['import_run']> | undefined;
   if (!run || run.mode !== 'import' || !['succeeded', 'failed'].includes(run.state)) return [];
   const file = fileOf(run.variant);
   const event = webhookEvent(file, IMPORT_FINISHED);

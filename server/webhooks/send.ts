@@ -77,7 +77,7 @@ export function postSigned(options: {
   const { url, target } = options;
   // the connection goes to the address checked, whatever the name resolves to by now
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
+    if ((lookupOptions as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
   const client = url.protocol === 'https:' ? https : http;

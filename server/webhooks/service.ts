@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { diffRows, recordChange, type Actor } from '../audit/index.ts';
 import type { DB } from '../db/types.generated.ts';
 import { jsonb } from '../db/value-types.ts';
@@ -68,7 +68,7 @@ export interface EndpointInput {
   enabled?: boolean;
 }
 
-type EndpointRow = DB['webhook_endpoint'] extends infer T ? { [K in keyof T]: any } : never;
+type EndpointRow = Selectable<DB['webhook_endpoint']>;
 
 export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
   const secrets = new SecretBox(options.secretKey);
@@ -110,7 +110,7 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
   const badField = (field: string, key: string) => new HttpError(400, t(key), { code: 'VALIDATION', errors: [{ field, message: t(key) }] });
 
   /** The endpoints a manager may see: all, or those whose clients are all theirs. */
-  const ofManager = (manager: Manager) => (qb: any) => manager.clients === 'all' ? qb
+  const ofManager = (manager: Manager) => <O>(qb: SelectQueryBuilder<DB, 'webhook_endpoint', O>): SelectQueryBuilder<DB, 'webhook_endpoint', O> => manager.clients === 'all' ? qb
     : qb.where('clients', 'is not', null).where(sql<boolean>`"clients" <@ ${jsonb(manager.clients)}`);
 
   function shape(row: EndpointRow) {
@@ -201,7 +201,7 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
     async list(manager: Manager, page: { offset: number; limit: number }) {
       const base = app.db.selectFrom('webhook_endpoint').$call(ofManager(manager));
       const [{ total }, rows] = await Promise.all([
-        base.select((eb: any) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow() as Promise<{ total: unknown }>,
+        base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow() as Promise<{ total: unknown }>,
         base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
       ]);
       return { rows: rows.map((r: unknown) => shape(r as EndpointRow)), total: Number(total) };

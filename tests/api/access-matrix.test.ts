@@ -98,7 +98,7 @@ describe('access matrix of the table resources', () => {
 
   /** Rows outside the caller's scope, by the scope columns the rows carry. */
   async function foreignRows(name: string, role: string, scope: string, rows: any[]): Promise<string[]> {
-    const props = t.app.config.bundle.schemas[t.app.config.bundle.resources[name].entity].properties;
+    const props = t.app.config.bundle.schemas[t.app.config.bundle.resources[name].entity].properties ?? {};
     const s = sessions[role];
     const out: string[] = [];
     if (scope === 'parent') out.push(...(await foreignParents(name, role, rows)));
@@ -119,7 +119,7 @@ describe('access matrix of the table resources', () => {
     const failures: string[] = [];
     const forged = 'Zm9yZ2VkLXRva2VuLW5vdC1yZWFsLWF0LWFsbA';
     for (const [name, resource] of Object.entries(t.app.config.bundle.resources)) {
-      const props = t.app.config.bundle.schemas[resource.entity].properties;
+      const props = t.app.config.bundle.schemas[resource.entity].properties ?? {};
       // the key and every scope column the rows carry, so the file itself shows whose rows it holds
       const fields = [resource.key, 'klientSymbol', 'pojazdId', 'stacjaSerw', 'userId', resource.parentScope?.typeColumn, resource.parentScope?.idColumn]
         .filter((f, i, all): f is string => Boolean(f) && f! in props && all.indexOf(f) === i);

@@ -795,7 +795,7 @@ export type ChoiceList = {
 }[];
 
 /**
- * The steps are shown in the order declared. What may be imported and its fields (with their labels as the forms name them and the back office's aliases) come from the server (`endpoints.declarations`, schemas/meta/import.schema.json declarations); this file declares the steps' texts, the choices offered, the counts and the history's columns. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/data-import/check.ts).
+ * The steps are shown in the order declared. What may be imported and its fields (with their labels as the forms name them and the back office's aliases) come from the server (`endpoints.declarations`, schemas/meta/import.schema.json declarations); this file declares the steps' texts, the choices offered, the counts and the history's columns. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/core/screen-checks/data-import.ts).
  */
 export interface DataImportFile {
   $schema?: SchemaRef;
@@ -2920,7 +2920,7 @@ export type ScreenFile = {
 };
 
 /**
- * `settings`: Ustawienia → Bezpieczeństwo, the signed-in user's own factors and sessions. `enrolment`: the session gate that leads a user the configuration asks for a second factor (app.json security.secondFactorRequiredWhen) to set one up right after the password; it closes once one is set up. `admin`: the dialog an administrator opens from a user's dialog (the user's sessions, each ended, the user's sign-in lock-outs and their unlock, and the reset of the user's second factor); it gets the user's id as the param `id`. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/security/texts.ts).
+ * `settings`: Ustawienia → Bezpieczeństwo, the signed-in user's own factors and sessions. `enrolment`: the session gate that leads a user the configuration asks for a second factor (app.json security.secondFactorRequiredWhen) to set one up right after the password; it closes once one is set up. `admin`: the dialog an administrator opens from a user's dialog (the user's sessions, each ended, the user's sign-in lock-outs and their unlock, and the reset of the user's second factor); it gets the user's id as the param `id`. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/core/screen-texts/security.ts).
  */
 export interface SecurityFile {
   $schema?: SchemaRef;

@@ -53,7 +53,7 @@ export type FormValueDecl = NonNullable<FormFile['values']>[string];
 export type DialogLinkDecl = NonNullable<FormFile['links']>[number];
 export type DashboardSectionDecl = DashboardFile['sections'][number];
 
-/** Screens the registry can render (the closed set of spec-visible types, screens/screen-types.ts). */
+/** Screens the registry can render (the closed set of spec-visible types, runtime/core/screen-checks/screen-types.ts). */
 export type RenderableScreen =
   | LoginScreenDecl | TableScreenDecl | DetailsDialogDecl | PanelSetDecl | PageDecl | FormScreenDecl
   | TermsDialogDecl | ActionScreenDecl | PasswordPolicyDecl | FormDialogDecl | WizardDecl | ButtonModalDecl | DashboardDecl;

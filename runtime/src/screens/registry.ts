@@ -1,8 +1,8 @@
 /**
  * The closed registry of screen types (DESIGN.md §2): one module per folder's `index.ts` (vite
  * finds the folders), keyed by the type it declares; registry.test.ts holds it to THE list of
- * screen-types.ts, which the server's cross-check follows (the list brings every type's checks,
- * which the browser does not run, so it is not imported here). App.tsx passes the registry down
+ * runtime/core/screen-checks/screen-types.ts, which the server's cross-check follows (the list
+ * brings every type's checks, which the browser does not run, so it is not imported here). App.tsx passes the registry down
  * through ScreenRegistryContext. Components load lazily, so the login page does not wait for the
  * table grid nor a signed-in user for the form kit.
  */

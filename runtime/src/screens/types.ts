@@ -27,8 +27,8 @@ export interface ScreenProps<S extends RenderableScreen = RenderableScreen> {
 /**
  * A screen type as the runtime registry holds it (`<type>/index.ts` exports one as `screenType`):
  * its name and its component loaded lazily (so a page downloads only its own screen types' code).
- * Its cross-check (`<type>/check.ts`) is the server's (screen-types.ts lists them): the browser
- * never runs it, so it stays out of the browser's entry (issue 33).
+ * Its cross-check (runtime/core/screen-checks/<type>.ts) is the server's (screen-types.ts there
+ * lists them): the browser never runs it, so it stays out of the browser's entry (issue 33).
  */
 export interface ScreenTypeModule {
   type: string;

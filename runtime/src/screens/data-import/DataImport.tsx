@@ -23,7 +23,7 @@ import { MappingTable } from './MappingTable';
 import { RunCounts, RunErrors, type CountDecl } from './RunResult';
 import { RunHistory } from './RunHistory';
 import { ImportConfirm } from './ImportConfirm';
-import { textKey, type TextKey } from './texts';
+import { textKey, type TextKey } from '../../../core/screen-texts/data-import';
 import { usePolledRun } from './usePolledRun';
 import './data-import.css';
 

@@ -4,7 +4,7 @@
  */
 import { useId, useState } from 'react';
 import { useTranslation } from '../../config/texts';
-import { textKey } from './texts';
+import { textKey } from '../../../core/screen-texts/data-import';
 
 export function FileDrop({ namespace, accept, fileName, onFile, onProblem }: {
   namespace: string;

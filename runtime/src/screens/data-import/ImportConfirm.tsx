@@ -11,7 +11,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from '../../config/texts';
 import { formatNumber } from '../../format';
 import type { ImportRun } from './import-api';
-import { textKey, type TextKey } from './texts';
+import { textKey, type TextKey } from '../../../core/screen-texts/data-import';
 
 /** The typed number as digits only (spaces, as "37 412" is written, are allowed). */
 export const typedCount = (text: string) => text.replace(/[\s\u00a0\u202f]/g, '');

@@ -7,7 +7,7 @@ import Form from 'react-bootstrap/Form';
 import { useTranslation } from '../../config/texts';
 import type { FilePreview, ImportField } from './import-api';
 import { sampleOf, type Mapping } from './mapping';
-import { textKey } from './texts';
+import { textKey } from '../../../core/screen-texts/data-import';
 
 export function MappingTable({ namespace, preview, fields, mapping, onChange }: {
   namespace: string;

@@ -13,7 +13,7 @@ import { formatDateTime } from '../../format';
 import { Loading } from '../Loading';
 import type { ImportApi, ImportRun } from './import-api';
 import { RunCounts, RunErrors, type CountDecl } from './RunResult';
-import { textKey } from './texts';
+import { textKey } from '../../../core/screen-texts/data-import';
 
 export function RunDetails({ namespace, client, id, counts, declarationLabels, onClose }: {
   namespace: string;

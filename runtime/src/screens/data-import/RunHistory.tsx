@@ -16,7 +16,7 @@ import { Loading } from '../Loading';
 import type { ImportApi, ImportRun } from './import-api';
 import { RunDetails } from './RunDetails';
 import type { CountDecl } from './RunResult';
-import { textKey } from './texts';
+import { textKey } from '../../../core/screen-texts/data-import';
 
 export interface HistoryDecl {
   title: string;

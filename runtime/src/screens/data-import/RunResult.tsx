@@ -5,7 +5,7 @@
 import { useTranslation } from '../../config/texts';
 import { formatNumber } from '../../format';
 import type { ImportRun } from './import-api';
-import { textKey } from './texts';
+import { textKey } from '../../../core/screen-texts/data-import';
 
 export interface CountDecl {
   id: keyof ImportRun['counts'];

@@ -8,7 +8,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '../../config/texts';
 import { api, errorText } from '../../api/client';
-import type { SecondStepKey } from './second-step-texts';
+import type { SecondStepKey } from '../../../core/screen-texts/second-step';
 
 export type SecondFactorMethod = 'totp' | 'recovery' | 'passkey';
 export interface SecondStepDecl { title: string; texts: string; endpoints: { code: string; passkeyOptions: string; passkey: string } }

@@ -27,7 +27,7 @@ import { showToast } from '../../state/ui';
 import { Loading } from '../Loading';
 import type { ScreenProps } from '../types';
 import { passkeyFailureKey } from './passkey-failure';
-import { textKey, type TextKey } from './texts';
+import { textKey, type TextKey } from '../../../core/screen-texts/security';
 import './security.css';
 
 interface SessionRow { id: string; current: boolean; device: string; browser: string; address: string | null; createdAt: string; lastSeenAt: string }

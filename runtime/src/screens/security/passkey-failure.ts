@@ -5,7 +5,7 @@
  * this authenticator is already on the account (nothing to do), or no support here (another
  * device or browser). Anything else keeps the general "not added".
  */
-import type { TextKey } from './texts';
+import type { TextKey } from '../../../core/screen-texts/security';
 
 interface Failure { name?: unknown; code?: unknown; cause?: unknown }
 

@@ -1,4 +1,4 @@
-import { screenChecks } from '../check-context';
+import { screenChecks } from './check-context';
 
 /** Every period offered has its label; the texts of the screen are in the reports namespace. */
 export const reportsChecks = screenChecks('reports', (s, ctx) => {

@@ -1,4 +1,4 @@
-import { screenChecks, type ScreenCheckContext } from '../check-context';
+import { screenChecks, type ScreenCheckContext } from './check-context';
 
 /** Sections reading the reminders API (screens/dashboard.json `reminders`). */
 const REMINDER_KINDS = new Set(['tiles', 'list', 'todo', 'strip']);

@@ -1,8 +1,8 @@
 /**
  * The fixed texts of the `data-import` screen type: keys inside the namespace the screen file names
- * (`texts`, e.g. locales/pl/data-import.json). The component reads them through `textKey`, and the
- * cross-check (check.ts) requires each one, so a variant's locale cannot lose one unnoticed.
- * No React here: the server's cross-check imports it.
+ * (`texts`, e.g. locales/pl/data-import.json). The component (runtime/src/screens/data-import/) reads
+ * them through `textKey`, and the cross-check (screen-checks/data-import.ts) requires each one, so a
+ * variant's locale cannot lose one unnoticed. Core code: the server's cross-check imports it.
  */
 export const TEXT_KEYS = [
   'steps',

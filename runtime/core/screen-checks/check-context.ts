@@ -1,9 +1,11 @@
 /**
- * What a screen type's cross-check (`<type>/check.ts`) is given: the screen being checked, the
- * rest of the configuration, and helpers that record a problem with the file and JSON pointer.
- * server/config/cross-check.ts builds one per screen file. No React here: the server imports it.
+ * What a screen type's cross-check (`screen-checks/<type>.ts`) is given: the screen being checked,
+ * the rest of the configuration, and helpers that record a problem with the file and JSON pointer.
+ * server/config/cross-check.ts builds one per screen file. Core code (no React, no DOM): the server
+ * imports it, as do the checks of the server's own configuration files (reminders, notifications,
+ * webhooks).
  */
-import type { ResourceFile } from '../../core/generated/meta';
+import type { ResourceFile } from '../generated/meta';
 
 export interface ConfigProblem {
   file: string;

@@ -1,5 +1,5 @@
-import { fieldLabelKey } from '../../../core/labels.ts';
-import { screenChecks, type ScreenCheckContext } from '../check-context';
+import { fieldLabelKey } from '../labels.ts';
+import { screenChecks, type ScreenCheckContext } from './check-context';
 
 /** The namespace of a screen's own texts: that of its title key (`password:changeTitle` → `password`). */
 export function namespaceOfKey(key: string | undefined, fallback: string): string {

@@ -1,7 +1,7 @@
-import { compileSchema } from '../../../core/json-schema';
-import { screenChecks } from '../check-context';
-import { checkFormFields } from '../form/check';
-import { SECOND_STEP_KEYS } from './second-step-texts';
+import { compileSchema } from '../json-schema';
+import { screenChecks } from './check-context';
+import { checkFormFields } from './form';
+import { SECOND_STEP_KEYS } from '../screen-texts/second-step';
 
 /**
  * The login form: the same checks as a form; its field texts live in the screen's own namespace.

@@ -1,5 +1,5 @@
-import { screenChecks } from '../check-context';
-import { TEXT_KEYS } from './texts';
+import { screenChecks } from './check-context';
+import { TEXT_KEYS } from '../screen-texts/data-import';
 
 /**
  * Every fixed text of the type present in the screen's namespace; the steps' ids unique and each

@@ -1,5 +1,5 @@
-import { fieldLabelKey } from '../../../core/labels.ts';
-import { screenChecks } from '../check-context';
+import { fieldLabelKey } from '../labels.ts';
+import { screenChecks } from './check-context';
 
 /** Columns against the entity, the resource behind the table, its preset filters and export. */
 export const tableChecks = screenChecks('table', (s, ctx) => {

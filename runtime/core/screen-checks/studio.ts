@@ -1,4 +1,4 @@
-import { screenChecks } from '../check-context';
+import { screenChecks } from './check-context';
 
 /**
  * Tab ids unique; the documents it edits existing screens (menu, routes, reminders, app) of the

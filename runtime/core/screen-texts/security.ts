@@ -1,7 +1,8 @@
 /**
  * The fixed texts of the `security` screen type (issue 36): keys inside the namespace the screen
- * file names (`texts`, locales/pl/security.json). The cross-check (check.ts) requires each one.
- * No React here: the server's cross-check imports it.
+ * file names (`texts`, locales/pl/security.json). The component (runtime/src/screens/security/)
+ * reads them; the cross-check (screen-checks/security.ts) requires each one. Core code: the
+ * server's cross-check imports it.
  */
 export const TEXT_KEYS = [
   'totp.title', 'totp.on', 'totp.off', 'totp.enable', 'totp.scan', 'totp.secretLabel', 'totp.qrAlt', 'totp.confirmCode', 'totp.confirm',

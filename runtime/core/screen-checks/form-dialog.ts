@@ -1,5 +1,5 @@
-import { screenChecks } from '../check-context';
-import { checkFormFields, namespaceOfKey } from '../form/check';
+import { screenChecks } from './check-context';
+import { checkFormFields, namespaceOfKey } from './form';
 
 /** The fields against the request schema (as a form's), the modes' texts and values, the buttons' dialogs. */
 export const formDialogChecks = screenChecks('form-dialog', (s, ctx) => {

@@ -1,5 +1,5 @@
-import { screenChecks } from '../check-context';
-import { TEXT_KEYS } from './texts';
+import { screenChecks } from './check-context';
+import { TEXT_KEYS } from '../screen-texts/security';
 
 /** Every fixed text of the type present in the screen's namespace; the reset and the lock-outs only in the dialog about another user's account, the user's own factors never there. */
 export const securityChecks = screenChecks('security', (s, ctx) => {

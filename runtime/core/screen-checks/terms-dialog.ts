@@ -1,4 +1,4 @@
-import { screenChecks } from '../check-context';
+import { screenChecks } from './check-context';
 
 /** Nothing across files beyond its text keys (checked for every screen by server/config/cross-check.ts). */
 export const termsDialogChecks = screenChecks('terms-dialog');

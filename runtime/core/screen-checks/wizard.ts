@@ -1,6 +1,6 @@
-import { fieldLabelKey } from '../../../core/labels.ts';
-import { screenChecks, type ScreenCheckContext } from '../check-context';
-import { namespaceOfKey } from '../form/check';
+import { fieldLabelKey } from '../labels.ts';
+import { screenChecks, type ScreenCheckContext } from './check-context';
+import { namespaceOfKey } from './form';
 
 type Schema = Record<string, any>;
 

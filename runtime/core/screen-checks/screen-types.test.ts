@@ -6,17 +6,18 @@ import { SCREEN_TYPES } from './screen-types';
 
 const here = import.meta.dirname;
 const root = join(here, '../../..');
+const components = join(root, 'runtime/src/screens');
 /** Files of screens/ that configure the shell or the server rather than a screen (checked by server/config/cross-check.ts). */
 // files that are not screens: the shell's, and the server's rules (reminders, notifications, webhooks, fuel anomalies)
 const SHELL_FILES = ['app', 'conditions', 'routes', 'menu', 'reminders', 'notifications', 'webhooks', 'fuel-anomalies'];
 
 describe('the list of screen types', () => {
-  it('has one folder per type, with its component module, its cross-check and its meta-schema', () => {
+  it('has per type a component folder with its module, a cross-check and a meta-schema', () => {
     for (const { type } of SCREEN_TYPES) {
-      expect(existsSync(join(here, type, 'index.ts')), `${type}/index.ts`).toBe(true);
-      expect(existsSync(join(here, type, 'check.ts')), `${type}/check.ts`).toBe(true);
+      expect(existsSync(join(components, type, 'index.ts')), `runtime/src/screens/${type}/index.ts`).toBe(true);
+      expect(existsSync(join(here, `${type}.ts`)), `runtime/core/screen-checks/${type}.ts`).toBe(true);
       expect(existsSync(join(root, 'schemas/meta', `${type}.schema.json`)), `schemas/meta/${type}.schema.json`).toBe(true);
-      expect(readFileSync(join(here, type, 'index.ts'), 'utf8')).toMatch(/component:\s*lazy\(\(\) => import\('\.\/[^']+'\)\)/);
+      expect(readFileSync(join(components, type, 'index.ts'), 'utf8')).toMatch(/component:\s*lazy\(\(\) => import\('\.\/[^']+'\)\)/);
     }
   });
 
@@ -26,7 +27,12 @@ describe('the list of screen types', () => {
   });
 
   it('leaves no screen type folder out of the list', () => {
-    const folders = readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(here, d.name, 'check.ts'))).map((d) => d.name);
+    const folders = readdirSync(components, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(components, d.name, 'index.ts'))).map((d) => d.name);
     expect(folders.sort()).toEqual(SCREEN_TYPES.map((t) => t.type).sort());
+  });
+
+  it('leaves no cross-check out of the list', () => {
+    const checks = readdirSync(here).filter((f) => /^[a-z-]+\.ts$/.test(f) && !['check-context.ts', 'screen-types.ts'].includes(f)).map((f) => f.slice(0, -3));
+    expect(checks.sort()).toEqual(SCREEN_TYPES.map((t) => t.type).sort());
   });
 });

@@ -1,5 +1,5 @@
-import { fieldLabelKey } from '../../../core/labels.ts';
-import { screenChecks, type ScreenCheckContext } from '../check-context';
+import { fieldLabelKey } from '../labels.ts';
+import { screenChecks, type ScreenCheckContext } from './check-context';
 
 /** An action's dialog must exist and, for a form-dialog mode, declare it; choose checks each case's action. */
 function checkAction(ptr: string, action: any, ctx: ScreenCheckContext) {

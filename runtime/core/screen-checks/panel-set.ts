@@ -1,5 +1,5 @@
-import { fieldLabelKey } from '../../../core/labels.ts';
-import { screenChecks } from '../check-context';
+import { fieldLabelKey } from '../labels.ts';
+import { screenChecks } from './check-context';
 
 /** Every panel's fields against the entity, with their texts; a dialog action and the dialog of ?open= name existing screens. */
 export const panelSetChecks = screenChecks('panel-set', (s, ctx) => {

@@ -1,4 +1,4 @@
-import { screenChecks } from '../check-context';
+import { screenChecks } from './check-context';
 
 /** The items' labels; the screens the rules open may be absent (their buttons then say why), so only their explanation is checked. */
 export const buttonModalChecks = screenChecks('button-modal', (s, ctx) => {

@@ -1,0 +1,55 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forbiddenImports, importsOf } from './check-layers.ts';
+
+describe('the server imports nothing from runtime/src', () => {
+  const made: string[] = [];
+  const tree = (files: Record<string, string>) => {
+    const base = mkdtempSync(join(tmpdir(), 'layers-'));
+    made.push(base);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(base, path, '..'), { recursive: true });
+      writeFileSync(join(base, path), text);
+    }
+    return base;
+  };
+  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('names every kind of import of runtime/src, with file and line', () => {
+    const base = tree({
+      'server/a.ts': "import { x } from '../runtime/src/x.ts';\n",
+      'server/deep/b.ts': "const y = 1;\nimport type { Y } from '../../runtime/src/screens/y';\nexport { z } from '../../runtime/src/z.ts';\n",
+      'server/c.test.ts': "type T = import('../runtime/src/t.ts').T;\nconst m = await import('../runtime/src/m.ts');\n",
+    });
+    expect(forbiddenImports(base).sort()).toEqual([
+      'server/a.ts:1: ../runtime/src/x.ts',
+      'server/c.test.ts:1: ../runtime/src/t.ts',
+      'server/c.test.ts:2: ../runtime/src/m.ts',
+      'server/deep/b.ts:2: ../../runtime/src/screens/y',
+      'server/deep/b.ts:3: ../../runtime/src/z.ts',
+    ]);
+  });
+
+  it('lets the server import runtime/core, packages, and words that only look like the path', () => {
+    const base = tree({
+      'server/ok.ts': [
+        "import { merge } from '../runtime/core/merge.ts';",
+        "import ts from 'typescript';",
+        "// import { x } from '../runtime/src/x.ts';",
+        "const text = \"from '../runtime/src/x.ts'\";",
+        "import { y } from '../runtime/src-old/y.ts';",
+      ].join('\n'),
+    });
+    expect(forbiddenImports(base)).toEqual([]);
+  });
+
+  it('reads each import with its line', () => {
+    expect(importsOf('x.ts', "\nimport a from './a';\n\nexport * from './b';")).toEqual([{ spec: './a', line: 2 }, { spec: './b', line: 4 }]);
+  });
+
+  it('this tree: server/ imports nothing from runtime/src', () => {
+    expect(forbiddenImports()).toEqual([]);
+  });
+});
