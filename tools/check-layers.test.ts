@@ -32,6 +32,18 @@ describe('the server imports nothing from runtime/src', () => {
     ]);
   });
 
+  it('lets only the declared file import only its declared views (the login first paint), and names any other', () => {
+    const base = tree({
+      'server/init/first-paint.ts': "import { LoginView } from '../../runtime/src/screens/login/LoginView.tsx';\nimport { x } from '../../runtime/src/x.ts';\n",
+      'server/other.ts': "import { LoginView } from '../runtime/src/screens/login/LoginView.tsx';\n",
+    });
+    const allowed = { 'server/init/first-paint.ts': ['runtime/src/screens/login/LoginView.tsx'] };
+    expect(forbiddenImports(base, 'server', 'runtime/src', allowed).sort()).toEqual([
+      'server/init/first-paint.ts:2: ../../runtime/src/x.ts',
+      'server/other.ts:1: ../runtime/src/screens/login/LoginView.tsx',
+    ]);
+  });
+
   it('lets the server import runtime/core, packages, and words that only look like the path', () => {
     const base = tree({
       'server/ok.ts': [

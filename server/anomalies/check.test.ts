@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
-import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 import rulesFile from '../../screens/fuel-anomalies.json' with { type: 'json' };
 import { checkFuelAnomalies } from './check.ts';
 

@@ -6,7 +6,7 @@
  * stops start-up and reload naming the file and JSON pointer.
  */
 import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
-import type { ScreenCheckContext } from '../../runtime/src/screens/check-context.ts';
+import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 
 export function checkFuelAnomalies(file: FuelAnomaliesFile, ctx: ScreenCheckContext): void {
   const seen = new Set<string>();

@@ -13,7 +13,7 @@ import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
 import type { ReportingDecl } from '../reports/declaration.ts';
 
 export type AnomalyRule = FuelAnomaliesFile['rules'][number];
-export type Query = (text: string) => Promise<{ rows: any[]; rowCount?: number | null }>;
+export type Query = (text: string) => Promise<{ rows: unknown[]; rowCount?: number | null }>;
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 const num = (v: number) => {

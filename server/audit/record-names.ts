@@ -96,7 +96,7 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
   const found = new Map<string, Map<string, Record<string, unknown>>>();
   for (const [name, keys] of wanted) {
     const resource = bundle.resources[name]!;
-    const entity = bundle.schemas[resource.entity] as Record<string, any>;
+    const entity = bundle.schemas[resource.entity];
     const keyType = entity.properties?.[resource.key]?.type;
     const integer = [keyType].flat().includes('integer');
     // a key that cannot be one of this resource's (not a number where the key is) names nothing

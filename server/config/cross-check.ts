@@ -145,14 +145,15 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         });
         if (typeof timeZone === 'string' && !validTimeZone(timeZone)) problems.push({ file, pointer: '/config/timeZone', reason: `"${timeZone}" is not an IANA time zone` });
         // "Rekord" of Dziennik zmian (issue 49): an audited resource, a table resource whose entity names its records, a route that opens one
-        const audited = new Set<string>(((schemas['audit-entry']?.properties as any)?.resource?.enum ?? []) as string[]);
-        const paths = new Set((screens.routes?.routes ?? []).map((r: any) => r.path));
+        const auditedEnum = (schemas['audit-entry']?.properties?.resource as { enum?: string[] } | undefined)?.enum;
+        const audited = new Set<string>(auditedEnum ?? []);
+        const paths = routePaths();
         for (const [name, decl] of Object.entries((s.audit?.records ?? {}) as Record<string, { resource: string; open?: string }>)) {
           const pointer = `/audit/records/${name}`;
           if (!audited.has(name)) problems.push({ file, pointer, reason: `"${name}" is not an audited resource (the enum of audit-entry's resource)` });
           const resource = resources[decl.resource];
           if (!resource) problems.push({ file, pointer: `${pointer}/resource`, reason: `resource "${decl.resource}" does not exist in schemas/resources` });
-          else if (!Array.isArray((schemas[resource.entity] as any)?.['x-recordName'])) problems.push({ file, pointer: `${pointer}/resource`, reason: `entity "${resource.entity}" declares no x-recordName (how its records are named)` });
+          else if (!Array.isArray(schemas[resource.entity]?.['x-recordName'])) problems.push({ file, pointer: `${pointer}/resource`, reason: `entity "${resource.entity}" declares no x-recordName (how its records are named)` });
           if (decl.open !== undefined && !paths.has(decl.open)) problems.push({ file, pointer: `${pointer}/open`, reason: `"${decl.open}" is not the path of a route` });
         }
         // config.hiddenColumns names a table screen (or a details list's entity) and columns it has
@@ -189,7 +190,7 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         checkWebhooks(fileOfType(screen, 'webhooks')!, checkContext(id, file));
         break;
       case 'fuel-anomalies':
-        checkFuelAnomalies(s as any, checkContext(id, file));
+        checkFuelAnomalies(fileOfType(screen, 'fuel-anomalies')!, checkContext(id, file));
         break;
       default:
         screenTypeChecks.get(screen.type)?.(screen, checkContext(id, file));
@@ -215,25 +216,25 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
 
   // "x-recordName": how a record is named (runtime/core/record-name.ts): fields of the entity, texts that exist
   for (const [id, schema] of Object.entries(schemas)) {
-    const ways = (schema as any)?.['x-recordName'];
+    const ways: unknown = schema?.['x-recordName'];
     if (ways === undefined) continue;
     const file = `schemas/entities/${id}.schema.json`;
     if (!Array.isArray(ways)) {
       problems.push({ file, pointer: '/x-recordName', reason: 'must be a list of ways to name a record: { "fields": [...], "text"?: "ns:key" }' });
       continue;
     }
-    ways.forEach((way: any, i: number) => {
+    (ways as { fields?: unknown; text?: unknown }[]).forEach((way, i) => {
       if (!way || !Array.isArray(way.fields) || way.fields.length === 0) {
         problems.push({ file, pointer: `/x-recordName/${i}`, reason: 'a way names at least one field ("fields")' });
         return;
       }
-      way.fields.forEach((f: any, j: number) => {
+      (way.fields as (string | { id?: unknown; format?: unknown } | null)[]).forEach((f, j) => {
         const field = typeof f === 'string' ? f : f?.id;
         if (typeof field !== 'string') problems.push({ file, pointer: `/x-recordName/${i}/fields/${j}`, reason: 'a field is its name or { "id", "format": "date" | "datetime" }' });
         else needField(file, `/x-recordName/${i}/fields/${j}`, id, field);
         if (typeof f === 'object' && f?.format !== undefined && f.format !== 'date' && f.format !== 'datetime') problems.push({ file, pointer: `/x-recordName/${i}/fields/${j}/format`, reason: 'format is "date" or "datetime"' });
       });
-      if (way.text !== undefined) needKey(file, `/x-recordName/${i}/text`, way.text);
+      if (way.text !== undefined) needKey(file, `/x-recordName/${i}/text`, String(way.text));
     });
   }
 

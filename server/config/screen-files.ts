@@ -4,7 +4,7 @@
  * `routes` has the shape of RoutesFile: this is the one place that says so to the compiler.
  */
 import type {
-  AppFile, DetailsDialogFile, LoginFile, MenuFile, NotificationsFile, RemindersFile, RoutesFile, TableFile, WebhooksFile,
+  AppFile, DetailsDialogFile, FuelAnomaliesFile, LoginFile, MenuFile, NotificationsFile, RemindersFile, RoutesFile, TableFile, WebhooksFile,
 } from '../../runtime/core/generated/meta.ts';
 import type { Screen } from './bundle.ts';
 
@@ -19,6 +19,7 @@ export interface ScreenFiles {
   reminders: RemindersFile;
   notifications: NotificationsFile;
   webhooks: WebhooksFile;
+  'fuel-anomalies': FuelAnomaliesFile;
 }
 
 /** The screen as its type's file, or undefined when it is absent or of another type. */

@@ -25,7 +25,7 @@ import type { ImportSession } from './session.ts';
 import { WRITTEN_NOW, followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
-import { recordWrites, trailReturning, type RecordWrite } from './trail.ts';
+import { recordWrites, trailReturning, type RecordWrite, type ReturnedRow } from './trail.ts';
 import { anomaliesFile, findAnomalies } from '../anomalies/find.ts';
 
 export interface RunRow {
@@ -351,13 +351,13 @@ async function executeChecked(
       counts.new += await insertTree(more);
       if (changes) {
         // "o" is the row as it was when the statement began: the values before, for the trail
-        const changed = await session.query(`update ${q(decl.table)} t set ${compared.map((c) => `${q(c)} = ${value(c)}`).join(', ')}
+        const changed = await session.query<ReturnedRow>(`update ${q(decl.table)} t set ${compared.map((c) => `${q(c)} = ${value(c)}`).join(', ')}
           from ${resolved} r join ${q(decl.table)} o on ${keyJoin('o', 'r')} where ${changedWhere}
           returning ${trailReturning(decl, 't', 'o', compared)}`);
         counts.changed = changed.rowCount;
         records.push(...recordWrites(decl, 'update', changed.rows));
       }
-      const inserted = await session.query(`insert into ${q(decl.table)} as t (${written.map(q).join(', ')})
+      const inserted = await session.query<ReturnedRow>(`insert into ${q(decl.table)} as t (${written.map(q).join(', ')})
         select ${written.map((c) => `r.${q(c)}`).join(', ')} ${newRows}
         returning ${trailReturning(decl, 't', null, written)}`);
       counts.new += inserted.rowCount;
@@ -365,7 +365,7 @@ async function executeChecked(
       counts.unchanged = valid - counts.new - counts.changed;
       await writeChildren(more, counts);
       if (deactivating) {
-        const done = await session.query(`update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
+        const done = await session.query<ReturnedRow>(`update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
           from ${q(decl.table)} o where ${keyJoin('o', 't')} and ${missingWhere}
           returning ${trailReturning(decl, 't', 'o', set.map(([c]) => c))}`, set.map(([, v]) => v));
         counts.deactivated = done.rowCount;

@@ -57,7 +57,7 @@ export function trailReturning(decl: ImportDecl, after: string, before: string |
   return `${recordKeySql(decl, after)} as "_trailKey", ${before ? columnsJson(before, columns) : `'{}'::jsonb`} as "_trailBefore", ${columnsJson(after, columns)} as "_trailAfter"`;
 }
 
-interface ReturnedRow { _trailKey: string; _trailBefore: Record<string, unknown> | string; _trailAfter: Record<string, unknown> | string }
+export interface ReturnedRow { _trailKey: string; _trailBefore: Record<string, unknown> | string; _trailAfter: Record<string, unknown> | string }
 
 const parsed = (value: Record<string, unknown> | string): Record<string, unknown> => (typeof value === 'string' ? JSON.parse(value) as Record<string, unknown> : value);
 

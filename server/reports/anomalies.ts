@@ -13,7 +13,7 @@ import { DIM_KEY, DIM_LABEL, FORMAT, executeWithValues, type ReportColumn, type 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
 export async function runAnomalyReport(
-  db: Kysely<DB>, report: ReportDecl, params: RunParams, scopedVehicles: Expression<any>, t: (key: string) => string,
+  db: Kysely<DB>, report: ReportDecl, params: RunParams, scopedVehicles: Expression<unknown>, t: (key: string) => string,
   ruleLabels: Record<string, string>,
 ): Promise<ReportResult> {
   const { from, to, groupBy, filters } = params;

@@ -11,6 +11,7 @@ import type { Bundle } from '../config/bundle.ts';
 import { localeOf, timeZoneOf } from '../config/locale.ts';
 import type { DB } from '../db/types.generated.ts';
 import { scopeExpression } from '../resources/scope.ts';
+import { configuredBuilder } from '../db/configured-tables.ts';
 import type { ReportDecl } from './declaration.ts';
 import { runReport, type ReportResult, type RunParams } from './engine.ts';
 import { runAnomalyReport } from './anomalies.ts';
@@ -36,7 +37,7 @@ export async function runFor(reader: Reader, report: ReportDecl, params: RunPara
   const car = bundle.resources.car;
   if (!car) throw new Error('resource car is not in the bundle');
   const forbidden = t('errors:forbidden');
-  const vehicles = reader.db.selectFrom('car').select('car.pojazdId').where((eb) => scopeExpression(eb, bundle.resources, car, session, forbidden));
+  const vehicles = reader.db.selectFrom('car').select('car.pojazdId').where((eb) => scopeExpression(configuredBuilder(eb), bundle.resources, car, session, forbidden));
   if (report.source === 'anomalies') {
     // the fuel anomalies (issue 46): counted per rule, explained or not (reports/anomalies.ts)
     const rules = anomaliesFile(bundle.screens)?.rules ?? [];

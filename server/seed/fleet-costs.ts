@@ -54,7 +54,7 @@ export async function seedFleetCosts(db: Kysely<DB>, today: string, vehicles: { 
   const reporting = read('schemas/reporting/reporting.json') as ReportingDecl;
   const query = async (text: string) => {
     const result = await db.executeQuery(CompiledQuery.raw(text, []));
-    return { rows: result.rows as any[], rowCount: Number(result.numAffectedRows ?? 0) };
+    return { rows: result.rows, rowCount: Number(result.numAffectedRows ?? 0) };
   };
   await findAnomalies(query, rules, reporting, '(select "transId" from fuel_transaction)', null);
   await db.updateTable('fuel_anomaly').set({ announcedAt: new Date() }).where('announcedAt', 'is', null).execute();
