@@ -9,7 +9,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { formatDefaultsDefine } from '../tools/configured-formats.ts';
-import { runtimeSourceHash } from '../tools/runtime-hash.ts';
+import { runtimeSourceHash } from './source-hash.ts';
 
 const runtimeDir = fileURLToPath(new URL('.', import.meta.url));
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
@@ -37,7 +37,7 @@ function precompressAndRecord(): Plugin {
         writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
         writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
       }
-      // beside the output folder (dist/runtime → dist/runtime.hash, tools/runtime-hash.ts HASH_FILE): a build into another
+      // beside the output folder (dist/runtime → dist/runtime.hash, runtime/source-hash.ts HASH_FILE): a build into another
       // folder (`--outDir /tmp/…`, to measure without touching dist/) records its own hash, not dist's
       writeFileSync(`${outDir.replace(/\/+$/, '')}.hash`, `${runtimeSourceHash(projectDir)}\n`);
     },

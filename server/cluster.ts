@@ -3,7 +3,7 @@
  * primary accepts connections and hands them to the workers in turn). Sessions, nonces, download
  * tokens and files live in the database, so any worker can serve any request; what a process
  * keeps in memory is either a cache that the database's notifications keep true (sessions) or
- * the configuration, which every process reloads when one does (config/reload-broadcast.ts).
+ * the configuration, which every process reloads when one does (db/reload-broadcast.ts).
  *
  * The primary serves nothing itself. It migrates and seeds before the first worker starts (main.ts),
  * starts the workers, replaces one that dies, and on SIGTERM or SIGINT tells every worker to

@@ -9,7 +9,7 @@ import { fieldColumns } from '../server/imports/engine.ts';
 import { checkPlanFor } from '../server/imports/row-check.ts';
 import { openCheckedRows, ROWS_WORKER_OUTPUT } from '../server/imports/rows-thread.ts';
 import { buildServer, SERVER_OUTPUT } from './build-server.ts';
-import { HASH_FILE, runtimeSourceHash, SERVER_HASH_FILE, serverSourceHash } from './runtime-hash.ts';
+import { HASH_FILE, runtimeSourceHash, SERVER_HASH_FILE, serverSourceHash } from '../runtime/source-hash.ts';
 
 describe('npm start builds the runtime only when its sources changed', () => {
   let dir: string;

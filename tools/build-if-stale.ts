@@ -1,7 +1,7 @@
 /**
  * `npm start` builds only what is missing or older than its sources: the browser runtime (vite,
  * dist/runtime) and the compiled server (tools/build-server.ts, dist-server/main.js). Each build
- * records the hash of its sources (tools/runtime-hash.ts); a build is due when its output is
+ * records the hash of its sources (runtime/source-hash.ts); a build is due when its output is
  * missing or the recorded hash differs. `--check` only reports (exit 1 when a build is due);
  * `--runtime-only` leaves the server alone (the journeys' servers run its sources through tsx).
  */
@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_OUTPUT, buildServer } from './build-server.ts';
-import { HASH_FILE, SERVER_HASH_FILE, runtimeSourceHash, serverSourceHash } from './runtime-hash.ts';
+import { HASH_FILE, SERVER_HASH_FILE, runtimeSourceHash, serverSourceHash } from '../runtime/source-hash.ts';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

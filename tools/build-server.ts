@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ROWS_WORKER_OUTPUT } from '../server/imports/rows-thread.ts';
-import { SERVER_HASH_FILE, serverSourceHash } from './runtime-hash.ts';
+import { SERVER_HASH_FILE, serverSourceHash } from '../runtime/source-hash.ts';
 
 export const SERVER_ENTRY = 'server/main.ts';
 export const SERVER_OUTPUT = 'dist-server/main.js';

@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PostgresDialect, PostgresIntrospector, serializeFromMetadata } from 'kysely-codegen';
-import { openTestDatabase } from '../server/db/testing.ts';
+import { openTestDatabase } from '../server/seed/testing.ts';
 
 /** The database as kysely-codegen's introspector addresses it (pg_catalog, information_schema). */
 type CatalogDb = Parameters<PostgresIntrospector['introspect']>[0]['db'];

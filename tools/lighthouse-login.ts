@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { seededPGliteDataDir } from '../server/db/testing.ts';
+import { seededPGliteDataDir } from '../server/seed/testing.ts';
 import { runtimeIsStale } from './build-if-stale.ts';
 import { startServer } from './bench/server-process.ts';
 

@@ -10,7 +10,7 @@
  * the rows (server/imports/engine.ts, follow-up `fuelAnomalies`), or kysely's for the seed.
  */
 import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
-import type { ReportingDecl } from '../reports/declaration.ts';
+import type { ReportingDecl } from '../config/report-declaration.ts';
 
 export type AnomalyRule = FuelAnomaliesFile['rules'][number];
 export type Query = (text: string) => Promise<{ rows: unknown[]; rowCount?: number | null }>;

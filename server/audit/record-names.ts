@@ -24,7 +24,7 @@ import { timeZoneOf } from '../config/locale.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from '../resources/rows.ts';
-import { effectiveAccess, scopeExpression } from '../resources/scope.ts';
+import { effectiveAccess, scopeExpression } from '../access/row-scope.ts';
 import { recordNameFields, recordNameOf } from '../../runtime/core/record-name.ts';
 
 /** An entry as far as naming its record goes. */

@@ -1,6 +1,6 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { NonceLedger } from './nonce-ledger.ts';
 
 /** Counts the statements a Kysely instance runs, and fails the next one when told to. */

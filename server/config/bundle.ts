@@ -48,11 +48,11 @@ export interface Bundle {
   schemas: Record<string, EntitySchema>;
   resources: Record<string, ResourceDecl>;
   /** Import declarations by name (schemas/imports, issue 34). */
-  imports: Record<string, import('../imports/declaration.ts').ImportDecl>;
+  imports: Record<string, import('./import-declaration.ts').ImportDecl>;
   /** Reports by id (schemas/reports, issue 46). */
-  reports: Record<string, import('../reports/declaration.ts').ReportDecl>;
+  reports: Record<string, import('./report-declaration.ts').ReportDecl>;
   /** What the reports count with (schemas/reporting/reporting.json): categories, products, factors. */
-  reporting?: import('../reports/declaration.ts').ReportingDecl;
+  reporting?: import('./report-declaration.ts').ReportingDecl;
   conditions: Record<string, unknown>;
   /**
    * Texts by language and namespace: the source language's (pl) and each offered language's, the

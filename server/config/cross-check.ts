@@ -8,10 +8,10 @@
 import { asCondition, ConditionEvaluator, type Role } from '../../runtime/core/conditions.ts';
 import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts';
 import { SCREEN_TYPES } from '../../runtime/core/screen-checks/screen-types.ts';
-import { checkReminders } from '../reminders/check.ts';
+import { checkReminders } from './reminders-check.ts';
+import { checkNotifications } from './notifications-check.ts';
+import { checkWebhooks } from './webhooks-check.ts';
 import { checkFuelAnomalies } from '../anomalies/check.ts';
-import { checkNotifications } from '../notifications/check.ts';
-import { checkWebhooks } from '../webhooks/check.ts';
 import type { ConfigProblem, EntitySchema, ResourceDecl, Screen } from './bundle.ts';
 import { fileOfType } from './screen-files.ts';
 

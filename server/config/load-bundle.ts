@@ -13,8 +13,8 @@ import { mergeOverlay, MergeError, overlayPointer, type Json } from '../../runti
 import { crossCheck } from './cross-check.ts';
 import { configuredLanguages, SOURCE_LANGUAGE, type Language } from './languages.ts';
 import { personalFieldProblems } from './personal-fields.ts';
-import { reportProblems, type ReportDecl, type ReportingDecl } from '../reports/declaration.ts';
-import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from '../imports/declaration.ts';
+import { reportProblems, type ReportDecl, type ReportingDecl } from './report-declaration.ts';
+import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from './import-declaration.ts';
 
 export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
 import type { AppFile } from '../../runtime/core/generated/meta.ts';

@@ -3,11 +3,13 @@
  * client variant may change them). Code that formats numbers or dates, or reads a calendar day,
  * takes them from here instead of naming 'pl-PL' or 'Europe/Warsaw' itself.
  */
+import { DEFAULT_TIME_ZONE } from '../db/time-zone.ts';
 import type { Bundle } from './bundle.ts';
+
+export { DEFAULT_TIME_ZONE };
 
 /** Used when the configuration names none (the product's market). */
 export const DEFAULT_LOCALE = 'pl-PL';
-export const DEFAULT_TIME_ZONE = 'Europe/Warsaw';
 export const DEFAULT_CURRENCY = 'PLN';
 
 export const localeOf = (config: Bundle['config']): string => (typeof config.locale === 'string' ? config.locale : DEFAULT_LOCALE);

@@ -13,7 +13,7 @@ export type ConfiguredTables = Record<string, Record<string, unknown>>;
 
 /**
  * An expression builder over the tables the configuration names: what a row scope, a filter or a
- * saved filter builds its SQL with (resources/scope.ts, resources/table-query.ts).
+ * saved filter builds its SQL with (access/row-scope.ts, db/table-query.ts).
  */
 export type ConfiguredBuilder = ExpressionBuilder<ConfiguredTables, string>;
 

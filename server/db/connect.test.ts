@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, observeQueries, openDatabase, poolStatsOf, rawSqlOf } from './connect.ts';
-import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from './testing.ts';
+import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from '../seed/testing.ts';
 import { jsonb } from './value-types.ts';
 
 /** Tables these tests create for themselves, outside the portal's schema. */

@@ -11,7 +11,7 @@ import { AliasNode, ColumnNode, DeleteQueryNode, InsertQueryNode, Kysely, Postgr
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { pgliteParsers, pgTypes } from './value-types.ts';
-import { DEFAULT_TIME_ZONE } from '../config/locale.ts';
+import { DEFAULT_TIME_ZONE } from './time-zone.ts';
 import type { DB } from './types.generated.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../migrations/index.ts';
 import { migrateDownAll, migrateToLatest, migrationStatus } from './migrate.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from './testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 
 const TABLES = [
   'client', 'service_station', 'company', 'unit', 'employee', 'app_user', 'car', 'fuel_card', 'contract',

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, findSession, revokeSession, type Session } from '../auth/sessions.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { issueDownloadToken, redeemDownloadToken } from './tokens.ts';
 
 describe.each(testBackends)('download tokens on %s', (kind) => {

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
-import type { ImportDecl } from './declaration.ts';
+import type { ImportDecl } from '../config/import-declaration.ts';
 
 type Translate = (key: string, vars?: Record<string, unknown>) => string;
 

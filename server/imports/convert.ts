@@ -5,7 +5,7 @@
  * YYYY-MM-DD, a moment YYYY-MM-DD HH:MM:SS in the portal's time zone), or a message key.
  */
 import type { Cell } from './read-file.ts';
-import type { FieldType } from './declaration.ts';
+import type { FieldType } from '../config/import-declaration.ts';
 
 export const EMPTY = Symbol('empty');
 export type Converted = { value: string | number | boolean | typeof EMPTY } | { error: string };

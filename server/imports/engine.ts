@@ -16,8 +16,8 @@
  */
 import type { Bundle, Language } from '../config/bundle.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
-import type { ImportDecl, ResolvedField } from './declaration.ts';
-import { fieldLabel, writtenColumns } from './declaration.ts';
+import type { ImportDecl, ResolvedField } from '../config/import-declaration.ts';
+import { fieldLabel, writtenColumns } from '../config/import-declaration.ts';
 import { ImportFileError, type ImportFormat } from './read-file.ts';
 import { checkPlanFor } from './row-check.ts';
 import { openCheckedRows, type CheckedRows } from './rows-thread.ts';

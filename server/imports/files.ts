@@ -16,7 +16,7 @@
 import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
-import type { ImportDecl } from './declaration.ts';
+import type { ImportDecl } from '../config/import-declaration.ts';
 import { ImportFileError } from './read-file.ts';
 import type { ImportSession } from './session.ts';
 

@@ -14,7 +14,7 @@
  *   employee (the organisational levels of its unit).
  */
 import type { Translate } from '../../runtime/core/validation-messages.ts';
-import { fieldLabel, type FollowUp, type ImportDecl, type ReferenceDecl } from './declaration.ts';
+import { fieldLabel, type FollowUp, type ImportDecl, type ReferenceDecl } from '../config/import-declaration.ts';
 import type { ImportSession } from './session.ts';
 import type { RecordWrite } from './trail.ts';
 

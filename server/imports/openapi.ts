@@ -6,7 +6,7 @@
  * declaration of the caller's own variant (which may overlay more headings), never this schema.
  */
 import type { Bundle } from '../config/bundle.ts';
-import { resolveFields, type FieldType } from './declaration.ts';
+import { resolveFields, type FieldType } from '../config/import-declaration.ts';
 
 export const IMPORT_ROW_PREFIX = 'import-row-';
 

@@ -9,7 +9,7 @@ import type { JsonSchemaObject } from '../../runtime/core/json-schema.ts';
 import { fieldMessages, type Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { convertCell, EMPTY } from './convert.ts';
-import { resolveFields, type ImportDecl, type ResolvedField } from './declaration.ts';
+import { resolveFields, type ImportDecl, type ResolvedField } from '../config/import-declaration.ts';
 import type { Cell } from './read-file.ts';
 
 export interface RowError {

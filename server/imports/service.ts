@@ -17,7 +17,7 @@ import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 import { executeRun, type RunOutcome, type RunRow } from './engine.ts';
 import { ImportFileError } from './read-file.ts';
 import { withImportSession, type ImportSession } from './session.ts';
-import { suggestMapping } from './declaration.ts';
+import { suggestMapping } from '../config/import-declaration.ts';
 import { importRecordEntries, importRunActor, importRunEntry, type AuditedRun } from './audit.ts';
 import type { RecordWrite } from './trail.ts';
 import { recordChange, recordChangesVia } from '../audit/index.ts';

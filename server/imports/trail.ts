@@ -15,7 +15,7 @@
  * raises `import.finished` (screens/webhooks.json), as the declaration's `trail` says.
  */
 import type { Changes } from '../audit/index.ts';
-import type { ImportDecl } from './declaration.ts';
+import type { ImportDecl } from '../config/import-declaration.ts';
 
 /** One record an import run wrote. */
 export interface RecordWrite {

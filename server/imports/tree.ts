@@ -14,7 +14,7 @@
  *   the new rows of that level are inserted. The engine's UPDATE then finds them unchanged and its
  *   INSERT finds none left.
  */
-import { writtenColumns } from './declaration.ts';
+import { writtenColumns } from '../config/import-declaration.ts';
 import type { MoreContext } from './more.ts';
 import { recordWrites, trailReturning, type ReturnedRow } from './trail.ts';
 

@@ -15,7 +15,7 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { Session } from '../auth/session.ts';
 import type { Bundle } from '../config/bundle.ts';
-import { effectiveAccess, type Resources } from '../resources/scope.ts';
+import { effectiveAccess, type Resources } from '../access/row-scope.ts';
 
 export const WEBHOOKS_SCOPE = 'webhooks';
 export const REPORTS_SCOPE = 'read:reports';

@@ -7,7 +7,7 @@
  */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { EMAIL_QUEUE, JobQueue } from './queue.ts';
 
 const DELIVERY = { retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true, sweepEveryMinutes: 1, sendingTimeoutMinutes: 15, concurrency: 2, smtpConnections: 2, probeSeconds: 10 };

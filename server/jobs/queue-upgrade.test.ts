@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawSqlOf } from '../db/connect.ts';
 import { jobQueueSchema } from '../db/job-schema.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { EMAIL_QUEUE, JobQueue } from './queue.ts';
 import { retiredSchemaOf } from './queue-upgrade.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../db/migrate.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { migrations } from './index.ts';
 
 describe.each(testBackends)('009 login history codes on %s', (kind) => {

@@ -3,7 +3,7 @@
  * insert, an update and a delete each leave the count and the first and last reading right.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
 
 describe('vehicle_mileage', () => {
   let t: TestDatabase;

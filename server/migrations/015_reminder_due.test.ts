@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
 
 describe('reminder_due and its triggers', () => {
   let t: TestDatabase;

@@ -1,6 +1,6 @@
 /**
  * 041 — Dziennik zmian filtered by who (issue 49): the text filter "równa się" compares
- * lower("actorLabel") = lower(…) (server/resources/table-query.ts), which this index serves in the
+ * lower("actorLabel") = lower(…) (server/db/table-query.ts), which this index serves in the
  * table's order (newest first), so the first page of one person's entries is read from the index's
  * head instead of a scan of every entry (1.46 s on 10 million entries with ILIKE). It replaces
  * `audit_entry_actor_at` over the label as written, which no case-insensitive filter could use.

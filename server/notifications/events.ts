@@ -4,8 +4,9 @@
  * scheduled digest) raises, which of them a role may receive, each role's defaults and how
  * e-mails are retried. Only reads the configuration; nothing here touches the database.
  */
-import type { NotificationEvent, NotificationLink, NotificationRoleDefaults, NotificationsFile } from '../../runtime/core/generated/meta.ts';
+import type { NotificationEvent, NotificationRoleDefaults, NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { Bundle } from '../config/bundle.ts';
+import { linksOf } from '../config/notifications-check.ts';
 
 export type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';
 export type { NotificationEvent };
@@ -28,10 +29,8 @@ export function notificationsFile(bundle: Bundle): NotificationsFile {
   return (bundle.screens.notifications as unknown as NotificationsFile | undefined) ?? EMPTY;
 }
 
-/** An event's links, in the order they are tried (one link, or a list of them). */
-export function linksOf(event: Pick<NotificationEvent, 'link'>): NotificationLink[] {
-  return event.link === undefined ? [] : Array.isArray(event.link) ? event.link : [event.link];
-}
+/** An event's links, in the order they are tried (config/notifications-check.ts, which checks them, holds it). */
+export { linksOf };
 
 export function eventById(file: NotificationsFile, id: string): NotificationEvent | undefined {
   return file.events.find((e) => e.id === id);

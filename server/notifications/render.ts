@@ -15,7 +15,7 @@ import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { currencyOf, localeOf, timeZoneOf } from '../config/locale.ts';
 import { fileOfType } from '../config/screen-files.ts';
-import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
+import { OrderRules, ruleCallerOf } from '../access/order-rules.ts';
 import { linksOf, type NotificationEvent } from './events.ts';
 import { visibleRecord, type RecipientAccount } from './visibility.ts';
 

@@ -13,7 +13,7 @@ import type { Session } from '../auth/session.ts';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
 import { diffRows, recordChange, type Actor } from '../audit/index.ts';
-import { scopeExpression } from '../resources/scope.ts';
+import { scopeExpression } from '../access/row-scope.ts';
 import { deliverEmail, DeliveryFailed, sweepEmails, waitingForServer, type DeliveryOutcome } from './delivery.ts';
 import { MailServer } from './mail-server.ts';
 import { deliverySettings, eventById, notificationsFile, type Role } from './events.ts';

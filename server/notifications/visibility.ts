@@ -10,7 +10,7 @@ import type { Bundle } from '../config/bundle.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeExpression } from '../resources/scope.ts';
+import { scopeExpression } from '../access/row-scope.ts';
 
 export interface RecipientAccount {
   session: Session;

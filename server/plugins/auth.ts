@@ -25,12 +25,12 @@ import { findSession, type Session } from '../auth/sessions.ts';
 import { sessionLifetimeOf } from '../config/security.ts';
 import type { IntegrationPrincipal } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
-import { secondFactorRequired } from '../auth/complete-sign-in.ts';
+import { secondFactorRequired } from '../auth/second-factor-rule.ts';
 import { FailedKeys, type Limit } from '../integration/failed-keys.ts';
 import { looksLikeKey } from '../integration/keys.ts';
 import { findKeySession } from '../integration/principal.ts';
 import { keyMayCall } from '../integration/scopes.ts';
-import { effectiveAccess } from '../resources/scope.ts';
+import { effectiveAccess } from '../access/row-scope.ts';
 
 export type RouteAccess = 'public' | 'signedIn' | { roles: Role[] } | { resource: string };
 

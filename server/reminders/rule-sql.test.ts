@@ -11,7 +11,7 @@ import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
 import type { Session } from '../auth/sessions.ts';
 import { loadBundle } from '../config/load-bundle.ts';
 import { byConfiguration, type ConfiguredTables } from '../db/configured-tables.ts';
-import { openTestDatabase, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
 import { dueRowsQuery, listedAt, urgencyAt, type RuleDefinition } from './rule-sql.ts';
 import { ROOT } from '../../tests/support/test-app.ts';
 

@@ -21,8 +21,8 @@ import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from
 import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
 import type { ResourceDecl } from '../config/bundle.ts';
 import type { ConfiguredTables } from '../db/configured-tables.ts';
-import { scopeColumnName, type Resources } from '../resources/scope.ts';
-import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
+import { scopeColumnName, type Resources } from '../access/row-scope.ts';
+import { columnsFromSchema, filterExpression } from '../db/table-query.ts';
 
 export type Urgency = 'pastDue' | 'urgent' | 'soon';
 export const URGENCIES: readonly Urgency[] = ['pastDue', 'urgent', 'soon'];
@@ -94,7 +94,7 @@ export const DUE_COLUMNS = [
   'soonFrom', 'urgentFrom', 'pastFrom', 'until',
 ] as const;
 
-/** Where each scope kind of server/resources/scope.ts finds its value in reminder_due. */
+/** Where each scope kind of server/access/row-scope.ts finds its value in reminder_due. */
 export const DUE_SCOPE_COLUMNS = { client: 'scopeClient', ownVehicle: 'scopeVehicle', station: 'scopeStation', self: 'scopeUser' } as const;
 const SCOPE_TYPES = { client: 'text', ownVehicle: 'integer', station: 'text', self: 'integer' } as const;
 

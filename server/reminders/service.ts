@@ -18,7 +18,7 @@ import type { Session } from '../auth/sessions.ts';
 import type { Bundle, ResourceDecl } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeExpression, scopeOf } from '../resources/scope.ts';
+import { scopeExpression, scopeOf } from '../access/row-scope.ts';
 import type { DB } from '../db/types.generated.ts';
 import { createDueTable, keyedRule, type KeyedRule } from './due-table.ts';
 import { DUE_SCOPE_COLUMNS, listedAt, ruleShownTo, urgencyAt, urgencyRank, URGENCIES, type RuleRow, type Urgency } from './rule-sql.ts';

@@ -7,7 +7,7 @@
  */
 import type { Expression, Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
-import type { Dimension, ReportDecl } from './declaration.ts';
+import type { Dimension, ReportDecl } from '../config/report-declaration.ts';
 import { DIM_KEY, DIM_LABEL, FORMAT, executeWithValues, type ReportColumn, type ReportResult, type RunParams } from './engine.ts';
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;

@@ -9,7 +9,7 @@
  */
 import { sql, type Kysely, type RawBuilder, type Expression } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
-import type { Dimension, Measure, ReportDecl, ReportingDecl } from './declaration.ts';
+import type { Dimension, Measure, ReportDecl, ReportingDecl } from '../config/report-declaration.ts';
 
 export interface RunParams {
   from: string;
@@ -130,7 +130,7 @@ export async function runReport(
     where c."pojazdId" in (__SCOPE__) ${where.map((w) => `and ${w}`).join(' ')}
     group by ${groupBy.map((d) => DIM_KEY[d]).join(', ')}
     order by ${groupBy.map((d) => `${DIM_KEY[d]} nulls last`).join(', ')}`;
-  // the scope subquery is kysely's (resources/scope.ts); the rest is this module's text, its filter values as parameters
+  // the scope subquery is kysely's (access/row-scope.ts); the rest is this module's text, its filter values as parameters
   const [head, tail] = text.split('__SCOPE__');
   const rows = (await executeWithValues(db, head, tail, scopedVehicles, values)).rows as Record<string, unknown>[];
 

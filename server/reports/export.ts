@@ -6,7 +6,7 @@
 import ExcelJS from 'exceljs';
 import { renderPdf } from '../pdf/document.ts';
 import type { ReportResult } from './engine.ts';
-import { XLSX_MIME } from '../resources/excel-sheet.ts';
+import { XLSX_MIME } from '../downloads/excel-sheet.ts';
 
 /** The header's texts: the report, its period and filters, the brand, the totals row's label, when it was made. */
 export interface ExportHead { title: string; period: string; filters: string; brand: string; total: string; generatedAt: string }

@@ -30,7 +30,7 @@ import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 import { appNameOf, linkTo, type Renderer } from '../notifications/render.ts';
 import { recipientAccount } from '../notifications/visibility.ts';
 import { dayIn, hourIn } from '../reminders/today.ts';
-import type { ReportDecl } from './declaration.ts';
+import type { ReportDecl } from '../config/report-declaration.ts';
 import type { RunParams } from './engine.ts';
 import { reportFile, runFor } from './file.ts';
 

@@ -2,7 +2,7 @@
  * The cockpit's figures (issue 24): invoiced costs and kilometres per month, orders per status,
  * the net cost per kilometre of each vehicle and the orders awaiting the fleet manager. No HTTP
  * and no rules here: every query takes the caller's row scope as a filter on the view it reads
- * (the route builds each from the resource's declaration in schemas/resources/, resources/scope.ts),
+ * (the route builds each from the resource's declaration in schemas/resources/, access/row-scope.ts),
  * and the route decides what the caller may see of prices and which moves they may make.
  *
  * The period is a window of whole calendar months of the portal's time zone (`CockpitWindow`):

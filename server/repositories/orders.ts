@@ -1,7 +1,7 @@
 /**
  * Orders and their positions (issue 12): the SQL of the order calls, no HTTP and no rules. Every
  * read that a caller's request reaches takes the caller's row scope as a WHERE expression
- * (`Scope`, built by the service from schemas/resources/*.json with resources/scope.ts), so a row
+ * (`Scope`, built by the service from schemas/resources/*.json with access/row-scope.ts), so a row
  * outside it is simply not found. Functions take the connection or transaction to run in: the
  * service opens one transaction per write and passes it down.
  */
@@ -11,7 +11,7 @@ import type { DB } from '../db/types.generated.ts';
 import { byConfiguration, configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';
 
 export type Db = Kysely<DB>;
-/** A WHERE expression limiting rows to the caller's scope (resources/scope.ts scopeExpression). */
+/** A WHERE expression limiting rows to the caller's scope (access/row-scope.ts scopeExpression). */
 export type Scope = (eb: ConfiguredBuilder) => Expression<SqlBool>;
 
 export const POSITION_FIELDS = [

@@ -3,7 +3,7 @@
  * returns, readings and damages of one vehicle run one after another (`for update` on its car
  * row), so "the last reading" and "the open assignment" a rule compares with cannot change
  * under it. The caller's row scope comes in as a filter on the car table (the route builds it
- * from schemas/resources/car.json, resources/scope.ts): a vehicle outside it is absent.
+ * from schemas/resources/car.json, access/row-scope.ts): a vehicle outside it is absent.
  */
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import { configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';

@@ -27,10 +27,10 @@ import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
-import { scopeOf } from './scope.ts';
-import { createSheetBuilder, XLSX_MIME, type ExportColumn } from './excel-sheet.ts';
+import { scopeOf } from '../access/row-scope.ts';
+import { createSheetBuilder, XLSX_MIME, type ExportColumn } from '../downloads/excel-sheet.ts';
 import { MAX_BLOCK, type TableQueries } from './table-queries.ts';
-import { TableQueryError } from './table-query.ts';
+import { TableQueryError } from '../db/table-query.ts';
 
 type RowParams = ExcelExportRequest['rowParams'];
 

@@ -8,9 +8,9 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { keysetShape, readBlock, type RowPosition } from './table-block.ts';
-import { columnsFromSchema, orderBy, sortKeys, type SortKey } from './table-query.ts';
+import { columnsFromSchema, orderBy, sortKeys, type SortKey } from '../db/table-query.ts';
 import { byConfiguration, type ConfiguredTables } from '../db/configured-tables.ts';
 
 const schema = {

@@ -19,7 +19,7 @@
 import { sql, type SelectExpression } from 'kysely';
 import type { ConfiguredSelect, ConfiguredTables } from '../db/configured-tables.ts';
 import { asText } from './table-cursor.ts';
-import { orderBy, type SortKey } from './table-query.ts';
+import { orderBy, type SortKey } from '../db/table-query.ts';
 
 type Query = ConfiguredSelect;
 

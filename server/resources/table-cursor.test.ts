@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, queryFingerprint } from './table-cursor.ts';
-import { TableQueryError } from './table-query.ts';
+import { TableQueryError } from '../db/table-query.ts';
 
 const key = randomBytes(32);
 const payload = { q: 'abc', p: 60, n: 1234, s: '2024-05-24 10:00:00.123456+02', k: '42' };

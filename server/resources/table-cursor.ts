@@ -21,7 +21,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { jsonb } from '../db/value-types.ts';
-import { TableQueryError } from './table-query.ts';
+import { TableQueryError } from '../db/table-query.ts';
 import type { DB } from '../db/types.generated.ts';
 
 export interface CursorPayload {

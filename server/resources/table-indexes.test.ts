@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../tests/support/test-app.ts';
 import type { Session } from '../auth/sessions.ts';
 import { loadBundle, type ResourceDecl } from '../config/load-bundle.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
-import { scopeExpression } from './scope.ts';
-import { columnsFromSchema, orderBy, sortKeys } from './table-query.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
+import { scopeExpression } from '../access/row-scope.ts';
+import { columnsFromSchema, orderBy, sortKeys } from '../db/table-query.ts';
 import { byConfiguration, type ConfiguredTables } from '../db/configured-tables.ts';
 
 const bundle = loadBundle({ root: ROOT });

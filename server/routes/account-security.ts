@@ -14,7 +14,7 @@ import { describeUserAgent } from '../auth/session-device.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyPassword } from '../auth/password.ts';
-import { clientAddress, secondFactorRequired, type SignInAccount } from '../auth/complete-sign-in.ts';
+import { clientAddress, secondFactorRequired, type SignInAccount } from '../sign-in/complete.ts';
 import { registrationOptions, relyingPartyOf, verifiedRegistration } from '../auth/webauthn.ts';
 import { actorOf, recordChange } from '../audit/index.ts';
 import { failureRecorder, recordSessionEnd } from '../audit/sign-in.ts';

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { fieldNamer, type ValueNamers } from '../audit/labels.ts';
 import { scopeLabeller } from '../integration/scope-labels.ts';
 import type { Bundle } from '../config/bundle.ts';
-import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
+import { OrderRules, ruleCallerOf } from '../access/order-rules.ts';
 import { nameRecords, registerRecordNames } from '../audit/record-names.ts';
 
 /** The newest entries a record's history shows; older ones are in Dziennik zmian. */

@@ -3,15 +3,15 @@
  * `{ rows: [...] }`, HTTP only. Who may call them: see EVERY_ROLE and FLEET below. Which rows: the caller's row
  * scope of the resource each figure comes from, as schemas/resources/ declares it (invoices: the
  * invoice resource; orders: the order resource; vehicles and their readings: the car resource),
- * applied by resources/scope.ts. What the caller may see of an order (its prices) and which status
- * moves they may make are the rules of schemas/resources/order.json, through services/order-rules.ts.
+ * applied by access/row-scope.ts. What the caller may see of an order (its prices) and which status
+ * moves they may make are the rules of schemas/resources/order.json, through access/order-rules.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/session.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { recordNameOf } from '../../runtime/core/record-name.ts';
 import { cockpitWindow, roundMoney } from '../repositories/cockpit.ts';
-import { OrderRules, ruleCallerOf } from '../services/order-rules.ts';
+import { OrderRules, ruleCallerOf } from '../access/order-rules.ts';
 import { scopeOfResource } from './scopes.ts';
 
 /** Status of an order that awaits the fleet manager's acceptance (order_status 1). */

@@ -18,7 +18,7 @@ import { streamedSignature } from '../attachments/streamed-signature.ts';
 import { contentDisposition } from '../downloads/reply.ts';
 import { HttpError } from '../http-error.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
-import { fieldLabel, resolveFields, suggestMapping, type ImportDecl } from '../imports/declaration.ts';
+import { fieldLabel, resolveFields, suggestMapping, type ImportDecl } from '../config/import-declaration.ts';
 import { IMPORT_ROW_PREFIX } from '../imports/openapi.ts';
 import { fieldColumns } from '../imports/engine.ts';
 import { formatOf, ImportFileError, openRows, type Cell } from '../imports/read-file.ts';

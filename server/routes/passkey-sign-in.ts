@@ -4,7 +4,7 @@
  * empty), the browser offers the discoverable credentials it holds for the portal's host, and the
  * answer names its account by the credential id and the user handle the authenticator stored.
  * User verification is required, so the passkey is both factors; the session is made by
- * completeSignIn (auth/complete-sign-in.ts) like every other way in.
+ * completeSignIn (sign-in/complete.ts) like every other way in.
  *
  * The login screen's role choice (and a driver's plate, an advisor's plate and VIN) is made before
  * the passkey, sent with the options request (validated like the password form: 400 naming the
@@ -18,8 +18,8 @@
 import { failureRecorder, recordSignInFailureAlone } from '../audit/sign-in.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { passwordSignInRefused } from '../auth/sso/settings.ts';
-import { clientAddress, completeSignIn, type SignInVehicle } from '../auth/complete-sign-in.ts';
+import { passwordSignInRefused } from '../sign-in/sso/settings.ts';
+import { clientAddress, completeSignIn, type SignInVehicle } from '../sign-in/complete.ts';
 import { challengeOf, discoverableAuthenticationOptions, relyingPartyOf, userHandleMatches, verifiedAssertion } from '../auth/webauthn.ts';
 import { accountRolesFor } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';

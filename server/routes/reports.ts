@@ -1,7 +1,7 @@
 /**
  * Reports declared in configuration (issue 46, schemas/reports/): the list the caller may run, a
  * run, HTTP only. Who: the report's `roles` (ACCESS.md "reports: list, run, export | all | client");
- * which rows: the vehicles of the car resource's row scope (resources/scope.ts), so a manager's
+ * which rows: the vehicles of the car resource's row scope (access/row-scope.ts), so a manager's
  * report holds his client's vehicles only. Bad input is a 400 naming the field, in Polish.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -9,7 +9,7 @@ import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
 import type { RunParams } from '../reports/engine.ts';
 import { reportFile, runFor, type Reader } from '../reports/file.ts';
-import type { Dimension, ReportDecl } from '../reports/declaration.ts';
+import type { Dimension, ReportDecl } from '../config/report-declaration.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
 import { sendDownload } from '../downloads/reply.ts';
 import { XLSX_MIME } from '../reports/export.ts';

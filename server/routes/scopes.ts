@@ -1,13 +1,13 @@
 /**
  * The caller's row scope (ACCESS.md) as a filter the vehicle repositories apply inside their own
- * transactions: the scope kinds are resources/scope.ts's, the choice per role is the named
+ * transactions: the scope kinds are access/row-scope.ts's, the choice per role is the named
  * resource's declaration in schemas/resources/ (car: all / client / own vehicle; unit: all /
  * client / own vehicle's client — ACCESS.md's row "unit, employees, tenant/employee").
  */
 import type { FastifyInstance } from 'fastify';
 import type { Session } from '../auth/sessions.ts';
 import type { VehicleScope } from '../repositories/vehicle-state.ts';
-import { scopeExpression } from '../resources/scope.ts';
+import { scopeExpression } from '../access/row-scope.ts';
 
 export function scopeOfResource(app: FastifyInstance, resource: string, session: Session): VehicleScope {
   const { resources } = app.config.bundle;

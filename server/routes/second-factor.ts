@@ -4,11 +4,11 @@
  * or a passkey. Every wrong try counts towards the lock-out of the login for the address exactly
  * like a wrong password (screens/app.json security.lockout) and spends the ticket after a few; the
  * answers name what was wrong with the code, never anything about the account (the ticket already
- * proves the password). The session itself is made by completeSignIn (auth/complete-sign-in.ts).
+ * proves the password). The session itself is made by completeSignIn (sign-in/complete.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { clientAddress, completeSignIn, type SignInAccount } from '../auth/complete-sign-in.ts';
+import { clientAddress, completeSignIn, type SignInAccount } from '../sign-in/complete.ts';
 import { authenticationOptions, relyingPartyOf, verifiedAssertion } from '../auth/webauthn.ts';
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';

@@ -3,7 +3,7 @@
  * re-validates the whole configuration (screens, schemas, locales, the variant) and the database's
  * migration status (shown by the pre-configuration) without stopping
  * the process. An invalid configuration keeps the one in use and is reported with its reasons.
- * Every other process of the portal reloads too (config/reload-broadcast.ts): the call reaches
+ * Every other process of the portal reloads too (db/reload-broadcast.ts): the call reaches
  * one of them, the change must reach all.
  * Everything takes effect at once: what the runtime renders from, every text, and the request
  * validators and response serializers (config/bundle-compilers.ts compiles them per bundle). Only
@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError } from '../config/load-bundle.ts';
 import { HttpError } from '../http-error.ts';
 import { refreshMigrationCheck } from '../init/compatibility.ts';
-import { announceReload, followReloads } from '../config/reload-broadcast.ts';
+import { announceReload, followReloads } from '../db/reload-broadcast.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
   followReloads(app, async () => {

@@ -1,6 +1,6 @@
 /**
  * Single sign-on per client variant (issue 36, docs/decisions.md "Single sign-on per client"):
- * OpenID Connect, authorization code with PKCE, state and nonce (server/auth/sso/).
+ * OpenID Connect, authorization code with PKCE, state and nonce (server/sign-in/sso/).
  *
  * 1. GET /api/user/sso/start — the sign-in page's "Zaloguj przez …" link. Starts a flow for the
  *    variant serving the page (its host) and sends the browser to the provider. The flow's secrets
@@ -16,17 +16,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../../runtime/core/conditions.ts';
-import { accountFor, personOf } from '../auth/sso/accounts.ts';
-import { authorizationRequest, SsoRefusal, verifiedClaims, type SsoRefusalCode } from '../auth/sso/oidc.ts';
-import { ssoOf } from '../auth/sso/settings.ts';
-import { FLOW_TTL_MS, sha256, ssoStore } from '../auth/sso/store.ts';
+import { accountFor, personOf } from '../sign-in/sso/accounts.ts';
+import { authorizationRequest, SsoRefusal, verifiedClaims, type SsoRefusalCode } from '../sign-in/sso/oidc.ts';
+import { ssoOf } from '../sign-in/sso/settings.ts';
+import { FLOW_TTL_MS, sha256, ssoStore } from '../sign-in/sso/store.ts';
 import { sessionConfig } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
 import { recordSignInFailureAlone } from '../audit/sign-in.ts';
 import type { SignInOutcome } from '../metrics/registry.ts';
 import { perAddressLimit } from '../rate-limit.ts';
 import type { LoginOutcome } from '../repositories/login-history.ts';
-import { completeSignIn } from '../auth/complete-sign-in.ts';
+import { completeSignIn } from '../sign-in/complete.ts';
 
 const CALLBACK_PATH = '/api/user/sso/callback';
 /** The browser's half of a flow; sent back only to the callback. */

@@ -10,8 +10,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { verifyPassword } from '../auth/password.ts';
-import { passwordSignInRefused } from '../auth/sso/settings.ts';
-import { completeSignIn, secondFactorRequired, userDetails, type SignInVehicle } from '../auth/complete-sign-in.ts';
+import { passwordSignInRefused } from '../sign-in/sso/settings.ts';
+import { completeSignIn, secondFactorRequired, userDetails, type SignInVehicle } from '../sign-in/complete.ts';
 import { accountRolesFor, resetLink, sessionConfig } from '../config/security.ts';
 import { HttpError } from '../http-error.ts';
 import { perAddressLimit } from '../rate-limit.ts';

@@ -16,7 +16,7 @@ import type { Bundle } from '../config/bundle.ts';
 import { fileOfType } from '../config/screen-files.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
-import { columnsFromSchema, filterExpression } from '../resources/table-query.ts';
+import { columnsFromSchema, filterExpression } from '../db/table-query.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 
 interface FilterBody {

@@ -12,7 +12,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
 import type { DB } from '../db/types.generated.ts';
 import { findAnomalies } from '../anomalies/find.ts';
-import type { ReportingDecl } from '../reports/declaration.ts';
+import type { ReportingDecl } from '../config/report-declaration.ts';
 import { addDays, at } from './sql-util.ts';
 
 const MONTHS = 6;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/password.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from './testing.ts';
 import { DEMO_ACCOUNTS, seedDatabase, type SeedResult } from './seed.ts';
 import { addDays } from './sql-util.ts';
 

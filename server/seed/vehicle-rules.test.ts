@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from './testing.ts';
 
 describe.each(testBackends)('seeded vehicle history on %s', (kind) => {
   let t: TestDatabase;

@@ -20,8 +20,8 @@ import type { Session } from '../auth/sessions.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
 import { POSITION_FIELDS, type Db, type OrderState, type PositionRow, type PositionValues, type Scope } from '../repositories/orders.ts';
-import { scopeExpression } from '../resources/scope.ts';
-import { OrderRules, ruleCallerOf, type RuleCaller } from './order-rules.ts';
+import { scopeExpression } from '../access/row-scope.ts';
+import { OrderRules, ruleCallerOf, type RuleCaller } from '../access/order-rules.ts';
 
 /** Order type whose positions are tyre actions (spec §4 autTyp 2); the others need a service kind. */
 const TYRE_ORDER = 2;

@@ -26,7 +26,7 @@ import type { DB } from '../db/types.generated.ts';
 import { jsonb } from '../db/value-types.ts';
 import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
-import { announceReload } from '../config/reload-broadcast.ts';
+import { announceReload } from '../db/reload-broadcast.ts';
 import { ConfigError, loadBundle } from '../config/load-bundle.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../db/testing.ts';
+import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
 import { termsStatus } from '../routes/terms.ts';
 import { publishTermsVersion, withdrawTermsGroup } from './publish.ts';
 

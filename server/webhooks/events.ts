@@ -5,15 +5,12 @@
  */
 import type { WebhookDelivery, WebhookEvent, WebhooksFile } from '../../runtime/core/generated/meta.ts';
 import type { Bundle } from '../config/bundle.ts';
+import { RAISED_BY_CODE } from '../config/webhooks-check.ts';
 
 export type { WebhookEvent, WebhooksFile };
 
-/**
- * The events the code raises by itself, outside the one write path (server/services/write.ts);
- * every other event is raised by the write its declaration's `on` names. A declaration with
- * neither would never fire: the check says so.
- */
-export const RAISED_BY_CODE = ['import.finished', 'fuel.anomaly'] as const;
+/** The events the code raises by itself (config/webhooks-check.ts, which checks the declarations, holds the list). */
+export { RAISED_BY_CODE };
 
 /** The event of "send a test event": never declared, never subscribed to, sent only on request. */
 export const TEST_EVENT = 'webhook.test';

@@ -22,7 +22,7 @@ import { writeArchive, listArchive, readEntry } from '../../server/backup/archiv
 import { openBackupChannel, type BackupChannel } from '../../server/backup/channel.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
 import { migrateToLatest, migrationStatus } from '../../server/db/migrate.ts';
-import { databaseUrlFor, openTestDatabase, seededPGliteDataDir, testBackends, uniqueSchemaName, type TestDatabase } from '../../server/db/testing.ts';
+import { databaseUrlFor, openTestDatabase, seededPGliteDataDir, testBackends, uniqueSchemaName, type TestDatabase } from '../../server/seed/testing.ts';
 import { migrations } from '../../server/migrations/index.ts';
 import { tinyPdf } from '../../server/seed/pdf.ts';
 import { postMultipart } from '../support/multipart.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import configPlugin from '../../server/plugins/config.ts';
 import dbPlugin from '../../server/plugins/db.ts';
 import errorsPlugin from '../../server/plugins/errors.ts';
-import { openTestDatabase, type TestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../../server/seed/testing.ts';
 import { DEMO, ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const NUL = 'a\u0000b';

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
-import { openTestDatabase, type TestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../../server/seed/testing.ts';
 import { DEMO, ROOT } from '../support/test-app.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;

@@ -12,7 +12,7 @@ import { runExample } from '../../examples/integration/example.ts';
 import { connect } from '../../examples/integration/portal-client.ts';
 import { vehiclesWithKey } from '../../examples/integration/with-key.ts';
 import { buildApp } from '../../server/app.ts';
-import { openTestDatabase, type TestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../../server/seed/testing.ts';
 import { ROOT } from '../support/test-app.ts';
 
 let database: TestDatabase;

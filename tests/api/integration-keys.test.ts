@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
-import { databaseUrlFor } from '../../server/db/testing.ts';
+import { databaseUrlFor } from '../../server/seed/testing.ts';
 import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;

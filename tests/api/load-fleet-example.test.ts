@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFleet, runFile } from '../../examples/integration/load-fleet.ts';
 import { buildApp } from '../../server/app.ts';
-import { openTestDatabase, type TestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase, type TestDatabase } from '../../server/seed/testing.ts';
 import { ROOT } from '../support/test-app.ts';
 
 let database: TestDatabase;

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { buildApp } from '../../server/app.ts';
 import { hashToken } from '../../server/auth/sessions.ts';
-import { openTestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase } from '../../server/seed/testing.ts';
 import { DEMO, ROOT, type DemoAccount } from '../support/test-app.ts';
 
 type Role = 'ADMIN' | 'MANAGER' | 'USER' | 'ADVISOR';

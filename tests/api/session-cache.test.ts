@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { buildApp } from '../../server/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
-import { databaseUrlFor } from '../../server/db/testing.ts';
+import { databaseUrlFor } from '../../server/seed/testing.ts';
 import { SESSION_CHANNEL } from '../../server/migrations/008_session_notifications.ts';
 import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -135,7 +135,7 @@ describe.runIf(databaseUrl)('the session cache across two processes on one Postg
 
   beforeAll(async () => {
     t = await startTestApp();
-    // the first app's database and schema (a test app's database is a copy of its own: server/db/testing.ts)
+    // the first app's database and schema (a test app's database is a copy of its own: server/seed/testing.ts)
     const { rows } = await sql<{ schema: string; database: string }>`select current_schema() as schema, current_database() as database`.execute(t.app.db);
     const applicationName = `session_cache_b_${process.pid}`;
     const database = await openDatabase({ databaseUrl: databaseUrlFor(databaseUrl!, rows[0].database), schema: rows[0].schema, maxConnections: 4, applicationName });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../../runtime/core/signing.ts';
 import { buildApp } from '../../server/app.ts';
-import { openTestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase } from '../../server/seed/testing.ts';
 import { DEMO, ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('signed writes', () => {

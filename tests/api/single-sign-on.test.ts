@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SsoSettings } from '../../server/auth/sso/settings.ts';
+import type { SsoSettings } from '../../server/sign-in/sso/settings.ts';
 import { startTestProvider, type TestPerson, type TestProvider } from '../support/oidc-provider.ts';
 import { freePort } from '../support/portal-process.ts';
 import { ssoConfigRoot } from '../support/sso-config.ts';

@@ -13,7 +13,7 @@ import * as XLSX from 'xlsx';
 import { dropSchema } from '../../server/db/connect.ts';
 import { ACCOUNTS, expect, openColumnFilter, rowCount, signedIn, submitLogin, test, toast } from './support.ts';
 import { PORT } from './ports';
-import { seededPGliteDataDir } from '../../server/db/testing.ts';
+import { seededPGliteDataDir } from '../../server/seed/testing.ts';
 
 
 test('a manager exports the filtered orders to Excel: the visible columns in order, the filtered rows', async ({ page }) => {

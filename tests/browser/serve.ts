@@ -1,7 +1,7 @@
 /**
  * A server the browser tests talk to (one per Playwright worker, playwright.config.ts): the real
  * `server/main.ts` on a database of its own — a fresh PGlite folder filled from the seeded snapshot
- * the API tests share (server/db/testing.ts), or, with DATABASE_URL, a fresh schema (E2E_SCHEMA,
+ * the API tests share (server/seed/testing.ts), or, with DATABASE_URL, a fresh schema (E2E_SCHEMA,
  * default "e2e") that the server migrates and seeds — so runs never see old data, workers never
  * see each other's, and two checkouts can run their journeys side by side on one PostgreSQL.
  */
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropSchema } from '../../server/db/connect.ts';
 import { jobQueueSchema } from '../../server/db/job-schema.ts';
-import { seededPGliteDataDir } from '../../server/db/testing.ts';
+import { seededPGliteDataDir } from '../../server/seed/testing.ts';
 
 // The load-shedding limit (2 s of event-loop lag, then 503 "przeciążony") measures the machine here,
 // not the portal: CI runs two browsers and two servers (PGlite in their event loops) on two cores,

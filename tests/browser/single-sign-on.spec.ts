@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropSchema } from '../../server/db/connect.ts';
-import { seededPGliteDataDir } from '../../server/db/testing.ts';
+import { seededPGliteDataDir } from '../../server/seed/testing.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.ts';
 import { ssoConfigRoot } from '../support/sso-config.ts';

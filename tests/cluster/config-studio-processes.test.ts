@@ -1,7 +1,7 @@
 /**
  * A configuration published in the studio reaches every server process without a restart (issue
  * 26): two portals (`server/main.ts`) on one PostgreSQL schema; an administrator publishes a text
- * through one, and the other serves it within 5 s (LISTEN/NOTIFY, server/config/reload-broadcast.ts);
+ * through one, and the other serves it within 5 s (LISTEN/NOTIFY, server/db/reload-broadcast.ts);
  * a rollback through the other reaches the first; a process started afterwards serves the published
  * layer from its start.
  *

@@ -4,7 +4,7 @@
  * Prints "listening" when ready.
  */
 import { buildApp } from '../../server/app.ts';
-import { openTestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase } from '../../server/seed/testing.ts';
 import { stopGracefullyOnSignals } from '../../server/shutdown.ts';
 import { ROOT } from './test-app.ts';
 

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SsoSettings } from '../../server/auth/sso/settings.ts';
+import type { SsoSettings } from '../../server/sign-in/sso/settings.ts';
 
 // not test-app.ts's ROOT: that module brings the whole server, which a browser journey must not load
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,6 +1,6 @@
 /**
  * A real application on a real database for API tests: in-memory PGlite by default, or, when
- * DATABASE_URL is set, PostgreSQL in a throwaway schema dropped afterwards (server/db/testing.ts).
+ * DATABASE_URL is set, PostgreSQL in a throwaway schema dropped afterwards (server/seed/testing.ts).
  * Requests go through fastify.inject with real signatures.
  */
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
-import { openTestDatabase } from '../../server/db/testing.ts';
+import { openTestDatabase } from '../../server/seed/testing.ts';
 import type { DatabaseHandle } from '../../server/db/connect.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { dropSchema } from '../../server/db/connect.ts';
 import { jobQueueSchema } from '../../server/db/job-schema.ts';
-import { seededPGliteDataDir } from '../../server/db/testing.ts';
+import { seededPGliteDataDir } from '../../server/seed/testing.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { apiClient } from './http.ts';
 import { drive, signedPoster, type LoadResult } from './load.ts';

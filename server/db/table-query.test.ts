@@ -3,11 +3,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_IDS, VIEW, createFixture, pojazdSchema } from './table-query.fixture.ts';
+import { ALL_IDS, VIEW, createFixture, pojazdSchema } from '../resources/table-query.fixture.ts';
 import { TableQueryError, applySort, blockWindow, columnsFromSchema, filterExpression, sortKeys } from './table-query.ts';
-import type { ConfiguredTables } from '../db/configured-tables.ts';
-import { PGliteDialect } from '../db/pglite-dialect.ts';
-import { pgliteCode } from '../db/pglite-code.ts';
+import type { ConfiguredTables } from './configured-tables.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import { pgliteCode } from './pglite-code.ts';
 
 const columns = columnsFromSchema(pojazdSchema);
 const MAX_BLOCK = 100;

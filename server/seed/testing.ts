@@ -22,12 +22,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteCode } from './pglite-code.ts';
+import { pgliteCode } from '../db/pglite-code.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { dropSchema, openDatabase, wrapPGlite, type DatabaseHandle } from './connect.ts';
-import { migrateToLatest } from './migrate.ts';
-import { pgliteParsers } from './value-types.ts';
+import { dropSchema, openDatabase, wrapPGlite, type DatabaseHandle } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { pgliteParsers } from '../db/value-types.ts';
 
 export interface TestDatabase extends DatabaseHandle {
   /** The throwaway schema on PostgreSQL; undefined on PGlite. */
@@ -215,7 +215,7 @@ async function buildTemplate(client: pg.Client, databaseUrl: string, name: strin
 
 async function runSeed(handle: DatabaseHandle) {
   // Imported lazily: the seed pulls in demo data that most callers never need.
-  const { seedDatabase } = await import('../seed/seed.ts');
+  const { seedDatabase } = await import('./seed.ts');
   await seedDatabase(handle.db);
 }
 

@@ -6,7 +6,7 @@
  */
 import type { JsonSchemaObject } from '../../runtime/core/json-schema.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
-import { moreProblems } from './more-problems.ts';
+import { moreProblems } from './import-more-problems.ts';
 
 export type FieldType = 'text' | 'integer' | 'decimal' | 'date' | 'datetime' | 'boolean';
 

@@ -6,14 +6,18 @@
  * only events that role may receive. Called by server/config/cross-check.ts, so a broken file stops
  * start-up and reload with the file and JSON pointer.
  */
-import type { NotificationRole, NotificationsFile } from '../../runtime/core/generated/meta.ts';
+import type { NotificationEvent, NotificationLink, NotificationRole, NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
-import { linksOf } from './events.ts';
 
 /** Triggers about a record: they need the record's resource. */
 const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated']);
 /** The role a recipient kind can only be. */
 const KIND_ROLE: Record<string, NotificationRole> = { clientManagers: 'MANAGER', stationAdvisors: 'ADVISOR', admins: 'ADMIN' };
+
+/** An event's links, in the order they are tried (one link, or a list of them). */
+export function linksOf(event: Pick<NotificationEvent, 'link'>): NotificationLink[] {
+  return event.link === undefined ? [] : Array.isArray(event.link) ? event.link : [event.link];
+}
 
 export function checkNotifications(file: NotificationsFile, ctx: ScreenCheckContext, routePaths: ReadonlySet<string>): void {
   const seen = new Set<string>();

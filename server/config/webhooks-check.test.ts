@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
-import type { WebhooksFile } from './events.ts';
-import { checkWebhooks } from './check.ts';
+import type { WebhooksFile } from '../webhooks/events.ts';
+import { checkWebhooks } from './webhooks-check.ts';
 
 /** The problems the check finds in a webhooks file whose resources all exist. */
 function problems(events: WebhooksFile['events']): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousLabels, fieldLabel, sectionGroups, type ImportDecl } from './declaration.ts';
+import { ambiguousLabels, fieldLabel, sectionGroups, type ImportDecl } from './import-declaration.ts';
 
 const texts: Record<string, string> = {
   'car:fields.ocPolisa': 'Polisa', 'car:fields.acPolisa': 'Polisa', 'car:fields.rejestr': 'Nr rejestracyjny',

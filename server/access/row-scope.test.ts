@@ -1,5 +1,5 @@
 /**
- * The client scope of server/resources/scope.ts for a fleet manager (one client) and for an
+ * The client scope of server/access/row-scope.ts for a fleet manager (one client) and for an
  * integration key (a list of clients, issue 34): the WHERE clause it adds, compiled, not run.
  */
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '../auth/session.ts';
 import type { ResourceDecl } from '../config/bundle.ts';
 import type { ConfiguredTables } from '../db/configured-tables.ts';
-import { scopeExpression } from './scope.ts';
+import { scopeExpression } from './row-scope.ts';
 
 const db = new Kysely<ConfiguredTables>({
   dialect: {

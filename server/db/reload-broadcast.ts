@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { notificationsOf, type NotificationSubscription } from '../db/connect.ts';
+import { notificationsOf, type NotificationSubscription } from './connect.ts';
 
 export const CONFIG_CHANNEL = 'portal_config';
 

@@ -31,7 +31,7 @@
  *   nor skip rows and one (column, key) index serves both directions.
  */
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { ConfiguredBuilder } from '../db/configured-tables.ts';
+import type { ConfiguredBuilder } from './configured-tables.ts';
 
 export type ColumnKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean';
 export interface ColumnInfo {

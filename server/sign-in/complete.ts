@@ -8,7 +8,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
-import { asCondition, type Role } from '../../runtime/core/conditions.ts';
+import type { Role } from '../../runtime/core/conditions.ts';
+import { secondFactorRequired } from '../auth/second-factor-rule.ts';
 import type { DB } from '../db/types.generated.ts';
 import { sessionConfig } from '../config/security.ts';
 import { recordSignIn, type SignInMethod } from '../audit/sign-in.ts';
@@ -52,13 +53,7 @@ export function userDetails(user: SignInAccount, vehicle: SignInVehicle | null |
 /** The client address as counted by the lock-out and shown in the sessions list. */
 export const clientAddress = (request: FastifyRequest) => request.ip.slice(0, 64);
 
-/** Whether the configuration (security.secondFactorRequiredWhen, per role and variant) asks this role for a second factor. */
-export function secondFactorRequired(app: FastifyInstance, role: string): boolean {
-  const { bundle, conditions } = app.config;
-  const rule = (bundle.app.security as { secondFactorRequiredWhen?: unknown }).secondFactorRequiredWhen;
-  if (rule === undefined || !app.secondFactor.enforce) return false;
-  return conditions.matches(asCondition(rule), { role: role as Role, variant: bundle.variant, config: bundle.config });
-}
+export { secondFactorRequired };
 
 export interface SignInCompletion {
   /** The account (app_user row). */
