@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
+import type { StudioOverview } from '../../runtime/core/generated/api.ts';
 import { applyOverlay, type Path } from '../../runtime/core/layer.ts';
 
 export type Scope = 'base' | string;
@@ -43,16 +44,8 @@ export function translationLanguages(root: string): string[] {
   return readdirSync(dir).filter((name) => TRANSLATION_DIR.test(`locales/${name}`) && `locales/${name}` !== SOURCE_DIR && statSync(join(dir, name)).isDirectory()).sort();
 }
 
-export interface DocumentInfo {
-  path: string;
-  kind: 'screen' | 'locale' | 'translation' | 'schema';
-  /** A translation's language (locales/<language>/…). */
-  language?: string;
-  id: string;
-  type?: string;
-  title?: string;
-  schemaId?: string;
-}
+/** A document of the overview (schemas/api/studio-overview.schema.json, generated). */
+export type DocumentInfo = StudioOverview['documents'][number];
 
 const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) as Json;
 const jsonNames = (dir: string) =>

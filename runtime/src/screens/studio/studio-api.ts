@@ -5,124 +5,47 @@
  * the checks' problems (400 CONFIG_INVALID), the other analyst's changes (409 CONFIG_STALE).
  */
 import { api, ApiError } from '../../api/client';
+import type {
+  StudioChanges, StudioDocument as StudioDocumentAnswer, StudioDocumentsRequest, StudioDraft, StudioFiles, StudioInvalid, StudioOverview, StudioTexts, StudioVersions,
+} from '../../../core/generated/api';
 
 export type Json = any;
 
-export interface DocumentInfo {
-  path: string;
-  kind: 'screen' | 'locale' | 'translation' | 'schema';
-  /** A translation's language (locales/<language>/…). */
-  language?: string;
-  id: string;
-  /** The screen type of a screen document. */
-  type?: string;
-  /** Its title, an i18n key. */
-  title?: string;
-  /** A schema document's $id. */
-  schemaId?: string;
-}
+/*
+ * The shapes of the answers come from their schemas (schemas/api/studio-*.schema.json, generated
+ * into runtime/core/generated/api.ts by `npm run gen`): the names below only pick their parts.
+ */
+export type DocumentInfo = StudioOverview['documents'][number];
 
-export interface Version {
-  id: number;
-  status: 'published' | 'superseded';
-  author: string;
-  createdAt: string;
-  publishedAt: string | null;
-  comment: string;
-  /** Published now; in a scope's list (versions(scope)), the one in effect in that scope. */
-  current: boolean;
-  restoredFrom: number | null;
-  /** Each scope's version number at this version (a scope counts on at each version that changes it; 0: as in the files). */
-  numbers: Record<string, number>;
-  /** The scopes this version changed. */
-  scopes: string[];
-}
+export type Version = StudioVersions['items'][number];
 
-export interface Draft {
-  id: number;
-  basedOn: number | null;
-  author: string;
-  updatedAt: string;
-  /** Layer paths changed against its base. */
-  paths: string[];
-}
+export type Draft = NonNullable<StudioDraft['draft']>;
+
+/** A change of the draft or of a version, with its place as steps (`at`). */
+export type Change = StudioChanges['changes'][number];
 
 /** A step of a changed value's place: a key, or the item of an id-keyed list. */
-export type Step = string | { id: string };
+export type Step = Change['at'][number];
 
-export interface Change {
-  scope: string;
-  path: string;
-  pointer: string;
-  /** The place as steps: what taking the change back names. */
-  at: Step[];
-  before?: Json;
-  after?: Json;
-  /** A readable Polish line. */
-  text: string;
-}
-
-/** A problem of the checks: `field` is `<layer path>#<JSON pointer>`; the rest is given where the server knows it. */
-export interface Problem {
-  field: string;
-  message: string;
-  scope?: string;
-  path?: string;
-  pointer?: string;
-  where?: string;
-}
+/**
+ * A problem of the checks: `field` is `<layer path>#<JSON pointer>`; the rest is given where the
+ * server knows it (a 400's `problems`; its plain `errors` carry field and message only).
+ */
+export type Problem = NonNullable<StudioInvalid['errors']>[number] & Partial<Omit<NonNullable<StudioInvalid['problems']>[number], 'field' | 'message'>>;
 
 /** A namespace of texts, named as the menu names its screens; own: the studio's own texts. */
-export interface Namespace {
-  id: string;
-  name: string;
-  own: boolean;
-}
+export type Namespace = StudioOverview['namespaces'][number];
 
-export interface Overview {
-  scopes: string[];
-  /** Each scope's name: the base portal, each variant by its configuration's name. */
-  scopeNames: Record<string, string>;
-  documents: DocumentInfo[];
-  namespaces: Namespace[];
-  /** The languages a text is edited in side by side (issue 48): Polish first, each by its own name. */
-  languages: { id: string; name: string }[];
-  published: Version | null;
-  draft: Draft | null;
-  stale: boolean;
-  broken: Problem[];
-}
+export type Overview = StudioOverview;
 
-export interface StudioDocument {
-  scope: string;
-  path: string;
-  layerPath: string;
-  files: Json;
-  effective: Json;
-  changed: boolean;
-}
+export type StudioDocument = StudioDocumentAnswer;
 
-export interface TextHit {
-  key: string;
-  text: string;
-  filesText: string;
-  changed: boolean;
-  /** Where it is shown, in the words of the screens ("Dane pojazdu → kolumna"). */
-  places: string[];
-  /** The text in each other language (issue 48); `missing`: that language has none of its own. */
-  translations: { id: string; text: string; filesText: string; changed: boolean; missing: boolean }[];
-}
+export type TextHit = StudioTexts['items'][number];
 
-export interface DocumentChange {
-  scope: string;
-  path: string;
-  document: Json;
-}
+/** A document the draft takes (PUT documents). */
+export type DocumentChange = StudioDocumentsRequest['changes'][number];
 
-export interface ExportFile {
-  format: string;
-  files: Record<string, Json>;
-}
+export type ExportFile = StudioFiles;
 
 const query = (values: Record<string, string>) => new URLSearchParams(values).toString();
 

@@ -5,25 +5,12 @@
  */
 import type { ColumnState } from 'ag-grid-community';
 import { api } from '../../api/client';
+import type { SavedTableFilter, SavedTableView, UserTableSettings } from '../../../core/generated/api';
 
-export interface SavedFilter {
-  id: number;
-  name: string;
-  tablename: string;
-  filterModel: Record<string, unknown>;
-}
-
-export interface SavedView {
-  id: number;
-  name: string;
-  tablename: string;
-  columnOrder: string[];
-}
-
-export interface SavedSettings {
-  filters: SavedFilter[];
-  views: SavedView[];
-}
+/** The shapes of the answers (schemas/api saved-table-filter, saved-table-view, user-table-settings; `npm run gen`). */
+export type SavedFilter = SavedTableFilter;
+export type SavedView = SavedTableView;
+export type SavedSettings = UserTableSettings;
 
 export const savedSettingsApi = {
   load: (tableName: string) => api.get<SavedSettings>(`/user-table-view/${encodeURIComponent(tableName)}`),

@@ -29,7 +29,8 @@ export default function FormsTab() {
   const forms = screensOfTypes(overview?.documents, screen.formTypes ?? ['form', 'form-dialog', 'wizard']);
   const [path, setPath] = useState('');
   const screenDoc = useStudioDocument(path || null);
-  const schemaId: string | undefined = screenDoc.doc?.effective?.schema;
+  const schemaRef = screenDoc.doc?.effective?.schema;
+  const schemaId = typeof schemaRef === 'string' ? schemaRef : undefined;
   const schemaInfo = schemaId ? overview?.documents.find((d) => d.kind === 'schema' && d.schemaId === schemaId) : undefined;
   const schemaDoc = useStudioDocument(path && schemaInfo ? schemaInfo.path : null);
   const customNs = screen.customNamespace ?? 'custom';
@@ -38,7 +39,7 @@ export default function FormsTab() {
   const customDoc = useStudioDocument(path && hasCustom ? customPath : null);
   const appDoc = useStudioDocument(path && screen.documents?.app ? screen.documents.app : null);
   const flags = useMemo(
-    () => Object.entries<unknown>(appDoc.doc?.effective?.config ?? {}).filter(([, v]) => typeof v === 'boolean').map(([k]) => k).sort(),
+    () => Object.entries((appDoc.doc?.effective?.config ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'boolean').map(([k]) => k).sort(),
     [appDoc.doc],
   );
   const screenEd = useEdited<any>(screenDoc.doc?.effective);

@@ -88,7 +88,7 @@ export default function JsonTab() {
     }
     setParseError(null);
     setBusy(true);
-    await write(() => api.saveDocuments([{ scope, path: doc.path, document: parsed }]), t('config-studio:saved'));
+    await write(() => api.saveDocuments([{ scope, path: doc.path, document: parsed as Record<string, unknown> }]), t('config-studio:saved'));
     setBusy(false);
   };
   const forget = async () => {
