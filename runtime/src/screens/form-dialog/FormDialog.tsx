@@ -16,9 +16,9 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from '../../config/texts';
+import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { fillPath } from '../../actions/run-action';
 import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
@@ -35,7 +35,6 @@ import type { PasswordFormContext } from '../../forms/NewPasswordWidget';
 import { newPasswordMessage, policyOf, repeatMessage } from '../../forms/password-checks';
 import { computedValue } from '../../forms/computed';
 import { formatKindFor, formatValue } from '../../format';
-import { formatSettings } from '../../format-settings';
 import { buildUiSchema, hiddenFieldIds, namespaceOf } from '../../forms/ui-schema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { usePasswordScore } from '../../forms/usePasswordScore';
@@ -85,8 +84,6 @@ function failureText(e: unknown, fallback: string): string {
 function fillText(template: string, record: Record<string, unknown> | undefined): string {
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, field: string) => String(record?.[field] ?? '')).trim();
 }
-/** Typed text compared as words: case (by the language's rules) and extra spaces do not matter. */
-const sameWords = (text: string) => text.trim().replace(/\s+/g, ' ').toLocaleLowerCase(formatSettings().locale);
 
 export default function FormDialog({ screen, screenId, presentation, opening, onClose, onChanged }: ScreenProps<FormDialogDecl>) {
   const { t } = useTranslation();
@@ -108,7 +105,6 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const submissions = useRef(submissionKeys());
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
-  const [typed, setTyped] = useState('');
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
   // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
   const [revealed, setRevealed] = useState<{ title: string; text: string; warning: string; label: string; value: string; finish: () => void } | null>(null);
@@ -249,10 +245,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
 
   const press = (button: FormDialogButtonDecl) => {
     if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode });
-    else if (button.confirm) {
-      setTyped('');
-      setConfirming(button);
-    }
+    else if (button.confirm) setConfirming(button);
     else void request(button);
   };
 
@@ -343,38 +336,16 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
         </Modal>
       )}
       {confirming && (
-        <Modal show centered size="sm" onHide={() => setConfirming(null)} aria-labelledby={`${titleId}-confirm`} className="confirm-modal" backdropClassName="confirm-backdrop">
-          <Modal.Header>
-            <Modal.Title id={`${titleId}-confirm`} as="h2" className="h5">
-              {t('app:confirmTitle')}
-            </Modal.Title>
-          </Modal.Header>
-          <Modal.Body>
-            <p className={typing ? 'mb-2' : 'mb-0'}>{t(confirming.confirm!)}</p>
-            {typing && (
-              <Form.Group controlId={`${titleId}-typed`}>
-                <Form.Label>{t('app:confirmTyping', { text: typing })}</Form.Label>
-                <Form.Control autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
-              </Form.Group>
-            )}
-          </Modal.Body>
-          <Modal.Footer>
-            <Button variant="outline-secondary" onClick={() => setConfirming(null)} autoFocus>
-              {t('app:no')}
-            </Button>
-            <Button
-              variant={confirming.tone ?? 'primary'}
-              disabled={typing !== null && sameWords(typed) !== sameWords(typing)}
-              onClick={() => {
-                const button = confirming;
-                setConfirming(null);
-                void request(button);
-              }}
-            >
-              {t('app:yes')}
-            </Button>
-          </Modal.Footer>
-        </Modal>
+        <ConfirmDialog
+          question={t(confirming.confirm!)}
+          tone={confirming.tone ?? 'primary'}
+          confirmTyping={typing}
+          onAnswer={(yes) => {
+            const button = confirming;
+            setConfirming(null);
+            if (yes) void request(button);
+          }}
+        />
       )}
       {revealed && (
         <RevealDialog title={revealed.title} text={revealed.text} warning={revealed.warning} label={revealed.label} value={revealed.value} onClose={() => revealed.finish()} />

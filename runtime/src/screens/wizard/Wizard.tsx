@@ -11,6 +11,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from '../../config/texts';
+import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { api, ApiError, errorText } from '../../api/client';
 import { followUpKey, submissionKeys } from '../../api/submission-key';
 import { useConfig } from '../../config/ConfigContext';
@@ -228,24 +229,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
           onChanged={() => onChanged?.()}
         />
       )}
-      {question && (
-        <Modal show centered size="sm" onHide={() => reply(false)} aria-labelledby={`${titleId}-q`} className="confirm-modal" backdropClassName="confirm-backdrop">
-          <Modal.Header>
-            <Modal.Title id={`${titleId}-q`} as="h2" className="h5">
-              {t('app:confirmTitle')}
-            </Modal.Title>
-          </Modal.Header>
-          <Modal.Body>{question.text}</Modal.Body>
-          <Modal.Footer>
-            <Button variant="outline-secondary" onClick={() => reply(false)} autoFocus>
-              {t('app:no')}
-            </Button>
-            <Button onClick={() => reply(true)}>
-              {t('app:yes')}
-            </Button>
-          </Modal.Footer>
-        </Modal>
-      )}
+      {question && <ConfirmDialog question={question.text} onAnswer={reply} />}
     </>
   );
 }
