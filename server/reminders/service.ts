@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ReminderRule, RemindersFile } from '../../runtime/core/generated/meta.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { Bundle, ResourceDecl } from '../config/bundle.ts';
-import { timeZoneOf } from '../config/locale.ts';
+import { localeOf, timeZoneOf } from '../config/locale.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeExpression, scopeOf } from '../access/row-scope.ts';
 import type { DB } from '../db/types.generated.ts';
@@ -209,7 +209,7 @@ function createReminders(app: FastifyInstance) {
       skip = 0;
     }
     const byKey = new Map(rules.map((r) => [r.key, r.rule]));
-    const locale = variant.bundle.config.locale as string | undefined;
+    const locale = localeOf(variant.bundle.config);
     return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale, variant.t)) };
   }
 
@@ -249,11 +249,11 @@ function createReminders(app: FastifyInstance) {
       sql<{ n: string | number }>`select count(*) as n from (${changed}) as due`.execute(app.db),
     ]);
     const byKey = new Map(rules.map((r) => [r.key, r.rule]));
-    const locale = variant.bundle.config.locale as string | undefined;
+    const locale = localeOf(variant.bundle.config);
     return { total: Number(count.rows[0]?.n ?? 0), items: page.rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale, variant.t)) };
   }
 
-  function toItem(row: StoredItem, rule: ReminderRule, locale: string | undefined, t: Variant['t'] = app.config.t): ReminderItem {
+  function toItem(row: StoredItem, rule: ReminderRule, locale: string, t: Variant['t'] = app.config.t): ReminderItem {
     const asId = (value: number | string) => (/^\d+$/.test(String(value)) ? Number(value) : value);
     const recordId = asId(row.recordId);
     const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -277,8 +277,8 @@ function createReminders(app: FastifyInstance) {
       left: '',
       open: { screen: rule.open.screen, id: asId(row.openId), ...(rule.open.tab ? { tab: rule.open.tab } : {}) },
     };
-    item.text = itemText(t, rule, item, row.recordLabel, locale ?? 'pl-PL');
-    item.left = leftText(t, rule, item, locale ?? 'pl-PL');
+    item.text = itemText(t, rule, item, row.recordLabel, locale);
+    item.left = leftText(t, rule, item, locale);
     if (rule.action) item.action = { label: t(rule.action.label), screen: rule.action.screen, ...(rule.action.mode ? { mode: rule.action.mode } : {}) };
     return item;
   }

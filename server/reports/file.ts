@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Session } from '../auth/session.ts';
 import type { Bundle } from '../config/bundle.ts';
-import { localeOf, timeZoneOf } from '../config/locale.ts';
+import { currencyOf, localeOf, timeZoneOf } from '../config/locale.ts';
 import type { DB } from '../db/types.generated.ts';
 import { scopeExpression } from '../access/row-scope.ts';
 import { configuredBuilder } from '../db/configured-tables.ts';
@@ -64,12 +64,19 @@ export async function reportFile(reader: Reader, report: ReportDecl, params: Run
   };
   const name = `${t(report.label)} ${params.from} ${params.to}`;
   if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
-  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // as the Raporty screen writes them (runtime/src/format.ts): the reader's language, the configured
+  // currency, units by the language's own words (zł, км, л), never a unit written here
+  const formats: Record<string, Intl.NumberFormat> = {
+    money: new Intl.NumberFormat(locale, { style: 'currency', currency: currencyOf(bundle.config) }),
+    km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
+    litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
+    kg: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilogram', maximumFractionDigits: 0 }),
+  };
+  const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const shown = (v: unknown, f?: string) => {
     if (v === null || v === undefined) return '–';
     if (typeof v !== 'number') return String(v);
-    const unit = f === 'money' ? ' zł' : f === 'km' ? ' km' : f === 'litres' ? ' l' : f === 'kg' ? ' kg' : '';
-    return `${f === 'km' ? Math.round(v).toLocaleString(locale) : money.format(v)}${unit}`;
+    return (f ? formats[f] : undefined)?.format(v) ?? plain.format(v);
   };
   return { filename: `${name}.pdf`, mime: 'application/pdf', content: await reportPdf(result, head, shown) };
 }
