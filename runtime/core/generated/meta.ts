@@ -2133,9 +2133,11 @@ export interface NotificationEvent {
    */
   roles: NotificationRole[];
   /**
+   * email; inApp (the bell); push (Web Push to each device the recipient turned notifications on for, with the event's `title` and `text` and its link opened when tapped; issue 47)
+   *
    * @minItems 1
    */
-  channels: ("email" | "inApp")[];
+  channels: ("email" | "inApp" | "push")[];
   /**
    * the event's name on the settings page and in the administrators' log
    */
