@@ -130,6 +130,24 @@ describe('web push', () => {
     expect(await devices('doradca')).toEqual([]);
   });
 
+  it('pushes what is due on the driver\'s vehicle to his device, once, opening his vehicle\'s page; nothing new, nothing pushed', async () => {
+    const rows = () => t.app.db.selectFrom('notification as n').innerJoin('app_user as u', 'u.id', 'n.userId')
+      .select(['n.id', 'u.login', 'n.state']).where('n.channel', '=', 'push').where('n.event', '=', 'remindersDue').orderBy('n.id').execute();
+    await t.app.digest.run({ now: true });
+    // the driver has a device; the advisor removed his, the managers receive no such push
+    const first = await rows();
+    expect(first.map((r) => [r.login, r.state])).toEqual([['kierowca', 'queued']]);
+    const before = receiver.received.length;
+    expect(await t.app.notifications.deliverPush(Number(first[0].id))).toBe('sent');
+    const [message] = receiver.received.slice(before);
+    expect(message.payload.title).toMatch(/^Do zrobienia: [1-9]\d*$/);
+    expect(message.payload.body).toMatch(/WZ12345/);
+    expect(message.payload.url).toBe('/app/dane-pojazdu');
+    // run again: nothing new or worse since, nothing pushed
+    await t.app.digest.run({ now: true });
+    expect((await rows()).length).toBe(1);
+  });
+
   it('an accepted order reaches the driver\'s device once, in his language, opening his vehicle\'s panel on the order, however often its job runs', async () => {
     const pushRows = () => t.app.db.selectFrom('notification').select(['id', 'userId', 'state', 'lastError', 'pushSubscriptionId'])
       .where('channel', '=', 'push').where('event', '=', 'orderStatusChanged').execute();

@@ -2108,6 +2108,9 @@ export type NotificationTrigger =
     }
   | {
       kind: "dailyDigest" | "failureSummary" | "webhookDisabled" | "reportSubscription";
+    }
+  | {
+      kind: "remindersDue";
     };
 
 /**
