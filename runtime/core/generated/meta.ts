@@ -2353,6 +2353,24 @@ export interface PasswordPolicyFile {
 }
 
 /**
+ * Shown under Ustawienia → Powiadomienia (screens/routes.json `after`). The browser is asked for permission only when the person clicks the button, never when the screen opens; a browser that blocks notifications or cannot receive them is explained. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/push-devices/texts.ts).
+ */
+export interface PushDevicesFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "push-devices";
+  title: I18NKey;
+  /**
+   * A sentence under the title.
+   */
+  intro?: I18NKey;
+  /**
+   * The locale namespace of the screen's fixed texts (push).
+   */
+  texts: string;
+}
+
+/**
  * a column of the rule's resource (its entity's property)
  */
 export type ReminderField = string;
@@ -2921,7 +2939,8 @@ export type ScreenFile = {
     | "data-import"
     | "security"
     | "reports"
-    | "fuel-anomalies";
+    | "fuel-anomalies"
+    | "push-devices";
 };
 
 /**

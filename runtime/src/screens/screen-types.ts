@@ -19,6 +19,7 @@ import { pageChecks } from './page/check';
 import { panelSetChecks } from './panel-set/check';
 import { passwordPolicyChecks } from './password-policy/check';
 import { reportsChecks } from './reports/check';
+import { pushDevicesChecks } from './push-devices/check';
 import { securityChecks } from './security/check';
 import { studioChecks } from './studio/check';
 import { tableChecks } from './table/check';
@@ -43,6 +44,7 @@ export const SCREEN_TYPES = [
   dataImportChecks,
   securityChecks,
   reportsChecks,
+  pushDevicesChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];
