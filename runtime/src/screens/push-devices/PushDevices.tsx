@@ -110,44 +110,48 @@ export default function PushDevices({ screen, screenId, presentation }: ScreenPr
   return (
     <section className="push-devices" data-screen={screenId} aria-labelledby={ids.title}>
       <Heading className={presentation === 'embedded' ? 'h4' : 'page-title'} id={ids.title}>{t(decl.title)}</Heading>
-      {decl.intro && <p className="push-devices-intro">{t(decl.intro)}</p>}
-      {explained[state] && <Alert variant="warning" data-testid="push-state" data-state={state}>{tx(explained[state]!)}</Alert>}
-      {state === 'enabled' && <p className="text-success-emphasis" data-testid="push-state" data-state={state}>{tx('devices.states.enabled')}</p>}
-      {error && <Alert variant="danger" className="py-2">{error}</Alert>}
-      {state === 'ready' && (
-        <Button onClick={() => void enable()} disabled={busy !== null} data-testid="push-enable">
-          {busy === 'enable' ? tx('devices.enabling') : tx('devices.enable')}
-        </Button>
-      )}
-      <h3 className="h6 mt-4" id={ids.list}>{tx('devices.listTitle')}</h3>
-      {devices.length === 0
-        ? <p className="text-body-secondary">{tx('devices.empty')}</p>
-        : (
-          <ul className="list-group push-device-list" aria-labelledby={ids.list}>
-            {devices.map((device) => {
-              const name = device.device ?? tx('devices.unknownDevice');
-              return (
-                <li key={device.id} className="list-group-item push-device" data-testid="push-device">
-                  <div className="push-device-name">
-                    <strong>{name}</strong>
-                    {device.endpoint === endpoint && <span className="badge text-bg-primary ms-2">{tx('devices.thisDevice')}</span>}
-                  </div>
-                  <div className="small text-body-secondary">
-                    {tx('devices.added', { date: when(device.createdAt) })}
-                    {device.lastSuccessAt && <> · {tx('devices.lastSuccess', { date: when(device.lastSuccessAt) })}</>}
-                  </div>
-                  {device.lastFailureAt && (!device.lastSuccessAt || device.lastFailureAt > device.lastSuccessAt) && (
-                    <div className="small text-danger-emphasis">{tx('devices.lastFailure', { date: when(device.lastFailureAt) })}</div>
-                  )}
-                  <div className="push-device-actions">
-                    <Button size="sm" variant="outline-primary" disabled={busy !== null} onClick={() => void test(device)}>{tx('devices.test')}</Button>
-                    <Button size="sm" variant="outline-danger" disabled={busy !== null} onClick={() => setRemoving(device)} aria-label={`${tx('devices.remove')}: ${name}`}>{tx('devices.remove')}</Button>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
+      <div className="card push-devices-card shadow-sm">
+        <div className="card-body">
+          {decl.intro && <p className="text-secondary">{t(decl.intro)}</p>}
+          {explained[state] && <Alert variant="warning" data-testid="push-state" data-state={state}>{tx(explained[state]!)}</Alert>}
+          {state === 'enabled' && <p className="text-success-emphasis" data-testid="push-state" data-state={state}>{tx('devices.states.enabled')}</p>}
+          {error && <Alert variant="danger" className="py-2">{error}</Alert>}
+          {state === 'ready' && (
+            <Button onClick={() => void enable()} disabled={busy !== null} data-testid="push-enable">
+              {busy === 'enable' ? tx('devices.enabling') : tx('devices.enable')}
+            </Button>
+          )}
+          <h3 className="h6 mt-4" id={ids.list}>{tx('devices.listTitle')}</h3>
+          {devices.length === 0
+            ? <p className="text-body-secondary">{tx('devices.empty')}</p>
+            : (
+              <ul className="list-group push-device-list" aria-labelledby={ids.list}>
+                {devices.map((device) => {
+                  const name = device.device ?? tx('devices.unknownDevice');
+                  return (
+                    <li key={device.id} className="list-group-item push-device" data-testid="push-device">
+                      <div className="push-device-name">
+                        <strong>{name}</strong>
+                        {device.endpoint === endpoint && <span className="badge text-bg-primary ms-2">{tx('devices.thisDevice')}</span>}
+                      </div>
+                      <div className="small text-body-secondary">
+                        {tx('devices.added', { date: when(device.createdAt) })}
+                        {device.lastSuccessAt && <> · {tx('devices.lastSuccess', { date: when(device.lastSuccessAt) })}</>}
+                      </div>
+                      {device.lastFailureAt && (!device.lastSuccessAt || device.lastFailureAt > device.lastSuccessAt) && (
+                        <div className="small text-danger-emphasis">{tx('devices.lastFailure', { date: when(device.lastFailureAt) })}</div>
+                      )}
+                      <div className="push-device-actions">
+                        <Button size="sm" variant="outline-primary" disabled={busy !== null} onClick={() => void test(device)}>{tx('devices.test')}</Button>
+                        <Button size="sm" variant="outline-danger" disabled={busy !== null} onClick={() => setRemoving(device)} aria-label={`${tx('devices.remove')}: ${name}`}>{tx('devices.remove')}</Button>
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+        </div>
+      </div>
       {removing && (
         <ConfirmDialog
           question={tx('devices.confirmRemove', { device: removing.device ?? tx('devices.unknownDevice') })}
