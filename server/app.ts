@@ -59,6 +59,9 @@ import auditFieldLabels from './audit/field-labels.ts';
 import cockpitRoutes from './routes/cockpit.ts';
 import reportRoutes from './routes/reports.ts';
 import reportSubscriptionRoutes from './routes/report-subscriptions.ts';
+import pushService, { type PushOptions } from './push/service.ts';
+import pushRoutes from './routes/push.ts';
+import { pushSection } from './push/openapi.ts';
 import reportSubscriptions from './reports/subscriptions.ts';
 import cockpitRepository from './repositories/cockpit.ts';
 import notificationsService, { type NotificationOptions } from './notifications/service.ts';
@@ -144,6 +147,8 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** Two-factor sign-in (issue 36): main.ts gives TOTP_SECRET_KEY and SECOND_FACTOR_OPTIONAL; tests lift the requirement unless they test it. */
   secondFactor?: SecondFactorOptions;
+  /** Web Push (issue 47): main.ts gives VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT and PUSH_ALLOW_HOSTS (WEBHOOK_SECRET_KEY seals a generated key). */
+  push?: PushOptions;
 }
 
 function trustProxyOption(value: string | undefined): boolean | number | string | undefined {
@@ -253,7 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // The OpenAPI document (/api/docs/json): one rule makes every operation's id, tag, security and
   // error answers from the routes' declarations (plugins/openapi.ts).
-  await app.register(swagger, openapiOptions(documentedRoutes, { webhooks: () => webhooksSection(initial), schemas: () => importRowSchemas(initial) }) as unknown as SwaggerOptions);
+  await app.register(swagger, openapiOptions(documentedRoutes, { webhooks: () => ({ ...webhooksSection(initial), ...pushSection() }), schemas: () => importRowSchemas(initial) }) as unknown as SwaggerOptions);
   // The API documentation is public, like the API's own description of itself should be.
   await app.register(async (docs) => {
     declareScopeAccess(docs, 'public');
@@ -310,6 +315,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(digestService);
   // issue 46: reports e-mailed weekly or monthly to their subscribers, on the same queue
   await app.register(reportSubscriptions);
+  // issue 47: Web Push, one more channel of the notifications, delivered on their queue
+  await app.register(pushService, {
+    secretKey: options.webhooks?.secretKey,
+    publicUrl: options.notifications?.publicUrl ?? 'http://localhost:3000',
+    ...options.push,
+  });
   // issue 37: entries of the audit trail older than screens/app.json audit.keepDays, removed nightly and recorded
   await app.register(auditRetention);
   await app.register(auditFieldLabels);
@@ -357,6 +368,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reportRoutes);
   await app.register(anomalyRoutes);
   await app.register(reportSubscriptionRoutes);
+  await app.register(pushRoutes);
   // issue 25
   await app.register(notificationRoutes);
   await app.register(accountLanguageRoutes);

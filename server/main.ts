@@ -153,6 +153,11 @@ async function main() {
       metrics: metricsOptions,
       // two-factor sign-in (issue 36): the key TOTP secrets are sealed under; SECOND_FACTOR_OPTIONAL=1 (demo, tests) lifts the requirement
       secondFactor: { secretKey: process.env.TOTP_SECRET_KEY || undefined, enforce: process.env.SECOND_FACTOR_OPTIONAL !== '1' },
+      // web push (issue 47): the VAPID pair (else made once and stored sealed), its subject, and the push hosts exempt from the address check
+      push: {
+        publicKey: process.env.VAPID_PUBLIC_KEY || undefined, privateKey: process.env.VAPID_PRIVATE_KEY || undefined,
+        subject: process.env.VAPID_SUBJECT || undefined, allowHosts: process.env.PUSH_ALLOW_HOSTS || undefined,
+      },
     });
     if (!app.secondFactor.enforce) app.log.warn('SECOND_FACTOR_OPTIONAL=1: the second factor the configuration requires is not enforced (demo and tests only)');
     if (app.secondFactor.developmentKey) app.log.warn('TOTP_SECRET_KEY is not set: TOTP secrets are encrypted under the development key');

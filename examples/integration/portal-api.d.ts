@@ -3332,6 +3332,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAPID public key (base64url): the applicationServerKey to subscribe with */
+        get: operations["pushPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's devices that receive push notifications */
+        get: operations["pushSubscriptionList"];
+        put?: never;
+        /** Registers this browser's PushSubscription (its toJSON()) for the caller */
+        post: operations["pushSubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes one of the caller's devices: it gets no more push notifications */
+        delete: operations["pushSubscriptionDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wyślij powiadomienie testowe: a test message to the caller's devices */
+        post: operations["pushTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reminders": {
         parameters: {
             query?: never;
@@ -4885,6 +4954,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "push.notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A Web Push message to one of a person's devices
+         * @description Sent to the endpoint of a device registered with POST /api/push/subscriptions (its push service: FCM, Mozilla, Apple …), encrypted for the device's keys (RFC 8291, `Content-Encoding: aes128gcm`) and carrying a VAPID JWT (RFC 8292, ES256, `aud` the push service's origin) in `Authorization: vapid t=…, k=<the portal's public key>`. The body below is what the service worker's `push` event gets (`event.data.json()`). An answer 404 or 410 removes the device; 429 and 5xx are retried.
+         */
+        post: operations["pushNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "reading.added": {
         parameters: {
             query?: never;
@@ -5176,7 +5265,7 @@ export interface components {
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit" | "report-subscription";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit" | "report-subscription" | "push-subscription";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */
@@ -6730,7 +6819,7 @@ export interface components {
         notification: {
             attempts?: number | null;
             /** @enum {string|null} */
-            channel?: "email" | "inApp" | null;
+            channel?: "email" | "inApp" | "push" | null;
             /** Format: date-time */
             createdAt?: string | null;
             /** @description The address the e-mail was (or is to be) sent to. */
@@ -7231,6 +7320,93 @@ export interface components {
             passwordMinLowerCaseLetter?: number;
             passwordMinSpecialCharacter?: number;
             passwordMinUpperCaseLetter?: number;
+        };
+        /**
+         * A push message as the service worker receives it (event.data.json())
+         * @description Encrypted for the device (RFC 8291, aes128gcm) and signed for its push service with the portal's VAPID key (RFC 8292); the service worker shows `title` and `body` and opens `url` when the notification is tapped (runtime/src/pwa/push-handlers.ts).
+         */
+        "push-payload": {
+            /** @description Its text, in the recipient's language */
+            body: string;
+            /** @description The notification (absent for a test message) */
+            id?: number;
+            /** @description The language of the texts (pl, en, uk) */
+            lang?: string;
+            /** @description Messages with the same tag replace each other on the device (one per event and record) */
+            tag?: string;
+            /** @description The notification's title, in the recipient's language */
+            title: string;
+            /** @description The portal's path of the screen to open (the record's screen, e.g. /app/dane-pojazdu?open=12) */
+            url: string;
+        };
+        /** The portal's VAPID public key (GET /api/push/public-key) */
+        "push-public-key": {
+            /** @description The uncompressed P-256 public key (65 bytes), base64url without padding: pushManager.subscribe's applicationServerKey */
+            publicKey: string;
+        };
+        /** A device registered for push notifications */
+        "push-subscribed": {
+            message: string;
+            subscription: components["schemas"]["push-subscription"];
+        };
+        /** One of the caller's devices that receive push notifications */
+        "push-subscription": {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Browser and system, from the User-Agent it subscribed with ("Chrome · Android") */
+            device: string | null;
+            /** @description The device's address at its push service (the browser compares it with its own subscription to know "this device") */
+            endpoint: string;
+            id: number;
+            /** @description The last refusal, as the push service answered it */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When its push service last refused one (or did not answer)
+             */
+            lastFailureAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its push service last took a message
+             */
+            lastSuccessAt: string | null;
+        };
+        /** The caller's devices that receive push notifications, oldest first */
+        "push-subscription-list": components["schemas"]["push-subscription"][];
+        /** A browser's PushSubscription, as its toJSON() gives it (POST /api/push/subscriptions) */
+        "push-subscription-request": {
+            /** @description The push service's address for this browser: https on a public address (or a host of PUSH_ALLOW_HOSTS) */
+            endpoint: string;
+            /** @description When the subscription ends (milliseconds since the epoch), if the browser says */
+            expirationTime?: number | null;
+            keys: {
+                /** @description The authentication secret (16 bytes), base64url */
+                auth: string;
+                /** @description The browser's P-256 public key (uncompressed, 65 bytes), base64url */
+                p256dh: string;
+            };
+        };
+        /** A test push message (POST /api/push/test): to one of the caller's devices, or to all of them */
+        "push-test-request": {
+            /** @description The device; absent: every device of the caller */
+            id?: number;
+        };
+        /** What each device's push service answered to the test message */
+        "push-test-result": {
+            devices: {
+                device: string | null;
+                error?: string;
+                id: number;
+                /** @enum {unknown} */
+                outcome: "sent" | "gone" | "failed";
+            }[];
+            /** @description Devices whose push service refused it or did not answer */
+            failed: number;
+            /** @description Devices the push service no longer knows (404, 410): removed */
+            gone: number;
+            message: string;
+            /** @description Devices whose push service took the message */
+            sent: number;
         };
         /** An advisor switches to another vehicle (POST /api/user/re-logging) */
         "re-logging-request": {
@@ -14466,6 +14642,141 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    pushPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal's VAPID public key (GET /api/push/public-key) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["push-public-key"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pushSubscriptionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's devices that receive push notifications, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["push-subscription-list"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pushSubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["push-subscription-request"];
+            };
+        };
+        responses: {
+            /** @description A device registered for push notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["push-subscribed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pushSubscriptionDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A confirmation to show the user (Polish) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["message-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pushTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["push-test-request"];
+            };
+        };
+        responses: {
+            /** @description What each device's push service answered to the test message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["push-test-result"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     reminderSummary: {
         parameters: {
             query?: never;
@@ -17365,6 +17676,40 @@ export interface operations {
                 content?: never;
             };
             /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pushNotification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Seconds the push service keeps the message for an offline device (86400). */
+                TTL: number;
+                /** @description RFC 8030 urgency: normal, or high for a test message. */
+                Urgency?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["push-payload"];
+            };
+        };
+        responses: {
+            /** @description Taken by the push service (any 2xx). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The subscription is gone (404 likewise): the device is removed. */
             410: {
                 headers: {
                     [name: string]: unknown;

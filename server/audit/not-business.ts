@@ -23,6 +23,7 @@ export const NOT_BUSINESS_WRITES: readonly NotBusinessWrite[] = [
   { operation: 'securityTotpSetup', reason: 'a secret offered to the authenticator app, not yet in use; its confirmation is recorded' },
   { operation: 'settingsEmailTest', reason: 'sends a test e-mail with the settings given; changes nothing' },
   { operation: 'webhooksEndpointTest', reason: 'sends a test event to an endpoint; changes nothing' },
+  { operation: 'pushTest', reason: 'sends a test push message to the caller\'s own devices; changes nothing but their last answer (a device its push service no longer knows is dropped, as any delivery drops it)' },
   { operation: /^reports(Run|Export)$/, reason: 'a read: a report\'s period, grouping and filters are sent in a POST body (issue 46)' },
   { operation: 'reportsSubscriptionSend', reason: 'a send of a report subscription ("Wyślij teraz"): its own log, report_send, keeps it with the e-mail\'s state (issue 46)' },
   { operation: 'accountSaveLanguage', reason: 'the language a person reads the portal in, his own preference like a table layout (issue 48)' },

@@ -567,6 +567,7 @@ export interface Notification {
   id: Generated<number>;
   lastError: string | null;
   payload: Generated<Json>;
+  pushSubscriptionId: number | null;
   readAt: Timestamp | null;
   resentFrom: number | null;
   sentAt: Timestamp | null;
@@ -632,6 +633,21 @@ export interface PasswordReset {
   expiresAt: Timestamp;
   tokenHash: string;
   usedAt: Timestamp | null;
+  userId: number;
+}
+
+export interface PushSubscription {
+  auth: string;
+  createdAt: Generated<Timestamp>;
+  device: string | null;
+  endpoint: string;
+  expirationTime: Timestamp | null;
+  id: Generated<number>;
+  lastError: string | null;
+  lastFailureAt: Timestamp | null;
+  lastSuccessAt: Timestamp | null;
+  p256dh: string;
+  userAgent: string | null;
   userId: number;
 }
 
@@ -1575,6 +1591,7 @@ export interface DB {
   order_transition: OrderTransition;
   passkey_sign_in_challenge: PasskeySignInChallenge;
   password_reset: PasswordReset;
+  push_subscription: PushSubscription;
   reminder_change: ReminderChange;
   reminder_count: ReminderCount;
   reminder_dirty: ReminderDirty;

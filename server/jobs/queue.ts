@@ -15,6 +15,9 @@
  * - `notification-sweep`: scheduled by pg-boss's own cron (once across every process), puts the
  *   e-mails that wait (no mail server configured yet) back on the queue and closes the ones a dead
  *   process left half-sent.
+ * - `notification-push`: one job per push notification row (one recipient's device), stately by the
+ *   row's id and sent in the transaction that writes it, like the e-mails; retried with the same
+ *   backoff while the push service answers 429 or 5xx (issue 47).
  * Other scheduled work (the daily digest) adds its own queues to `boss` the same way.
  */
 import { PgBoss, type Db, type Job, type JobResult } from 'pg-boss';
@@ -31,6 +34,8 @@ export interface EmailQueueSettings { retryLimit: number; retryDelaySeconds: num
 
 export const EMAIL_QUEUE = 'notification-email';
 export const SWEEP_QUEUE = 'notification-sweep';
+/** One job per push notification row (one device), like the e-mails' (issue 47). */
+export const PUSH_QUEUE = 'notification-push';
 
 /** A finished job's row is kept a week, for the administrators' questions. */
 export const JOB_HISTORY_SECONDS = 7 * 24 * 3600;
@@ -155,6 +160,8 @@ export class JobQueue {
     // the configuration may have changed the retries since the queue was made
     const { policy: _policy, ...changeable } = email; // a queue's policy is fixed at creation
     await this.boss.updateQueue(EMAIL_QUEUE, changeable);
+    await this.boss.createQueue(PUSH_QUEUE, email);
+    await this.boss.updateQueue(PUSH_QUEUE, changeable);
     await this.boss.createQueue(SWEEP_QUEUE, { policy: 'singleton', deleteAfterSeconds: JOB_HISTORY_SECONDS });
     await this.boss.schedule(SWEEP_QUEUE, `*/${delivery.sweepEveryMinutes} * * * *`);
     if (upgrading) await requeueRetiredJobs(this.db, this.schema, EMAIL_QUEUE, (trx, ids) => this.enqueueEmails(trx, ids));
@@ -164,26 +171,30 @@ export class JobQueue {
     return this.#started;
   }
 
-  /** Runs the handlers in this process: each e-mail job (its notification id), and the sweep. */
-  async work(deliver: (notificationId: number) => Promise<void>, sweep: () => Promise<void>): Promise<void> {
+  /** Runs the handlers in this process: each e-mail job (its notification id), each push job, and the sweep. */
+  async work(deliver: (notificationId: number) => Promise<void>, sweep: () => Promise<void>, push?: (notificationId: number) => Promise<void>): Promise<void> {
     const every = { pollingIntervalSeconds: this.options.pollingIntervalSeconds, batchSize: 1 };
     await workInBatches(this.boss, EMAIL_QUEUE, { concurrency: this.options.concurrency, pollingIntervalSeconds: this.options.pollingIntervalSeconds }, (job: Job<{ id: number } & QueuedBy>) =>
       runJob(this.options.log, EMAIL_QUEUE, job, () => deliver(Number(job.data.id)), { notificationId: Number(job.data.id) }));
+    if (push) {
+      await workInBatches(this.boss, PUSH_QUEUE, { concurrency: this.options.concurrency, pollingIntervalSeconds: this.options.pollingIntervalSeconds }, (job: Job<{ id: number } & QueuedBy>) =>
+        runJob(this.options.log, PUSH_QUEUE, job, () => push(Number(job.data.id)), { notificationId: Number(job.data.id) }));
+    }
     await this.boss.work(SWEEP_QUEUE, every, async ([job]) => runJob(this.options.log, SWEEP_QUEUE, job, sweep));
   }
 
   /**
-   * Puts e-mail notifications on the queue; inside `db`'s transaction when it is one. Already
+   * Puts e-mail notifications (or push ones, on PUSH_QUEUE) on the queue; inside `db`'s transaction when it is one. Already
    * waiting: nothing happens (the queue is stately, keyed by the notification). One statement per
    * thousand, so that a backlog of ten thousand is queued again in a moment.
    */
-  async enqueueEmails(db: Kysely<DB>, notificationIds: readonly number[]): Promise<void> {
+  async enqueueEmails(db: Kysely<DB>, notificationIds: readonly number[], queue: typeof EMAIL_QUEUE | typeof PUSH_QUEUE = EMAIL_QUEUE): Promise<void> {
     if (!this.#started) return;
     const executor = executorOf(db);
     const by = queuedBy(); // who queued them, for the jobs' log lines (job-log.ts)
     for (let i = 0; i < notificationIds.length; i += INSERT_CHUNK) {
       const jobs = notificationIds.slice(i, i + INSERT_CHUNK).map((id) => ({ data: { id, ...by }, singletonKey: String(id) }));
-      await this.boss.insert(EMAIL_QUEUE, jobs, { db: executor });
+      await this.boss.insert(queue, jobs, { db: executor });
     }
   }
 

@@ -36,12 +36,14 @@ import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 export const DIGEST_QUEUE = 'notification-digest';
 /** Items a digest names one by one; the rest are counted ("… and 120 more"). */
 const DIGEST_ITEMS = 30;
+/** Items a push of reminders carries (its text names the first, counts the rest). */
+const PUSH_ITEMS = 3;
 /** Failed deliveries a summary names one by one. */
 const SUMMARY_ITEMS = 30;
 /** A first failure summary looks this far back. */
 const FIRST_SUMMARY_HOURS = 24;
 
-type Kind = 'digest' | 'failures';
+type Kind = 'digest' | 'failures' | 'reminders';
 
 /** Who the reader was when the digest was made: a different reader at sending time gets nothing. */
 interface ReaderScope {
@@ -145,6 +147,35 @@ function createDigest(app: FastifyInstance) {
     });
   }
 
+  /**
+   * The reminders pushed to a person's devices (issue 47, event trigger `remindersDue`): what is
+   * new or worse on his vehicle since the last time, once a day at his digest hour, the same way
+   * as the digest (its own run kind), only for a person with a device; nothing changed: nothing.
+   */
+  async function remindersOf(userId: number, day: string, now: boolean): Promise<boolean> {
+    const device = await app.db.selectFrom('push_subscription').select('id').where('userId', '=', userId).limit(1).executeTakeFirst();
+    if (!device) return false;
+    const account = await recipientAccount(app.db, userId);
+    if (!account) return false;
+    const last = await lastRun(app.db, 'reminders', userId);
+    if (!now && last?.day === day) return false;
+    const variant = app.config.forClient(account.session.klientSymbol, account.session.language);
+    const { total, items } = await app.reminders.changes(account.session, last, PUSH_ITEMS, variant);
+    return app.db.transaction().execute(async (trx) => {
+      const at = await claim(trx, 'reminders', userId, day, now, last);
+      if (!at) return false;
+      await trx.updateTable('digest_run').set({ items: total }).where('kind', '=', 'reminders').where('userId', '=', userId).where('day', '=', day).execute();
+      if (total === 0) return false;
+      const { role, klientSymbol, stacjaSerw, pojazdId } = account.session;
+      const scope: ReaderScope = { role, klientSymbol, stacjaSerw, pojazdId };
+      const queued = await app.notifications.record(trx, {
+        occurrence: { kind: 'remindersDue' }, self: userId, seq: `${day}@${at.getTime()}`,
+        record: { klientSymbol }, payload: { total, lines: items.map(lineOf), scope },
+      });
+      return queued.length > 0;
+    });
+  }
+
   /** Looks at every user whose digest (or summary) is due now, or at all of them with `now`. */
   async function run(options: { now?: boolean } = {}): Promise<DigestResult> {
     const now = options.now === true;
@@ -152,8 +183,9 @@ function createDigest(app: FastifyInstance) {
     const clock = app.clock();
     const day = dayIn(clock, zone);
     const hour = hourIn(clock, zone);
-    const users = await app.db.selectFrom('app_user').select(['id', 'rola', 'klientSymbol'])
-      .where('deletedAt', 'is', null).where('email', 'is not', null).where('email', '<>', '')
+    // every open account: the e-mails need an address, the push of reminders a device (remindersOf)
+    const users = await app.db.selectFrom('app_user').select(['id', 'rola', 'klientSymbol', 'email'])
+      .where('deletedAt', 'is', null)
       .where((eb) => eb.or([eb('dataDo', 'is', null), eb('dataDo', '>=', sql<string>`current_date`)]))
       .orderBy('id').execute();
     const stored = await storedSettings(app.db, users.map((u) => u.id));
@@ -163,15 +195,18 @@ function createDigest(app: FastifyInstance) {
       const settings = effectiveSettings(file, user.rola as Role, stored.get(user.id));
       const due = now || hour >= settings.digestHour;
       const digest = eventsFor(file, { kind: 'dailyDigest' }).some((e) => e.roles.includes(user.rola as Role));
-      if (digest && settings.digest && due) {
+      const mail = Boolean(user.email?.trim());
+      if (mail && digest && settings.digest && due) {
         result.users++;
         if (await digestOf(user.id, day, now)) result.queued++;
       }
       const summaries = eventsFor(file, { kind: 'failureSummary' }).filter((e) => e.roles.includes(user.rola as Role) && settings.events[e.id] !== false);
-      if (summaries.length && due) {
+      if (mail && summaries.length && due) {
         result.users++;
         if (await failuresOf(user.id, day, now)) result.queued++;
       }
+      const reminders = eventsFor(file, { kind: 'remindersDue' }).filter((e) => e.roles.includes(user.rola as Role) && settings.events[e.id] !== false);
+      if (reminders.length && due && (await remindersOf(user.id, day, now))) result.queued++;
     }
     return result;
   }
@@ -220,6 +255,22 @@ const renderFailures: Renderer = async (context) => {
   return { subject: t(event.subject, vars), paragraphs, title: t(event.title, vars), text: t(event.text, vars), ...linked(context) };
 };
 
+/** The push of reminders: how many, and the most urgent one (vehicle and what is due), in the recipient's words. */
+const renderReminders: Renderer = async (context) => {
+  const { event, variant, recipient, notification } = context;
+  const payload = notification.payload as { total?: number; lines?: DigestLine[]; scope?: ReaderScope };
+  if (!sameReader(payload.scope, recipient.session)) return undefined;
+  const t = variant.t;
+  const [head] = payload.lines ?? [];
+  const total = payload.total ?? 0;
+  const first = head ? t('notifications:digest.line', {
+    urgency: t(`notifications:digest.urgency.${head.urgency}`), vehicle: [head.rejestr, head.markaModel].filter(Boolean).join(' '), label: head.label, text: head.text,
+  }).replace(/^•\s*/, '') : '';
+  const vars = { appName: appNameOf(variant.bundle), total, more: Math.max(0, total - 1), first };
+  const text = total > 1 ? t('notifications:events.remindersDue.more', vars) : t(event.text, vars);
+  return { subject: t(event.subject, vars), paragraphs: [t(event.body, vars)], title: t(event.title, vars), text, ...linked(context) };
+};
+
 export type Digest = ReturnType<typeof createDigest>;
 
 declare module 'fastify' {
@@ -233,6 +284,7 @@ export default fp(async (app) => {
   app.decorate('digest', digest);
   app.notifications.renderers.register('dailyDigest', renderDigest);
   app.notifications.renderers.register('failureSummary', renderFailures);
+  app.notifications.renderers.register('remindersDue', renderReminders);
   // each time the notifications' queue starts (at start-up, or later when the database was away)
   app.notifications.whenStarted(async (queue) => {
     await queue.boss.createQueue(DIGEST_QUEUE, { policy: 'singleton', deleteAfterSeconds: JOB_HISTORY_SECONDS });

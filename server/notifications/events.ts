@@ -20,7 +20,8 @@ export type Occurrence =
   | { kind: 'dailyDigest' }
   | { kind: 'failureSummary' }
   | { kind: 'webhookDisabled' }
-  | { kind: 'reportSubscription' };
+  | { kind: 'reportSubscription' }
+  | { kind: 'remindersDue' };
 
 const EMPTY: NotificationsFile = { schemaVersion: 1, type: 'notifications', events: [], defaults: {} };
 

@@ -4,7 +4,7 @@
  * with its own transaction; a change that rolls back takes its notifications with it, and one
  * that commits has them and their e-mail jobs (queue.ts) for sure.
  *
- * One row per recipient and channel, for the recipients of the event's kinds (recipients.ts) whose
+ * One row per recipient and channel (push: per recipient and device), for the recipients of the event's kinds (recipients.ts) whose
  * role may receive it and whose settings have it on, never the person who made the change. The
  * dedupe key `event:entity:entityId:seq:userId:channel` is unique in the database, so the same
  * occurrence (`seq`: the order's transition row, the damage itself …) is never queued twice for
@@ -38,11 +38,22 @@ export interface Queued {
   event: string;
   id: number;
   userId: number;
-  channel: 'email' | 'inApp';
+  channel: Channel;
 }
+
+export type Channel = 'email' | 'inApp' | 'push';
 
 export function dedupeKey(event: NotificationEvent, facts: EventFacts, userId: number, channel: string): string {
   return [event.id, event.resource ?? '-', facts.entityId ?? '-', facts.seq, userId, channel].join(':');
+}
+
+/** The push subscriptions (devices) of some people, by person. */
+async function devicesOf(trx: Kysely<DB>, userIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (userIds.length === 0) return out;
+  const rows = await trx.selectFrom('push_subscription').select(['id', 'userId']).where('userId', 'in', userIds).orderBy('id').execute();
+  for (const row of rows) out.set(row.userId, [...(out.get(row.userId) ?? []), row.id]);
+  return out;
 }
 
 /** Writes the notifications of an occurrence in `trx`; answers the rows written (a row already there is not written again). */
@@ -53,18 +64,21 @@ export async function writeNotifications(trx: Kysely<DB>, file: NotificationsFil
       .filter((p) => p.id !== facts.actorUserId);
     if (people.length === 0) continue;
     const stored = await storedSettings(trx, people.map((p) => p.id));
-    const rows = people
-      .filter((p) => effectiveSettings(file, p.rola, stored.get(p.id)).events[event.id] !== false)
-      .flatMap((p) => (event.channels as ('email' | 'inApp')[])
+    const receiving = people.filter((p) => effectiveSettings(file, p.rola, stored.get(p.id)).events[event.id] !== false);
+    // push: one row per device the person subscribed (issue 47), each sent once on its own
+    const devices = event.channels.includes('push') ? await devicesOf(trx, receiving.map((p) => p.id)) : new Map<number, number[]>();
+    const rows = receiving
+      .flatMap((p) => (event.channels as Channel[])
         .filter((channel) => channel !== 'email' || Boolean(p.email))
-        .map((channel) => ({
+        .flatMap((channel) => (channel === 'push' ? (devices.get(p.id) ?? []) : [null]).map((device) => ({
           event: event.id, userId: p.id, channel, email: channel === 'email' ? p.email : null,
           entity: event.resource ?? null, entityId: facts.entityId ?? null, payload: jsonb(facts.payload ?? {}),
-          dedupeKey: dedupeKey(event, facts, p.id, channel),
+          dedupeKey: dedupeKey(event, facts, p.id, device === null ? channel : `${channel}:${device}`),
+          pushSubscriptionId: device,
           // the bell needs no delivery: its row is there to be read
           state: channel === 'inApp' ? 'sent' : 'queued',
           sentAt: channel === 'inApp' ? new Date() : null,
-        })));
+        }))));
     if (rows.length === 0) continue;
     const written = await trx.insertInto('notification').values(rows)
       .onConflict((oc) => oc.column('dedupeKey').doNothing())

@@ -20,7 +20,7 @@ import { deliverySettings, eventById, notificationsFile, type Role } from './eve
 import { writeNotifications, type EventFacts, type Queued } from './outbox.ts';
 import { Renderers } from './render.ts';
 import { effectiveSettings, saveSettings, storedSettings, unofferedEvents, type Settings } from './settings.ts';
-import { JobQueue } from '../jobs/queue.ts';
+import { JobQueue, PUSH_QUEUE } from '../jobs/queue.ts';
 import { jobLogger } from '../jobs/job-log.ts';
 
 export interface NotificationOptions {
@@ -36,6 +36,12 @@ export interface NotificationOptions {
   concurrency?: number;
   /** Overrides of screens/notifications.json `delivery` (tests shorten the retry delay). */
   delivery?: Partial<import('./events.ts').DeliverySettings>;
+}
+
+/** A channel delivered by another module (push, issue 47): one row at a time, and the rows to queue again. */
+export interface PushChannel {
+  deliver(id: number): Promise<string>;
+  sweep(options: { settleMs: number; sendingTimeoutMinutes: number; limit: number }): Promise<number[]>;
 }
 
 export interface ListQuery {
@@ -55,6 +61,8 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
   const renderers = new Renderers();
   let queue: JobQueue | undefined;
   const startedHooks: ((queue: JobQueue) => Promise<void>)[] = [];
+  /** The push channel's delivery (server/push/service.ts registers it; issue 47). */
+  let pushChannel: PushChannel | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
@@ -109,6 +117,8 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
   async function enqueue(db: Kysely<DB>, queued: readonly Queued[]) {
     const emails = queued.filter((q) => q.channel === 'email').map((q) => q.id);
     if (emails.length && queue?.started) await queue.enqueueEmails(db, emails);
+    const pushes = queued.filter((q) => q.channel === 'push').map((q) => q.id);
+    if (pushes.length && queue?.started) await queue.enqueueEmails(db, pushes, PUSH_QUEUE);
   }
 
   const service = {
@@ -130,6 +140,14 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
       return queued;
     },
 
+    /** The push channel: its delivery of one row and its sweep (server/push/service.ts). */
+    usePushChannel(channel: PushChannel) {
+      pushChannel = channel;
+    },
+
+    /** Delivers one push notification row now (the job's work; tests call it too). */
+    deliverPush: async (id: number): Promise<string> => (pushChannel ? pushChannel.deliver(id) : 'nothing'),
+
     /** Delivers one e-mail notification now (the job's work; tests call it too). */
     deliver: (id: number): Promise<DeliveryOutcome> => deliverEmail(context(), id),
 
@@ -147,7 +165,10 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
         waitingForServer: serverBack ? 'include' : 'exclude',
       });
       if (ids.length && queue?.started) await queue.enqueueEmails(app.db, ids);
-      return ids.length;
+      // push rows whose job was lost (or a process died sending them), the same way
+      const pushes = pushChannel ? await pushChannel.sweep({ settleMs: now ? 0 : SWEEP_SETTLE_MS, sendingTimeoutMinutes: delivery().sendingTimeoutMinutes, limit: SWEEP_LIMIT }) : [];
+      if (pushes.length && queue?.started) await queue.enqueueEmails(app.db, pushes, PUSH_QUEUE);
+      return ids.length + pushes.length;
     },
 
     /** GET /api/notifications: the caller's in-app notifications, newest first, rendered for them now. */
@@ -242,13 +263,14 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
         if (!row) throw new HttpError(404, t('notifications:messages.notFound'));
         if (row.state === 'sending') throw new HttpError(409, t('notifications:messages.sending'), { code: 'SENDING' });
         let queued: Queued;
-        if (row.channel === 'email' && (row.state === 'queued' || row.state === 'failed')) {
+        if ((row.channel === 'email' || row.channel === 'push') && (row.state === 'queued' || row.state === 'failed')) {
           await trx.updateTable('notification').set({ state: 'queued', lastError: null, claimedAt: null }).where('id', '=', id).execute();
-          queued = { event: row.event, id: row.id, userId: row.userId, channel: 'email' };
+          queued = { event: row.event, id: row.id, userId: row.userId, channel: row.channel };
         } else {
           const copy = await trx.insertInto('notification').values({
             event: row.event, userId: row.userId, email: row.email, channel: row.channel, entity: row.entity, entityId: row.entityId,
             payload: sql`${JSON.stringify(row.payload ?? {})}::jsonb`, dedupeKey: `${row.dedupeKey}:again:${randomUUID()}`, resentFrom: row.id,
+            pushSubscriptionId: row.pushSubscriptionId,
             state: row.channel === 'inApp' ? 'sent' : 'queued', sentAt: row.channel === 'inApp' ? new Date() : null,
           }).returning('id').executeTakeFirstOrThrow();
           queued = { event: row.event, id: copy.id, userId: row.userId, channel: row.channel as Queued['channel'] };
@@ -287,6 +309,13 @@ export function createNotifications(app: FastifyInstance, options: NotificationO
             }
           }, async () => {
             await service.sweep();
+          }, async (id) => {
+            try {
+              await service.deliverPush(id);
+            } catch (error) {
+              if (!(error instanceof DeliveryFailed)) jobLogger(app.log).error({ err: error, notification: id }, 'push delivery failed');
+              throw error; // pg-boss retries it with backoff
+            }
           });
           for (const hook of startedHooks) await hook(opened);
         } catch (error) {

@@ -99,6 +99,7 @@ export const TAGS: Record<string, string> = {
   'config-studio': 'Konfiguracja portalu: the analysts\' configuration studio (ADMIN): drafts over the configuration files, checks, publishing to every process, versions, rollback, export and import (issue 26).',
   notification: 'Powiadomienia: the caller\'s own notifications (the bell) and settings; the administrators\' log, send-again and the daily digest run now (issue 25).',
   reminder: 'Przypomnienia: what is due (policies, inspections, services, contracts, cards, readings, orders, damages) per rule and urgency, within the caller\'s rows.',
+  push: 'Powiadomienia na telefon (issue 47): the caller\'s devices that receive Web Push notifications (VAPID), their test message; the messages\' payload: the `webhooks` section\'s `push.notification`.',
   password: 'Passwords: change one\'s own, the first-sign-in change, an administrator\'s reset, the forgotten-password flow.',
   security: 'Bezpieczeństwo (issue 36): the caller\'s second factor (authenticator app, recovery codes, passkeys) and sessions; an administrator\'s view of a user\'s sessions and reset of the second factor.',
   session: 'Signing in and out (with the second step of an account with a second factor), and an advisor\'s change of vehicle.',

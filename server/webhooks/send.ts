@@ -67,7 +67,8 @@ export function postSigned(options: {
   url: URL;
   target: Target;
   headers: Record<string, string>;
-  body: string;
+  /** JSON text (a webhook), or bytes (an encrypted push message, whose headers name its type). */
+  body: string | Buffer;
   timeoutMs: number;
   responseBytes: number;
   /** Connections kept to one address (the endpoint's concurrency). */

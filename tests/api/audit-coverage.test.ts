@@ -6,6 +6,7 @@
  * and sign-outs, and import runs naming the integration key. Each write leaves one entry with the
  * right actor, resource, action and change, never a secret; a refused write leaves none.
  */
+import { createECDH, randomBytes } from 'node:crypto';
 import iconv from 'iconv-lite';
 import { generate } from 'otplib';
 import { sql } from 'kysely';
@@ -69,7 +70,7 @@ describe('audit trail: every write on someone\'s behalf', () => {
   const codeNow = (secret: string) => generate({ secret, epoch: Math.floor(now / 1000) });
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: () => new Date(now), webhooks: { allowHosts: '127.0.0.1' } });
+    t = await startTestApp({ clock: () => new Date(now), webhooks: { allowHosts: '127.0.0.1' }, push: { allowHosts: '127.0.0.1' } });
     walk = trackTrailWrites(t);
     for (const who of ['admin', 'manager', 'doradca', 'kierowca'] as const) tok[who] = await t.signIn(who);
     for (const login of ['admin', 'manager', 'doradca', 'kierowca']) ids[login] = await userId(login);
@@ -578,6 +579,17 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect(made.statusCode, made.body).toBe(200);
       expect((await t.call('DELETE', `/api/report-subscriptions/${made.json().id}`, { token: tok.manager })).statusCode).toBe(200);
       expect((await entriesOf('report-subscription', made.json().id)).map((e) => [e.action, e.actorLabel])).toEqual([['create', 'manager'], ['delete', 'manager']]);
+    });
+
+    it('a device registered for push notifications and removed (issue 47), each recorded as the manager\'s, without its keys', async () => {
+      const keys = { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+      const made = await t.call('POST', '/api/push/subscriptions', { token: tok.manager, body: { endpoint: 'http://127.0.0.1:9/push/phone', keys } });
+      expect(made.statusCode, made.body).toBe(200);
+      const id = made.json().subscription.id;
+      expect((await t.call('DELETE', `/api/push/subscriptions/${id}`, { token: tok.manager })).statusCode).toBe(200);
+      const entries = await entriesOf('push-subscription', id);
+      expect(entries.map((e) => [e.action, e.actorLabel])).toEqual([['create', 'manager'], ['delete', 'manager']]);
+      expect(JSON.stringify(entries)).not.toContain(keys.auth);
     });
 
     it('a configuration published and restored, an order\'s status moved', async () => {

@@ -97,7 +97,8 @@ describe('the bell and the notification settings', () => {
       digest: true, digestHour: 7,
     });
     expect((await get('doradca', '/api/notification-settings')).json()).toEqual({
-      events: { orderStatusChanged: true, estimateConfirmed: true }, digest: false, digestHour: 7,
+      // remindersDue: what is due pushed to his devices (issue 47)
+      events: { orderStatusChanged: true, estimateConfirmed: true, remindersDue: true }, digest: false, digestHour: 7,
     });
     const saved = await t.call('PUT', '/api/notification-settings', {
       token: await as('manager'), body: { events: { orderAwaitingAcceptance: false }, digest: false, digestHour: 18 },

@@ -317,6 +317,12 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/notifications/:id/read': ALL,
   'GET /api/notification-settings': ALL,
   'PUT /api/notification-settings': ALL,
+  // issue 47, ACCESS.md "push subscriptions, push test | self" (every role, its own devices: push.test.ts)
+  'GET /api/push/public-key': ALL,
+  'GET /api/push/subscriptions': ALL,
+  'POST /api/push/subscriptions': ALL,
+  'DELETE /api/push/subscriptions/:id': ALL,
+  'POST /api/push/test': ALL,
   // issue 34, ACCESS.md "integration accounts and their keys (create, rotate, revoke, list) | ADMIN"
   'GET /api/integration-accounts/scopes': A,
   'POST /api/integration-accounts': A,

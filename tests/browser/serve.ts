@@ -21,7 +21,7 @@ import { seededPGliteDataDir } from '../../server/seed/testing.ts';
 // the webhooks journey's receiver listens on 127.0.0.1, which only WEBHOOK_ALLOW_HOSTS lets a webhook reach (issue 35)
 // SECOND_FACTOR_OPTIONAL: the journeys sign the demo administrator in with the password many times a
 // minute; the two-factor journey enrols on its own (docs/decisions.md, issue 36)
-const env: NodeJS.ProcessEnv = { MAX_EVENT_LOOP_DELAY_MS: '10000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', SECOND_FACTOR_OPTIONAL: '1', ...process.env, LOG: 'off' };
+const env: NodeJS.ProcessEnv = { MAX_EVENT_LOOP_DELAY_MS: '10000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', PUSH_ALLOW_HOSTS: '127.0.0.1', SECOND_FACTOR_OPTIONAL: '1', ...process.env, LOG: 'off' };
 if (process.env.DATABASE_URL) {
   const schema = process.env.E2E_SCHEMA || 'e2e';
   // the portal's schema and its job queue's: a new run never meets the last one's data or jobs

@@ -53,6 +53,8 @@ export async function startTestApp(options: {
   metrics?: AppOptions['metrics'];
   /** issue 35: the webhooks' allowed hosts and a shortened retry schedule. */
   webhooks?: AppOptions['webhooks'];
+  /** issue 47: web push (the hosts a local push receiver is allowed on, VAPID keys). */
+  push?: AppOptions['push'];
   /**
    * issue 36: 'configured' applies screens/app.json security.secondFactorRequiredWhen (ADMIN must
    * have a second factor). Otherwise it is lifted, as SECOND_FACTOR_OPTIONAL=1 lifts it for the demo
@@ -68,6 +70,7 @@ export async function startTestApp(options: {
     notifications: { worker: false, ...options.notifications },
     metrics: options.metrics,
     webhooks: options.webhooks,
+    push: options.push,
     secondFactor: { enforce: options.secondFactor === 'configured' },
     ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
   });

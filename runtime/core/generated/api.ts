@@ -1428,6 +1428,125 @@ export interface PreConfig {
   };
 }
 
+/**
+ * Encrypted for the device (RFC 8291, aes128gcm) and signed for its push service with the portal's VAPID key (RFC 8292); the service worker shows `title` and `body` and opens `url` when the notification is tapped (runtime/src/pwa/push-handlers.ts).
+ */
+export interface PushPayload {
+  /**
+   * The notification's title, in the recipient's language
+   */
+  title: string;
+  /**
+   * Its text, in the recipient's language
+   */
+  body: string;
+  /**
+   * The portal's path of the screen to open (the record's screen, e.g. /app/dane-pojazdu?open=12)
+   */
+  url: string;
+  /**
+   * Messages with the same tag replace each other on the device (one per event and record)
+   */
+  tag?: string;
+  /**
+   * The notification (absent for a test message)
+   */
+  id?: number;
+  /**
+   * The language of the texts (pl, en, uk)
+   */
+  lang?: string;
+}
+
+export interface PushPublicKey {
+  /**
+   * The uncompressed P-256 public key (65 bytes), base64url without padding: pushManager.subscribe's applicationServerKey
+   */
+  publicKey: string;
+}
+
+export interface PushSubscribed {
+  message: string;
+  subscription: PushSubscription;
+}
+
+export type PushSubscriptionList = PushSubscription[];
+
+export interface PushSubscriptionRequest {
+  /**
+   * The push service's address for this browser: https on a public address (or a host of PUSH_ALLOW_HOSTS)
+   */
+  endpoint: string;
+  /**
+   * When the subscription ends (milliseconds since the epoch), if the browser says
+   */
+  expirationTime?: number | null;
+  keys: {
+    /**
+     * The browser's P-256 public key (uncompressed, 65 bytes), base64url
+     */
+    p256dh: string;
+    /**
+     * The authentication secret (16 bytes), base64url
+     */
+    auth: string;
+  };
+}
+
+export interface PushSubscription {
+  id: number;
+  /**
+   * The device's address at its push service (the browser compares it with its own subscription to know "this device")
+   */
+  endpoint: string;
+  /**
+   * Browser and system, from the User-Agent it subscribed with ("Chrome · Android")
+   */
+  device: string | null;
+  createdAt: string;
+  /**
+   * When its push service last took a message
+   */
+  lastSuccessAt: string | null;
+  /**
+   * When its push service last refused one (or did not answer)
+   */
+  lastFailureAt: string | null;
+  /**
+   * The last refusal, as the push service answered it
+   */
+  lastError: string | null;
+}
+
+export interface PushTestRequest {
+  /**
+   * The device; absent: every device of the caller
+   */
+  id?: number;
+}
+
+export interface PushTestResult {
+  message: string;
+  /**
+   * Devices whose push service took the message
+   */
+  sent: number;
+  /**
+   * Devices the push service no longer knows (404, 410): removed
+   */
+  gone: number;
+  /**
+   * Devices whose push service refused it or did not answer
+   */
+  failed: number;
+  devices: {
+    id: number;
+    device: string | null;
+    outcome: "sent" | "gone" | "failed";
+    error?: string;
+  }[];
+}
+
 export interface ReLoggingRequest {
   rejestr: string;
   vin: string;

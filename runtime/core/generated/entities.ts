@@ -127,7 +127,8 @@ export interface AuditEntry {
     | "mileage-reading"
     | "tire"
     | "unit"
-    | "report-subscription";
+    | "report-subscription"
+    | "push-subscription";
   recordKey?: string | null;
   /**
    * The change as a code; its text is audit:actions.<code>.
@@ -537,7 +538,7 @@ export interface Notification {
    * The address the e-mail was (or is to be) sent to.
    */
   email?: string | null;
-  channel?: "email" | "inApp" | null;
+  channel?: "email" | "inApp" | "push" | null;
   state?: "queued" | "sending" | "sent" | "failed" | "skipped" | null;
   attempts?: number | null;
   /**

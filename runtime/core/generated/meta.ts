@@ -2108,6 +2108,9 @@ export type NotificationTrigger =
     }
   | {
       kind: "dailyDigest" | "failureSummary" | "webhookDisabled" | "reportSubscription";
+    }
+  | {
+      kind: "remindersDue";
     };
 
 /**
@@ -2133,9 +2136,11 @@ export interface NotificationEvent {
    */
   roles: NotificationRole[];
   /**
+   * email; inApp (the bell); push (Web Push to each device the recipient turned notifications on for, with the event's `title` and `text` and its link opened when tapped; issue 47)
+   *
    * @minItems 1
    */
-  channels: ("email" | "inApp")[];
+  channels: ("email" | "inApp" | "push")[];
   /**
    * the event's name on the settings page and in the administrators' log
    */
@@ -2345,6 +2350,24 @@ export interface PasswordPolicyFile {
     text: I18NKey;
   }[];
   paragraphs?: I18NKey[];
+}
+
+/**
+ * Shown under Ustawienia → Powiadomienia (screens/routes.json `after`). The browser is asked for permission only when the person clicks the button, never when the screen opens; a browser that blocks notifications or cannot receive them is explained. Every text is a key in the namespace `texts` (locales/pl/<texts>.json), whose keys the cross-check requires (runtime/src/screens/push-devices/texts.ts).
+ */
+export interface PushDevicesFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "push-devices";
+  title: I18NKey;
+  /**
+   * A sentence under the title.
+   */
+  intro?: I18NKey;
+  /**
+   * The locale namespace of the screen's fixed texts (push).
+   */
+  texts: string;
 }
 
 /**
@@ -2916,7 +2939,8 @@ export type ScreenFile = {
     | "data-import"
     | "security"
     | "reports"
-    | "fuel-anomalies";
+    | "fuel-anomalies"
+    | "push-devices";
 };
 
 /**

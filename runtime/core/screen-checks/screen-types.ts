@@ -20,6 +20,7 @@ import { loginChecks } from './login';
 import { pageChecks } from './page';
 import { panelSetChecks } from './panel-set';
 import { passwordPolicyChecks } from './password-policy';
+import { pushDevicesChecks } from './push-devices';
 import { reportsChecks } from './reports';
 import { securityChecks } from './security';
 import { studioChecks } from './studio';
@@ -45,6 +46,7 @@ export const SCREEN_TYPES = [
   dataImportChecks,
   securityChecks,
   reportsChecks,
+  pushDevicesChecks,
 ] as const satisfies readonly ScreenTypeChecks[];
 
 export type ScreenType = (typeof SCREEN_TYPES)[number]['type'];
