@@ -158,3 +158,27 @@ async function sendAgain(request: APIRequestContext, token: string, path: string
     data: body,
   });
 }
+
+for (const [language, locale, waiting] of [['pl', 'pl-PL', 'Czeka na wysłanie: 1'], ['en', 'en-GB', 'Waiting to be sent: 1'], ['uk', 'uk-UA', 'Очікує на надсилання: 1']] as const) {
+  test(`the offline notice and the outbox in ${language}`, async ({ browser, consoleErrors }) => {
+    consoleErrors.allow(/Failed to load resource: net::ERR_INTERNET_DISCONNECTED|Failed to fetch/);
+    const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await signedIn(page, 'kierowca');
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await expect(page.locator('main').getByText('WZ12345', { exact: true }).first()).toBeVisible();
+    await page.goto('/app/counter');
+    await expect(page.getByRole('dialog').getByText('WZ12345').first()).toBeVisible();
+    await readyOffline(page, ['/car/single-car', '/car/1']);
+    await context.setOffline(true);
+    await page.reload();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('spinbutton').or(dialog.locator('input[inputmode="numeric"]')).first().fill('999999');
+    await dialog.locator('button[type="submit"]').click();
+    await expect(page.getByTestId('outbox')).toContainText(waiting);
+    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    await page.getByTestId('outbox').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/driver-offline-outbox-${language}.png` });
+    await context.close();
+  });
+}
