@@ -182,3 +182,23 @@ for (const [language, locale, waiting] of [['pl', 'pl-PL', 'Czeka na wysłanie: 
     await context.close();
   });
 }
+
+test('signing out forgets the answers kept for the driver: nothing of his is left to show offline', async ({ page }) => {
+  await signedIn(page, 'kierowca');
+  await expect(page.locator('main').getByText('WZ12345', { exact: true }).first()).toBeVisible();
+  await readyOffline(page, ['/car/single-car']);
+  await page.goto('/sign-out');
+  await expect(page).toHaveURL((url) => url.pathname === '/');
+  await expect.poll(() => page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve) => {
+      const open = indexedDB.open('portal-offline');
+      open.onsuccess = () => resolve(open.result);
+    });
+    const count = await new Promise<number>((resolve) => {
+      const request = db.transaction('answers').objectStore('answers').count();
+      request.onsuccess = () => resolve(request.result);
+    });
+    db.close();
+    return count;
+  })).toBe(0);
+});
