@@ -3889,6 +3889,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ui/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web app manifest of the request's variant (installing the portal on a phone)
+         * @description The web app manifest of the request's client variant, its description in the caller's language; 404 when the variant declares no installation (app.install).
+         */
+        get: operations["initWebAppManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/unit/excel/download": {
         parameters: {
             query?: never;
@@ -15648,6 +15668,30 @@ export interface operations {
                 };
                 content?: never;
             };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    initWebAppManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/manifest+json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -243,6 +243,13 @@ export function loadBundle(options: LoadOptions): Bundle {
       problems.push({ file: variant === 'default' ? 'screens/app.json' : rel(join(variantDir, 'variant.json')), pointer: `/app/branding/${key}`, reason: `no file ${file} in ${rel(variantAssetsDir(root, variant))}/` });
     }
   }
+  // the home-screen icons of the installed portal (issue 47, server/init/manifest.ts)
+  const installIcons = ((app?.install as { icons?: Record<string, unknown> } | undefined)?.icons ?? {});
+  for (const [key, file] of Object.entries(installIcons)) {
+    if (typeof file === 'string' && !existsSync(join(variantAssetsDir(root, variant), file))) {
+      problems.push({ file: variant === 'default' ? 'screens/app.json' : rel(join(variantDir, 'variant.json')), pointer: `/app/install/icons/${key}`, reason: `no file ${file} in ${rel(variantAssetsDir(root, variant))}/` });
+    }
+  }
 
   // Schemas: entities and API bodies by $id; resources by name.
   const schemas: Record<string, EntitySchema> = {};

@@ -12,10 +12,12 @@ import { join, posix } from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import type { Bundle } from '../config/bundle.ts';
 import fp from 'fastify-plugin';
 import { brandingImagePath, type Branding } from '../../runtime/core/branding-style.ts';
 import { cookieValue } from '../config/languages.ts';
 import { COOKIES_ACCEPTED_COOKIE, firstPaintHtml, rootAttributes } from '../init/first-paint.ts';
+import { installConfig, installHead } from '../init/manifest.ts';
 import { preConfigJson } from '../init/pre-config.ts';
 import { declareScopeAccess } from './auth.ts';
 
@@ -105,7 +107,8 @@ function runtimePage(app: FastifyInstance, file: string): (url: string, cookies:
     const favicon = ((bundle.app as { branding?: Branding }).branding ?? {}).favicon;
     const head = cached.head
       .replace(/<html\b[^>]*>/, `<html ${rootAttributes(bundle, language)}>`)
-      .replace(/<link rel="icon"[^>]*>/, (link) => (favicon ? `<link rel="icon" href="${brandingImagePath(favicon)}">` : link));
+      .replace(/<link rel="icon"[^>]*>/, (link) => (favicon ? `<link rel="icon" href="${brandingImagePath(favicon)}">` : link))
+      .replace(/<meta name="theme-color"[^>]*>|<link rel="apple-touch-icon"[^>]*>|<link rel="manifest"[^>]*>/g, (tag) => installTag(bundle, tag));
     const [pathname, query = ''] = url.split('?');
     // a studio preview's frame starts from its draft, not from the published configuration
     const painted = /(^|&)studioPreview=/.test(query) ? undefined : firstPaintHtml(decodePath(pathname), {
@@ -118,6 +121,15 @@ function runtimePage(app: FastifyInstance, file: string): (url: string, cookies:
       : cached.tail;
     return `${head}<script type="application/json" id="pre-config">${json}</script>${tail}`;
   };
+}
+
+/** The page's installation tags as the variant declares them (init/manifest.ts); without `app.install`, none. */
+function installTag(bundle: Bundle, tag: string): string {
+  if (!installConfig(bundle)) return '';
+  const head = installHead(bundle);
+  if (tag.startsWith('<meta name="theme-color"')) return `<meta name="theme-color" content="${head.themeColor}">`;
+  if (tag.startsWith('<link rel="apple-touch-icon"')) return `<link rel="apple-touch-icon" href="${head.touchIcon}">`;
+  return tag;
 }
 
 const decodePath = (path: string) => {

@@ -9,6 +9,7 @@ import { extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { variantAssetsDir } from '../config/load-bundle.ts';
 import { HttpError } from '../http-error.ts';
+import { installIconFiles, webAppManifest } from '../init/manifest.ts';
 
 const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.webp': 'image/webp', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg',
@@ -32,7 +33,7 @@ export default async function variantAssetRoutes(app: FastifyInstance, options: 
       const { bundle } = app.config;
       const branding = (bundle.app.branding ?? {}) as { logo?: string; favicon?: string };
       const file = request.params.file;
-      if (file !== branding.logo && file !== branding.favicon) throw new HttpError(404, app.config.t('errors:notFound'));
+      if (file !== branding.logo && file !== branding.favicon && !installIconFiles(bundle).includes(file)) throw new HttpError(404, app.config.t('errors:notFound'));
       // the compiler checked the file at load; one removed since answers as absent, not with a 500
       const body = await readFile(join(variantAssetsDir(options.root, bundle.variant), file)).catch(() => {
         throw new HttpError(404, app.config.t('errors:notFound'));
@@ -45,6 +46,28 @@ export default async function variantAssetRoutes(app: FastifyInstance, options: 
         // an SVG opened on its own runs no script of its own
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
         .send(body);
+    },
+  });
+
+  // the web app manifest (issue 47, init/manifest.ts): linked from every page (runtime/index.html)
+  app.get('/api/ui/manifest', {
+    config: { access: 'public', operation: { resource: 'init', action: 'webAppManifest', summary: "The web app manifest of the request's variant (installing the portal on a phone)" } },
+    schema: {
+      description: "The web app manifest of the request's client variant, its description in the caller's language; 404 when the variant declares no installation (app.install).",
+      response: {
+        200: { description: 'The manifest', content: { 'application/manifest+json': { schema: { type: 'object', additionalProperties: true } } } },
+        404: { $ref: 'error-response#' },
+      },
+    },
+    handler: async (_request, reply) => {
+      const { bundle, t, language } = app.config;
+      const manifest = webAppManifest(bundle, t, language.id);
+      if (!manifest) throw new HttpError(404, t('errors:notFound'));
+      return reply
+        .type('application/manifest+json; charset=utf-8')
+        .header('vary', 'Host, Accept-Language, Cookie')
+        .header('cache-control', 'no-cache')
+        .send(JSON.stringify(manifest));
     },
   });
 }

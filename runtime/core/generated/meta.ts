@@ -23,6 +23,11 @@ export interface ActionFile {
  */
 export type AssetFile = string;
 
+/**
+ * A PNG file in the variant's assets/ folder (tools/app-icons.ts draws the three from its favicon).
+ */
+export type PngFile = string;
+
 export type CssColor = string;
 
 export interface AppFile {
@@ -260,6 +265,55 @@ export interface AppFile {
       [k: string]: boolean;
     };
   }[];
+  /**
+   * The portal installed on a phone's home screen (issue 47): the web app manifest served at /api/ui/manifest to the requests this variant serves, linked from every page. Its name is loginAppName.
+   */
+  install?: {
+    /**
+     * The name under the icon on a home screen (a brand, like loginAppName: not a text key).
+     */
+    shortName: string;
+    /**
+     * Text key of the manifest's description, in the caller's language.
+     */
+    description: string;
+    /**
+     * The page the installed portal opens at.
+     */
+    startPath?: string;
+    /**
+     * The phone's status bar; without it branding.colors.primary, else Bootstrap's primary.
+     */
+    themeColor?: CssColor;
+    /**
+     * The splash screen's background while the portal starts.
+     */
+    backgroundColor?: CssColor;
+    /**
+     * PNG icons of the variant's assets/ folder; without them the runtime's own (runtime/public/icons).
+     */
+    icons?: {
+      icon192: PngFile;
+      icon512: PngFile;
+      /**
+       * 512×512, its image inside the central 80 % (the maskable safe zone).
+       */
+      maskable: PngFile;
+    };
+  };
+  /**
+   * What the driver's phone keeps for a moment without a network (issue 47, docs/architecture.md "Offline"): the GET calls whose last answers are kept per user in the browser (IndexedDB) and shown offline with their time, and the submissions that wait there to be sent once the network returns. A path is an API path without /api; {name} matches one path segment.
+   */
+  offline?: {
+    /**
+     * GET paths whose last answer a signed-in user's pages may show offline (the start-up's own calls are kept anyway).
+     */
+    reads?: string[];
+    /**
+     * POST paths (routes declared idempotent on the server) that wait in the outbox when there is no network, sent in order, each once, under its Idempotency-Key.
+     */
+    sends?: string[];
+  };
   /**
    * The look of a client variant's portal (docs/variants.md): image files from the variant's assets/ folder, served at /api/ui/assets/<file> to the requests that variant serves, and colours.
    */

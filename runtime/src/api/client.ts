@@ -15,6 +15,7 @@
  */
 import type { MultipartPart } from '../../core/multipart';
 import { i18n } from '../config/i18n';
+import type { OfflineMemory } from '../pwa/offline-types';
 import { clearSession, currentToken } from '../state/session';
 import { store } from '../state/store';
 import { lastErrorCodeAtom, pendingRequestsAtom, showToast, userWritesAtom } from '../state/ui';
@@ -80,6 +81,14 @@ export interface RequestOptions {
    */
   idempotencyKey?: string;
 }
+
+/**
+ * The phone's memory of answers (issue 47, pwa/offline-memory.ts, loaded with a signed-in user's first
+ * call, never on the login page): `memory(path, body)` keeps a declared GET's answer from the
+ * network; `memory(path)` gives the one kept, if any, when the network cannot answer.
+ */
+let offline: Promise<OfflineMemory | undefined> | undefined;
+const offlineMemory = () => (currentToken() ? (offline ??= import('../pwa/offline-memory').then((m) => m.startMemory(), () => undefined)) : undefined);
 
 const API_PREFIX = '/api';
 const SIGNED_METHODS = new Set(['POST', 'PUT']);
@@ -183,6 +192,9 @@ export async function request<T = unknown>(method: string, path: string, options
     }
   } catch (e) {
     if ((e as Error)?.name === 'AbortError') throw e;
+    // no network: a declared GET is answered from what the phone kept (pwa/offline.ts)
+    const kept = method === 'GET' && (await (await offlineMemory())?.(path));
+    if (kept) return kept.body as T;
     const text = noConnectionText();
     if (!options.quiet) showToast('error', text, options.toastKey);
     throw new ApiError(0, null, text);
@@ -193,7 +205,9 @@ export async function request<T = unknown>(method: string, path: string, options
   if (response.ok) {
     if (counted && SIGNED_METHODS.has(method)) store.set(userWritesAtom, (n) => n + 1);
     options.onHeaders?.(response.headers);
-    return (await readBody(response, options.responseType)) as T;
+    const body = await readBody(response, options.responseType);
+    if (method === 'GET') void offlineMemory()?.then((memory) => memory?.(path, body));
+    return body as T;
   }
 
   const body = await readErrorBody(response);

@@ -91,4 +91,6 @@ const refresher = new BundleRefresher();
 
 export function onNavigation(current: LoadedConfig, apply: (config: LoadedConfig) => void): void {
   void refresher.onNavigation(current, apply);
+  // the same check for the runtime itself (issue 47): a newer service worker is announced, not swapped in (pwa/register.ts)
+  if (import.meta.env.PROD && 'serviceWorker' in navigator) void import('../pwa/register').then((m) => m.checkForRuntimeUpdate());
 }

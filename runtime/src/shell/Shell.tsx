@@ -8,12 +8,16 @@ import type { MenuDecl } from '../config/bundle';
 import { useLanding } from '../routing/useNavigateTo';
 import { sessionAtom } from '../state/session';
 import { Footer } from './Footer';
+import { lazyPart } from './lazy-part';
 import { SessionGates } from './SessionGates';
 import { DEFAULT_MENU_BREAKPOINT, DEFAULT_MENU_WIDTH } from './menu';
 import { MAIN_ID } from './PublicLayout';
 import { SideMenu } from './SideMenu';
 import { TopBar, type PageHelp } from './TopBar';
 import { useIsWide } from './useMediaQuery';
+
+/** The phone's notices (issue 47: a new version, no network, the outbox), with the offline code they show. */
+const PhoneStatus = lazyPart<object>(() => import('../pwa/PhoneStatus').then((m) => ({ default: m.PhoneStatus })));
 
 /** The signed-in layout: top bar, side menu, the page, footer (a chunk the login page does not load: AppRoutes.tsx). */
 export function Shell({ children, pagePath, help }: { children: ReactNode; pagePath: string; help?: PageHelp }) {
@@ -56,6 +60,7 @@ export function Shell({ children, pagePath, help }: { children: ReactNode; pageP
       <div className="app-body">
         <SideMenu wide={wide} open={wide ? wideOpen : narrowOpen} onClose={() => setNarrowOpen(false)} />
         <main id={MAIN_ID} className="app-main" ref={mainRef} tabIndex={-1}>
+          <PhoneStatus />
           <SessionGates>{children}</SessionGates>
         </main>
       </div>

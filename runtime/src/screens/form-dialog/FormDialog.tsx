@@ -23,6 +23,7 @@ import { fillPath } from '../../actions/run-action';
 import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
 import { submissionKeys } from '../../api/submission-key';
+import { useDirtyForm } from '../../state/dirty-forms';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -103,6 +104,9 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   // the files chosen in file fields (the form data holds their names); a multipart submit sends them
   const files = useRef<ChosenFiles>(new Map());
   const submissions = useRef(submissionKeys());
+  // something typed and not yet sent: a new version of the portal waits for it (pwa/update-state.ts)
+  const [opened] = useState(() => JSON.stringify(formData));
+  useDirtyForm(JSON.stringify(formData) !== opened);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
@@ -218,10 +222,33 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
       setBusy(false);
       doneRevealing(answer, current.mode.reveal, current.mode.successToast, key);
     } catch (e) {
+      // no network: a submission declared offline-capable waits in the phone's outbox (pwa/offline.ts)
+      if (e instanceof ApiError && e.status === 0 && session && (await queuedOffline(e, data ?? {}, decl))) {
+        submissions.current.done();
+        setBusy(false);
+        onClose?.();
+        return;
+      }
       setBusy(false);
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));
       showToast('error', failureText(e, t(current.mode.failureToast ?? 'app:noConnection')), key);
     }
+  };
+
+  /** The submission kept for later, as the outbox sends it (the same body, files and key). */
+  const queuedOffline = async (error: ApiError, data: Data, decl: NonNullable<NonNullable<typeof current>['mode']['submit']>) => {
+    const path = fillPath(decl.endpoint, record);
+    const body = sentData(data, hidden);
+    const fileFields = screen.fields.filter((f) => f.widget === 'file' && !hidden.has(f.id)).map((f) => f.id);
+    const key = submissions.current.keyFor({ path, body, files: [...files.current.values()].flat().map((f) => [f.name, f.size]) });
+    const { queueIfOffline } = await import('../../pwa/offline');
+    return queueIfOffline(error, {
+      key, title: current?.mode.title ?? screen.title,
+      plan: {
+        kind: 'call', method: decl.method === 'PUT' ? 'PUT' : 'POST', path, body,
+        ...(decl.encoding === 'multipart' ? { multipart: { fileFields, files: [...files.current].map(([field, file]) => ({ field, file })) } } : {}),
+      },
+    }).catch(() => false);
   };
 
   const request = async (button: FormDialogButtonDecl) => {

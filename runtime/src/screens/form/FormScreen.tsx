@@ -31,6 +31,7 @@ import { usePasswordScore } from '../../forms/usePasswordScore';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { sessionAtom, updateSession } from '../../state/session';
 import { dataChanged } from '../../state/data';
+import { useDirtyForm } from '../../state/dirty-forms';
 import { showStatement, showToast } from '../../state/ui';
 import { DialogLinks } from '../DialogLinks';
 import { Loading } from '../Loading';
@@ -62,11 +63,14 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
   const [replacedBy, setReplacedBy] = useState<string | null>(null);
 
   const [loaded, setLoaded] = useState(!screen.load);
+  // what the form showed once loaded: anything else is typed and not yet sent (a new version waits for it: pwa/update-state.ts)
+  const [baseline, setBaseline] = useState('{}');
+  useDirtyForm(loaded && JSON.stringify(formData) !== baseline);
   useEffect(() => {
     if (!screen.load) return;
     let live = true;
     api.get<Data>(screen.load.endpoint).then(
-      (data) => live && (setFormData(data ?? {}), setLoaded(true)),
+      (data) => live && (setFormData(data ?? {}), setBaseline(JSON.stringify(data ?? {})), setLoaded(true)),
       (e) => live && (setError(errorText(e)), setLoaded(true)),
     );
     return () => {
@@ -94,6 +98,7 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
       const body = requestBody(formData, screen, session, params);
       const answer = await (action.method === 'PUT' ? api.put : api.post)<Data>(action.endpoint, body, { quiet: true });
       const ok = action.okWhen === undefined || conditions.matches(action.okWhen, { record: answer });
+      if (ok) setBaseline(JSON.stringify(formData));
       if (typeof answer?.message === 'string') showToast(ok ? 'success' : 'error', answer.message, action.endpoint);
     } catch (e) {
       if (e instanceof ApiError && e.status === 400 && e.fieldErrors.length) fieldErrors.failed(serverErrorSchema(e.fieldErrors));

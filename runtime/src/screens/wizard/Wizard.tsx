@@ -14,6 +14,7 @@ import { useTranslation } from '../../config/texts';
 import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { api, ApiError, errorText } from '../../api/client';
 import { followUpKey, submissionKeys } from '../../api/submission-key';
+import { useDirtyForm } from '../../state/dirty-forms';
 import { useConfig } from '../../config/ConfigContext';
 import type { WizardDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -52,6 +53,9 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
   // the files chosen in list items (attachments), beside the data and never in it
   const itemFiles = useRef<ItemFiles>(new WeakMap());
   const submissions = useRef(submissionKeys());
+  // something typed and not yet sent: a new version of the portal waits for it (pwa/update-state.ts)
+  const [opened] = useState(() => JSON.stringify(data));
+  useDirtyForm(JSON.stringify(data) !== opened);
   const namespace = screen.labels ?? screen.title.split(':')[0];
   // the month in the portal's time zone decides the tyre season of a new position
   const month = () => Number(new Intl.DateTimeFormat('en-GB', { month: 'numeric', timeZone: formatSettings().timeZone }).format(new Date()));
@@ -112,11 +116,30 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     let answer: unknown;
     // one submission, however often Save is pressed after a lost answer (api/submission-key.ts)
     let idempotencyKey = '';
+    let body: Data = {};
     try {
-      const body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx, screen.alwaysSent));
+      body = submitBody(screen, requestSchema, data, unsentFields(screen.steps, conditions, ctx, screen.alwaysSent));
       idempotencyKey = submissions.current.keyFor(body);
       answer = await (decl.method === 'PUT' ? api.put : api.post)(decl.endpoint, body, { quiet: true, idempotencyKey });
     } catch (e) {
+      // no network: the save and its follow-ups (the attachments) wait in the phone's outbox together (pwa/offline.ts)
+      if (e instanceof ApiError && e.status === 0 && idempotencyKey) {
+        const [{ queueIfOffline }, { keptItemFiles }] = await Promise.all([import('../../pwa/offline'), import('../../pwa/send-submission')]);
+        const kept = await queueIfOffline(e, {
+          key: idempotencyKey, title: screen.title,
+          plan: {
+            kind: 'wizard', screen: screenId, method: decl.method === 'PUT' ? 'PUT' : 'POST', path: decl.endpoint, body, data,
+            session: (ctx.session as Record<string, unknown> | null | undefined) ?? null,
+            files: keptItemFiles(data, (decl.then ?? []).map((call) => call.each), itemFiles.current),
+          },
+        }).catch(() => false);
+        if (kept) {
+          submissions.current.done();
+          setBusy(false);
+          onClose?.();
+          return;
+        }
+      }
       setBusy(false);
       const text = e instanceof ApiError && e.detail && e.status < 500 ? e.detail : t(decl.failureToast ?? 'app:noConnection');
       showToast('error', text, key);
