@@ -84,6 +84,8 @@ test('an analyst makes "Koszt paliwa na pojazd" from "Koszt pojazdów", previews
     await page.setViewportSize({ width, height: 900 });
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/reports-${width}.png`, fullPage: true });
+    // nothing is wider than the window
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   }
   await page.setViewportSize({ width: 1400, height: 900 });
   const serious = (await axeScan(page).include('.studio-reports').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
