@@ -1108,7 +1108,8 @@ export interface paths {
         /** A document as the files give it and with the layer */
         get: operations["configStudioDocument"];
         put?: never;
-        post?: never;
+        /** Create a new document (a report) in the caller's draft, with its new texts */
+        post: operations["configStudioCreateDocument"];
         /** Take a document's change out of the caller's draft */
         delete: operations["configStudioForgetDocument"];
         options?: never;
@@ -7797,6 +7798,24 @@ export interface components {
                 text: string;
             }[];
         };
+        /** A new document in the caller's draft (a folder where the studio may create documents: a report), with the new texts it names */
+        "studio-create-request": {
+            /** @description the whole new document */
+            document: Record<string, unknown>;
+            /** @description the new document's path in the base tree (server/config/layer-documents.ts: where the studio may create one) */
+            path: string;
+            /** @description 'base' (the base portal) or a variant's folder name */
+            scope: string;
+            /** @description new texts the document names (its name), each added to its namespace in Polish and, side by side, in the other languages */
+            texts?: {
+                key: string;
+                /** @description the Polish text (the source language) */
+                text: string;
+                translations?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
         /** A document as the files give it and with the layer */
         "studio-document": {
             changed: boolean;
@@ -7886,9 +7905,11 @@ export interface components {
                 where: string;
             }[];
             documents: {
+                /** @description a document the studio created, no file having it (issue 46): the scopes whose layer has it */
+                createdIn?: string[];
                 id: string;
                 /** @enum {unknown} */
-                kind: "screen" | "locale" | "translation" | "schema";
+                kind: "screen" | "locale" | "translation" | "schema" | "report";
                 /** @description a translation's language (locales/<language>/…) */
                 language?: string;
                 path: string;
@@ -10561,6 +10582,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    configStudioCreateDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["studio-create-request"];
+            };
+        };
+        responses: {
+            /** @description The caller's draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-draft"];
+                };
+            };
+            /** @description The configuration with the change fails the checks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["studio-invalid"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -15,6 +15,8 @@ import { configuredLanguages, SOURCE_LANGUAGE, type Language } from './languages
 import { personalFieldProblems } from './personal-fields.ts';
 import { reportProblems, type ReportDecl, type ReportingDecl } from './report-declaration.ts';
 import { ambiguousLabels, importProblems, sectionGroups, type ImportDecl } from './import-declaration.ts';
+import { layerFileNames } from './layer-documents.ts';
+import { hasKey } from '../../runtime/core/labels.ts';
 
 export type { Bundle, ConfigProblem, LoadOptions, ResourceDecl, RowScope, Screen } from './bundle.ts';
 import type { AppFile } from '../../runtime/core/generated/meta.ts';
@@ -181,6 +183,18 @@ export function loadBundle(options: LoadOptions): Bundle {
       if (value !== undefined) out[idOf(file)] = { value, files: [rel(file)] };
     }
     for (const [id, name] of Object.entries(names)) applyLayer(`${sub}/${name}`, out[id], out[id]?.files[0]);
+    /** A document of the layer no file has (a creatable folder, layer-documents.ts): the entry is the whole document. */
+    const layerOnly = (prefix: string) => {
+      for (const name of layerFileNames(layer, prefix, sub)) {
+        const id = idOf(join(root, sub, name));
+        if (names[id] !== undefined) continue;
+        names[id] = name;
+        const file = `${LAYER_PREFIX}${prefix}/${name}`;
+        const value = merge(undefined, layer[`${prefix}/${name}`], file);
+        if (value !== undefined) out[id] = { value, files: [file] };
+      }
+    };
+    layerOnly(sub);
     const od = overlayDir(sub);
     if (od) {
       for (const file of jsonFiles(od)) {
@@ -197,6 +211,7 @@ export function loadBundle(options: LoadOptions): Bundle {
       for (const [id, name] of Object.entries(names)) {
         if (!(sub === 'screens' && id === 'app')) applyLayer(`client-variants/${variant}/${sub}/${name}`, out[id], out[id]?.files[0]);
       }
+      layerOnly(`client-variants/${variant}/${sub}`);
     }
     return out;
   };
@@ -296,13 +311,20 @@ export function loadBundle(options: LoadOptions): Bundle {
 
   // Reports (issue 46): one file per report, and what they count with; each overlaid by the variant.
   const reports: Record<string, ReportDecl> = {};
-  for (const [, { value, files }] of Object.entries(collect('schemas/reports', (f) => basename(f)))) {
+  const reportFiles: Record<string, string> = {};
+  for (const [name, { value, files }] of Object.entries(collect('schemas/reports', (f) => basename(f)))) {
     const file = files.join(' + ');
     const before = problems.length;
     validate('meta/report', value, file);
     if (problems.length > before) continue;
     const decl = value as unknown as ReportDecl;
+    // the report's id is its file's name: one document per report, a new one's id never taken
+    if (decl.report !== basename(name, '.json')) {
+      problems.push({ file, pointer: '/report', reason: `the report's id must be its file's name "${basename(name, '.json')}"` });
+      continue;
+    }
     reports[decl.report] = decl;
+    reportFiles[decl.report] = file;
     problems.push(...reportProblems(decl).map((p) => ({ file, ...p })));
   }
   const reportingFiles = collect('schemas/reporting', (f) => basename(f));
@@ -341,6 +363,13 @@ export function loadBundle(options: LoadOptions): Bundle {
     const text = path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), pl[ns]);
     return typeof text === 'string' ? text : key;
   };
+  // a report's texts (its name, description, own column labels) are keys of locales/pl
+  for (const decl of Object.values(reports)) {
+    const keys: [string, string | undefined][] = [['/label', decl.label], ['/description', decl.description], ...Object.entries(decl.labels ?? {}).map(([k, v]): [string, string] => [`/labels/${k}`, v])];
+    for (const [pointer, key] of keys) {
+      if (key !== undefined && !hasKey(pl, key)) problems.push({ file: reportFiles[decl.report], pointer, reason: `text key "${key}" is missing from locales/pl` });
+    }
+  }
   for (const decl of Object.values(imports)) problems.push(...ambiguousLabels(decl, plainText).map((p) => ({ file: importFiles[decl.import], ...p })));
 
   const conditions = (screens.conditions ?? { $defs: {} }) as Record<string, unknown>;

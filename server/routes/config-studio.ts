@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Json } from '../../runtime/core/merge.ts';
 import { actorOf } from '../audit/index.ts';
 import { uiConfigResponse } from './init.ts';
+import type { NewText } from '../studio/service.ts';
 
 const ADMIN = { roles: ['ADMIN' as const] };
 const error = { $ref: 'error-response#' };
@@ -35,6 +36,12 @@ export default async function configStudioRoutes(app: FastifyInstance) {
     config: { access: ADMIN, operation: op('saveDocuments', "Save edited documents into the caller's draft (refused whole if checks fail)") },
     schema: { body: { $ref: 'studio-documents-request#' }, response: { 200: { $ref: 'studio-draft#' }, 400: invalid, 404: error } },
     handler: async (request) => app.studio.saveDocuments(session(request), request.body.changes),
+  });
+
+  app.post<{ Body: { scope: string; path: string; document: Json; texts?: NewText[] } }>('/api/config-studio/document', {
+    config: { access: ADMIN, operation: op('createDocument', "Create a new document (a report) in the caller's draft, with its new texts") },
+    schema: { body: { $ref: 'studio-create-request#' }, response: { 200: { $ref: 'studio-draft#' }, 400: invalid, 404: error, 409: error } },
+    handler: async (request) => app.studio.createDocument(session(request), request.body.scope, request.body.path, request.body.document, request.body.texts),
   });
 
   app.delete<{ Querystring: { scope: string; path: string } }>('/api/config-studio/document', {

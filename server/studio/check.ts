@@ -14,7 +14,7 @@ import { ConfigError, LAYER_PREFIX, loadBundle } from '../config/load-bundle.ts'
 import type { ConfigProblem } from '../config/bundle.ts';
 import type { Json } from '../../runtime/core/merge.ts';
 import { missingTouches, pathOf, pathWords, pointerOf } from '../../runtime/core/layer.ts';
-import { effectiveDocument, filesDocument, layerPathOf, overlaysOf, parseLayerPath, variantNames, type Layer } from './documents.ts';
+import { effectiveDocument, filesDocument, isCreatablePath, layerPathOf, overlaysOf, parseLayerPath, variantNames, type Layer } from './documents.ts';
 
 export interface LayerProblem {
   /** `<layer path>#<pointer>`, as the error body's `errors[].field`. */
@@ -72,6 +72,8 @@ export function brokenEntries(root: string, layer: Layer): LayerProblem[] {
     } catch {
       files = undefined;
     }
+    // a document the studio created (a creatable folder) is its entry whole: no file to lose
+    if (files === undefined && isCreatablePath(path)) continue;
     if (files === undefined) {
       out.push({ ...describe(root, layer, layerPath, '', 'plik nie istnieje już w konfiguracji', true), where: path });
       continue;

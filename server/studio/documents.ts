@@ -11,6 +11,9 @@ import { basename, join } from 'node:path';
 import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
 import type { StudioOverview } from '../../runtime/core/generated/api.ts';
 import { applyOverlay, type Path } from '../../runtime/core/layer.ts';
+import { CREATABLE_FOLDERS, isCreatablePath, layerFileNames } from '../config/layer-documents.ts';
+
+export { isCreatablePath };
 
 export type Scope = 'base' | string;
 /** A document's change in a layer: the overlay onto what the files give, and the keys and ids it changes. */
@@ -27,6 +30,7 @@ const FOLDERS = [
   { dir: 'locales/pl', kind: 'locale' },
   { dir: 'schemas/entities', kind: 'schema' },
   { dir: 'schemas/api', kind: 'schema' },
+  { dir: 'schemas/reports', kind: 'report' },
 ] as const;
 
 /**
@@ -51,8 +55,12 @@ const readJson = (file: string): Json => JSON.parse(readFileSync(file, 'utf8')) 
 const jsonNames = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile()).sort() : [];
 
-/** Every document of the base configuration the studio can change. */
-export function listDocuments(root: string): DocumentInfo[] {
+/**
+ * Every document of the base configuration the studio can change; with a layer, also the documents
+ * it created that no file has (a creatable folder: server/config/layer-documents.ts), each with
+ * `createdIn`, the scopes whose layer has it.
+ */
+export function listDocuments(root: string, layer: Layer = {}): DocumentInfo[] {
   const out: DocumentInfo[] = [];
   const folders: { dir: string; kind: DocumentInfo['kind']; language?: string }[] = [
     ...FOLDERS, ...translationLanguages(root).map((language) => ({ dir: `locales/${language}`, kind: 'translation' as const, language })),
@@ -75,7 +83,21 @@ export function listDocuments(root: string): DocumentInfo[] {
       out.push(info);
     }
   }
-  return out;
+  const created = new Map<string, DocumentInfo>();
+  const overlays = overlaysOf(layer);
+  for (const scope of ['base', ...variantNames(root)]) {
+    for (const dir of CREATABLE_FOLDERS) {
+      const kind = FOLDERS.find((f) => f.dir === dir)?.kind ?? 'schema';
+      for (const name of layerFileNames(overlays, layerPathOf(scope, dir), dir)) {
+        const path = `${dir}/${name}`;
+        if (existsSync(join(root, path))) continue;
+        const info = created.get(path) ?? { path, kind, id: basename(name, '.json'), createdIn: [] };
+        info.createdIn!.push(scope);
+        created.set(path, info);
+      }
+    }
+  }
+  return [...out, ...[...created.values()].sort((a, b) => a.path.localeCompare(b.path))];
 }
 
 /** The variant folders of client-variants/ (each is a scope besides 'base'). */

@@ -36,7 +36,7 @@ import {
 } from '../../runtime/core/layer.ts';
 import { checkLayer, type LayerProblem } from './check.ts';
 import {
-  effectiveDocument, filesDocument, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, translationLanguages, variantNames, variantTitle,
+  effectiveDocument, filesDocument, isCreatablePath, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, translationLanguages, variantNames, variantTitle,
   type Layer, type Scope,
 } from './documents.ts';
 import { textPlaces, type TextPlaces } from './places.ts';
@@ -264,8 +264,12 @@ function createStudio(app: FastifyInstance, root: string) {
     }
   }
 
-  /** The layer with these documents changed as the analyst edited them (each a whole effective document). */
-  function withChanges(layer: Layer, changes: { scope: string; path: string; document: Json }[]): Layer {
+  /**
+   * The layer with these documents changed as the analyst edited them (each a whole effective
+   * document). A document no file has (a creatable folder, server/config/layer-documents.ts) is its
+   * layer entry whole: changed when the layer has it, `create` (import, rebase) for a new one.
+   */
+  function withChanges(layer: Layer, changes: { scope: string; path: string; document: Json }[], create = false): Layer {
     const next: Layer = { ...layer };
     // the base portal's changes first: a variant's change is an overlay onto them
     const ordered = [...changes].sort((a, b) => Number(b.scope === 'base') - Number(a.scope === 'base'));
@@ -278,7 +282,9 @@ function createStudio(app: FastifyInstance, root: string) {
       } catch {
         files = undefined;
       }
-      if (files === undefined) throw new HttpError(404, t('messages.noDocument', { path: layerPath }), { code: 'NO_DOCUMENT' });
+      if (files === undefined && !(isCreatablePath(path) && (create || layerPath in next))) {
+        throw new HttpError(404, t('messages.noDocument', { path: layerPath }), { code: 'NO_DOCUMENT' });
+      }
       const overlay = overlayBetween(files, document);
       if (overlay === undefined) delete next[layerPath];
       else next[layerPath] = { overlay, touches: touchesOf(files, overlay) };
@@ -327,7 +333,7 @@ function createStudio(app: FastifyInstance, root: string) {
       return {
         scopes: ['base', ...variantNames(root)],
         scopeNames: scopeNames(),
-        documents: listDocuments(root),
+        documents: listDocuments(root, layerOf(draft ?? current)),
         namespaces: listDocuments(root).filter((d) => d.kind === 'locale')
           .map((d) => ({ id: d.id, name: namespaceNames[d.id] ?? d.id, own: own.has(d.id) }))
           .sort((a, b) => a.name.localeCompare(b.name, app.config.language.locale)),
@@ -353,12 +359,51 @@ function createStudio(app: FastifyInstance, root: string) {
       } catch {
         effective = files;
       }
+      // a document the studio created is its layer entry alone: no file gives anything (null)
+      if (files === undefined && effective !== undefined && isCreatablePath(path)) return { scope, path, layerPath, files: null, effective, changed: true };
       if (files === undefined) throw new HttpError(404, t('messages.noDocument', { path: layerPath }), { code: 'NO_DOCUMENT' });
       return { scope, path, layerPath, files, effective, changed: layer[layerPath] !== undefined };
     },
 
     async saveDocuments(session: Session, changes: { scope: string; path: string; document: Json }[]) {
       return { draft: await saveDraft(session, (layer) => withChanges(layer, changes)) };
+    },
+
+    /**
+     * A new document in a creatable folder (issue 46: a report), in the caller's draft only, with
+     * the new texts it names (in Polish and side by side in the other languages), in one save
+     * checked whole. 409 DOCUMENT_EXISTS when the scope already has a document of that path (a
+     * file, a base document seen by a variant, or the draft's).
+     */
+    async createDocument(session: Session, scope: string, path: string, document: Json, texts: NewText[] = []) {
+      requireDocument(scope, path);
+      if (!isCreatablePath(path)) throw new HttpError(404, t('messages.notCreatable', { path }), { code: 'NO_DOCUMENT' });
+      const [current, draft] = await Promise.all([published(), draftOf(session)]);
+      const layer = layerOf(draft ?? current);
+      const taken = (() => {
+        try {
+          return effectiveDocument(root, scope, path, layer) !== undefined || existsSync(join(root, 'client-variants', scope, path));
+        } catch {
+          return true;
+        }
+      })();
+      if (taken) {
+        const message = t('messages.documentExists', { path });
+        throw new HttpError(409, message, { code: 'DOCUMENT_EXISTS', errors: [{ field: 'path', message }] });
+      }
+      const textChanges: { scope: string; path: string; document: Json }[] = [];
+      for (const text of texts) {
+        // each text over the ones before it: two texts of one namespace end in one document
+        const more = await this.textChanges(session, scope, text.key, text.text, text.translations, true, textChanges);
+        for (const change of more) {
+          const at = textChanges.findIndex((c) => c.path === change.path);
+          if (at >= 0) textChanges[at] = change;
+          else textChanges.push(change);
+        }
+      }
+      return {
+        draft: await saveDraft(session, (before) => withChanges(withChanges(before, textChanges), [{ scope, path, document }], true)),
+      };
     },
 
     async forgetDocument(session: Session, scope: string, path: string) {
@@ -433,6 +478,18 @@ function createStudio(app: FastifyInstance, root: string) {
      * missing translation): it is added under the Polish text's key.
      */
     async saveText(session: Session, scope: string, key: string, text: string, translations: Record<string, string> = {}) {
+      return this.saveDocuments(session, await this.textChanges(session, scope, key, text, translations));
+    },
+
+    /**
+     * The locale documents with a text changed (saveText); `add`: a key the namespace does not have
+     * yet is added (a new document's text: createDocument). `pending`: documents already changed
+     * in this save, read over the draft's.
+     */
+    async textChanges(
+      session: Session, scope: string, key: string, text: string, translations: Record<string, string> = {}, add = false,
+      pending: { scope: string; path: string; document: Json }[] = [],
+    ): Promise<{ scope: string; path: string; document: Json }[]> {
       const match = /^([A-Za-z0-9._-]+):(.+)$/.exec(key);
       const pathIn = (language: string) => (match ? `locales/${language}/${match[1]}.json` : '');
       const unknown = () => new HttpError(400, t('messages.unknownKey', { key }), { code: 'UNKNOWN_KEY', errors: [{ field: 'key', message: t('messages.unknownKey', { key }) }] });
@@ -446,16 +503,20 @@ function createStudio(app: FastifyInstance, root: string) {
       }
       const steps = match[2].split('.');
       const last = steps[steps.length - 1];
-      const { effective } = await this.document(session, scope, pathIn(SOURCE_LANGUAGE));
-      const doc = structuredClone(effective) as Record<string, Json>;
+      const read = async (path: string) =>
+        pending.find((c) => c.scope === scope && c.path === path)?.document ?? (await this.document(session, scope, path)).effective;
+      const doc = structuredClone(await read(pathIn(SOURCE_LANGUAGE))) as Record<string, Json>;
       let at: Json | undefined = doc;
-      for (const step of steps.slice(0, -1)) at = isPlainObject(at) ? at[step] : undefined;
-      if (!isPlainObject(at) || typeof at[last] !== 'string') throw unknown();
+      for (const step of steps.slice(0, -1)) {
+        if (add && isPlainObject(at) && at[step] === undefined) at[step] = {};
+        at = isPlainObject(at) ? at[step] : undefined;
+      }
+      if (!isPlainObject(at) || (add ? at[last] !== undefined && typeof at[last] !== 'string' : typeof at[last] !== 'string')) throw unknown();
       at[last] = text;
       const changes: { scope: string; path: string; document: Json }[] = [{ scope, path: pathIn(SOURCE_LANGUAGE), document: doc }];
       for (const [language, translation] of Object.entries(translations)) {
         const path = pathIn(language);
-        const theirs = structuredClone((await this.document(session, scope, path)).effective ?? {}) as Record<string, Json>;
+        const theirs = structuredClone((await read(path)) ?? {}) as Record<string, Json>;
         let node: Record<string, Json> = theirs;
         for (const step of steps.slice(0, -1)) {
           if (!isPlainObject(node[step])) node[step] = {};
@@ -464,7 +525,7 @@ function createStudio(app: FastifyInstance, root: string) {
         node[last] = translation;
         changes.push({ scope, path, document: theirs });
       }
-      return this.saveDocuments(session, changes);
+      return changes;
     },
 
     async draftDiff(session: Session) {
@@ -517,7 +578,7 @@ function createStudio(app: FastifyInstance, root: string) {
             changes.push({ scope, path, document: effectiveDocument(root, scope, path, mine) ?? {} });
           }
         }
-        const next = withChanges(newest, changes);
+        const next = withChanges(newest, changes, true);
         return (await trx.updateTable('config_version')
           .set({ documents: jsonb(next), basedOn: current?.id ?? null, updatedAt: new Date() })
           .where('id', '=', draft.id).returningAll().executeTakeFirstOrThrow()) as Row;
@@ -667,13 +728,13 @@ function createStudio(app: FastifyInstance, root: string) {
         else variants.push({ scope, path, file: content });
       }
       const draft = await saveDraft(session, async () => {
-        let layer = withChanges({}, base);
+        let layer = withChanges({}, base, true);
         const overlays = overlaysOf(layer);
         layer = withChanges(layer, variants.map(({ scope, path, file }) => {
           const exportedBase = effectiveDocument(root, 'base', path, layer) ?? filesDocument(root, 'base', path, overlays);
           const under = path === 'screens/app.json' ? mergeOverlay(exportedBase, ownScreensApp(root, scope) ?? {}) : exportedBase;
           return { scope, path, document: mergeOverlay(under, file) };
-        }));
+        }), true);
         return layer;
       });
       return { draft };
@@ -721,6 +782,13 @@ const readJsonFile = (file: string): Json => JSON.parse(readFileSync(file, 'utf8
 function ownScreensApp(root: string, scope: string): Json | undefined {
   const file = join(root, 'client-variants', scope, 'screens/app.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Json) : undefined;
+}
+
+/** A new text of a created document: its key, the Polish text and the other languages' (createDocument). */
+export interface NewText {
+  key: string;
+  text: string;
+  translations?: Record<string, string>;
 }
 
 export interface StudioOptions {

@@ -340,6 +340,7 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/config-studio': A,
   'GET /api/config-studio/document': A,
   'PUT /api/config-studio/documents': A,
+  'POST /api/config-studio/document': A,
   'DELETE /api/config-studio/document': A,
   'GET /api/config-studio/texts': A,
   'PUT /api/config-studio/texts': A,

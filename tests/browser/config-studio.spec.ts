@@ -153,6 +153,10 @@ test('the studio is in the administrator’s menu, its tabs pass axe at 1400 and
     },
     Menu: async () => void (await expect(page.locator('.studio-menu-group').first()).toBeVisible()),
     Przypomnienia: async () => void (await expect(page.locator('.studio-rules')).toBeVisible()),
+    Raporty: async () => {
+      await page.getByLabel('Raport', { exact: true }).selectOption('schemas/reports/vehicle-cost.json');
+      await expect(page.locator('.studio-report[data-report="vehicle-cost"]')).toBeVisible();
+    },
     JSON: async () => {
       await page.getByLabel('Dokument', { exact: true }).selectOption('screens/menu.json');
       await expect(page.locator('.studio-json .cm-editor')).toBeVisible({ timeout: 30_000 });

@@ -2146,6 +2146,36 @@ export interface StudioChanges {
   }[];
 }
 
+export interface StudioCreateRequest {
+  /**
+   * 'base' (the base portal) or a variant's folder name
+   */
+  scope: string;
+  /**
+   * the new document's path in the base tree (server/config/layer-documents.ts: where the studio may create one)
+   */
+  path: string;
+  /**
+   * the whole new document
+   */
+  document: {[key: string]: unknown};
+  /**
+   * new texts the document names (its name), each added to its namespace in Polish and, side by side, in the other languages
+   *
+   * @maxItems 20
+   */
+  texts?: {
+    key: string;
+    /**
+     * the Polish text (the source language)
+     */
+    text: string;
+    translations?: {
+      [k: string]: string;
+    };
+  }[];
+}
+
 export interface StudioDocumentQuery {
   /**
    * 'base' (the base portal) or a variant's folder name
@@ -2267,7 +2297,7 @@ export interface StudioOverview {
   };
   documents: {
     path: string;
-    kind: "screen" | "locale" | "translation" | "schema";
+    kind: "screen" | "locale" | "translation" | "schema" | "report";
     /**
      * a translation's language (locales/<language>/…)
      */
@@ -2276,6 +2306,10 @@ export interface StudioOverview {
     type?: string;
     title?: string;
     schemaId?: string;
+    /**
+     * a document the studio created, no file having it (issue 46): the scopes whose layer has it
+     */
+    createdIn?: string[];
   }[];
   /**
    * the namespaces of texts, named as the menu names their screens; own: the studio's own texts (offered apart)

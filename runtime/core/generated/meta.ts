@@ -3105,9 +3105,9 @@ export interface StudioFile {
   tabs: {
     id: Id;
     /**
-     * texts: search and change any text (by the words shown or by key), a namespace filter (notification templates are the notifications namespace); tables: a table screen's columns (shown, order, width); forms: a form's, form dialog's or wizard's steps and fields (hidden per role or flag, required, maximum length, the required-field message); menu: entries hidden per role, reordered, added; reminders: the rules' thresholds; json: any document in a JSON editor with its meta-schema; versions: published versions with their diffs, restore, the draft's diff, export and import; preview: a route rendered with the draft as a chosen role and variant.
+     * texts: search and change any text (by the words shown or by key), a namespace filter (notification templates are the notifications namespace); tables: a table screen's columns (shown, order, width); forms: a form's, form dialog's or wizard's steps and fields (hidden per role or flag, required, maximum length, the required-field message); menu: entries hidden per role, reordered, added; reminders: the rules' thresholds; reports: the reports (schemas/reports), a new one made from an existing one (its id and name in every language; it lives in the layer only), and a report's name, measures, default grouping and period, filters, chart and roles, offered from what its source allows; json: any document in a JSON editor with its meta-schema; versions: published versions with their diffs, restore, the draft's diff, export and import; preview: a route rendered with the draft as a chosen role and variant.
      */
-    kind: "texts" | "tables" | "forms" | "menu" | "reminders" | "json" | "versions" | "preview";
+    kind: "texts" | "tables" | "forms" | "menu" | "reminders" | "reports" | "json" | "versions" | "preview";
     label: I18NKey;
   }[];
   /**

@@ -24,6 +24,7 @@ const TABS: Record<TabKind, LazyExoticComponent<ComponentType>> = {
   forms: lazy(() => import('./tabs/FormsTab')),
   menu: lazy(() => import('./tabs/MenuTab')),
   reminders: lazy(() => import('./tabs/RemindersTab')),
+  reports: lazy(() => import('./tabs/ReportsTab')),
   json: lazy(() => import('./tabs/JsonTab')),
   versions: lazy(() => import('./tabs/VersionsTab')),
   preview: lazy(() => import('./tabs/PreviewTab')),

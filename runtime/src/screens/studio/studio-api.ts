@@ -6,7 +6,7 @@
  */
 import { api, ApiError } from '../../api/client';
 import type {
-  StudioChanges, StudioDocument as StudioDocumentAnswer, StudioDocumentsRequest, StudioDraft, StudioFiles, StudioInvalid, StudioOverview, StudioTexts, StudioVersions,
+  StudioChanges, StudioCreateRequest, StudioDocument as StudioDocumentAnswer, StudioDocumentsRequest, StudioDraft, StudioFiles, StudioInvalid, StudioOverview, StudioTexts, StudioVersions,
 } from '../../../core/generated/api';
 
 export type Json = any;
@@ -55,6 +55,8 @@ export function studioApi(base: string) {
     overview: (signal?: AbortSignal) => api.get<Overview>(base, { signal }),
     document: (scope: string, path: string, signal?: AbortSignal) => api.get<StudioDocument>(`${base}/document?${query({ scope, path })}`, { signal }),
     saveDocuments: (changes: DocumentChange[]) => api.put<{ draft: Draft }>(`${base}/documents`, { changes }),
+    /** A new document (a report) in the draft, with the new texts it names (POST document; 409 when the path is taken). */
+    createDocument: (change: StudioCreateRequest) => api.post<{ draft: Draft }>(`${base}/document`, change),
     forgetDocument: (scope: string, path: string) => api.delete<{ draft: Draft | null }>(`${base}/document?${query({ scope, path })}`),
     texts: (scope: string, q: string, ns: string, signal?: AbortSignal) =>
       api.get<{ items: TextHit[] }>(`${base}/texts?${query(ns ? { scope, q, ns } : { scope, q })}`, { signal }),

@@ -14,8 +14,9 @@ import { useInDraft, useStudio, useStudioDocument } from '../StudioContext';
 
 const JsonEditor = lazy(() => import('../json-editor/JsonEditor'));
 
-/** The meta-schema of a document: a screen's by its type (meta/<type>, else meta/screen); locales and schemas have none here. */
+/** The meta-schema of a document: a screen's by its type (meta/<type>, else meta/screen), a report's meta/report; locales and schemas have none here. */
 export function metaIdOf(doc: DocumentInfo | undefined, available: string[]): string | null {
+  if (doc?.kind === 'report') return available.includes('meta/report') ? 'meta/report' : null;
   if (!doc || doc.kind !== 'screen') return null;
   if (doc.type && available.includes(`meta/${doc.type}`)) return `meta/${doc.type}`;
   return available.includes('meta/screen') ? 'meta/screen' : null;
@@ -58,7 +59,7 @@ export default function JsonTab() {
   useEffect(() => {
     let live = true;
     setSchema(undefined);
-    if (!info || info.kind !== 'screen') return;
+    if (!info || (info.kind !== 'screen' && info.kind !== 'report')) return;
     loadMetaSchemas(api).then(
       (all) => {
         if (!live) return;
