@@ -10,6 +10,7 @@ import { hasKey, menuGroupKey, menuItemKey } from '../../runtime/core/labels.ts'
 import { SCREEN_TYPES } from '../../runtime/src/screens/screen-types.ts';
 import { checkReminders } from '../reminders/check.ts';
 import { checkFuelAnomalies } from '../anomalies/check.ts';
+import { checkInspections } from '../inspections/check.ts';
 import { checkNotifications } from '../notifications/check.ts';
 import { checkWebhooks } from '../webhooks/check.ts';
 import type { ConfigProblem, ResourceDecl, Screen } from './bundle.ts';
@@ -185,6 +186,9 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         break;
       case 'fuel-anomalies':
         checkFuelAnomalies(s as any, checkContext(id, file));
+        break;
+      case 'inspections':
+        checkInspections(s as any, checkContext(id, file));
         break;
       default:
         screenTypeChecks.get(s.type)?.(s, checkContext(id, file));

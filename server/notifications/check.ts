@@ -11,7 +11,7 @@ import type { ScreenCheckContext } from '../../runtime/src/screens/check-context
 import { linksOf } from './events.ts';
 
 /** Triggers about a record: they need the record's resource. */
-const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated']);
+const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated', 'inspectionFailed']);
 /** The role a recipient kind can only be. */
 const KIND_ROLE: Record<string, string> = { clientManagers: 'MANAGER', stationAdvisors: 'ADVISOR', admins: 'ADMIN' };
 

@@ -16,6 +16,7 @@ export type Occurrence =
   | { kind: 'estimateConfirmed' }
   | { kind: 'damageCreated' }
   | { kind: 'fuelAnomaliesFound' }
+  | { kind: 'inspectionFailed' }
   | { kind: 'dailyDigest' }
   | { kind: 'failureSummary' }
   | { kind: 'webhookDisabled' }

@@ -8,7 +8,7 @@ const here = import.meta.dirname;
 const root = join(here, '../../..');
 /** Files of screens/ that configure the shell or the server rather than a screen (checked by server/config/cross-check.ts). */
 // files that are not screens: the shell's, and the server's rules (reminders, notifications, webhooks, fuel anomalies)
-const SHELL_FILES = ['app', 'conditions', 'routes', 'menu', 'reminders', 'notifications', 'webhooks', 'fuel-anomalies'];
+const SHELL_FILES = ['app', 'conditions', 'routes', 'menu', 'reminders', 'notifications', 'webhooks', 'fuel-anomalies', 'inspections'];
 
 describe('the list of screen types', () => {
   it('has one folder per type, with its component module, its cross-check and its meta-schema', () => {

@@ -23,6 +23,7 @@ import { fillPath } from '../../actions/run-action';
 import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
 import { submissionKeys } from '../../api/submission-key';
+import { withRetry } from '../../forms/photos';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -216,7 +217,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
       // chosen files count by name and size: another file is another submission
       const idempotencyKey = submissions.current.keyFor({ path, body, files: [...files.current.values()].flat().map((f) => [f.name, f.size]) });
       const answer = decl.encoding === 'multipart'
-        ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true, idempotencyKey })
+        ? await withRetry(async () => api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true, idempotencyKey }))
         : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true, idempotencyKey });
       submissions.current.done();
       setBusy(false);
