@@ -62,6 +62,8 @@ function createInspections(app: FastifyInstance) {
     if (!f) throw new HttpError(404, t('inspection:errors.notConfigured'));
     return f;
   };
+  /** A number as the caller reads it (1,6 in Polish, 1.6 in English). */
+  const n = (v: number) => new Intl.NumberFormat(app.config.language.locale, { maximumFractionDigits: 2 }).format(v);
   const refuse = (errors: FieldError[]) => new HttpError(400, errors.map((e) => e.message).join('; '), { code: 'VALIDATION', errors });
 
   /** The caller's inspections (the inspection resource's row scope). */
@@ -85,20 +87,22 @@ function createInspections(app: FastifyInstance) {
     const errors: FieldError[] = [];
     const declared = new Map(itemsOf(checklist).map((d, index) => [d.item.id, { ...d, index }]));
     const seen = new Map<string, Answered>();
+    const present = new Set<string>();
     input.answers.forEach((a, i) => {
       const at = (f: string) => `answers.${i}.${f}`;
       const d = declared.get(a.pozycja);
       if (!d) return errors.push({ field: at('pozycja'), message: t('inspection:errors.unknownItem', { item: a.pozycja }) });
       const label = t(d.item.label);
-      if (seen.has(a.pozycja)) return errors.push({ field: at('pozycja'), message: t('inspection:errors.answeredTwice', { item: label }) });
+      if (present.has(a.pozycja)) return errors.push({ field: at('pozycja'), message: t('inspection:errors.answeredTwice', { item: label }) });
+      present.add(a.pozycja);
       if (a.wynik === 'na' && !allowsNotApplicable(d.item)) return errors.push({ field: at('wynik'), message: t('inspection:errors.notApplicableRefused', { item: label }) });
       const m = d.item.measure;
       let wartosc: number | null = null;
       if (m && a.wynik !== 'na') {
         if (a.wartosc === undefined || a.wartosc === null) return errors.push({ field: at('wartosc'), message: t('inspection:errors.measureRequired', { item: label }) });
-        if (a.wartosc < m.min || a.wartosc > m.max) return errors.push({ field: at('wartosc'), message: t('inspection:errors.measureRange', { item: label, min: m.min, max: m.max, unit: m.unit ?? 'mm' }) });
+        if (a.wartosc < m.min || a.wartosc > m.max) return errors.push({ field: at('wartosc'), message: t('inspection:errors.measureRange', { item: label, min: n(m.min), max: n(m.max), unit: m.unit ?? 'mm' }) });
         if (a.wynik === 'pass' && m.failBelow !== undefined && a.wartosc < m.failBelow) {
-          return errors.push({ field: at('wynik'), message: t('inspection:errors.belowMinimum', { item: label, min: m.failBelow, unit: m.unit ?? 'mm' }) });
+          return errors.push({ field: at('wynik'), message: t('inspection:errors.belowMinimum', { item: label, min: n(m.failBelow), unit: m.unit ?? 'mm' }) });
         }
         wartosc = a.wartosc;
       }
@@ -107,7 +111,7 @@ function createInspections(app: FastifyInstance) {
       }
       seen.set(a.pozycja, { group: d.group, item: d.item, wynik: a.wynik, wartosc, uwagi: a.uwagi?.trim() || null, index: d.index });
     });
-    const missing = [...declared.values()].filter((d) => !seen.has(d.item.id));
+    const missing = [...declared.values()].filter((d) => !present.has(d.item.id));
     if (missing.length) errors.push({ field: 'answers', message: t('inspection:errors.unanswered', { items: missing.map((d) => t(d.item.label)).join(', ') }) });
     if (asksOdometer(checklist) && (input.licznik === undefined || input.licznik === null)) errors.push({ field: 'licznik', message: t('inspection:errors.odometerRequired') });
     if (errors.length) throw refuse(errors);
@@ -116,7 +120,7 @@ function createInspections(app: FastifyInstance) {
 
   /** What one failed item says in the record it opens (its text, the measure, the note). */
   function failureLine(a: Answered): string {
-    const measure = a.wartosc !== null && a.item.measure ? ` (${t(a.item.measure.label)}: ${a.wartosc} ${a.item.measure.unit ?? 'mm'})` : '';
+    const measure = a.wartosc !== null && a.item.measure ? ` (${t(a.item.measure.label)}: ${n(a.wartosc)} ${a.item.measure.unit ?? 'mm'})` : '';
     return `${t(a.group.label)} – ${t(a.item.label)}${measure}${a.uwagi ? `: ${a.uwagi}` : ''}`;
   }
 

@@ -8,6 +8,7 @@
  * The submission and each photo take an Idempotency-Key (config.idempotent): the driver's phone
  * may send them again after a lost answer, and the first answer comes back, nothing written twice.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Session } from '../auth/session.ts';
 import { actorOf } from '../audit/actor.ts';
@@ -36,6 +37,8 @@ export default async function inspectionRoutes(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
   const session = (request: FastifyRequest) => request.session as Session;
   const op = (action: string, summary: string) => ({ resource: RESOURCE, action, summary });
+  // multipart/form-data (the photos) in this scope, as in the attachment routes'
+  await app.register(multipart, { throwFileSizeLimit: true });
 
   app.get<{ Querystring: { pojazdId: string } }>('/api/inspections/templates', {
     config: { access: { roles: [...READERS] }, operation: op('templates', 'The checklists of a vehicle, and which are due') },

@@ -1238,6 +1238,10 @@ export interface FormDialogFile {
      */
     dialog?: string;
     /**
+     * With dialog: the opened dialog gets the record this one was opened with (a vehicle: its pojazdId) and starts with these values (a wizard's dot paths → values), e.g. the inspection of a handover opened from the handover's form: { "inspection.okazja": "handover" }.
+     */
+    dialogValues?: {[key: string]: unknown};
+    /**
      * With dialog: the mode the dialog (a form-dialog) opens in, e.g. a new employee beside the person picker.
      */
     mode?: "create" | "edit" | "preview" | "copy";

@@ -106,6 +106,7 @@ export interface TextKeys {
   'assignment':
     | 'actions'
     | 'actions.handover'
+    | 'actions.inspection'
     | 'actions.newEmployee'
     | 'actions.return'
     | 'details'

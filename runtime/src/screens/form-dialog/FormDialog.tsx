@@ -110,7 +110,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [typed, setTyped] = useState('');
-  const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
+  const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string; values?: Record<string, unknown> } | null>(null);
   // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
   const [revealed, setRevealed] = useState<{ title: string; text: string; warning: string; label: string; value: string; finish: () => void } | null>(null);
   const fieldErrors = useFieldErrors();
@@ -249,7 +249,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   };
 
   const press = (button: FormDialogButtonDecl) => {
-    if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode });
+    if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode, ...(button.dialogValues ? { values: button.dialogValues } : {}) });
     else if (button.confirm) {
       setTyped('');
       setConfirming(button);
@@ -385,7 +385,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
           screenId={subDialog.screen}
           presentation="dialog"
           params={{ id: record?.id }}
-          opening={subDialog.mode ? { mode: subDialog.mode } : undefined}
+          opening={subDialog.values ? { mode: subDialog.mode, record: record ?? undefined, values: subDialog.values } : subDialog.mode ? { mode: subDialog.mode } : undefined}
           onClose={() => setSubDialog(null)}
         />
       )}

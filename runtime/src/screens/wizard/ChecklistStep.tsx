@@ -18,6 +18,7 @@ import { useTranslation } from '../../config/texts';
 import { api, errorText } from '../../api/client';
 import type { WizardDecl } from '../../config/bundle';
 import { CAMERA, preparePhoto } from '../../forms/photos';
+import { formatNumber } from '../../format';
 import type { InspectionTemplates } from '../../../core/generated/api';
 import type { ItemFiles } from './follow-ups';
 import type { StepHandle } from './step-handle';
@@ -38,8 +39,8 @@ export function itemProblem(item: Item, answer: Answer | undefined, photos: numb
   if (m && answer.wynik !== 'na') {
     const v = answer.wartosc;
     if (v === undefined || v === null || Number.isNaN(v)) return { key: 'inspection:errors.measureRequired', vars: { item: item.label } };
-    if (v < m.min || v > m.max) return { key: 'inspection:errors.measureRange', vars: { item: item.label, min: m.min, max: m.max, unit: m.unit } };
-    if (answer.wynik === 'pass' && m.failBelow != null && v < m.failBelow) return { key: 'inspection:errors.belowMinimum', vars: { item: item.label, min: m.failBelow, unit: m.unit } };
+    if (v < m.min || v > m.max) return { key: 'inspection:errors.measureRange', vars: { item: item.label, min: formatNumber(m.min), max: formatNumber(m.max), unit: m.unit } };
+    if (answer.wynik === 'pass' && m.failBelow != null && v < m.failBelow) return { key: 'inspection:errors.belowMinimum', vars: { item: item.label, min: formatNumber(m.failBelow), unit: m.unit } };
   }
   if (answer.wynik === 'fail' && item.photoWhenFailed && photos === 0) return { key: 'inspection:errors.photoRequired', vars: { item: item.label } };
   return null;
@@ -248,7 +249,7 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
                       onChange={(e) => setAnswer(item.id, { wartosc: e.target.value === '' ? null : Number(e.target.value.replace(',', '.')) })}
                     />
                     {item.measure.failBelow != null && typeof answer?.wartosc === 'number' && answer.wartosc < item.measure.failBelow && (
-                      <div className="form-text text-danger">{t('inspection:wizard.belowMinimum', { min: item.measure.failBelow, unit: item.measure.unit })}</div>
+                      <div className="form-text text-danger">{t('inspection:wizard.belowMinimum', { min: formatNumber(item.measure.failBelow), unit: item.measure.unit })}</div>
                     )}
                   </Form.Group>
                 )}
