@@ -148,8 +148,9 @@ test('the driver walks the weekly checklist with a failed tyre and its photo; th
   await expect(answer).toContainText('Przecięty bok opony');
   await manager.screenshot({ path: 'test-results/inspection-details-1400.png' });
   await details.getByRole('tab', { name: 'Zdjęcia' }).click();
-  await expect(details.getByRole('gridcell', { name: 'Opona przednia lewa' })).toBeVisible();
-  await expect(details.getByRole('gridcell', { name: /IMG_20260105_0742\.jpg/ })).toBeVisible();
+  const photos = details.locator('.ag-root');
+  await expect(photos.getByRole('gridcell', { name: 'Opona przednia lewa', exact: true })).toBeVisible();
+  await expect(photos.getByRole('gridcell', { name: /IMG_20260105_0742\.jpg/ })).toBeVisible();
   await manager.screenshot({ path: 'test-results/inspection-photos-1400.png' });
   // the damage it opened, with the photo attached
   await details.getByRole('button', { name: 'Otwórz szkodę' }).click();
