@@ -1659,6 +1659,7 @@ export interface TextKeys {
     | 'items.mirrors'
     | 'items.registrationCertificate'
     | 'items.safetyVest'
+    | 'items.tachographCard'
     | 'items.tyreFrontLeft'
     | 'items.tyreFrontRight'
     | 'items.tyreRearLeft'
