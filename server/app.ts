@@ -73,6 +73,9 @@ import importsService from './imports/service.ts';
 import importRoutes from './routes/imports.ts';
 import anomaliesService from './anomalies/service.ts';
 import anomalyRoutes from './routes/fuel-anomalies.ts';
+// issue 47: vehicle inspections from declared checklists
+import inspectionsService from './inspections/service.ts';
+import inspectionRoutes from './routes/inspections.ts';
 import integrationAccountRoutes from './routes/integration-accounts.ts';
 import assignmentsRepository from './repositories/assignments.ts';
 import counterRepository from './repositories/counter.ts';
@@ -332,6 +335,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(importsService);
   // issue 46: the fuel anomalies found, announced and explained
   await app.register(anomaliesService);
+  // issue 47: vehicle inspections (their failed items open damages and service orders)
+  await app.register(inspectionsService);
 
   // Tier 3, routes.
   await app.register(initRoutes);
@@ -367,6 +372,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cockpitRoutes);
   await app.register(reportRoutes);
   await app.register(anomalyRoutes);
+  await app.register(inspectionRoutes);
   await app.register(reportSubscriptionRoutes);
   await app.register(pushRoutes);
   // issue 25

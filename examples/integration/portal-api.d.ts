@@ -2270,6 +2270,181 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inspection/excel/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a prepared Excel file of inspection rows
+         * @description The prepared Excel file, once, for the session that prepared it.
+         */
+        get: operations["inspectionExcelDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspection/excel/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare an Excel file of the inspection rows
+         * @description Builds an Excel file of the table rows for the current filter and sort, with the given columns in order; answers a one-time download link.
+         */
+        post: operations["inspectionExcelPrepare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspection/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rows of inspection for a filter and sort (a block of rows) */
+        post: operations["inspectionTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspection/table-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The number of inspection rows for a filter */
+        post: operations["inspectionTableCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspection/table2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A block of inspection rows with the total and a cursor to the next */
+        post: operations["inspectionTable2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's inspections, newest first, a page at a time
+         * @description The inspections of the caller's vehicles (ACCESS.md: an administrator every client's, a fleet manager his client's, a driver or an advisor their vehicle's), newest first, optionally of one vehicle or one result.
+         */
+        get: operations["inspectionsList"];
+        put?: never;
+        /**
+         * Submit a vehicle inspection walked from a checklist
+         * @description Every item of the checklist answered once (pass, fail, or n.a. where allowed; a tyre's tread depth; a note), the odometer when the checklist asks it (it becomes an odometer reading: lower than the vehicle's last one is refused, as POST /api/counter). Failed items open what the configuration says — a damage report or a service-order draft for the vehicle — and the client's fleet managers are notified; the webhook event inspection.submitted goes out. A bad answer is a 400 naming its field (`answers.3.wartosc`). The photos of failed items follow: POST /api/inspections/photos with the answer's kontrolaId.
+         */
+        post: operations["inspectionsSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One inspection with its answers and photos
+         * @description One inspection the caller sees, each answer with its item's text in the caller's language, and the photos of each item (download them with POST /api/attachment/download-link). Another client's inspection is answered as absent (404).
+         */
+        get: operations["inspectionsGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspections/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo of an item of an inspection (multipart/form-data)
+         * @description multipart/form-data, signed like every POST. One photo (jpg, png or webp, within the attachment size limit, its content of the kind its extension names) of one item of an inspection the caller sees: stored as an attachment of the inspection (group SA_KONTROLA) and, when the item failed and opened a damage report or a service-order draft, as an attachment of that record too.
+         */
+        post: operations["inspectionsPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspections/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checklists of a vehicle, and which are due
+         * @description The checklists of screens/inspections.json for one vehicle the caller sees: when each is used (handover, return, periodic, adhoc), whether a periodic one is due (its reminder rule lists the vehicle) and every group and item with its texts in the caller's language. A vehicle outside the caller's rows is answered as absent (404).
+         */
+        get: operations["inspectionsTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integration-accounts": {
         parameters: {
             query?: never;
@@ -4915,6 +5090,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "inspection.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event inspection.submitted
+         * @description A vehicle inspection from a checklist of screens/inspections.json was submitted (at a handover, a return, when due by rule, or at any time): the inspection (checklist, occasion, odometer, result, the number of failed items, the damage report or service-order draft its failed items opened), and every answer. Signed per Standard Webhooks (docs/integration.md "Receive events"). Answer 2xx within 15 s; any other answer (a redirect too) is retried on the schedule; 410 disables the endpoint.
+         */
+        post: operations["webhookInspectionSubmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.created": {
         parameters: {
             query?: never;
@@ -5286,7 +5481,7 @@ export interface components {
              * @description What was changed, as a code; its text is audit:resources.<code>. The list is the table's choice filter (an indexed = any(…), audit_entry_resource_at): a recorder of a new resource adds its code here and its text in locales.
              * @enum {string}
              */
-            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit" | "report-subscription" | "push-subscription";
+            resource?: "users" | "email" | "config-studio" | "integration-accounts" | "webhook-endpoint" | "order" | "order-position" | "damage" | "assignment" | "car" | "note" | "attachment" | "employee" | "terms" | "notifications" | "notification" | "login" | "import" | "audit" | "fuel-anomaly" | "client" | "contract" | "fuel-card" | "fuel-transaction" | "invoice" | "invoice-line" | "mileage-reading" | "tire" | "unit" | "report-subscription" | "push-subscription" | "inspection";
             /** @enum {string|null} */
             role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
             /** @description The entry's place in the hash chain. */
@@ -5412,6 +5607,11 @@ export interface components {
             kontrDataOd?: string | null;
             kontrKontraktNr?: string | null;
             kontrLimitKmOgol?: number | null;
+            /**
+             * Format: date
+             * @description the day of the vehicle's last inspection from a checklist (issue 47; the periodic inspection reminders watch it)
+             */
+            kontrolaData?: string | null;
             /** Format: date */
             kpalDataDo?: string | null;
             /** Format: date */
@@ -6621,6 +6821,158 @@ export interface components {
              * @enum {string}
              */
             onError?: "allOrNothing" | "validRows";
+        };
+        /**
+         * Kontrola pojazdu
+         * @description A vehicle inspection walked from a checklist of screens/inspections.json (issue 47): its checklist, occasion, odometer, result and what a failed item opened; the rows of view v_inspection.
+         */
+        inspection: {
+            autId?: number | null;
+            /** Format: date-time */
+            data?: string;
+            iloscUsterek?: number;
+            iloscZdjec?: number;
+            klientSymbol?: string;
+            kontrolaId?: number;
+            kontrolujacy?: string | null;
+            licznik?: number | null;
+            markaOpis?: string | null;
+            modelOpis?: string | null;
+            nrSprawy?: string | null;
+            /** @enum {string} */
+            okazja?: "handover" | "return" | "periodic" | "adhoc";
+            pojazdId?: number;
+            rejestr?: string | null;
+            sprawaId?: number | null;
+            szablon?: string;
+            uwagi?: string | null;
+            /** @enum {string} */
+            wynik?: "ok" | "failed";
+        };
+        /** One inspection (GET /api/inspections/{id}): the row, every answer with its item's text in the caller's language, and the photos of each item */
+        "inspection-details": {
+            answers: {
+                /** @description the item's text (its id when the configuration no longer has it) */
+                etykieta: string;
+                grupa: string;
+                grupaEtykieta: string;
+                pozycja: string;
+                uwagi?: string | null;
+                /** @enum {string} */
+                waga: "minor" | "major" | "critical";
+                wartosc?: number | null;
+                /** @enum {string} */
+                wynik: "pass" | "fail" | "na";
+                zdjecia?: {
+                    filename: string;
+                    zalaczId: number;
+                }[];
+            }[];
+            inspection: components["schemas"]["inspection"];
+        };
+        /** A page of the caller's inspections (his vehicles only), newest first, with their total */
+        "inspection-list": {
+            rows: components["schemas"]["inspection"][];
+            total: number;
+        };
+        /** A photo of an item of an inspection (POST /api/inspections/photos, multipart/form-data) */
+        "inspection-photo-request": {
+            /**
+             * Format: binary
+             * @description the photo: jpg, png or webp
+             */
+            file: string;
+            /** @description the inspection (kontrolaId) */
+            id: number;
+            /** @description the item's id */
+            pozycja: string;
+        };
+        /**
+         * An inspection walked from a checklist (POST /api/inspections)
+         * @description Every item of the checklist answered once: pass, fail or n.a. (where the item allows it), a tyre's tread depth with a pass or fail, a note. The odometer is required when the checklist asks it and becomes an odometer reading (lower than the vehicle's last one is refused, as POST /api/counter). The photos of failed items follow, one call each (POST /api/inspections/photos) with the answer's kontrolaId.
+         */
+        "inspection-submit-request": {
+            answers: {
+                /** @description the item's id */
+                pozycja: string;
+                uwagi?: string | null;
+                /** @description the measured value (tread depth, mm) of an item with a measure */
+                wartosc?: number | null;
+                /** @enum {string} */
+                wynik: "pass" | "fail" | "na";
+                /** @description how many photos of the item will follow (a failed item that needs a photo needs at least one) */
+                zdjecia?: number | null;
+            }[];
+            licznik?: number | null;
+            /**
+             * @default adhoc
+             * @enum {string}
+             */
+            okazja: "handover" | "return" | "periodic" | "adhoc";
+            pojazdId: number;
+            /** @description the checklist's id (screens/inspections.json) */
+            szablon: string;
+            uwagi?: string | null;
+        };
+        /** The inspection recorded (POST /api/inspections), with what its failed items opened */
+        "inspection-submitted": {
+            /** @description the service-order draft the failed items opened */
+            autId?: number | null;
+            /** @description the failed items */
+            iloscUsterek: number;
+            kontrolaId: number;
+            message: string;
+            nrSprawy?: string | null;
+            /** @description the damage report the failed items opened */
+            sprawaId?: number | null;
+            /** @enum {string} */
+            wynik: "ok" | "failed";
+        };
+        /** The checklists of a vehicle (GET /api/inspections/templates): which one is used when, which are due, every text in the caller's language */
+        "inspection-templates": {
+            /**
+             * Format: date
+             * @description the day of the vehicle's last inspection
+             */
+            kontrolaData?: string | null;
+            pojazdId: number;
+            templates: {
+                /** @description a periodic inspection of this checklist is due for the vehicle (its reminder rule) */
+                due: boolean;
+                /** Format: date */
+                dueDate?: string | null;
+                groups: {
+                    id: string;
+                    items: {
+                        id: string;
+                        label: string;
+                        measure?: {
+                            failBelow?: number | null;
+                            kind: string;
+                            label: string;
+                            max: number;
+                            min: number;
+                            step: number;
+                            unit: string;
+                        };
+                        notApplicable: boolean;
+                        /**
+                         * @description what the item opens when failed
+                         * @enum {string}
+                         */
+                        opens?: "damage" | "serviceOrder" | "nothing";
+                        photoWhenFailed: boolean;
+                        /** @enum {string} */
+                        severity: "minor" | "major" | "critical";
+                    }[];
+                    label: string;
+                }[];
+                id: string;
+                label: string;
+                /** @description when the configuration uses it */
+                occasions: ("handover" | "return" | "periodic" | "adhoc")[];
+                odometer: boolean;
+            }[];
         };
         /**
          * Konto integracyjne
@@ -12774,6 +13126,317 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    inspectionExcelDownload: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Excel file (.xlsx), saved under the table's title and the day */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name: an ASCII filename and the UTF-8 filename* (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenPage"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionExcelPrepare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["excel-export-request"];
+            };
+        };
+        responses: {
+            /** @description A prepared export (spec §7: the response data.data is a link) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["excel-export-link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Rows of inspection for a filter and sort (a block of rows) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["inspection"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionTableCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description Exact up to the configured cap (screens/app.json tables.countCap); beyond it the database planner's estimate with estimated: true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["count"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionTable2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["row-params"];
+            };
+        };
+        responses: {
+            /** @description A block of inspection rows with the total and a cursor to the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["table-page"] & {
+                        rows?: components["schemas"]["inspection"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionsList: {
+        parameters: {
+            query?: {
+                /** @description inspections to answer, 1 to 100 (default 20) */
+                limit?: string;
+                /** @description inspections to skip (default 0) */
+                offset?: string;
+                /** @description only this vehicle's */
+                pojazdId?: string;
+                /** @description only the passed (ok) or the failed ones */
+                wynik?: "ok" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's inspections (his vehicles only), newest first, with their total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["inspection-list"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionsSubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["inspection-submit-request"];
+            };
+        };
+        responses: {
+            /** @description The inspection recorded (POST /api/inspections), with what its failed items opened */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["inspection-submitted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One inspection (GET /api/inspections/{id}): the row, every answer with its item's text in the caller's language, and the photos of each item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["inspection-details"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionsPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One submission, however often it is sent: a later request of the same user with the same key (within 24 hours) gets the first answer again (with `Idempotent-Replayed: true`) and writes nothing. Each attempt is signed anew (a fresh X-Nonce). 409 IDEMPOTENCY_IN_PROGRESS while the first runs (see Retry-After), IDEMPOTENCY_DONE when it was written but its answer was lost, IDEMPOTENCY_KEY_REUSED for the same key with another call or body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The fields id (the inspection) and pozycja (the item's id), and the photo as the part named `file`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["inspection-photo-request"];
+            };
+        };
+        responses: {
+            /** @description The attachments an upload added (POST /api/attachment/upload) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["attachment-upload-response"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inspectionsTemplates: {
+        parameters: {
+            query: {
+                pojazdId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklists of a vehicle (GET /api/inspections/templates): which one is used when, which are due, every text in the caller's language */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["inspection-templates"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     integrationAccountsCreate: {
         parameters: {
             query?: never;
@@ -17625,6 +18288,70 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "import.finished";
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone for good: the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookInspectionSubmitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of this event (delivery is at least once; drop a repeated id). */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret (two during a rotation). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed; refuse one far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** @description every item as answered, in the checklist's order */
+                        answers: {
+                            /** @description the item's group (lights, tyres, fluids, bodywork, documents, equipment …) */
+                            grupa: string;
+                            /** @description the item's id */
+                            pozycja: string;
+                            /** @description the inspector's note */
+                            uwagi?: string | null;
+                            /**
+                             * @description the item's severity
+                             * @enum {string}
+                             */
+                            waga: "minor" | "major" | "critical";
+                            /** @description the measured value (tread depth, mm) */
+                            wartosc?: number | null;
+                            /** @enum {string} */
+                            wynik: "pass" | "fail" | "na";
+                        }[];
+                        inspection: components["schemas"]["inspection"];
+                        /** @description set when the record was too large: only its key is sent; fetch it through the API */
+                        truncated?: boolean;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "inspection.submitted";
                 };
             };
         };

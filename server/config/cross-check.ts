@@ -12,6 +12,7 @@ import { checkReminders } from './reminders-check.ts';
 import { checkNotifications } from './notifications-check.ts';
 import { checkWebhooks } from './webhooks-check.ts';
 import { checkFuelAnomalies } from '../anomalies/check.ts';
+import { checkInspections } from '../inspections/check.ts';
 import type { ConfigProblem, EntitySchema, ResourceDecl, Screen } from './bundle.ts';
 import { fileOfType } from './screen-files.ts';
 
@@ -191,6 +192,9 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
         break;
       case 'fuel-anomalies':
         checkFuelAnomalies(fileOfType(screen, 'fuel-anomalies')!, checkContext(id, file));
+        break;
+      case 'inspections':
+        checkInspections(fileOfType(screen, 'inspections')!, checkContext(id, file));
         break;
       default:
         screenTypeChecks.get(screen.type)?.(screen, checkContext(id, file));

@@ -10,7 +10,7 @@ import type { NotificationEvent, NotificationLink, NotificationRole, Notificatio
 import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 
 /** Triggers about a record: they need the record's resource. */
-const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated']);
+const RECORD_TRIGGERS = new Set(['orderStatusEntered', 'estimateConfirmed', 'damageCreated', 'inspectionFailed']);
 /** The role a recipient kind can only be. */
 const KIND_ROLE: Record<string, NotificationRole> = { clientManagers: 'MANAGER', stationAdvisors: 'ADVISOR', admins: 'ADMIN' };
 

@@ -4,7 +4,7 @@
  * `routes` has the shape of RoutesFile: this is the one place that says so to the compiler.
  */
 import type {
-  AppFile, DetailsDialogFile, FuelAnomaliesFile, LoginFile, MenuFile, NotificationsFile, RemindersFile, RoutesFile, TableFile, WebhooksFile,
+  AppFile, DetailsDialogFile, FuelAnomaliesFile, InspectionsFile, LoginFile, MenuFile, NotificationsFile, RemindersFile, RoutesFile, TableFile, WebhooksFile,
 } from '../../runtime/core/generated/meta.ts';
 import type { Screen } from './bundle.ts';
 
@@ -20,6 +20,7 @@ export interface ScreenFiles {
   notifications: NotificationsFile;
   webhooks: WebhooksFile;
   'fuel-anomalies': FuelAnomaliesFile;
+  inspections: InspectionsFile;
 }
 
 /** The screen as its type's file, or undefined when it is absent or of another type. */

@@ -28,6 +28,7 @@ const TABLES = [
   'idempotency_key', // issue 47, migration 042
   'fuel_transaction', 'invoice_line', 'fuel_anomaly', // issue 46, migration 043
   'report_subscription', 'report_send', // issue 46, migration 049
+  'inspection', 'inspection_answer', 'inspection_photo', // issue 47, migration 050
   'push_subscription', // issue 47, migration 051
 ];
 const VIEWS = [
@@ -38,6 +39,7 @@ const VIEWS = [
   'v_webhook_endpoint', 'v_webhook_message', // issue 35, migration 023
   'v_audit_entry', // issue 37, migration 029
   'v_fuel_transaction', 'v_invoice_line', 'v_fuel_anomaly', // issue 46, migration 043
+  'v_inspection', // issue 47, migration 050
 ];
 
 async function relations(t: TestDatabase, type: 'BASE TABLE' | 'VIEW'): Promise<string[]> {
@@ -62,7 +64,7 @@ describe.each(testBackends)('migrations on %s', (kind) => {
 
   it('migrate an empty database to the whole data model, then do nothing on a second run', async () => {
     const results = await migrateToLatest(t.db);
-    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success'], ['019_notification_failed_index', 'Success'], ['020_notification_recipient_name', 'Success'], ['021_integration_keys', 'Success'], ['022_imports', 'Success'], ['023_webhooks', 'Success'], ['024_import_more', 'Success'], ['027_second_factor', 'Success'], ['028_single_sign_on', 'Success'], ['029_audit_trail', 'Success'], ['031_audit_retention', 'Success'], ['033_passkey_sign_in', 'Success'], ['034_connection_names', 'Success'], ['040_import_approval', 'Success'], ['041_audit_who_index', 'Success'], ['042_idempotency_keys', 'Success'], ['043_fleet_costs', 'Success'], ['044_user_language', 'Success'], ['045_audit_field_labels', 'Success'], ['046_fuel_anomalies', 'Success'], ['048_import_language', 'Success'], ['049_report_subscriptions', 'Success'], ['051_push_subscriptions', 'Success']]);
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual([['001_data_model', 'Success'], ['002_views', 'Success'], ['003_sign_in_security', 'Success'], ['004_download_tokens', 'Success'], ['005_table_indexes', 'Success'], ['006_sign_in_failures', 'Success'], ['007_list_view_joins', 'Success'], ['008_session_notifications', 'Success'], ['009_login_history_codes', 'Success'], ['010_orders_workflow', 'Success'], ['011_user_deletion', 'Success'], ['012_damages_assignments', 'Success'], ['013_count_covering_indexes', 'Success'], ['014_vehicle_mileage', 'Success'], ['015_reminder_due', 'Success'], ['016_notifications', 'Success'], ['017_notification_digest', 'Success'], ['018_config_studio', 'Success'], ['019_notification_failed_index', 'Success'], ['020_notification_recipient_name', 'Success'], ['021_integration_keys', 'Success'], ['022_imports', 'Success'], ['023_webhooks', 'Success'], ['024_import_more', 'Success'], ['027_second_factor', 'Success'], ['028_single_sign_on', 'Success'], ['029_audit_trail', 'Success'], ['031_audit_retention', 'Success'], ['033_passkey_sign_in', 'Success'], ['034_connection_names', 'Success'], ['040_import_approval', 'Success'], ['041_audit_who_index', 'Success'], ['042_idempotency_keys', 'Success'], ['043_fleet_costs', 'Success'], ['044_user_language', 'Success'], ['045_audit_field_labels', 'Success'], ['046_fuel_anomalies', 'Success'], ['048_import_language', 'Success'], ['049_report_subscriptions', 'Success'], ['050_inspections', 'Success'], ['051_push_subscriptions', 'Success']]);
     expect(await migrateToLatest(t.db)).toEqual([]);
     expect((await migrationStatus(t.db)).every((m) => m.executedAt instanceof Date)).toBe(true);
     expect(await relations(t, 'BASE TABLE')).toEqual([...TABLES].sort());

@@ -132,6 +132,7 @@ export interface Car {
   kontrDataOd: string | null;
   kontrKontraktNr: string | null;
   kontrLimitKmOgol: number | null;
+  kontrolaData: string | null;
   kpalDataDo: string | null;
   kpalDataOd: string | null;
   kpalFirma: string | null;
@@ -460,6 +461,39 @@ export interface ImportRun {
   unknownColumns: Generated<Json>;
   userId: number | null;
   variant: string;
+}
+
+export interface Inspection {
+  autId: number | null;
+  data: Generated<Timestamp>;
+  iloscUsterek: Generated<number>;
+  klientSymbol: string;
+  kontrolaId: Generated<number>;
+  licznik: number | null;
+  okazja: string;
+  pojazdId: number;
+  sprawaId: number | null;
+  szablon: string;
+  userId: number | null;
+  uwagi: string | null;
+  wynik: string;
+}
+
+export interface InspectionAnswer {
+  grupa: string;
+  kolejnosc: number;
+  kontrolaId: number;
+  pozycja: string;
+  uwagi: string | null;
+  waga: string;
+  wartosc: number | null;
+  wynik: string;
+}
+
+export interface InspectionPhoto {
+  kontrolaId: number;
+  pozycja: string;
+  zalaczId: number;
 }
 
 export interface IntegrationAccount {
@@ -1035,6 +1069,7 @@ export interface VCar {
   kontrDataOd: string | null;
   kontrKontraktNr: string | null;
   kontrLimitKmOgol: number | null;
+  kontrolaData: string | null;
   kpalDataDo: string | null;
   kpalDataOd: string | null;
   kpalFirma: string | null;
@@ -1252,6 +1287,28 @@ export interface VFuelTransaction {
   rejestr: string | null;
   stacja: string | null;
   transId: number | null;
+}
+
+export interface VInspection {
+  autId: number | null;
+  data: Timestamp | null;
+  iloscUsterek: number | null;
+  iloscZdjec: number | null;
+  klientSymbol: string | null;
+  kontrolaId: number | null;
+  kontrolujacy: string | null;
+  licznik: number | null;
+  markaOpis: string | null;
+  modelOpis: string | null;
+  nrSprawy: string | null;
+  okazja: string | null;
+  pojazdId: number | null;
+  rejestr: string | null;
+  sprawaId: number | null;
+  szablon: string | null;
+  userId: number | null;
+  uwagi: string | null;
+  wynik: string | null;
 }
 
 export interface VIntegrationAccount {
@@ -1575,6 +1632,9 @@ export interface DB {
   import_file_chunk: ImportFileChunk;
   import_mapping: ImportMapping;
   import_run: ImportRun;
+  inspection: Inspection;
+  inspection_answer: InspectionAnswer;
+  inspection_photo: InspectionPhoto;
   integration_account: IntegrationAccount;
   integration_key: IntegrationKey;
   intervention_type: InterventionType;
@@ -1627,6 +1687,7 @@ export interface DB {
   v_fuel_anomaly: VFuelAnomaly;
   v_fuel_card: VFuelCard;
   v_fuel_transaction: VFuelTransaction;
+  v_inspection: VInspection;
   v_integration_account: VIntegrationAccount;
   v_invoice: VInvoice;
   v_invoice_line: VInvoiceLine;

@@ -43,6 +43,7 @@ import { migration045 } from './045_audit_field_labels.ts';
 import { migration046 } from './046_fuel_anomalies.ts';
 import { migration048 } from './048_import_language.ts';
 import { migration049 } from './049_report_subscriptions.ts';
+import { migration050 } from './050_inspections.ts';
 import { migration051 } from './051_push_subscriptions.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -85,5 +86,6 @@ export const migrations: Record<string, Migration> = {
   '046_fuel_anomalies': migration046,
   '048_import_language': migration048,
   '049_report_subscriptions': migration049,
+  '050_inspections': migration050,
   '051_push_subscriptions': migration051,
 };

@@ -17,6 +17,7 @@ export type Occurrence =
   | { kind: 'estimateConfirmed' }
   | { kind: 'damageCreated' }
   | { kind: 'fuelAnomaliesFound' }
+  | { kind: 'inspectionFailed' }
   | { kind: 'dailyDigest' }
   | { kind: 'failureSummary' }
   | { kind: 'webhookDisabled' }

@@ -87,6 +87,8 @@ export const TAGS: Record<string, string> = {
   'fuel-transaction': 'Transakcje paliwowe: the fuel-card issuers\' transactions, loaded by import (read only).',
   'invoice-line': 'Pozycje faktur: an invoice\'s costs per vehicle, month and category (read only).',
   'fuel-anomaly': 'Anomalie paliwowe: what the fuel anomaly rules found, and their explanations.',
+  inspections: 'Kontrole pojazdów (issue 47): the checklists of a vehicle and which are due, an inspection submitted with its photos (failed items open a damage report or a service-order draft), the caller\'s inspections and one with its answers.',
+  inspection: 'Kontrole pojazdów: the inspections table, its count and Excel export (the generic table resource).',
   reports: 'Raporty: reports declared in configuration (schemas/reports), run, exported and subscribed to.',
   import: 'Import danych (issue 34): the importable resources and their fields, column mappings, file previews, import runs (dry or real) as jobs with progress, counts and errors per row (ADMIN, keys with import:<name>).',
   init: 'Start-up of a client: pre-configuration, the configuration bundle, health and branding images.',

@@ -41,45 +41,57 @@ export function damagesRepository(db: Kysely<DB>) {
       alsoInTransaction?: (trx: Transaction<DB>, added: { sprawaId: number; nrSprawy: string; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
     ): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
       return db.transaction().execute(async (trx) => {
-        const car = await lockVehicle(trx, input.pojazdId, scope);
-        if (input.rejestr.trim().toUpperCase() !== car.rejestr) throw new RuleViolation(400, 'rejestr', 'damage:errors.otherVehicle', { rejestr: car.rejestr });
-        const participant = await trx.selectFrom('employee').select(['pracId', 'nazwisko', 'imie', 'stru1'])
-          .where('pracId', '=', input.pracId).where('klient', '=', car.klientSymbol).executeTakeFirst();
-        if (!participant) throw new RuleViolation(400, 'pracId', 'damage:errors.participantOfOtherClient');
-        // The damage's odometer (docs/decisions.md): not below the vehicle's last reading, unless the
-        // damage happened before the day of that reading; it does not change the vehicle's reading.
-        if (input.stanLicz !== undefined && input.stanLicz !== null && car.aktStanLicz !== null && input.stanLicz < car.aktStanLicz) {
-          const { rows } = await sql<{ before: boolean }>`
-            select cast(cast(${input.dataSzkod} as timestamptz) as date) < cast(${car.aktDataLicz} as date) as before`.execute(trx);
-          if (!car.aktDataLicz || !rows[0].before) throw new RuleViolation(400, 'stanLicz', 'car:counter.belowLast', { last: car.aktStanLicz });
-        }
-        const order = await trx.insertInto('service_order').values({
-          autTyp: 3, czySzkoda: true, zgloInterw: 'SZKODA', status: 0, zgloKto: reporter.role,
-          zgloNazwiskoImie: input.zgloNazwiskoImie, zgloTelef: input.zgloTelef, zgloEmail: input.zgloEmail, zgloFirma: input.firmaZglosz ?? null,
-          zgloZakres: input.opisSzkody ?? input.rodzSzkod, stacjaSerw: car.stacjaSerw,
-          pojazdId: car.pojazdId, pracId: participant.pracId, stru1: participant.stru1, stanLicz: input.stanLicz ?? null,
-          rejestr: car.rejestr, markaOpis: car.markaOpis, modelOpis: car.modelOpis, uzytkPojazdu: `${participant.imie} ${participant.nazwisko}`,
-          klientSymbol: car.klientSymbol, userId: reporter.userId,
-        }).returning(['autId', sql<string>`to_char("zgloData", 'YYYY')`.as('year')]).executeTakeFirstOrThrow();
-        const nrSprawy = caseNumber(order.year, order.autId);
-        const external = Object.fromEntries(EXTERNAL_FIELDS.map((f) => [f, input[f] ?? null]));
-        const damage = await trx.insertInto('damage').values({
-          zrodloId: order.autId, nrSprawy, etapZnacz: 'Zgłoszona', nrZglosz: input.nrZglosz ?? '-',
-          dataSzkod: ts(input.dataSzkod), rodzSzkod: input.rodzSzkod, zpolisTyp: input.zpolisTyp,
-          pojazdId: car.pojazdId, rejestr: car.rejestr, pracId: participant.pracId, stru1: participant.stru1, stanLicz: input.stanLicz ?? null,
-          nrPodw: car.nrPodw, rokProd: car.rokProd, pojNrVin: car.nrPodw, pojRokProd: car.rokProd,
-          zgloNazwiskoImie: input.zgloNazwiskoImie, zgloTelef: input.zgloTelef, zgloEmail: input.zgloEmail, winaPrac: input.winaPrac ?? null,
-          firmaZglosz: input.firmaZglosz ?? null,
-          dataZgloSzkody: ts(input.dataZgloSzkody) ?? sql<Date>`now()`, dataZgloFm: ts(input.dataZgloFm),
-          opisSzkody: input.opisSzkody ?? null, przyczynaSzkody: input.przyczynaSzkody ?? null, telefon: input.telefon ?? null,
-          skadPolicja: input.skadPolicja ?? null, holowanyData: ts(input.holowanyData), uwagi: input.uwagi ?? null,
-          ...external, klientSymbol: car.klientSymbol, userId: reporter.userId,
-        }).returning('sprawaId').executeTakeFirstOrThrow();
-        await alsoInTransaction?.(trx, { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId, klientSymbol: car.klientSymbol, zgloEmail: input.zgloEmail ?? null });
-        return { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId };
+        const added = await addIn(trx, input, scope, reporter);
+        await alsoInTransaction?.(trx, added);
+        return { sprawaId: added.sprawaId, nrSprawy: added.nrSprawy, autId: added.autId };
       });
     },
+    /** The same report inside the caller's transaction (an inspection's failed items open one, issue 47). */
+    addIn,
   };
+}
+
+/**
+ * Writes a damage report in `trx`; RuleViolation for a vehicle outside `scope` or a rule the input
+ * breaks. `participant: 'optional'`: a report that names no participant of the vehicle's client (an
+ * inspection of a vehicle without a driver) is written without one instead of being refused.
+ */
+async function addIn(trx: Transaction<DB>, input: DamageInput, scope: VehicleScope, reporter: Reporter, options: { participant?: 'required' | 'optional' } = {}) {
+  const car = await lockVehicle(trx, input.pojazdId, scope);
+  if (input.rejestr.trim().toUpperCase() !== car.rejestr) throw new RuleViolation(400, 'rejestr', 'damage:errors.otherVehicle', { rejestr: car.rejestr });
+  const participant = input.pracId ? await trx.selectFrom('employee').select(['pracId', 'nazwisko', 'imie', 'stru1'])
+    .where('pracId', '=', input.pracId).where('klient', '=', car.klientSymbol).executeTakeFirst() : undefined;
+  if (!participant && options.participant !== 'optional') throw new RuleViolation(400, 'pracId', 'damage:errors.participantOfOtherClient');
+  // The damage's odometer (docs/decisions.md): not below the vehicle's last reading, unless the
+  // damage happened before the day of that reading; it does not change the vehicle's reading.
+  if (input.stanLicz !== undefined && input.stanLicz !== null && car.aktStanLicz !== null && input.stanLicz < car.aktStanLicz) {
+    const { rows } = await sql<{ before: boolean }>`
+      select cast(cast(${input.dataSzkod} as timestamptz) as date) < cast(${car.aktDataLicz} as date) as before`.execute(trx);
+    if (!car.aktDataLicz || !rows[0].before) throw new RuleViolation(400, 'stanLicz', 'car:counter.belowLast', { last: car.aktStanLicz });
+  }
+  const order = await trx.insertInto('service_order').values({
+    autTyp: 3, czySzkoda: true, zgloInterw: 'SZKODA', status: 0, zgloKto: reporter.role,
+    zgloNazwiskoImie: input.zgloNazwiskoImie, zgloTelef: input.zgloTelef, zgloEmail: input.zgloEmail, zgloFirma: input.firmaZglosz ?? null,
+    zgloZakres: input.opisSzkody ?? input.rodzSzkod, stacjaSerw: car.stacjaSerw,
+    pojazdId: car.pojazdId, pracId: participant?.pracId ?? null, stru1: participant?.stru1 ?? null, stanLicz: input.stanLicz ?? null,
+    rejestr: car.rejestr, markaOpis: car.markaOpis, modelOpis: car.modelOpis, uzytkPojazdu: participant ? `${participant.imie} ${participant.nazwisko}` : null,
+    klientSymbol: car.klientSymbol, userId: reporter.userId,
+  }).returning(['autId', sql<string>`to_char("zgloData", 'YYYY')`.as('year')]).executeTakeFirstOrThrow();
+  const nrSprawy = caseNumber(order.year, order.autId);
+  const external = Object.fromEntries(EXTERNAL_FIELDS.map((f) => [f, input[f] ?? null]));
+  const damage = await trx.insertInto('damage').values({
+    zrodloId: order.autId, nrSprawy, etapZnacz: 'Zgłoszona', nrZglosz: input.nrZglosz ?? '-',
+    dataSzkod: ts(input.dataSzkod), rodzSzkod: input.rodzSzkod, zpolisTyp: input.zpolisTyp,
+    pojazdId: car.pojazdId, rejestr: car.rejestr, pracId: participant?.pracId ?? null, stru1: participant?.stru1 ?? null, stanLicz: input.stanLicz ?? null,
+    nrPodw: car.nrPodw, rokProd: car.rokProd, pojNrVin: car.nrPodw, pojRokProd: car.rokProd,
+    zgloNazwiskoImie: input.zgloNazwiskoImie, zgloTelef: input.zgloTelef, zgloEmail: input.zgloEmail, winaPrac: input.winaPrac ?? null,
+    firmaZglosz: input.firmaZglosz ?? null,
+    dataZgloSzkody: ts(input.dataZgloSzkody) ?? sql<Date>`now()`, dataZgloFm: ts(input.dataZgloFm),
+    opisSzkody: input.opisSzkody ?? null, przyczynaSzkody: input.przyczynaSzkody ?? null, telefon: input.telefon ?? null,
+    skadPolicja: input.skadPolicja ?? null, holowanyData: ts(input.holowanyData), uwagi: input.uwagi ?? null,
+    ...external, klientSymbol: car.klientSymbol, userId: reporter.userId,
+  }).returning('sprawaId').executeTakeFirstOrThrow();
+  return { sprawaId: damage.sprawaId, nrSprawy, autId: order.autId, klientSymbol: car.klientSymbol, zgloEmail: input.zgloEmail ?? null };
 }
 
 declare module 'fastify' {

@@ -7,6 +7,7 @@
  * orders: 1000000` runs the same generate_series statements at scale (minutes on PostgreSQL).
  */
 import { seedFleetCosts } from './fleet-costs.ts';
+import { seedInspections } from './inspections.ts';
 import { resolve } from 'node:path';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
@@ -102,6 +103,8 @@ export async function seedDatabase(db: Kysely<DB>, options: SeedOptions = {}): P
       clients: [...base.clients, ...base.variantClients], generatedClients: base.clients.length,
     });
     await seedFleetCosts(trx, today, demo.pojazdId, CLIENTS[0].klient, options.root ?? resolve(import.meta.dirname, '../..'));
+    // issue 47: the driver's weekly inspection is due (the last one eight days ago)
+    await seedInspections(trx, today, demo.pojazdId, options.root ?? resolve(import.meta.dirname, '../..'));
     await trx.insertInto('app_setting')
       .values({ key: 'seed', value: JSON.stringify({ cars, orders, seed, today }) })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql`excluded.value` })).execute();

@@ -30,6 +30,8 @@ const ACCESS: Record<string, Partial<Record<keyof typeof ROLES, Scope>>> = {
   'fuel-transaction': { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
   'invoice-line': { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle' },
   'fuel-anomaly': { ADMIN: 'all', MANAGER: 'client' },
+  // issue 47: "inspections: read | all | client | own | own vehicle"
+  inspection: { ADMIN: 'all', MANAGER: 'client', USER: 'ownVehicle', ADVISOR: 'ownVehicle' },
   unit: { ADMIN: 'all', MANAGER: 'client', ADVISOR: 'ownVehicleClient' },
   // "unit, employees … | all | client | — | own vehicle's client, read only" (Administracja → Pracownicy, issue 37)
   employee: { ADMIN: 'all', MANAGER: 'client', ADVISOR: 'ownVehicleClient' },

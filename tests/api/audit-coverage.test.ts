@@ -215,6 +215,30 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect(await oneEntry(before, 'fuel-anomaly', Number(anomaly.id))).toMatchObject({ action: 'explain', actorLabel: 'manager', changes: { wyjasniona: [false, true], notatka: [null, 'Kanister do agregatu'] } });
     });
 
+    it('an inspection records its answers and its result, with the reading and the damage it opened, then each photo (issue 47)', async () => {
+      const car = await t.app.db.selectFrom('car').select(['pojazdId', 'aktStanLicz']).where('rejestr', '=', 'WZ12345').executeTakeFirstOrThrow();
+      const templates = (await t.call('GET', `/api/inspections/templates?pojazdId=${car.pojazdId}`, { token: tok.manager })).json().templates as { id: string; groups: { items: { id: string; measure?: unknown }[] }[] }[];
+      const checklist = templates.find((c) => c.id === 'walkaround')!;
+      const answers = checklist.groups.flatMap((g) => g.items).map((i) => (i.id === 'tyreFrontLeft'
+        ? { pozycja: i.id, wynik: 'fail', wartosc: 1, zdjecia: 1 }
+        : { pozycja: i.id, wynik: 'pass', ...(i.measure ? { wartosc: 6 } : {}) }));
+      const res = await t.call('POST', '/api/inspections', { token: tok.manager, body: { pojazdId: car.pojazdId, szablon: 'walkaround', licznik: car.aktStanLicz, answers } });
+      expect(res.statusCode, res.body).toBe(200);
+      const { kontrolaId, sprawaId } = res.json();
+      expect(await entriesOf('inspection', kontrolaId)).toEqual([expect.objectContaining({
+        action: 'submit', actorLabel: 'manager', changes: expect.objectContaining({ szablon: [null, 'walkaround'], wynik: [null, 'failed'], iloscUsterek: [null, 1], sprawaId: [null, sprawaId] }),
+      })]);
+      expect(await entriesOf('damage', sprawaId)).toEqual([expect.objectContaining({ action: 'create', actorLabel: 'manager' })]);
+      const jpeg = Buffer.from('/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=', 'base64');
+      const photo = await postMultipart(t, '/api/inspections/photos', tok.manager, [
+        { name: 'id', value: String(kontrolaId) }, { name: 'pozycja', value: 'tyreFrontLeft' }, { name: 'file', filename: 'opona.jpg', content: jpeg, type: 'image/jpeg' },
+      ]);
+      expect(photo.statusCode, photo.body).toBe(200);
+      for (const zalaczId of photo.json().zalaczIds) {
+        expect(await entriesOf('attachment', zalaczId)).toEqual([expect.objectContaining({ action: 'create', changes: expect.objectContaining({ filename: [null, 'opona.jpg'] }) })]);
+      }
+    });
+
     it('an attachment uploaded, retitled and removed: each recorded, never the file\'s content', async () => {
       const pdf = tinyPdf(['Protokol zdawczo-odbiorczy']);
       let before = await count();

@@ -189,6 +189,12 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/fuel-anomaly/table-count': AM,
   'POST /api/fuel-anomaly/excel/prepare': AM,
   'GET /api/fuel-anomaly/excel/download': 'public',
+  // issue 47, ACCESS.md "inspections: read | all | client | own | own vehicle"
+  'POST /api/inspection/table': ALL,
+  'POST /api/inspection/table2': ALL,
+  'POST /api/inspection/table-count': ALL,
+  'POST /api/inspection/excel/prepare': ALL,
+  'GET /api/inspection/excel/download': 'public',
   'POST /api/tire/table': AMU,
   'POST /api/tire/table2': AMU,
   'POST /api/tire/table-count': AMU,
@@ -297,6 +303,12 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/fuel-anomalies': AM,
   'GET /api/fuel-anomalies/open': AM,
   'POST /api/fuel-anomalies/:id/explain': AM,
+  // issue 47, ACCESS.md "inspections: submit | all | client | own vehicle | —" and "inspections: read | all | client | own | own vehicle"
+  'GET /api/inspections/templates': ALL,
+  'POST /api/inspections': AMU,
+  'POST /api/inspections/photos': AMU,
+  'GET /api/inspections': ALL,
+  'GET /api/inspections/:id': ALL,
   // ACCESS.md "report subscriptions | self, and list all | self" (the rows: report-subscriptions.test.ts)
   'POST /api/report-subscriptions': AM,
   'GET /api/report-subscriptions': AM,
@@ -403,7 +415,7 @@ const EXPECTED: Record<string, Who> = {
  * With the `webhooks` scope it also passes on the webhook calls (CONTRACTS.md, issue 35: a key manages
  * its own clients' endpoints; ACCESS.md "Webhook endpoints of a key receive only events of its clients").
  */
-const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'employee', 'fuel-anomaly', 'fuel-card', 'fuel-transaction', 'invoice', 'invoice-line', 'note', 'order', 'tire', 'unit'];
+const KEY_READABLE = ['assignment', 'attachment', 'car', 'contract', 'damage', 'employee', 'fuel-anomaly', 'fuel-card', 'fuel-transaction', 'inspection', 'invoice', 'invoice-line', 'note', 'order', 'tire', 'unit'];
 // and the import calls (issue 34, CONTRACTS.md "Import API": ADMIN and keys with import:<name>; the key has every import scope)
 const KEY_ROUTE = new RegExp(`^(POST /api/(${KEY_READABLE.join('|')})/(table|table2|table-count)|(GET|HEAD) /api/(car|damage)/:id|(GET|HEAD|PUT|POST) /api/import/.*|(GET|HEAD|POST|PUT|DELETE) /api/webhooks/.+|(GET|HEAD) /api/reports|POST /api/reports/:id/(run|export))$`);
 

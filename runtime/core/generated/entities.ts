@@ -128,7 +128,8 @@ export interface AuditEntry {
     | "tire"
     | "unit"
     | "report-subscription"
-    | "push-subscription";
+    | "push-subscription"
+    | "inspection";
   recordKey?: string | null;
   /**
    * The change as a code; its text is audit:actions.<code>.
@@ -166,6 +167,10 @@ export interface Car {
   dataRej?: string | null;
   aktStanLicz?: number | null;
   aktDataLicz?: string | null;
+  /**
+   * the day of the vehicle's last inspection from a checklist (issue 47; the periodic inspection reminders watch it)
+   */
+  kontrolaData?: string | null;
   stanPal?: number | null;
   dataPrzeg?: string | null;
   otOstatData?: string | null;
@@ -401,6 +406,30 @@ export interface FuelTransaction {
   licznik?: number | null;
   pojazdId?: number | null;
   klientSymbol?: string | null;
+}
+
+/**
+ * A vehicle inspection walked from a checklist of screens/inspections.json (issue 47): its checklist, occasion, odometer, result and what a failed item opened; the rows of view v_inspection.
+ */
+export interface Inspection {
+  kontrolaId?: number;
+  data?: string;
+  rejestr?: string | null;
+  markaOpis?: string | null;
+  modelOpis?: string | null;
+  szablon?: string;
+  okazja?: "handover" | "return" | "periodic" | "adhoc";
+  wynik?: "ok" | "failed";
+  iloscUsterek?: number;
+  licznik?: number | null;
+  kontrolujacy?: string | null;
+  iloscZdjec?: number;
+  nrSprawy?: string | null;
+  sprawaId?: number | null;
+  autId?: number | null;
+  uwagi?: string | null;
+  pojazdId?: number;
+  klientSymbol?: string;
 }
 
 /**

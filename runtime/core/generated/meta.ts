@@ -1292,6 +1292,10 @@ export interface FormDialogFile {
      */
     dialog?: string;
     /**
+     * With dialog: the opened dialog gets the record this one was opened with (a vehicle: its pojazdId) and starts with these values (a wizard's dot paths → values), e.g. the inspection of a handover opened from the handover's form: { "inspection.okazja": "handover" }.
+     */
+    dialogValues?: {[key: string]: unknown};
+    /**
      * With dialog: the mode the dialog (a form-dialog) opens in, e.g. a new employee beside the person picker.
      */
     mode?: "create" | "edit" | "preview" | "copy";
@@ -1495,6 +1499,10 @@ export interface FormFieldFile {
      * Shown under the input, with {{extensions}} and {{mb}}.
      */
     hint?: I18NKey;
+    /**
+     * a photo field: on a phone the input opens the rear camera (capture=environment). Every image chosen in any file field is scaled in the browser to at most 1600 px and about 500 KB and sent without its EXIF (location) — runtime/src/forms/photos.ts.
+     */
+    camera?: boolean;
   };
 }
 
@@ -1983,6 +1991,158 @@ export interface ImportFile {
   };
 }
 
+/**
+ * minor: noted, nothing opened unless onFailure says so; major and critical: usually open a damage or a service order (onFailure).
+ */
+export type Severity = "minor" | "major" | "critical";
+
+export type Opens = "damage" | "serviceOrder" | "nothing";
+
+export interface Checklist {
+  id: string;
+  label: I18NKey;
+  intro?: I18NKey;
+  /**
+   * the odometer is asked (required); it becomes an odometer reading of the vehicle (the same rule as POST /api/counter: lower than the last one is refused)
+   */
+  odometer?: boolean;
+  /**
+   * @minItems 1
+   */
+  groups: Group[];
+}
+
+export interface Group {
+  /**
+   * lights, tyres, fluids, bodywork, documents, equipment … (the onFailure rules name them)
+   */
+  id: string;
+  label: I18NKey;
+  /**
+   * a Bootstrap Icons name
+   */
+  icon?: string;
+  /**
+   * @minItems 1
+   */
+  items: Item[];
+}
+
+export interface Item {
+  /**
+   * unique within the checklist
+   */
+  id: string;
+  label: I18NKey;
+  help?: I18NKey;
+  severity: Severity;
+  /**
+   * n.a. may be chosen
+   */
+  notApplicable?: boolean;
+  /**
+   * a failed item needs at least one photo
+   */
+  photoWhenFailed?: boolean;
+  /**
+   * what this item opens when failed, instead of the onFailure rules
+   */
+  opens?: Opens;
+  /**
+   * a number measured with the answer (the tread depth of a tyre, mm): required when the item is answered pass or fail; below failBelow the item cannot pass
+   */
+  measure?: {
+    kind: "treadDepth";
+    label: I18NKey;
+    unit?: string;
+    min: number;
+    max: number;
+    step: number;
+    /**
+     * a value below it is a failed item (the legal minimum tread, 1.6 mm)
+     */
+    failBelow?: number;
+  };
+}
+
+/**
+ * Read by server/inspections/ and by the inspection step of a wizard (runtime/src/screens/wizard/ChecklistStep.tsx). A variant overlays a checklist, a group or an item by its id (another tread limit, an item of its own, `$remove`) like every other file. The answers are stored as they were declared at the time (group, severity), so a later change of the file does not change a past inspection.
+ */
+export interface InspectionsFile {
+  $schema?: SchemaRef;
+  schemaVersion: SchemaVersion;
+  type: "inspections";
+  /**
+   * @minItems 1
+   */
+  checklists: Checklist[];
+  /**
+   * Which checklist when. handover / return: the checklist of the assignment's handover and return (screens/assignment-handover.json, assignment-return.json offer it beside their form); periodic: a checklist due by a reminder rule of screens/reminders.json (its `reminder`), which watches the vehicle's last inspection day (car.kontrolaData) and chooses the vehicles (its `where`, e.g. a vehicle group); the due ones are on the driver's Do zrobienia like every reminder.
+   */
+  use: {
+    /**
+     * a checklist id
+     */
+    handover: string;
+    /**
+     * a checklist id
+     */
+    return: string;
+    periodic: {
+      id: string;
+      /**
+       * a checklist id
+       */
+      checklist: string;
+      /**
+       * the id of a rule of screens/reminders.json on resource car watching kontrolaData; its where and afterDays say which vehicles and how often
+       */
+      reminder: string;
+    }[];
+  };
+  /**
+   * What a failed item opens, the first entry that matches it (its severities and, when given, its groups); an item's own `opens` wins. All the failed items of one inspection that open the same kind are one record: one damage report (its description lists them) or one service-order draft, for the inspected vehicle, with the items' photos attached.
+   */
+  onFailure: {
+    id: string;
+    /**
+     * @minItems 1
+     */
+    severities: Severity[];
+    /**
+     * only items of these groups (ids); all groups when absent
+     *
+     * @minItems 1
+     */
+    groups?: string[];
+    opens: Opens;
+  }[];
+  /**
+   * The damage report a failed item opens (the same write as POST /api/damage/add, reported by the inspecting user): its kind of damage and risk type.
+   */
+  damage?: {
+    rodzSzkod?: string;
+    zpolisTyp?: "AC" | "OC" | "AC z regresem" | "OC nasze";
+  };
+  /**
+   * The service-order draft a failed item opens (status 0, a new order: the fleet manager completes and sends it): its order type and intervention type.
+   */
+  serviceOrder?: {
+    autTyp?: 1 | 2;
+    /**
+     * an intervention type code (intervention_type); none when absent
+     */
+    zgloInterw?: string;
+  };
+  /**
+   * notification: an event of screens/notifications.json with the trigger inspectionFailed (the client's fleet managers hear of an inspection with a failed item); webhook: the event of screens/webhooks.json raised by every inspection submitted (resource inspection, on submit).
+   */
+  announce: {
+    notification: string;
+    webhook: string;
+  };
+}
+
 export interface LoginFile {
   $schema?: SchemaRef;
   schemaVersion: SchemaVersion;
@@ -2159,6 +2319,9 @@ export type NotificationTrigger =
     }
   | {
       kind: "fuelAnomaliesFound";
+    }
+  | {
+      kind: "inspectionFailed";
     }
   | {
       kind: "dailyDigest" | "failureSummary" | "webhookDisabled" | "reportSubscription";
@@ -2994,7 +3157,8 @@ export type ScreenFile = {
     | "security"
     | "reports"
     | "fuel-anomalies"
-    | "push-devices";
+    | "push-devices"
+    | "inspections";
 };
 
 /**
@@ -3708,7 +3872,7 @@ export interface WebhooksFile {
 }
 
 /**
- * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {now: dateTime or date} (this moment in the portal's time zone, as those widgets hold it), {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
+ * A value: {const}, {session: field or [fields] joined with a space}, {answer: dot path of the save's answer}, {item: property of the list item}, {opened: field of the record the wizard was opened for}, {now: dateTime or date} (this moment in the portal's time zone, as those widgets hold it), {tyreSeason: true} (the tyre action of the month, runtime/core/order-values.ts).
  */
 export type ValueSource =
   | {
@@ -3724,6 +3888,12 @@ export type ValueSource =
       item: string;
     }
   | {
+      /**
+       * a field of the record the wizard was opened for (a reminder's item, the vehicle of a panel or a table row)
+       */
+      opened: string;
+    }
+  | {
       tyreSeason: true;
     }
   | {
@@ -3737,9 +3907,9 @@ export type Step = {
   id: Id;
   label: I18NKey;
   /**
-   * fields: a form on the record; list: an editable list of the data (positions, notes); summary: what was entered in the shown steps.
+   * fields: a form on the record; list: an editable list of the data (positions, notes); summary: what was entered in the shown steps; checklist: a vehicle inspection's checklist (screens/inspections.json) answered item by item, with the odometer and the photos of failed items (runtime/src/screens/wizard/ChecklistStep.tsx).
    */
-  kind: "fields" | "list" | "summary";
+  kind: "fields" | "list" | "summary" | "checklist";
   visibleWhen?: Condition;
   hiddenWhen?: Condition;
   /**
@@ -3751,6 +3921,16 @@ export type Step = {
    */
   fields?: FormFieldFile[];
   list?: StepList;
+  /**
+   * kind checklist: the record gets pojazdId's checklists from `templates` (GET, ?pojazdId=), the one its szablon names, else the due one, else the one of its okazja, and fills szablon, okazja, licznik, uwagi and answers [{ pozycja, wynik, wartosc, uwagi, zdjecia }]; the photos of failed items are the list `photos` of the data ([{ pozycja, file }], each photo's File kept beside it), which a multipart follow-up uploads.
+   */
+  checklist?: {
+    templates: Endpoint;
+    /**
+     * Dot path of the list of photos in the wizard's data.
+     */
+    photos: string;
+  };
   beforeNext?: Lookup;
   /**
    * Buttons under a fields step's form, each opening a dialog screen over the wizard (a new employee); their conditions see the step's context.
@@ -3887,6 +4067,10 @@ export interface WizardFile {
    * Width of the dialog; default lg.
    */
   size?: "lg" | "xl";
+  /**
+   * Below this breakpoint the dialog fills the screen (a phone's inspection: sm = below 576 px).
+   */
+  fullscreenBelow?: "sm" | "md" | "lg";
   /**
    * Starting values, applied in order where `when` holds (context: role, variant, config, session). Keys are dot paths of the wizard's data.
    */

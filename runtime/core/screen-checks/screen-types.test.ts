@@ -9,7 +9,7 @@ const root = join(here, '../../..');
 const components = join(root, 'runtime/src/screens');
 /** Files of screens/ that configure the shell or the server rather than a screen (checked by server/config/cross-check.ts). */
 // files that are not screens: the shell's, and the server's rules (reminders, notifications, webhooks, fuel anomalies)
-const SHELL_FILES = ['app', 'conditions', 'routes', 'menu', 'reminders', 'notifications', 'webhooks', 'fuel-anomalies'];
+const SHELL_FILES = ['app', 'conditions', 'routes', 'menu', 'reminders', 'notifications', 'webhooks', 'fuel-anomalies', 'inspections'];
 
 describe('the list of screen types', () => {
   it('has per type a component folder with its module, a cross-check and a meta-schema', () => {

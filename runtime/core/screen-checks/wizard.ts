@@ -40,6 +40,8 @@ export const wizardChecks = screenChecks('wizard', (s, ctx) => {
   for (const key of [...s.submit.outcomes.map((o: any) => o.toast), s.submit.failureToast, ...(s.submit.then ?? []).map((c: any) => c.failureToast)]) if (key) ctx.needKey('/submit', key);
   // a follow-up goes over a list of a step; an upload's list has a file field to send
   (s.submit.then ?? []).forEach((call: any, i: number) => {
+    // a checklist's photos are a list with a file each
+    if (s.steps.some((step: any) => step.checklist?.photos === call.each)) return;
     const list = s.steps.find((step: any) => step.list?.path === call.each)?.list;
     if (!list) ctx.problem(`/submit/then/${i}/each`, `"${call.each}" is not the path of a list step`);
     else if (call.encoding === 'multipart' && !list.fields.some((f: any) => f.widget === 'file')) ctx.problem(`/submit/then/${i}/encoding`, `the list "${call.each}" has no file field to upload`);

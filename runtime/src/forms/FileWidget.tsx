@@ -3,12 +3,16 @@
  * with the extensions the configuration allows; the form data holds its name (so "required" works
  * as for any field) and the file itself goes to the form's chosen files (formContext.files), which
  * a multipart submit sends. The limits and the refusal messages are the field's `fileLimits`
- * (ui:options), checked by the form before sending (file-checks.ts).
+ * (ui:options), checked by the form before sending (file-checks.ts). A photo is scaled and its
+ * EXIF (location) removed before it is kept (forms/photos.ts); a photo field (`fileLimits.camera`)
+ * opens the phone's rear camera.
  */
 import type { WidgetProps } from '@rjsf/utils';
+import { useState } from 'react';
 import { useTranslation } from '../config/texts';
 import { useConfig } from '../config/ConfigContext';
 import { acceptOf, fileLimitsOf, type ChosenFiles, type FileLimitsDecl } from './file-checks';
+import { CAMERA, isPhoto, preparePhoto } from './photos';
 
 export interface FileFormContext {
   files?: ChosenFiles;
@@ -24,6 +28,8 @@ export function FileWidget(props: WidgetProps) {
   const files = (props.registry.formContext as FileFormContext | undefined)?.files;
   const invalid = (rawErrors?.length ?? 0) > 0;
   const hintId = `${id}__hint`;
+  const [preparing, setPreparing] = useState(false);
+  const [failed, setFailed] = useState(false);
   return (
     <>
       <input
@@ -32,19 +38,42 @@ export function FileWidget(props: WidgetProps) {
         type="file"
         className={`form-control${invalid ? ' is-invalid' : ''}`}
         accept={limits ? acceptOf(limits) : undefined}
-        disabled={disabled || readonly}
+        capture={decl?.camera ? CAMERA : undefined}
+        disabled={disabled || readonly || preparing}
         required={required}
         aria-invalid={invalid || undefined}
         aria-describedby={[invalid ? `${id}__error` : '', decl?.hint ? hintId : ''].filter(Boolean).join(' ') || undefined}
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          if (file) files?.set(field, file);
-          else files?.delete(field);
-          props.onChange(file ? file.name : undefined);
+        onChange={async (e) => {
+          const chosen = e.target.files?.[0];
+          setFailed(false);
+          if (!chosen) {
+            files?.delete(field);
+            props.onChange(undefined);
+            return;
+          }
+          let file = chosen;
+          if (isPhoto(chosen)) {
+            setPreparing(true);
+            try {
+              file = await preparePhoto(chosen);
+            } catch {
+              // never sent with its location: the user takes or chooses it again
+              setPreparing(false);
+              setFailed(true);
+              files?.delete(field);
+              props.onChange(undefined);
+              return;
+            }
+            setPreparing(false);
+          }
+          files?.set(field, file);
+          props.onChange(file.name);
         }}
         onBlur={() => onBlur(id, props.value)}
         onFocus={() => onFocus(id, props.value)}
       />
+      {preparing && <div className="form-text" role="status">{t('attachment:photo.preparing')}</div>}
+      {failed && <div className="form-text text-danger" role="alert">{t('attachment:photo.failed')}</div>}
       {decl?.hint && limits && (
         <div id={hintId} className="form-text">
           {t(decl.hint, { extensions: limits.extensions.join(', '), mb: limits.mb })}

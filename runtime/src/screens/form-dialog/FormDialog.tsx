@@ -24,6 +24,7 @@ import { RevealDialog } from '../../actions/RevealDialog';
 import { api, ApiError } from '../../api/client';
 import { submissionKeys } from '../../api/submission-key';
 import { useDirtyForm } from '../../state/dirty-forms';
+import { withRetry } from '../../forms/photos';
 import { useConfig } from '../../config/ConfigContext';
 import type { FormDialogButtonDecl, FormDialogDecl } from '../../config/bundle';
 import { useConditionContext } from '../../config/useConditionContext';
@@ -109,7 +110,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   useDirtyForm(JSON.stringify(formData) !== opened);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
-  const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string } | null>(null);
+  const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string; values?: Record<string, unknown> } | null>(null);
   // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
   const [revealed, setRevealed] = useState<{ title: string; text: string; warning: string; label: string; value: string; finish: () => void } | null>(null);
   const fieldErrors = useFieldErrors();
@@ -216,7 +217,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
       // chosen files count by name and size: another file is another submission
       const idempotencyKey = submissions.current.keyFor({ path, body, files: [...files.current.values()].flat().map((f) => [f.name, f.size]) });
       const answer = decl.encoding === 'multipart'
-        ? await api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true, idempotencyKey })
+        ? await withRetry(async () => api.postMultipart<Data>(path, await multipartParts(body, fileFields, files.current), { quiet: true, idempotencyKey }))
         : await (decl.method === 'PUT' ? api.put : api.post)<Data>(path, body, { quiet: true, idempotencyKey });
       submissions.current.done();
       setBusy(false);
@@ -271,7 +272,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   };
 
   const press = (button: FormDialogButtonDecl) => {
-    if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode });
+    if (button.dialog) setSubDialog({ screen: button.dialog, mode: button.mode, ...(button.dialogValues ? { values: button.dialogValues } : {}) });
     else if (button.confirm) setConfirming(button);
     else void request(button);
   };
@@ -382,7 +383,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
           screenId={subDialog.screen}
           presentation="dialog"
           params={{ id: record?.id }}
-          opening={subDialog.mode ? { mode: subDialog.mode } : undefined}
+          opening={subDialog.values ? { mode: subDialog.mode, record: record ?? undefined, values: subDialog.values } : subDialog.mode ? { mode: subDialog.mode } : undefined}
           onClose={() => setSubDialog(null)}
         />
       )}

@@ -23,8 +23,10 @@ import type { ScreenProps } from '../types';
 import { FieldsStep } from './FieldsStep';
 import { runFollowUps, type ItemFiles } from './follow-ups';
 import { ListStep } from './ListStep';
+import { ChecklistStep } from './ChecklistStep';
 import { ScreenView } from '../ScreenView';
 import { formatSettings } from '../../format-settings';
+import { withRetry } from '../../forms/photos';
 import { SummaryStep } from './SummaryStep';
 import type { StepHandle } from './step-handle';
 import {
@@ -38,7 +40,7 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
   const baseCtx = useConditionContext();
   const titleId = useId();
   const requestSchema = bundle.schemas[screen.schema];
-  const [data, setData] = useState<Data>(() => initialWizardData(screen, conditions, baseCtx, opening?.values));
+  const [data, setData] = useState<Data>(() => initialWizardData(screen, conditions, baseCtx, opening?.values, opening?.record));
   const ctx = useMemo(() => stepContext(baseCtx, screen, data), [baseCtx, screen, data]);
   const steps = visibleSteps(screen.steps, conditions, ctx);
   const [stepId, setStepId] = useState(steps[0]?.id);
@@ -152,7 +154,8 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     // then the items typed in the wizard, one call each (the attachments' uploads, the notes)
     await runFollowUps(decl.then, data, answer, ctx.session as Record<string, unknown> | null | undefined, itemFiles.current, {
       post: (endpoint, body, call) => api.post(endpoint, body, { quiet: true, idempotencyKey: call && followUpKey(idempotencyKey, call) }),
-      postMultipart: (endpoint, parts, call) => api.postMultipart(endpoint, parts, { quiet: true, idempotencyKey: call && followUpKey(idempotencyKey, call) }),
+      // an upload (a photo) is tried again on a weak signal, under the same key (forms/photos.ts)
+      postMultipart: (endpoint, parts, call) => withRetry(() => api.postMultipart(endpoint, parts, { quiet: true, idempotencyKey: call && followUpKey(idempotencyKey, call) })),
       warn: (text, id) => showToast('warning', text, `${key}:${id}`),
       detailOf: (e) => (e instanceof ApiError && e.detail && e.status < 500 ? e.detail : undefined),
       t: (k, vars) => t(k, vars),
@@ -177,13 +180,14 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
 
   return (
     <>
-      <Modal show centered size={screen.size ?? 'lg'} backdrop="static" className="wizard-modal" backdropClassName="wizard-backdrop" onHide={() => !busy && onClose?.()} aria-labelledby={titleId} data-screen-type="wizard" data-step={step.id}>
+      <Modal show centered size={screen.size ?? 'lg'} fullscreen={screen.fullscreenBelow ? (`${screen.fullscreenBelow}-down` as const) : undefined} backdrop="static" className="wizard-modal" backdropClassName="wizard-backdrop" onHide={() => !busy && onClose?.()} aria-labelledby={titleId} data-screen-type="wizard" data-step={step.id}>
         <Modal.Header closeButton closeLabel={t('app:close')}>
           <Modal.Title id={titleId} as="h2" className="h5">
             {t(screen.title)}
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
+          {steps.length > 1 && (
           <ol className="wizard-steps list-unstyled d-flex flex-wrap gap-2 small mb-3" aria-label={t('app:wizard.steps')}>
             {steps.map((s, i) => (
               <li key={s.id} aria-current={i === index ? 'step' : undefined} className={`badge rounded-pill ${i === index ? 'text-bg-primary' : i < index ? 'text-bg-secondary' : 'text-bg-light border'}`}>
@@ -191,7 +195,8 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
               </li>
             ))}
           </ol>
-          <h3 className="h6 mb-3" data-testid="wizard-step-title">{t(step.label)}</h3>
+          )}
+          {steps.length > 1 && <h3 className="h6 mb-3" data-testid="wizard-step-title">{t(step.label)}</h3>}
           {step.intro && <p className="text-secondary small">{t(step.intro)}</p>}
           {step.kind === 'fields' && (
             <FieldsStep
@@ -218,6 +223,9 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
           )}
           {step.kind === 'list' && step.list && (
             <ListStep key={step.id} month={month()} list={step.list} itemFiles={itemFiles.current} screen={screen} data={data} ctx={ctx} namespace={namespace} onChange={setData} handle={handle} />
+          )}
+          {step.kind === 'checklist' && step.checklist && (
+            <ChecklistStep key={step.id} decl={step.checklist} screen={screen} data={data} itemFiles={itemFiles.current} onChange={setData} handle={handle} />
           )}
           {step.kind === 'summary' && <SummaryStep screen={screen} steps={steps.slice(0, index)} data={data} ctx={ctx} namespace={namespace} />}
         </Modal.Body>

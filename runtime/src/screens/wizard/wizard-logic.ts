@@ -52,6 +52,8 @@ export interface ValueScope {
   timeZone?: string;
   /** This moment (tests); default the clock. */
   at?: Date;
+  /** The record the wizard was opened for (a reminder's item, the vehicle of a panel). */
+  opened?: Data | null;
 }
 
 /** This moment in a time zone as the dateTime widget holds it (YYYY-MM-DDTHH:mm) or the date widget (YYYY-MM-DD). */
@@ -75,6 +77,7 @@ export function resolveValue(source: ValueSource, scope: ValueScope): unknown {
   }
   if ('answer' in source) return getPath(scope.answer, source.answer);
   if ('item' in source) return scope.item?.[source.item];
+  if ('opened' in source) return scope.opened?.[source.opened] ?? undefined;
   if ('now' in source) return nowValue(source.now, scope.timeZone, scope.at);
   if ('tyreSeason' in source) return defaultTyreAction(scope.month ?? new Date().getMonth() + 1);
   return undefined;
@@ -86,12 +89,13 @@ export function initialWizardData(
   ev: ConditionEvaluator,
   ctx: ConditionContext,
   opened: Record<string, unknown> = {},
+  openedFor?: Data | null,
 ): Data {
   let data: Data = {};
   for (const rule of screen.prefill ?? []) {
     if (rule.when !== undefined && !ev.matches(rule.when, ctx)) continue;
     for (const [path, source] of Object.entries(rule.values)) {
-      const value = resolveValue(source, { session: ctx.session, timeZone: ctx.config?.timeZone as string | undefined });
+      const value = resolveValue(source, { session: ctx.session, timeZone: ctx.config?.timeZone as string | undefined, opened: openedFor });
       if (value !== undefined) data = setPath(data, path, value);
     }
   }

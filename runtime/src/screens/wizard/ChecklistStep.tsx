@@ -1,0 +1,322 @@
+/**
+ * A `checklist` step of a wizard (issue 47): a vehicle inspection walked on the phone. The vehicle's
+ * checklists come from the step's `templates` endpoint (screens/inspections.json, texts in the
+ * user's language, which one is due); the step fills the wizard's record — the checklist
+ * (szablon), its occasion, the odometer, the remarks and one answer per item — and the list of
+ * photos of failed items, each photo's File kept beside its list item (never in the data) for the
+ * wizard's multipart follow-up. Every item is three big toggles (pass / defect / n.a.); a tyre's
+ * tread depth is typed, and below its legal minimum the item is a defect. A failed item that needs a
+ * photo opens the rear camera; each photo is scaled and its EXIF removed before it is kept
+ * (forms/photos.ts). The wizard's save validates the step (every item answered, the measures, the
+ * photos, the odometer) and the server checks the same again.
+ */
+import { useEffect, useId, useImperativeHandle, useMemo, useState, type RefObject } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useTranslation } from '../../config/texts';
+import { api, errorText } from '../../api/client';
+import type { WizardDecl } from '../../config/bundle';
+import { CAMERA, preparePhoto } from '../../forms/photos';
+import { formatNumber } from '../../format';
+import type { InspectionTemplates } from '../../../core/generated/api';
+import type { ItemFiles } from './follow-ups';
+import type { StepHandle } from './step-handle';
+import { getPath, setPath, type Data } from './wizard-logic';
+
+type Template = InspectionTemplates['templates'][number];
+type Item = Template['groups'][number]['items'][number];
+type Verdict = 'pass' | 'fail' | 'na';
+interface Answer { pozycja: string; wynik?: Verdict; wartosc?: number | null; uwagi?: string | null; zdjecia?: number }
+interface Photo { pozycja: string; file: string }
+
+export type ChecklistDecl = NonNullable<WizardDecl['steps'][number]['checklist']>;
+
+/** An item's problems before the save (its answer, its measure, its photo), as text keys with values. */
+export function itemProblem(item: Item, answer: Answer | undefined, photos: number): { key: string; vars?: Record<string, unknown> } | null {
+  if (!answer?.wynik) return { key: 'inspection:wizard.unansweredItem' };
+  const m = item.measure;
+  if (m && answer.wynik !== 'na') {
+    const v = answer.wartosc;
+    if (v === undefined || v === null || Number.isNaN(v)) return { key: 'inspection:errors.measureRequired', vars: { item: item.label } };
+    if (v < m.min || v > m.max) return { key: 'inspection:errors.measureRange', vars: { item: item.label, min: formatNumber(m.min), max: formatNumber(m.max), unit: m.unit } };
+    if (answer.wynik === 'pass' && m.failBelow != null && v < m.failBelow) return { key: 'inspection:errors.belowMinimum', vars: { item: item.label, min: formatNumber(m.failBelow), unit: m.unit } };
+  }
+  if (answer.wynik === 'fail' && item.photoWhenFailed && photos === 0) return { key: 'inspection:errors.photoRequired', vars: { item: item.label } };
+  return null;
+}
+
+/** Which checklist to walk: the one named, else the due one, else the one of the occasion, else the first. */
+export function chooseTemplate(templates: Template[], named?: unknown, occasion?: unknown): Template | undefined {
+  return templates.find((c) => c.id === named)
+    ?? templates.find((c) => c.due)
+    ?? templates.find((c) => typeof occasion === 'string' && occasion !== 'adhoc' && (c.occasions as string[]).includes(occasion))
+    ?? templates[0];
+}
+
+export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle }: {
+  decl: ChecklistDecl;
+  screen: WizardDecl;
+  data: Data;
+  itemFiles: ItemFiles;
+  onChange: (update: (data: Data) => Data) => void;
+  handle: RefObject<StepHandle | null>;
+}) {
+  const { t } = useTranslation();
+  const baseId = useId();
+  const recordPath = screen.record;
+  const record = (getPath(data, recordPath) as Data | undefined) ?? {};
+  const pojazdId = record.pojazdId as number | undefined;
+  const [templates, setTemplates] = useState<Template[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [showErrors, setShowErrors] = useState(false);
+  const [preparing, setPreparing] = useState<string | null>(null);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+
+  const answers = (record.answers as Answer[] | undefined) ?? [];
+  const photos = (getPath(data, decl.photos) as Photo[] | undefined) ?? [];
+  const template = templates ? chooseTemplate(templates, record.szablon, record.okazja) : undefined;
+  const items = useMemo(() => template?.groups.flatMap((g) => g.items) ?? [], [template]);
+  const answerOf = (id: string) => answers.find((a) => a.pozycja === id);
+  const photosOf = (id: string) => photos.filter((p) => p.pozycja === id);
+
+  useEffect(() => {
+    if (!pojazdId) return;
+    let gone = false;
+    api.get<InspectionTemplates>(`${decl.templates}?pojazdId=${encodeURIComponent(String(pojazdId))}`, { quiet: true })
+      .then((answer) => !gone && setTemplates(answer.templates))
+      .catch((e) => !gone && setLoadError(errorText(e)));
+    return () => {
+      gone = true;
+    };
+  }, [decl.templates, pojazdId]);
+
+  // the chosen checklist and its occasion go into the record (the due one is a periodic inspection)
+  useEffect(() => {
+    if (!template || record.szablon === template.id) return;
+    onChange((d) => {
+      let next = setPath(d, `${recordPath}.szablon`, template.id);
+      if (!getPath(d, `${recordPath}.okazja`)) next = setPath(next, `${recordPath}.okazja`, template.due ? 'periodic' : 'adhoc');
+      return setPath(next, `${recordPath}.answers`, []);
+    });
+  }, [template, record.szablon, recordPath, onChange]);
+
+  const setAnswer = (id: string, change: Partial<Answer>) =>
+    onChange((d) => {
+      const list = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).filter((a) => a.pozycja !== id);
+      const before = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).find((a) => a.pozycja === id) ?? { pozycja: id };
+      const after: Answer = { ...before, ...change };
+      // a tyre below its legal minimum is a defect, whatever was pressed before
+      const item = items.find((i) => i.id === id);
+      const m = item?.measure;
+      if (m?.failBelow != null && typeof after.wartosc === 'number' && after.wartosc < m.failBelow && after.wynik !== 'na') after.wynik = 'fail';
+      if (after.wynik !== 'fail') after.zdjecia = 0;
+      return setPath(d, `${recordPath}.answers`, [...list, after]);
+    });
+
+  const addPhoto = async (id: string, chosen: File | undefined) => {
+    if (!chosen) return;
+    setPhotoError(null);
+    setPreparing(id);
+    let file: File;
+    try {
+      file = await preparePhoto(chosen);
+    } catch {
+      setPreparing(null);
+      setPhotoError(id);
+      return;
+    }
+    setPreparing(null);
+    const photo: Photo = { pozycja: id, file: file.name };
+    itemFiles.set(photo, new Map([['file', file]]));
+    onChange((d) => {
+      const list = [...((getPath(d, decl.photos) as Photo[] | undefined) ?? []), photo];
+      const count = list.filter((p) => p.pozycja === id).length;
+      const answersNow = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).map((a) => (a.pozycja === id ? { ...a, zdjecia: count } : a));
+      return setPath(setPath(d, decl.photos, list), `${recordPath}.answers`, answersNow);
+    });
+  };
+
+  const removePhoto = (photo: Photo) =>
+    onChange((d) => {
+      const list = ((getPath(d, decl.photos) as Photo[] | undefined) ?? []).filter((p) => p !== photo);
+      const count = list.filter((p) => p.pozycja === photo.pozycja).length;
+      const answersNow = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).map((a) => (a.pozycja === photo.pozycja ? { ...a, zdjecia: count } : a));
+      return setPath(setPath(d, decl.photos, list), `${recordPath}.answers`, answersNow);
+    });
+
+  const odometerMissing = !!template?.odometer && (record.licznik === undefined || record.licznik === null || record.licznik === '');
+  const problems = items.map((i) => ({ item: i, problem: itemProblem(i, answerOf(i.id), photosOf(i.id).length) })).filter((p) => p.problem);
+  const answered = items.filter((i) => answerOf(i.id)?.wynik).length;
+  const failedCount = items.filter((i) => answerOf(i.id)?.wynik === 'fail').length;
+
+  useImperativeHandle(handle, () => ({
+    validate: () => {
+      setShowErrors(true);
+      const ok = !!template && problems.length === 0 && !odometerMissing;
+      if (!ok) {
+        // the first thing to fix comes into view
+        const first = odometerMissing ? `${baseId}-odometer` : problems[0] ? `${baseId}-${problems[0].item.id}` : null;
+        if (first) document.getElementById(first)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      }
+      return ok;
+    },
+  }), [template, problems, odometerMissing, baseId]);
+
+  if (!pojazdId) return <Alert variant="warning">{t('inspection:wizard.noVehicle')}</Alert>;
+  if (loadError) return <Alert variant="danger">{loadError}</Alert>;
+  if (!templates || !template) return <p className="text-secondary" role="status">{t('inspection:wizard.loading')}</p>;
+
+  const verdicts: { value: Verdict; key: 'inspection:answers.pass' | 'inspection:answers.fail' | 'inspection:answers.na'; variant: string; icon: string }[] = [
+    { value: 'pass', key: 'inspection:answers.pass', variant: 'success', icon: 'check-lg' },
+    { value: 'fail', key: 'inspection:answers.fail', variant: 'danger', icon: 'x-lg' },
+    { value: 'na', key: 'inspection:answers.na', variant: 'secondary', icon: 'dash-lg' },
+  ];
+
+  return (
+    <div className="checklist" data-checklist={template.id}>
+      {templates.length > 1 && (
+        <Form.Group className="mb-3" controlId={`${baseId}-template`}>
+          <Form.Label>{t('inspection:wizard.choose')}</Form.Label>
+          <Form.Select
+            value={template.id}
+            onChange={(e) => onChange((d) => setPath(setPath(setPath(d, `${recordPath}.szablon`, e.target.value), `${recordPath}.answers`, []), decl.photos, []))}
+          >
+            {templates.map((c) => (
+              <option key={c.id} value={c.id}>{c.due ? `${c.label} (${t('inspection:wizard.due')})` : c.label}</option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+      )}
+      <div className="checklist-progress sticky-top bg-body py-2 mb-2 d-flex justify-content-between small border-bottom" aria-live="polite">
+        <span>{t('inspection:wizard.progress', { done: answered, total: items.length })}</span>
+        {failedCount > 0 && <span className="text-danger fw-semibold">{t('inspection:wizard.failedCount', { count: failedCount })}</span>}
+      </div>
+      {template.odometer && (
+        <Form.Group className="mb-3" controlId={`${baseId}-odometer`}>
+          <Form.Label className="fw-semibold">{t('inspection:wizard.odometer')}</Form.Label>
+          <Form.Control
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            size="lg"
+            required
+            value={record.licznik === undefined || record.licznik === null ? '' : String(record.licznik)}
+            isInvalid={showErrors && odometerMissing}
+            onChange={(e) => onChange((d) => setPath(d, `${recordPath}.licznik`, e.target.value === '' ? undefined : Math.trunc(Number(e.target.value))))}
+          />
+          <Form.Control.Feedback type="invalid">{t('inspection:errors.odometerRequired')}</Form.Control.Feedback>
+        </Form.Group>
+      )}
+      {template.groups.map((group) => (
+        <fieldset key={group.id} className="checklist-group mb-3" data-group={group.id}>
+          <legend className="h6 border-bottom pb-1">{group.label}</legend>
+          {group.items.map((item) => {
+            const answer = answerOf(item.id);
+            const problem = showErrors ? itemProblem(item, answer, photosOf(item.id).length) : null;
+            const itemId = `${baseId}-${item.id}`;
+            const shown = item.measure && answer?.wynik !== 'na';
+            return (
+              <div key={item.id} id={itemId} className={`checklist-item py-2${problem ? ' checklist-item-invalid' : ''}`} data-item={item.id} data-answer={answer?.wynik ?? ''}>
+                <div className="fw-semibold mb-1" id={`${itemId}-label`}>{item.label}</div>
+                <div className="checklist-verdicts btn-group w-100" role="radiogroup" aria-labelledby={`${itemId}-label`}>
+                  {verdicts.filter((v) => v.value !== 'na' || item.notApplicable).map((v) => (
+                    <Button
+                      key={v.value}
+                      role="radio"
+                      aria-checked={answer?.wynik === v.value}
+                      variant={answer?.wynik === v.value ? v.variant : `outline-${v.variant}`}
+                      className="checklist-verdict"
+                      data-verdict={v.value}
+                      onClick={() => setAnswer(item.id, { wynik: v.value })}
+                    >
+                      <i className={`bi bi-${v.icon} me-1`} aria-hidden="true" />
+                      {t(v.key)}
+                    </Button>
+                  ))}
+                </div>
+                {shown && item.measure && (
+                  <Form.Group className="mt-2" controlId={`${itemId}-measure`}>
+                    <Form.Label className="small mb-1">{item.measure.label} ({item.measure.unit})</Form.Label>
+                    <Form.Control
+                      type="number"
+                      inputMode="decimal"
+                      min={item.measure.min}
+                      max={item.measure.max}
+                      step={item.measure.step}
+                      value={answer?.wartosc === undefined || answer?.wartosc === null ? '' : String(answer.wartosc)}
+                      onChange={(e) => setAnswer(item.id, { wartosc: e.target.value === '' ? null : Number(e.target.value.replace(',', '.')) })}
+                    />
+                    {item.measure.failBelow != null && typeof answer?.wartosc === 'number' && answer.wartosc < item.measure.failBelow && (
+                      <div className="form-text text-danger">{t('inspection:wizard.belowMinimum', { min: formatNumber(item.measure.failBelow), unit: item.measure.unit })}</div>
+                    )}
+                  </Form.Group>
+                )}
+                {answer?.wynik === 'fail' && (
+                  <div className="checklist-failure mt-2 ps-2 border-start border-3 border-danger">
+                    {item.opens === 'damage' && <div className="small text-danger mb-1">{t('inspection:wizard.opensDamage')}</div>}
+                    {item.opens === 'serviceOrder' && <div className="small text-danger mb-1">{t('inspection:wizard.opensOrder')}</div>}
+                    <Form.Group className="mb-2" controlId={`${itemId}-note`}>
+                      <Form.Label className="small mb-1">{t('inspection:wizard.note')}</Form.Label>
+                      <Form.Control
+                        as="textarea"
+                        rows={2}
+                        maxLength={500}
+                        placeholder={t('inspection:wizard.notePlaceholder')}
+                        value={(answer.uwagi as string | undefined) ?? ''}
+                        onChange={(e) => setAnswer(item.id, { uwagi: e.target.value })}
+                      />
+                    </Form.Group>
+                    <ul className="list-unstyled mb-2 checklist-photos">
+                      {photosOf(item.id).map((p, i) => (
+                        <li key={`${p.file}-${i}`} className="d-flex align-items-center gap-2 small">
+                          <i className="bi bi-image" aria-hidden="true" />
+                          <span className="text-truncate">{p.file}</span>
+                          <Button variant="link" size="sm" className="text-danger p-0 ms-auto" aria-label={t('inspection:wizard.removePhoto', { name: p.file })} onClick={() => removePhoto(p)}>
+                            <i className="bi bi-trash" aria-hidden="true" />
+                          </Button>
+                        </li>
+                      ))}
+                    </ul>
+                    <label className={`btn btn-outline-primary w-100 checklist-photo${preparing === item.id ? ' disabled' : ''}`}>
+                      <i className="bi bi-camera me-1" aria-hidden="true" />
+                      {preparing === item.id ? t('attachment:photo.preparing') : t(photosOf(item.id).length ? 'inspection:wizard.addPhoto' : 'inspection:wizard.takePhoto')}
+                      <input
+                        type="file"
+                        accept="image/*"
+                        capture={CAMERA}
+                        className="visually-hidden"
+                        data-photo-for={item.id}
+                        disabled={preparing !== null}
+                        onChange={(e) => {
+                          void addPhoto(item.id, e.target.files?.[0]);
+                          e.target.value = '';
+                        }}
+                      />
+                    </label>
+                    {photoError === item.id && <div className="small text-danger mt-1" role="alert">{t('attachment:photo.failed')}</div>}
+                  </div>
+                )}
+                {problem && <div className="small text-danger mt-1" role="alert">{t(problem.key as never, problem.vars)}</div>}
+              </div>
+            );
+          })}
+        </fieldset>
+      ))}
+      <Form.Group className="mb-2" controlId={`${baseId}-remarks`}>
+        <Form.Label>{t('inspection:wizard.remarks')}</Form.Label>
+        <Form.Control
+          as="textarea"
+          rows={2}
+          maxLength={2000}
+          value={(record.uwagi as string | undefined) ?? ''}
+          onChange={(e) => onChange((d) => setPath(d, `${recordPath}.uwagi`, e.target.value || undefined))}
+        />
+      </Form.Group>
+      {showErrors && (problems.length > 0 || odometerMissing) && (
+        <Alert variant="danger" className="small mb-0">{t('inspection:wizard.unanswered', { count: problems.length + (odometerMissing ? 1 : 0) })}</Alert>
+      )}
+    </div>
+  );
+}
