@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { enablePush, keyBytes, madeWithKey, stateOf, type Environment, type RegistrationLike } from './push-client';
+import { enablePush, forgetThisDevice, keyBytes, madeWithKey, stateOf, type Environment, type RegistrationLike } from './push-client';
 
 const KEY = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
 
@@ -66,5 +66,32 @@ describe('turning notifications on', () => {
     expect(await enablePush(async () => KEY, { supported: false, permission: 'default', registration: undefined }, ask)).toEqual({ outcome: 'unsupported' });
     expect(await enablePush(async () => KEY, { supported: true, permission: 'default', registration: undefined }, ask)).toEqual({ outcome: 'noWorker' });
     expect(ask).not.toHaveBeenCalled();
+  });
+});
+
+describe('signing out on this browser', () => {
+  const envWith = (subscription: PushSubscription | null): Environment => ({
+    supported: true, permission: 'granted',
+    registration: { pushManager: { getSubscription: async () => subscription, subscribe: vi.fn() } },
+  });
+
+  it("removes this browser's device from the person's list and ends the subscription, leaving his other devices", async () => {
+    const unsubscribe = vi.fn(async () => true);
+    const mine = { endpoint: 'https://push.example/this-phone', unsubscribe } as unknown as PushSubscription;
+    const remove = vi.fn(async () => undefined);
+    await forgetThisDevice(async () => [{ id: 7, endpoint: 'https://push.example/laptop' }, { id: 9, endpoint: 'https://push.example/this-phone' }], remove, envWith(mine));
+    expect(remove.mock.calls).toEqual([[9]]);
+    expect(unsubscribe).toHaveBeenCalledTimes(1);
+  });
+
+  it('still ends the subscription when the list cannot be read, and does nothing without one', async () => {
+    const unsubscribe = vi.fn(async () => true);
+    const remove = vi.fn(async () => undefined);
+    await forgetThisDevice(async () => { throw new Error('offline'); }, remove, envWith({ endpoint: 'https://push.example/x', unsubscribe } as unknown as PushSubscription));
+    expect(remove).not.toHaveBeenCalled();
+    expect(unsubscribe).toHaveBeenCalledTimes(1);
+    const list = vi.fn(async () => []);
+    await forgetThisDevice(list, remove, envWith(null));
+    expect(list).not.toHaveBeenCalled();
   });
 });

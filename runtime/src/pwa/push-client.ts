@@ -91,3 +91,22 @@ export async function enablePush(publicKey: () => Promise<string>, env?: Environ
   const made = await current.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   return { outcome: 'subscribed', subscription: made.toJSON() };
 }
+
+/**
+ * Signing out on this browser (issue 47: nothing of the previous user is sent to the next): his
+ * device is removed from his list while his session still holds, and the browser's subscription
+ * is ended, so the push service refuses (410) anything still on its way and the server drops it.
+ * Whatever fails here, signing out goes on.
+ */
+export async function forgetThisDevice(
+  list: () => Promise<{ id: number; endpoint: string }[]>,
+  remove: (id: number) => Promise<unknown>,
+  env?: Environment,
+): Promise<void> {
+  const environment = env ?? (await readEnvironment());
+  const subscription = await currentSubscription(environment).catch(() => null);
+  if (!subscription) return;
+  const device = (await list().catch(() => [])).find((d) => d.endpoint === subscription.endpoint);
+  if (device) await remove(device.id).catch(() => undefined);
+  await subscription.unsubscribe().catch(() => false);
+}
