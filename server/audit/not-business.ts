@@ -27,7 +27,7 @@ export const NOT_BUSINESS_WRITES: readonly NotBusinessWrite[] = [
   { operation: /^reports(Run|Export)$/, reason: 'a read: a report\'s period, grouping and filters are sent in a POST body (issue 46)' },
   { operation: 'reportsSubscriptionSend', reason: 'a send of a report subscription ("Wyślij teraz"): its own log, report_send, keeps it with the e-mail\'s state (issue 46)' },
   { operation: 'accountSaveLanguage', reason: 'the language a person reads the portal in, his own preference like a table layout (issue 48)' },
-  { operation: /^configStudio(SaveDocuments|SaveText|DiscardDraft|RebaseDraft|RevertChange|ForgetDocument|Import)$/, reason: 'the studio\'s draft, not the configuration in use; its publish and restore are recorded' },
+  { operation: /^configStudio(SaveDocuments|CreateDocument|SaveText|DiscardDraft|RebaseDraft|RevertChange|ForgetDocument|Import)$/, reason: 'the studio\'s draft, not the configuration in use; its publish and restore are recorded' },
 ];
 
 /** The reason a write operation leaves no trail entry, or undefined when it must leave one. */

@@ -99,17 +99,20 @@ describe('each shipped reminder rule at its edges', () => {
 });
 
 /** Columns and values that satisfy a rule's `where` (status 1, a stage not closed …). */
+/** A set filter's value that is a word (a vehicle category: "Osobowe"), not a yes or no. */
+const isWord = (value: unknown) => typeof value === 'string' && value !== 'true' && value !== 'false';
+
 function whereColumns(rule: ReminderRule): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, filter] of Object.entries((rule.where ?? {}) as Record<string, { filterType: string; values?: unknown[] }>)) {
-    out[name] = filter.filterType === 'text' ? 'text' : typeof filter.values?.[0] === 'number' ? 'integer' : 'boolean';
+    out[name] = filter.filterType === 'text' || isWord(filter.values?.[0]) ? 'text' : typeof filter.values?.[0] === 'number' ? 'integer' : 'boolean';
   }
   return out;
 }
 function whereValues(rule: ReminderRule): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, filter] of Object.entries((rule.where ?? {}) as Record<string, { filterType: string; values?: unknown[] }>)) {
-    out[name] = filter.filterType === 'text' ? 'Zgłoszona' : typeof filter.values?.[0] === 'number' ? filter.values[0] : filter.values?.[0] === 'true';
+    out[name] = filter.filterType === 'text' ? 'Zgłoszona' : isWord(filter.values?.[0]) || typeof filter.values?.[0] === 'number' ? filter.values![0] : filter.values?.[0] === 'true';
   }
   return out;
 }

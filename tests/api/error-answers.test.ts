@@ -80,6 +80,10 @@ const cases: Case[] = [
   { resource: 'invoice-line', method: 'POST', url: '/api/invoice-line/table2', who: 'manager', body: { startRow: 0, endRow: 30, sortModel: [{ colId: 'nieMa', sort: 'asc' }] }, status: 400, component: 'BadRequest', detail: 'Nieznana kolumna: nieMa', errors: [{ field: 'nieMa', message: 'Nieznana kolumna: nieMa' }] },
   { resource: 'fuel-anomaly', method: 'POST', url: '/api/fuel-anomaly/table2', who: 'manager', body: { startRow: 0, endRow: 30, sortModel: [{ colId: 'nieMa', sort: 'asc' }] }, status: 400, component: 'BadRequest', detail: 'Nieznana kolumna: nieMa', errors: [{ field: 'nieMa', message: 'Nieznana kolumna: nieMa' }] },
   { resource: 'reports', method: 'GET', url: '/api/reports', who: 'kierowca', status: 403, component: 'Forbidden', detail: FORBIDDEN },
+  // issue 47: the driver's phone (inspections and push are each caller's own rows: another's is absent)
+  { resource: 'inspections', method: 'GET', url: '/api/inspections/999999', who: 'manager', status: 404, component: 'NotFound', detail: NOT_FOUND },
+  { resource: 'inspection', method: 'POST', url: '/api/inspection/table2', who: 'manager', body: { startRow: 0, endRow: 30, sortModel: [{ colId: 'nieMa', sort: 'asc' }] }, status: 400, component: 'BadRequest', detail: 'Nieznana kolumna: nieMa', errors: [{ field: 'nieMa', message: 'Nieznana kolumna: nieMa' }] },
+  { resource: 'push', method: 'DELETE', url: '/api/push/subscriptions/999999', who: 'kierowca', status: 404, component: 'NotFound', detail: 'Nie znaleziono tego urządzenia.' },
   // issue 48: each person's language
   { resource: 'account', method: 'GET', url: '/api/account/language', status: 401, component: 'Unauthorized', detail: 'Sesja wygasła lub jest nieprawidłowa. Zaloguj się ponownie.' },
 ];

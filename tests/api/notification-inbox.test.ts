@@ -93,7 +93,7 @@ describe('the bell and the notification settings', () => {
 
   it('offers each role its events with the defaults of screens/notifications.json, and saves the choice', async () => {
     expect((await get('manager', '/api/notification-settings')).json()).toEqual({
-      events: { orderAwaitingAcceptance: true, orderStatusChanged: true, estimateConfirmed: true, damageReported: true, fuelAnomaliesFound: true },
+      events: { orderAwaitingAcceptance: true, orderStatusChanged: true, estimateConfirmed: true, damageReported: true, fuelAnomaliesFound: true, inspectionFailed: true },
       digest: true, digestHour: 7,
     });
     expect((await get('doradca', '/api/notification-settings')).json()).toEqual({
@@ -106,7 +106,7 @@ describe('the bell and the notification settings', () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual({
       message: 'Zapisano ustawienia powiadomień.',
-      events: { orderAwaitingAcceptance: false, orderStatusChanged: true, estimateConfirmed: true, damageReported: true, fuelAnomaliesFound: true },
+      events: { orderAwaitingAcceptance: false, orderStatusChanged: true, estimateConfirmed: true, damageReported: true, fuelAnomaliesFound: true, inspectionFailed: true },
       digest: false, digestHour: 18,
     });
     expect((await get('manager', '/api/notification-settings')).json()).toMatchObject({ digest: false, digestHour: 18 });

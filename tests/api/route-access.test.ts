@@ -53,6 +53,7 @@ const EXPECTED: Record<string, Who> = {
   'GET /api/ui/config': 'public',
   // a variant's branding images, shown on the login page (docs/variants.md)
   'GET /api/ui/assets/:file': 'public',
+  'GET /api/ui/manifest': 'public',
   'HEAD /api/ui/assets/:file': 'public',
   'GET /api/health': 'public',
   // issue 33: no session; a bearer token of its own (METRICS_TOKEN) or, unset, a 404 for everyone

@@ -18,7 +18,7 @@ function menuOf(role: Role, config: Record<string, unknown> = appJson.config) {
 describe('side menu by role', () => {
   it('ADMIN: the Pulpit first, records with tyres, invoices, fuel cards and contracts; Administracja with Powiadomienia; Ustawienia with the password change (issue 38)', () => {
     expect(menuOf('ADMIN')).toEqual({
-      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'reports', 'contracts'],
+      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'inspections', 'tires', 'invoices', 'fuel-cards', 'reports', 'contracts'],
       administration: ['login-history', 'audit', 'email-config', 'users', 'employees', 'acceptance-history', 'notifications-log', 'webhooks', 'config-studio', 'integration-accounts', 'data-import', 'refresh'],
       settings: ['password', 'notifications', 'security', 'language'],
       session: ['sign-out'],
@@ -27,7 +27,7 @@ describe('side menu by role', () => {
 
   it('MANAGER: the Pulpit first, records with tyres, invoices, fuel cards and contracts, no service order; Ustawienia', () => {
     expect(menuOf('MANAGER')).toEqual({
-      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'tires', 'invoices', 'fuel-cards', 'reports', 'contracts'],
+      records: ['dashboard', 'vehicles', 'assignments', 'orders', 'damages', 'inspections', 'tires', 'invoices', 'fuel-cards', 'reports', 'contracts'],
       settings: ['password', 'notifications', 'security', 'language'],
       session: ['sign-out'],
     });
