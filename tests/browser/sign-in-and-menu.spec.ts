@@ -1,6 +1,6 @@
 import { ACCOUNTS, axeScan, expect, menuEntries, signIn, signedIn, test } from './support.ts';
 
-const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Opony', 'Faktury', 'Karty paliwowe', 'Raporty', 'Kontrakty'];
+const RECORDS_OFFICE = ['Dane pojazdu', 'Przydziały', 'Zlecenia', 'Szkody', 'Kontrole pojazdów', 'Opony', 'Faktury', 'Karty paliwowe', 'Raporty', 'Kontrakty'];
 
 const MENUS = {
   admin: ['Pulpit', ...RECORDS_OFFICE, 'Historia logowań', 'Dziennik zmian', 'Konfiguracja email', 'Użytkownicy', 'Pracownicy', 'Historia akceptacji', 'Dziennik powiadomień', 'Webhooki', 'Konfiguracja portalu', 'Konta integracyjne', 'Import danych', 'Odśwież aplikację', 'Zmiana hasła', 'Ustawienia powiadomień', 'Bezpieczeństwo', 'Język', 'Wyloguj'],
