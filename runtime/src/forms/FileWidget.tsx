@@ -16,6 +16,8 @@ import { CAMERA, isPhoto, preparePhoto } from './photos';
 
 export interface FileFormContext {
   files?: ChosenFiles;
+  /** Told when a photo starts and ends being scaled, so the form's confirm waits for it (the file is not in `files` until then). */
+  onPreparing?: (preparing: boolean) => void;
 }
 
 export function FileWidget(props: WidgetProps) {
@@ -25,7 +27,7 @@ export function FileWidget(props: WidgetProps) {
   const decl = props.options.fileLimits as FileLimitsDecl | undefined;
   const field = props.options.fieldId as string;
   const limits = decl ? fileLimitsOf(decl, bundle.config as Record<string, unknown>) : undefined;
-  const files = (props.registry.formContext as FileFormContext | undefined)?.files;
+  const { files, onPreparing } = (props.registry.formContext as FileFormContext | undefined) ?? {};
   const invalid = (rawErrors?.length ?? 0) > 0;
   const hintId = `${id}__hint`;
   const [preparing, setPreparing] = useState(false);
@@ -54,17 +56,19 @@ export function FileWidget(props: WidgetProps) {
           let file = chosen;
           if (isPhoto(chosen)) {
             setPreparing(true);
+            onPreparing?.(true);
             try {
               file = await preparePhoto(chosen);
             } catch {
               // never sent with its location: the user takes or chooses it again
-              setPreparing(false);
-              setFailed(true);
               files?.delete(field);
               props.onChange(undefined);
+              setFailed(true);
               return;
+            } finally {
+              setPreparing(false);
+              onPreparing?.(false);
             }
-            setPreparing(false);
           }
           files?.set(field, file);
           props.onChange(file.name);

@@ -26,8 +26,19 @@ export default function ActionScreen({ screen }: ScreenProps<ActionScreenDecl>) 
     call.then(
       () => {
         if (screen.success) showToast('success', t(screen.success));
-        if (screen.then?.back) navigate(-1);
-        if (screen.then?.reloadAfterMs !== undefined) setTimeout(() => window.location.reload(), screen.then.reloadAfterMs);
+        const delay = screen.then?.reloadAfterMs;
+        const reload = () => delay !== undefined && setTimeout(() => window.location.reload(), delay);
+        // going back is asynchronous: the page reloads once the browser is on the page before,
+        // never on this route (it would run the call again)
+        const canGoBack = ((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0;
+        if (screen.then?.back && canGoBack) {
+          window.addEventListener('popstate', reload, { once: true });
+          navigate(-1);
+        } else if (screen.then?.back) {
+          // opened directly (a bookmark): there is no page before it, the portal's start page is
+          navigate('/', { replace: true });
+          reload();
+        } else reload();
       },
       (e) => {
         const reasons = e instanceof ApiError ? e.fieldErrors.map((f) => `${f.field}: ${f.message}`) : [];

@@ -109,6 +109,8 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const [opened] = useState(() => JSON.stringify(formData));
   useDirtyForm(JSON.stringify(formData) !== opened);
   const [busy, setBusy] = useState(false);
+  // photos still being scaled (forms/photos.ts): the form is sent only with them
+  const [preparing, setPreparing] = useState(0);
   const [confirming, setConfirming] = useState<FormDialogButtonDecl | null>(null);
   const [subDialog, setSubDialog] = useState<{ screen: string; mode?: string; values?: Record<string, unknown> } | null>(null);
   // a value the answer shows this once (a new secret), in a dialog of its own before the form closes
@@ -146,7 +148,8 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
   const score = usePasswordScore(hasNewPassword);
   const policy = useMemo(() => policyOf(preConfig), [preConfig]);
   const userInputs = [formData.login, formData.firstName, formData.lastName].filter((v): v is string => typeof v === 'string' && !!v);
-  const formContext: PasswordFormContext & FormDataContext & FileFormContext = { policy, score, userInputs, formData, files: files.current };
+  const formContext: PasswordFormContext & FormDataContext & FileFormContext = { policy, score, userInputs, formData, files: files.current,
+    onPreparing: (started) => setPreparing((n) => Math.max(0, n + (started ? 1 : -1))) };
 
   /** Keeps fields that follow another field's value in step (another role clears the client). */
   const change = (next: Data) => {
@@ -205,7 +208,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
 
   const submit = async ({ formData: data }: IChangeEvent<Data>) => {
     const decl = current?.mode.submit;
-    if (!decl || !current) return;
+    if (!decl || !current || preparing > 0) return;
     const key = `${screenId}:${current.name}`;
     setBusy(true);
     fieldErrors.clear();
@@ -335,7 +338,7 @@ export default function FormDialog({ screen, screenId, presentation, opening, on
                 {t('app:close')}
               </Button>
               {current.mode.submit && (
-                <Button type="submit" disabled={busy}>
+                <Button type="submit" disabled={busy || preparing > 0}>
                   {t(current.mode.submit.label)}
                 </Button>
               )}

@@ -47,6 +47,8 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
   // the item being typed, with the files chosen in its file fields so far
   const [editing, setEditing] = useState<{ index: number; item: Data; files: ChosenFiles } | null>(null);
   const [live, setLive] = useState(false);
+  // photos of the item still being scaled (forms/photos.ts): the item is confirmed only with them
+  const [preparing, setPreparing] = useState(0);
   const form = useRef<any>(null);
   const itemSchema = useMemo(() => itemSchemaOf(list, bundle.schemas[screen.schema], bundle.schemas), [list, bundle.schemas, screen.schema]);
 
@@ -68,6 +70,7 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
 
   const setRows = (next: Data[]) => onChange((d) => setPath(d, list.path, next));
   const saveItem = (): boolean => {
+    if (preparing > 0) return false;
     setLive(true);
     if (!editing || !form.current?.validateForm()) return false;
     const shown = Object.fromEntries(Object.entries(editing.item).filter(([k, v]) => !hidden.has(k) && v !== undefined));
@@ -153,7 +156,7 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
             uiSchema={uiSchema}
             formData={editing.item}
             customValidate={customValidate}
-            formContext={{ files: editing.files }}
+            formContext={{ files: editing.files, onPreparing: (busy: boolean) => setPreparing((n) => Math.max(0, n + (busy ? 1 : -1))) }}
             transformErrors={(errors: RJSFValidationError[]) => translateErrors(errors, t, schema, { hiddenFields: hidden })}
             liveValidate={live ? 'onChange' : undefined}
             onChange={(e) => setEditing((current) => (current ? { ...current, item: (e.formData ?? {}) as Data } : current))}
@@ -165,7 +168,7 @@ export function ListStep({ list, screen, data, ctx, namespace, month, onChange, 
             <Button variant="outline-secondary" size="sm" onClick={() => { setEditing(null); setLive(false); }}>
               {t('app:wizard.cancelRow')}
             </Button>
-            <Button size="sm" onClick={() => saveItem()}>
+            <Button size="sm" disabled={preparing > 0} onClick={() => saveItem()}>
               {t('app:wizard.saveRow')}
             </Button>
           </div>
