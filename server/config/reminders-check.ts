@@ -46,6 +46,7 @@ export function checkReminders(file: RemindersFile, ctx: ScreenCheckContext, rou
     }
     ctx.needKey(at('/label'), rule.label);
     ctx.needKey(at('/message'), rule.message);
+    if (rule.due.kind === 'date' && rule.due.whenEmpty) ctx.needKey(at('/due/whenEmpty/message'), rule.due.whenEmpty.message);
     ctx.needScreen(at('/open/screen'), rule.open.screen);
     const dialog = ctx.screens[rule.open.screen];
     if (dialog && dialog.type !== 'details-dialog') ctx.problem(at('/open/screen'), `"${rule.open.screen}" is not a details dialog`);

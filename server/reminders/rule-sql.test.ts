@@ -88,6 +88,19 @@ describe('each shipped reminder rule at its edges', () => {
     });
   }
 
+  for (const rule of rules.filter((r) => r.due.kind === 'date' && r.due.whenEmpty)) {
+    it(`${rule.id}: a record never done is urgent from the start and never past due; one the rule's filter excludes is not listed`, async () => {
+      const due = rule.due as Extract<ReminderRule['due'], { kind: 'date' }>;
+      const matching = whereValues(rule);
+      // the same record failing the filter's yes/no (the weekly inspection: a vehicle not handed over)
+      const unmatched = Object.fromEntries(Object.entries(matching).map(([k, v]) => [k, typeof v === 'boolean' ? !v : v]));
+      expect(unmatched, 'the rule has a yes/no filter to fail').not.toEqual(matching);
+      const found = await probe({ ...rule, id: `${rule.id}Never` }, [{ [due.field]: null, ...matching }, { [due.field]: null, ...unmatched }], { [due.field]: 'date', ...whereColumns(rule) });
+      expect(found.get(1)).toBe('urgent');
+      expect(found.has(2)).toBe(false);
+    });
+  }
+
   it('keeps out the rows the rule\'s filter excludes (an order of another status, a closed damage)', async () => {
     const rule = rules.find((r) => r.id === 'ordersAwaitingAcceptance')!;
     const found = await probe({ ...rule, id: 'statusFilter' }, [

@@ -108,7 +108,8 @@ const ALWAYS = sql`'-infinity'::date`;
  * compares those days with today (urgencyAt, listedAt). `vehicles` limits it to their records.
  *
  * A date comes due on `field + afterDays`: soon from `due - soon`, urgent from `due - urgent`,
- * past due from the day after. A distance is decided by km on its own row (a vehicle farther off
+ * past due from the day after; an empty date, where the rule has `whenEmpty`, is urgent for ever
+ * (no due day: never past due). A distance is decided by km on its own row (a vehicle farther off
  * than "soon" is not due), and is past due from the day after its projected day. A projection is
  * decided by km at the contract's end and listed until that end.
  */
@@ -158,6 +159,11 @@ export function dueRowsQuery(definition: RuleDefinition, ruleKey: string, db: Ky
     soonFrom = sql`(${dueDate} - ${sql.lit(t.soon)})`;
     urgentFrom = sql`(${dueDate} - ${sql.lit(t.urgent)})`;
     pastFrom = sql`(${dueDate} + 1)`;
+    if (due.whenEmpty) {
+      // never done (a vehicle never inspected): urgent from always, never past due, with no due day
+      soonFrom = sql`coalesce(${soonFrom}, ${ALWAYS})`;
+      urgentFrom = sql`coalesce(${urgentFrom}, ${ALWAYS})`;
+    }
   } else if (due.kind === 'distance') {
     limitKm = sql`${fieldRef(due.limit)}::integer`;
     kmLeft = sql`(${fieldRef(due.limit)} - ${fieldRef(due.reading)})::integer`;
@@ -250,7 +256,7 @@ function readColumns(rule: ReminderRule, entity: RuleDefinition['entity'], key: 
 
 /**
  * A condition on the resource's own row that keeps what can never be due out of the join: a date
- * that is set; a distance within "soon" of its limit by the last reading (a vehicle farther off is
+ * that is set (or any, for a rule that says what an empty one means); a distance within "soon" of its limit by the last reading (a vehicle farther off is
  * not due, whatever its projection says); a projection with its end and limit.
  */
 function candidate(rule: ReminderRule): Expression<SqlBool> {
@@ -258,7 +264,8 @@ function candidate(rule: ReminderRule): Expression<SqlBool> {
   const due = rule.due;
   if (due.kind === 'date') {
     const field = own(due.field);
-    return field ? sql<SqlBool>`${field} is not null` : sql<SqlBool>`true`;
+    // an empty date is due only where the rule says what that means (whenEmpty)
+    return field && !due.whenEmpty ? sql<SqlBool>`${field} is not null` : sql<SqlBool>`true`;
   }
   if (due.kind === 'distance') {
     const [limit, reading] = [own(due.limit), own(due.reading)];

@@ -9,6 +9,8 @@ const TEXTS: Record<string, string> = {
   'reminders:noExcess': '; w limicie',
   'reminders:tooFewReadingsMessage': '{{label}} do {{date}}: za mało odczytów licznika, by prognozować przebieg',
   'reminders:rules.s.message': 'Podaj stan licznika — ostatni odczyt {{daysAgo}} dni temu',
+  'reminders:rules.w.message': 'Wykonaj cotygodniową kontrolę pojazdu — ostatnia {{since}}',
+  'reminders:rules.w.never': 'Wykonaj cotygodniową kontrolę pojazdu — pojazd nie miał jeszcze kontroli',
   'reminders:rules.d.message': 'Obsługa techniczna przy {{limitKm}} km, {{kmText}}{{projectedText}}',
   'reminders:kmLeft': 'pozostało {{km}} km',
   'reminders:kmOver': 'przekroczono o {{km}} km',
@@ -29,7 +31,19 @@ const projection = { id: 'c', resource: 'contract', due: { kind: 'mileageProject
   label: 'reminders:rules.c.label', message: 'reminders:rules.c.message', open: { screen: 'x' } } as ReminderRule;
 const none = { kmLeft: null, projectedKm: null, limitKm: null, excessKm: null, excessCost: null };
 
+const weekly = { id: 'w', resource: 'car', due: { kind: 'date', field: 'kontrolaData', afterDays: 7, whenEmpty: { message: 'reminders:rules.w.never' } }, thresholds: { urgent: 0, soon: 1 },
+  label: 'reminders:rules.w.label', message: 'reminders:rules.w.message', open: { screen: 'x' } } as ReminderRule;
+
 describe('reminder texts', () => {
+  it('tells a record never done by the rule\'s whenEmpty message, due today, and a done one by its last day', () => {
+    const never = { ...none, dueDate: null, daysLeft: null };
+    expect(itemText(t, weekly, never, null, 'pl-PL')).toBe('Wykonaj cotygodniową kontrolę pojazdu — pojazd nie miał jeszcze kontroli');
+    expect(leftText(t, weekly, never, 'pl-PL')).toBe('dziś');
+    const done = { ...none, dueDate: '2031-03-10', daysLeft: 2 };
+    expect(itemText(t, weekly, done, null, 'pl-PL')).toBe('Wykonaj cotygodniową kontrolę pojazdu — ostatnia 03.03.2031');
+    expect(leftText(t, weekly, done, 'pl-PL')).toBe('za 2 dni');
+  });
+
   it('writes days as DD.MM.YYYY and counts days across a month end', () => {
     expect(shownDate('2031-03-01')).toBe('01.03.2031');
     expect(addDays('2031-03-01', -1)).toBe('2031-02-28');

@@ -43,6 +43,8 @@ export function itemText(t: Translate, rule: ReminderRule, item: ItemValues, rec
     excessKm: item.excessKm === null ? '' : number.format(item.excessKm),
     excessCost: item.excessCost === null ? '' : money.format(item.excessCost),
   };
+  // never done (the rule's whenEmpty): no date to tell, a message of its own
+  if (rule.due.kind === 'date' && rule.due.whenEmpty && !item.dueDate) return t(rule.due.whenEmpty.message, vars);
   if (item.kmLeft !== null) {
     vars.kmText = item.kmLeft < 0 ? t('reminders:kmOver', { km: vars.km }) : t('reminders:kmLeft', { km: vars.km });
   }
@@ -91,5 +93,7 @@ export function leftText(t: Translate, rule: ReminderRule, item: ItemValues, loc
     if (item.tooFewReadings) return when;
     return t(item.kmLeft! < 0 ? 'reminders:left.projectionOver' : 'reminders:left.projectionWithin', { km, when });
   }
+  // never done (whenEmpty): due now
+  if (rule.due.kind === 'date' && rule.due.whenEmpty && !item.dueDate) return daysText(t, 0);
   return when ?? '';
 }

@@ -62,6 +62,13 @@ describe('vehicle inspections', () => {
     // and the driver's Do zrobienia lists it, with the button that opens the inspection
     const todo = await t.call('GET', `/api/reminders/items?rule=inspectionWeekly&pojazdId=${vehicle.pojazdId}`, { token: tok.kierowca });
     expect(todo.json().items[0]).toMatchObject({ rule: 'inspectionWeekly', action: { screen: 'inspection-wizard' } });
+
+    // a vehicle never inspected is due now: its first weekly inspection is not left for ever
+    await t.app.db.updateTable('car').set({ kontrolaData: null }).where('pojazdId', '=', vehicle.pojazdId).execute();
+    const never = await t.call('GET', `/api/inspections/templates?pojazdId=${vehicle.pojazdId}`, { token: tok.kierowca });
+    expect((never.json().templates as Template[]).find((c) => c.id === 'walkaround')).toMatchObject({ due: true, dueDate: null });
+    const first = await t.call('GET', `/api/reminders/items?rule=inspectionWeekly&pojazdId=${vehicle.pojazdId}`, { token: tok.kierowca });
+    expect(first.json().items[0]).toMatchObject({ rule: 'inspectionWeekly', urgency: 'urgent', dueDate: null, text: 'Wykonaj cotygodniową kontrolę pojazdu — pojazd nie miał jeszcze kontroli', left: 'dziś' });
   });
 
   it('refuses an incomplete or contradictory inspection, naming the field, in the caller\'s language', async () => {

@@ -2620,6 +2620,15 @@ export interface ReminderRule {
         kind: "date";
         field: ReminderField;
         afterDays?: number;
+        /**
+         * a record whose field is empty is due now, urgent (never past due: it had no day), and told in this message instead of the rule's (e.g. a vehicle never inspected); without it such a record is never due
+         */
+        whenEmpty?: {
+          /**
+           * the item's text; {{recordLabel}} is filled in (there is no date to tell)
+           */
+          message: I18NKey;
+        };
       }
     | {
         kind: "distance";

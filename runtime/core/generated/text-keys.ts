@@ -2817,6 +2817,7 @@ export interface TextKeys {
     | 'rules.inspectionWeekly.action'
     | 'rules.inspectionWeekly.label'
     | 'rules.inspectionWeekly.message'
+    | 'rules.inspectionWeekly.never'
     | 'rules.insuranceAc'
     | 'rules.insuranceAc.label'
     | 'rules.insuranceAc.message'
