@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { loadBundle } from '../config/load-bundle.ts';
-import { composeMail, imageSize } from './mail.ts';
+import { composeMail } from './mail.ts';
+import { imageSize } from '../config/branding.ts';
 import type { Rendered } from './render.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

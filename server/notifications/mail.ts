@@ -16,19 +16,15 @@
  * header, which a caller chooses. The Message-ID is derived from the notification's id, so a mail
  * system that sees the same notification twice can tell it is one message.
  */
-import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import type { NotificationsFile } from '../../runtime/core/generated/meta.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { localeOf } from '../config/locale.ts';
-import { variantAssetsDir } from '../config/load-bundle.ts';
+import { brandingOf, brandLogo, hexColour } from '../config/branding.ts';
 import type { Message } from '../mail/mailer.ts';
 import { appNameOf, type Rendered } from './render.ts';
 
 const DEFAULT_SETTINGS_ROUTE = '/app/account/notifications';
-/** Mail clients show these; an SVG logo (the login page's) is not one of them. */
-const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg' };
 /** The portal's own colours where a variant names none (its top bar, its buttons). */
 const DEFAULT_HEADER = '#0a4fb5';
 const DEFAULT_BUTTON = '#0a4fb5';
@@ -68,20 +64,10 @@ export interface MailInput {
   language?: string;
 }
 
-interface Branding {
-  logo?: string;
-  logoAlt?: string;
-  mailLogo?: string;
-  colors?: { primary?: string; primaryDark?: string };
-}
-
-/** A colour the e-mail may write into a style: #rgb or #rrggbb only (the meta-schema's cssColor allows more). */
-const hexColour = (value: string | undefined, fallback: string) => (value && /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/.test(value) ? value : fallback);
-
 export async function composeMail(input: MailInput): Promise<Message> {
   const { rendered, bundle, t, file, publicUrl } = input;
   const appName = appNameOf(bundle);
-  const branding = ((bundle.app as { branding?: Branding }).branding ?? {}) as Branding;
+  const branding = brandingOf(bundle);
   const frame = file.mail ?? {};
   const recordUrl = rendered.link ? portalUrl(publicUrl, rendered.link) : portalUrl(publicUrl, '/');
   const settingsUrl = portalUrl(publicUrl, frame.settingsRoute ?? DEFAULT_SETTINGS_ROUTE);
@@ -103,7 +89,8 @@ export async function composeMail(input: MailInput): Promise<Message> {
     footer,
   ].join('\n\n');
 
-  const logo = await logoOf(branding, bundle.variant, input.root);
+  const found = await brandLogo(bundle, input.root);
+  const logo = found && { ...found, cid: 'logo@portal' };
   const html = htmlOf({
     subject: rendered.subject, title: rendered.title || rendered.subject, greeting, paragraphs: rendered.paragraphs, facts,
     recordUrl, buttonLabel, copyLine, settingsUrl, settingsLine, footer, appName,
@@ -199,48 +186,4 @@ function htmlOf(p: HtmlParts): string {
     '</td></tr></table>',
     '</body></html>',
   ].join('');
-}
-
-/**
- * The variant's e-mail logo (app.branding.mailLogo, else its logo when that is a PNG or JPEG) from
- * its assets/ folder with its size, or none: the e-mail then names the portal in text.
- */
-/** Logos read in the last seconds: a backlog of e-mails reads the file once, a changed logo shows within LOGO_CACHE_MS. */
-const LOGO_CACHE_MS = 10_000;
-const logos = new Map<string, { at: number; content: Promise<Buffer | undefined> }>();
-
-function logoFile(path: string): Promise<Buffer | undefined> {
-  const cached = logos.get(path);
-  if (cached && Date.now() - cached.at < LOGO_CACHE_MS) return cached.content;
-  const content = readFile(path).catch(() => undefined);
-  logos.set(path, { at: Date.now(), content });
-  return content;
-}
-
-async function logoOf(branding: Branding, variant: string, root: string) {
-  const file = branding.mailLogo ?? branding.logo;
-  const contentType = file ? IMAGE_TYPES[extname(file).toLowerCase()] : undefined;
-  if (!file || !contentType) return undefined;
-  const content = await logoFile(join(variantAssetsDir(root, variant), file));
-  const size = content && imageSize(content, contentType);
-  return content && size ? { filename: file, content, contentType, cid: 'logo@portal', ...size } : undefined;
-}
-
-/** A PNG's or JPEG's width and height from its header (the e-mail states them, as mail clients want). */
-export function imageSize(content: Buffer, contentType: string): { width: number; height: number } | undefined {
-  if (contentType === 'image/png') {
-    if (content.length < 24 || content.readUInt32BE(12) !== 0x49484452) return undefined; // IHDR
-    return { width: content.readUInt32BE(16), height: content.readUInt32BE(20) };
-  }
-  // JPEG: the first start-of-frame segment (SOF0…SOF15 but DHT, JPG, DAC) holds height and width
-  for (let at = 2; at + 9 < content.length;) {
-    if (content[at] !== 0xff) return undefined;
-    const marker = content[at + 1];
-    const length = content.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      return { height: content.readUInt16BE(at + 5), width: content.readUInt16BE(at + 7) };
-    }
-    at += 2 + length;
-  }
-  return undefined;
 }

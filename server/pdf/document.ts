@@ -56,7 +56,7 @@ export type PdfBlock =
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
   /** Rows of cells; the first row is the header. Widths are fractions of the text width; a long cell wraps. */
-  | { kind: 'table'; widths: number[]; rows: string[][]; alignRight?: number[] };
+  | { kind: 'table'; widths: number[]; rows: string[][]; alignRight?: number[]; totalsLast?: boolean };
 
 export interface PdfDocumentSpec {
   title: string;
@@ -64,6 +64,22 @@ export interface PdfDocumentSpec {
   blocks: PdfBlock[];
   /** Small text at the bottom of every page, e.g. the document's version. */
   footer?: string;
+  /** A logo (PNG or JPEG, config/branding.ts) at the head of the first page. */
+  logo?: { content: Buffer; contentType: 'image/png' | 'image/jpeg'; width: number; height: number };
+  /** A colour (#rgb or #rrggbb) for the title and the tables' header rule: the variant's primary colour. */
+  accent?: string;
+}
+
+/** The logo's height at the head of the first page, in points (its width follows its proportions, within the text width). */
+const LOGO_HEIGHT = 36;
+const INK = rgb(0.1, 0.1, 0.12);
+
+/** '#1e6b3a' or '#1e6' as pdf-lib's colour. */
+function colourOf(hex: string | undefined) {
+  if (!hex) return undefined;
+  const full = hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}` : hex;
+  const n = Number.parseInt(full.slice(1), 16);
+  return Number.isNaN(n) || full.length !== 7 ? undefined : rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255);
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -121,24 +137,33 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
       y = A4[1] - MARGIN;
     }
   };
-  const write = (text: string, font: PDFFont, size: number, gapAfter: number, x = MARGIN, width = WIDTH) => {
+  const accent = colourOf(spec.accent);
+  if (spec.logo && spec.logo.height > 0) {
+    const image = spec.logo.contentType === 'image/png' ? await doc.embedPng(spec.logo.content) : await doc.embedJpg(spec.logo.content);
+    const width = Math.min(WIDTH, (spec.logo.width / spec.logo.height) * LOGO_HEIGHT);
+    const height = (width / spec.logo.width) * spec.logo.height;
+    page.drawImage(image, { x: MARGIN, y: y - height, width, height });
+    y -= height + 14;
+  }
+  const write = (text: string, font: PDFFont, size: number, gapAfter: number, color = INK, x = MARGIN, width = WIDTH) => {
     for (const line of wrap(text, font, size, width)) {
       ensure(size * 1.4);
-      page.drawText(line, { x, y: y - size, size, font, color: rgb(0.1, 0.1, 0.12) });
+      page.drawText(line, { x, y: y - size, size, font, color });
       y -= size * 1.4;
     }
     y -= gapAfter;
   };
 
   for (const block of spec.blocks) {
-    if (block.kind === 'title') write(block.text, bold, 18, 10);
+    if (block.kind === 'title') write(block.text, bold, 18, 10, accent ?? INK);
     else if (block.kind === 'heading') write(block.text, bold, 12, 4);
     else if (block.kind === 'paragraph') write(block.text, regular, 10, 6);
     else {
       const size = 9;
       const lineHeight = size * 1.3;
       for (const [r, row] of block.rows.entries()) {
-        const font = r === 0 ? bold : regular;
+        // the header, and a totals row (a report's "Razem"), in bold
+        const font = r === 0 || (block.totalsLast && r === block.rows.length - 1) ? bold : regular;
         // a long cell (an invoice position's description) wraps within its column; the row grows
         const cells = row.map((cell, c) => wrap(cell, font, size, block.widths[c] * WIDTH - 4));
         const lines = Math.max(1, ...cells.map((l) => l.length));
@@ -155,7 +180,7 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
           x += width;
         }
         y -= size * 1.8 + (lines - 1) * lineHeight;
-        if (r === 0) page.drawLine({ start: { x: MARGIN, y: y + 4 }, end: { x: MARGIN + WIDTH, y: y + 4 }, thickness: 0.5 });
+        if (r === 0) page.drawLine({ start: { x: MARGIN, y: y + 4 }, end: { x: MARGIN + WIDTH, y: y + 4 }, thickness: accent ? 1.2 : 0.5, ...(accent ? { color: accent } : {}) });
       }
       y -= 6;
     }

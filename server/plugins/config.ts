@@ -41,6 +41,8 @@ export interface ConfigState {
   readonly reloadError: string | null;
   /** The served variants' names, the default first. */
   readonly variants: string[];
+  /** The configuration's folder: the variants' assets (logos) that documents the server makes carry. */
+  readonly root: string;
   /** Serves the rest of the current request by the variant that claims this user's client, if one does. */
   useClientVariant(klientSymbol: string | null | undefined): void;
   /** Whether some variant is chosen by the user's client (then public calls that carry a session follow it). */
@@ -168,6 +170,7 @@ export default fp<ConfigOptions>(
         if (id) requestContext.set('languages', [id, ...wanted().filter((l) => l !== id)]);
       },
       get reloadError() { return reloadError; },
+      root: opts.load.root,
       get variants() { return [current.set.defaultVariant, ...[...current.set.bundles.keys()].filter((v) => v !== current.set.defaultVariant)]; },
       get choosesByClient() { return current.set.byClient.size > 0; },
       forClient(klientSymbol, language) {

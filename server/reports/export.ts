@@ -1,15 +1,21 @@
 /**
  * A report's file (issue 46): xlsx (exceljs; numbers stay numbers with Polish number formats, a
  * header naming the report, the period and the filters, the totals row last) or PDF (A4, DejaVu
- * Sans through server/pdf/document.ts, the variant's name as author, page numbers in the footer).
+ * Sans through server/pdf/document.ts, the variant's logo at the head and its primary colour in the
+ * title and the header rule, its name as author, page numbers in the footer).
  */
 import ExcelJS from 'exceljs';
+import type { BrandLogo } from '../config/branding.ts';
 import { renderPdf } from '../pdf/document.ts';
 import type { ReportResult } from './engine.ts';
 import { XLSX_MIME } from '../downloads/excel-sheet.ts';
 
 /** The header's texts: the report, its period and filters, the brand, the totals row's label, when it was made. */
-export interface ExportHead { title: string; period: string; filters: string; brand: string; total: string; generatedAt: string }
+export interface ExportHead {
+  title: string; period: string; filters: string; brand: string; total: string; generatedAt: string;
+  /** The variant's logo and primary colour (config/branding.ts), for the PDF's head. */
+  logo?: BrandLogo; accent?: string;
+}
 
 const NUMBER_FORMAT: Record<string, string> = {
   money: '#,##0.00 "zł"', km: '#,##0 "km"', litres: '#,##0.00 "l"', ratio: '#,##0.00', kg: '#,##0.00 "kg"', count: '#,##0',
@@ -52,10 +58,12 @@ export async function reportPdf(result: ReportResult, head: ExportHead, shown: (
   return renderPdf({
     title: head.title,
     author: head.brand,
+    logo: head.logo,
+    accent: head.accent,
     blocks: [
       { kind: 'title', text: head.title },
       { kind: 'paragraph', text: [head.period, head.filters].filter(Boolean).join('\n') },
-      { kind: 'table', widths, rows, alignRight: right },
+      { kind: 'table', widths, rows, alignRight: right, totalsLast: true },
     ],
     footer: `${head.brand} · ${head.generatedAt}`,
   });

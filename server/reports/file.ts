@@ -17,6 +17,8 @@ import { runReport, type ReportResult, type RunParams } from './engine.ts';
 import { runAnomalyReport } from './anomalies.ts';
 import { anomaliesFile } from '../anomalies/find.ts';
 import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from './export.ts';
+import { brandingOf, brandLogo, hexColour } from '../config/branding.ts';
+import { appNameOf } from '../notifications/render.ts';
 
 export interface Reader {
   db: Kysely<DB>;
@@ -25,6 +27,8 @@ export interface Reader {
   session: Session;
   /** The reader's locale (his language's), for dates and numbers in the file. */
   locale?: string;
+  /** The configuration's folder, where the variant's logo is (a file without it has no logo). */
+  root?: string;
 }
 
 export interface ExportedFile { filename: string; mime: string; content: Buffer }
@@ -54,7 +58,8 @@ export async function reportFile(reader: Reader, report: ReportDecl, params: Run
   const locale = reader.locale ?? localeOf(bundle.config);
   const filters = Object.entries(params.filters).filter(([, v]) => v?.length)
     .map(([d, v]) => `${t(`reports:dimensions.${d}`)}: ${v!.join(', ')}`).join('; ');
-  const brand = String((bundle.app as { branding?: { name?: string } }).branding?.name ?? bundle.variant);
+  // the portal's name as its users know it (the login screen's), never the variant's code name
+  const brand = appNameOf(bundle);
   const head: ExportHead = {
     title: t(report.label),
     period: t('reports:export.period', { from: polishDate(params.from), to: polishDate(params.to) }),
@@ -64,6 +69,9 @@ export async function reportFile(reader: Reader, report: ReportDecl, params: Run
   };
   const name = `${t(report.label)} ${params.from} ${params.to}`;
   if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
+  head.logo = reader.root === undefined ? undefined : await brandLogo(bundle, reader.root);
+  const primary = brandingOf(bundle).colors?.primary;
+  head.accent = primary ? hexColour(primary, '') || undefined : undefined;
   // as the Raporty screen writes them (runtime/src/format.ts): the reader's language, the configured
   // currency, units by the language's own words (zł, км, л), never a unit written here
   const formats: Record<string, Intl.NumberFormat> = {

@@ -268,7 +268,7 @@ const renderSubscription: Renderer = async (context) => {
     groupBy: (payload.params?.groupBy as RunParams['groupBy'] | undefined) ?? report.defaults.groupBy,
     filters: (payload.params?.filters ?? {}) as RunParams['filters'],
   };
-  const reader = { db: app.db, bundle: variant.bundle, t, session: recipient.session, locale: variant.language?.locale };
+  const reader = { db: app.db, bundle: variant.bundle, t, session: recipient.session, locale: variant.language?.locale, root: app.config.root };
   const result = await runFor(reader, report, params);
   const file = await reportFile(reader, report, params, result, payload.format === 'pdf' ? 'pdf' : 'xlsx', new Date(app.clock()));
   const dateText = (d: string) => d.split('-').reverse().join('.');

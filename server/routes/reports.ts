@@ -57,7 +57,7 @@ export function selectionOf(app: FastifyInstance, report: ReportDecl, body: Pick
 
 /** The caller as the report's reader: his row scope, his language, his variant (server/reports/file.ts). */
 export function readerOf(app: FastifyInstance, session: Session): Reader {
-  return { db: app.db, bundle: app.config.bundle, t: app.config.t, session, locale: app.config.language.locale };
+  return { db: app.db, bundle: app.config.bundle, t: app.config.t, session, locale: app.config.language.locale, root: app.config.root };
 }
 
 export default async function reportRoutes(app: FastifyInstance) {

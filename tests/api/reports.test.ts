@@ -6,8 +6,11 @@
  * declared factors, and bad input answered 400 in Polish naming the field.
  */
 import ExcelJS from 'exceljs';
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import reporting from '../../schemas/reporting/reporting.json' with { type: 'json' };
+import { makeNonce, signBody } from '../../runtime/core/signing.ts';
+import { EXTRA_PASSWORD } from '../../server/seed/seed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 type Result = { columns: { id: string; kind: string }[]; rows: { keys: Record<string, unknown>; values: Record<string, number | string | null> }[]; totals: Record<string, number | null> };
@@ -150,5 +153,35 @@ describe('reports', () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok.manager, body: { ...body, format: 'doc' } })).statusCode).toBe(400);
+  });
+
+  it('a PDF carries its variant\'s look: the logo at its head and the portal\'s name as its author; the portal without a logo names itself in text', async () => {
+    /** The PDF's author and the pixel sizes of the images it holds. */
+    // a user of a variant signs his writes with his variant's name (spec §7), as his browser does
+    const signedAs = (name: string, payload: string) => {
+      const nonce = makeNonce();
+      return { 'x-nonce': nonce, 'x-signature': signBody(name, nonce, payload) };
+    };
+    const look = async (who: string, variantName = t.preConfigName) => {
+      const body = { from: day(-60), to: day(0), format: 'pdf' };
+      const res = await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok[who], body, sign: false, headers: signedAs(variantName, JSON.stringify(body)) });
+      expect(res.statusCode, res.body).toBe(200);
+      const doc = await PDFDocument.load(res.rawPayload);
+      const objects = doc.context.enumerateIndirectObjects();
+      const isImage = (o: unknown): o is PDFRawStream => o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype')) === PDFName.of('Image');
+      // a PNG's transparency is an image of its own (its soft mask), not a second picture
+      const masks = new Set(objects.map(([, o]) => (isImage(o) ? o.dict.get(PDFName.of('SMask'))?.toString() : undefined)).filter(Boolean));
+      const images = objects.filter(([ref, o]) => isImage(o) && !masks.has(ref.toString()))
+        .map(([, o]) => `${(o as PDFRawStream).dict.get(PDFName.of('Width'))}x${(o as PDFRawStream).dict.get(PDFName.of('Height'))}`);
+      return { author: doc.getAuthor(), images };
+    };
+    // manager3's client KL003 is served by the customer-brand variant (its logo-mail.png is 480 × 160)
+    const signed = await t.call('POST', '/api/user/auth', { body: { username: 'manager3', password: EXTRA_PASSWORD, role: 'MANAGER' } });
+    expect(signed.statusCode, signed.body).toBe(200);
+    tok.manager3 = signed.json().id_token;
+    const accepted = await t.call('POST', '/api/terms/accept-current', { token: tok.manager3, sign: false, headers: signedAs('portal-marka', '') });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await look('manager3', 'portal-marka')).toEqual({ author: 'Zielona Flota – portal kierowcy', images: ['480x160'] });
+    expect(await look('manager')).toEqual({ author: 'Partner CFM', images: [] });
   });
 });
