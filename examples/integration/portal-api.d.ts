@@ -15717,7 +15717,10 @@ export interface operations {
     };
     reportsList: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The studio's preview frame: the configuration it shows, source:variant:role (an administrator's only) */
+                studioPreview?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -15733,6 +15736,7 @@ export interface operations {
                     "application/json": components["schemas"]["report-list"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -15741,7 +15745,10 @@ export interface operations {
     };
     reportsExport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The studio's preview frame: the configuration it shows, source:variant:role (an administrator's only) */
+                studioPreview?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -15778,7 +15785,10 @@ export interface operations {
     };
     reportsRun: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The studio's preview frame: the configuration it shows, source:variant:role (an administrator's only) */
+                studioPreview?: string;
+            };
             header?: never;
             path: {
                 id: string;

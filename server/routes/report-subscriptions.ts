@@ -40,7 +40,7 @@ export default async function reportSubscriptionRoutes(app: FastifyInstance) {
       const body = request.body;
       const report = app.config.bundle.reports[body.report];
       if (!report || !(report.roles as string[]).includes(session(request).role)) throw invalid('report', t('reports:errors.unknownReport'));
-      const params = selectionOf(app, report, body.params ?? {}, 'params/');
+      const params = selectionOf(app.config, report, body.params ?? {}, 'params/');
       const day = body.day ?? DEFAULT_DAY;
       if (body.frequency === 'weekly' && (day < 1 || day > 7)) throw invalid('day', t('reports:subscriptions.errors.weekday'));
       if (body.frequency === 'monthly' && (day < 1 || day > 28)) throw invalid('day', t('reports:subscriptions.errors.dayOfMonth'));

@@ -5,6 +5,7 @@
  * report holds his client's vehicles only. Bad input is a 400 naming the field, in Polish.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { LanguageState } from '../plugins/config.ts';
 import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
 import type { RunParams } from '../reports/engine.ts';
@@ -20,11 +21,36 @@ const MAX_DAYS = 5 * 366;
 export interface ExportBody extends RunBody { format: 'xlsx' | 'pdf' }
 export interface RunBody { from: string; to: string; groupBy?: Dimension[]; filters?: RunParams['filters'] }
 
-export function reportFor(app: FastifyInstance, id: string, session: Session): ReportDecl {
-  const report = app.config.bundle.reports[id];
-  if (!report || !(report.roles as string[]).includes(session.role)) {
+/** The configuration a call is answered by: the served one, or a studio preview's (configFor). */
+export type ReportConfig = Pick<LanguageState, 'bundle' | 't'>;
+
+/**
+ * The studio's preview frame (runtime config/preview.tsx) names what it shows in its calls to the
+ * reports: `?studioPreview=<draft|published>:<variant>:<role>`. For an administrator (the studio's
+ * own rule) the reports then answer by that configuration — a report made in the draft is listed
+ * and runs before it is published — and list what that role may run; the rows stay the
+ * administrator's (the real session's row scope), as every preview's data. Anyone else's is ignored.
+ */
+const PREVIEW = /^(draft|published):([A-Za-z0-9_-]{1,64}):([A-Z][A-Z0-9_]{0,31})$/;
+export const previewQuerySchema = {
+  type: 'object',
+  properties: { studioPreview: { type: 'string', pattern: PREVIEW.source, description: "The studio's preview frame: the configuration it shows, source:variant:role (an administrator's only)" } },
+} as const;
+
+async function configFor(app: FastifyInstance, request: FastifyRequest): Promise<ReportConfig & { role: string }> {
+  const caller = request.session as Session;
+  const asked = (request.query as { studioPreview?: string } | undefined)?.studioPreview;
+  const preview = asked && caller.role === 'ADMIN' ? PREVIEW.exec(asked) : null;
+  if (!preview) return { bundle: app.config.bundle, t: app.config.t, role: caller.role };
+  const [, source, variant, role] = preview;
+  return { ...(await app.studio.previewConfig(caller, variant, source as 'draft' | 'published')), role };
+}
+
+export function reportFor(config: ReportConfig, id: string, role: string): ReportDecl {
+  const report = config.bundle.reports[id];
+  if (!report || !(report.roles as string[]).includes(role)) {
     // a report the caller may not run is answered as one that does not exist (ACCESS.md)
-    throw new HttpError(404, app.config.t('reports:errors.unknownReport'));
+    throw new HttpError(404, config.t('reports:errors.unknownReport'));
   }
   return report;
 }
@@ -34,16 +60,16 @@ export function invalid(field: string, message: string): HttpError {
 }
 
 /** The body checked against the report: the period's order and length, groupings and filters it declares. */
-export function paramsOf(app: FastifyInstance, report: ReportDecl, body: RunBody): RunParams {
-  const t = app.config.t;
+export function paramsOf(config: ReportConfig, report: ReportDecl, body: RunBody): RunParams {
+  const t = config.t;
   if (body.to < body.from) throw invalid('to', t('reports:errors.period'));
   if ((Date.parse(body.to) - Date.parse(body.from)) / 86_400_000 > MAX_DAYS) throw invalid('to', t('reports:errors.periodTooLong'));
-  return { from: body.from, to: body.to, ...selectionOf(app, report, body) };
+  return { from: body.from, to: body.to, ...selectionOf(config, report, body) };
 }
 
 /** A grouping and filters checked against the report (each one it does not declare is a 400 naming it); `prefix` leads the field's name. */
-export function selectionOf(app: FastifyInstance, report: ReportDecl, body: Pick<RunBody, 'groupBy' | 'filters'>, prefix = ''): Pick<RunParams, 'groupBy' | 'filters'> {
-  const t = app.config.t;
+export function selectionOf(config: ReportConfig, report: ReportDecl, body: Pick<RunBody, 'groupBy' | 'filters'>, prefix = ''): Pick<RunParams, 'groupBy' | 'filters'> {
+  const t = config.t;
   const groupBy = body.groupBy ?? report.defaults.groupBy;
   groupBy.forEach((d, i) => {
     if (!report.dimensions.includes(d)) throw invalid(`${prefix}groupBy/${i}`, t('reports:errors.groupBy', { value: t(`reports:dimensions.${d}`) }));
@@ -56,8 +82,8 @@ export function selectionOf(app: FastifyInstance, report: ReportDecl, body: Pick
 }
 
 /** The caller as the report's reader: his row scope, his language, his variant (server/reports/file.ts). */
-export function readerOf(app: FastifyInstance, session: Session): Reader {
-  return { db: app.db, bundle: app.config.bundle, t: app.config.t, session, locale: app.config.language.locale, root: app.config.root };
+export function readerOf(app: FastifyInstance, session: Session, config: ReportConfig = app.config): Reader {
+  return { db: app.db, bundle: config.bundle, t: config.t, session, locale: app.config.language.locale, root: app.config.root };
 }
 
 export default async function reportRoutes(app: FastifyInstance) {
@@ -65,11 +91,11 @@ export default async function reportRoutes(app: FastifyInstance) {
 
   app.get('/api/reports', {
     config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'list', summary: 'The reports the caller may run, with their dimensions and measures' } },
-    schema: { response: { 200: { $ref: 'report-list#' } } },
+    schema: { querystring: previewQuerySchema, response: { 200: { $ref: 'report-list#' } } },
     handler: async (request) => {
-      const t = app.config.t;
-      return Object.values(app.config.bundle.reports)
-        .filter((r) => (r.roles as string[]).includes(session(request).role))
+      const { bundle, t, role } = await configFor(app, request);
+      return Object.values(bundle.reports)
+        .filter((r) => (r.roles as string[]).includes(role))
         .sort((a, b) => a.report.localeCompare(b.report))
         .map((r) => ({
           id: r.report, label: t(r.label), source: r.source,
@@ -84,12 +110,14 @@ export default async function reportRoutes(app: FastifyInstance) {
     config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'run', summary: 'Runs a report over a period, grouped and filtered: its columns, rows and totals' } },
     schema: {
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      querystring: previewQuerySchema,
       body: { $ref: 'report-run-request#' },
       response: { 200: { $ref: 'report-result#' }, 404: { $ref: 'error-response#' } },
     },
     handler: async (request) => {
-      const report = reportFor(app, request.params.id, session(request));
-      return runFor(readerOf(app, session(request)), report, paramsOf(app, report, request.body));
+      const config = await configFor(app, request);
+      const report = reportFor(config, request.params.id, config.role);
+      return runFor(readerOf(app, session(request), config), report, paramsOf(config, report, request.body));
     },
   });
 
@@ -97,13 +125,15 @@ export default async function reportRoutes(app: FastifyInstance) {
     config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'export', summary: 'A report\'s run as a file: xlsx or PDF' } },
     schema: {
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
+      querystring: previewQuerySchema,
       body: { $ref: 'report-export-request#' },
       response: { 200: binaryResponse('The report as a file, with the report, period and filters in its header', [XLSX_MIME, 'application/pdf'], 'attachment, with the file name'), 404: { $ref: 'error-response#' } },
     },
     handler: async (request, reply) => {
-      const report = reportFor(app, request.params.id, session(request));
-      const params = paramsOf(app, report, request.body);
-      const reader = readerOf(app, session(request));
+      const config = await configFor(app, request);
+      const report = reportFor(config, request.params.id, config.role);
+      const params = paramsOf(config, report, request.body);
+      const reader = readerOf(app, session(request), config);
       const result = await runFor(reader, report, params);
       return sendDownload(reply, await reportFile(reader, report, params, result, request.body.format, new Date(app.clock())));
     },

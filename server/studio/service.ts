@@ -28,6 +28,10 @@ import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
 import { announceReload } from '../db/reload-broadcast.ts';
 import { ConfigError, loadBundle } from '../config/load-bundle.ts';
+import type { Bundle } from '../config/bundle.ts';
+import { translatorsFor } from '../config/translator.ts';
+import type { Translate } from '../../runtime/core/validation-messages.ts';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge.ts';
@@ -68,6 +72,8 @@ interface Row {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const layerOf = (row: Pick<Row, 'documents'> | undefined): Layer => (row?.documents ?? {}) as Layer;
+/** How many preview configurations (a variant, a language, a layer) a process keeps ready for the reports of a preview frame. */
+const PREVIEW_CONFIGS_KEPT = 4;
 const scopeOfPath = (layerPath: string) => parseLayerPath(layerPath).scope;
 /** A layer's entries of one scope. */
 const entriesOf = (layer: Layer, scope: string): Layer => Object.fromEntries(Object.entries(layer).filter(([p]) => scopeOfPath(p) === scope));
@@ -90,6 +96,7 @@ export const EXPORT_FORMAT = 'fleet-portal-config/1';
 
 function createStudio(app: FastifyInstance, root: string) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(`studio:${key}`, vars);
+  const previewConfigs = new Map<string, Promise<{ bundle: Bundle; t: Translate }>>();
   const db = () => app.db as unknown as Kysely<DB>;
 
   const published = (q: Db = db()) =>
@@ -755,6 +762,40 @@ function createStudio(app: FastifyInstance, root: string) {
         if (error instanceof ConfigError) throw invalid(await checkLayer(root, layerOf(row)));
         throw error;
       }
+    },
+
+    /**
+     * The server-side configuration a preview shows (the caller's draft, else the published layer,
+     * in a variant), with its texts in the caller's language: for the calls that answer by
+     * configuration (the reports, routes/reports.ts) when the studio's preview frame makes them.
+     * Kept per variant, language and layer content (a draft changes in place), a few at a time.
+     */
+    async previewConfig(session: Session, variant: string, source: 'published' | 'draft'): Promise<{ bundle: Bundle; t: Translate }> {
+      if (variant !== 'default' && !variantNames(root).includes(variant)) {
+        throw new HttpError(404, t('messages.noDocument', { path: `client-variants/${variant}` }), { code: 'NO_DOCUMENT' });
+      }
+      const row = source === 'draft' ? (await draftOf(session)) ?? (await published()) : await published();
+      const layer = layerOf(row);
+      const language = app.config.language.id;
+      const key = createHash('sha1').update(JSON.stringify([variant, language, app.config.bundle.version, layer])).digest('hex');
+      let kept = previewConfigs.get(key);
+      if (!kept) {
+        kept = (async () => {
+          try {
+            const bundle = loadBundle({ root, variant, version: app.config.bundle.version, layer: overlaysOf(layer) });
+            const translators = await translatorsFor(bundle);
+            return { bundle, t: translators[language] ?? translators[SOURCE_LANGUAGE] };
+          } catch (error) {
+            if (error instanceof ConfigError) throw invalid(await checkLayer(root, layer));
+            throw error;
+          }
+        })();
+        previewConfigs.set(key, kept);
+        kept.catch(() => previewConfigs.delete(key));
+        // the oldest go first: a draft edited many times leaves only its last few
+        while (previewConfigs.size > PREVIEW_CONFIGS_KEPT) previewConfigs.delete(previewConfigs.keys().next().value!);
+      }
+      return kept;
     },
 
     /** schemas/meta by $id: the JSON editor validates and completes a document with its meta-schema. */

@@ -61,6 +61,23 @@ describe('the configuration studio makes reports', () => {
 
     // not served before it is published
     expect((await listed(manager)).map((r) => r.id)).not.toContain('fuel-cost');
+    expect((await listed(token)).map((r) => r.id)).not.toContain('fuel-cost');
+    // but the studio's preview of the draft lists it and runs it, as the role it previews (the rows the administrator's)
+    const asPreview = (query: string) => `?${new URLSearchParams({ studioPreview: query })}`;
+    const previewed = (await t.call('GET', `/api/reports${asPreview('draft:default:MANAGER')}`, { token })).json() as { id: string; label: string }[];
+    expect(previewed.find((r) => r.id === 'fuel-cost')).toMatchObject({ label: 'Koszt paliwa na pojazd' });
+    const previewRun = await t.call('POST', `/api/reports/fuel-cost/run${asPreview('draft:default:MANAGER')}`, { token, body: { from: day(-300), to: day(0) } });
+    expect(previewRun.statusCode, previewRun.body).toBe(200);
+    expect((previewRun.json() as Result).columns.map((c) => c.id)).toEqual(expect.arrayContaining(['costNet', 'costGross', 'km']));
+    const previewFile = await t.call('POST', `/api/reports/fuel-cost/export${asPreview('draft:default:MANAGER')}`, { token, body: { from: day(-300), to: day(0), format: 'xlsx' } });
+    expect(previewFile.statusCode, previewFile.body).toBe(200);
+    // the published layer's preview does not have it yet; a manager's preview is no preview (the studio is the administrator's)
+    expect(((await t.call('GET', `/api/reports${asPreview('published:default:MANAGER')}`, { token })).json() as { id: string }[]).map((r) => r.id)).not.toContain('fuel-cost');
+    expect(((await t.call('GET', `/api/reports${asPreview('draft:default:MANAGER')}`, { token: manager })).json() as { id: string }[]).map((r) => r.id)).not.toContain('fuel-cost');
+    expect((await t.call('POST', `/api/reports/fuel-cost/run${asPreview('draft:default:MANAGER')}`, { token: manager, body: { from: day(-300), to: day(0) } })).statusCode).toBe(404);
+    // a malformed preview is a 400 naming it
+    const malformed = await t.call('GET', `/api/reports?studioPreview=${encodeURIComponent('draft:../x:MANAGER')}`, { token });
+    expect(malformed.statusCode).toBe(400);
     const published = await call('POST', '/api/config-studio/publish', { comment: 'Nowy raport' });
     expect(published.statusCode, published.body).toBe(200);
 

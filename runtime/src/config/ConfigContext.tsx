@@ -13,6 +13,8 @@ import type { Bundle, PreConfig, RoleName } from './bundle';
 export interface PreviewState {
   /** The role conditions see instead of the user's; unset when the preview's bundle could not be loaded. */
   role?: RoleName;
+  /** What the preview shows, as the calls that answer by configuration name it (`source:variant:role`, the reports' `studioPreview`). */
+  query?: string;
   Banner: ComponentType;
 }
 

@@ -117,7 +117,8 @@ export async function startPreview(): Promise<{ bundle?: Bundle; state: PreviewS
   try {
     const bundle = await api.get<Bundle>(previewBundlePath(params), { quiet: true });
     if (!previewRoleOffered(bundle, params.role)) return forget();
-    return { bundle: previewBundle(bundle), state: { role: params.role as RoleName, Banner: () => <PreviewBanner {...params} onEnd={endPreview} /> } };
+    const query = `${params.source}:${params.variant}:${params.role}`;
+    return { bundle: previewBundle(bundle), state: { role: params.role as RoleName, query, Banner: () => <PreviewBanner {...params} onEnd={endPreview} /> } };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return forget();
     const detail = (error instanceof Error ? error.message : String(error)).replace(/[^.!?]$/, '$&.');

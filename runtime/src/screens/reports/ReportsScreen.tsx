@@ -10,6 +10,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
+import { useConfig } from '../../config/ConfigContext';
 import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import { api, errorText } from '../../api/client';
@@ -87,7 +88,10 @@ function ReportChart({ info, result }: { info: ReportInfo; result: Result }) {
 export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const { t } = useTranslation();
   const ids = { report: useId(), period: useId(), group: useId(), from: useId(), to: useId() };
-  const list = useGet<ReportInfo[]>('/reports');
+  // in the studio's preview the reports answer by the configuration shown (a draft's new report too)
+  const preview = useConfig().preview?.query;
+  const asked = preview ? `?${new URLSearchParams({ studioPreview: preview })}` : '';
+  const list = useGet<ReportInfo[]>(`/reports${asked}`);
   const reports = useMemo(() => list.data ?? [], [list.data]);
   const [reportId, setReportId] = useState<string>('');
   const info = reports.find((r) => r.id === reportId) ?? reports[0];
@@ -113,7 +117,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
     const controller = new AbortController();
     setLoading(true);
     setError(null);
-    api.post<Result>(`/reports/${info.id}/run`, { from: range.from, to: range.to, groupBy: grouping, filters }, { signal: controller.signal })
+    api.post<Result>(`/reports/${info.id}/run${asked}`, { from: range.from, to: range.to, groupBy: grouping, filters }, { signal: controller.signal })
       .then((r) => { setResult(r); setLoading(false); })
       .catch((e) => { if (!controller.signal.aborted) { setError(errorText(e)); setResult(null); setLoading(false); } });
     return () => controller.abort();
@@ -130,7 +134,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const download = async (format: 'xlsx' | 'pdf') => {
     if (!info) return;
     try {
-      const blob = await api.post<Blob>(`/reports/${info.id}/export`, { from: range.from, to: range.to, groupBy: grouping, filters, format }, { responseType: 'blob' });
+      const blob = await api.post<Blob>(`/reports/${info.id}/export${asked}`, { from: range.from, to: range.to, groupBy: grouping, filters, format }, { responseType: 'blob' });
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
