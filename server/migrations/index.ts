@@ -45,6 +45,7 @@ import { migration048 } from './048_import_language.ts';
 import { migration049 } from './049_report_subscriptions.ts';
 import { migration050 } from './050_inspections.ts';
 import { migration051 } from './051_push_subscriptions.ts';
+import { migration052 } from './052_audit_who_count.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '049_report_subscriptions': migration049,
   '050_inspections': migration050,
   '051_push_subscriptions': migration051,
+  '052_audit_who_count': migration052,
 };
