@@ -25,7 +25,7 @@ import type { ImportSession } from './session.ts';
 import { WRITTEN_NOW, followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
-import { recordWrites, trailReturning, type RecordWrite, type ReturnedRow } from './trail.ts';
+import { recordTrail, trailReturning, type RecordWrite } from './trail.ts';
 import { anomaliesFile, findAnomalies } from '../anomalies/find.ts';
 
 export interface RunRow {
@@ -45,10 +45,11 @@ export interface RunRow {
   approvedDeactivated?: number | null;
   /**
    * The audit trail's entry of a run that writes (issue 37): run last in the transaction that
-   * commits its rows, with the counts and rows read, so the rows and their entry commit together;
-   * with the entries of the records the run wrote (issue 45, trail.ts).
+   * commits its rows, with the counts and rows read, so the rows and their entry commit together.
    */
-  beforeCommit?: (counts: RunOutcome['counts'], total: number, records?: RecordWrite[]) => Promise<void>;
+  beforeCommit?: (counts: RunOutcome['counts'], total: number) => Promise<void>;
+  /** Takes the records the run writes (issue 45, trail.ts), a chunk at a time, in its transaction: their entries. */
+  writeTrail?: (writes: RecordWrite[]) => Promise<void>;
 }
 
 export interface ImportLimits {
@@ -242,8 +243,8 @@ async function executeChecked(
   };
 
   // the records the run writes, for their trail entries (issue 45, trail.ts)
-  const records: RecordWrite[] = [];
-  const more = { session, decl, run, t, resolved, keyJoin, headingOf, keyHeading, addErrors, hasColumn: (field: string) => columnIndex.has(field), records };
+  const trail = recordTrail((text, values) => session.query(text, values), run.writeTrail);
+  const more = { session, decl, run, t, resolved, keyJoin, headingOf, keyHeading, addErrors, hasColumn: (field: string) => columnIndex.has(field), trail };
   // a tree's parents new in this file are found there, and the levels computed (tree.ts)
   await resolveTree(more);
   // a reference that does not exist (or is another client's)
@@ -351,28 +352,22 @@ async function executeChecked(
       counts.new += await insertTree(more);
       if (changes) {
         // "o" is the row as it was when the statement began: the values before, for the trail
-        const changed = await session.query<ReturnedRow>(`update ${q(decl.table)} t set ${compared.map((c) => `${q(c)} = ${value(c)}`).join(', ')}
+        counts.changed = await trail.write(decl, 'update', `update ${q(decl.table)} t set ${compared.map((c) => `${q(c)} = ${value(c)}`).join(', ')}
           from ${resolved} r join ${q(decl.table)} o on ${keyJoin('o', 'r')} where ${changedWhere}
           returning ${trailReturning(decl, 't', 'o', compared)}`);
-        counts.changed = changed.rowCount;
-        records.push(...recordWrites(decl, 'update', changed.rows));
       }
-      const inserted = await session.query<ReturnedRow>(`insert into ${q(decl.table)} as t (${written.map(q).join(', ')})
+      counts.new += await trail.write(decl, 'create', `insert into ${q(decl.table)} as t (${written.map(q).join(', ')})
         select ${written.map((c) => `r.${q(c)}`).join(', ')} ${newRows}
         returning ${trailReturning(decl, 't', null, written)}`);
-      counts.new += inserted.rowCount;
-      records.push(...recordWrites(decl, 'create', inserted.rows));
       counts.unchanged = valid - counts.new - counts.changed;
       await writeChildren(more, counts);
       if (deactivating) {
-        const done = await session.query<ReturnedRow>(`update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
+        counts.deactivated = await trail.write(decl, 'withdraw', `update ${q(decl.table)} t set ${set.map(([c], i) => `${q(c)} = $${i + 1}`).join(', ')}
           from ${q(decl.table)} o where ${keyJoin('o', 't')} and ${missingWhere}
           returning ${trailReturning(decl, 't', 'o', set.map(([c]) => c))}`, set.map(([, v]) => v));
-        counts.deactivated = done.rowCount;
-        records.push(...recordWrites(decl, 'withdraw', done.rows));
         // more than its dry run showed: nothing is written, the person checks again (issue 49)
-        if (run.approvedDeactivated != null && done.rowCount > run.approvedDeactivated) {
-          throw new ImportFileError('import:errors.moreThanApproved', { count: done.rowCount, approved: run.approvedDeactivated });
+        if (run.approvedDeactivated != null && counts.deactivated > run.approvedDeactivated) {
+          throw new ImportFileError('import:errors.moreThanApproved', { count: counts.deactivated, approved: run.approvedDeactivated });
         }
       }
       for (const follow of decl.after ?? []) {
@@ -396,7 +391,7 @@ async function executeChecked(
           if (rules && bundle.reporting) await findAnomalies((text) => session.query(text), rules, bundle.reporting, batch, run.id);
         } else await followUp(more, follow);
       }
-      if (commit) await run.beforeCommit?.(counts, total, records);
+      if (commit) await run.beforeCommit?.(counts, total);
       await session.query(commit ? 'commit' : 'rollback');
     } catch (error) {
       await session.query('rollback').catch(() => undefined);

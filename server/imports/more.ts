@@ -16,7 +16,7 @@
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import { fieldLabel, type FollowUp, type ImportDecl, type ReferenceDecl } from '../config/import-declaration.ts';
 import type { ImportSession } from './session.ts';
-import type { RecordWrite } from './trail.ts';
+import type { RecordTrail } from './trail.ts';
 
 /** The parts of a run (engine.ts's RunRow) read here; not imported, so that the engine and this module do not import each other. */
 interface RunRow { id: number; fileName: string; format: string; mode: 'dryRun' | 'import'; onError: 'allOrNothing' | 'validRows'; clients: string[] | null }
@@ -38,8 +38,8 @@ export interface MoreContext {
   addErrors: (column: string, message: string, from: string, params?: unknown[]) => Promise<void>;
   /** Whether the file has a column for this field. */
   hasColumn: (field: string) => boolean;
-  /** The records the run writes, for their trail entries (issue 45, trail.ts). */
-  records: RecordWrite[];
+  /** Where the records the run writes go, for their trail entries (issue 45, trail.ts). */
+  trail: RecordTrail;
 }
 
 /** ` and r."<client>" = (the row's client)` for a reference with a client column, when the row names its client. */

@@ -101,14 +101,16 @@ function createImports(app: FastifyInstance) {
           if (!taken.rowCount) return;
           // a run that writes records its entry in the transaction of its rows (issue 37); one that writes nothing, in the one that ends it
           let recorded = false;
-          const beforeCommit = async (counts: RunOutcome['counts'], total: number, records: RecordWrite[] = []) => {
-            // each record's entry, then the run's, chained in one go (COPY on PostgreSQL)
-            await recordChangesVia((text, values) => session.query(text, values),
-              [...importRecordEntries(actor, audited, records), importRunEntry(actor, audited, { state: 'succeeded', counts, total })],
-              (table, columns, copyText, values) => session.stage(table, columns, copyText, values));
+          const query = (text: string, values?: unknown[]) => session.query(text, values);
+          const stage = (table: string, columns: string[], copyText: string, values: unknown[][]) => session.stage(table, columns, copyText, values);
+          // each record's entry as the run writes it, a chunk at a time (COPY on PostgreSQL), chained in the run's transaction
+          const writeTrail = (writes: RecordWrite[]) => recordChangesVia(query, importRecordEntries(actor, audited, writes), stage);
+          // then the run's own entry, last before the commit
+          const beforeCommit = async (counts: RunOutcome['counts'], total: number) => {
+            await recordChangesVia(query, [importRunEntry(actor, audited, { state: 'succeeded', counts, total })], stage);
             recorded = true;
           };
-          const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit } as RunRow & { variant: string };
+          const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit, writeTrail } as RunRow & { variant: string };
           const outcome = await executeRun(session, bundle, runRow, decl, t, limits, async (columns) => mappingFor(runRow, remembered, columns), language);
           await session.query('begin');
           try {

@@ -16,7 +16,7 @@
  */
 import { writtenColumns } from '../config/import-declaration.ts';
 import type { MoreContext } from './more.ts';
-import { recordWrites, trailReturning, type ReturnedRow } from './trail.ts';
+import { trailReturning } from './trail.ts';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -93,13 +93,11 @@ export async function insertTree(c: MoreContext): Promise<number> {
     await session.query(`
       update ${resolved} r set ${q(ref.into)} = t.${id} from ${resolved} p join ${q(decl.table)} t on ${c.keyJoin('t', 'p')}
       where r."_parentRow" = p."_row" and r.${level} = ${at}`);
-    const done = await session.query<ReturnedRow>(`
+    inserted += await c.trail.write(decl, 'create', `
       insert into ${q(decl.table)} as n (${written.map(q).join(', ')})
       select ${written.map((col) => `r.${q(col)}`).join(', ')} from ${resolved} r
       where r.${level} = ${at} and not exists (select 1 from ${q(decl.table)} t where ${c.keyJoin('t', 'r')})
       returning ${trailReturning(decl, 'n', null, written)}`);
-    inserted += done.rowCount;
-    c.records.push(...recordWrites(decl, 'create', done.rows));
   }
   return inserted;
 }

@@ -201,6 +201,8 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
       o.log(`  ${what}: ${figure.allSeconds.map(f1).join(' / ')} s, ${figure.state}, new ${figure.counts.new}, changed ${figure.counts.changed}, unchanged ${figure.counts.unchanged}, errors ${figure.counts.errors}; `
         + `server +${figure.memoryMb.toFixed(0)} MB; table p95 ${f1(figure.idleP95)} ms idle, ${f1(figure.duringP95)} ms during (${figure.duringCalls} calls); `
         + `another client's ${f1(figure.otherIdleP95)} → ${f1(figure.otherDuringP95)} ms; load ${f1(figure.load)}`);
+      // a run that did not succeed says why (its message), or the figures would hide a failure
+      if (figure.state !== 'succeeded') o.log(`  ${what}: ${figure.state}: ${last.state.message ?? '(no message)'}`);
       figures.push(figure);
     };
 

@@ -5,7 +5,7 @@
  * whether the process outlives its database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** The V8 flags `npm start` gives the server (package.json "start"), read from there so the bench runs it alike. */
@@ -42,11 +42,14 @@ export async function freePort(): Promise<number> {
 export async function startServer(root: string, env: Record<string, string>, how: 'main' | 'npm start' = 'main'): Promise<ServerProcess> {
   const port = await freePort();
   // the benches sign in as the demo administrator with a password alone: a second factor is not what they measure
-  const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG: 'off', SECOND_FACTOR_OPTIONAL: '1', ...env };
+  // BENCH_SERVER_LOG=<file>: the server's log (at LOG, default info) goes there, to read why a run failed; otherwise off
+  const logFile = process.env.BENCH_SERVER_LOG;
+  const fullEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG: logFile ? process.env.LOG ?? 'info' : 'off', SECOND_FACTOR_OPTIONAL: '1', ...env };
+  const out = logFile ? openSync(logFile, 'a') : 'ignore';
   const started = performance.now();
   const child = how === 'main'
-    ? spawn(process.execPath, [...SERVING_NODE_FLAGS, ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true })
-    : spawn('npm', ['start'], { cwd: root, env: fullEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    ? spawn(process.execPath, [...SERVING_NODE_FLAGS, ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', out, 'pipe'], detached: true })
+    : spawn('npm', ['start'], { cwd: root, env: fullEnv, stdio: ['ignore', out, 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   let exited = false;
