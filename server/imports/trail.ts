@@ -79,8 +79,13 @@ export function recordWrites(decl: ImportDecl, action: RecordWrite['action'], ro
   return writes;
 }
 
-/** How many records' entries are made and written at a time: a run's memory holds one such chunk, not all of them. */
-export const TRAIL_CHUNK = 10_000;
+/**
+ * How many records' entries are made and written at a time: a run's memory holds one such chunk,
+ * not all of them. Making a chunk's entries (JSON and the chain's hashes) holds the event loop:
+ * 10,000 made the other users' calls wait ~250 ms (table p95 17× idle during an import of 100,000
+ * vehicles), 2,000 about 50 ms (docs/benchmarks.md, 4 December 2026).
+ */
+export const TRAIL_CHUNK = 2_000;
 
 /** A query on the run's connection (server/imports/session.ts). */
 type TrailQuery = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<{ rows: R[]; rowCount: number }>;
