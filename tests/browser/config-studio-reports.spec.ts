@@ -104,6 +104,11 @@ test('an analyst makes "Koszt paliwa na pojazd" from "Koszt pojazdów", previews
   const frame = page.frameLocator('[data-testid="preview-frame"]');
   await expect(frame.getByRole('heading', { name: 'Raporty', level: 1 })).toBeVisible({ timeout: 30_000 });
   await expect(frame.getByTestId('preview-banner')).toBeVisible();
+  // the draft's report is there before it is published, and runs with the draft's columns
+  await frame.getByLabel('Raport', { exact: true }).selectOption({ label: name });
+  await frame.getByLabel('Okres', { exact: true }).selectOption({ label: 'Bieżący rok' });
+  await expect(frame.locator('.reports-table table thead')).toContainText('Miesiąc');
+  await expect(frame.locator('.reports-table table thead')).not.toContainText('Przejechane km');
 
   // publish; the fleet manager has it on Raporty, by its name, with its columns and chart
   await status(page).getByRole('button', { name: 'Opublikuj' }).click();
