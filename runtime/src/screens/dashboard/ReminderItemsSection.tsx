@@ -93,7 +93,8 @@ function ItemCards({ items, handlers, withActions }: { items: ReminderItem[]; ha
               <span className="reminder-vehicle"><Vehicle item={item} /></span>
             )}
             <span>
-              {t('dashboard:list.columns.due')}: {dueText(item, t)} ({leftText(item, t)})
+              {/* an item with no day nor limit (never done: due now) says only when, not "— (dziś)" */}
+              {t('dashboard:list.columns.due')}: {item.dueDate || item.limitKm != null ? `${dueText(item, t)} (${leftText(item, t)})` : leftText(item, t)}
             </span>
           </div>
           {withActions && item.action && (
