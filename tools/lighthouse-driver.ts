@@ -1,5 +1,6 @@
 /**
  * npx tsx tools/lighthouse-driver.ts [--runs 3] [--url http://localhost:3000] [--json out.json]
+ * (LIGHTHOUSE_REPORT=<file>: the last run's whole Lighthouse report, to read what shifted and what blocked)
  *
  * Lighthouse (mobile preset, as tools/lighthouse-login.ts) on the driver's vehicle page after
  * sign-in (issue 47: performance ≥ 0.95, accessibility 1.0): the demo driver `kierowca` (WZ12345)
@@ -58,6 +59,8 @@ export async function driverRun(origin: string): Promise<DriverRun> {
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
     if (!lhr.finalDisplayedUrl.endsWith(PAGE)) throw new Error(`measured ${lhr.finalDisplayedUrl}, not the vehicle page: the session was not taken`);
+    // LIGHTHOUSE_REPORT=<file>: the run's whole report (what shifted, what blocked), to see why a figure is what it is
+    if (process.env.LIGHTHOUSE_REPORT) writeFileSync(process.env.LIGHTHOUSE_REPORT, JSON.stringify(lhr));
     const metric = (id: string) => lhr.audits[id].numericValue ?? Number.NaN;
     const failedAudits = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id)).map((a) => a.id);
     return {
