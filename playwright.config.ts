@@ -30,6 +30,11 @@ export default defineConfig({
     // frames, which every journey would pay for in the browser (a grid screen's DOM is large); the
     // failure's screenshot and error-context.md (the page's accessibility tree) show the page.
     trace: { mode: 'retain-on-failure', snapshots: false, screenshots: false },
+    // The portal's service worker precaches the whole runtime (120 files, 1.7 MB) a second after
+    // each page is up: every journey's new context paid for it, ~30 % of the browser's CPU on short
+    // journeys (docs/decisions.md). Blocked (register() is a no-op) except where it is the subject:
+    // driver-offline and push allow it; E2E_SERVICE_WORKERS=allow brings it back everywhere.
+    serviceWorkers: process.env.E2E_SERVICE_WORKERS === 'allow' ? 'allow' : 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

@@ -17,6 +17,8 @@ import { startPushReceiver, type PushReceiver } from '../support/push-receiver.t
 import { axeScan, expect, settled, signedIn, test, toast } from './support';
 
 test.describe.configure({ mode: 'serial' });
+// the portal's own service worker registers here, as on a phone (the other journeys block it: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
 
 const SHOTS = process.env.SHOTS;
 const shot = async (page: Page, name: string) => {
