@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+import { freshPage, KeptContexts, type Kept } from './kept-context';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 
 export { expect };
@@ -17,6 +18,7 @@ export interface ConsoleErrors {
 }
 
 let currentBaseURL: string | undefined;
+const keptOf = new WeakMap<BrowserContext, Kept>();
 
 const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
 
@@ -25,7 +27,33 @@ const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a
  * the context's pages and popups, and pages of contexts it opens itself (a second user beside the
  * first), whose `browser.newContext` is watched for the length of the test.
  */
-export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: void }>({
+export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: void }, { keptContexts: KeptContexts }>({
+  // one context per worker kept across journeys, clean for each (kept-context.ts)
+  keptContexts: [
+    async ({}, use) => {
+      const kept = new KeptContexts();
+      await use(kept);
+      await kept.closeAll();
+    },
+    { scope: 'worker' },
+  ],
+  context: async (
+    // _combinedContextOptions: the journey's context options as Playwright combines them from the
+    // config and test.use (a fixture of its own, not in the public types; Playwright reads the names)
+    { browser, keptContexts, _combinedContextOptions }: { browser: Browser; keptContexts: KeptContexts; _combinedContextOptions?: BrowserContextOptions },
+    use,
+    testInfo,
+  ) => {
+    // a Playwright that renamed it would otherwise give every journey the config's options alone
+    if (!_combinedContextOptions) throw new Error('Playwright no longer has the _combinedContextOptions fixture: see tests/browser/kept-context.ts');
+    const kept = await keptContexts.acquire(browser, _combinedContextOptions);
+    keptOf.set(kept.context, kept);
+    await use(kept.context);
+    await keptContexts.release(kept, testInfo);
+  },
+  page: async ({ context }, use) => {
+    await use(await freshPage(keptOf.get(context)!));
+  },
   // the journey's baseURL (a describe block may change it), for `signedIn`'s calls to the API
   journeyBaseURL: [
     async ({ baseURL }, use) => {
@@ -60,6 +88,8 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: 
         await use({ allow: (pattern) => void allowed.push(pattern) });
       } finally {
         browser.newContext = newContext;
+        // the context may be kept for the next journey (kept-context.ts): stop watching it for this one
+        context.off('page', watchPage);
       }
       expect(errors.filter((e) => !allowed.some((pattern) => pattern.test(e))), 'errors in the browser console').toEqual([]);
     },

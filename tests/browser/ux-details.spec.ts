@@ -6,7 +6,7 @@
  * action, and the help dialog (the axe scan of every screen: accessibility.spec.ts).
  */
 import { type Locator, type Page } from '@playwright/test';
-import { expect, openColumnFilter, rowCount, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
+import { expect, openColumnFilter, rowCount, settled, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
 
 /** Header texts whose words are split over two lines (a word's characters on more than one line). */
 async function wordsBrokenInHeaders(page: Page): Promise<string[]> {
@@ -190,6 +190,8 @@ test('quantities show their units: fuel in litres, odometer in km', async ({ pag
   const fuel = page.locator('.ag-row .ag-cell[col-id="palWy"]').first();
   for (let x = 300; x <= 3000 && !(await fuel.count()); x += 300) {
     await page.locator('.ag-body-horizontal-scroll-viewport').evaluate((el, left) => (el.scrollLeft = left), x);
+    // the grid draws the newly visible columns on a later frame: looking at once scrolled past them (a run of 4 December)
+    await settled(page);
   }
   await expect(fuel).toHaveText(/^\d+(,\d+)?\sl$/);
   await page.goto('/app/dane-pojazdu');
