@@ -7,7 +7,8 @@
  * `node --import tsx tools/bench/shedding.ts` (the load-shedding limit, issue 33),
  * `node --import tsx tools/bench/webhooks.ts` (webhooks to a local receiver, issue 35),
  * `node --import tsx tools/bench/imports.ts` (vehicles and readings from CSV, issue 34),
- * `node --import tsx tools/bench/audit.ts` (the audit trail's histories and first page, issue 37).
+ * `node --import tsx tools/bench/audit.ts` (the audit trail's histories and first page, issue 37),
+ * `node --import tsx tools/bench/fleet-costs.ts` (the reports over 10M fuel transactions, issue 46).
  *
  * Seeds (once; later runs reuse the data) the bulk demo data into its own schema of the
  * PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), starts the real
@@ -37,9 +38,10 @@ import { orderWriteMeasurements } from './order-writes.ts';
 import { operations } from './operations.ts';
 import { notificationFigures, NOTIFICATIONS } from './notifications.ts';
 import { webhookFigures, WEBHOOKS } from './webhooks.ts';
-import { importFigures, IMPORT_CARS, IMPORT_READINGS } from './imports.ts';
+import { importFigures, IMPORT_CARS, IMPORT_FUEL, IMPORT_READINGS } from './imports.ts';
 import { digestFigures, DIGEST_MANAGERS } from './digest.ts';
 import { auditFigures, AUDIT_ENTRIES } from './audit.ts';
+import { fleetCostFigures, FUEL_TRANSACTIONS, INVOICE_LINES } from './fleet-costs.ts';
 import { sheddingMarkdown, sheddingRuns } from './shedding.ts';
 import { renderReport } from './report.ts';
 import { directConnection, SqlRecorder } from './sql.ts';
@@ -117,10 +119,14 @@ async function main() {
     // issue 35: webhooks to a local receiver, one process and two (alone: tools/bench/webhooks.ts)
     operatorFigures.push(...(await webhookFigures({ root, databaseUrl, schema: `${schema}_webhooks`, count: quick ? 1_000 : WEBHOOKS, log })));
     // issue 34: vehicles and readings from CSV through the import jobs, with the other users' table calls meanwhile (alone: tools/bench/imports.ts)
-    operatorFigures.push(...(await importFigures({ root, databaseUrl, schema: `${schema}_imports`, cars: quick ? 10_000 : IMPORT_CARS, readings: quick ? 100_000 : IMPORT_READINGS, log })));
+    operatorFigures.push(...(await importFigures({ root, databaseUrl, schema: `${schema}_imports`, cars: quick ? 10_000 : IMPORT_CARS, readings: quick ? 100_000 : IMPORT_READINGS, fuel: quick ? 100_000 : IMPORT_FUEL, log })));
     operatorFigures.push(...(await digestFigures(app, { managers: quick ? 100 : DIGEST_MANAGERS, log })));
     // issue 37: a record's history and the first page of Dziennik zmian over 10M generated entries (alone: tools/bench/audit.ts)
     operatorFigures.push(...(await auditFigures({ api, db: database.db, admin, manager, entries: quick ? 1_000_000 : AUDIT_ENTRIES, repetitions, log })));
+    // issue 46: the Raporty screen's reports over 10M generated fuel transactions and 5M invoice lines (alone: tools/bench/fleet-costs.ts)
+    operatorFigures.push(...(await fleetCostFigures({
+      api, db: database.db, admin, manager, log, transactions: quick ? 1_000_000 : FUEL_TRANSACTIONS, lines: quick ? 500_000 : INVOICE_LINES, repetitions: Math.min(repetitions, 5),
+    })));
     // issue 33: the load-shedding limit under the 50- and 200-client runs, on PGlite and PostgreSQL (alone: tools/bench/shedding.ts)
     const shedding = [
       ...(await sheddingRuns({ limits: [0, 2_000, 10_000], clients: [50, 200], seconds, log })),
