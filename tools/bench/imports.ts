@@ -1,13 +1,15 @@
 /**
  * Imports (issue 34), part of `npm run bench`; alone, on PostgreSQL (DATABASE_URL, default the local
  * `test` database):
- *   node --import tsx tools/bench/imports.ts [--cars 100000] [--readings 1000000] [--schema bench]
+ *   node --import tsx tools/bench/imports.ts [--cars 100000] [--readings 1000000] [--fuel 1000000] [--schema bench]
  *
  * The server runs in a process of its own (server-process.ts: `npm start`, the compiled server, as operators run it,
  * its import-run jobs on its own queue) on a fresh schema (`<schema>_imports`, dropped after), so its
  * resident size is the server's alone and the load generator does not share its event loop. Side by
  * side in one run: a CSV of `--cars` vehicles of the manager's client as a dry run, imported,
- * imported again (0 rows written); then a CSV of `--readings` odometer readings of those vehicles.
+ * imported again (0 rows written); then a CSV of `--readings` odometer readings of those vehicles;
+ * then `--fuel` fuel transactions in ORLEN's export format (issue 46: ≤ 60 s for 1,000,000) on a
+ * card of each of those vehicles, and the same file again (nothing written: matched by number).
  * For each run: the time from the upload's first byte to the run's end, its counts, the server's
  * peak resident size above its size just before (Linux: VmHWM after resetting it through
  * /proc/<pid>/clear_refs, so a short peak is not missed), the load average, and the p95 of the
@@ -32,6 +34,7 @@ import { latency } from './stats.ts';
 
 export const IMPORT_CARS = 100_000;
 export const IMPORT_READINGS = 1_000_000;
+export const IMPORT_FUEL = 1_000_000;
 const TABLE_PAUSE_MS = 100;
 const IDLE_CALLS = 60;
 /** How many times the runs that change nothing are repeated, their calls pooled. */
@@ -46,6 +49,8 @@ export interface ImportBenchInput {
   schema: string;
   cars: number;
   readings: number;
+  /** fuel transactions (0: none) */
+  fuel: number;
   log: (m: string) => void;
 }
 
@@ -74,6 +79,32 @@ function readingsCsv(cars: number, readings: number): Buffer {
  * A signed POST of a raw body, signed now and sent when called: the signature of an 11 MB file is
  * ~50 ms of this process's own CPU, which would otherwise delay the table calls it times beside it.
  */
+/** The card of bench vehicle i (created by the bench beside the imported vehicles). */
+const cardNo = (n: number) => `BK${String(n).padStart(12, '0')}`;
+
+/**
+ * `fuel` transactions in ORLEN's export (schemas/imports/fuel-orlen.json): decimal commas,
+ * DD.MM.RRRR HH:MM, the card's number and no registration (the vehicle is the card's), spread over
+ * the cards, a fill every few days of 2025, diesel with now and then an AdBlue.
+ */
+function fuelCsv(cars: number, fuel: number): Buffer {
+  const lines = ['\uFEFFNr transakcji;Data transakcji;Nr karty;Nr rejestracyjny;Stacja;Produkt;Ilość;Cena jednostkowa;Wartość netto;Wartość brutto;Stan licznika'];
+  const comma = (n: number) => n.toFixed(2).replace('.', ',');
+  for (let n = 0; n < fuel; n++) {
+    const car = n % cars;
+    const k = Math.floor(n / cars);
+    const day = 1 + ((k * 3 + car) % 365);
+    const date = new Date(Date.UTC(2025, 0, day, 6 + (n % 14), n % 60));
+    const when = `${String(date.getUTCDate()).padStart(2, '0')}.${String(date.getUTCMonth() + 1).padStart(2, '0')}.${date.getUTCFullYear()} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
+    const adBlue = n % 17 === 0;
+    const litres = adBlue ? 5 : 25 + (n % 30);
+    const price = adBlue ? 3.1 : 6.05;
+    const net = Math.round(litres * price * 100) / 100;
+    lines.push(`BT-${n};${when};${cardNo(car)};;ORLEN ${1 + (n % 900)};${adBlue ? 'AdBlue' : 'ON'};${comma(litres)};${price.toFixed(3).replace('.', ',')};${comma(net)};${comma(Math.round(net * 123) / 100)};`);
+  }
+  return Buffer.from(lines.join('\r\n') + '\r\n');
+}
+
 function signedPost(baseUrl: string, path: string, body: Buffer, contentType: string, token: string, signingName: string) {
   const nonce = makeNonce();
   const url = new URL(baseUrl);
@@ -214,6 +245,16 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
     const readings = readingsCsv(o.cars, o.readings);
     o.log(`imports: ${n0(o.readings)} readings (${f1(readings.length / 1e6)} MB CSV)…`);
     await run(`${n0(o.readings)} odometer readings, import`, 'mileage-reading', 'import', 'odczyty.csv', readings);
+    if (o.fuel > 0) {
+      // a card for each imported vehicle, as the issuer's card list would have loaded them (not what is measured)
+      await sql`insert into fuel_card ("klientSymbol", "pojazdId", "nrKarty", "firma", "dataOd", "dataDo", "status", "rodzKarty", "pracPoja", "limWaMiePal", "katPal", "prodPozaPal")
+        select c."klientSymbol", c."pojazdId", 'BK' || substr(c."nrPodw", 6), 'ORLEN S.A.', date '2024-01-01', date '2030-12-31', 'Aktywna', 'Flotowa', 'Pojazd', 100000, 'ON', 'T'
+        from car c where c."nrPodw" like 'BENCH%'`.execute(database.db);
+      const fuel = fuelCsv(o.cars, o.fuel);
+      o.log(`imports: ${n0(o.fuel)} fuel transactions (${f1(fuel.length / 1e6)} MB CSV)…`);
+      await run(`${n0(o.fuel)} fuel transactions (ORLEN's export), import`, 'fuel-orlen', 'import', 'transakcje.csv', fuel);
+      await run(`${n0(o.fuel)} fuel transactions, the same file again`, 'fuel-orlen', 'import', 'transakcje.csv', fuel);
+    }
     return figures;
   } finally {
     await database.close();
@@ -223,8 +264,9 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
   }
 }
 
-export function importMarkdown(figures: ImportFigure[], o: Pick<ImportBenchInput, 'cars' | 'readings'>): string[] {
-  return ['', `### Imports: ${n0(o.cars)} vehicles and ${n0(o.readings)} odometer readings from CSV (issue 34)`, '',
+export function importMarkdown(figures: ImportFigure[], o: Pick<ImportBenchInput, 'cars' | 'readings' | 'fuel'>): string[] {
+  const fuel = o.fuel > 0 ? ` and ${n0(o.fuel)} fuel transactions` : '';
+  return ['', `### Imports: ${n0(o.cars)} vehicles, ${n0(o.readings)} odometer readings${fuel} from CSV (issues 34, 46)`, '',
     'The server (`npm start`: compiled, as operators run it) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end; a dry run and the same file again run three times, their table calls pooled. Server memory: its peak resident size during the run above its size just before. Table p95: the vehicles table (`POST /api/car/table2`, a call every 100 ms) of the manager of the client the file is for, and of a manager of another client, during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared).', '',
     '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during, the file\'s client | another client | load |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -236,11 +278,11 @@ export async function importFigures(o: ImportBenchInput): Promise<string[]> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const { values } = parseArgs({ options: { cars: { type: 'string' }, readings: { type: 'string' }, schema: { type: 'string' } } });
+  const { values } = parseArgs({ options: { cars: { type: 'string' }, readings: { type: 'string' }, fuel: { type: 'string' }, schema: { type: 'string' } } });
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const input = {
     root, databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test', schema: `${values.schema ?? 'bench'}_imports`,
-    cars: Number(values.cars ?? IMPORT_CARS), readings: Number(values.readings ?? IMPORT_READINGS), log: (m: string) => console.log(m),
+    cars: Number(values.cars ?? IMPORT_CARS), readings: Number(values.readings ?? IMPORT_READINGS), fuel: Number(values.fuel ?? IMPORT_FUEL), log: (m: string) => console.log(m),
   };
   console.log(`load average at the start ${os.loadavg().map(f1).join(' / ')}`);
   console.log(importMarkdown(await importRuns(input), input).join('\n'));
