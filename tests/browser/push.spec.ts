@@ -37,9 +37,10 @@ test.afterAll(async () => { await receiver?.close(); });
  * prompts (`__permissionAsked`). `permission` fixes what the browser says (a blocked site); `push:
  * false` is a browser without the Push API.
  */
-async function standIn(context: BrowserContext, options: { path?: string; permission?: NotificationPermission; push?: boolean } = {}) {
+async function standIn(context: BrowserContext, options: { path?: string; permission?: NotificationPermission; push?: boolean; replacedBy?: string } = {}) {
   const browser = options.path ? receiver.browser(options.path) : undefined;
-  await context.addInitScript(({ subscription, permission, push }) => {
+  const replacement = options.replacedBy ? receiver.browser(options.replacedBy) : undefined;
+  await context.addInitScript(({ subscription, replaced, permission, push }) => {
     const w = window as any;
     w.__permissionAsked = 0;
     if (push === false) {
@@ -49,20 +50,23 @@ async function standIn(context: BrowserContext, options: { path?: string; permis
     const ask = Notification.requestPermission.bind(Notification);
     Notification.requestPermission = (async () => { w.__permissionAsked++; return ask(); }) as typeof Notification.requestPermission;
     if (permission) Object.defineProperty(Notification, 'permission', { get: () => permission });
-    let current: any = null;
+    // the browser keeps its subscription across page loads (here in localStorage, which the kept
+    // context empties between journeys); `__pushKept = 'replaced'` is the push service having
+    // replaced it, as Chrome does silently when one expires
+    const made = (s: any) => ({ endpoint: s.endpoint, toJSON: () => s, unsubscribe: async () => { current = null; localStorage.removeItem('__pushKept'); return true; } });
+    const kept = localStorage.getItem('__pushKept');
+    let current: any = kept === 'first' && subscription ? made(subscription) : kept === 'replaced' && replaced ? made(replaced) : null;
     const pushManager = {
       getSubscription: async () => current,
       subscribe: async (init: { applicationServerKey: Uint8Array }) => {
         if (!subscription) throw new Error('no push service');
-        current = {
-          endpoint: subscription.endpoint, options: { applicationServerKey: new Uint8Array(init.applicationServerKey).buffer },
-          toJSON: () => subscription, unsubscribe: async () => { current = null; return true; },
-        };
+        current = { ...made(subscription), options: { applicationServerKey: new Uint8Array(init.applicationServerKey).buffer } };
+        localStorage.setItem('__pushKept', 'first');
         return current;
       },
     };
     Object.defineProperty(navigator.serviceWorker, 'getRegistration', { value: async () => ({ pushManager }) });
-  }, { subscription: browser?.subscription ?? null, permission: options.permission ?? null, push: options.push ?? true });
+  }, { subscription: browser?.subscription ?? null, replaced: replacement?.subscription ?? null, permission: options.permission ?? null, push: options.push ?? true });
 }
 
 const devices = (page: Page) => page.getByTestId('push-device');
@@ -134,4 +138,29 @@ test('on a desk: the device listed beside the settings', async ({ page, context 
   await expect(toast(page, 'Powiadomienia na tym urządzeniu są włączone.')).toBeVisible();
   await expect(devices(page)).toHaveCount(1);
   await shot(page, 'devices-1400');
+});
+
+test('a subscription the push service replaced is registered again at the next visit, and the old device goes', async ({ page, context }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await standIn(context, { path: '/push/renew-before', replacedBy: '/push/renew-after' });
+  await context.grantPermissions(['notifications']);
+  await signedIn(page, 'kierowca', '/app/account/notifications');
+  await page.getByRole('button', { name: 'Włącz powiadomienia na tym urządzeniu' }).click();
+  await expect(toast(page, 'Powiadomienia na tym urządzeniu są włączone.')).toBeVisible();
+  await expect(devices(page)).toHaveCount(1);
+
+  // the push service ends the subscription and the browser makes another, telling nobody
+  await page.evaluate(() => localStorage.setItem('__pushKept', 'replaced'));
+  await page.reload();
+  // the portal registered the new one and removed the old: one device, this one, and a test reaches the new address
+  await expect(async () => {
+    await page.reload();
+    await expect(devices(page)).toHaveCount(1, { timeout: 2_000 });
+    await expect(devices(page).first()).toContainText('To urządzenie', { timeout: 2_000 });
+  }).toPass();
+  const before = receiver.received.length;
+  await devices(page).first().getByRole('button', { name: 'Wyślij powiadomienie testowe' }).click();
+  await expect(toast(page, 'Wysłano powiadomienie testowe na 1 urządzenie.')).toBeVisible();
+  expect(receiver.received.slice(before).map((r) => r.path)).toEqual(['/push/renew-after']);
+  expect(receiver.problems).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { handleNotificationClick, handlePush, readMessage, registerPushHandlers, targetOf, type WorkerScopeLike } from './push-handlers';
+import { handleNotificationClick, handlePush, readMessage, registerPushHandlers, renewSubscription, SUBSCRIPTION_CHANGED, targetOf, type WorkerScopeLike } from './push-handlers';
 
 const ORIGIN = 'https://portal.example.pl';
 
@@ -79,10 +79,39 @@ describe('a tap opens the right screen of the portal', () => {
   it('registers both handlers on the worker\'s scope', async () => {
     const { s, listeners } = scope();
     registerPushHandlers(s);
-    expect([...listeners.keys()].sort()).toEqual(['notificationclick', 'push']);
+    expect([...listeners.keys()].sort()).toEqual(['notificationclick', 'push', 'pushsubscriptionchange']);
     const { e, done } = event({ data: data({ title: 'T', body: 'B', url: '/app' }) });
     listeners.get('push')!(e);
     await done();
     expect(s.registration.showNotification).toHaveBeenCalledWith('T', { body: 'B', data: { url: '/app', id: undefined } });
+  });
+});
+
+describe('a subscription the push service replaced', () => {
+  const withPages = () => {
+    const pages = [{ url: `${ORIGIN}/app`, focus: vi.fn(), postMessage: vi.fn() }, { url: `${ORIGIN}/app/order`, focus: vi.fn(), postMessage: vi.fn() }];
+    const subscribe = vi.fn(async () => ({}));
+    const s = {
+      location: { origin: ORIGIN },
+      registration: { showNotification: vi.fn(), pushManager: { subscribe } },
+      clients: { matchAll: vi.fn(async () => pages), openWindow: vi.fn() },
+      addEventListener: vi.fn(),
+    } as unknown as WorkerScopeLike;
+    return { s, pages, subscribe };
+  };
+
+  it('is made again with the old one\'s key when the browser made none, and every open page is told', async () => {
+    const { s, pages, subscribe } = withPages();
+    const key = new Uint8Array([4, 1, 2]).buffer;
+    await renewSubscription(s, { oldSubscription: { options: { applicationServerKey: key } }, newSubscription: null, waitUntil: vi.fn() });
+    expect(subscribe).toHaveBeenCalledWith({ userVisibleOnly: true, applicationServerKey: key });
+    for (const page of pages) expect(page.postMessage).toHaveBeenCalledWith({ type: SUBSCRIPTION_CHANGED });
+  });
+
+  it('is not made twice when the browser already made the new one', async () => {
+    const { s, pages, subscribe } = withPages();
+    await renewSubscription(s, { oldSubscription: { options: { applicationServerKey: new Uint8Array([4]).buffer } }, newSubscription: { endpoint: 'https://push.example/new' }, waitUntil: vi.fn() });
+    expect(subscribe).not.toHaveBeenCalled();
+    expect(pages[0].postMessage).toHaveBeenCalledOnce();
   });
 });

@@ -36,16 +36,25 @@ export interface PushEventLike extends ExtendableEventLike {
 export interface NotificationClickEventLike extends ExtendableEventLike {
   notification: { close(): void; data?: unknown };
 }
+/** Firefox's event when the push service replaced a subscription (Chrome sends none). */
+export interface SubscriptionChangeEventLike extends ExtendableEventLike {
+  oldSubscription?: { options?: { applicationServerKey?: ArrayBuffer | null } } | null;
+  newSubscription?: unknown;
+}
 interface WindowClientLike {
   url: string;
   focus(): Promise<unknown>;
   navigate?(url: string): Promise<unknown>;
+  postMessage?(message: unknown): void;
 }
 export interface WorkerScopeLike {
   location: { origin: string };
-  registration: { showNotification(title: string, options?: NotificationOptions): Promise<void> };
+  registration: {
+    showNotification(title: string, options?: NotificationOptions): Promise<void>;
+    pushManager?: { subscribe(options: PushSubscriptionOptionsInit): Promise<unknown> };
+  };
   clients: { matchAll(options?: { type?: 'window'; includeUncontrolled?: boolean }): Promise<readonly WindowClientLike[]>; openWindow(url: string): Promise<unknown> };
-  addEventListener(type: 'push' | 'notificationclick', listener: (event: any) => void): void;
+  addEventListener(type: 'push' | 'notificationclick' | 'pushsubscriptionchange', listener: (event: any) => void): void;
 }
 
 export interface HandlerOptions {
@@ -123,8 +132,26 @@ export function handleNotificationClick(scope: WorkerScopeLike, event: Notificat
   event.waitUntil(openTarget(scope, targetOf(url, scope.location.origin)));
 }
 
-/** Adds both handlers to the service worker's global scope (call once, at the top level). */
+/** What the worker tells its pages when the subscription was replaced (pwa/push-renewal.ts listens). */
+export const SUBSCRIPTION_CHANGED = 'portal:push-subscription-changed';
+
+/**
+ * The push service replaced the subscription: a new one is made with the old one's key when the
+ * browser made none, and the open pages are told, so the signed-in person's page registers it with
+ * the server (the worker holds no session); a page opened later finds it changed by itself.
+ */
+export async function renewSubscription(scope: WorkerScopeLike, event: SubscriptionChangeEventLike): Promise<void> {
+  const key = event.oldSubscription?.options?.applicationServerKey;
+  if (!event.newSubscription && key && scope.registration.pushManager) {
+    await scope.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).catch(() => undefined);
+  }
+  const windows = await scope.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const page of windows) page.postMessage?.({ type: SUBSCRIPTION_CHANGED });
+}
+
+/** Adds the handlers to the service worker's global scope (call once, at the top level). */
 export function registerPushHandlers(scope: WorkerScopeLike, options: HandlerOptions = {}): void {
   scope.addEventListener('push', (event: PushEventLike) => handlePush(scope, event, options));
   scope.addEventListener('notificationclick', (event: NotificationClickEventLike) => handleNotificationClick(scope, event));
+  scope.addEventListener('pushsubscriptionchange', (event: SubscriptionChangeEventLike) => event.waitUntil(renewSubscription(scope, event)));
 }

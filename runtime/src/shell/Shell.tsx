@@ -43,6 +43,11 @@ export function Shell({ children, pagePath, help }: { children: ReactNode; pageP
     mainRef.current?.focus({ preventScroll: true });
   }, [pagePath]);
 
+  // a push subscription the browser replaced reaches the server again (pwa/push-renewal.ts)
+  useEffect(() => {
+    void import('../pwa/push-renewal').then((m) => m.startPushRenewal(), () => undefined);
+  }, []);
+
   if (!session) return null;
   const style = { '--menu-width': `${menu.width ?? DEFAULT_MENU_WIDTH}px` } as CSSProperties;
   return (

@@ -13,6 +13,7 @@ import { api, errorText } from '../../api/client';
 import { ConfirmDialog } from '../../actions/ConfirmDialog';
 import { formatDateTime } from '../../format';
 import { currentSubscription, enablePush, readEnvironment, stateOf, type DeviceState, type Environment } from '../../pwa/push-client';
+import { rememberTurnedOn } from '../../pwa/push-renewal';
 import { showToast } from '../../state/ui';
 import { Loading } from '../Loading';
 import type { ScreenProps } from '../types';
@@ -61,6 +62,8 @@ export default function PushDevices({ screen, screenId, presentation }: ScreenPr
       const result = await enablePush(async () => (await api.get<{ publicKey: string }>('/push/public-key', { quiet: true })).publicKey, env);
       if (result.outcome === 'subscribed') {
         const saved = await api.post<{ message: string }>('/push/subscriptions', result.subscription, { quiet: true });
+        // a subscription the browser later replaces is registered again for him (pwa/push-renewal.ts)
+        if (result.subscription.endpoint) rememberTurnedOn(result.subscription.endpoint);
         showToast('success', saved.message);
       } else if (result.outcome === 'dismissed') {
         setError(tx('devices.states.dismissed'));
