@@ -35,6 +35,8 @@ export interface Kept {
   /** a change `reset` cannot undo was made: close after this journey */
   tainted: boolean;
   closed: boolean;
+  /** the last journey's tabs, open until the next journey's page replaces them: not this journey's */
+  stale: WeakSet<Page>;
 }
 
 /** What a journey can do to its context that `reset` cannot take back. */
@@ -51,6 +53,7 @@ export class KeptContexts {
     const key = JSON.stringify(options);
     const kept = this.#kept;
     if (kept && !kept.closed && kept.key === key && !options.storageState) {
+      kept.stale = new WeakSet(kept.context.pages());
       await reset(kept);
       return kept;
     }
@@ -58,7 +61,7 @@ export class KeptContexts {
     if (kept && !kept.closed) await kept.context.close().catch(() => undefined);
     // newContext() without options: Playwright gives it the journey's options (and starts its trace)
     const context = await browser.newContext();
-    const fresh: Kept = { key, context, options, origins: new Set(), tainted: false, closed: false };
+    const fresh: Kept = { key, context, options, origins: new Set(), tainted: false, closed: false, stale: new WeakSet() };
     context.on('close', () => { fresh.closed = true; });
     context.on('request', (request) => {
       const url = request.url();
@@ -82,7 +85,8 @@ export class KeptContexts {
 
   /** After the journey: kept for the next one, unless it cannot be made clean again. */
   async release(kept: Kept, testInfo: TestInfo): Promise<void> {
-    const failed = testInfo.status !== testInfo.expectedStatus || testInfo.status !== 'passed';
+    // a failed journey (also one expected to fail) may have left anything behind
+    const failed = testInfo.status !== 'passed';
     const keep = !process.env.E2E_FRESH_CONTEXTS && !kept.tainted && !failed && !kept.options.storageState;
     if (kept.closed || keep) return;
     const reason = testInfo.status === 'timedOut' ? `Test timeout of ${testInfo.timeout}ms exceeded.` : 'Test ended.';

@@ -74,7 +74,9 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: 
         page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
       };
       const watchContext = (ctx: BrowserContext) => {
-        ctx.pages().forEach(watchPage);
+        // a kept context still shows the last journey's tabs until this one's page replaces them
+        const stale = keptOf.get(ctx)?.stale;
+        ctx.pages().filter((page) => !stale?.has(page)).forEach(watchPage);
         ctx.on('page', watchPage);
       };
       watchContext(context);
