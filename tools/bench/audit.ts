@@ -16,18 +16,14 @@
  * small seed of its own (schema bench_audit, 2,000 vehicles, 20,000 orders):
  *   node --import tsx tools/bench/audit.ts [--entries 1000000] [--repetitions 40]
  */
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
-import { buildApp } from '../../server/app.ts';
-import { DEFAULT_POOL_LIMITS, openDatabase } from '../../server/db/connect.ts';
 import type { DB } from '../../server/db/types.generated.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
-import { prepareData } from './data.ts';
-import { apiClient, type Api } from './http.ts';
+import type { Api } from './http.ts';
+import { runStandalone } from './standalone.ts';
 import { latency, timed } from './stats.ts';
 
 export const AUDIT_ENTRIES = 10_000_000;
@@ -158,30 +154,6 @@ export async function auditFigures(o: { api: Api; db: Kysely<DB>; admin: string;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const { values } = parseArgs({ options: { entries: { type: 'string' }, repetitions: { type: 'string' }, schema: { type: 'string' } } });
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = values.schema ?? 'bench_audit';
-  const log = (m: string) => console.log(m);
-  log(`load average at the start ${os.loadavg().map(f1).join(' / ')}`);
-  await prepareData(databaseUrl, schema, { cars: 2_000, orders: 20_000 }, log);
-  const database = await openDatabase({ databaseUrl, schema, limits: DEFAULT_POOL_LIMITS });
-  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
-  // the bench signs the demo administrator in with his password alone, as a development server does (SECOND_FACTOR_OPTIONAL)
-  const app = await buildApp({ db: database.db, root, version, logger: false, secondFactor: { enforce: false } });
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('the server did not report its port');
-    const api = apiClient(`http://127.0.0.1:${address.port}`, app.config.bundle.app.name);
-    const signIn = (a: { login: string; password: string }) => api.signIn({ username: a.login, password: a.password, role: 'MANAGER' });
-    const admin = await signIn(DEMO_ACCOUNTS.admin);
-    const manager = await signIn(DEMO_ACCOUNTS.manager);
-    await api.post('/terms/accept-current', {}, manager);
-    const lines = await auditFigures({ api, db: database.db, admin, manager, entries: Number(values.entries ?? AUDIT_ENTRIES), repetitions: Number(values.repetitions ?? 40), log });
-    log(`load average at the end ${os.loadavg().map(f1).join(' / ')}`);
-    log(lines.join('\n'));
-  } finally {
-    await app.close();
-    await database.close();
-  }
+  await runStandalone(values.schema ?? 'bench_audit', { cars: 2_000, orders: 20_000 }, (signed) =>
+    auditFigures({ ...signed, entries: Number(values.entries ?? AUDIT_ENTRIES), repetitions: Number(values.repetitions ?? 40) }));
 }

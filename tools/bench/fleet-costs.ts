@@ -15,18 +15,14 @@
  * seed of its own (schema bench_costs, 100,000 vehicles, 100,000 orders):
  *   node --import tsx tools/bench/fleet-costs.ts [--transactions 10000000] [--lines 5000000] [--repetitions 20]
  */
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
-import { buildApp } from '../../server/app.ts';
-import { DEFAULT_POOL_LIMITS, openDatabase } from '../../server/db/connect.ts';
 import type { DB } from '../../server/db/types.generated.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
-import { prepareData } from './data.ts';
-import { apiClient, type Api } from './http.ts';
+import type { Api } from './http.ts';
+import { runStandalone } from './standalone.ts';
 import { latency, timed } from './stats.ts';
 
 export const FUEL_TRANSACTIONS = 10_000_000;
@@ -145,33 +141,7 @@ export async function fleetCostFigures(o: {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const { values } = parseArgs({ options: { transactions: { type: 'string' }, lines: { type: 'string' }, repetitions: { type: 'string' }, schema: { type: 'string' } } });
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = values.schema ?? 'bench_costs';
-  const log = (m: string) => console.log(m);
-  log(`load average at the start ${os.loadavg().map(f1).join(' / ')}`);
-  await prepareData(databaseUrl, schema, { cars: 100_000, orders: 100_000 }, log);
-  const database = await openDatabase({ databaseUrl, schema, limits: DEFAULT_POOL_LIMITS });
-  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
-  // the bench signs the demo administrator in with his password alone, as a development server does (SECOND_FACTOR_OPTIONAL)
-  const app = await buildApp({ db: database.db, root, version, logger: false, secondFactor: { enforce: false } });
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('the server did not report its port');
-    const api = apiClient(`http://127.0.0.1:${address.port}`, app.config.bundle.app.name);
-    const signIn = (a: { login: string; password: string }) => api.signIn({ username: a.login, password: a.password, role: 'MANAGER' });
-    const admin = await signIn(DEMO_ACCOUNTS.admin);
-    const manager = await signIn(DEMO_ACCOUNTS.manager);
-    await api.post('/terms/accept-current', {}, manager);
-    const lines = await fleetCostFigures({
-      api, db: database.db, admin, manager, log,
-      transactions: Number(values.transactions ?? FUEL_TRANSACTIONS), lines: Number(values.lines ?? INVOICE_LINES), repetitions: Number(values.repetitions ?? 20),
-    });
-    log(`load average at the end ${os.loadavg().map(f1).join(' / ')}`);
-    log(lines.join('\n'));
-  } finally {
-    await app.close();
-    await database.close();
-  }
+  await runStandalone(values.schema ?? 'bench_costs', { cars: 100_000, orders: 100_000 }, (signed) => fleetCostFigures({
+    ...signed, transactions: Number(values.transactions ?? FUEL_TRANSACTIONS), lines: Number(values.lines ?? INVOICE_LINES), repetitions: Number(values.repetitions ?? 20),
+  }));
 }
