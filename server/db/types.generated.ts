@@ -4,6 +4,14 @@
  */
 import type { ColumnType } from "kysely";
 
+export type ArrayType<T> = ArrayTypeImpl<T> extends (infer U)[]
+  ? U[]
+  : ArrayTypeImpl<T>;
+
+export type ArrayTypeImpl<T> = T extends ColumnType<infer S, infer I, infer U>
+  ? ColumnType<S[], I[], U[]>
+  : T[];
+
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
@@ -764,6 +772,17 @@ export interface ReportSubscription {
   params: Generated<Json>;
   report: string;
   userId: number;
+}
+
+export interface RunningTotal {
+  firstMonth: number;
+  gross: ArrayType<number>;
+  key: string;
+  km: ArrayType<number>;
+  litres: ArrayType<number>;
+  net: ArrayType<number>;
+  pojazdId: number;
+  source: string;
 }
 
 export interface ServiceOrder {
@@ -1659,6 +1678,7 @@ export interface DB {
   reminder_rule: ReminderRule;
   report_send: ReportSend;
   report_subscription: ReportSubscription;
+  running_total: RunningTotal;
   service_order: ServiceOrder;
   service_plan: ServicePlan;
   service_station: ServiceStation;

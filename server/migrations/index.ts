@@ -46,6 +46,7 @@ import { migration049 } from './049_report_subscriptions.ts';
 import { migration050 } from './050_inspections.ts';
 import { migration051 } from './051_push_subscriptions.ts';
 import { migration052 } from './052_audit_who_count.ts';
+import { migration053 } from './053_running_totals.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '050_inspections': migration050,
   '051_push_subscriptions': migration051,
   '052_audit_who_count': migration052,
+  '053_running_totals': migration053,
 };

@@ -5,11 +5,19 @@
  * per vehicle and month the kilometres of the odometer readings interpolated at the period's ends —
  * joined to the vehicles within the caller's row scope (the car resource's, ACCESS.md), grouped by
  * the chosen dimensions. Totals are the sums of the rows as shown (rounded), so a total always
- * equals the rows behind it; a ratio's total is the ratio of the totals.
+ * equals the rows behind it; a ratio's total is the ratio of the totals. A row appears when
+ * something was counted for it (a vehicle with no cost, fuel or kilometre in the period does not).
+ *
+ * The whole months of a period are read from the running totals kept per vehicle (migration 053,
+ * docs/decisions.md "Reports read running totals"): two array elements a vehicle and key instead
+ * of every row of the period. The days before the first whole month and after the last are read
+ * from the rows themselves, as is everything when `runningTotals` is false (the reference the
+ * running totals are tested against, server/reports/engine.test.ts).
  */
 import { sql, type Kysely, type RawBuilder, type Expression } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { Dimension, Measure, ReportDecl, ReportingDecl } from '../config/report-declaration.ts';
+import { RUNNING } from '../migrations/053_running_totals.ts';
 
 export interface RunParams {
   from: string;
@@ -63,55 +71,135 @@ function odometerValue(at: string, alias: string): string {
     else ${alias}p."licznik" + (${alias}n."licznik" - ${alias}p."licznik") * extract(epoch from (${at} - ${alias}p."data")) / extract(epoch from (${alias}n."data" - ${alias}p."data")) end)`;
 }
 
+/** A month number (year × 12 + month − 1, as migration 053 keeps them) and its first day. */
+const monthOf = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
+const firstDay = (n: number) => `${Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}-01`;
+const dayAfter = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const ts = (iso: string) => `(${lit(iso)}::date)::timestamptz`;
+
+/**
+ * The period cut where the running totals can answer it: the whole months inside it (`first` to
+ * `last`, month numbers; none when `first` > `last`) and the days before and after them, read from
+ * the rows themselves (`head`, `tail`: a day range, `to` exclusive).
+ */
+export function periodParts(from: string, to: string): { first: number; last: number; head: { from: string; to: string } | null; tail: { from: string; to: string } | null } {
+  const end = dayAfter(to);
+  const first = monthOf(from) + (from.endsWith('-01') ? 0 : 1);
+  const last = monthOf(end) - 1;
+  if (first > last) return { first, last, head: { from, to: end }, tail: null };
+  return {
+    first, last,
+    head: from.endsWith('-01') ? null : { from, to: firstDay(first) },
+    tail: end.endsWith('-01') ? null : { from: firstDay(last + 1), to: end },
+  };
+}
+
 export async function runReport(
   db: Kysely<DB>, report: ReportDecl, reporting: ReportingDecl, params: RunParams,
   scopedVehicles: Expression<unknown>, t: (key: string) => string,
+  /** false: every month from the rows themselves (the reference the running totals are tested against) */
+  { runningTotals = true }: { runningTotals?: boolean } = {},
 ): Promise<ReportResult> {
   const { from, to, groupBy, filters } = params;
-  const fromTs = `(${lit(from)}::date)::timestamptz`;
-  const toTs = `((${lit(to)}::date + 1))::timestamptz`;
   const fuel = fuelOf(reporting, 't."produkt"');
   const bySource = (source: 'invoice' | 'fuel') => reporting.categories.filter((c) => c.source === source).map((c) => lit(c.id));
   const invoiceCats = bySource('invoice');
   const fuelCats = new Set(reporting.categories.filter((c) => c.source === 'fuel').map((c) => c.id));
   const withCategory = groupBy.includes('category') || (filters.category?.length ?? 0) > 0;
+  const used = (d: Dimension) => groupBy.includes(d) || (filters[d]?.length ?? 0) > 0;
+  const needsKm = report.measures.some((m) => m === 'km' || m === 'costPerKm' || m === 'l100') && !withCategory;
+  const invoices = report.source === 'costs' && invoiceCats.length > 0;
+  // which transactions count: a costs report takes the fuel category's and the other products' as
+  // schemas/reporting/reporting.json gives them to the fuel source; a fuel report only fuel
+  const txWhere = (fuelExpr: string) => (report.source === 'costs'
+    ? [fuelCats.has(reporting.fuelCategory) ? `${fuelExpr} is not null` : null, fuelCats.has(reporting.otherProductsCategory) ? `${fuelExpr} is null` : null].filter(Boolean)
+    : [`${fuelExpr} is not null`]) as string[];
+  const txCategory = (fuelExpr: string) => `(case when ${fuelExpr} is not null then ${lit(reporting.fuelCategory)} else ${lit(reporting.otherProductsCategory)} end)`;
+  // every part's measures in whole numbers — grosze, hundredths of a litre, milligrams of CO2,
+  // metres — summed as bigint (cheaper than numeric over a large client's rows) and put back in
+  // złote, litres, kilograms and kilometres for the answer
   const parts: string[] = [];
-  if (report.source === 'costs' && invoiceCats.length) {
-    parts.push(`select l."pojazdId", date_trunc('month', l."okres")::date as "month", l."kategoria" as "category", v."rodzajPaliwa" as "fuelType",
-      l."netto" as "net", l."brutto" as "gross", 0::numeric as "litres", 0::numeric as "co2", 0::numeric as "km"
-      from invoice_line l join scoped s on s."pojazdId" = l."pojazdId" join car v on v."pojazdId" = l."pojazdId"
-      where l."okres" >= date_trunc('month', ${lit(from)}::date) and l."okres" <= ${lit(to)}::date and l."kategoria" in (${invoiceCats.join(', ')})`);
-  }
-  const txCategory = `(case when ${fuel} is not null then ${lit(reporting.fuelCategory)} else ${lit(reporting.otherProductsCategory)} end)`;
-  const txWhere = report.source === 'costs'
-    ? [fuelCats.has(reporting.fuelCategory) ? `${fuel} is not null` : null, fuelCats.has(reporting.otherProductsCategory) ? `${fuel} is null` : null].filter(Boolean)
-    : [`${fuel} is not null`];
-  if (txWhere.length) {
-    parts.push(`select t."pojazdId", date_trunc('month', t."data")::date as "month", ${txCategory} as "category", coalesce(${fuel}, v."rodzajPaliwa") as "fuelType",
-      t."netto" as "net", t."brutto" as "gross", case when ${fuel} is not null then coalesce(t."litry", 0) else 0 end as "litres",
-      case when ${fuel} is not null then coalesce(t."litry", 0) * ${factorOf(reporting, fuel)} else 0 end as "co2", 0::numeric as "km"
-      from fuel_transaction t join scoped s on s."pojazdId" = t."pojazdId" join car v on v."pojazdId" = t."pojazdId"
-      where t."data" >= ${fromTs} and t."data" < ${toTs} and (${txWhere.join(' or ')})`);
-  }
-  const needsKm = report.measures.some((m) => m === 'km' || m === 'costPerKm' || m === 'l100');
-  if (needsKm && !withCategory) {
-    // each vehicle's kilometres per month-slice of the period: the odometer is read once at each end
-    // (the period's start, each first of a month inside it, the day after its end) and a slice's
-    // kilometres are the next end's reading less its own; two index lookups an end, where reading
-    // both ends of every slice took four a month (issue 46's bench: 33,333 vehicles × 12 months)
-    const ends = `(select ${fromTs} as "at"
-        union all select g::timestamptz from generate_series(date_trunc('month', ${lit(from)}::date) + interval '1 month', ${lit(to)}::date, interval '1 month') g
-        union all select ${toTs}) e`;
-    parts.push(`select k."pojazdId", k."month", null::text as "category", k."fuelType",
-      0::numeric, 0::numeric, 0::numeric, 0::numeric, greatest(k."next" - k."odo", 0)::numeric as "km"
-      from (select v."pojazdId", v."rodzajPaliwa" as "fuelType", date_trunc('month', e."at")::date as "month", ${odometerValue('e."at"', 'e')} as "odo",
-          lead(${odometerValue('e."at"', 'e')}) over (partition by v."pojazdId" order by e."at") as "next",
-          lead(e."at") over (partition by v."pojazdId" order by e."at") as "nextAt"
-        from scoped s join car v on v."pojazdId" = s."pojazdId" cross join ${ends}
-        ${odometer('v."pojazdId"', 'e."at"', 'e')}
-        where exists (select 1 from mileage_reading r where r."pojazdId" = v."pojazdId")) k
-      where k."nextAt" is not null`);
-  }
+
+  /** The rows themselves of the days [lo, hi): invoice lines by their month, fuel transactions by their moment. */
+  const rawParts = (lo: string, hi: string) => {
+    if (invoices) {
+      parts.push(`select l."pojazdId", date_trunc('month', l."okres")::date as "month", l."kategoria" as "category", v."rodzajPaliwa" as "fuelType",
+        round(l."netto" * 100)::bigint as "net", round(l."brutto" * 100)::bigint as "gross", 0::bigint as "litres", 0::bigint as "co2", 0::bigint as "km"
+        from invoice_line l join scoped s on s."pojazdId" = l."pojazdId" join car v on v."pojazdId" = l."pojazdId"
+        where l."okres" >= date_trunc('month', ${lit(lo)}::date) and l."okres" < ${lit(hi)}::date and l."kategoria" in (${invoiceCats.join(', ')})`);
+    }
+    const where = txWhere(fuel);
+    if (where.length) {
+      parts.push(`select t."pojazdId", date_trunc('month', t."data")::date as "month", ${txCategory(fuel)} as "category", coalesce(${fuel}, v."rodzajPaliwa") as "fuelType",
+        round(t."netto" * 100)::bigint as "net", round(t."brutto" * 100)::bigint as "gross", case when ${fuel} is not null then round(coalesce(t."litry", 0) * 100)::bigint else 0 end as "litres",
+        case when ${fuel} is not null then round(coalesce(t."litry", 0) * ${factorOf(reporting, fuel)} * 1000000)::bigint else 0 end as "co2", 0::bigint as "km"
+        from fuel_transaction t join scoped s on s."pojazdId" = t."pojazdId" join car v on v."pojazdId" = t."pojazdId"
+        where t."data" >= ${ts(lo)} and t."data" < ${ts(hi)} and (${where.join(' or ')})`);
+    }
+    if (needsKm) {
+      // each vehicle's kilometres per month-slice of [lo, hi): the odometer is read once at each end
+      // (lo, each first of a month inside, hi) and a slice's kilometres are the next end's reading
+      // less its own
+      const ends = `(select ${ts(lo)} as "at"
+          union all select g::timestamptz from generate_series(date_trunc('month', ${lit(lo)}::date) + interval '1 month', ${lit(hi)}::date - 1, interval '1 month') g
+          union all select ${ts(hi)}) e`;
+      parts.push(`select k."pojazdId", k."month", null::text as "category", k."fuelType",
+        0::bigint, 0::bigint, 0::bigint, 0::bigint, round(greatest(k."next" - k."odo", 0) * 1000)::bigint as "km"
+        from (select v."pojazdId", v."rodzajPaliwa" as "fuelType", date_trunc('month', e."at")::date as "month", ${odometerValue('e."at"', 'e')} as "odo",
+            lead(${odometerValue('e."at"', 'e')}) over (partition by v."pojazdId" order by e."at") as "next",
+            lead(e."at") over (partition by v."pojazdId" order by e."at") as "nextAt"
+          from scoped s join car v on v."pojazdId" = s."pojazdId" cross join ${ends}
+          ${odometer('v."pojazdId"', 'e."at"', 'e')}
+          where exists (select 1 from vehicle_mileage r where r."pojazdId" = v."pojazdId")) k
+        where k."nextAt" is not null`);
+    }
+  };
+
+  /**
+   * The whole months [first, last] from the running totals (migration 053), in one pass over the
+   * caller's vehicles' rows: a row a vehicle and key — the total at the last month less the total
+   * before the first — or, when the report is by month, a row a month the totals span (the total at
+   * the month less the one before), left out where nothing changed.
+   */
+  const keptPart = (first: number, last: number) => {
+    const byMonth = used('month');
+    // a measure's difference of running totals; an array a row does not keep is empty, and its difference zero
+    const diff = (arr: string) => {
+      const atMonth = (m: string) => RUNNING.at(`r."${arr}"`, 'r."firstMonth"', m);
+      return `(${byMonth ? `${atMonth('mm.m')} - ${atMonth('mm.m - 1')}` : `${atMonth(String(last))} - ${atMonth(String(first - 1))}`})`;
+    };
+    // each vehicle's rows read by its key (a nested loop from the caller's vehicles: hashing every
+    // client's rows costs more), the product's fuel worked out once a row
+    const keyFuel = 'r."fuel"';
+    const fuelWhere = txWhere(keyFuel);
+    const sources = [
+      invoices ? `(r."source" = 'invoice' and r."key" in (${invoiceCats.join(', ')}))` : null,
+      fuelWhere.length ? `(r."source" = 'fuel' and (${fuelWhere.join(' or ')}))` : null,
+      needsKm ? `r."source" = 'km'` : null,
+    ].filter(Boolean);
+    if (!sources.length) return;
+    const counted = `case when r."source" = 'fuel' and ${keyFuel} is not null then ${diff('litres')} else 0 end`;
+    // by month, the months as a list (not generate_series): the planner then knows how many a row there are, and hashes the sums
+    const list = Array.from({ length: last - first + 1 }, (_, i) => `(${first + i})`).join(', ');
+    const months = byMonth ? `join (values ${list}) mm(m) on mm.m >= r."firstMonth" and mm.m < r."firstMonth" + greatest(cardinality(r."net"), cardinality(r."km"))` : '';
+    parts.push(`select r."pojazdId", ${byMonth ? 'make_date(mm.m / 12, mm.m % 12 + 1, 1)' : 'null::date'} as "month",
+        case r."source" when 'invoice' then r."key" when 'fuel' then ${txCategory(keyFuel)} end as "category",
+        ${used('fuelType') ? `case when r."source" = 'fuel' then coalesce(${keyFuel}, v."rodzajPaliwa") else v."rodzajPaliwa" end` : 'null::text'} as "fuelType",
+        ${diff('net')} as "net", ${diff('gross')} as "gross", ${counted} as "litres", round(${counted} * ${factorOf(reporting, keyFuel)} * 10000)::bigint as "co2", ${diff('km')} as "km"
+      from scoped s cross join lateral (select r0.*, case when r0."source" = 'fuel' then ${fuelOf(reporting, 'r0."key"')} end as "fuel"
+          from running_total r0 where r0."pojazdId" = s."pojazdId" offset 0) r
+        ${used('fuelType') ? 'join car v on v."pojazdId" = r."pojazdId"' : ''} ${months}
+      where (${sources.join(' or ')})${byMonth ? ` and (${diff('net')} <> 0 or ${diff('gross')} <> 0 or ${diff('litres')} <> 0 or ${diff('km')} <> 0)` : ''}`);
+  };
+
+  const period = runningTotals ? periodParts(from, to) : { first: 1, last: 0, head: { from, to: dayAfter(to) }, tail: null };
+  if (period.head) rawParts(period.head.from, period.head.to);
+  if (period.first <= period.last) keptPart(period.first, period.last);
+  if (period.tail) rawParts(period.tail.from, period.tail.to);
+  // the sums per vehicle (and month, category, fuel type where the report needs them) before the
+  // vehicles' dimensions are joined: the joins and labels then work on one row a vehicle, not on
+  // every source row
+  const inner = (['month', 'category', 'fuelType'] as Dimension[]).filter(used);
   const where: string[] = [];
   const values: unknown[] = [];
   for (const [dim, list] of Object.entries(filters) as [Dimension, (string | number)[]][]) {
@@ -126,24 +214,34 @@ export async function runReport(
     ...groupBy.filter((d) => DIM_LABEL[d]).map((d) => `${DIM_LABEL[d]} as "l_${d}"`),
     `sum(x."net") as "net"`, `sum(x."gross") as "gross"`, `sum(x."km") as "km"`, `sum(x."litres") as "litres"`, `sum(x."co2") as "co2"`,
     `max(c."rodzajPaliwa") as "vehicleFuel"`,
-    ...pivotCats.map((c, i) => `sum(x."${pivotMeasure}") filter (where x."category" = ${lit(c.id)}) as "p${i}"`),
+    ...pivotCats.map((_, i) => `sum(x."p${i}") as "p${i}"`),
   ];
+  // a pivot's columns are summed per vehicle already, so that the category is not a key of the inner sums
+  const innerPivot = pivotCats.map((c, i) => `, sum(x."${pivotMeasure}") filter (where x."category" = ${lit(c.id)}) as "p${i}"`).join('');
   // the caller's vehicles first, joined in each part: a manager's report reads his client's rows
   // by their vehicle (the parts' indexes lead with it), not every client's rows of the period
   // before a filter on the sums (docs/benchmarks.md, issue 46)
   const text = `with scoped as materialized (select v."pojazdId" from car v where v."pojazdId" in (__SCOPE__))
     select ${select.join(', ')}
-    from (${parts.join('\n union all \n')}) x
+    from (select x."pojazdId", ${inner.map((d) => `x."${d}", `).join('')}sum(x."net") as "net", sum(x."gross") as "gross", sum(x."km") as "km", sum(x."litres") as "litres", sum(x."co2") as "co2"${innerPivot}
+      from (${parts.join('\n union all \n')}
+        offset 0) x -- (each row's category and differences worked out once, not again in each sum that reads them)
+      group by x."pojazdId"${inner.map((d) => `, x."${d}"`).join('')}) x
     join car c on c."pojazdId" = x."pojazdId"
     left join client cl on cl."klient" = c."klientSymbol"
     left join employee e on e."pracId" = c."pracId"
     left join unit u on u."jednId" = e."jednId"
     where true ${where.map((w) => `and ${w}`).join(' ')}
     group by ${groupBy.map((d) => DIM_KEY[d]).join(', ')}
+    having sum(x."net") <> 0 or sum(x."gross") <> 0 or sum(x."km") <> 0 or sum(x."litres") <> 0
     order by ${groupBy.map((d) => `${DIM_KEY[d]} nulls last`).join(', ')}`;
   // the scope subquery is kysely's (access/row-scope.ts); the rest is this module's text, its filter values as parameters
   const [head, tail] = text.split('__SCOPE__');
-  const rows = (await executeWithValues(db, head, tail, scopedVehicles, values)).rows as Record<string, unknown>[];
+  const rows = (await db.transaction().execute(async (trx) => {
+    // a report sums some hundred thousand rows a large client: in memory, not in temporary files (the default 4 MB spills)
+    await sql`set local work_mem = '64MB'`.execute(trx);
+    return executeWithValues(trx, head, tail, scopedVehicles, values);
+  })).rows as Record<string, unknown>[];
 
   const round = (v: unknown, digits = 2) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
   const label = (d: Dimension, key: unknown, row: Record<string, unknown>): string | number | null => {
@@ -167,8 +265,8 @@ export async function runReport(
       keys[d] = (row[`k_${d}`] as string | number | null) ?? null;
       vals[d] = label(d, row[`k_${d}`], row);
     }
-    pivotCats.forEach((c, i) => { vals[`category:${c.id}`] = round(row[`p${i}`]) ?? 0; });
-    const base = { costNet: round(row.net) ?? 0, costGross: round(row.gross) ?? 0, km: round(row.km, 0) ?? 0, litres: round(row.litres) ?? 0, co2: round(row.co2) ?? 0 };
+    pivotCats.forEach((c, i) => { vals[`category:${c.id}`] = row[`p${i}`] == null ? 0 : round(Number(row[`p${i}`]) / 100) ?? 0; });
+    const base = { costNet: round(Number(row.net) / 100) ?? 0, costGross: round(Number(row.gross) / 100) ?? 0, km: round(Number(row.km) / 1000, 0) ?? 0, litres: round(Number(row.litres) / 100) ?? 0, co2: round(Number(row.co2) / 1_000_000) ?? 0 };
     const ratios = ratiosOf(base);
     for (const m of shown) vals[m] = m in base ? base[m as keyof typeof base] : ratios[m as keyof typeof ratios];
     if (ranged) {

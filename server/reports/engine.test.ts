@@ -1,0 +1,79 @@
+/**
+ * A report read from the running totals (migration 053) answers exactly what the rows themselves
+ * answer, for every declared costs and fuel report, every grouping the screen offers, with and
+ * without filters, over periods of whole months, of days cutting into months at either end, and
+ * within one month; and the period is cut where it should be.
+ */
+import { resolve } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '../config/load-bundle.ts';
+import type { Dimension } from '../config/report-declaration.ts';
+import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
+import { periodParts, runReport, type ReportResult, type RunParams } from './engine.ts';
+
+const bundle = loadBundle({ root: resolve(import.meta.dirname, '../..') });
+
+describe('periodParts', () => {
+  it('reads whole months from the running totals and the days around them from the rows', () => {
+    const m = (y: number, month: number) => y * 12 + month - 1;
+    expect(periodParts('2026-01-01', '2026-12-31')).toEqual({ first: m(2026, 1), last: m(2026, 12), head: null, tail: null });
+    expect(periodParts('2025-12-15', '2026-02-10')).toEqual({ first: m(2026, 1), last: m(2026, 1), head: { from: '2025-12-15', to: '2026-01-01' }, tail: { from: '2026-02-01', to: '2026-02-11' } });
+    expect(periodParts('2026-02-03', '2026-02-27')).toEqual({ first: m(2026, 3), last: m(2026, 1), head: { from: '2026-02-03', to: '2026-02-28' }, tail: null });
+    expect(periodParts('2026-02-01', '2026-02-28')).toEqual({ first: m(2026, 2), last: m(2026, 2), head: null, tail: null });
+    expect(periodParts('2024-02-01', '2024-02-28')).toEqual({ first: m(2024, 2), last: m(2024, 1), head: { from: '2024-02-01', to: '2024-02-29' }, tail: null });
+  });
+});
+
+describe('a report from the running totals', () => {
+  let t: TestDatabase;
+  let today: string;
+  const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    t = await openTestDatabase({ seed: true });
+    const seed = await t.db.selectFrom('app_setting').select('value').where('key', '=', 'seed').executeTakeFirstOrThrow();
+    today = (typeof seed.value === 'string' ? JSON.parse(seed.value) : seed.value).today;
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  const every = sql`(select "pojazdId" from car)`;
+  const run = (id: string, params: RunParams, runningTotals: boolean) =>
+    runReport(t.db, bundle.reports[id]!, bundle.reporting!, params, every, (k) => k, { runningTotals });
+  /** Kilometres are kept in metres: a row's rounded kilometres may differ by one where the rows' own sum sits on a half. */
+  const near = (r: ReportResult) => ({
+    columns: r.columns,
+    rows: r.rows.map((row) => ({ keys: row.keys, values: Object.fromEntries(Object.entries(row.values).map(([k, v]) => [k, typeof v === 'number' && ['km', 'costPerKm', 'l100'].includes(k) ? expect.closeTo(v, -0.5) : v])) })),
+    totals: Object.fromEntries(Object.entries(r.totals).map(([k, v]) => [k, typeof v === 'number' && ['km', 'costPerKm', 'l100'].includes(k) ? expect.closeTo(v, -1) : v])),
+  });
+
+  it('answers as the rows do, for every report, grouping and period', async () => {
+    const periods = [
+      { from: day(-400), to: day(0) }, // days at both ends
+      { from: `${day(-365).slice(0, 7)}-01`, to: `${day(-31).slice(0, 7)}-01` }, // from a first to a first: the tail is one day
+      { from: `${day(-200).slice(0, 7)}-01`, to: day(-1 - Number(day(0).slice(8, 10))) }, // whole months only
+      { from: day(-40), to: day(-35) }, // within a month or across one end
+    ];
+    let compared = 0;
+    for (const id of ['vehicle-cost', 'cost-centre', 'fuel-consumption', 'co2-emissions']) {
+      const report = bundle.reports[id]!;
+      const groupings: Dimension[][] = [report.defaults.groupBy as Dimension[], ...report.dimensions.map((d) => [d as Dimension]), ['month', 'vehicle']];
+      for (const period of periods) {
+        for (const groupBy of groupings) {
+          const params = { ...period, groupBy, filters: {} };
+          const kept = await run(id, params, true);
+          const rows = await run(id, params, false);
+          expect(kept, `${id} ${JSON.stringify(params)}`).toEqual(near(rows));
+          if (kept.rows.length) compared++;
+        }
+      }
+      // a filter on a dimension of the car and one of the sums' own
+      const firstVehicle = (await run(id, { ...periods[0]!, groupBy: ['vehicle'], filters: {} }, false)).rows[0]?.keys.vehicle;
+      for (const filters of [{ vehicle: [firstVehicle!] }, ...(report.filters?.includes('fuelType') ? [{ fuelType: ['ON'] }] : []), ...(report.filters?.includes('category') ? [{ category: ['leasing', 'paliwo'] }] : [])]) {
+        const params = { ...periods[0]!, groupBy: report.defaults.groupBy as Dimension[], filters };
+        expect(await run(id, params, true), `${id} ${JSON.stringify(filters)}`).toEqual(near(await run(id, params, false)));
+      }
+    }
+    expect(compared).toBeGreaterThan(40); // the seed's costs, fuel and readings are in these periods
+  }, 120_000);
+});
