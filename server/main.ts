@@ -18,6 +18,7 @@ import { loadVariants } from './config/variants.ts';
 import { timeZoneOf } from './config/locale.ts';
 import { DEFAULT_POOL_LIMITS, openDatabase, withoutStatementTimeout, type DatabaseHandle, type PoolLimits } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { keepRunningTotalsInZone } from './reports/running-totals.ts';
 import { oneProcessAtATime } from './db/one-at-a-time.ts';
 import { superviseWorkers, workerCount, WorkersSettingError } from './cluster.ts';
 import { answerPrimary, askPrimary, machineMetrics } from './metrics/cluster.ts';
@@ -244,6 +245,7 @@ function open(bundle: Bundle, databaseUrl: string | undefined): Promise<Database
 async function prepare(database: DatabaseHandle): Promise<void> {
   await withoutStatementTimeout(database, (db) => oneProcessAtATime(db, 'migrate-and-seed', async () => {
     await migrateToLatest(db);
+    await keepRunningTotalsInZone(db, (message) => console.warn(message));
     await seedDatabase(db, { root: configRoot });
   }));
 }
