@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonBlob } from './offline-memory';
+import { jsonText } from './offline-memory';
 
 /** Moments of a given length: how many the writing asked for is counted. */
 function moments(ms: number) {
@@ -12,7 +12,7 @@ function moments(ms: number) {
   return { moment, count: () => count };
 }
 
-describe('jsonBlob: an answer written as JSON in pieces while the page is idle', () => {
+describe('jsonText: an answer written as JSON in pieces while the page is idle', () => {
   const answer = {
     version: '1.0',
     screens: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`screen-${i}`, { type: 'table', columns: [{ field: 'a', label: `x"${i}\\` }], when: null, nested: { deep: { deeper: [1, 2, { z: 'ą' }] } } }])),
@@ -23,21 +23,18 @@ describe('jsonBlob: an answer written as JSON in pieces while the page is idle',
   };
 
   it('joins to the text JSON.stringify writes', async () => {
-    const blob = await jsonBlob(answer, moments(50).moment);
-    expect(await blob.text()).toBe(JSON.stringify(answer));
-    expect(blob.type).toBe('application/json');
+    expect(await jsonText(answer, moments(50).moment)).toBe(JSON.stringify(answer));
   });
 
   it('writes plain values and arrays as JSON does', async () => {
     for (const value of [null, 0, 'text', true, [], [[1], [2, [3, [4]]]], { a: { b: { c: { d: 1 } } } }]) {
-      expect(await (await jsonBlob(value, moments(50).moment)).text()).toBe(JSON.stringify(value));
+      expect(await jsonText(value, moments(50).moment)).toBe(JSON.stringify(value));
     }
   });
 
   it('waits for another idle moment when the one it had is used up', async () => {
     const { moment, count } = moments(0);
-    const blob = await jsonBlob(answer, moment);
-    expect(await blob.text()).toBe(JSON.stringify(answer));
+    expect(await jsonText(answer, moment)).toBe(JSON.stringify(answer));
     expect(count()).toBeGreaterThan(50);
   });
 });

@@ -49,36 +49,37 @@ export const userKey = (): string | null => {
 
 const storage: OfflineStorage = indexedDbStorage;
 
-/** A moment the page has nothing better to do: its deadline (Safari has no requestIdleCallback: a short slice after a pause). */
+/** The longest piece of work done in one idle moment: a slow phone's processor makes it four times longer, still under the 50 ms of a long task. */
+const SLICE_MS = 8;
+
+/**
+ * A moment the page has nothing better to do, as a function giving the milliseconds left of it: at most
+ * SLICE_MS (an idle period may be 50 ms long), and a slice after a pause where there is no requestIdleCallback (Safari).
+ */
 const idleMoment = (): Promise<() => number> =>
   new Promise((resolve) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback((deadline) => resolve(() => deadline.timeRemaining()), { timeout: 10_000 });
-    else setTimeout(() => {
-      const end = performance.now() + 8;
+    const slice = (deadline?: IdleDeadline) => {
+      const end = performance.now() + Math.min(SLICE_MS, deadline ? deadline.timeRemaining() : SLICE_MS);
       resolve(() => end - performance.now());
-    }, 100);
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(slice, { timeout: 10_000 });
+    else setTimeout(slice, 100);
   });
 
 /** Below this depth an answer's objects and arrays are written member by member; deeper ones whole (one screen, one namespace of texts). */
 const SPLIT_DEPTH = 3;
 
 /**
- * The JSON text of an answer as a Blob, written in pieces while the page is idle, a few at a time:
- * no piece of work is long, whatever the answer's size (the configuration bundle is ~0.5 MB of
- * JSON, which JSON.stringify wrote in one 0.14 s task of a throttled phone, and a Blob of it took
- * 0.07 s more). What one idle moment wrote becomes a Blob of its own before the next; the answer's
- * Blob is made of those. The answers are JSON as parsed, so JSON.stringify of a member is its text.
+ * The JSON text of an answer, written in pieces while the page is idle, a few at a time, and joined
+ * in an idle moment of its own: no piece of work is long, whatever the answer's size (the
+ * configuration bundle is ~0.5 MB of JSON, which JSON.stringify wrote in one 0.1 s task of a
+ * throttled phone). The answers are JSON as parsed, so JSON.stringify of a member is its text.
  */
-export async function jsonBlob(value: unknown, moment: () => Promise<() => number> = idleMoment): Promise<Blob> {
-  const parts: Blob[] = [];
-  let pieces: string[] = [];
+export async function jsonText(value: unknown, moment: () => Promise<() => number> = idleMoment): Promise<string> {
+  const pieces: string[] = [];
   let left = await moment();
   const write = async (item: unknown, depth: number): Promise<void> => {
-    if (left() <= 0) {
-      parts.push(new Blob(pieces));
-      pieces = [];
-      left = await moment();
-    }
+    if (left() <= 0) left = await moment();
     if (depth >= SPLIT_DEPTH || item === null || typeof item !== 'object') {
       pieces.push(JSON.stringify(item) ?? 'null');
       return;
@@ -103,22 +104,22 @@ export async function jsonBlob(value: unknown, moment: () => Promise<() => numbe
     pieces.push('}');
   };
   await write(value, 0);
-  parts.push(new Blob(pieces));
-  return new Blob(parts, { type: 'application/json' });
+  await moment();
+  return pieces.join('');
 }
 
 /**
- * Keeps an answer as its JSON text in a Blob (issue 47): storing the object made IndexedDB clone
- * every object of it on the main thread, at every load (for the configuration bundle 0.3 s of a
- * throttled phone's main thread in one task), and even a text of it is copied there; a Blob is
- * stored by reference. Written while the page is idle (jsonBlob), and kept only while its user
- * is still the one signed in (a sign-out in between forgets it, as it forgets the rest).
+ * Keeps an answer as its JSON text (issue 47): storing the object made IndexedDB clone every object
+ * of it on the main thread, at every load — for the configuration bundle 0.3 s of a throttled
+ * phone's main thread in one task; a text is copied in one piece, in an idle moment of its own.
+ * Kept only while its user is still the one signed in (a sign-out in between forgets it, as it
+ * forgets the rest), and only if no later answer of the same call came meanwhile.
  */
 const keeping = new Map<string, unknown>();
 async function keep(user: string, path: string, body: unknown, at: number): Promise<void> {
-  // a later answer of the same call, written meanwhile, wins: the one kept is always the newest
   keeping.set(path, body);
-  const json = await jsonBlob(body);
+  const json = await jsonText(body);
+  await idleMoment();
   if (keeping.get(path) !== body) return;
   keeping.delete(path);
   if (userKey() !== user) return;
@@ -126,7 +127,7 @@ async function keep(user: string, path: string, body: unknown, at: number): Prom
 }
 
 /** A kept answer's body (answers kept before issue 47's change carry the object itself). */
-const keptBody = async (kept: KeptAnswer): Promise<unknown> => (kept.json !== undefined ? JSON.parse(await kept.json.text()) : kept.body);
+const keptBody = (kept: KeptAnswer): unknown => (kept.json !== undefined ? JSON.parse(kept.json) : kept.body);
 
 /** A GET's answer kept (with a body) or given back (without one): api/client.ts's offline memory. */
 export const memory: OfflineMemory = async (path, body) => {
@@ -144,8 +145,12 @@ export const memory: OfflineMemory = async (path, body) => {
   if (localStorage.getItem(LAST_USER_KEY) !== user) return undefined;
   const kept = await storage.getAnswer(user, path).catch(() => undefined);
   if (!kept) return undefined;
-  const keptAnswer = await keptBody(kept).catch(() => undefined);
-  if (keptAnswer === undefined) return undefined;
+  let keptAnswer: unknown;
+  try {
+    keptAnswer = keptBody(kept);
+  } catch {
+    return undefined;
+  }
   store.set(offlineSinceAtom, (since) => (since === null ? kept.at : Math.min(since, kept.at)));
   noteBundle(path, keptAnswer);
   return { body: keptAnswer };
