@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -42,6 +42,26 @@ describe('compression and caching of responses', () => {
     const gz = await app.inject({ method: 'GET', url: '/api/ui/config', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).length).toBeGreaterThan(gz.rawPayload.length * 3);
+  });
+
+  it('sends the configuration bundle compressed once at brotli\'s highest level, once it is (issue 47)', async () => {
+    const headers = { 'accept-encoding': 'gzip, deflate, br' };
+    const first = await app.inject({ method: 'GET', url: '/api/ui/config', headers });
+    expect(first.headers['content-encoding']).toBe('br');
+    await vi.waitFor(async () => {
+      const next = await app.inject({ method: 'GET', url: '/api/ui/config', headers });
+      expect(next.rawPayload.length).toBeLessThan(first.rawPayload.length);
+    }, { timeout: 15_000, interval: 100 });
+    const kept = await app.inject({ method: 'GET', url: '/api/ui/config', headers });
+    expect(kept.headers['content-encoding']).toBe('br');
+    expect(kept.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(kept.headers.vary).toMatch(/accept-encoding/i);
+    expect(kept.headers.etag).toBe(first.headers.etag);
+    expect(brotliDecompressSync(kept.rawPayload).toString()).toBe(brotliDecompressSync(first.rawPayload).toString());
+    // a client that refuses brotli gets what it takes
+    const gz = await app.inject({ method: 'GET', url: '/api/ui/config', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(brotliDecompressSync(first.rawPayload).toString());
   });
 
   it('leaves small answers and clients without compression alone', async () => {

@@ -4,7 +4,10 @@
 export interface KeptAnswer {
   user: string;
   path: string;
-  body: unknown;
+  /** The answer as JSON text: copied in one piece when stored, not cloned object by object on the main thread (pwa/offline-memory.ts). */
+  json?: string;
+  /** The answer itself, as answers were kept before (read back, never written). */
+  body?: unknown;
   /** Epoch milliseconds of the answer. */
   at: number;
 }

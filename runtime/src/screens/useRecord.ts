@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { dataRevisionAtom } from '../state/data';
 
@@ -32,7 +32,9 @@ export function useRecord(endpoint: string | null, params?: Record<string, unkno
       .get<Record<string, unknown>>(path, { signal: controller.signal })
       .then((record) => {
         shown.current = path;
-        setState({ status: 'loaded', record: record ?? {} });
+        // a transition: React draws the record's screen in slices of a few milliseconds (a default
+        // update draws in one piece: the driver's panels were one 0.3 s task of a throttled phone, issue 47)
+        startTransition(() => setState({ status: 'loaded', record: record ?? {} }));
       })
       .catch((error) => {
         if (!controller.signal.aborted) setState({ status: 'failed', error });

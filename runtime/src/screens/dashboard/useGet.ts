@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import { dataRevisionAtom } from '../../state/data';
 
@@ -24,7 +24,8 @@ export function useGet<T>(path: string | null, version = 0): Loaded<T> {
     setState((s) => ({ ...s, loading: true }));
     api
       .get<T>(path, { signal: controller.signal })
-      .then((data) => setState({ data, loading: false, error: null }))
+      // a transition: drawn in slices, not in one long task (useRecord, issue 47)
+      .then((data) => startTransition(() => setState({ data, loading: false, error: null })))
       .catch((error) => {
         if (!controller.signal.aborted) setState((s) => ({ data: s.data, loading: false, error }));
       });
