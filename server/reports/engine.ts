@@ -159,7 +159,7 @@ export async function runReport(
    * The whole months [first, last] from the running totals (migration 053), in one pass over the
    * caller's vehicles' rows: a row a vehicle and key — the total at the last month less the total
    * before the first — or, when the report is by month, a row a month the totals span (the total at
-   * the month less the one before), left out where nothing changed.
+   * the month less the one before).
    */
   const keptPart = (first: number, last: number) => {
     const byMonth = used('month');
@@ -187,9 +187,9 @@ export async function runReport(
         ${used('fuelType') ? `case when r."source" = 'fuel' then coalesce(${keyFuel}, v."rodzajPaliwa") else v."rodzajPaliwa" end` : 'null::text'} as "fuelType",
         ${diff('net')} as "net", ${diff('gross')} as "gross", ${counted} as "litres", round(${counted} * ${factorOf(reporting, keyFuel)} * 10000)::bigint as "co2", ${diff('km')} as "km"
       from scoped s cross join lateral (select r0.*, case when r0."source" = 'fuel' then ${fuelOf(reporting, 'r0."key"')} end as "fuel"
-          from running_total r0 where r0."pojazdId" = s."pojazdId" offset 0) r
+          from running_total r0 where r0."pojazdId" = s."pojazdId" and r0."source" in (${[invoices ? "'invoice'" : null, fuelWhere.length ? "'fuel'" : null, needsKm ? "'km'" : null].filter(Boolean).join(', ')}) offset 0) r
         ${used('fuelType') ? 'join car v on v."pojazdId" = r."pojazdId"' : ''} ${months}
-      where (${sources.join(' or ')})${byMonth ? ` and (${diff('net')} <> 0 or ${diff('gross')} <> 0 or ${diff('litres')} <> 0 or ${diff('km')} <> 0)` : ''}`);
+      where (${sources.join(' or ')})`); // (a month without change adds zeros; a row of zeros is left out by the HAVING below)
   };
 
   const period = runningTotals ? periodParts(from, to) : { first: 1, last: 0, head: { from, to: dayAfter(to) }, tail: null };
@@ -200,6 +200,9 @@ export async function runReport(
   // vehicles' dimensions are joined: the joins and labels then work on one row a vehicle, not on
   // every source row
   const inner = (['month', 'category', 'fuelType'] as Dimension[]).filter(used);
+  // a report by month and fuel type alone (CO2) needs nothing of the vehicles' tables: its sums are
+  // grouped straight away, not per vehicle first (320,000 vehicle-months of a large client, 24 rows)
+  const byVehicle = (['vehicle', 'client', 'mpk', 'unit', 'driver'] as Dimension[]).some(used);
   const where: string[] = [];
   const values: unknown[] = [];
   for (const [dim, list] of Object.entries(filters) as [Dimension, (string | number)[]][]) {
@@ -213,7 +216,7 @@ export async function runReport(
     ...groupBy.map((d) => `${DIM_KEY[d]} as "k_${d}"`),
     ...groupBy.filter((d) => DIM_LABEL[d]).map((d) => `${DIM_LABEL[d]} as "l_${d}"`),
     `sum(x."net") as "net"`, `sum(x."gross") as "gross"`, `sum(x."km") as "km"`, `sum(x."litres") as "litres"`, `sum(x."co2") as "co2"`,
-    `max(c."rodzajPaliwa") as "vehicleFuel"`,
+    byVehicle ? `max(c."rodzajPaliwa") as "vehicleFuel"` : 'null as "vehicleFuel"',
     ...pivotCats.map((_, i) => `sum(x."p${i}") as "p${i}"`),
   ];
   // a pivot's columns are summed per vehicle already, so that the category is not a key of the inner sums
@@ -223,14 +226,14 @@ export async function runReport(
   // before a filter on the sums (docs/benchmarks.md, issue 46)
   const text = `with scoped as materialized (select v."pojazdId" from car v where v."pojazdId" in (__SCOPE__))
     select ${select.join(', ')}
-    from (select x."pojazdId", ${inner.map((d) => `x."${d}", `).join('')}sum(x."net") as "net", sum(x."gross") as "gross", sum(x."km") as "km", sum(x."litres") as "litres", sum(x."co2") as "co2"${innerPivot}
+    from (select ${[...(byVehicle ? ['pojazdId'] : []), ...inner].map((d) => `x."${d}", `).join('')}sum(x."net") as "net", sum(x."gross") as "gross", sum(x."km") as "km", sum(x."litres") as "litres", sum(x."co2") as "co2"${innerPivot}
       from (${parts.join('\n union all \n')}
         offset 0) x -- (each row's category and differences worked out once, not again in each sum that reads them)
-      group by x."pojazdId"${inner.map((d) => `, x."${d}"`).join('')}) x
-    join car c on c."pojazdId" = x."pojazdId"
+      ${byVehicle || inner.length ? `group by ${[...(byVehicle ? ['pojazdId'] : []), ...inner].map((d) => `x."${d}"`).join(', ')}` : ''}) x
+    ${byVehicle ? `join car c on c."pojazdId" = x."pojazdId"
     left join client cl on cl."klient" = c."klientSymbol"
     left join employee e on e."pracId" = c."pracId"
-    left join unit u on u."jednId" = e."jednId"
+    left join unit u on u."jednId" = e."jednId"` : ''}
     where true ${where.map((w) => `and ${w}`).join(' ')}
     group by ${groupBy.map((d) => DIM_KEY[d]).join(', ')}
     having sum(x."net") <> 0 or sum(x."gross") <> 0 or sum(x."km") <> 0 or sum(x."litres") <> 0

@@ -114,6 +114,11 @@ export default async function reportRoutes(app: FastifyInstance) {
       body: { $ref: 'report-run-request#' },
       response: { 200: { $ref: 'report-result#' }, 404: { $ref: 'error-response#' } },
     },
+    // a row's values are keyed by the report's columns (declared as additionalProperties), which
+    // fast-json-stringify writes two to six times slower than JSON.stringify: 33,333 rows of a
+    // large client took it 0.3–0.8 s against 0.12 s. The answer is the engine's typed result; the
+    // schema still documents it and the API tests check every answer against it.
+    serializerCompiler: () => (data) => JSON.stringify(data),
     handler: async (request) => {
       const config = await configFor(app, request);
       const report = reportFor(config, request.params.id, config.role);
