@@ -74,6 +74,7 @@ export async function startTestApp(options: {
     secondFactor: { enforce: options.secondFactor === 'configured' },
     ...(options.logStream ? { logger: true, logStream: options.logStream } : {}),
   });
+  printUnexpectedErrors(app);
   await app.ready();
   const preConfigName = app.config.bundle.app.name;
   const call: TestApp['call'] = (method, url, opts = {}) => {
@@ -106,4 +107,21 @@ export async function startTestApp(options: {
       await database.close();
     },
   };
+}
+
+/**
+ * A 500 answer's body says nothing (it leaks nothing), and a test app logs nothing: without this a
+ * 500 seen only under load (a whole suite on two cores) leaves no cause to read. The error behind
+ * each 500 is written to the test's standard error, with its method and route.
+ */
+function printUnexpectedErrors(app: FastifyInstance): void {
+  const errors = new WeakMap<object, unknown>();
+  app.addHook('onError', async (request, _reply, error) => {
+    errors.set(request, error);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 500 && errors.has(request)) {
+      console.error(`test app: ${request.method} ${request.routeOptions.url ?? request.url} answered ${reply.statusCode}:`, errors.get(request));
+    }
+  });
 }
