@@ -37,9 +37,8 @@ const NOT_YET_WALKED = [
   'sessionChangeVehicle', // sign-in-security.test.ts
   'sessionSsoSession', // single-sign-on.test.ts
   'sessionPasskeyOnly', // passkey-sign-in.test.ts
-  'securitySessionEnd', 'securitySessionsEndOthers', 'securityUserSecondFactorReset', // two-factor.test.ts
-  'securityUserUnlock', // sign-in-security.test.ts
-  'passwordChange', 'passwordChangeAccount', 'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
+  'securityUserSecondFactorReset', // two-factor.test.ts
+  'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
   'notificationRunDigest', // notification-digest.test.ts
   'webhooksRecover', 'webhooksMessageResend', // webhooks.test.ts
 ];
@@ -614,6 +613,38 @@ describe('audit trail: every write on someone\'s behalf', () => {
       const entries = await entriesOf('push-subscription', id);
       expect(entries.map((e) => [e.action, e.actorLabel])).toEqual([['create', 'manager'], ['delete', 'manager']]);
       expect(JSON.stringify(entries)).not.toContain(keys.auth);
+    });
+
+    it('a password changed by its owner, under both names of the call, a lock-out lifted by the administrator, and sessions ended by their owner, each recorded without the password', async () => {
+      const password = 'Manager123!';
+      const first = 'Nowe$Haslo2026', second = 'Inne$Haslo2027';
+      const own = await t.signIn('manager2');
+      const changed = await t.call('POST', '/api/password/change-password', { token: own, body: { currentPassword: password, newPassword: first } });
+      expect(changed.statusCode, changed.body).toBe(200);
+      // the change ends the person's other sessions, not this one: the account page's name of the call
+      const again = await t.call('POST', '/api/account', { token: own, body: { currentPassword: first, newPassword: second } });
+      expect(again.statusCode, again.body).toBe(200);
+      const changes = (await entriesOf('users', await userId('manager2'))).filter((e) => e.action === 'password-change');
+      expect(changes.map((e) => e.actorLabel)).toEqual(['manager2', 'manager2']);
+      expect(JSON.stringify(changes)).not.toContain(first);
+
+      // five wrong passwords lock the login out from that address; the administrator lifts it
+      for (let i = 0; i < 5; i++) await t.call('POST', '/api/user/auth', { body: { username: 'manager2', password: 'Zgaduje123!', role: 'MANAGER' }, remoteAddress: '198.51.100.45' });
+      const locked = await t.call('GET', `/api/users/${await userId('manager2')}/lockouts`, { token: tok.admin });
+      expect(locked.json().length).toBe(1);
+      expect((await t.call('DELETE', `/api/users/${await userId('manager2')}/lockouts`, { token: tok.admin })).statusCode).toBe(204);
+      expect((await last('users', await userId('manager2')))).toMatchObject({ action: 'unlock', actorLabel: 'admin' });
+
+      // signed in at once after the unlock, on two more devices: one ended from this session, then every other
+      const signIn = async () => (await t.call('POST', '/api/user/auth', { body: { username: 'manager2', password: second, role: 'MANAGER' }, remoteAddress: '198.51.100.45' })).json().id_token as string;
+      const phone = await signIn();
+      await signIn();
+      const other = (await t.call('GET', '/api/account/security', { token: phone })).json().sessions.find((x: { current: boolean }) => !x.current && x.address === '198.51.100.45');
+      const before = await count();
+      expect((await t.call('DELETE', `/api/account/sessions/${other.id}`, { token: phone })).statusCode).toBe(204);
+      expect((await t.call('POST', '/api/account/sessions/end-others', { token: phone })).statusCode).toBe(204);
+      expect(await count()).toBe(before + 2);
+      expect((await t.call('GET', '/api/account/security', { token: own })).statusCode).toBe(401);
     });
 
     it('a configuration published and restored, an order\'s status moved', async () => {
