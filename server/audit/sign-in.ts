@@ -74,3 +74,11 @@ export const failureRecorder = (request: FastifyRequest, failure: Failure) => as
 export function recordSessionEnd(trx: Transaction<DB>, actor: Actor, userId: number, action: 'sign-out' | 'session-end', changes: Record<string, [unknown, unknown]> = {}) {
   return recordChange(trx, { actor, resource: SIGN_IN_RESOURCE, recordKey: userId, action, changes });
 }
+
+/**
+ * An advisor's session moved to another vehicle (plate and VIN part, "Zmień pojazd"): which
+ * vehicle's data the session reaches changed, so it is in the trail like a sign-in, by plate.
+ */
+export function recordVehicleChange(trx: Transaction<DB>, actor: Actor, userId: number, plates: [string | null, string]) {
+  return recordChange(trx, { actor, resource: SIGN_IN_RESOURCE, recordKey: userId, action: 'vehicle-change', changes: { vehicle: plates } });
+}

@@ -30,7 +30,7 @@ export function sessionsRepository(db: Kysely<DB>, lifetime: () => SessionLifeti
     forget: (tokenHash: string) => sessionCacheOf(db)?.delete(tokenHash),
     /** Ends every session of a user except, optionally, the one making the change. */
     revokeAllOf: (userId: number, keepTokenHash?: string, trx?: Transaction<DB>) => revokeUserSessions(trx ?? db, userId, keepTokenHash),
-    setVehicle: (tokenHash: string, pojazdId: number) => setSessionVehicle(db, tokenHash, pojazdId),
+    setVehicle: (tokenHash: string, pojazdId: number, trx?: Transaction<DB>) => setSessionVehicle(trx ?? db, tokenHash, pojazdId),
   };
 }
 

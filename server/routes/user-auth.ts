@@ -18,7 +18,7 @@ import { perAddressLimit } from '../rate-limit.ts';
 import type { LoginOutcome } from '../repositories/login-history.ts';
 import type { SignInOutcome } from '../metrics/registry.ts';
 import type { Lockout } from '../repositories/users.ts';
-import { failureRecorder, recordSessionEnd, recordSignInFailureAlone } from '../audit/sign-in.ts';
+import { failureRecorder, recordSessionEnd, recordSignInFailureAlone, recordVehicleChange } from '../audit/sign-in.ts';
 import { actorOf } from '../audit/index.ts';
 
 interface AuthBody {
@@ -122,7 +122,12 @@ export default async function userAuthRoutes(app: FastifyInstance) {
         await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'VEHICLE_CHANGE', outcome: 'VEHICLE_NOT_FOUND', success: false });
         throw new HttpError(404, t('login:errors.vehicleNotFound'), { code: 'VEHICLE_NOT_FOUND' });
       }
-      await app.sessions.setVehicle(session.tokenHash, vehicle.pojazdId);
+      const previous = session.pojazdId === null ? undefined
+        : await app.db.selectFrom('car').select('rejestr').where('pojazdId', '=', session.pojazdId).executeTakeFirst();
+      await app.db.transaction().execute(async (trx) => {
+        await app.sessions.setVehicle(session.tokenHash, vehicle.pojazdId, trx);
+        await recordVehicleChange(trx, actorOf(request), user.id, [previous?.rejestr ?? null, vehicle.rejestr]);
+      });
       await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'VEHICLE_CHANGE', outcome: 'VEHICLE_CHANGED', success: true, rejestr: vehicle.rejestr });
       return { userDetails: userDetails(user, vehicle, !session.hasSecondFactor && secondFactorRequired(app, user.rola)) };
     },

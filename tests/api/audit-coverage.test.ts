@@ -34,7 +34,6 @@ const ORIGIN = 'http://localhost:80';
  * (server/audit/not-business.ts), nor on this list; the list may only shrink.
  */
 const NOT_YET_WALKED = [
-  'sessionChangeVehicle', // sign-in-security.test.ts
   'sessionSsoSession', // single-sign-on.test.ts
   'sessionPasskeyOnly', // passkey-sign-in.test.ts
   'securityUserSecondFactorReset', // two-factor.test.ts
@@ -639,12 +638,23 @@ describe('audit trail: every write on someone\'s behalf', () => {
       const signIn = async () => (await t.call('POST', '/api/user/auth', { body: { username: 'manager2', password: second, role: 'MANAGER' }, remoteAddress: '198.51.100.45' })).json().id_token as string;
       const phone = await signIn();
       await signIn();
-      const other = (await t.call('GET', '/api/account/security', { token: phone })).json().sessions.find((x: { current: boolean }) => !x.current && x.address === '198.51.100.45');
+      const other = (await t.call('GET', '/api/account/security', { token: phone })).json().sessions.find((x: { current: boolean; address: string }) => !x.current && x.address === '198.51.100.45');
       const before = await count();
       expect((await t.call('DELETE', `/api/account/sessions/${other.id}`, { token: phone })).statusCode).toBe(204);
       expect((await t.call('POST', '/api/account/sessions/end-others', { token: phone })).statusCode).toBe(204);
       expect(await count()).toBe(before + 2);
       expect((await t.call('GET', '/api/account/security', { token: own })).statusCode).toBe(401);
+    });
+
+    it('an advisor\'s session moved to another vehicle by plate and VIN part is recorded as the advisor\'s', async () => {
+      const token = await t.signIn('doradca');
+      const before = await count();
+      const moved = await t.call('POST', '/api/user/re-logging', { token, body: { rejestr: 'wz67890', vin: '000456' } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(await count()).toBe(before + 1);
+      const entry = await last('login', ids.doradca);
+      expect(entry).toMatchObject({ action: 'vehicle-change', actorLabel: 'doradca', role: 'ADVISOR', changes: { vehicle: [expect.any(String), 'WZ67890'] } });
+      expect(entry.changes.vehicle[0]).not.toBe('WZ67890');
     });
 
     it('a configuration published and restored, an order\'s status moved', async () => {
