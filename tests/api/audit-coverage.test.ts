@@ -36,7 +36,6 @@ const ORIGIN = 'http://localhost:80';
 const NOT_YET_WALKED = [
   'sessionSsoSession', // single-sign-on.test.ts
   'sessionPasskeyOnly', // passkey-sign-in.test.ts
-  'securityUserSecondFactorReset', // two-factor.test.ts
   'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
   'notificationRunDigest', // notification-digest.test.ts
   'webhooksRecover', 'webhooksMessageResend', // webhooks.test.ts
@@ -614,7 +613,7 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect(JSON.stringify(entries)).not.toContain(keys.auth);
     });
 
-    it('a password changed by its owner, under both names of the call, a lock-out lifted by the administrator, and sessions ended by their owner, each recorded without the password', async () => {
+    it('a password changed by its owner, under both names of the call, a lock-out lifted and the second factor reset by the administrator, and sessions ended by their owner, each recorded without the password', async () => {
       const password = 'Manager123!';
       const first = 'Nowe$Haslo2026', second = 'Inne$Haslo2027';
       const own = await t.signIn('manager2');
@@ -644,6 +643,11 @@ describe('audit trail: every write on someone\'s behalf', () => {
       expect((await t.call('POST', '/api/account/sessions/end-others', { token: phone })).statusCode).toBe(204);
       expect(await count()).toBe(before + 2);
       expect((await t.call('GET', '/api/account/security', { token: own })).statusCode).toBe(401);
+
+      // the administrator resets the account's second factor: recorded as the administrator's, and its sessions end
+      expect((await t.call('POST', `/api/users/${await userId('manager2')}/second-factor/reset`, { token: tok.admin })).statusCode).toBe(204);
+      expect(await last('users', await userId('manager2'))).toMatchObject({ action: 'second-factor-reset', actorLabel: 'admin' });
+      expect((await t.call('GET', '/api/account/security', { token: phone })).statusCode).toBe(401);
     });
 
     it('an advisor\'s session moved to another vehicle by plate and VIN part is recorded as the advisor\'s', async () => {
