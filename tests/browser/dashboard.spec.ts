@@ -198,8 +198,11 @@ test('a driver sees Do zrobienia above the vehicle\'s panels, and no Pulpit', as
   await signedIn(page, 'kierowca');
   const todo = page.locator('[data-section="todo"]');
   await expect(todo.getByRole('heading', { name: 'Do zrobienia' })).toBeVisible();
+  // boundingBox() does not wait: the panels may still be on their way (a loaded machine)
+  const panelsScreen = page.locator('[data-screen="vehicle-panels"]');
+  await expect(panelsScreen).toBeVisible();
   const box = await todo.boundingBox();
-  const panels = await page.locator('[data-screen="vehicle-panels"]').boundingBox();
+  const panels = await panelsScreen.boundingBox();
   expect(box!.y).toBeLessThan(panels!.y);
   await page.goto('/app/pulpit');
   await expect(page.getByRole('alert')).toHaveText('Nie masz dostępu do tej strony.');
