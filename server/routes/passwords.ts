@@ -8,6 +8,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { actorOf } from '../audit/index.ts';
 import { perAddressLimit } from '../rate-limit.ts';
 
+/** The caller's address as the trail keeps it (as a sign-in's: server/audit/sign-in.ts). */
+const callerAddress = (request: FastifyRequest) => request.ip?.slice(0, 64) ?? null;
+
 interface ChangeBody { currentPassword: string; newPassword: string }
 interface UsersChangeBody { userId: number; password: string; firstLogin?: boolean }
 interface ResetBody { email: string }
@@ -62,7 +65,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
       response: { 200: { $ref: 'message-response#' }, 429: errorResponse, 503: errorResponse },
     },
     handler: async (request) => {
-      await app.passwordService.requestReset(request.body.email, `${request.protocol}://${request.host}`, request.log);
+      await app.passwordService.requestReset(request.body.email, { origin: `${request.protocol}://${request.host}`, address: callerAddress(request), log: request.log });
       return ok('password:resetSent');
     },
   });
@@ -76,7 +79,7 @@ export default async function passwordRoutes(app: FastifyInstance) {
     },
     handler: async (request) => {
       const { username, resetToken, newPassword } = request.body;
-      await app.passwordService.resetWithCode(username, resetToken, newPassword);
+      await app.passwordService.resetWithCode(username, resetToken, newPassword, callerAddress(request));
       return ok('password:changedForgotten');
     },
   });

@@ -10,6 +10,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { CHANGED, recordChange, type Actor } from '../audit/index.ts';
+import { recordPasswordResetByCode, recordResetCodeSent } from '../audit/password-reset.ts';
 import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
 import { verifyPassword } from '../auth/password.ts';
 import type { Session } from '../auth/sessions.ts';
@@ -86,9 +87,11 @@ export function passwordService(app: FastifyInstance) {
      * POST /api/password/reset-password: a reset code for every open account with this e-mail,
      * in one message to that address. The caller learns nothing of whether such an account
      * exists; a mail server that is not configured, or a message that fails, is a 503 and keeps no
-     * code (`origin`: the address the caller reached the portal at, for the link in the message).
+     * code, and no trail entry. `origin`: the address the caller reached the portal at, for the link
+     * in the message; `address`: the caller's, for the trail.
      */
-    async requestReset(email: string, origin: string, log: FastifyBaseLogger): Promise<void> {
+    async requestReset(email: string, from: { origin: string; address: string | null; log: FastifyBaseLogger }): Promise<void> {
+      const { origin, log } = from;
       // checked before looking the address up, so an unconfigured server answers every address alike
       if (!isMailConfigured(await app.settings.emailConfig())) {
         log.error('password reset requested but the e-mail configuration is incomplete');
@@ -99,9 +102,11 @@ export function passwordService(app: FastifyInstance) {
       const codes = accounts.map((a) => ({ userId: a.id, login: a.login, code: newResetCode() }));
       try {
         await app.db.transaction().execute(async (trx) => {
+          const expiresAt = new Date(Date.now() + validMinutes * 60_000);
           for (const c of codes) {
-            // a new code replaces any earlier one of the account
-            await app.users.resets.replace(trx, c.userId, hashCode(c.code).toString('hex'), new Date(Date.now() + validMinutes * 60_000));
+            // a new code replaces any earlier one of the account; the trail says one was sent, never which
+            await app.users.resets.replace(trx, c.userId, hashCode(c.code).toString('hex'), expiresAt);
+            await recordResetCodeSent(trx, { id: c.userId, login: c.login }, expiresAt, from.address);
           }
           if (codes.length) {
             const link = resetLink(app.config.bundle.app, origin);
@@ -128,10 +133,11 @@ export function passwordService(app: FastifyInstance) {
 
     /**
      * PUT /api/password/change-forgotten-password: a new password with the code from the e-mail.
-     * A wrong code counts an attempt; a right one is spent with the change, and every session of
-     * the account ends, in one transaction.
+     * A wrong code counts an attempt; a right one is spent with the change, every session of the
+     * account ends and the trail records it as the account's own (`address`: the caller's), in one
+     * transaction.
      */
-    async resetWithCode(username: string, resetToken: string, newPassword: string): Promise<void> {
+    async resetWithCode(username: string, resetToken: string, newPassword: string, address: string | null): Promise<void> {
       const invalid = () => fieldError(400, 'resetToken', t('password:errors.resetCodeInvalid'), 'RESET_CODE');
       const user = await app.users.byLoginIgnoringCase(username);
       if (!user) throw invalid();
@@ -149,6 +155,7 @@ export function passwordService(app: FastifyInstance) {
         if (!(await app.users.resets.spend(trx, pending.tokenHash))) throw invalid(); // used by a parallel request
         await setPassword(trx, user.id, newPassword, { firstLogin: false, validityDays: security().passwordValidityDays });
         await app.sessions.revokeAllOf(user.id, undefined, trx);
+        await recordPasswordResetByCode(trx, user, address);
       });
     },
   };

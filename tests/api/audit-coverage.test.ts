@@ -21,6 +21,7 @@ import { trackTrailWrites } from '../support/trail-walk.ts';
 import { notBusinessReason, NOT_BUSINESS_WRITES } from '../../server/audit/not-business.ts';
 import { postMultipart } from '../support/multipart.ts';
 import { softPasskey } from '../support/soft-passkey.ts';
+import { startTestSmtp, useTestSmtp } from '../support/smtp.ts';
 import { DEMO, startTestApp, type TestApp } from '../support/test-app.ts';
 
 /** The origin inject's requests come from (Host: localhost:80). */
@@ -36,9 +37,7 @@ const ORIGIN = 'http://localhost:80';
 const NOT_YET_WALKED = [
   'sessionSsoSession', // single-sign-on.test.ts
   'sessionPasskeyOnly', // passkey-sign-in.test.ts
-  'passwordResetRequest', 'passwordResetChange', // passwords.test.ts
   'notificationRunDigest', // notification-digest.test.ts
-  'webhooksRecover', 'webhooksMessageResend', // webhooks.test.ts
 ];
 
 type Entry = Awaited<ReturnType<typeof entriesOf>>[number];
@@ -673,6 +672,74 @@ describe('audit trail: every write on someone\'s behalf', () => {
       const before = await count();
       expect((await t.call('POST', '/api/order/6/transition', { token: tok.admin, body: { to: 4 } })).statusCode).toBe(200);
       expect(await oneEntry(before, 'order', 6)).toMatchObject({ action: 'transition' });
+    });
+
+    it('a forgotten password: the code mailed is the system\'s password reset for the account, the password set with it the account\'s own; neither the code nor the password is written', async () => {
+      const smtp = await startTestSmtp();
+      try {
+        await useTestSmtp(t.app.db, smtp);
+        const password = 'Zielony#Rower42';
+        const made = await t.call('POST', '/api/users', { token: tok.admin, body: {
+          login: 'r.reset', firstName: 'Roman', lastName: 'Resetowy', email: 'r.reset@transbud.pl', dataDo: yearAhead(), klientSymbol: 'KL001', password,
+        } });
+        expect(made.statusCode, made.body).toBe(200);
+        const id = made.json().user.id;
+        let before = await count();
+        const sent = await t.call('POST', '/api/password/reset-password', { body: { email: 'r.reset@transbud.pl' }, remoteAddress: '198.51.100.71' });
+        expect(sent.statusCode, sent.body).toBe(200);
+        const code = /kod resetujący: ([A-Z0-9]{10})/.exec((await smtp.nextMail()).text)![1];
+        const request = await oneEntry(before, 'users', id);
+        expect(request).toMatchObject({ action: 'password-reset-request', actorKind: 'system', job: 'password-reset', userId: null, actorLabel: 'r.reset', address: '198.51.100.71',
+          changes: { resetCode: [null, 'zmieniono'], expiresAt: [null, expect.any(String)] } });
+        expect(new Date(String(request.changes.expiresAt[1])).getTime()).toBeGreaterThan(Date.now());
+        expect(JSON.stringify(request)).not.toContain(code);
+
+        const chosen = 'Nowe$Haslo-Resetu9';
+        before = await count();
+        const done = await t.call('PUT', '/api/password/change-forgotten-password', { body: { username: 'R.Reset', resetToken: code, newPassword: chosen }, remoteAddress: '198.51.100.71' });
+        expect(done.statusCode, done.body).toBe(200);
+        const reset = await oneEntry(before, 'users', id);
+        expect(reset).toMatchObject({ action: 'password-reset-by-code', actorKind: 'user', userId: id, role: 'MANAGER', actorLabel: 'r.reset', address: '198.51.100.71', session: null,
+          changes: { password: ['zmieniono', 'zmieniono'], resetCode: ['zmieniono', null], firstLogin: [true, false] } });
+        for (const secret of [code, chosen, password]) expect(JSON.stringify(reset)).not.toContain(secret);
+        // a wrong code changes nothing and records nothing
+        before = await count();
+        expect((await t.call('PUT', '/api/password/change-forgotten-password', { body: { username: 'r.reset', resetToken: code, newPassword: 'Inne$Haslo-77' } })).statusCode).toBe(400);
+        expect(await count()).toBe(before);
+      } finally {
+        await smtp.close();
+      }
+    });
+
+    it('a webhook message sent again and the failed ones recovered since a time: each in the endpoint\'s history, as the administrator\'s', async () => {
+      const created = await t.call('POST', '/api/webhooks/endpoints', { token: tok.admin, body: { url: 'http://127.0.0.1:9/resend', events: ['order.created'] } });
+      expect(created.statusCode, created.body).toBe(200);
+      const endpointId = created.json().endpoint.id;
+      const failed = async (eventId: string) => Number((await t.app.db.insertInto('webhook_message').values({
+        eventId, endpointId, event: 'order.created', lane: `order:${eventId}`, state: 'failed', lastError: 'HTTP 500',
+        payload: JSON.stringify({ type: 'order.created', timestamp: new Date().toISOString(), data: { order: { autId: 0 } } }),
+      }).returning('id').executeTakeFirstOrThrow()).id);
+      const messageId = await failed('msg_audit_resend');
+      let before = await count();
+      const resent = await t.call('POST', `/api/webhooks/messages/${messageId}/resend`, { token: tok.admin });
+      expect(resent.statusCode, resent.body).toBe(200);
+      expect(await oneEntry(before, 'webhook-endpoint', endpointId)).toMatchObject({ action: 'send-again', actorLabel: 'admin', role: 'ADMIN',
+        changes: { messageId: [null, messageId], event: [null, 'order.created'] } });
+
+      await failed('msg_audit_recover');
+      const since = new Date(Date.now() - 60_000).toISOString();
+      before = await count();
+      const recovered = await t.call('POST', `/api/webhooks/endpoints/${endpointId}/recover`, { token: tok.admin, body: { since } });
+      expect(recovered.statusCode, recovered.body).toBe(200);
+      const entry = await oneEntry(before, 'webhook-endpoint', endpointId);
+      expect(entry).toMatchObject({ action: 'recover', actorLabel: 'admin', changes: { since: [null, since], messages: [null, recovered.json().count] } });
+      expect(recovered.json().count).toBeGreaterThanOrEqual(1);
+      // nothing failed since a later time: nothing sent again, nothing recorded
+      before = await count();
+      expect((await t.call('POST', `/api/webhooks/endpoints/${endpointId}/recover`, { token: tok.admin, body: { since: new Date(Date.now() + 3_600_000).toISOString() } })).json()).toMatchObject({ count: 0 });
+      expect(await count()).toBe(before);
+      expect(JSON.stringify(await entriesOf('webhook-endpoint', endpointId))).not.toMatch(/whsec_/);
+      expect((await t.call('DELETE', `/api/webhooks/endpoints/${endpointId}`, { token: tok.admin })).statusCode).toBe(200);
     });
   });
 
