@@ -4,8 +4,9 @@
  * and returns, odometer readings, notes, attachments, employees, terms, notification settings,
  * the second factor and passkeys, ended sessions, sign-ins (by method), failed sign-ins, lock-outs
  * and sign-outs, a forgotten password's code and the password set with it, webhook messages sent
- * again, the daily digest run by hand, and import runs naming the integration key. Each write leaves one entry with the
- * right actor, resource, action and change, never a secret; a refused write leaves none.
+ * again, the daily digest run by hand, and import runs naming the integration key. Each write
+ * leaves one entry with the right actor, resource, action and change, never a secret; a refused
+ * write leaves none.
  */
 import { createECDH, randomBytes } from 'node:crypto';
 import iconv from 'iconv-lite';
