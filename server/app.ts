@@ -95,6 +95,10 @@ import usersRepository from './repositories/users.ts';
 import ordersRepository from './repositories/orders.ts';
 import orderService from './services/orders.ts';
 import writeService from './services/write.ts';
+import sessionService from './services/sessions.ts';
+import passwordService from './services/passwords.ts';
+import accountService from './services/accounts.ts';
+import noteService from './services/notes.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -305,6 +309,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(orderService);
   await app.register(attachmentsRepository);
   await app.register(notesRepository);
+  // issue 45: what the routes did in transactions of their own (sign-out and sessions, passwords, accounts, notes)
+  await app.register(sessionService);
+  await app.register(passwordService);
+  await app.register(accountService);
+  await app.register(noteService);
   await app.register(contractsRepository);
   // issue 14
   await app.register(writeRules);

@@ -26,14 +26,25 @@ describe('check-route-writes', () => {
     ]);
   });
 
+  it('finds a transaction opened in a route, however it is written', () => {
+    const base = tree({
+      'd.ts': "const x = 1;\nawait app.db.transaction().execute(async (trx) => {\n  await app.notes.add(v, trx);\n});\n",
+      'e.ts': "const run = () => db\n  .transaction()\n  .execute(work);\n",
+    });
+    expect(routeWrites(base)).toEqual([
+      expect.stringMatching(/^server\/routes\/d\.ts:2: /),
+      expect.stringMatching(/^server\/routes\/e\.ts:2: /),
+    ]);
+  });
+
   it('leaves reads, service calls and words in comments and texts alone', () => {
     const base = tree({
-      'ok.ts': "// no insertInto( here\nawait app.notes.add(v);\nconst rows = await app.db.selectFrom('car').selectAll().execute();\nconst text = 'Update of the settings';\n",
+      'ok.ts': "// no insertInto( here, no db.transaction() either\nawait app.notes.add(v);\nawait app.terms.acceptWithTrail(actor, userId, ids);\nconst rows = await app.db.selectFrom('car').selectAll().execute();\nconst text = 'Update of the settings';\n",
     });
     expect(routeWrites(base)).toEqual([]);
   });
 
-  it('the routes of this tree write nothing themselves', () => {
+  it('the routes of this tree write nothing and open no transaction themselves', () => {
     expect(routeWrites()).toEqual([]);
   });
 });

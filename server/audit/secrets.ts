@@ -11,7 +11,7 @@ export const CHANGED = 'zmieniono';
 export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'password', 'newPassword', 'currentPassword', 'passwordHash', 'smtpPassword', 'pass',
   'token', 'tokenHash', 'apiKey', 'key', 'keyHash', 'secret', 'previousSecret', 'secretKey', 'clientSecret',
-  'totpSecret', 'recoveryCodes', 'codeVerifier', 'nonce',
+  'totpSecret', 'recoveryCodes', 'codeVerifier', 'nonce', 'resetCode',
 ]);
 
 const masked = (v: unknown) => (v === null || v === undefined || v === '' ? null : CHANGED);

@@ -31,6 +31,7 @@ const linked = (context: Parameters<Renderer>[0]): Pick<Rendered, 'link' | 'link
 import { effectiveSettings, storedSettings } from './settings.ts';
 import { recipientAccount } from './visibility.ts';
 import { runJob } from '../jobs/job-log.ts';
+import { recordChange, type Actor } from '../audit/index.ts';
 import { JOB_HISTORY_SECONDS } from '../jobs/queue.ts';
 
 export const DIGEST_QUEUE = 'notification-digest';
@@ -176,8 +177,11 @@ function createDigest(app: FastifyInstance) {
     });
   }
 
-  /** Looks at every user whose digest (or summary) is due now, or at all of them with `now`. */
-  async function run(options: { now?: boolean } = {}): Promise<DigestResult> {
+  /**
+   * Looks at every user whose digest (or summary) is due now, or at all of them with `now`. `actor`:
+   * who ran it by hand (the administrators' button), named in the trail when the run queued anything.
+   */
+  async function run(options: { now?: boolean; actor?: Actor } = {}): Promise<DigestResult> {
     const now = options.now === true;
     const zone = timeZoneOf(app.config.bundle.config);
     const clock = app.clock();
@@ -207,6 +211,14 @@ function createDigest(app: FastifyInstance) {
       }
       const reminders = eventsFor(file, { kind: 'remindersDue' }).filter((e) => e.roles.includes(user.rola as Role) && settings.events[e.id] !== false);
       if (reminders.length && due && (await remindersOf(user.id, day, now))) result.queued++;
+    }
+    // the trail (issue 45): an administrator's run by hand, once it is over (each user's messages
+    // committed in a transaction of their own above); a run that queued nothing changed nothing
+    if (options.actor && result.queued > 0) {
+      const actor = options.actor;
+      await app.db.transaction().execute((trx) => recordChange(trx, {
+        actor, resource: 'notification', recordKey: null, action: 'digest-run', changes: { users: [null, result.users], queued: [null, result.queued] },
+      }));
     }
     return result;
   }

@@ -8,6 +8,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { jsonb } from '../db/value-types.ts';
 import { readEmailConfig, type EmailConfig } from '../mail/mailer.ts';
+import { recordRowChange, type Actor } from '../audit/index.ts';
+
+/** The fields of the e-mail form, as the trail records them. */
+const EMAIL_FIELDS = ['smtpHost', 'smtpPort', 'smtpUser', 'smtpPassword', 'smtpEmail', 'smtpSsl'];
 
 export type SavedKind = 'filter' | 'view';
 const TABLES = { filter: 'user_table_filter', view: 'user_table_view' } as const;
@@ -35,14 +39,31 @@ export function settingsRepository(db: Kysely<DB>) {
     ({ id: row.id, name: row.name, tablename: row.tablename, value: row[valueColumn(kind)] });
   // the two tables have the same shape but for the value's column
 
+  /** Saves the configuration, in the caller's transaction when given (the audit trail's entry goes in it). */
+  async function saveEmailConfig(c: EmailConfig, trx: Kysely<DB> = db): Promise<void> {
+    await trx.updateTable('email_config').set({
+      smtpHost: c.smtpHost, smtpPort: c.smtpPort, smtpUser: c.smtpUser, smtpPassword: c.smtpPassword,
+      smtpEmail: c.smtpEmail, smtpSsl: c.smtpSsl, updatedAt: new Date(),
+    }).where('id', '=', 1).execute();
+  }
+
   return {
     emailConfig: (): Promise<EmailConfig | null> => readEmailConfig(db),
-    /** Saves the configuration, in the caller's transaction when given (the audit trail's entry goes in it). */
-    async saveEmailConfig(c: EmailConfig, trx: Kysely<DB> = db): Promise<void> {
-      await trx.updateTable('email_config').set({
-        smtpHost: c.smtpHost, smtpPort: c.smtpPort, smtpUser: c.smtpUser, smtpPassword: c.smtpPassword,
-        smtpEmail: c.smtpEmail, smtpSsl: c.smtpSsl, updatedAt: new Date(),
-      }).where('id', '=', 1).execute();
+    saveEmailConfig,
+
+    /**
+     * Saves the configuration with its trail entry (issue 37), in one transaction: the fields of the
+     * form before and after, the SMTP password only as "zmieniono" (server/audit/secrets.ts).
+     */
+    async saveEmailConfigWithTrail(actor: Actor, c: EmailConfig): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const before = await readEmailConfig(trx);
+        await saveEmailConfig(c, trx);
+        await recordRowChange(trx, actor, {
+          resource: 'email', recordKey: 1, action: 'update', before: before as Record<string, unknown> | null,
+          after: await readEmailConfig(trx) as Record<string, unknown> | null, fields: EMAIL_FIELDS,
+        });
+      });
     },
 
     /** A user's saved settings of one table, by name. */

@@ -6,6 +6,7 @@
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
+import { recordChange, type Actor } from '../audit/index.ts';
 
 import type { TermsStatus } from '../../runtime/core/generated/api.ts';
 
@@ -32,6 +33,17 @@ export async function termsStatus(db: Kysely<DB>, userId: number): Promise<Terms
 }
 
 export function termsRepository(db: Kysely<DB>) {
+  /** Records acceptance (idempotent: a second acceptance keeps the first date). */
+  async function accept(userId: number, templateIds: number[], conn: Kysely<DB> = db): Promise<number[]> {
+    if (!templateIds.length) return [];
+    const rows = await conn.insertInto('terms_acceptance')
+      .values(templateIds.map((templateId) => ({ userId, templateId, acceptedAt: new Date() })))
+      .onConflict((oc) => oc.columns(['userId', 'templateId']).doNothing())
+      .returning('templateId').execute();
+    // the documents accepted now (one accepted before keeps its first date and is not named)
+    return rows.map((r) => r.templateId);
+  }
+
   return {
     status: (userId: number) => termsStatus(db, userId),
 
@@ -61,15 +73,18 @@ export function termsRepository(db: Kysely<DB>) {
       return (await db.selectFrom('terms_template').select('id').where('current', '=', true).execute()).map((r) => r.id);
     },
 
-    /** Records acceptance (idempotent: a second acceptance keeps the first date). */
-    async accept(userId: number, templateIds: number[], conn: Kysely<DB> = db): Promise<number[]> {
-      if (!templateIds.length) return [];
-      const rows = await conn.insertInto('terms_acceptance')
-        .values(templateIds.map((templateId) => ({ userId, templateId, acceptedAt: new Date() })))
-        .onConflict((oc) => oc.columns(['userId', 'templateId']).doNothing())
-        .returning('templateId').execute();
-      // the documents accepted now (one accepted before keeps its first date and is not named)
-      return rows.map((r) => r.templateId);
+    accept,
+
+    /**
+     * The user accepts these documents, each accepted now with its trail entry (issue 37), in one
+     * transaction; one accepted before is neither accepted again nor recorded.
+     */
+    async acceptWithTrail(actor: Actor, userId: number, templateIds: number[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        for (const templateId of await accept(userId, templateIds, trx)) {
+          await recordChange(trx, { actor, resource: 'terms', recordKey: templateId, action: 'accept', changes: { templateId: [null, templateId] } });
+        }
+      });
     },
 
     /** Who accepted which document and when, newest first. */

@@ -42,7 +42,7 @@ export function usersRepository(db: Kysely<DB>) {
     /** A live account (a deleted one, migration 011, is kept only for its history). */
     byId: (id: number) => account().selectAll().where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst(),
     /** Login names compare without case where a person types them (the forgotten-password form). */
-    byLoginIgnoringCase: (login: string) => account().select(['id', 'login', 'firstName', 'lastName', 'email'])
+    byLoginIgnoringCase: (login: string) => account().select(['id', 'login', 'rola', 'firstName', 'lastName', 'email', 'passwordHash', 'firstLogin'])
       .where(sql`lower("login")`, '=', login.trim().toLowerCase()).executeTakeFirst(),
     /** The accounts of an e-mail address that are still open (dataDo not passed). */
     openByEmail: (email: string) => account().select(['id', 'login', 'email'])

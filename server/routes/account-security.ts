@@ -17,8 +17,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { clientAddress, secondFactorRequired, type SignInAccount } from '../sign-in/complete.ts';
 import { registrationOptions, relyingPartyOf, verifiedRegistration } from '../auth/webauthn.ts';
 import { actorOf, recordChange } from '../audit/index.ts';
-import { failureRecorder, recordSessionEnd } from '../audit/sign-in.ts';
-import { revokeSession } from '../auth/sessions.ts';
+import { failureRecorder } from '../audit/sign-in.ts';
 import { HttpError } from '../http-error.ts';
 import { DEFAULT_SESSION_LIFETIME, signedInWithin } from '../auth/sessions.ts';
 import { sessionLifetimeOf } from '../config/security.ts';
@@ -76,19 +75,6 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     return [...rows.filter((s) => s.current), ...rows.filter((s) => !s.current)];
   }
 
-  /** Ends the session of `userId` named by its list id; false when there is none. */
-  async function endSession(request: FastifyRequest, userId: number, id: string): Promise<boolean> {
-    const session = (await app.sessions.listOf(userId)).find((s) => s.id === id);
-    if (!session) return false;
-    // the end and its entry in the audit trail (issue 37) commit together; the entry names the session by its list id
-    await app.db.transaction().execute(async (trx) => {
-      await revokeSession(trx, session.tokenHash);
-      await recordSessionEnd(trx, actorOf(request), userId, 'session-end', { sessionId: [id, null] });
-    });
-    app.sessions.forget(session.tokenHash);
-    return true;
-  }
-
   /** The trail's entry of a change to an account's security (issue 37): resource users, the account as its record. */
   const audit = (trx: Parameters<typeof recordChange>[0], request: FastifyRequest, userId: number, action: string, changes: Record<string, [unknown, unknown]>) =>
     recordChange(trx, { actor: actorOf(request), resource: 'users', recordKey: userId, action, changes });
@@ -112,7 +98,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     if (code !== undefined && !(await store.checkTotp(user.id, code.replace(/\s/g, '')))) throw await fail('code', 'security:errors.codeInvalid');
   }
 
-  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'SESSION_END' | 'UNLOCK', outcome: LoginOutcome) =>
+  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'UNLOCK', outcome: LoginOutcome) =>
     app.loginHistory.record({ login: user.login, rola: user.rola, event, outcome, success: true });
 
   app.get('/api/account/security', {
@@ -306,8 +292,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = await me(request);
-      if (!(await endSession(request, user.id, request.params.id))) throw notFound();
-      await history(user, 'SESSION_END', 'ENDED_BY_USER');
+      if (!(await app.sessionService.endSession(actorOf(request), user, request.params.id, 'ENDED_BY_USER'))) throw notFound();
       return reply.status(204).send();
     },
   });
@@ -316,13 +301,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     config: { ...own, secondFactorExempt: true, operation: op('sessionsEndOthers', 'End every session of the caller but this one (Wyloguj wszędzie indziej)') },
     schema: { response: { 204: noContent } },
     handler: async (request, reply) => {
-      const session = request.session!;
-      await app.db.transaction().execute(async (trx) => {
-        await app.sessions.revokeAllOf(session.userId, session.tokenHash, trx);
-        await recordSessionEnd(trx, actorOf(request), session.userId, 'session-end', { others: [null, true] });
-      });
-      const user = await me(request);
-      await history(user, 'SESSION_END', 'ENDED_BY_USER');
+      await app.sessionService.endOthers(actorOf(request), request.session!);
       return reply.status(204).send();
     },
   });
@@ -352,8 +331,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = await account(request.params.id);
-      if (!(await endSession(request, user.id, request.params.sessionId))) throw notFound();
-      await history(user, 'SESSION_END', 'ENDED_BY_ADMIN');
+      if (!(await app.sessionService.endSession(actorOf(request), user, request.params.sessionId, 'ENDED_BY_ADMIN'))) throw notFound();
       return reply.status(204).send();
     },
   });

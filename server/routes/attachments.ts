@@ -22,7 +22,7 @@ import type { Session } from '../auth/sessions.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
 import { HttpError } from '../http-error.ts';
-import { actorOf, recordChange, recordRequestChange } from '../audit/index.ts';
+import { actorOf } from '../audit/index.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 
@@ -180,16 +180,7 @@ export default async function attachmentRoutes(app: FastifyInstance) {
       if (errors.length) throw validation(errors);
       // another client's record, or one the role does not read, is answered as if absent
       if (!(await parentVisible(session, group, parentId))) throw notFound();
-      const zalaczIds = await app.db.transaction().execute(async (trx) => {
-        const ids = await app.attachments.insertAll(trx, ready);
-        // the trail (issue 37), last: one entry per attachment, what it is and whose record it belongs to (never the file's bytes)
-        for (const [i, a] of ready.entries()) {
-          await recordChange(trx, { actor: actorOf(request), resource: 'attachment', recordKey: ids[i], action: 'create', changes: {
-            grupa: [null, a.grupa], parentId: [null, a.parentId], tytul: [null, a.tytul], opis: [null, a.opis], filename: [null, a.filename], mime: [null, a.mime], size: [null, a.content.byteLength],
-          } });
-        }
-        return ids;
-      });
+      const zalaczIds = await app.attachments.addWithTrail(actorOf(request), ready);
       const message = zalaczIds.length === 1 ? t('attachment:messages.added') : t('attachment:messages.addedMany', { count: zalaczIds.length });
       return { message, zalaczIds };
     },
@@ -243,11 +234,7 @@ export default async function attachmentRoutes(app: FastifyInstance) {
       const { zalaczId, tytul, opis } = request.body;
       await visibleAttachment(request.session!, zalaczId);
       const after = { tytul: tytul.trim(), opis: opis.trim() };
-      await app.db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('attachment').select(['tytul', 'opis']).where('zalaczId', '=', zalaczId).forUpdate().executeTakeFirst();
-        if (!before || !(await app.attachments.update(zalaczId, after, request.session!.userId, trx))) throw notFound();
-        await recordRequestChange(trx, request, { resource: 'attachment', recordKey: zalaczId, action: 'update', before, after, fields: ['tytul', 'opis'] });
-      });
+      if (!(await app.attachments.retitleWithTrail(actorOf(request), zalaczId, after, request.session!.userId))) throw notFound();
       return { message: t('attachment:messages.updated') };
     },
   });
@@ -263,11 +250,7 @@ export default async function attachmentRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const zalaczId = Number(request.params.id);
       await visibleAttachment(request.session!, zalaczId);
-      await app.db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('attachment').select(['grupa', 'parentId', 'tytul', 'opis', 'filename', 'mime']).where('zalaczId', '=', zalaczId).executeTakeFirst();
-        if (!before || !(await app.attachments.remove(zalaczId, trx))) throw notFound();
-        await recordRequestChange(trx, request, { resource: 'attachment', recordKey: zalaczId, action: 'delete', before, after: null, fields: Object.keys(before) });
-      });
+      if (!(await app.attachments.removeWithTrail(actorOf(request), zalaczId))) throw notFound();
       return { message: t('attachment:messages.deleted') };
     },
   });

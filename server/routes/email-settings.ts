@@ -5,12 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http-error.ts';
-import { recordRequestChange } from '../audit/index.ts';
-import { readEmailConfig, transportFor, type EmailConfig } from '../mail/mailer.ts';
+import { actorOf } from '../audit/index.ts';
+import { transportFor, type EmailConfig } from '../mail/mailer.ts';
 
 export const PASSWORD_MASK = '********';
-/** The fields of the e-mail form, as the trail records them. */
-const EMAIL_FIELDS = ['smtpHost', 'smtpPort', 'smtpUser', 'smtpPassword', 'smtpEmail', 'smtpSsl'];
 
 type Body = Omit<EmailConfig, 'smtpHost' | 'smtpUser' | 'smtpPassword' | 'smtpEmail'> & { smtpHost: string; smtpUser: string; smtpPassword: string; smtpEmail: string };
 type TestResult = 'OK' | 'WRONG_HOST' | 'WRONG_PORT' | 'WRONG_PASSWORD' | 'WRONG_USERNAME' | 'UNKNOWN_ERROR';
@@ -75,15 +73,7 @@ export default async function emailSettingsRoutes(app: FastifyInstance) {
     schema: { body: { $ref: 'email-config#' }, response: { 200: { $ref: 'message-response#' } } },
     handler: async (request) => {
       const c = await resolve(request.body);
-      await app.db.transaction().execute(async (trx) => {
-        const before = await readEmailConfig(trx);
-        await app.settings.saveEmailConfig(c, trx);
-        // the trail (issue 37): the SMTP password only as "zmieniono" (server/audit/secrets.ts)
-        await recordRequestChange(trx, request, {
-          resource: 'email', recordKey: 1, action: 'update', before: before as Record<string, unknown> | null,
-          after: await readEmailConfig(trx) as Record<string, unknown> | null, fields: EMAIL_FIELDS,
-        });
-      });
+      await app.settings.saveEmailConfigWithTrail(actorOf(request), c);
       // e-mails that waited for a mail server go on the queue now, not at the next sweep (issue 25)
       await app.notifications.sweep(true).catch((error) => request.log.warn({ err: error }, 'notifications waiting for SMTP not re-queued'));
       return { message: t('email:saved') };

@@ -68,8 +68,8 @@ export default async function notificationRoutes(app: FastifyInstance) {
   app.post('/api/admin/notifications/digest', {
     config: { access: ADMIN, operation: op('runDigest', 'Run the daily digest now for every user whose digest is on') },
     schema: { response: { 200: { $ref: 'notification-digest-result#' } } },
-    handler: async () => {
-      const result = await app.digest.run({ now: true });
+    handler: async (request) => {
+      const result = await app.digest.run({ now: true, actor: actorOf(request) });
       return { message: app.config.t('notifications:messages.digestRun', { ...result }), ...result };
     },
   });

@@ -4,10 +4,10 @@
  * document; until then the auth plugin refuses their other calls (ACCESS.md). These routes are
  * open to them (`termsExempt`), and to every role: an ADMIN or ADVISOR may read and accept too.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
-import { actorOf, recordChange } from '../audit/index.ts';
+import { actorOf } from '../audit/index.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
 import { normaliseRow } from '../resources/rows.ts';
 
@@ -68,14 +68,6 @@ export default async function termsRoutes(app: FastifyInstance) {
     },
   });
 
-  /** The acceptance and the trail's entry of each document accepted now (issue 37), in one transaction. */
-  const accept = (request: FastifyRequest, templateIds: number[]) => app.db.transaction().execute(async (trx) => {
-    const accepted = await app.terms.accept(request.session!.userId, templateIds, trx);
-    for (const templateId of accepted) {
-      await recordChange(trx, { actor: actorOf(request), resource: 'terms', recordKey: templateId, action: 'accept', changes: { templateId: [null, templateId] } });
-    }
-  });
-
   app.post<{ Body: { templateId: number } }>('/api/terms/accept', {
     config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('accept', 'Accept one terms document') },
     schema: { body: { $ref: 'terms-accept-request#' }, response: { 200: { $ref: 'terms-status#' } } },
@@ -86,7 +78,7 @@ export default async function termsRoutes(app: FastifyInstance) {
         const message = t('terms:notCurrent');
         throw new HttpError(400, message, { code: 'VALIDATION', errors: [{ field: 'templateId', message }] });
       }
-      await accept(request, [templateId]);
+      await app.terms.acceptWithTrail(actorOf(request), request.session!.userId, [templateId]);
       return app.terms.status(request.session!.userId);
     },
   });
@@ -95,7 +87,7 @@ export default async function termsRoutes(app: FastifyInstance) {
     config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, operation: op('acceptCurrent', 'Accept every current terms document at once') },
     schema: { description: 'Accepts every current document at once.', response: { 200: { $ref: 'terms-status#' } } },
     handler: async (request) => {
-      await accept(request, await app.terms.currentIds());
+      await app.terms.acceptWithTrail(actorOf(request), request.session!.userId, await app.terms.currentIds());
       return app.terms.status(request.session!.userId);
     },
   });

@@ -18,7 +18,7 @@ import { perAddressLimit } from '../rate-limit.ts';
 import type { LoginOutcome } from '../repositories/login-history.ts';
 import type { SignInOutcome } from '../metrics/registry.ts';
 import type { Lockout } from '../repositories/users.ts';
-import { failureRecorder, recordSessionEnd, recordSignInFailureAlone, recordVehicleChange } from '../audit/sign-in.ts';
+import { failureRecorder, recordSignInFailureAlone } from '../audit/sign-in.ts';
 import { actorOf } from '../audit/index.ts';
 
 interface AuthBody {
@@ -115,20 +115,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
     },
     handler: async (request) => {
       const session = request.session!;
-      const user = await app.users.byId(session.userId);
-      if (!user) throw new HttpError(401, t('errors:unauthorized'), { code: 'UNAUTHORIZED' });
-      const vehicle = await app.users.vehicleFor({ role: 'ADVISOR', ...request.body }, user);
-      if (!vehicle) {
-        await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'VEHICLE_CHANGE', outcome: 'VEHICLE_NOT_FOUND', success: false });
-        throw new HttpError(404, t('login:errors.vehicleNotFound'), { code: 'VEHICLE_NOT_FOUND' });
-      }
-      const previous = session.pojazdId === null ? undefined
-        : await app.db.selectFrom('car').select('rejestr').where('pojazdId', '=', session.pojazdId).executeTakeFirst();
-      await app.db.transaction().execute(async (trx) => {
-        await app.sessions.setVehicle(session.tokenHash, vehicle.pojazdId, trx);
-        await recordVehicleChange(trx, actorOf(request), user.id, [previous?.rejestr ?? null, vehicle.rejestr]);
-      });
-      await app.loginHistory.record({ login: user.login, rola: user.rola, event: 'VEHICLE_CHANGE', outcome: 'VEHICLE_CHANGED', success: true, rejestr: vehicle.rejestr });
+      const { user, vehicle } = await app.sessionService.changeVehicle(actorOf(request), session, request.body);
       return { userDetails: userDetails(user, vehicle, !session.hasSecondFactor && secondFactorRequired(app, user.rola)) };
     },
   });
@@ -137,13 +124,7 @@ export default async function userAuthRoutes(app: FastifyInstance) {
     config: { access: 'signedIn', termsExempt: true, firstLoginExempt: true, secondFactorExempt: true, operation: { resource: 'session', action: 'signOut', summary: 'Sign out: the session ends' } },
     schema: { response: { 204: { type: 'null', description: 'Signed out' } } },
     handler: async (request, reply) => {
-      const session = request.session!;
-      // the session's end and its entry in the audit trail (issue 37) commit together
-      await app.db.transaction().execute(async (trx) => {
-        await app.sessions.revoke(session.tokenHash, trx);
-        await recordSessionEnd(trx, actorOf(request), session.userId, 'sign-out');
-      });
-      await app.loginHistory.record({ login: session.login, rola: session.role, event: 'SIGN_OUT', outcome: 'SIGNED_OUT', success: true });
+      await app.sessionService.signOut(actorOf(request), request.session!);
       return reply.status(204).send();
     },
   });

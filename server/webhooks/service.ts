@@ -59,6 +59,11 @@ const auditEndpoint = async (trx: Kysely<DB>, manager: Manager, id: number, acti
     changes: diffRows(before as Record<string, unknown> | null, after as Record<string, unknown> | null, AUDITED_FIELDS),
   });
 };
+/** Messages of an endpoint sent again by hand (resend, recover): in the endpoint's history, as the manager's. */
+const auditSending = async (trx: Transaction<DB>, manager: Manager, endpointId: number, action: 'send-again' | 'recover', changes: Record<string, [unknown, unknown]>) => {
+  if (!manager.actor) return;
+  await recordChange(trx, { actor: manager.actor, resource: 'webhook-endpoint', recordKey: endpointId, action, changes });
+};
 
 export interface EndpointInput {
   url: string;
@@ -329,7 +334,7 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
 
     /** Sends one message again (same webhook-id), now. */
     async resend(manager: Manager, messageId: number) {
-      const row = await app.db.selectFrom('webhook_message').select(['id', 'endpointId', 'state']).where('id', '=', messageId).executeTakeFirst();
+      const row = await app.db.selectFrom('webhook_message').select(['id', 'endpointId', 'state', 'event']).where('id', '=', messageId).executeTakeFirst();
       if (!row) throw new HttpError(404, t('webhooks:messages.messageNotFound'));
       await endpointOf(manager, Number(row.endpointId)).catch(() => {
         throw new HttpError(404, t('webhooks:messages.messageNotFound'));
@@ -339,6 +344,8 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
         await trx.updateTable('webhook_message').set({ state: 'pending', nextAttemptAt: new Date(), claimedAt: null })
           .where('id', '=', messageId).where('state', '<>', 'sending').execute();
         await enqueue(trx, [{ id: messageId, endpointId: Number(row.endpointId) }]);
+        // the trail (issue 45): who sent which message again, in the endpoint's history
+        await auditSending(trx, manager, Number(row.endpointId), 'send-again', { messageId: [null, messageId], event: [null, row.event] });
       });
       return { message: t('webhooks:messages.resent') };
     },
@@ -364,6 +371,8 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
           .where('endpointId', '=', id).where('state', '=', 'failed').where('createdAt', '>=', sql<Date>`${text}::timestamptz`)
           .returning(['id']).execute();
         await enqueue(trx, rows.map((r) => ({ id: Number(r.id), endpointId: id })));
+        // the trail (issue 45): who sent the failed messages again, from when and how many; none found changed nothing
+        if (rows.length) await auditSending(trx, manager, id, 'recover', { since: [null, text], messages: [null, rows.length] });
         return { count: rows.length, message: t('webhooks:messages.recovered', { count: rows.length }) };
       });
     },

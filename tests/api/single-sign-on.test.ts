@@ -12,6 +12,7 @@ import type { SsoSettings } from '../../server/sign-in/sso/settings.ts';
 import { startTestProvider, type TestPerson, type TestProvider } from '../support/oidc-provider.ts';
 import { freePort } from '../support/portal-process.ts';
 import { ssoConfigRoot } from '../support/sso-config.ts';
+import { atProvider, cookiePair } from '../support/sso-browser.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const T_HOST = 't.localhost';
@@ -55,28 +56,6 @@ afterAll(async () => {
   await t?.close();
   await idp?.close();
 });
-
-const cookiePair = (setCookie: string | string[] | undefined) => String(Array.isArray(setCookie) ? setCookie[0] : setCookie ?? '').split(';')[0];
-
-/** The browser at the provider: follows its redirects, keeping its cookies, until it sends the person back to `host`. */
-async function atProvider(authorizationUrl: string, host: string): Promise<URL> {
-  const jar = new Map<string, string>();
-  let url = authorizationUrl;
-  for (let hop = 0; hop < 10; hop++) {
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const at = pair.indexOf('=');
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`the provider answered ${res.status}: ${await res.text()}`);
-    const next = new URL(location, url);
-    if (next.host === host) return next;
-    url = next.href;
-  }
-  throw new Error('the provider kept redirecting');
-}
 
 interface Journey {
   /** Changes the provider's answer before the browser brings it to the portal. */
