@@ -59,6 +59,13 @@ export function trailReturning(decl: ImportDecl, after: string, before: string |
 
 export interface ReturnedRow { _trailKey: string; _trailBefore: Record<string, unknown> | string; _trailAfter: Record<string, unknown> | string }
 
+/** Two values read from jsonb are the same: scalars compared as they are (most of a million records' fields), objects by their JSON. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 const parsed = (value: Record<string, unknown> | string): Record<string, unknown> => (typeof value === 'string' ? JSON.parse(value) as Record<string, unknown> : value);
 
 /** The entries of the rows a write returned: each field whose value differs, before and after (a new row: its given fields). */
@@ -69,10 +76,11 @@ export function recordWrites(decl: ImportDecl, action: RecordWrite['action'], ro
     const before = parsed(row._trailBefore);
     const after = parsed(row._trailAfter);
     const changes: Changes = {};
-    for (const [field, value] of Object.entries(after)) {
+    for (const field in after) {
+      const value = after[field] ?? null;
       const old = before[field] ?? null;
       if (action === 'create' && value === null) continue;
-      if (JSON.stringify(old) !== JSON.stringify(value ?? null)) changes[field] = [old, value ?? null];
+      if (!sameValue(old, value)) changes[field] = [old, value];
     }
     if (Object.keys(changes).length) writes.push({ resource, key: String(row._trailKey), action, changes });
   }
