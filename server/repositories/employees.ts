@@ -9,7 +9,7 @@ import type { EmployeeCreateRequest } from '../../runtime/core/generated/api.ts'
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { configuredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
-import type { VehicleScope } from './vehicle-state.ts';
+import type { VehicleScope } from '../access/scopes.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
 
 /** How many employees one autocomplete answer lists at most. */

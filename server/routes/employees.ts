@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmployeeInput } from '../repositories/employees.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeOfResource } from './scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 import { actorOf, diffRows, recordChange } from '../audit/index.ts';
 
 export default async function employeeRoutes(app: FastifyInstance) {
