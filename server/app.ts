@@ -99,6 +99,7 @@ import sessionService from './services/sessions.ts';
 import passwordService from './services/passwords.ts';
 import accountService from './services/accounts.ts';
 import noteService from './services/notes.ts';
+import securityService from './services/account-security.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -314,6 +315,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passwordService);
   await app.register(accountService);
   await app.register(noteService);
+  // issue 45: an account's second factor, passkeys and lock-outs, each change with its entry
+  await app.register(securityService);
   await app.register(contractsRepository);
   // issue 14
   await app.register(writeRules);
