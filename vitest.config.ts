@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { formatDefaultsDefine } from './tools/configured-formats.ts';
+import { formatDefaultsDefine } from './runtime/configured-formats.ts';
 
 // Unit, API and config tests. Browser journeys are Playwright's (tests/browser, `playwright test`).
 export default defineConfig({

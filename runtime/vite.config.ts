@@ -10,7 +10,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { build as esbuild } from 'esbuild';
 import { VitePWA } from 'vite-plugin-pwa';
-import { formatDefaultsDefine } from '../tools/configured-formats.ts';
+import { formatDefaultsDefine } from './configured-formats.ts';
 import { runtimeSourceHash } from './source-hash.ts';
 
 const runtimeDir = fileURLToPath(new URL('.', import.meta.url));

@@ -99,6 +99,8 @@ import sessionService from './services/sessions.ts';
 import passwordService from './services/passwords.ts';
 import accountService from './services/accounts.ts';
 import noteService from './services/notes.ts';
+import securityService from './services/account-security.ts';
+import employeeService from './services/employees.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -314,6 +316,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passwordService);
   await app.register(accountService);
   await app.register(noteService);
+  // issue 45: an account's second factor, passkeys and lock-outs, each change with its entry
+  await app.register(securityService);
   await app.register(contractsRepository);
   // issue 14
   await app.register(writeRules);
@@ -321,6 +325,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(assignmentsRepository);
   await app.register(counterRepository);
   await app.register(employeesRepository);
+  // issue 45: an employee added with its entry (services/employees.ts)
+  await app.register(employeeService);
   // issue 24
   await app.register(remindersService);
   // issue 25: the daily digest of the reminders and the failure summary, on the notifications' queue

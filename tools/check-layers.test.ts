@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forbiddenImports, importsOf } from './check-layers.ts';
+import { forbiddenImports, importsOf, importsUpTheLayers } from './check-layers.ts';
 
 describe('the server imports nothing from runtime/src', () => {
   const made: string[] = [];
@@ -63,5 +63,26 @@ describe('the server imports nothing from runtime/src', () => {
 
   it('this tree: server/ imports nothing from runtime/src', () => {
     expect(forbiddenImports()).toEqual([]);
+  });
+
+  it('names an import that runs back up the ground rooms, and one of server/routes/ from anywhere but app.ts', () => {
+    const base = tree({
+      'server/db/rows.ts': "import type { A } from '../config/bundle.ts';\nimport { m } from '../migrations/index.ts';\n",
+      'server/config/cross-check.ts': "import { check } from '../anomalies/check.ts';\nimport { q } from '../db/rows.ts';\nimport { r } from './reminders-check.ts';\n",
+      'server/audit/names.ts': "import { rows } from '../resources/rows.ts';\nimport { s } from '../access/row-scope.ts';\nimport x from '../../runtime/core/x.ts';\n",
+      'server/inspections/service.ts': "import { scope } from '../routes/scopes.ts';\nimport { recordChange } from '../audit/index.ts';\n",
+      'server/app.ts': "import routes from './routes/orders.ts';\n",
+      'server/config/x.test.ts': "import { buildApp } from '../app.ts';\nimport routes from '../routes/orders.ts';\n",
+    });
+    expect(importsUpTheLayers(base).sort()).toEqual([
+      'server/audit/names.ts:1: ../resources/rows.ts',
+      'server/config/cross-check.ts:1: ../anomalies/check.ts',
+      'server/db/rows.ts:1: ../config/bundle.ts',
+      'server/inspections/service.ts:1: ../routes/scopes.ts',
+    ]);
+  });
+
+  it('this tree: no import runs back up the server\'s layers', () => {
+    expect(importsUpTheLayers()).toEqual([]);
   });
 });

@@ -6,6 +6,13 @@
  * server to a module the browser may change at will) fails the check, naming file and line.
  * Every form of import counts: `import`, `import type`, `export … from`, `import()` and a type's
  * `import('…').Name`.
+ *
+ * And no import runs back up the server's layers (issue 45): the ground rooms — `http-error.ts`,
+ * `crypto/`, `migrations/`, `db/`, `jobs/`, `auth/`, `config/`, `access/`, `audit/`, in this order —
+ * import from server/ only themselves and the rooms before them, and only `server/app.ts` imports
+ * `server/routes/`. What a lower room and a higher one both need moves down (a check of a
+ * configuration file into config/, a scope into access/), never the import up. Tests stand above
+ * every layer and are not held to it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -75,6 +82,45 @@ export function forbiddenImports(baseDir = root, from = 'server', forbidden = 'r
   return found;
 }
 
+/** The server's ground rooms, lowest first: each imports from server/ only itself and the rooms before it. */
+export const GROUND_ROOMS: readonly string[] = [
+  'server/http-error.ts', 'server/crypto', 'server/migrations', 'server/db', 'server/jobs',
+  'server/auth', 'server/config', 'server/access', 'server/audit',
+];
+
+/** The room of a path under server/: a ground room, `server/routes`, or another folder or file (null outside server/). */
+function roomOf(rel: string): string | null {
+  if (!rel.startsWith('server/')) return null;
+  const parts = rel.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : rel;
+}
+
+/**
+ * `file:line: module` of every import that runs back up the server's layers: a ground room's
+ * import of a server/ room that is not itself nor before it in `ground`, and an import of
+ * server/routes/ from anywhere but server/app.ts. Tests are not held to it.
+ */
+export function importsUpTheLayers(baseDir = root, ground: readonly string[] = GROUND_ROOMS): string[] {
+  const found: string[] = [];
+  const serverDir = join(baseDir, 'server');
+  for (const path of sourceFiles(serverDir)) {
+    const rel = relative(baseDir, path).split('\\').join('/');
+    if (/\.test\.(ts|tsx|mts)$/.test(rel)) continue;
+    const from = roomOf(rel)!;
+    const level = ground.indexOf(from);
+    for (const { spec, line } of importsOf(path, readFileSync(path, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative(baseDir, resolve(dirname(path), spec)).split('\\').join('/');
+      const to = roomOf(target);
+      if (to === null || to === from) continue;
+      const routes = to === 'server/routes' && rel !== 'server/app.ts';
+      const up = level >= 0 && !ground.slice(0, level).includes(to);
+      if (routes || up) found.push(`${rel}:${line}: ${spec}`);
+    }
+  }
+  return found;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const found = forbiddenImports();
   if (found.length) {
@@ -82,4 +128,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(1);
   }
   console.log('server/ imports nothing from runtime/src (the login first paint\'s declared views aside).');
+  const up = importsUpTheLayers();
+  if (up.length) {
+    console.error(`Imports run back up the server's layers (${GROUND_ROOMS.join(' < ')} import only what stands before them; only server/app.ts imports server/routes/): move what both sides need into the lower room:\n${up.map((f) => `  ${f}`).join('\n')}`);
+    process.exit(1);
+  }
+  console.log(`No import runs back up the server's layers (${GROUND_ROOMS.join(' < ')}; server/routes/ imported by server/app.ts alone).`);
 }

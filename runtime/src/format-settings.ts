@@ -1,7 +1,7 @@
 /**
  * The locale of numbers and the time zone of instants: screens/app.json config.locale and
  * config.timeZone, set once at start-up (configureFormats, from config/startup.ts). Until then,
- * and in unit tests, screens/app.json's as built in (tools/configured-formats.ts): the code names
+ * and in unit tests, screens/app.json's as built in (runtime/configured-formats.ts): the code names
  * no locale, zone or currency (tools/check-runtime-words.ts). A module apart from format.ts, which every signed-in
  * page formats with but the login page does not need (issue 33): start-up sets the settings here,
  * and format.ts reads them whenever it is loaded.

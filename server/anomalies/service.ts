@@ -16,7 +16,7 @@ import type { Actor } from '../audit/actor.ts';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
 import { localeOf } from '../config/locale.ts';
-import { scopeOfResource } from '../routes/scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 import { anomaliesFile } from './find.ts';
 import { announcePending } from './announce.ts';
 

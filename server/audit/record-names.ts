@@ -23,7 +23,7 @@ import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import { HttpError } from '../http-error.ts';
-import { normaliseRow } from '../resources/rows.ts';
+import { normaliseRow } from '../db/rows.ts';
 import { effectiveAccess, scopeExpression } from '../access/row-scope.ts';
 import { recordNameFields, recordNameOf } from '../../runtime/core/record-name.ts';
 

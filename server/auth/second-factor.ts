@@ -2,7 +2,9 @@
  * The second factor of a sign-in (issue 36): TOTP (RFC 6238, otplib), one-time recovery codes and
  * passkeys (WebAuthn, @simplewebauthn/server), and the short-lived ticket that carries a sign-in
  * from the password to the second factor. Storage only and the checks of a code; the routes
- * (routes/second-factor.ts, routes/account-security.ts) decide what a caller is told.
+ * (routes/second-factor.ts, routes/account-security.ts) decide what a caller is told. A change of
+ * an account's factors runs in the caller's transaction (`trx`), where the security service
+ * (services/account-security.ts) records its trail entry and, for a reset, ends the sessions.
  *
  * - A TOTP secret is sealed (crypto/secret-box.ts, key from TOTP_SECRET_KEY): it is needed again
  *   at every sign-in. A code is accepted once: the time step of the last accepted code is kept and
@@ -20,9 +22,6 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { SecretBox } from '../crypto/secret-box.ts';
 import type { DB } from '../db/types.generated.ts';
-
-/** The audit trail's entry of a change (issue 37), run last in the change's transaction. */
-type Recorder = (trx: Transaction<DB>) => Promise<unknown>;
 
 export const TICKET_MINUTES = 5;
 export const MAX_TICKET_TRIES = 5;
@@ -127,22 +126,14 @@ export function secondFactorStore(db: Kysely<DB>, box: SecretBox, clock: () => D
       return Number(spent.numUpdatedRows) === 1;
     },
 
-    /** Confirms the enrolment and makes new recovery codes (answered once, stored hashed). */
-    async confirmTotp(userId: number, record?: Recorder): Promise<string[]> {
-      return db.transaction().execute(async (trx) => {
-        await trx.updateTable('user_totp').set({ confirmedAt: clock() }).where('userId', '=', userId).execute();
-        const codes = await replaceRecoveryCodes(trx, userId);
-        await record?.(trx);
-        return codes;
-      });
+    /** Confirms the enrolment and makes new recovery codes (answered once, stored hashed), in the caller's transaction. */
+    async confirmTotp(trx: Transaction<DB>, userId: number): Promise<string[]> {
+      await trx.updateTable('user_totp').set({ confirmedAt: clock() }).where('userId', '=', userId).execute();
+      return replaceRecoveryCodes(trx, userId);
     },
 
-    /** New recovery codes; the old ones stop working. */
-    regenerateRecoveryCodes: (userId: number, record?: Recorder) => db.transaction().execute(async (trx) => {
-      const codes = await replaceRecoveryCodes(trx, userId);
-      await record?.(trx);
-      return codes;
-    }),
+    /** New recovery codes, in the caller's transaction; the old ones stop working. */
+    regenerateRecoveryCodes: (trx: Transaction<DB>, userId: number) => replaceRecoveryCodes(trx, userId),
 
     /** Spends a recovery code of the account; false when it is not one or was used. */
     async useRecoveryCode(userId: number, code: string): Promise<boolean> {
@@ -152,56 +143,46 @@ export function secondFactorStore(db: Kysely<DB>, box: SecretBox, clock: () => D
       return Number(spent.numUpdatedRows) === 1;
     },
 
-    /** Switches TOTP off: the secret and the recovery codes go. */
-    async disableTotp(userId: number, record?: Recorder): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('user_recovery_code').where('userId', '=', userId).execute();
-        await trx.deleteFrom('user_totp').where('userId', '=', userId).execute();
-        await record?.(trx);
-      });
+    /** Switches TOTP off, in the caller's transaction: the secret and the recovery codes go. */
+    async disableTotp(trx: Transaction<DB>, userId: number): Promise<void> {
+      await trx.deleteFrom('user_recovery_code').where('userId', '=', userId).execute();
+      await trx.deleteFrom('user_totp').where('userId', '=', userId).execute();
     },
 
-    /** An administrator's reset: every factor of the account goes; it enrols again at the next sign-in. */
-    /** Removes every factor of the account; `record` (the audit trail's entry) runs last in the same transaction. */
-    async resetAll(userId: number, record?: (trx: Transaction<DB>, removed: { totp: boolean; passkeys: number; recoveryCodes: number }) => Promise<unknown>): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const recoveryCodes = (await trx.deleteFrom('user_recovery_code').where('userId', '=', userId).executeTakeFirst()).numDeletedRows;
-        const totp = (await trx.deleteFrom('user_totp').where('userId', '=', userId).executeTakeFirst()).numDeletedRows;
-        const passkeys = (await trx.deleteFrom('user_passkey').where('userId', '=', userId).executeTakeFirst()).numDeletedRows;
-        await trx.deleteFrom('sign_in_ticket').where('userId', '=', userId).execute();
-        await record?.(trx, { totp: totp > 0n, passkeys: Number(passkeys), recoveryCodes: Number(recoveryCodes) });
-      });
+    /**
+     * An administrator's reset, in the caller's transaction: every factor of the account goes (and
+     * its sign-in tickets); it enrols again at the next sign-in. Answers what was removed.
+     */
+    async resetAll(trx: Transaction<DB>, userId: number): Promise<{ totp: boolean; passkeys: number; recoveryCodes: number }> {
+      const recoveryCodes = (await trx.deleteFrom('user_recovery_code').where('userId', '=', userId).executeTakeFirst()).numDeletedRows;
+      const totp = (await trx.deleteFrom('user_totp').where('userId', '=', userId).executeTakeFirst()).numDeletedRows;
+      const passkeys = (await trx.deleteFrom('user_passkey').where('userId', '=', userId).executeTakeFirst()).numDeletedRows;
+      await trx.deleteFrom('sign_in_ticket').where('userId', '=', userId).execute();
+      return { totp: totp > 0n, passkeys: Number(passkeys), recoveryCodes: Number(recoveryCodes) };
     },
 
     // ---- passkeys ----
     passkeysOf: (userId: number) => db.selectFrom('user_passkey').selectAll().where('userId', '=', userId).orderBy('id').execute(),
     passkeyByCredential: (credentialId: string) => db.selectFrom('user_passkey').selectAll().where('credentialId', '=', credentialId).executeTakeFirst(),
-    // `record` (the audit trail's entry, issue 37) runs last in the change's transaction
-    async addPasskey(userId: number, p: { credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }, record?: (trx: Transaction<DB>, id: number) => Promise<unknown>) {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('user_passkey').values({
-          userId, credentialId: p.credentialId, publicKey: p.publicKey, counter: p.counter, transports: p.transports.join(',') || null, name: p.name, createdAt: clock(),
-        }).returning('id').executeTakeFirstOrThrow();
-        await record?.(trx, Number(row.id));
-        return Number(row.id);
-      });
+    // a passkey's change runs in the caller's transaction (the security service records its entry there)
+    /** Adds a passkey; answers its id. */
+    async addPasskey(trx: Transaction<DB>, userId: number, p: { credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }): Promise<number> {
+      const row = await trx.insertInto('user_passkey').values({
+        userId, credentialId: p.credentialId, publicKey: p.publicKey, counter: p.counter, transports: p.transports.join(',') || null, name: p.name, createdAt: clock(),
+      }).returning('id').executeTakeFirstOrThrow();
+      return Number(row.id);
     },
-    async renamePasskey(userId: number, id: number, name: string, record?: (trx: Transaction<DB>, before: string) => Promise<unknown>): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('user_passkey').select('name').where('id', '=', id).where('userId', '=', userId).forUpdate().executeTakeFirst();
-        if (!before) return false;
-        await trx.updateTable('user_passkey').set({ name }).where('id', '=', id).where('userId', '=', userId).execute();
-        await record?.(trx, before.name);
-        return true;
-      });
+    /** Renames one of the account's passkeys; answers its name before, or undefined when the account has no such passkey. */
+    async renamePasskey(trx: Transaction<DB>, userId: number, id: number, name: string): Promise<string | undefined> {
+      const before = await trx.selectFrom('user_passkey').select('name').where('id', '=', id).where('userId', '=', userId).forUpdate().executeTakeFirst();
+      if (!before) return undefined;
+      await trx.updateTable('user_passkey').set({ name }).where('id', '=', id).where('userId', '=', userId).execute();
+      return before.name;
     },
-    async removePasskey(userId: number, id: number, record?: (trx: Transaction<DB>, name: string) => Promise<unknown>): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const removed = await trx.deleteFrom('user_passkey').where('id', '=', id).where('userId', '=', userId).returning('name').executeTakeFirst();
-        if (!removed) return false;
-        await record?.(trx, removed.name);
-        return true;
-      });
+    /** Removes one of the account's passkeys; answers its name, or undefined when the account has no such passkey. */
+    async removePasskey(trx: Transaction<DB>, userId: number, id: number): Promise<string | undefined> {
+      const removed = await trx.deleteFrom('user_passkey').where('id', '=', id).where('userId', '=', userId).returning('name').executeTakeFirst();
+      return removed?.name;
     },
     async passkeyUsed(id: number, counter: number): Promise<void> {
       await db.updateTable('user_passkey').set({ counter, lastUsedAt: clock() }).where('id', '=', id).execute();

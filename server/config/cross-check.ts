@@ -11,8 +11,8 @@ import { SCREEN_TYPES } from '../../runtime/core/screen-checks/screen-types.ts';
 import { checkReminders } from './reminders-check.ts';
 import { checkNotifications } from './notifications-check.ts';
 import { checkWebhooks } from './webhooks-check.ts';
-import { checkFuelAnomalies } from '../anomalies/check.ts';
-import { checkInspections } from '../inspections/check.ts';
+import { checkFuelAnomalies } from './fuel-anomalies-check.ts';
+import { checkInspections } from './inspections-check.ts';
 import type { ConfigProblem, EntitySchema, ResourceDecl, Screen } from './bundle.ts';
 import { fileOfType } from './screen-files.ts';
 

@@ -33,7 +33,7 @@ import type { Actor } from '../audit/actor.ts';
 import { recordChange } from '../audit/index.ts';
 import type { DB } from '../db/types.generated.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeOfResource } from '../routes/scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 import { lockVehicle, recordReading, requireNotBelowLast } from '../repositories/vehicle-state.ts';
 import { absent, RuleViolation } from '../repositories/write-rules.ts';
 import type { NewAttachment } from '../attachments/storage.ts';

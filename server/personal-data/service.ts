@@ -98,7 +98,7 @@ export interface SheetNames {
   value(entity: string, column: string, value: unknown): string;
 }
 
-/** A DATE the driver read as local midnight, back to its calendar day (as server/resources/rows.ts does). */
+/** A DATE the driver read as local midnight, back to its calendar day (as server/db/rows.ts does). */
 const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /**

@@ -15,7 +15,8 @@ import type { AssignmentDropoffRequest, AssignmentPickupRequest } from '../../ru
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { configuredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
-import { lockVehicle, recordReading, requireNotBelowLast, type VehicleScope } from './vehicle-state.ts';
+import type { VehicleScope } from '../access/scopes.ts';
+import { lockVehicle, recordReading, requireNotBelowLast } from './vehicle-state.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
 
 const ONE_OPEN_INDEX = 'vehicle_assignment_one_open_idx';

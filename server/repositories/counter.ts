@@ -6,7 +6,8 @@ import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
 import type { CounterReading } from './vehicle-state.ts';
 import type { DB } from '../db/types.generated.ts';
-import { lockVehicle, recordReading, requireNotBelowLast, type VehicleScope } from './vehicle-state.ts';
+import type { VehicleScope } from '../access/scopes.ts';
+import { lockVehicle, recordReading, requireNotBelowLast } from './vehicle-state.ts';
 
 export interface CounterInput {
   pojaId: number;

@@ -10,7 +10,8 @@ import type { DamageAddRequest } from '../../runtime/core/generated/api.ts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { caseNumber } from '../seed/sql-util.ts';
-import { lockVehicle, type VehicleScope } from './vehicle-state.ts';
+import type { VehicleScope } from '../access/scopes.ts';
+import { lockVehicle } from './vehicle-state.ts';
 import { RuleViolation } from './write-rules.ts';
 
 /** The external participant (the other party), spec §3 "External participant". */

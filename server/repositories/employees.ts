@@ -9,7 +9,7 @@ import type { EmployeeCreateRequest } from '../../runtime/core/generated/api.ts'
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { configuredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
-import type { VehicleScope } from './vehicle-state.ts';
+import type { VehicleScope } from '../access/scopes.ts';
 import { isUniqueViolation, RuleViolation } from './write-rules.ts';
 
 /** How many employees one autocomplete answer lists at most. */
@@ -45,37 +45,35 @@ export function employeesRepository(db: Kysely<DB>) {
     /**
      * Adds an employee to the client of the unit `jednId`, which must be within `unitScope` (a
      * filter on v_unit): another client's unit is refused like one that does not exist. The
-     * employee's organisational levels stru1…stru8 are the unit's path from the top.
+     * employee's organisational levels stru1…stru8 are the unit's path from the top. Runs in the
+     * caller's transaction (services/employees.ts records the entry there); answers every value
+     * the employee was created with, and its pracId.
      */
-    async create(input: EmployeeInput, unitScope: VehicleScope, record?: (trx: Transaction<DB>, created: Record<string, unknown> & { pracId: number }) => Promise<unknown>): Promise<{ pracId: number }> {
-      return db.transaction().execute(async (trx) => {
-        const unit = await trx.selectFrom('v_unit').select(['jednId', 'klientSymbol'])
-          .where('jednId', '=', input.jednId).where((eb) => unitScope(configuredBuilder(eb))).executeTakeFirst();
-        // a unit outside any client cannot hold an employee (employee.klient is required)
-        if (!unit || unit.klientSymbol === null) throw new RuleViolation(400, 'jednId', 'employee:errors.unknownUnit');
-        const path: string[] = [];
-        for (let id: number | null = unit.jednId; id !== null && path.length < STRU.length;) {
-          const u: { nazwa: string; parentId: number | null } = await trx.selectFrom('unit').select(['nazwa', 'parentId']).where('jednId', '=', id).executeTakeFirstOrThrow();
-          path.unshift(u.nazwa);
-          id = u.parentId;
-        }
-        const levels = Object.fromEntries(STRU.map((s, i) => [s, path[i] ?? null]));
-        const values = {
-          klient: unit.klientSymbol, nazwisko: input.nazwisko.trim(), imie: input.imie.trim(), nrPrac: input.nrPrac || null,
-          kodStan: input.kodStan || null, email: input.email.trim(), telefonKom: input.telefonKom || null, kodPoczt: input.kodPoczt || null,
-          miejscow: input.miejscow || null, ulica: input.ulica || null, dataJednOd: input.dataJednOd, jednId: unit.jednId, ...levels,
-        };
-        let created: { pracId: number };
-        try {
-          created = await trx.insertInto('employee').values(values).returning('pracId').executeTakeFirstOrThrow();
-        } catch (error) {
-          if (isUniqueViolation(error, 'employee_klient_nrPrac_key')) throw new RuleViolation(409, 'nrPrac', 'employee:errors.nrPracTaken');
-          throw error;
-        }
-        // the trail's entry (issue 37) is the transaction's last statement
-        await record?.(trx, { ...values, pracId: created.pracId });
-        return created;
-      });
+    async create(trx: Transaction<DB>, input: EmployeeInput, unitScope: VehicleScope): Promise<Record<string, unknown> & { pracId: number }> {
+      const unit = await trx.selectFrom('v_unit').select(['jednId', 'klientSymbol'])
+        .where('jednId', '=', input.jednId).where((eb) => unitScope(configuredBuilder(eb))).executeTakeFirst();
+      // a unit outside any client cannot hold an employee (employee.klient is required)
+      if (!unit || unit.klientSymbol === null) throw new RuleViolation(400, 'jednId', 'employee:errors.unknownUnit');
+      const path: string[] = [];
+      for (let id: number | null = unit.jednId; id !== null && path.length < STRU.length;) {
+        const u: { nazwa: string; parentId: number | null } = await trx.selectFrom('unit').select(['nazwa', 'parentId']).where('jednId', '=', id).executeTakeFirstOrThrow();
+        path.unshift(u.nazwa);
+        id = u.parentId;
+      }
+      const levels = Object.fromEntries(STRU.map((s, i) => [s, path[i] ?? null]));
+      const values = {
+        klient: unit.klientSymbol, nazwisko: input.nazwisko.trim(), imie: input.imie.trim(), nrPrac: input.nrPrac || null,
+        kodStan: input.kodStan || null, email: input.email.trim(), telefonKom: input.telefonKom || null, kodPoczt: input.kodPoczt || null,
+        miejscow: input.miejscow || null, ulica: input.ulica || null, dataJednOd: input.dataJednOd, jednId: unit.jednId, ...levels,
+      };
+      let created: { pracId: number };
+      try {
+        created = await trx.insertInto('employee').values(values).returning('pracId').executeTakeFirstOrThrow();
+      } catch (error) {
+        if (isUniqueViolation(error, 'employee_klient_nrPrac_key')) throw new RuleViolation(409, 'nrPrac', 'employee:errors.nrPracTaken');
+        throw error;
+      }
+      return { ...values, pracId: created.pracId };
     },
   };
 }

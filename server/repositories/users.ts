@@ -129,19 +129,16 @@ export function usersRepository(db: Kysely<DB>) {
 
     /**
      * An administrator's unlock: forgets every failure and lock-out of the account's login, from
-     * every address, and the account's count; `record` (the trail's entry) runs in the same
-     * transaction with the lock-outs that were in force. Answers how many were.
+     * every address, and the account's count, in the caller's transaction (where the security
+     * service records its entry). Answers how many lock-outs were in force.
      */
-    async clearLockouts(user: { id: number; login: string }, record?: (trx: Transaction<DB>, lockouts: number) => Promise<unknown>): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        const removed = await trx.deleteFrom('sign_in_failure').where(sql`lower("login")`, '=', user.login.toLowerCase())
-          .returning('lockedUntil').execute();
-        const now = Date.now();
-        const lockouts = removed.filter((r) => r.lockedUntil && new Date(r.lockedUntil).getTime() > now).length;
-        await trx.updateTable('app_user').set({ failedLogins: 0, lastFailedAt: null, lockedUntil: null }).where('id', '=', user.id).execute();
-        if (lockouts > 0) await record?.(trx, lockouts);
-        return lockouts;
-      });
+    async clearLockouts(trx: Transaction<DB>, user: { id: number; login: string }): Promise<number> {
+      const removed = await trx.deleteFrom('sign_in_failure').where(sql`lower("login")`, '=', user.login.toLowerCase())
+        .returning('lockedUntil').execute();
+      const now = Date.now();
+      const lockouts = removed.filter((r) => r.lockedUntil && new Date(r.lockedUntil).getTime() > now).length;
+      await trx.updateTable('app_user').set({ failedLogins: 0, lastFailedAt: null, lockedUntil: null }).where('id', '=', user.id).execute();
+      return lockouts;
     },
 
     /** The language the user chose (issue 48); null: none, the configuration's default. */

@@ -5,13 +5,11 @@
  * under it. The caller's row scope comes in as a filter on the car table (the route builds it
  * from schemas/resources/car.json, access/row-scope.ts): a vehicle outside it is absent.
  */
-import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
-import { configuredBuilder, type ConfiguredBuilder } from '../db/configured-tables.ts';
+import { sql, type Transaction } from 'kysely';
+import type { VehicleScope } from '../access/scopes.ts';
+import { configuredBuilder } from '../db/configured-tables.ts';
 import type { DB } from '../db/types.generated.ts';
 import { absent, RuleViolation } from './write-rules.ts';
-
-/** The caller's row scope as a WHERE on table `car` (its columns klientSymbol, pojazdId, stacjaSerw). */
-export type VehicleScope = (eb: ConfiguredBuilder) => Expression<SqlBool>;
 
 /** Spec §5 "Numbers: 0 to 999999999". */
 export const MAX_READING = 999_999_999;

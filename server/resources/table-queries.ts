@@ -15,7 +15,7 @@ import type { RowParams, TablePage } from '../../runtime/core/generated/api.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { ErrorMapper } from '../plugins/errors.ts';
 import { HttpError } from '../http-error.ts';
-import { normaliseRow } from './rows.ts';
+import { normaliseRow } from '../db/rows.ts';
 import { scopeExpression, type Resources } from '../access/row-scope.ts';
 import { readBlock } from './table-block.ts';
 import { countRows, type RowCount } from './table-count.ts';

@@ -8,7 +8,9 @@
  * have one (`secondFactorExempt`; the runtime's first session gate), and before the terms and the
  * first password change, which come after it. Secrets (the TOTP secret, recovery codes) are in
  * one answer only and never logged (plugins/request-log.ts redacts their fields). Ending a session
- * deletes it: every process's session cache hears of it at the commit (migration 008).
+ * deletes it: every process's session cache hears of it at the commit (migration 008). The route
+ * checks what the caller may do and answers; each change, with its trail entry and login history,
+ * is the security service's (services/account-security.ts) or the session service's.
  */
 import { describeUserAgent } from '../auth/session-device.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,12 +18,11 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyPassword } from '../auth/password.ts';
 import { clientAddress, secondFactorRequired, type SignInAccount } from '../sign-in/complete.ts';
 import { registrationOptions, relyingPartyOf, verifiedRegistration } from '../auth/webauthn.ts';
-import { actorOf, recordChange } from '../audit/index.ts';
+import { actorOf } from '../audit/index.ts';
 import { failureRecorder } from '../audit/sign-in.ts';
 import { HttpError } from '../http-error.ts';
 import { DEFAULT_SESSION_LIFETIME, signedInWithin } from '../auth/sessions.ts';
 import { sessionLifetimeOf } from '../config/security.ts';
-import type { LoginOutcome } from '../repositories/login-history.ts';
 import type { Lockout } from '../repositories/users.ts';
 
 const RESOURCE = 'security';
@@ -75,10 +76,6 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     return [...rows.filter((s) => s.current), ...rows.filter((s) => !s.current)];
   }
 
-  /** The trail's entry of a change to an account's security (issue 37): resource users, the account as its record. */
-  const audit = (trx: Parameters<typeof recordChange>[0], request: FastifyRequest, userId: number, action: string, changes: Record<string, [unknown, unknown]>) =>
-    recordChange(trx, { actor: actorOf(request), resource: 'users', recordKey: userId, action, changes });
-
   /**
    * The password (and, where asked, a code) of a change that weakens the account: a wrong one
    * counts towards the sign-in lock-out of the login for this address, like a wrong password at
@@ -98,8 +95,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     if (code !== undefined && !(await store.checkTotp(user.id, code.replace(/\s/g, '')))) throw await fail('code', 'security:errors.codeInvalid');
   }
 
-  const history = (user: { login: string; rola: string }, event: 'SECOND_FACTOR' | 'SECOND_FACTOR_RESET' | 'UNLOCK', outcome: LoginOutcome) =>
-    app.loginHistory.record({ login: user.login, rola: user.rola, event, outcome, success: true });
+  const security = app.securityService;
 
   app.get('/api/account/security', {
     config: { ...enrolment, operation: op('overview', 'The caller\'s second factor, passkeys and sessions (Ustawienia → Bezpieczeństwo)') },
@@ -166,9 +162,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const user = await me(request);
       if (!(await store.checkTotp(user.id, request.body.code.replace(/\s/g, ''), { pending: true }))) throw refuse('code', 'security:errors.codeInvalid');
-      const recoveryCodes = await store.confirmTotp(user.id, (trx) => audit(trx, request, user.id, 'totp-enable', { totp: [false, true], recoveryCodes: [null, 'new'] }));
-      await history(user, 'SECOND_FACTOR', 'TOTP_ENABLED');
-      return { recoveryCodes };
+      return { recoveryCodes: await security.confirmTotp(actorOf(request), user) };
     },
   });
 
@@ -185,8 +179,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
       if (!factors.totp) throw refuse('code', 'security:errors.totpOff');
       await confirmIdentity(request, user, request.body.password, request.body.code);
       if (secondFactorRequired(app, user.rola) && factors.passkeys.length === 0) throw refuse('code', 'security:errors.lastFactorRequired');
-      await store.disableTotp(user.id, (trx) => audit(trx, request, user.id, 'totp-disable', { totp: [true, false], recoveryCodes: ['old', null] }));
-      await history(user, 'SECOND_FACTOR', 'TOTP_DISABLED');
+      await security.disableTotp(actorOf(request), user);
       return reply.status(204).send();
     },
   });
@@ -201,9 +194,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
       const user = await me(request);
       if (!(await store.factorsOf(user.id)).totp) throw refuse('password', 'security:errors.totpOff');
       await confirmIdentity(request, user, request.body.password);
-      const recoveryCodes = await store.regenerateRecoveryCodes(user.id, (trx) => audit(trx, request, user.id, 'recovery-codes-renew', { recoveryCodes: ['old', 'new'] }));
-      await history(user, 'SECOND_FACTOR', 'RECOVERY_CODES_RENEWED');
-      return { recoveryCodes };
+      return { recoveryCodes: await security.renewRecoveryCodes(actorOf(request), user) };
     },
   });
 
@@ -241,9 +232,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
       const made = await verifiedRegistration(relyingPartyOf(request), row.challenge, response);
       if (!made) throw refuse('response', 'security:errors.passkeyNotRegistered');
       if (await store.passkeyByCredential(made.credentialId)) throw refuse('response', 'security:errors.passkeyKnown');
-      const id = await store.addPasskey(user.id, { ...made, name: name.trim() },
-        (trx, passkeyId) => audit(trx, request, user.id, 'passkey-add', { passkeyId: [null, passkeyId], passkeyName: [null, name.trim()] }));
-      await history(user, 'SECOND_FACTOR', 'PASSKEY_ADDED');
+      const id = await security.addPasskey(actorOf(request), user, made, name);
       reply.code(201);
       return { id };
     },
@@ -257,10 +246,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
       response: { 204: noContent, 404: errorResponse },
     },
     handler: async (request, reply) => {
-      const id = Number(request.params.id);
-      const name = request.body.name.trim();
-      if (!(await store.renamePasskey(request.session!.userId, id, name,
-        (trx, before) => (before === name ? Promise.resolve() : audit(trx, request, request.session!.userId, 'passkey-rename', { passkeyId: [id, id], passkeyName: [before, name] }))))) throw notFound();
+      if (!(await security.renamePasskey(actorOf(request), request.session!.userId, Number(request.params.id), request.body.name))) throw notFound();
       return reply.status(204).send();
     },
   });
@@ -278,8 +264,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
       const id = Number(request.params.id);
       if (!factors.passkeys.some((p) => Number(p.id) === id)) throw notFound();
       if (secondFactorRequired(app, user.rola) && !factors.totp && factors.passkeys.length === 1) throw refuse('id', 'security:errors.lastFactorRequired');
-      await store.removePasskey(user.id, id, (trx, name) => audit(trx, request, user.id, 'passkey-remove', { passkeyId: [id, null], passkeyName: [name, null] }));
-      await history(user, 'SECOND_FACTOR', 'PASSKEY_REMOVED');
+      await security.removePasskey(actorOf(request), user, id);
       return reply.status(204).send();
     },
   });
@@ -366,8 +351,7 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = await account(request.params.id);
-      const lockouts = await app.users.clearLockouts(user, (trx, count) => audit(trx, request, user.id, 'unlock', { lockouts: [count, 0] }));
-      if (lockouts > 0) await history(user, 'UNLOCK', 'UNLOCKED_BY_ADMIN');
+      await security.unlock(actorOf(request), user);
       return reply.status(204).send();
     },
   });
@@ -381,13 +365,8 @@ export default async function accountSecurityRoutes(app: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = await account(request.params.id);
-      // the trail (issue 37) names the administrator who did it, in the reset's own transaction
-      await store.resetAll(user.id, (trx, removed) => recordChange(trx, {
-        actor: actorOf(request), resource: 'users', recordKey: user.id, action: 'second-factor-reset',
-        changes: { totp: [removed.totp, false], passkeys: [removed.passkeys, 0], unusedRecoveryCodes: [removed.recoveryCodes, 0] },
-      }));
-      await app.sessions.revokeAllOf(user.id, user.id === request.session!.userId ? request.session!.tokenHash : undefined);
-      await history(user, 'SECOND_FACTOR_RESET', 'RESET_BY_ADMIN');
+      // the factors go and the sessions end in one transaction with the entry naming the administrator
+      await security.resetSecondFactor(actorOf(request), user, user.id === request.session!.userId ? request.session!.tokenHash : undefined);
       return reply.status(204).send();
     },
   });

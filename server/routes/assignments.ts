@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DropoffInput, PickupInput } from '../repositories/assignments.ts';
 import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeOfResource } from './scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 import { actorOf } from '../audit/index.ts';
 
 export default async function assignmentRoutes(app: FastifyInstance) {

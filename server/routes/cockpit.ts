@@ -12,7 +12,7 @@ import { timeZoneOf } from '../config/locale.ts';
 import { recordNameOf } from '../../runtime/core/record-name.ts';
 import { cockpitWindow, roundMoney } from '../repositories/cockpit.ts';
 import { OrderRules, ruleCallerOf } from '../access/order-rules.ts';
-import { scopeOfResource } from './scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 
 /** Status of an order that awaits the fleet manager's acceptance (order_status 1). */
 const AWAITING_ACCEPTANCE = 1;

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CounterInput } from '../repositories/counter.ts';
 import { withFailureMessage } from '../repositories/write-rules.ts';
-import { scopeOfResource } from './scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 import { actorOf } from '../audit/index.ts';
 
 export default async function counterRoutes(app: FastifyInstance) {

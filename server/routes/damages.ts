@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DamageInput } from '../repositories/damages.ts';
 import type { Condition } from '../../runtime/core/conditions.ts';
 import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
-import { scopeOfResource } from './scopes.ts';
+import { scopeOfResource } from '../access/scopes.ts';
 import { actorOf } from '../audit/index.ts';
 
 export default async function damageRoutes(app: FastifyInstance) {

@@ -7,8 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmployeeInput } from '../repositories/employees.ts';
 import { HttpError } from '../http-error.ts';
-import { scopeOfResource } from './scopes.ts';
-import { actorOf, diffRows, recordChange } from '../audit/index.ts';
+import { scopeOfResource } from '../access/scopes.ts';
+import { actorOf } from '../audit/index.ts';
 
 export default async function employeeRoutes(app: FastifyInstance) {
   const errorResponse = { $ref: 'error-response#' };
@@ -30,9 +30,7 @@ export default async function employeeRoutes(app: FastifyInstance) {
     config: { access: { roles: ['ADMIN', 'MANAGER'] }, operation: { resource: 'employee', action: 'create', summary: 'Add an employee to a unit of the caller\'s client' } },
     schema: { body: { $ref: 'employee-create-request#' }, response: { 200: { $ref: 'employee-create-response#' }, 409: errorResponse } },
     handler: async (request) => {
-      const { pracId } = await app.employees.create(request.body, scopeOfResource(app, 'unit', request.session!),
-        // the trail (issue 37): every field the employee was created with
-        (trx, { pracId: id, ...values }) => recordChange(trx, { actor: actorOf(request), resource: 'employee', recordKey: id, action: 'create', changes: diffRows(null, values, Object.keys(values)) }));
+      const { pracId } = await app.employeeService.create(actorOf(request), request.session!, request.body);
       return { pracId, message: app.config.t('employee:messages.added') };
     },
   });

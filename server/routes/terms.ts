@@ -9,7 +9,7 @@ import { NO_NUL_PATTERN } from '../../runtime/core/validation-messages.ts';
 import { HttpError } from '../http-error.ts';
 import { actorOf } from '../audit/index.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
-import { normaliseRow } from '../resources/rows.ts';
+import { normaliseRow } from '../db/rows.ts';
 
 /** The terms status of a user (kept here for the callers that import it from the route module). */
 export { termsStatus } from '../repositories/terms.ts';

@@ -2,7 +2,7 @@
  * Rows leave the server in the shapes their entity schema promises: dates as 'YYYY-MM-DD',
  * date-times as ISO strings, numerics as numbers (drivers return numeric and bigint as text).
  */
-import type { EntitySchema } from '../config/bundle.ts';
+import type { JsonSchemaObject as EntitySchema } from '../../runtime/core/json-schema.ts';
 
 /** How one column's value is written out, worked out once per entity schema (every block reads its rows through it). */
 type Convert = (value: unknown) => unknown;

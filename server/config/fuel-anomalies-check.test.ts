@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FuelAnomaliesFile } from '../../runtime/core/generated/meta.ts';
 import type { ScreenCheckContext } from '../../runtime/core/screen-checks/check-context.ts';
 import rulesFile from '../../screens/fuel-anomalies.json' with { type: 'json' };
-import { checkFuelAnomalies } from './check.ts';
+import { checkFuelAnomalies } from './fuel-anomalies-check.ts';
 
 const NOTIFICATIONS = { type: 'notifications', events: [{ id: 'fuelAnomaliesFound', trigger: { kind: 'fuelAnomaliesFound' } }, { id: 'damageReported', trigger: { kind: 'damageCreated' } }] };
 const WEBHOOKS = { type: 'webhooks', events: [{ id: 'fuel.anomaly', resource: 'fuel-anomaly' }, { id: 'order.created', resource: 'order' }] };
