@@ -58,8 +58,9 @@ describe('an order\'s status and intervention type in the reader\'s language (is
     const files = readdirSync(join(ROOT, 'screens')).filter((f) => f.endsWith('.json')).map((f) => `screens/${f}`);
     const showing = files.filter((f) => shownFields(json(f)).some((id) => CODED.some((c) => c.named === id)));
     expect(showing).toEqual([]);
-    const table = json('screens/orders-table.json').columns.find((c: { id: string }) => c.id === 'statusZnaczenie');
-    // the column keeps its id (a user's kept layout names it) and shows the status by its text
-    expect(table).toMatchObject({ field: 'status', valueLabels: 'order:statuses' });
+    // the columns keep their ids (a user's kept layout names them) and headers, and show the codes by their texts
+    const columns = json('screens/orders-table.json').columns as { id: string }[];
+    expect(columns.find((c) => c.id === 'statusZnaczenie')).toMatchObject({ field: 'status', header: 'order:fields.statusZnaczenie', valueLabels: 'order:statuses' });
+    expect(columns.find((c) => c.id === 'zgloInterwNazwa')).toMatchObject({ field: 'zgloInterw', header: 'order:fields.zgloInterwNazwa', valueLabels: 'order-wizard:interventions' });
   });
 });
