@@ -26,7 +26,7 @@ const result: ReportResult = {
 
 async function formatsOfRow(head: ExportHead): Promise<string[]> {
   const book = new ExcelJS.Workbook();
-  await book.xlsx.load(await reportXlsx(result, head));
+  await book.xlsx.load((await reportXlsx(result, head)) as unknown as ArrayBuffer);
   const sheet = book.worksheets[0];
   // title, period, an empty row, the header, then the row
   // a space of the language's may be a no-break one (Intl's choice per locale)
