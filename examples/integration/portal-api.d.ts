@@ -5699,6 +5699,9 @@ export interface components {
                 }[];
                 /** Format: date-time */
                 zgloData: string | null;
+                /** @description the intervention type's code; the screen names it in the reader's language (order-wizard:interventions) */
+                zgloInterw: string | null;
+                /** @description the intervention type's name as the dictionary (intervention_type) holds it, in Polish */
                 zgloInterwNazwa: string | null;
             }[];
             /** @description the caller's orders awaiting acceptance, in all pages */
@@ -7324,7 +7327,8 @@ export interface components {
             /** Format: email */
             zgloEmail?: string | null;
             zgloFirma?: string | null;
-            zgloInterw?: string | null;
+            /** @enum {string|null} */
+            zgloInterw?: "PRZEGLAD" | "NAPRAWA" | "OPONY" | "SZKODA" | "BADANIE" | "RAPORT" | null;
             zgloInterwNazwa?: string | null;
             /** @enum {string|null} */
             zgloKto?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | "UNKNOWN" | null;

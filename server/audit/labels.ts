@@ -96,8 +96,12 @@ export interface FieldNamer {
  */
 export type ValueNamers = Record<string, (value: unknown) => string | undefined>;
 
-export function fieldNamer(bundle: Bundle, t: (key: string) => string, namers: ValueNamers = {}): FieldNamer {
-  const locales = bundle.locales.pl;
+/**
+ * `language`: the reader's (issue 48) — the fields' and values' labels in his language's texts
+ * (merged over the Polish ones, so a text it lacks reads Polish); without it, the source language's.
+ */
+export function fieldNamer(bundle: Bundle, t: (key: string) => string, namers: ValueNamers = {}, language?: string): FieldNamer {
+  const locales = (language !== undefined ? bundle.locales[language] : undefined) ?? bundle.locales.pl;
   const index = valueLabelIndex(bundle);
   const plain = (value: unknown): string => {
     if (value === null || value === undefined) return '';

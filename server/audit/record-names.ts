@@ -21,6 +21,8 @@ import { sql } from 'kysely';
 import type { Session } from '../auth/sessions.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
+import { SOURCE_LANGUAGE } from '../config/languages.ts';
+import { fieldNamer } from './labels.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from '../db/rows.ts';
@@ -157,7 +159,32 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
   });
 }
 
-/** Dziennik zmian's list: each row's recordName and recordOpen (the `audit` table resource's computed fields). */
+/**
+ * "Zmienione pola" in the reader's language (issue 48). The list's `fields` are the labels stored
+ * in audit_field_label, in the source language (field-labels.ts: one list that filters in SQL); a
+ * reader of another language gets each entry's changed fields named in his, from the entry's own
+ * field codes, sorted as his language sorts. The column's text filter still matches the stored
+ * (source-language) labels.
+ */
+async function fieldsInLanguage(app: FastifyInstance, rows: Record<string, unknown>[]): Promise<void> {
+  const language = app.config.language;
+  if (language.id === SOURCE_LANGUAGE) return;
+  const ids = rows.filter((r) => typeof r.fields === 'string' && r.id !== undefined).map((r) => Number(r.id));
+  if (!ids.length) return;
+  const found = await app.db.selectFrom('audit_entry')
+    .select(['id', sql<string[] | null>`(select array_agg(k) from jsonb_object_keys("changes") k)`.as('codes')])
+    .where('id', 'in', ids).execute();
+  const codesById = new Map(found.map((r) => [Number(r.id), r.codes ?? []]));
+  const names = fieldNamer(app.config.bundle, (key) => app.config.t(key), {}, language.id);
+  const order = new Intl.Collator(language.locale);
+  for (const row of rows) {
+    const codes = codesById.get(Number(row.id));
+    if (!codes || !codes.length) continue;
+    row.fields = codes.map((code) => names.label(String(row.resource ?? ''), code)).sort(order.compare).join(', ');
+  }
+}
+
+/** Dziennik zmian's list: each row's recordName and recordOpen (the `audit` table resource's computed fields), its changed fields in the reader's language. */
 export function registerRecordNames(app: FastifyInstance): void {
   app.tableQueries.extendRows('audit', {
     needs: ['id', 'resource', 'recordKey'],
@@ -166,6 +193,7 @@ export function registerRecordNames(app: FastifyInstance): void {
         id: Number(r.id), resource: (r.resource as string | null) ?? null, recordKey: (r.recordKey as string | null) ?? null,
       })), (key, vars) => app.config.t(key, vars));
       rows.forEach((row, i) => Object.assign(row, refs[i]));
+      await fieldsInLanguage(app, rows);
     },
   });
 }

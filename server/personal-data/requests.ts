@@ -66,7 +66,7 @@ export function personalDataService(app: FastifyInstance) {
       rows: (count) => t('personal-data:archive.rows', { count }),
       // "Zlecenia serwisowe", not "zlecenia" (Excel allows 31 characters and no : \ / ? * [ ])
       sheet: (file) => t(`personal-data:archive.sheets.${file}`).replace(/[:\\/?*[\]]/g, ' ').slice(0, 31),
-    }, fieldNamer(app.config.bundle, t), app.config.bundle);
+    }, fieldNamer(app.config.bundle, t, {}, app.config.language.id), app.config.bundle);
     const filename = person.login !== null
       ? t('personal-data:archive.filename', { login: person.login, day: dayIn(timeZone) })
       : t('personal-data:archive.employeeFilename', { id: person.pracId, day: dayIn(timeZone) });

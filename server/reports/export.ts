@@ -1,5 +1,5 @@
 /**
- * A report's file (issue 46): xlsx (exceljs; numbers stay numbers with Polish number formats, a
+ * A report's file (issue 46): xlsx (exceljs; numbers stay numbers with the reader's language's units, a
  * header naming the report, the period and the filters, the totals row last) or PDF (A4, DejaVu
  * Sans through server/pdf/document.ts, the variant's logo at the head and its primary colour in the
  * title and the header rule, its name as author, page numbers in the footer).
@@ -15,11 +15,36 @@ export interface ExportHead {
   title: string; period: string; filters: string; brand: string; total: string; generatedAt: string;
   /** The variant's logo and primary colour (config/branding.ts), for the PDF's head. */
   logo?: BrandLogo; accent?: string;
+  /**
+   * How the reader's language writes a column format's number (file.ts: his locale, the configured
+   * currency): the Excel file takes the words before and after the number from these (zł, PLN,
+   * км, л), so a cell reads as the PDF and the Raporty screen write it. A format without one has
+   * no words.
+   */
+  numbers?: Readonly<Record<string, Intl.NumberFormat>>;
 }
 
-const NUMBER_FORMAT: Record<string, string> = {
-  money: '#,##0.00 "zł"', km: '#,##0 "km"', litres: '#,##0.00 "l"', ratio: '#,##0.00', kg: '#,##0.00 "kg"', count: '#,##0',
+/** The digits of each column format in the Excel file (Excel writes them by the reader's own settings). */
+const DIGITS: Record<string, string> = {
+  money: '#,##0.00', km: '#,##0', litres: '#,##0.00', ratio: '#,##0.00', kg: '#,##0.00', count: '#,##0',
 };
+
+/** A text as a literal of an Excel format code (a quote inside is dropped). */
+const literal = (text: string) => (text ? `"${text.replace(/"/g, '')}"` : '');
+
+/**
+ * An Excel number format for `digits` with the words `number` writes around a number in its
+ * language: "1234,50 zł" → `#,##0.00" zł"`, "PLN 1,234.50" → `"PLN "#,##0.00`, "1 234 км" → `#,##0" км"`.
+ */
+export function excelFormat(digits: string, number?: Intl.NumberFormat): string {
+  if (!number) return digits;
+  const parts = number.formatToParts(1234.5);
+  const isNumber = (type: string) => ['integer', 'group', 'decimal', 'fraction'].includes(type);
+  const first = parts.findIndex((p) => isNumber(p.type));
+  const last = parts.length - 1 - [...parts].reverse().findIndex((p) => isNumber(p.type));
+  const words = (from: number, to: number) => parts.slice(from, to).filter((p) => p.type !== 'minusSign' && p.type !== 'plusSign').map((p) => p.value).join('');
+  return `${literal(words(0, first))}${digits}${literal(words(last + 1, parts.length))}`;
+}
 
 export async function reportXlsx(result: ReportResult, head: ExportHead): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
@@ -38,8 +63,9 @@ export async function reportXlsx(result: ReportResult, head: ExportHead): Promis
   result.columns.forEach((c, i) => {
     const column = sheet.getColumn(i + 1);
     column.width = Math.max(12, Math.min(40, c.label.length + 4));
-    if (c.format && NUMBER_FORMAT[c.format]) {
-      for (let r = firstData; r <= sheet.rowCount; r++) sheet.getCell(r, i + 1).numFmt = NUMBER_FORMAT[c.format];
+    if (c.format && DIGITS[c.format]) {
+      const numFmt = excelFormat(DIGITS[c.format], head.numbers?.[c.format]);
+      for (let r = firstData; r <= sheet.rowCount; r++) sheet.getCell(r, i + 1).numFmt = numFmt;
     }
   });
   return Buffer.from(await book.xlsx.writeBuffer());

@@ -68,18 +68,20 @@ export async function reportFile(reader: Reader, report: ReportDecl, params: Run
     generatedAt: now.toLocaleString(locale, { timeZone: timeZoneOf(bundle.config) }),
   };
   const name = `${t(report.label)} ${params.from} ${params.to}`;
-  if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
-  head.logo = reader.root === undefined ? undefined : await brandLogo(bundle, reader.root);
-  const primary = brandingOf(bundle).colors?.primary;
-  head.accent = primary ? hexColour(primary, '') || undefined : undefined;
   // as the Raporty screen writes them (runtime/src/format.ts): the reader's language, the configured
-  // currency, units by the language's own words (zł, км, л), never a unit written here
+  // currency, units by the language's own words (zł, км, л), never a unit written here; the Excel
+  // file takes its units from the same (issue 48)
   const formats: Record<string, Intl.NumberFormat> = {
     money: new Intl.NumberFormat(locale, { style: 'currency', currency: currencyOf(bundle.config) }),
     km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
     litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
     kg: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilogram', maximumFractionDigits: 0 }),
   };
+  head.numbers = formats;
+  if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
+  head.logo = reader.root === undefined ? undefined : await brandLogo(bundle, reader.root);
+  const primary = brandingOf(bundle).colors?.primary;
+  head.accent = primary ? hexColour(primary, '') || undefined : undefined;
   const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const shown = (v: unknown, f?: string) => {
     if (v === null || v === undefined) return '–';

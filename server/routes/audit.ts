@@ -45,7 +45,7 @@ export default async function auditRoutes(app: FastifyInstance) {
       if (!row) throw new HttpError(404, t('errors:notFound'));
       const stored = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as Record<string, [unknown, unknown]>;
       const { changes: _changes, ...entry } = row;
-      const names = fieldNamer(app.config.bundle, t, valueNamers(app.config.bundle, t));
+      const names = fieldNamer(app.config.bundle, t, valueNamers(app.config.bundle, t), app.config.language.id);
       const resource = row.resource ?? '';
       const [record] = await nameRecords(app, request.session!, [{ id: Number(row.id), resource: row.resource, recordKey: row.recordKey, changes: stored ?? null }], t);
       return {
@@ -94,7 +94,7 @@ export default async function auditRoutes(app: FastifyInstance) {
         const prefix = prefixes.get(resource);
         return !rules.isHidden(caller, record, prefix ? `${prefix}.${field}` : field);
       };
-      const names = fieldNamer(bundle, t, valueNamers(bundle, t));
+      const names = fieldNamer(bundle, t, valueNamers(bundle, t), app.config.language.id);
       const changes = rows.slice(0, HISTORY_LIMIT).flatMap((row) => {
         const stored = (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes ?? {}) as Record<string, [unknown, unknown]>;
         const entry = {

@@ -135,7 +135,7 @@ export default async function cockpitRoutes(app: FastifyInstance) {
             recordName: recordNameOf(app.config.bundle.schemas.order, record, (key, vars) => app.config.t(key, vars), timeZoneOf(app.config.bundle.config)),
             rejestr: order.rejestr,
             markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null, klientNazwa,
-            zgloData: order.zgloData, zgloInterwNazwa: order.zgloInterwNazwa,
+            zgloData: order.zgloData, zgloInterw: order.zgloInterw, zgloInterwNazwa: order.zgloInterwNazwa,
             netTotal: r.isHidden(who, record, 'totals') ? null : net,
             transitions: r.availableTransitions(who, record).map((t) => ({ id: t.id, to: t.to, label: app.config.t(t.label) })),
           };

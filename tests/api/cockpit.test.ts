@@ -260,7 +260,7 @@ describe('the cockpit', () => {
         expect(rows.map((r) => r.autId), who).toEqual(expected);
         expect(rows.length, who).toBeGreaterThan(0);
         for (const r of rows) {
-          expect(Object.keys(r).sort()).toEqual(['autId', 'autNr', 'klientNazwa', 'markaModel', 'netTotal', 'recordName', 'rejestr', 'transitions', 'zgloData', 'zgloInterwNazwa']);
+          expect(Object.keys(r).sort()).toEqual(['autId', 'autNr', 'klientNazwa', 'markaModel', 'netTotal', 'recordName', 'rejestr', 'transitions', 'zgloData', 'zgloInterw', 'zgloInterwNazwa']);
           // spec §4: the fleet manager (and the admin) accept, partly accept, reject or send back; the admin may also cancel
           const moves = who === 'admin'
             ? [['accept', 2, 'Akceptuj'], ['acceptPartly', 3, 'Akceptuj częściowo'], ['reject', 8, 'Odrzuć'], ['clarify', 10, 'Do wyjaśnienia'], ['cancel', 7, 'Anuluj zlecenie']]
@@ -270,7 +270,7 @@ describe('the cockpit', () => {
       }
       const rows = await rowsOf('manager', 'approval-inbox');
       const demo = rows.find((r) => r.autId === hidden);
-      expect(demo).toMatchObject({ rejestr: 'WZ67890', markaModel: 'Toyota Corolla', zgloInterwNazwa: expect.any(String), autNr: null, recordName: expect.stringMatching(/^z \d{2}\.\d{2}\.\d{4}$/) });
+      expect(demo).toMatchObject({ rejestr: 'WZ67890', markaModel: 'Toyota Corolla', zgloInterw: expect.stringMatching(/^[A-Z]+$/), zgloInterwNazwa: expect.any(String), autNr: null, recordName: expect.stringMatching(/^z \d{2}\.\d{2}\.\d{4}$/) });
       expect(new Date(demo.zgloData).getTime()).toBeLessThan(Date.now());
     });
 

@@ -106,4 +106,28 @@ describe('the portal in the caller’s language', () => {
       ],
     });
   });
+
+  it('names a trail entry\'s fields and values in the reader\'s language: Dziennik zmian\'s list (Zmienione pola) and details', async () => {
+    const token = await t.signIn('admin');
+    const entry = await t.app.db.selectFrom('audit_entry').select(['id', 'recordKey']).where('resource', '=', 'login')
+      .where('actorLabel', '=', 'admin').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    // the reader's language as the portal knows it: his account's (which wins over the browser's)
+    const read = async (language: string) => {
+      expect((await t.call('PUT', '/api/account/language', { token, body: { language }, sign: true })).statusCode).toBe(200);
+      const answer = await t.call('GET', `/api/audit/${entry.id}/changes`, { token });
+      expect(answer.statusCode).toBe(200);
+      const list = await t.call('POST', '/api/audit/table2', { token, body: {
+        startRow: 0, endRow: 50, sortModel: [],
+        filterModel: { resource: { filterType: 'text', type: 'equals', filter: 'login' }, recordKey: { filterType: 'text', type: 'equals', filter: String(entry.recordKey) } },
+      } });
+      expect(list.statusCode, list.body).toBe(200);
+      return {
+        listed: list.json().rows.find((r: { id: number }) => Number(r.id) === Number(entry.id))?.fields,
+        ...answer.json().changes.find((c: { field: string }) => c.field === 'method'),
+      };
+    };
+    expect(await read('uk')).toMatchObject({ listed: 'Спосіб входу', label: 'Спосіб входу', after: 'пароль' });
+    expect(await read('en')).toMatchObject({ listed: 'Sign-in method', label: 'Sign-in method', after: 'password' });
+    expect(await read('pl')).toMatchObject({ listed: 'Sposób logowania', label: 'Sposób logowania', after: 'hasło' });
+  });
 });

@@ -65,8 +65,9 @@ test('a manager exports the filtered orders to Excel: the visible columns in ord
   expect(rows[0]).toEqual(request.columnNames);
   const data = rows.slice(1);
   expect(data).toHaveLength(count);
-  const status = request.fieldNames.indexOf('statusZnaczenie');
-  const icon = request.fieldNames.indexOf('status');
+  // both columns show the status (one as its text, one as an icon): found by their headers
+  const status = request.columnNames.indexOf('Status');
+  const icon = request.columnNames.indexOf('Stan');
   expect(new Set(data.map((r) => r[status]))).toEqual(new Set(['Autoryzowano']));
   expect(new Set(data.map((r) => r[icon]))).toEqual(new Set(['Autoryzowano'])); // the icon column as its meaning
   const firstShown = await page.locator('.ag-row[row-index="0"] .ag-cell[col-id="autNr"]').innerText();

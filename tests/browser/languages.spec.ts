@@ -17,6 +17,8 @@ import { axeScan, expect, settled, signedIn, tableLoaded, test } from './support
 const WIDTHS = [1400, 390];
 const root = join(import.meta.dirname, '../..');
 const menuText = (language: string, item: string): string => JSON.parse(readFileSync(join(root, `locales/${language}/menu.json`), 'utf8')).items[item];
+/** An order's statuses as the language names them (order:statuses). */
+const statusTexts = (language: string): string[] => Object.values(JSON.parse(readFileSync(join(root, `locales/${language}/order.json`), 'utf8')).statuses);
 
 /**
  * The texts of the page that do not fit their box: a button, a heading, a label, a tab, a menu
@@ -85,7 +87,7 @@ async function lookAt(page: Page, what: string, ready: () => Promise<void>, foun
 }
 
 /** Pulpit, vehicles, an order's details and the damage wizard's first step, as a fleet manager; what does not fit or fails axe. */
-async function mainScreens(page: Page, axe: boolean, tag: string): Promise<string[]> {
+async function mainScreens(page: Page, axe: boolean, tag: string, language?: string): Promise<string[]> {
   const found: string[] = [];
   await page.setViewportSize({ width: WIDTHS[0], height: 900 });
   await signedIn(page, 'manager', '/app/pulpit');
@@ -99,6 +101,12 @@ async function mainScreens(page: Page, axe: boolean, tag: string): Promise<strin
 
   await page.goto('/app/order');
   await tableLoaded(page);
+  if (language) {
+    // the status by the language's word, not the Polish name the database's dictionary holds
+    const shown = await page.locator('.ag-cell[col-id="statusZnaczenie"]').allInnerTexts();
+    expect(shown.length).toBeGreaterThan(0);
+    found.push(...shown.filter((text) => !statusTexts(language).includes(text.trim())).map((text) => `${tag} orders: status "${text}" is not a ${language} text`));
+  }
   await page.locator('.ag-row[row-index="0"] .ag-cell').first().click();
   const details: Locator = page.locator('.modal.details-dialog');
   await lookAt(page, `${tag} order details`, () => expect(details.getByRole('tablist')).toBeVisible(), found, axe);
@@ -116,7 +124,7 @@ for (const [language, locale] of [['pl', 'pl-PL'], ['en', 'en-GB'], ['uk', 'uk-U
     test.use({ locale });
     test(`the main screens in ${language} at 1400 and 390 px: axe finds nothing serious and no text is cut off`, async ({ page }) => {
       test.setTimeout(180_000);
-      const found = await mainScreens(page, true, language);
+      const found = await mainScreens(page, true, language, language);
       // the page is in the browser's language: its texts and the page's lang
       await expect(page.locator('html')).toHaveAttribute('lang', language);
       await page.keyboard.press('Escape');

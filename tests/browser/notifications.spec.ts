@@ -78,7 +78,7 @@ test('an advisor submits an estimate; the manager\'s bell shows it, marking all 
   orderId = new URL(page.url()).searchParams.get('open')!;
   const details = page.locator('.modal.details-dialog');
   await expect(details.getByRole('heading', { level: 2 })).toHaveText(title);
-  await expect(details.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację Fleet Managera');
+  await expect(details.locator('[data-field="status"]')).toContainText('Oczekuje na akceptację Fleet Managera');
   // closing the dialog drops the record from the address
   await details.getByRole('button', { name: 'Zamknij' }).last().click();
   await expect(page).toHaveURL(/\/app\/order$/);
@@ -276,7 +276,7 @@ test('the driver\'s e-mail about his order: the facts he needs, one button that 
     const driverPage = await browser.newPage();
     await signedIn(driverPage, 'kierowca', new URL(link!).pathname + new URL(link!).search);
     const details = driverPage.getByRole('dialog', { name: `Zlecenie ${name}` });
-    await expect(details.locator('[data-field="statusZnaczenie"]')).toContainText('Zaakceptowano przez Fleet Managera');
+    await expect(details.locator('[data-field="status"]')).toContainText('Zaakceptowano przez Fleet Managera');
     await expect(details.locator('[data-field="zatwierdzil"]')).toContainText('Nowak Anna');
     await expect(driverPage.locator('[data-screen="vehicle-panels"]')).toBeVisible();
     await details.getByRole('button', { name: 'Zamknij' }).last().click();

@@ -40,7 +40,7 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   const dialog = await openOrder(page, { rejestr: 'WZ67890' });
   // not yet authorised: titled by the day it was reported, never by its id (issue 49)
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Zlecenie z \d{2}\.\d{2}\.\d{4}$/);
-  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację Fleet Managera');
+  await expect(dialog.locator('[data-field="status"]')).toContainText('Oczekuje na akceptację Fleet Managera');
   // the history shows the station's move that brought the order here
   const history = dialog.locator('[data-list="history"]');
   await expect(history.locator('tbody tr')).toHaveCount(1);
@@ -62,17 +62,18 @@ test('a fleet manager opens an order awaiting them, accepts it, sees the new sta
   await footer.getByRole('button', { name: 'Akceptuj', exact: true }).click();
   const question = page.getByRole('dialog', { name: 'Potwierdzenie' });
   await expect(question).toContainText('Czy na pewno wybrać „Akceptuj” dla tego zlecenia?');
-  // it names the order, and says the price the manager may not see is settled under the contract
-  await expect(question.locator('.confirm-facts dd')).toHaveText([/^\d+$/, 'WZ67890 Toyota Corolla', /\S/, 'rozliczana w ramach kontraktu']);
+  // it names the order as its title does (unnumbered: the day it was reported, never its internal id),
+  // and says the price the manager may not see is settled under the contract
+  await expect(question.locator('.confirm-facts dd')).toHaveText([/^z \d{2}\.\d{2}\.\d{4}$/, 'WZ67890 Toyota Corolla', /\S/, 'rozliczana w ramach kontraktu']);
   await question.getByRole('button', { name: 'Nie' }).click();
   await expect(question).toBeHidden();
-  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Oczekuje na akceptację');
+  await expect(dialog.locator('[data-field="status"]')).toContainText('Oczekuje na akceptację');
   await footer.getByRole('button', { name: 'Akceptuj', exact: true }).click();
   await question.getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, 'Zmieniono status zlecenia na: Zaakceptowano przez Fleet Managera')).toBeVisible();
 
   await dialog.getByRole('tab', { name: 'Dane zlecenia' }).click();
-  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toContainText('Zaakceptowano przez Fleet Managera');
+  await expect(dialog.locator('[data-field="status"]')).toContainText('Zaakceptowano przez Fleet Managera');
   await expect(history.locator('tbody tr')).toHaveCount(2);
   await expect(history.locator('tbody tr').last()).toContainText('manager');
   await expect(history.locator('tbody tr').last()).toContainText('Zaakceptowano przez Fleet Managera');
@@ -92,7 +93,7 @@ test('an advisor adds a position to a new order, confirms the estimate and can n
   await signedIn(page, 'doradca');
   // the newest order of WZ12345, the inspection at the advisor's station, is new (status 0) and its estimate not confirmed
   const dialog = await openOrder(page, { rejestr: 'WZ12345', zgloZakres: 'Przegląd okresowy 90 000 km' });
-  await expect(dialog.locator('[data-field="statusZnaczenie"]')).toHaveText(/Zgłoszono/);
+  await expect(dialog.locator('[data-field="status"]')).toHaveText(/Zgłoszono/);
   await expect(dialog.getByRole('tab', { name: 'Zgłaszający' })).toHaveCount(0);
   await dialog.getByRole('tab', { name: 'Zakres' }).click();
   await expect(dialog.locator('[data-field="zgloZakres"]')).toHaveText(/Przegląd okresowy 90 000 km/);

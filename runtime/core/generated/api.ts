@@ -233,6 +233,13 @@ export interface CockpitApprovalInbox {
      */
     klientNazwa: string | null;
     zgloData: string | null;
+    /**
+     * the intervention type's code; the screen names it in the reader's language (order-wizard:interventions)
+     */
+    zgloInterw: string | null;
+    /**
+     * the intervention type's name as the dictionary (intervention_type) holds it, in Polish
+     */
     zgloInterwNazwa: string | null;
     /**
      * sum of the net of the order's positions, 2 decimals; null when the caller may not see the order's prices

@@ -624,7 +624,7 @@ export interface Order {
   zgloNazwiskoImie?: string | null;
   zgloEmail?: string | null;
   zgloFirma?: string | null;
-  zgloInterw?: string | null;
+  zgloInterw?: "PRZEGLAD" | "NAPRAWA" | "OPONY" | "SZKODA" | "BADANIE" | "RAPORT" | null;
   zgloZakres?: string | null;
   zlecZakres?: string | null;
   uwagi?: string | null;

@@ -30,7 +30,7 @@ import { ScreenView } from '../ScreenView';
 import type { ScreenProps } from '../types';
 import { useRecord, type RecordState } from '../useRecord';
 import { ActionButtons } from './ActionButtons';
-import { buttonInstances, dialogRecord, titleValue, type ButtonInstance } from './record';
+import { buttonInstances, dialogRecord, namedRecord, titleValue, type ButtonInstance } from './record';
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import type { FormatKind } from '../../../core/format-kind';
 import { RecordList } from './RecordList';
@@ -127,9 +127,10 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   );
   const firstEnabled = tabs.find((x) => !x.disabled)?.tab.id;
   const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
-  const footer = record ? buttonInstances(screen.actions, record, conditions, ctx) : [];
   // {{recordName}}: the record as users know it (its entity's x-recordName: an order by its number, else its day)
   const recordName = record ? recordNameOf(bundle.schemas[screen.entity] as never, record, t, formatSettings().timeZone) : null;
+  // the buttons' rows carry that name too, so a confirmation's facts name the record as the title does
+  const footer = record ? buttonInstances(screen.actions, namedRecord(record, recordName), conditions, ctx) : [];
   const title = screen.title
     ? t(screen.title, {
       ...(record ?? {}),

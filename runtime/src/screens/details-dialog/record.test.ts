@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionEvaluator } from '../../../core/conditions';
 import type { DetailsButtonDecl } from '../../config/bundle';
-import { buttonInstances, dialogRecord, listRows, titleValue } from './record';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { recordNameOf } from '../../../core/record-name';
+import { factsOf } from '../../actions/facts';
+import { buttonInstances, dialogRecord, listRows, namedRecord, titleValue } from './record';
 
 const reply = {
   order: { autId: 7, autNr: null, status: 1, cenaWidoczna: 'N' },
@@ -58,5 +62,26 @@ describe('the buttons of a details dialog', () => {
     expect(buttonInstances([confirm], { ...record, canConfirmPricing: true }, ev, { role: 'ADVISOR' }).map((b) => b.key)).toEqual(['confirm']);
     expect(buttonInstances([add], { ...record, positionsLocked: true }, ev, {})[0].disabled).toBe(true);
     expect(buttonInstances([add], { ...record, positionsLocked: false }, ev, {})[0].disabled).toBe(false);
+  });
+
+  it('names the record in a move\'s confirmation as the title does: an order without a number by its day, never its id (issue 49)', () => {
+    const root = join(import.meta.dirname, '../../../..');
+    const schema = JSON.parse(readFileSync(join(root, 'schemas/entities/order.schema.json'), 'utf8'));
+    const texts = JSON.parse(readFileSync(join(root, 'locales/pl/order.json'), 'utf8'));
+    const t = ((key: string, vars?: Record<string, unknown>) => (key === 'order:recordName.unnumbered'
+      ? texts.recordName.unnumbered.replace('{{zgloData}}', String(vars?.zgloData)) : key)) as never;
+    const reported = { ...record, zgloData: '2026-12-03T09:30:00Z' };
+    const named = namedRecord(reported, recordNameOf(schema, reported, t, 'Europe/Warsaw'));
+    const buttons: DetailsButtonDecl[] = [{ id: 'transition', forEach: 'transitions', action: { ...call, body: { to: '{to}' } } }];
+    const [accept] = buttonInstances(buttons, named, ev, { role: 'MANAGER' });
+    // the fact order-details.json declares for the order in a move's question
+    const details = JSON.parse(readFileSync(join(root, 'screens/order-details.json'), 'utf8'));
+    const transition = details.actions.find((a: { id: string }) => a.id === 'transition');
+    const fact = transition.action.confirmFacts.find((f: { label: string }) => f.label === 'order:confirm.facts.order');
+    expect(factsOf([fact], accept.row, t)[0].value).toBe('z 03.12.2026');
+    // a numbered order by its number; a record that has its own recordName keeps it
+    expect(namedRecord({ ...reported, autNr: 'AUT/2026/1' }, 'AUT/2026/1').recordName).toBe('AUT/2026/1');
+    expect(namedRecord({ recordName: 'x' }, 'y').recordName).toBe('x');
+    expect(namedRecord(record, null)).toBe(record);
   });
 });

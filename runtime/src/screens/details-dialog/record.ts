@@ -32,6 +32,15 @@ export function listRows(record: Data, field: string): Data[] {
   return Array.isArray(rows) ? rows.filter(isObject) : [];
 }
 
+/**
+ * The record with its name as users know it (`recordName`, core/record-name.ts: an order by its
+ * number, else the day it was reported), for the buttons' rows: a confirmation's facts name the
+ * record as the dialog's title does, never by its internal id.
+ */
+export function namedRecord(record: Data, recordName: string | null): Data {
+  return recordName === null || record.recordName !== undefined ? record : { ...record, recordName };
+}
+
 export interface ButtonInstance {
   key: string;
   button: DetailsButtonDecl;
