@@ -66,7 +66,7 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
   const baseId = useId();
   const recordPath = screen.record;
   const record = (getPath(data, recordPath) as Data | undefined) ?? {};
-  const pojazdId = record.pojazdId as number | undefined;
+  const vehicleId = record[decl.vehicle] as number | undefined;
   const [templates, setTemplates] = useState<Template[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [showErrors, setShowErrors] = useState(false);
@@ -81,15 +81,15 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
   const photosOf = (id: string) => photos.filter((p) => p.pozycja === id);
 
   useEffect(() => {
-    if (!pojazdId) return;
+    if (!vehicleId) return;
     let gone = false;
-    api.get<InspectionTemplates>(`${decl.templates}?pojazdId=${encodeURIComponent(String(pojazdId))}`, { quiet: true })
+    api.get<InspectionTemplates>(`${decl.templates}?${encodeURIComponent(decl.vehicle)}=${encodeURIComponent(String(vehicleId))}`, { quiet: true })
       .then((answer) => !gone && setTemplates(answer.templates))
       .catch((e) => !gone && setLoadError(errorText(e)));
     return () => {
       gone = true;
     };
-  }, [decl.templates, pojazdId]);
+  }, [decl.templates, decl.vehicle, vehicleId]);
 
   // the chosen checklist and its occasion go into the record (the due one is a periodic inspection)
   useEffect(() => {
@@ -163,7 +163,7 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
     },
   }), [template, problems, odometerMissing, baseId]);
 
-  if (!pojazdId) return <Alert variant="warning">{t('inspection:wizard.noVehicle')}</Alert>;
+  if (!vehicleId) return <Alert variant="warning">{t('inspection:wizard.noVehicle')}</Alert>;
   if (loadError) return <Alert variant="danger">{loadError}</Alert>;
   if (!templates || !template) return <p className="text-secondary" role="status">{t('inspection:wizard.loading')}</p>;
 
