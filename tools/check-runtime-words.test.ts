@@ -81,6 +81,7 @@ describe('the runtime code check (config, not code)', () => {
       'const { pwdDo } = user;',
       "runAction({ kind: 'openDialog', idField: 'pojazdId' }, item);",
       'const shown = item?.markaModel ?? null;',
+      'const url = `${decl.templates}?pojazdId=${id}`; const at = `${recordPath}.rejestr`;',
     ].join('\n');
     const found = findingsIn('runtime/src/f.ts', source, ROLES, [], FIELDS).map((f) => [f.line, f.kind, f.text]);
     expect(found).toEqual([
@@ -90,6 +91,8 @@ describe('the runtime code check (config, not code)', () => {
       [4, 'field', 'pwdDo'],
       [5, 'field', 'pojazdId'],
       [6, 'field', 'markaModel'],
+      [7, 'field', 'pojazdId'],
+      [7, 'field', 'rejestr'],
     ]);
   });
 
@@ -100,7 +103,7 @@ describe('the runtime code check (config, not code)', () => {
       "type Shown = Pick<ReminderItem, 'rejestr' | 'markaModel'>;",
       'interface Row { pojazdId: number; rejestr?: string }',
       'const field = fields.role; const plate = decl.plate;',
-      "const path = `/app/vehicle/${id}?pojazdId=${n}`; const key = 'car:fields.rejestr';",
+      "const path = `/app/vehicle/${id}?vehicle=${n}`; const key = 'car:fields.rejestr'; const k = `car:fields.${f}`;",
       '// reads record.pojazdId, see "rejestr"',
     ].join('\n');
     expect(findingsIn('runtime/src/g.ts', source, ROLES, [], FIELDS)).toEqual([]);

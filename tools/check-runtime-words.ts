@@ -12,7 +12,8 @@
  *   Polish words of the screens that have none (WORDS) — in a string, a template text, JSX text or
  *   a regular expression (`/(zł|km)$/` matches Polish text only: issue 48).
  * - A field of a resource (issue 45): a string literal, a property access (`x.pojazdId`), an object
- *   literal's key (`{ rola: … }`) or a destructured name (`const { pwdDo } = user`) that is exactly a
+ *   literal's key (`{ rola: … }`), a destructured name (`const { pwdDo } = user`) or a step of a path or
+ *   query built in a template (`${path}.szablon`, `?pojazdId=${id}`) that is exactly a
  *   property of an entity schema (schemas/entities/*.schema.json, nested objects' properties too).
  *   The runtime reads such fields by the names the configuration gives (screens/app.json
  *   sessionFields, a screen's columns and fields, reminders.vehicle, a checklist's vehicle). Types
@@ -149,7 +150,11 @@ export function findingsIn(file: string, source: string, roles: readonly string[
       const words = regexWords(node.text);
       if (POLISH_LETTER.test(words) || POLISH_WORD.test(words)) out.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.text, kind: 'polish' });
     } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) report(node, node.text);
-    else if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) report(node, node.text);
+    else if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      report(node, node.text);
+      // a path or a query built around a field: `${path}.szablon`, `${url}?pojazdId=${id}`
+      for (const m of node.text.matchAll(/(?<=^|[.?&])([A-Za-z_][A-Za-z0-9_]*)(?=$|[.?&=])/g)) field(node, m[1]);
+    }
     else if (ts.isJsxText(node) && node.text.trim()) report(node, node.text);
     ts.forEachChild(node, visit);
   };
