@@ -3951,7 +3951,7 @@ export type Step = {
   fields?: FormFieldFile[];
   list?: StepList;
   /**
-   * kind checklist: the record gets its vehicle's checklists from `templates` (GET, ?<vehicle>=<the record's vehicle>), the one its szablon names, else the due one, else the one of its okazja, and fills szablon, okazja, licznik, uwagi and answers [{ pozycja, wynik, wartosc, uwagi, zdjecia }]; the photos of failed items are the list `photos` of the data ([{ pozycja, file }], each photo's File kept beside it), which a multipart follow-up uploads.
+   * kind checklist: the record gets its vehicle's checklists from `templates` (GET, ?<vehicle>=<the record's vehicle>), the one its `fields.template` names, else the due one, else the one of its `fields.occasion`, and fills the record's fields `fields` names (the checklist, its occasion, the odometer, the remarks, the answers: one per item, its fields named by `answer`); the photos of failed items are the list `photos` of the data ([{ <answer.item>: the item, file }], each photo's File kept beside it), which a multipart follow-up uploads.
    */
   checklist?: {
     templates: Endpoint;
@@ -3963,6 +3963,26 @@ export type Step = {
      * Dot path of the list of photos in the wizard's data.
      */
     photos: string;
+    /**
+     * The record's fields the step reads and fills, by name (issue 45: the runtime names no field of a resource): the chosen checklist's id, its occasion (periodic when the due one is taken, else adhoc), the odometer reading, the remarks, the list of answers.
+     */
+    fields: {
+      template: FieldName;
+      occasion: FieldName;
+      odometer: FieldName;
+      notes: FieldName;
+      answers: FieldName;
+    };
+    /**
+     * An answer's fields, by name: the checklist item's id (a photo of the list names its item by the same field), the verdict (pass, fail or na), the measured value, why it failed, how many photos it has.
+     */
+    answer: {
+      item: FieldName;
+      verdict: FieldName;
+      value: FieldName;
+      notes: FieldName;
+      photos: FieldName;
+    };
   };
   beforeNext?: Lookup;
   /**
