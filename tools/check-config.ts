@@ -61,9 +61,9 @@ try {
 // (issue 38; the checkout's code only — another tree given by --root is configuration alone)
 if (rootArg < 0) {
   const words = checkRuntimeWords();
-  if (words.findings.length || words.badEntries.length) {
+  if (words.findings.length || words.badEntries.length || words.badGeneric.length) {
     failed = true;
     console.error(`✗ runtime code\n${formatRuntimeWords(words)}`);
-  } else console.log('✓ runtime code: no role names, no Polish words, no locale, zone or currency (texts, roles and formats are configuration)');
+  } else console.log('✓ runtime code: no role names, no Polish words, no locale, zone or currency, no field of a resource (texts, roles, formats and field names are configuration)');
 }
 process.exit(failed ? 1 : 0);

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkRuntimeWords, configuredLocaleWords, configuredRoles, findingsIn } from './check-runtime-words.ts';
+import { checkRuntimeWords, configuredLocaleWords, configuredRoles, entityFields, findingsIn, formatRuntimeWords } from './check-runtime-words.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const ROLES = ['USER', 'ADVISOR', 'MANAGER', 'ADMIN'];
@@ -72,6 +72,48 @@ describe('the runtime code check (config, not code)', () => {
     expect(configuredLocaleWords(root)).toEqual(expect.arrayContaining(['pl', 'pl-PL', 'Europe/Warsaw', 'PLN']));
   });
 
+  it('finds a field of a resource read or written by name: a property, an index, a key, a destructured name (issue 45)', () => {
+    const FIELDS = ['pojazdId', 'rejestr', 'markaModel', 'pwdDo', 'rola'];
+    const source = [
+      'const vehicle = record.pojazdId as number;',
+      "const plate = item['rejestr'];",
+      'const ctx = { ...user, rola: role };',
+      'const { pwdDo } = user;',
+      "runAction({ kind: 'openDialog', idField: 'pojazdId' }, item);",
+      'const shown = item?.markaModel ?? null;',
+      'const url = `${decl.templates}?pojazdId=${id}`; const at = `${recordPath}.rejestr`;',
+    ].join('\n');
+    const found = findingsIn('runtime/src/f.ts', source, ROLES, [], FIELDS).map((f) => [f.line, f.kind, f.text]);
+    expect(found).toEqual([
+      [1, 'field', 'pojazdId'],
+      [2, 'field', 'rejestr'],
+      [3, 'field', 'rola'],
+      [4, 'field', 'pwdDo'],
+      [5, 'field', 'pojazdId'],
+      [6, 'field', 'markaModel'],
+      [7, 'field', 'pojazdId'],
+      [7, 'field', 'rejestr'],
+    ]);
+  });
+
+  it('leaves types, other names and texts that merely contain a field alone', () => {
+    const FIELDS = ['pojazdId', 'rejestr', 'markaModel', 'pwdDo', 'rola'];
+    const source = [
+      "export type RoleName = UserDetails['rola'];",
+      "type Shown = Pick<ReminderItem, 'rejestr' | 'markaModel'>;",
+      'interface Row { pojazdId: number; rejestr?: string }',
+      'const field = fields.role; const plate = decl.plate;',
+      "const path = `/app/vehicle/${id}?vehicle=${n}`; const key = 'car:fields.rejestr'; const k = `car:fields.${f}`;",
+      '// reads record.pojazdId, see "rejestr"',
+    ].join('\n');
+    expect(findingsIn('runtime/src/g.ts', source, ROLES, [], FIELDS)).toEqual([]);
+  });
+
+  it('takes the fields from every entity schema, nested properties too', () => {
+    const fields = entityFields(root);
+    expect(fields).toEqual(expect.arrayContaining(['pojazdId', 'rejestr', 'markaModel', 'pwdDo', 'rola']));
+  });
+
   it('reads the roles from the configuration (the user entity\'s rola)', () => {
     expect(configuredRoles(root)).toEqual(expect.arrayContaining(ROLES));
   });
@@ -109,10 +151,34 @@ describe('the runtime code check (config, not code)', () => {
       expect(findings.map((f) => `${f.line} ${f.kind} ${f.text}`)).toEqual(['1 locale cs-CZ', '1 locale CZK', '1 locale Europe/Prague', '2 locale cs']);
     });
 
+    it('catches a field of an entity named in code, and lets a generic word and an allowed place be (issue 45)', () => {
+      const base = tree({
+        'schemas/entities/vehicle.schema.json': JSON.stringify({ type: 'object', properties: { id: { type: 'integer' }, pojazdId: { type: 'integer' }, rejestr: { type: 'string' }, positions: { type: 'array', items: { properties: { cena: { type: 'number' } } } } } }),
+        'runtime/src/screens/vehicle.tsx': "export const plate = (item: Record<string, unknown>) => item.rejestr;\nexport const open = { idField: 'pojazdId', id: 1 };\nexport const net = (p: { cena: number }) => p.cena;\n",
+      });
+      const generic = [{ names: ['id'], reason: 'every record has one' }];
+      const found = checkRuntimeWords(base, ['runtime/src'], [], generic);
+      expect(found.findings.map((f) => `${f.file}:${f.line} ${f.kind} ${f.text}`)).toEqual([
+        'runtime/src/screens/vehicle.tsx:1 field rejestr',
+        'runtime/src/screens/vehicle.tsx:2 field pojazdId',
+        'runtime/src/screens/vehicle.tsx:3 field cena',
+      ]);
+      expect(formatRuntimeWords(found)).toContain('runtime/src/screens/vehicle.tsx:1  field of a resource: "rejestr"');
+      // the reasoned place is allowed; the rest are still found
+      const allowed = checkRuntimeWords(base, ['runtime/src'], [{ file: 'runtime/src/screens/vehicle.tsx', text: 'cena', reason: 'the money rule shared with the server' }], generic);
+      expect(allowed.findings.map((f) => f.text)).toEqual(['rejestr', 'pojazdId']);
+      expect(allowed.badEntries).toEqual([]);
+      // without the generic word, id is a field like any other; a generic entry needs a reason and real fields
+      expect(checkRuntimeWords(base, ['runtime/src'], [], []).findings.map((f) => f.text)).toContain('id');
+      const bad = checkRuntimeWords(base, ['runtime/src'], [], [{ names: ['id', 'label'], reason: ' ' }]);
+      expect(bad.badGeneric.map((b) => `${b.why} ${b.name ?? ''}`.trim())).toEqual(['no reason', 'not a field label']);
+      expect(bad.findings.map((f) => f.text)).toContain('id');
+    });
+
     it('lets an allow-list entry with a reason excuse a place, and fails one without a reason or unused', () => {
       const base = tree({ 'runtime/core/a.ts': "export const unit = 'zł';\n" });
       const reasoned = { file: 'runtime/core/a.ts', text: 'zł', reason: 'the test says why' };
-      expect(checkRuntimeWords(base, ['runtime/core'], [reasoned])).toEqual({ findings: [], badEntries: [] });
+      expect(checkRuntimeWords(base, ['runtime/core'], [reasoned])).toEqual({ findings: [], badEntries: [], badGeneric: [] });
       const bare = { file: 'runtime/core/a.ts', text: 'zł', reason: ' ' };
       const unused = { file: 'runtime/core/b.ts', text: 'Tak', reason: 'gone' };
       const result = checkRuntimeWords(base, ['runtime/core'], [bare, unused]);
@@ -122,8 +188,9 @@ describe('the runtime code check (config, not code)', () => {
   });
 
   it('finds nothing in the checkout\'s runtime', () => {
-    const { findings, badEntries } = checkRuntimeWords(root);
+    const { findings, badEntries, badGeneric } = checkRuntimeWords(root);
     expect(findings).toEqual([]);
     expect(badEntries).toEqual([]);
+    expect(badGeneric).toEqual([]);
   });
 });

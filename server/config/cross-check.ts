@@ -168,6 +168,10 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
             if (!columns.has(id)) problems.push({ file, pointer: `/config/hiddenColumns/${name}/${i}`, reason: `"${name}" has no column "${id}"` });
           });
         }
+        // the runtime reads the signed-in user's role and password expiry by the names sessionFields gives (issue 45)
+        for (const [key, name] of Object.entries((s.sessionFields ?? {}) as Record<string, string>)) {
+          if (!Object.hasOwn(schemas['user-details']?.properties ?? {}, name)) problems.push({ file, pointer: `/sessionFields/${key}`, reason: `"${name}" is not a field of the user's details (schemas/api/user-details)` });
+        }
         // the session carries config flags by name; the reset mail opens a dialog of the login screen by its query
         (s.sessionConfig ?? []).forEach((name, i) => {
           if (!Object.hasOwn(s.config ?? {}, name)) problems.push({ file, pointer: `/sessionConfig/${i}`, reason: `"${name}" is not a flag of config` });

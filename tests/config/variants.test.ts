@@ -117,6 +117,17 @@ describe('mistakes in a variant, named with file, pointer and reason', () => {
     ]));
   });
 
+  it('fields the runtime reads by name that the user details or a reminder item do not have (issue 45)', () => {
+    const root = variant({
+      'variant.json': { schemaVersion: 1, name: 'x', app: { sessionFields: { role: 'role', passwordValidUntil: 'pwdDo' } } },
+      'screens/dashboard.json': { reminders: { vehicle: { plate: 'plate' } } },
+    });
+    expect(problems(root)).toEqual(expect.arrayContaining([
+      'client-variants/x/variant.json /app/sessionFields/role "role" is not a field of the user\'s details (schemas/api/user-details)',
+      'client-variants/x/screens/dashboard.json /reminders/vehicle/plate "plate" is not a field of a reminder item (schemas/api/reminder-items)',
+    ]));
+  });
+
   describe('single sign-on (app.sso, issue 36)', () => {
     const sso = { name: 'Firma ID', issuer: 'https://login.microsoftonline.com/tenant/v2.0', clientId: 'portal', clientSecretEnv: 'SSO_X_SECRET', roles: ['MANAGER'], match: { by: 'email' }, passwordSignIn: true };
     const withSso = (change: Record<string, unknown>, claims: Record<string, unknown> = {}) =>

@@ -244,6 +244,13 @@ export interface AppFile {
     resetLink: string;
   };
   /**
+   * Which fields of the signed-in user's details (schemas/api userDetails, the login response) the runtime reads, by name: the runtime names no field of a resource (issue 45). role: the user's role (the conditions' `role`, the role badge); passwordValidUntil: the day the password is valid until (YYYY-MM-DD), for the login screen's passwordExpiryWarning.
+   */
+  sessionFields: {
+    role: FieldName;
+    passwordValidUntil?: FieldName;
+  };
+  /**
    * Flags of config copied into the session at sign-in (postConfig.logicConfig): the per-user view of settings the runtime's conditions read, e.g. hideRangeForManager. Each must be a key of config.
    */
   sessionConfig?: string[];
@@ -402,6 +409,11 @@ export type SchemaVersion = 1;
 export type I18NKey = string;
 
 export type Id = string;
+
+/**
+ * The name of a field of a record or an API body that the runtime reads because the configuration names it (issue 45: the runtime's code names no field of a resource).
+ */
+export type FieldName = string;
 
 /**
  * A JSON Schema over the context { role, variant, config, session, record, mode, parent }; see docs/configuration.md.
@@ -589,6 +601,14 @@ export interface ConditionsFile {
 export interface ReminderSource {
   summary: Endpoint;
   items: Endpoint;
+  /**
+   * Which fields of a reminder item (schemas/api/reminder-items) name its vehicle, read by these names (issue 45: the runtime names no field of a resource): id, the record a rule's action dialog is about (the odometer reading of that vehicle); plate and model, shown beside the item.
+   */
+  vehicle: {
+    id: FieldName;
+    plate: FieldName;
+    model: FieldName;
+  };
 }
 
 export type DashboardSection =
@@ -3931,14 +3951,38 @@ export type Step = {
   fields?: FormFieldFile[];
   list?: StepList;
   /**
-   * kind checklist: the record gets pojazdId's checklists from `templates` (GET, ?pojazdId=), the one its szablon names, else the due one, else the one of its okazja, and fills szablon, okazja, licznik, uwagi and answers [{ pozycja, wynik, wartosc, uwagi, zdjecia }]; the photos of failed items are the list `photos` of the data ([{ pozycja, file }], each photo's File kept beside it), which a multipart follow-up uploads.
+   * kind checklist: the record gets its vehicle's checklists from `templates` (GET, ?<vehicle>=<the record's vehicle>), the one its `fields.template` names, else the due one, else the one of its `fields.occasion`, and fills the record's fields `fields` names (the checklist, its occasion, the odometer, the remarks, the answers: one per item, its fields named by `answer`); the photos of failed items are the list `photos` of the data ([{ <answer.item>: the item, file }], each photo's File kept beside it), which a multipart follow-up uploads.
    */
   checklist?: {
     templates: Endpoint;
     /**
+     * The record's field holding the vehicle's id (no checklist without one), sent to `templates` as the query parameter of the same name (issue 45: the runtime names no field of a resource).
+     */
+    vehicle: FieldName;
+    /**
      * Dot path of the list of photos in the wizard's data.
      */
     photos: string;
+    /**
+     * The record's fields the step reads and fills, by name (issue 45: the runtime names no field of a resource): the chosen checklist's id, its occasion (periodic when the due one is taken, else adhoc), the odometer reading, the remarks, the list of answers.
+     */
+    fields: {
+      template: FieldName;
+      occasion: FieldName;
+      odometer: FieldName;
+      notes: FieldName;
+      answers: FieldName;
+    };
+    /**
+     * An answer's fields, by name: the checklist item's id (a photo of the list names its item by the same field), the verdict (pass, fail or na), the measured value, why it failed, how many photos it has.
+     */
+    answer: {
+      item: FieldName;
+      verdict: FieldName;
+      value: FieldName;
+      notes: FieldName;
+      photos: FieldName;
+    };
   };
   beforeNext?: Lookup;
   /**

@@ -20,6 +20,11 @@ export const dashboardChecks = screenChecks('dashboard', (s, ctx) => {
   if (!s.reminders && sections.some((x) => REMINDER_KINDS.has(x.kind))) {
     ctx.problem('/reminders', 'the tiles, list, todo and strip sections read the reminders: declare reminders.summary and reminders.items');
   }
+  // the item fields naming the vehicle are fields of a reminder item (issue 45)
+  const itemFields = ctx.schemas['reminder-items']?.properties?.items?.items?.properties ?? {};
+  for (const [key, name] of Object.entries((s.reminders?.vehicle ?? {}) as Record<string, string>)) {
+    if (!Object.hasOwn(itemFields, name)) ctx.problem(`/reminders/vehicle/${key}`, `"${name}" is not a field of a reminder item (schemas/api/reminder-items)`);
+  }
   const paths = new Set(((ctx.screens.routes as any)?.routes ?? []).map((r: any) => r.path));
   const ids = new Set<string>();
   sections.forEach((section, i) => {

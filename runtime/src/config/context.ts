@@ -4,21 +4,22 @@
  */
 import type { ConditionContext } from '../../core/conditions';
 import type { Bundle, RoleName, Session } from './bundle';
+import { userRole, withRole } from './session-fields';
 
 /** `asRole`: the role a studio preview shows the portal as (config/preview.tsx), instead of the user's. */
 export function conditionContext(
-  bundle: Pick<Bundle, 'variant' | 'config'>,
+  bundle: Pick<Bundle, 'variant' | 'config' | 'app'>,
   session: Session | null,
   record: Record<string, unknown> | null = null,
   asRole?: RoleName,
 ): ConditionContext {
-  const role = asRole ?? session?.user.rola;
+  const role = asRole ?? userRole(bundle, session?.user);
   return {
     role: role ?? null,
     variant: bundle.variant,
     // the login response's logicConfig is the server's per-user view of the same flags
     config: { ...bundle.config, ...(session?.postConfig?.logicConfig ?? {}) },
-    session: session ? { ...session.user, rola: role } : null,
+    session: session ? withRole(bundle, session.user, role) : null,
     record,
   };
 }

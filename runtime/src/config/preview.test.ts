@@ -54,7 +54,8 @@ describe('the preview asked for', () => {
 
 describe('the role conditions see in a preview', () => {
   const session = { token: 't', user: { rola: 'ADMIN', login: 'admin' } } as unknown as Session;
-  const bundle = { variant: 't', config: {} };
+  // the role is read from the field screens/app.json sessionFields names (issue 45)
+  const bundle = { variant: 't', config: {}, app: { sessionFields: { role: 'rola' } } } as unknown as Pick<Bundle, 'variant' | 'config' | 'app'>;
 
   it('is the previewed role instead of the user`s, in `role` and in the session', () => {
     const ctx = conditionContext(bundle, session, null, 'USER');
@@ -62,6 +63,13 @@ describe('the role conditions see in a preview', () => {
     expect(ctx.session).toMatchObject({ rola: 'USER', login: 'admin' });
     expect(conditionContext(bundle, session).role).toBe('ADMIN');
     expect(conditionContext(bundle, null).role).toBeNull();
+  });
+
+  it('is read from the field the configuration names, wherever that is', () => {
+    const other = { ...bundle, app: { sessionFields: { role: 'kind' } } } as unknown as Pick<Bundle, 'variant' | 'config' | 'app'>;
+    const user = { token: 't', user: { kind: 'MANAGER', rola: 'ADMIN', login: 'm' } } as unknown as Session;
+    expect(conditionContext(other, user).role).toBe('MANAGER');
+    expect(conditionContext(other, user, null, 'USER').session).toMatchObject({ kind: 'USER', rola: 'ADMIN' });
   });
 });
 

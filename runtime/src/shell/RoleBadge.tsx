@@ -20,9 +20,8 @@ export function initials(user: Pick<Session['user'], 'firstName' | 'lastName' | 
 }
 
 /** Display name, username (login) and role label, with the person's initials in the role's colour (spec §2 "role badge"). */
-export function RoleBadge({ user }: { user: Session['user'] }) {
+export function RoleBadge({ user, role }: { user: Session['user']; role: string }) {
   const { t } = useTranslation();
-  const role = user.rola;
   return (
     <div className="role-badge" data-testid="role-badge" data-role={role} title={`${displayName(user)} · ${t(`app:roles.${role}`)}`}>
       <span className={`role-icon role-icon--${role.toLowerCase()}`} aria-hidden="true" data-testid="role-initials">

@@ -9,6 +9,7 @@ import { useConfig } from '../config/ConfigContext';
 import type { Session } from '../config/bundle';
 import { pendingRequestsAtom, userWritesAtom } from '../state/ui';
 import { RoleBadge } from './RoleBadge';
+import { userRole } from '../config/session-fields';
 import { usePendingGate } from './SessionGates';
 
 // the bell and its list come a moment after the page: neither the login page nor a table needs them
@@ -105,7 +106,7 @@ export function TopBar({ session, menuOpen, onToggleMenu, landing, help }: TopBa
             <NotificationBell settings={bundle.app.bell ?? {}} writes={writes} />
           </Suspense>
         )}
-        <RoleBadge user={session.user} />
+        <RoleBadge user={session.user} role={userRole(bundle, session.user) ?? ''} />
       </div>
     </header>
   );

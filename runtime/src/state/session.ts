@@ -13,8 +13,8 @@ function readStoredSession(): Session | null {
     const raw = globalThis.sessionStorage?.getItem(SESSION_STORAGE_KEY);
     if (!raw) return null;
     const value = JSON.parse(raw) as Session;
-    // a half-written or foreign value is no session at all
-    return typeof value?.token === 'string' && typeof value?.user?.rola === 'string' ? value : null;
+    // a half-written or foreign value is no session at all (the user's fields are the configuration's: session-fields.ts)
+    return typeof value?.token === 'string' && typeof value?.user === 'object' && value.user !== null ? value : null;
   } catch {
     return null;
   }

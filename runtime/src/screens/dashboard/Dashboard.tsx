@@ -58,7 +58,7 @@ export default function Dashboard({ screen, screenId, presentation }: ScreenProp
     // the record's details dialog, on the tab of the rule (insurance, contract …)
     onOpen: (item) => void runAction({ kind: 'openDialog', screen: item.open.screen, tab: item.open.tab }, { id: item.open.id }, effects),
     // the rule's dialog about the item's vehicle (the odometer reading: mode create, its vehicle from the item)
-    onAction: (item) => item.action && void runAction({ kind: 'openDialog', screen: item.action.screen, mode: item.action.mode, idField: 'pojazdId' }, item, effects),
+    onAction: (item) => item.action && void runAction({ kind: 'openDialog', screen: item.action.screen, mode: item.action.mode, idField: reminders?.vehicle.id }, item, effects),
   };
   const showRule = (r: RuleSummary) => {
     const next = ruleId === r.id ? null : r.id;
@@ -93,6 +93,7 @@ export default function Dashboard({ screen, screenId, presentation }: ScreenProp
             <ReminderItemsSection
               section={section}
               endpoint={reminders.items}
+              vehicle={reminders.vehicle}
               level={level}
               version={version}
               rule={section.kind === 'list' ? rule : null}

@@ -13,7 +13,7 @@ import type { ReminderListSection, TodoSection } from '../../../core/generated/m
 import { formatNumber } from '../../format';
 import { useMediaQuery } from '../../shell/useMediaQuery';
 import { DataState, Pager, UrgencyBadge, type HeadingLevel, SectionFrame } from './parts';
-import { dueText, itemsPath, leftText, totalsByUrgency, URGENCIES, type ReminderItem, type RuleSummary, type Urgency } from './reminders';
+import { dueText, itemsPath, itemVehicle, leftText, totalsByUrgency, URGENCIES, type ReminderItem, type RuleSummary, type Urgency, type VehicleFields } from './reminders';
 import { useGet } from './useGet';
 
 /** Below this width the list's rows become cards (Bootstrap's md). */
@@ -35,18 +35,25 @@ function OpenButton({ item, onOpen }: { item: ReminderItem; onOpen: ItemHandlers
   );
 }
 
-function Vehicle({ item }: { item: ReminderItem }) {
+function Vehicle({ item, fields }: { item: ReminderItem; fields: VehicleFields }) {
   const { t } = useTranslation();
-  if (!item.rejestr && !item.markaModel) return <>{t('app:empty')}</>;
+  const { plate, model } = itemVehicle(item, fields);
+  if (!plate && !model) return <>{t('app:empty')}</>;
   return (
     <>
-      <span className="reminder-plate">{item.rejestr ?? t('app:empty')}</span>
-      {item.markaModel && <span className="reminder-model">{item.markaModel}</span>}
+      <span className="reminder-plate">{plate ?? t('app:empty')}</span>
+      {model && <span className="reminder-model">{model}</span>}
     </>
   );
 }
 
-function ItemsTable({ items, onOpen }: { items: ReminderItem[]; onOpen: ItemHandlers['onOpen'] }) {
+/** Whether a card names a vehicle at all (a plate or a model that is not empty). */
+function vehicleShown(item: ReminderItem, fields: VehicleFields): boolean {
+  const { plate, model } = itemVehicle(item, fields);
+  return Boolean(plate || model);
+}
+
+function ItemsTable({ items, vehicle, onOpen }: { items: ReminderItem[]; vehicle: VehicleFields; onOpen: ItemHandlers['onOpen'] }) {
   const { t } = useTranslation();
   return (
     <Table responsive hover className="reminder-table mb-0 align-middle">
@@ -63,7 +70,7 @@ function ItemsTable({ items, onOpen }: { items: ReminderItem[]; onOpen: ItemHand
         {items.map((item) => (
           <tr key={`${item.rule}:${item.recordId}`} className={`reminder-row reminder-row--${item.urgency}`}>
             <td><UrgencyBadge urgency={item.urgency} /></td>
-            <td className="reminder-vehicle"><Vehicle item={item} /></td>
+            <td className="reminder-vehicle"><Vehicle item={item} fields={vehicle} /></td>
             <td>
               <span className="reminder-rule">{item.label}</span>
               <OpenButton item={item} onOpen={onOpen} />
@@ -77,7 +84,7 @@ function ItemsTable({ items, onOpen }: { items: ReminderItem[]; onOpen: ItemHand
   );
 }
 
-function ItemCards({ items, handlers, withActions }: { items: ReminderItem[]; handlers: ItemHandlers; withActions: boolean }) {
+function ItemCards({ items, vehicle, handlers, withActions }: { items: ReminderItem[]; vehicle: VehicleFields; handlers: ItemHandlers; withActions: boolean }) {
   const { t } = useTranslation();
   return (
     <ul className="reminder-cards list-unstyled mb-0">
@@ -89,8 +96,8 @@ function ItemCards({ items, handlers, withActions }: { items: ReminderItem[]; ha
           </div>
           <OpenButton item={item} onOpen={handlers.onOpen} />
           <div className="reminder-card-meta">
-            {(item.rejestr || item.markaModel) && (
-              <span className="reminder-vehicle"><Vehicle item={item} /></span>
+            {vehicleShown(item, vehicle) && (
+              <span className="reminder-vehicle"><Vehicle item={item} fields={vehicle} /></span>
             )}
             <span>
               {/* an item with no day nor limit (never done: due now) says only when, not "— (dziś)" */}
@@ -124,9 +131,11 @@ function UrgencyChips({ value, counts, onChange }: { value: Urgency | null; coun
   );
 }
 
-export function ReminderItemsSection({ section, endpoint, level, version, rule, rules, onClearRule, handlers }: {
+export function ReminderItemsSection({ section, endpoint, vehicle, level, version, rule, rules, onClearRule, handlers }: {
   section: ReminderListSection | TodoSection;
   endpoint: string;
+  /** Which fields of an item name its vehicle (the screen's reminders.vehicle). */
+  vehicle: VehicleFields;
   level: HeadingLevel;
   version: number;
   /** list: the rule chosen on a tile (only its items). */
@@ -169,7 +178,7 @@ export function ReminderItemsSection({ section, endpoint, level, version, rule, 
       <div aria-busy={state.loading}>
         <DataState loading={state.loading} error={state.error} hasData={state.data !== null} empty={state.data !== null && items.length === 0} emptyText={emptyText} />
         {items.length > 0 &&
-          (wide && !todo ? <ItemsTable items={items} onOpen={handlers.onOpen} /> : <ItemCards items={items} handlers={handlers} withActions={todo} />)}
+          (wide && !todo ? <ItemsTable items={items} vehicle={vehicle} onOpen={handlers.onOpen} /> : <ItemCards items={items} vehicle={vehicle} handlers={handlers} withActions={todo} />)}
         {state.data && (
           <Pager offset={offset} limit={limit} shown={items.length} total={state.data.total} busy={state.loading} onPage={(next) => setPage({ choice, offset: next })} />
         )}

@@ -82,8 +82,12 @@ describe('items', () => {
   });
 
   it('names the vehicle by registration and make with model', () => {
-    expect(vehicleText({ rejestr: 'WX 12345', markaModel: 'Skoda Octavia' })).toBe('WX 12345 Skoda Octavia');
-    expect(vehicleText({ rejestr: null, markaModel: null })).toBe('');
+    const fields = { id: 'pojazdId', plate: 'rejestr', model: 'markaModel' };
+    const item = (values: Record<string, unknown>) => values as unknown as Parameters<typeof vehicleText>[0];
+    expect(vehicleText(item({ rejestr: 'WX 12345', markaModel: 'Skoda Octavia' }), fields)).toBe('WX 12345 Skoda Octavia');
+    expect(vehicleText(item({ rejestr: null, markaModel: null }), fields)).toBe('');
+    // the fields are the configuration's (screens/dashboard.json reminders.vehicle), whatever they are called
+    expect(vehicleText(item({ plate: 'GD 3310K', model: 'Kia Ceed', rejestr: 'X' }), { id: 'vehicleId', plate: 'plate', model: 'model' })).toBe('GD 3310K Kia Ceed');
   });
 
   it('pages: the rows shown and the offsets beside them', () => {

@@ -4,6 +4,7 @@
  * a page of items, the pager. No React, no DOM.
  */
 import type { ReminderItems, ReminderSummary } from '../../../core/generated/api';
+import type { DashboardFile } from '../../../core/generated/meta';
 import { formatDate, formatKm, formatNumber, type Translate } from '../../format';
 import { urlWithFilter } from '../../routing/filter-param';
 
@@ -82,9 +83,20 @@ export function leftText(item: Pick<ReminderItem, 'left'>, t: Translate): string
   return item.left || t('app:empty');
 }
 
+/** Which fields of an item name its vehicle (the screen's reminders.vehicle: the runtime names no field of a resource, issue 45). */
+export type VehicleFields = NonNullable<DashboardFile['reminders']>['vehicle'];
+
+/** The item's vehicle, read by the names the configuration gives: its plate and its make with model (null when the item has none). */
+export function itemVehicle(item: ReminderItem, fields: VehicleFields): { plate: string | null; model: string | null } {
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  const values = item as unknown as Record<string, unknown>;
+  return { plate: text(values[fields.plate]), model: text(values[fields.model]) };
+}
+
 /** The item's vehicle as one line: registration and make with model. */
-export function vehicleText(item: Pick<ReminderItem, 'rejestr' | 'markaModel'>): string {
-  return [item.rejestr, item.markaModel].filter((x) => x !== null && x !== undefined && String(x).trim() !== '').join(' ');
+export function vehicleText(item: ReminderItem, fields: VehicleFields): string {
+  const { plate, model } = itemVehicle(item, fields);
+  return [plate, model].filter((x) => x !== null && x.trim() !== '').join(' ');
 }
 
 export interface PageInfo {

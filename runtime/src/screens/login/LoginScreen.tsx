@@ -11,6 +11,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, apiUrl, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import { conditionContext } from '../../config/context';
+import { passwordValidUntil } from '../../config/session-fields';
 import type { LoginScreenDecl, Session } from '../../config/bundle';
 import { LightForm } from '../../forms/LightForm';
 import { choicesOf, initialData, type ObjectSchema } from '../../forms/light-form';
@@ -128,7 +129,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     saveSession(session);
     // the landing page may depend on the role (routes.json landing): judged for the user just signed in
     const landing = landingPath(routes, conditions, conditionContext(bundle, session));
-    if (screen.passwordExpiryWarning && expiresWithin(user.pwdDo, bundle.config.passwordExpiryWarningDays)) {
+    if (screen.passwordExpiryWarning && expiresWithin(passwordValidUntil(bundle, user), bundle.config.passwordExpiryWarningDays)) {
       showToast('warning', t(screen.passwordExpiryWarning));
     }
     // a user whose client another variant serves: start again with that variant's configuration

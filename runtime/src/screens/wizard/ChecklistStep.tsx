@@ -1,8 +1,9 @@
 /**
  * A `checklist` step of a wizard (issue 47): a vehicle inspection walked on the phone. The vehicle's
  * checklists come from the step's `templates` endpoint (screens/inspections.json, texts in the
- * user's language, which one is due); the step fills the wizard's record — the checklist
- * (szablon), its occasion, the odometer, the remarks and one answer per item — and the list of
+ * user's language, which one is due); the step fills the wizard's record — the checklist, its
+ * occasion, the odometer, the remarks and one answer per item, each in the field the step's
+ * `fields` and `answer` name (issue 45: the runtime names no field of a resource) — and the list of
  * photos of failed items, each photo's File kept beside its list item (never in the data) for the
  * wizard's multipart follow-up. Every item is three big toggles (pass / defect / n.a.); a tyre's
  * tread depth is typed, and below its legal minimum the item is a defect. A failed item that needs a
@@ -27,22 +28,41 @@ import { getPath, setPath, type Data } from './wizard-logic';
 type Template = InspectionTemplates['templates'][number];
 type Item = Template['groups'][number]['items'][number];
 type Verdict = 'pass' | 'fail' | 'na';
-interface Answer { pozycja: string; wynik?: Verdict; wartosc?: number | null; uwagi?: string | null; zdjecia?: number }
-interface Photo { pozycja: string; file: string }
+/** An answer as the step works with it; in the record its fields have the names `answer` declares. */
+interface Answer { item: string; verdict?: Verdict; value?: number | null; notes?: string | null; photos?: number }
+/** A photo of the data's list: the file's name and, under the name `answer.item` declares, its item. */
+type Photo = Record<string, string>;
 
 export type ChecklistDecl = NonNullable<WizardDecl['steps'][number]['checklist']>;
 
+/** An answer of the record read by the names the step declares. */
+export function answerFrom(raw: Data, names: ChecklistDecl['answer']): Answer {
+  return {
+    item: raw[names.item] as string,
+    verdict: raw[names.verdict] as Verdict | undefined,
+    value: raw[names.value] as number | null | undefined,
+    notes: raw[names.notes] as string | null | undefined,
+    photos: raw[names.photos] as number | undefined,
+  };
+}
+
+/** An answer as the record keeps it, under the names the step declares (what it does not say is left out). */
+export function answerTo(answer: Answer, names: ChecklistDecl['answer']): Data {
+  const pairs: [string, unknown][] = [[names.item, answer.item], [names.verdict, answer.verdict], [names.value, answer.value], [names.notes, answer.notes], [names.photos, answer.photos]];
+  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));
+}
+
 /** An item's problems before the save (its answer, its measure, its photo), as text keys with values. */
 export function itemProblem(item: Item, answer: Answer | undefined, photos: number): { key: string; vars?: Record<string, unknown> } | null {
-  if (!answer?.wynik) return { key: 'inspection:wizard.unansweredItem' };
+  if (!answer?.verdict) return { key: 'inspection:wizard.unansweredItem' };
   const m = item.measure;
-  if (m && answer.wynik !== 'na') {
-    const v = answer.wartosc;
+  if (m && answer.verdict !== 'na') {
+    const v = answer.value;
     if (v === undefined || v === null || Number.isNaN(v)) return { key: 'inspection:errors.measureRequired', vars: { item: item.label } };
     if (v < m.min || v > m.max) return { key: 'inspection:errors.measureRange', vars: { item: item.label, min: formatNumber(m.min), max: formatNumber(m.max), unit: m.unit } };
-    if (answer.wynik === 'pass' && m.failBelow != null && v < m.failBelow) return { key: 'inspection:errors.belowMinimum', vars: { item: item.label, min: formatNumber(m.failBelow), unit: m.unit } };
+    if (answer.verdict === 'pass' && m.failBelow != null && v < m.failBelow) return { key: 'inspection:errors.belowMinimum', vars: { item: item.label, min: formatNumber(m.failBelow), unit: m.unit } };
   }
-  if (answer.wynik === 'fail' && item.photoWhenFailed && photos === 0) return { key: 'inspection:errors.photoRequired', vars: { item: item.label } };
+  if (answer.verdict === 'fail' && item.photoWhenFailed && photos === 0) return { key: 'inspection:errors.photoRequired', vars: { item: item.label } };
   return null;
 }
 
@@ -66,52 +86,57 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
   const baseId = useId();
   const recordPath = screen.record;
   const record = (getPath(data, recordPath) as Data | undefined) ?? {};
-  const pojazdId = record.pojazdId as number | undefined;
+  const vehicleId = record[decl.vehicle] as number | undefined;
   const [templates, setTemplates] = useState<Template[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [showErrors, setShowErrors] = useState(false);
   const [preparing, setPreparing] = useState<string | null>(null);
   const [photoError, setPhotoError] = useState<string | null>(null);
 
-  const answers = (record.answers as Answer[] | undefined) ?? [];
+  const f = decl.fields;
+  const names = decl.answer;
+  const answersPath = `${recordPath}.${f.answers}`;
+  const answersIn = (d: Data) => ((getPath(d, answersPath) as Data[] | undefined) ?? []).map((raw) => answerFrom(raw, names));
+  const answers = answersIn(data);
   const photos = (getPath(data, decl.photos) as Photo[] | undefined) ?? [];
-  const template = templates ? chooseTemplate(templates, record.szablon, record.okazja) : undefined;
+  const chosen = record[f.template];
+  const template = templates ? chooseTemplate(templates, chosen, record[f.occasion]) : undefined;
   const items = useMemo(() => template?.groups.flatMap((g) => g.items) ?? [], [template]);
-  const answerOf = (id: string) => answers.find((a) => a.pozycja === id);
-  const photosOf = (id: string) => photos.filter((p) => p.pozycja === id);
+  const answerOf = (id: string) => answers.find((a) => a.item === id);
+  const photosOf = (id: string) => photos.filter((p) => p[names.item] === id);
 
   useEffect(() => {
-    if (!pojazdId) return;
+    if (!vehicleId) return;
     let gone = false;
-    api.get<InspectionTemplates>(`${decl.templates}?pojazdId=${encodeURIComponent(String(pojazdId))}`, { quiet: true })
+    api.get<InspectionTemplates>(`${decl.templates}?${encodeURIComponent(decl.vehicle)}=${encodeURIComponent(String(vehicleId))}`, { quiet: true })
       .then((answer) => !gone && setTemplates(answer.templates))
       .catch((e) => !gone && setLoadError(errorText(e)));
     return () => {
       gone = true;
     };
-  }, [decl.templates, pojazdId]);
+  }, [decl.templates, decl.vehicle, vehicleId]);
 
   // the chosen checklist and its occasion go into the record (the due one is a periodic inspection)
   useEffect(() => {
-    if (!template || record.szablon === template.id) return;
+    if (!template || chosen === template.id) return;
     onChange((d) => {
-      let next = setPath(d, `${recordPath}.szablon`, template.id);
-      if (!getPath(d, `${recordPath}.okazja`)) next = setPath(next, `${recordPath}.okazja`, template.due ? 'periodic' : 'adhoc');
-      return setPath(next, `${recordPath}.answers`, []);
+      let next = setPath(d, `${recordPath}.${f.template}`, template.id);
+      if (!getPath(d, `${recordPath}.${f.occasion}`)) next = setPath(next, `${recordPath}.${f.occasion}`, template.due ? 'periodic' : 'adhoc');
+      return setPath(next, answersPath, []);
     });
-  }, [template, record.szablon, recordPath, onChange]);
+  }, [template, chosen, f.template, f.occasion, recordPath, answersPath, onChange]);
 
   const setAnswer = (id: string, change: Partial<Answer>) =>
     onChange((d) => {
-      const list = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).filter((a) => a.pozycja !== id);
-      const before = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).find((a) => a.pozycja === id) ?? { pozycja: id };
+      const list = answersIn(d).filter((a) => a.item !== id);
+      const before = answersIn(d).find((a) => a.item === id) ?? { item: id };
       const after: Answer = { ...before, ...change };
       // a tyre below its legal minimum is a defect, whatever was pressed before
       const item = items.find((i) => i.id === id);
       const m = item?.measure;
-      if (m?.failBelow != null && typeof after.wartosc === 'number' && after.wartosc < m.failBelow && after.wynik !== 'na') after.wynik = 'fail';
-      if (after.wynik !== 'fail') after.zdjecia = 0;
-      return setPath(d, `${recordPath}.answers`, [...list, after]);
+      if (m?.failBelow != null && typeof after.value === 'number' && after.value < m.failBelow && after.verdict !== 'na') after.verdict = 'fail';
+      if (after.verdict !== 'fail') after.photos = 0;
+      return setPath(d, answersPath, [...list, after].map((a) => answerTo(a, names)));
     });
 
   const addPhoto = async (id: string, chosen: File | undefined) => {
@@ -127,28 +152,29 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
       return;
     }
     setPreparing(null);
-    const photo: Photo = { pozycja: id, file: file.name };
+    const photo: Photo = { [names.item]: id, file: file.name };
     itemFiles.set(photo, new Map([['file', file]]));
     onChange((d) => {
       const list = [...((getPath(d, decl.photos) as Photo[] | undefined) ?? []), photo];
-      const count = list.filter((p) => p.pozycja === id).length;
-      const answersNow = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).map((a) => (a.pozycja === id ? { ...a, zdjecia: count } : a));
-      return setPath(setPath(d, decl.photos, list), `${recordPath}.answers`, answersNow);
+      const count = list.filter((p) => p[names.item] === id).length;
+      const answersNow = answersIn(d).map((a) => answerTo(a.item === id ? { ...a, photos: count } : a, names));
+      return setPath(setPath(d, decl.photos, list), answersPath, answersNow);
     });
   };
 
   const removePhoto = (photo: Photo) =>
     onChange((d) => {
       const list = ((getPath(d, decl.photos) as Photo[] | undefined) ?? []).filter((p) => p !== photo);
-      const count = list.filter((p) => p.pozycja === photo.pozycja).length;
-      const answersNow = ((getPath(d, `${recordPath}.answers`) as Answer[] | undefined) ?? []).map((a) => (a.pozycja === photo.pozycja ? { ...a, zdjecia: count } : a));
-      return setPath(setPath(d, decl.photos, list), `${recordPath}.answers`, answersNow);
+      const count = list.filter((p) => p[names.item] === photo[names.item]).length;
+      const answersNow = answersIn(d).map((a) => answerTo(a.item === photo[names.item] ? { ...a, photos: count } : a, names));
+      return setPath(setPath(d, decl.photos, list), answersPath, answersNow);
     });
 
-  const odometerMissing = !!template?.odometer && (record.licznik === undefined || record.licznik === null || record.licznik === '');
+  const odometer = record[f.odometer];
+  const odometerMissing = !!template?.odometer && (odometer === undefined || odometer === null || odometer === '');
   const problems = items.map((i) => ({ item: i, problem: itemProblem(i, answerOf(i.id), photosOf(i.id).length) })).filter((p) => p.problem);
-  const answered = items.filter((i) => answerOf(i.id)?.wynik).length;
-  const failedCount = items.filter((i) => answerOf(i.id)?.wynik === 'fail').length;
+  const answered = items.filter((i) => answerOf(i.id)?.verdict).length;
+  const failedCount = items.filter((i) => answerOf(i.id)?.verdict === 'fail').length;
 
   useImperativeHandle(handle, () => ({
     validate: () => {
@@ -163,7 +189,7 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
     },
   }), [template, problems, odometerMissing, baseId]);
 
-  if (!pojazdId) return <Alert variant="warning">{t('inspection:wizard.noVehicle')}</Alert>;
+  if (!vehicleId) return <Alert variant="warning">{t('inspection:wizard.noVehicle')}</Alert>;
   if (loadError) return <Alert variant="danger">{loadError}</Alert>;
   if (!templates || !template) return <p className="text-secondary" role="status">{t('inspection:wizard.loading')}</p>;
 
@@ -180,7 +206,7 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
           <Form.Label>{t('inspection:wizard.choose')}</Form.Label>
           <Form.Select
             value={template.id}
-            onChange={(e) => onChange((d) => setPath(setPath(setPath(d, `${recordPath}.szablon`, e.target.value), `${recordPath}.answers`, []), decl.photos, []))}
+            onChange={(e) => onChange((d) => setPath(setPath(setPath(d, `${recordPath}.${f.template}`, e.target.value), answersPath, []), decl.photos, []))}
           >
             {templates.map((c) => (
               <option key={c.id} value={c.id}>{c.due ? `${c.label} (${t('inspection:wizard.due')})` : c.label}</option>
@@ -202,9 +228,9 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
             step={1}
             size="lg"
             required
-            value={record.licznik === undefined || record.licznik === null ? '' : String(record.licznik)}
+            value={odometer === undefined || odometer === null ? '' : String(odometer)}
             isInvalid={showErrors && odometerMissing}
-            onChange={(e) => onChange((d) => setPath(d, `${recordPath}.licznik`, e.target.value === '' ? undefined : Math.trunc(Number(e.target.value))))}
+            onChange={(e) => onChange((d) => setPath(d, `${recordPath}.${f.odometer}`, e.target.value === '' ? undefined : Math.trunc(Number(e.target.value))))}
           />
           <Form.Control.Feedback type="invalid">{t('inspection:errors.odometerRequired')}</Form.Control.Feedback>
         </Form.Group>
@@ -216,20 +242,20 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
             const answer = answerOf(item.id);
             const problem = showErrors ? itemProblem(item, answer, photosOf(item.id).length) : null;
             const itemId = `${baseId}-${item.id}`;
-            const shown = item.measure && answer?.wynik !== 'na';
+            const shown = item.measure && answer?.verdict !== 'na';
             return (
-              <div key={item.id} id={itemId} className={`checklist-item py-2${problem ? ' checklist-item-invalid' : ''}`} data-item={item.id} data-answer={answer?.wynik ?? ''}>
+              <div key={item.id} id={itemId} className={`checklist-item py-2${problem ? ' checklist-item-invalid' : ''}`} data-item={item.id} data-answer={answer?.verdict ?? ''}>
                 <div className="fw-semibold mb-1" id={`${itemId}-label`}>{item.label}</div>
                 <div className="checklist-verdicts btn-group w-100" role="radiogroup" aria-labelledby={`${itemId}-label`}>
                   {verdicts.filter((v) => v.value !== 'na' || item.notApplicable).map((v) => (
                     <Button
                       key={v.value}
                       role="radio"
-                      aria-checked={answer?.wynik === v.value}
-                      variant={answer?.wynik === v.value ? v.variant : `outline-${v.variant}`}
+                      aria-checked={answer?.verdict === v.value}
+                      variant={answer?.verdict === v.value ? v.variant : `outline-${v.variant}`}
                       className="checklist-verdict"
                       data-verdict={v.value}
-                      onClick={() => setAnswer(item.id, { wynik: v.value })}
+                      onClick={() => setAnswer(item.id, { verdict: v.value })}
                     >
                       <i className={`bi bi-${v.icon} me-1`} aria-hidden="true" />
                       {t(v.key)}
@@ -245,15 +271,15 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
                       min={item.measure.min}
                       max={item.measure.max}
                       step={item.measure.step}
-                      value={answer?.wartosc === undefined || answer?.wartosc === null ? '' : String(answer.wartosc)}
-                      onChange={(e) => setAnswer(item.id, { wartosc: e.target.value === '' ? null : Number(e.target.value.replace(',', '.')) })}
+                      value={answer?.value === undefined || answer?.value === null ? '' : String(answer.value)}
+                      onChange={(e) => setAnswer(item.id, { value: e.target.value === '' ? null : Number(e.target.value.replace(',', '.')) })}
                     />
-                    {item.measure.failBelow != null && typeof answer?.wartosc === 'number' && answer.wartosc < item.measure.failBelow && (
+                    {item.measure.failBelow != null && typeof answer?.value === 'number' && answer.value < item.measure.failBelow && (
                       <div className="form-text text-danger">{t('inspection:wizard.belowMinimum', { min: formatNumber(item.measure.failBelow), unit: item.measure.unit })}</div>
                     )}
                   </Form.Group>
                 )}
-                {answer?.wynik === 'fail' && (
+                {answer?.verdict === 'fail' && (
                   <div className="checklist-failure mt-2 ps-2 border-start border-3 border-danger">
                     {item.opens === 'damage' && <div className="small text-danger mb-1">{t('inspection:wizard.opensDamage')}</div>}
                     {item.opens === 'serviceOrder' && <div className="small text-danger mb-1">{t('inspection:wizard.opensOrder')}</div>}
@@ -264,8 +290,8 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
                         rows={2}
                         maxLength={500}
                         placeholder={t('inspection:wizard.notePlaceholder')}
-                        value={(answer.uwagi as string | undefined) ?? ''}
-                        onChange={(e) => setAnswer(item.id, { uwagi: e.target.value })}
+                        value={answer.notes ?? ''}
+                        onChange={(e) => setAnswer(item.id, { notes: e.target.value })}
                       />
                     </Form.Group>
                     <ul className="list-unstyled mb-2 checklist-photos">
@@ -310,8 +336,8 @@ export function ChecklistStep({ decl, screen, data, itemFiles, onChange, handle 
           as="textarea"
           rows={2}
           maxLength={2000}
-          value={(record.uwagi as string | undefined) ?? ''}
-          onChange={(e) => onChange((d) => setPath(d, `${recordPath}.uwagi`, e.target.value || undefined))}
+          value={(record[f.notes] as string | undefined) ?? ''}
+          onChange={(e) => onChange((d) => setPath(d, `${recordPath}.${f.notes}`, e.target.value || undefined))}
         />
       </Form.Group>
       {showErrors && (problems.length > 0 || odometerMissing) && (
