@@ -101,6 +101,7 @@ import accountService from './services/accounts.ts';
 import noteService from './services/notes.ts';
 import securityService from './services/account-security.ts';
 import employeeService from './services/employees.ts';
+import readingService from './services/vehicle-readings.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -324,6 +325,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(damagesRepository);
   await app.register(assignmentsRepository);
   await app.register(counterRepository);
+  // issue 45: a reading with its entry and its event (services/vehicle-readings.ts)
+  await app.register(readingService);
   await app.register(employeesRepository);
   // issue 45: an employee added with its entry (services/employees.ts)
   await app.register(employeeService);
