@@ -102,6 +102,7 @@ import noteService from './services/notes.ts';
 import securityService from './services/account-security.ts';
 import employeeService from './services/employees.ts';
 import readingService from './services/vehicle-readings.ts';
+import assignmentService from './services/assignments.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -324,6 +325,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(writeRules);
   await app.register(damagesRepository);
   await app.register(assignmentsRepository);
+  // issue 45: a vehicle's handover and return with their entries and events (services/assignments.ts)
+  await app.register(assignmentService);
   await app.register(counterRepository);
   // issue 45: a reading with its entry and its event (services/vehicle-readings.ts)
   await app.register(readingService);
