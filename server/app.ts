@@ -103,6 +103,7 @@ import securityService from './services/account-security.ts';
 import employeeService from './services/employees.ts';
 import readingService from './services/vehicle-readings.ts';
 import assignmentService from './services/assignments.ts';
+import damageService from './services/damages.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -324,6 +325,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // issue 14
   await app.register(writeRules);
   await app.register(damagesRepository);
+  // issue 45: a damage report with its notifications, event and entry (services/damages.ts)
+  await app.register(damageService);
   await app.register(assignmentsRepository);
   // issue 45: a vehicle's handover and return with their entries and events (services/assignments.ts)
   await app.register(assignmentService);
