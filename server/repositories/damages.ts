@@ -24,6 +24,9 @@ export const EXTERNAL_FIELDS = [
 /** What the wizard sends (schemas/api/damage-add-request.schema.json). */
 export type DamageInput = DamageAddRequest;
 
+/** A report as addIn writes it: the wizard's, or an inspection's, which may name no participant and no reporter's e-mail. */
+export type DamageReport = Omit<DamageInput, 'pracId' | 'zgloEmail'> & { pracId?: number | undefined; zgloEmail?: string | undefined };
+
 export interface Reporter {
   userId: number;
   role: string;
@@ -46,7 +49,7 @@ export function damagesRepository() {
  * breaks. `participant: 'optional'`: a report that names no participant of the vehicle's client (an
  * inspection of a vehicle without a driver) is written without one instead of being refused.
  */
-async function addIn(trx: Transaction<DB>, input: DamageInput, scope: VehicleScope, reporter: Reporter, options: { participant?: 'required' | 'optional' } = {}) {
+async function addIn(trx: Transaction<DB>, input: DamageReport, scope: VehicleScope, reporter: Reporter, options: { participant?: 'required' | 'optional' } = {}) {
   const car = await lockVehicle(trx, input.pojazdId, scope);
   if (input.rejestr.trim().toUpperCase() !== car.rejestr) throw new RuleViolation(400, 'rejestr', 'damage:errors.otherVehicle', { rejestr: car.rejestr });
   const participant = input.pracId ? await trx.selectFrom('employee').select(['pracId', 'nazwisko', 'imie', 'stru1'])
