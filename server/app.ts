@@ -101,6 +101,9 @@ import accountService from './services/accounts.ts';
 import noteService from './services/notes.ts';
 import securityService from './services/account-security.ts';
 import employeeService from './services/employees.ts';
+import readingService from './services/vehicle-readings.ts';
+import assignmentService from './services/assignments.ts';
+import damageService from './services/damages.ts';
 import attachmentsRepository from './repositories/attachments.ts';
 import notesRepository from './repositories/notes.ts';
 import contractsRepository from './repositories/contracts.ts';
@@ -322,8 +325,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // issue 14
   await app.register(writeRules);
   await app.register(damagesRepository);
+  // issue 45: a damage report with its notifications, event and entry (services/damages.ts)
+  await app.register(damageService);
   await app.register(assignmentsRepository);
+  // issue 45: a vehicle's handover and return with their entries and events (services/assignments.ts)
+  await app.register(assignmentService);
   await app.register(counterRepository);
+  // issue 45: a reading with its entry and its event (services/vehicle-readings.ts)
+  await app.register(readingService);
   await app.register(employeesRepository);
   // issue 45: an employee added with its entry (services/employees.ts)
   await app.register(employeeService);

@@ -37,14 +37,26 @@ describe('check-route-writes', () => {
     ]);
   });
 
+  it("finds a write's entry recorded by a route, in a callback handed to a repository or not", () => {
+    const base = tree({
+      'f.ts': "await app.counter.add(body, scope, userId,\n  (trx, r) => app.writes.record(trx, { actor, resource: 'car', key: r.pojazdId, action: 'reading' }));\n",
+      'g.ts': "const x = 1;\nawait app.writes.record(trx, write);\nawait writes . record (trx, write);\n",
+    });
+    expect(routeWrites(base)).toEqual([
+      expect.stringMatching(/^server\/routes\/f\.ts:2: /),
+      expect.stringMatching(/^server\/routes\/g\.ts:2: /),
+      expect.stringMatching(/^server\/routes\/g\.ts:3: /),
+    ]);
+  });
+
   it('leaves reads, service calls and words in comments and texts alone', () => {
     const base = tree({
-      'ok.ts': "// no insertInto( here, no db.transaction() either\nawait app.notes.add(v);\nawait app.terms.acceptWithTrail(actor, userId, ids);\nconst rows = await app.db.selectFrom('car').selectAll().execute();\nconst text = 'Update of the settings';\n",
+      'ok.ts': "// no insertInto( here, no db.transaction() either, no app.writes.record(trx, w)\nawait app.notes.add(v);\nawait runs.saveMapping(app.writes, actor, name, variant, mapping);\nawait app.terms.acceptWithTrail(actor, userId, ids);\nconst rows = await app.db.selectFrom('car').selectAll().execute();\nconst text = 'Update of the settings';\n",
     });
     expect(routeWrites(base)).toEqual([]);
   });
 
-  it('the routes of this tree write nothing and open no transaction themselves', () => {
+  it('the routes of this tree write nothing, open no transaction and record no write themselves', () => {
     expect(routeWrites()).toEqual([]);
   });
 });

@@ -205,7 +205,7 @@ function createInspections(app: FastifyInstance) {
             stanLicz: input.licznik ?? undefined, opisSzkody: `${title}\n${toDamage.map(failureLine).join('\n')}`.slice(0, 2000),
             nrZglosz: '-',
           };
-          const added = await app.damages.addIn(trx, body as never, carScope, { userId: session.userId, role: session.role }, { participant: 'optional' });
+          const added = await app.damages.addIn(trx, body, carScope, { userId: session.userId, role: session.role }, { participant: 'optional' });
           sprawaId = added.sprawaId;
           nrSprawy = added.nrSprawy;
           await app.writes.record(trx, {

@@ -2,12 +2,13 @@
  * Damage reports (spec §2 Damage wizard, §3 Damage, §7 POST /damage/add, GET /damage/{id}). A
  * damage is written whole or not at all, in one transaction: its row in the orders list (a
  * service_order with czySzkoda, autTyp 3, as the seed's damages have) and the damage with its
- * reporter, its participant (an employee of the vehicle's client) and its external participant.
+ * reporter, its participant (an employee of the vehicle's client) and its external participant,
+ * in the caller's transaction (services/damages.ts opens it and records what the report causes).
  * Its case number is SZK/<year>/<order id on 7 digits>, the one format of the seed.
  */
 import fp from 'fastify-plugin';
 import type { DamageAddRequest } from '../../runtime/core/generated/api.ts';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import { caseNumber } from '../seed/sql-util.ts';
 import type { VehicleScope } from '../access/scopes.ts';
@@ -23,6 +24,9 @@ export const EXTERNAL_FIELDS = [
 /** What the wizard sends (schemas/api/damage-add-request.schema.json). */
 export type DamageInput = DamageAddRequest;
 
+/** A report as addIn writes it: the wizard's, or an inspection's, which may name no participant and no reporter's e-mail. */
+export type DamageReport = Omit<DamageInput, 'pracId' | 'zgloEmail'> & { pracId?: number | undefined; zgloEmail?: string | undefined };
+
 export interface Reporter {
   userId: number;
   role: string;
@@ -30,24 +34,12 @@ export interface Reporter {
 
 const ts = (value: string | null | undefined) => (value ? sql<Date>`cast(${value} as timestamptz)` : null);
 
-export function damagesRepository(db: Kysely<DB>) {
+export function damagesRepository() {
   return {
     /**
-     * Reports a damage; RuleViolation for a vehicle outside `scope` or a rule the input breaks.
-     * `alsoInTransaction` runs last inside the same transaction (the notifications of issue 25),
-     * so a damage and what it causes commit together or not at all.
+     * Writes a damage report in the caller's transaction: the damage service's (services/damages.ts,
+     * with its notifications, event and trail entry) or an inspection's whose failed items open one (issue 47).
      */
-    async add(
-      input: DamageInput, scope: VehicleScope, reporter: Reporter,
-      alsoInTransaction?: (trx: Transaction<DB>, added: { sprawaId: number; nrSprawy: string; autId: number; klientSymbol: string; zgloEmail: string | null }) => Promise<unknown>,
-    ): Promise<{ sprawaId: number; nrSprawy: string; autId: number }> {
-      return db.transaction().execute(async (trx) => {
-        const added = await addIn(trx, input, scope, reporter);
-        await alsoInTransaction?.(trx, added);
-        return { sprawaId: added.sprawaId, nrSprawy: added.nrSprawy, autId: added.autId };
-      });
-    },
-    /** The same report inside the caller's transaction (an inspection's failed items open one, issue 47). */
     addIn,
   };
 }
@@ -57,7 +49,7 @@ export function damagesRepository(db: Kysely<DB>) {
  * breaks. `participant: 'optional'`: a report that names no participant of the vehicle's client (an
  * inspection of a vehicle without a driver) is written without one instead of being refused.
  */
-async function addIn(trx: Transaction<DB>, input: DamageInput, scope: VehicleScope, reporter: Reporter, options: { participant?: 'required' | 'optional' } = {}) {
+async function addIn(trx: Transaction<DB>, input: DamageReport, scope: VehicleScope, reporter: Reporter, options: { participant?: 'required' | 'optional' } = {}) {
   const car = await lockVehicle(trx, input.pojazdId, scope);
   if (input.rejestr.trim().toUpperCase() !== car.rejestr) throw new RuleViolation(400, 'rejestr', 'damage:errors.otherVehicle', { rejestr: car.rejestr });
   const participant = input.pracId ? await trx.selectFrom('employee').select(['pracId', 'nazwisko', 'imie', 'stru1'])
@@ -102,5 +94,5 @@ declare module 'fastify' {
 }
 
 export default fp(async (app) => {
-  app.decorate('damages', damagesRepository(app.db));
+  app.decorate('damages', damagesRepository());
 }, { name: 'damages-repository', dependencies: ['db'] });

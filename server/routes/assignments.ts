@@ -2,12 +2,12 @@
  * Handover (Wydanie) and return (Zdanie) of a vehicle and its latest assignment (spec §2
  * Assignments, §7). ACCESS.md: pickup ADMIN (all) and MANAGER (client); dropoff also USER (own
  * vehicle); last: the assignment resource's roles. The vehicle is checked against the caller's
- * vehicle scope inside the write (a foreign vehicle is absent); the rules live in
- * repositories/assignments.ts.
+ * vehicle scope inside the write (a foreign vehicle is absent); the writes with their entries and
+ * events are services/assignments.ts's, the rules live in repositories/assignments.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { DropoffInput, PickupInput } from '../repositories/assignments.ts';
-import { RuleViolation, withFailureMessage } from '../repositories/write-rules.ts';
+import { withFailureMessage } from '../repositories/write-rules.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeOfResource } from '../access/scopes.ts';
 import { actorOf } from '../audit/index.ts';
@@ -21,16 +21,8 @@ export default async function assignmentRoutes(app: FastifyInstance) {
     config: { access: { resource: 'assignment' }, operation: op('pickup', 'Hand a vehicle over to an employee (Wydanie)') },
     schema: { body: { $ref: 'assignment-pickup-request#' }, response: { 200: { $ref: 'assignment-change-response#' }, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => {
-      // spec §9: "Handover time can be required by configuration" (screens/app.json config.handoverTimeRequired)
-      if (app.config.bundle.config.handoverTimeRequired === true && !request.body.czasWy) {
-        throw new RuleViolation(400, 'czasWy', 'assignment:errors.timeRequired');
-      }
-      const session = request.session!;
       const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
-        () => app.assignments.pickup(request.body, scopeOfResource(app, 'car', session), session.userId,
-          // the one write path (issue 45): vehicle.handed_over and the trail's entry, the handover as
-          // given (its reading is the vehicle's current one from now on), in the handover's transaction
-          (trx, { przydzialId: id }) => app.writes.record(trx, { actor: actorOf(request), resource: 'assignment', key: id, action: 'pickup', after: { ...request.body } })));
+        () => app.assignmentService.pickup(actorOf(request), request.session!, request.body));
       return saved(przydzialId);
     },
   });
@@ -39,10 +31,8 @@ export default async function assignmentRoutes(app: FastifyInstance) {
     config: { access: { roles: ['ADMIN', 'MANAGER', 'USER'] }, operation: op('dropoff', 'Take a vehicle back from its employee (Zdanie)') },
     schema: { body: { $ref: 'assignment-dropoff-request#' }, response: { 200: { $ref: 'assignment-change-response#' }, 404: errorResponse, 409: errorResponse } },
     handler: async (request) => {
-      const session = request.session!;
       const { przydzialId } = await withFailureMessage(app, request, 'assignment:messages.saveFailed',
-        () => app.assignments.dropoff(request.body, scopeOfResource(app, 'car', session), session.userId,
-          (trx, { przydzialId: id }) => app.writes.record(trx, { actor: actorOf(request), resource: 'assignment', key: id, action: 'dropoff', after: { ...request.body } })));
+        () => app.assignmentService.dropoff(actorOf(request), request.session!, request.body));
       return saved(przydzialId);
     },
   });
