@@ -107,3 +107,26 @@ test('repeated wrong passwords lock the login for a few minutes, with the reason
   await submitLogin(page, { ...advisor, password: 'Haslo123!' });
   await expect(page.getByTestId('login-error')).toHaveText('Zbyt wiele nieudanych prób logowania. Spróbuj ponownie za 5 min.');
 });
+
+test('a user whose password runs out within the configured days is warned after signing in, and one whose does not is not', async ({ page }) => {
+  // the sign-in's answer as the server gives it for an account whose password (pwdDo) ends in three
+  // days; the server's side of pwdDo has API tests (tests/api/sign-in*.test.ts)
+  const soon = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  await page.route('**/api/user/auth', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    body.body.userDetails.pwdDo = soon;
+    await route.fulfill({ response, json: body });
+  });
+  await submitLogin(page, { login: 'manager', password: 'Manager123!', choice: 'Fleet Manager' });
+  await expect(page).toHaveURL(/\/app\//);
+  await expect(toast(page, 'Twoje hasło wkrótce wygaśnie')).toBeVisible();
+
+  // the same account as it is (valid until 2099): no warning
+  await page.unrouteAll();
+  await page.goto('/sign-out');
+  await submitLogin(page, { login: 'manager', password: 'Manager123!', choice: 'Fleet Manager' });
+  await expect(page).toHaveURL(/\/app\//);
+  await page.waitForTimeout(1_000);
+  await expect(toast(page, 'Twoje hasło wkrótce wygaśnie')).toHaveCount(0);
+});

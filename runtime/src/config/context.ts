@@ -4,7 +4,6 @@
  */
 import type { ConditionContext } from '../../core/conditions';
 import type { Bundle, RoleName, Session } from './bundle';
-import { userRole, withRole } from './session-fields';
 
 /** `asRole`: the role a studio preview shows the portal as (config/preview.tsx), instead of the user's. */
 export function conditionContext(
@@ -13,13 +12,16 @@ export function conditionContext(
   record: Record<string, unknown> | null = null,
   asRole?: RoleName,
 ): ConditionContext {
-  const role = asRole ?? userRole(bundle, session?.user);
+  // the field screens/app.json sessionFields.role names (read in place, as session-fields.ts's userRole
+  // reads it: the login page loads this module, and its budget has no room for another function)
+  const field = bundle.app.sessionFields.role;
+  const role = asRole ?? (session?.user[field] as RoleName | undefined);
   return {
     role: role ?? null,
     variant: bundle.variant,
     // the login response's logicConfig is the server's per-user view of the same flags
     config: { ...bundle.config, ...(session?.postConfig?.logicConfig ?? {}) },
-    session: session ? withRole(bundle, session.user, role) : null,
+    session: session ? { ...session.user, [field]: role } : null,
     record,
   };
 }

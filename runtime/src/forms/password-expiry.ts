@@ -7,3 +7,8 @@ export function expiresWithin(pwdDo: unknown, days: unknown, now = new Date()): 
   const expiry = Date.parse(`${pwdDo}T23:59:59`);
   return Number.isFinite(expiry) && expiry - now.getTime() <= days * DAY_MS;
 }
+
+/** Whether a user's password expires within `days` days: its day is the field `field` names (screens/app.json sessionFields.passwordValidUntil); none named, never. */
+export function passwordExpiresWithin(user: object, field: string | undefined, days: unknown, now = new Date()): boolean {
+  return field !== undefined && expiresWithin((user as Record<string, unknown>)[field], days, now);
+}

@@ -14,7 +14,7 @@ function readStoredSession(): Session | null {
     if (!raw) return null;
     const value = JSON.parse(raw) as Session;
     // a half-written or foreign value is no session at all (the user's fields are the configuration's: session-fields.ts)
-    return typeof value?.token === 'string' && typeof value?.user === 'object' && value.user !== null ? value : null;
+    return typeof value?.token === 'string' && value.user ? value : null;
   } catch {
     return null;
   }

@@ -11,13 +11,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, apiUrl, errorText } from '../../api/client';
 import { useConfig } from '../../config/ConfigContext';
 import { conditionContext } from '../../config/context';
-import { passwordValidUntil } from '../../config/session-fields';
 import type { LoginScreenDecl, Session } from '../../config/bundle';
 import { LightForm } from '../../forms/LightForm';
 import { choicesOf, initialData, type ObjectSchema } from '../../forms/light-form';
 import { serverErrorSchema } from '../../forms/server-errors';
 import { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '../../forms/field-rules';
-import { expiresWithin } from '../../forms/password-expiry';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { landingPath } from '../../routing/resolve';
 import { useRoutesDecl } from '../../routing/useNavigateTo';
@@ -129,8 +127,13 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     saveSession(session);
     // the landing page may depend on the role (routes.json landing): judged for the user just signed in
     const landing = landingPath(routes, conditions, conditionContext(bundle, session));
-    if (screen.passwordExpiryWarning && expiresWithin(passwordValidUntil(bundle, user), bundle.config.passwordExpiryWarningDays)) {
-      showToast('warning', t(screen.passwordExpiryWarning));
+    // the password's expiry is judged by a module of its own, loaded after signing in: the login
+    // page's budget (120 KB) has no room for what only a signed-in user needs
+    const expiryWarning = screen.passwordExpiryWarning;
+    if (expiryWarning) {
+      void import('../../forms/password-expiry').then(({ passwordExpiresWithin }) => {
+        if (passwordExpiresWithin(user, bundle.app.sessionFields.passwordValidUntil, bundle.config.passwordExpiryWarningDays)) showToast('warning', t(expiryWarning));
+      });
     }
     // a user whose client another variant serves: start again with that variant's configuration
     // (the saved session makes the next start-up fetch it; docs/variants.md)
