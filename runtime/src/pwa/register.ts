@@ -32,6 +32,9 @@ export function checkForRuntimeUpdate(now = Date.now()): void {
 /** The newer worker takes over and the page loads again on it. */
 export function applyRuntimeUpdate(): void {
   if (!workbox) return location.reload();
-  workbox.addEventListener('controlling', () => location.reload());
+  // the browser's own event, not Workbox's 'controlling': Workbox raises that only for the worker it
+  // saw installing itself, and a newer worker found already waiting as the page loaded took over
+  // without the page loading again (seen in the runtime-update journey under load)
+  navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
   workbox.messageSkipWaiting();
 }
