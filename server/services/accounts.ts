@@ -14,6 +14,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Role } from '../../runtime/core/conditions.ts';
+import type { UserForm } from '../../runtime/core/generated/api.ts';
 import { entityFields, recordRowChange, type Actor } from '../audit/index.ts';
 import { assertAcceptablePassword, setPassword } from '../auth/new-password.ts';
 import type { Session } from '../auth/sessions.ts';
@@ -23,22 +24,8 @@ import type { AccountValues } from '../repositories/users.ts';
 
 const RESOURCE = 'users';
 
-/** The user form (schemas: user-form), as the administrator sends it. */
-export interface UserForm {
-  login: string;
-  rola?: Role;
-  firstName: string;
-  lastName: string;
-  email: string;
-  telefon?: string | null;
-  telefonKom?: string | null;
-  dataOd?: string | null;
-  dataDo: string;
-  klientSymbol?: string | null;
-  stacjaSerw?: string | null;
-  ssoSubject?: string | null;
-  password?: string;
-}
+/** The user form (schemas: user-form), as the administrator sends it: the generated shape of its schema, one source. */
+export type { UserForm };
 
 interface FieldError { field: string; message: string }
 
