@@ -32,6 +32,30 @@ describe.each(testBackends)('openTestDatabase on %s', (kind) => {
   }, 60_000);
 });
 
+describe.each(testBackends)('openTestDatabase on %s, one after another', (kind) => {
+  it('starts each database from the snapshot, whatever the one before wrote to its files', async () => {
+    const countIn = async (t: Awaited<ReturnType<typeof openTestDatabase>>) =>
+      (await t.db.selectFrom('login_history').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n;
+    const first = await openTestDatabase({ kind, seed: true });
+    let before: number;
+    try {
+      before = await countIn(first);
+      await first.db.deleteFrom('login_history').execute();
+      // the deletion written into the data files themselves, not only the write-ahead log
+      await sql`checkpoint`.execute(first.db);
+    } finally {
+      await first.close();
+    }
+    const next = await openTestDatabase({ kind, seed: true });
+    try {
+      expect(before).toBeGreaterThan(0);
+      expect(await countIn(next)).toBe(before);
+    } finally {
+      await next.close();
+    }
+  }, 60_000);
+});
+
 describe.runIf(process.env.DATABASE_URL)('openTestDatabase on postgres, when its template is gone', () => {
   it('builds the template again (a run of other sources on the same server replaced it)', async () => {
     const first = await openTestDatabase({ kind: 'postgres' });
