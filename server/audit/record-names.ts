@@ -76,6 +76,7 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
   const { bundle } = app.config;
   const decls = recordDecls(bundle);
   const zone = timeZoneOf(bundle.config);
+  const pattern = app.config.language.datePattern;
   const routes = ((bundle.screens.routes as unknown as { routes?: { path: string; allowedWhen?: unknown }[] } | undefined)?.routes ?? []);
   const who = { role: session.role, variant: bundle.variant, config: bundle.config };
   const opens = (path: string | undefined) => {
@@ -150,12 +151,12 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
     const row = found.get(decl.resource)?.get(key);
     if (row) {
       return {
-        recordName: recordNameOf(entity, row, t, zone) ?? e.recordKey,
+        recordName: recordNameOf(entity, row, t, zone, pattern) ?? e.recordKey,
         recordOpen: opens(decl.open) ? `${decl.open}?open=${encodeURIComponent(key)}` : null,
       };
     }
     const changes = !gone(decl, e.recordKey) ? null : e.changes !== undefined ? parsed(e.changes) : parsed(changesById.get(e.id ?? -1));
-    return { recordName: (changes && recordNameOf(entity, valuesOfChange(changes), t, zone)) || e.recordKey, recordOpen: null };
+    return { recordName: (changes && recordNameOf(entity, valuesOfChange(changes), t, zone, pattern)) || e.recordKey, recordOpen: null };
   });
 }
 
