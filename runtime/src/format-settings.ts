@@ -22,8 +22,8 @@ const listeners = new Set<(settings: FormatSettings) => void>();
 
 /** Sets the locale and time zone every value is shown in; values missing from `config` keep the defaults. */
 export function configureFormats(config: Record<string, unknown>): FormatSettings {
-  const next: Record<string, unknown> = {};
-  for (const [key, fallback] of Object.entries(DEFAULTS)) next[key] = typeof config[key] === 'string' ? config[key] : fallback;
+  const next: Record<string, unknown> = { ...DEFAULTS };
+  for (const key in next) if (typeof config[key] === 'string') next[key] = config[key];
   settings = next as unknown as FormatSettings;
   for (const listener of listeners) listener(settings);
   return settings;
