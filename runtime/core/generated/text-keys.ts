@@ -3152,6 +3152,9 @@ export interface TextKeys {
     | 'totp.secretLabel'
     | 'totp.title';
   'studio':
+    | 'broken'
+    | 'broken.entryGone'
+    | 'broken.fileGone'
     | 'diff'
     | 'diff.base'
     | 'diff.none'
