@@ -144,11 +144,11 @@ describe('the runtime code check (config, not code)', () => {
 
     it('catches the locale, zone and currency the configuration names, whatever they are', () => {
       const base = tree({
-        'screens/app.json': JSON.stringify({ config: { locale: 'cs-CZ', timeZone: 'Europe/Prague', currency: 'CZK', languages: [{ id: 'cs', locale: 'cs-CZ', name: 'Čeština' }] } }),
-        'runtime/src/money.ts': "export const money = new Intl.NumberFormat('cs-CZ', { currency: 'CZK', timeZone: 'Europe/Prague' });\nexport const lang = 'cs';\n",
+        'screens/app.json': JSON.stringify({ config: { locale: 'cs-CZ', timeZone: 'Europe/Prague', currency: 'CZK', languages: [{ id: 'cs', locale: 'cs-CZ', name: 'Čeština', datePattern: 'DD. MM. YYYY' }] } }),
+        'runtime/src/money.ts': "export const money = new Intl.NumberFormat('cs-CZ', { currency: 'CZK', timeZone: 'Europe/Prague' });\nexport const lang = 'cs';\nexport const day = 'DD. MM. YYYY';\n",
       });
       const { findings } = checkRuntimeWords(base, ['runtime/src'], []);
-      expect(findings.map((f) => `${f.line} ${f.kind} ${f.text}`)).toEqual(['1 locale cs-CZ', '1 locale CZK', '1 locale Europe/Prague', '2 locale cs']);
+      expect(findings.map((f) => `${f.line} ${f.kind} ${f.text}`)).toEqual(['1 locale cs-CZ', '1 locale CZK', '1 locale Europe/Prague', '2 locale cs', '3 locale DD. MM. YYYY']);
     });
 
     it('catches a field of an entity named in code, and lets a generic word and an allowed place be (issue 45)', () => {

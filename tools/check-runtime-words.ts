@@ -23,7 +23,8 @@
  *   allow-list's `generic`: a name there is never a finding.
  * - A locale, zone or currency (issue 48): a string that is exactly `'pl'`, `'pl-PL'`,
  *   `'Europe/Warsaw'` or `'PLN'`, or what screens/app.json configures as config.locale,
- *   config.timeZone, config.currency or the default language's id and locale. The runtime reads
+ *   config.timeZone, config.currency, the default language's id and locale or any language's date
+ *   pattern (DD.MM.YYYY). The runtime reads
  *   them from the loaded bundle (format-settings.ts), never names them.
  *
  * A place that must keep one says why in tools/runtime-words-allow.json (file, text, reason): an
@@ -94,7 +95,8 @@ export function entityFields(baseDir = root): string[] {
 
 /**
  * The locale, zone and currency literals: LOCALE_WORDS and what screens/app.json configures
- * (config.locale, config.timeZone, config.currency, the default language's id and locale).
+ * (config.locale, config.timeZone, config.currency, the default language's id and locale, every
+ * language's date pattern).
  */
 export function configuredLocaleWords(baseDir = root): string[] {
   const words = new Set(LOCALE_WORDS);
@@ -103,6 +105,8 @@ export function configuredLocaleWords(baseDir = root): string[] {
     for (const key of ['locale', 'timeZone', 'currency']) if (typeof config[key] === 'string') words.add(config[key]);
     const first = Array.isArray(config.languages) ? config.languages[0] : undefined;
     for (const value of [first?.id, first?.locale]) if (typeof value === 'string') words.add(value);
+    // each language's date pattern (DD.MM.YYYY, DD/MM/YYYY): the runtime writes and reads days by the one in force
+    for (const language of Array.isArray(config.languages) ? config.languages : []) if (typeof language?.datePattern === 'string') words.add(language.datePattern);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

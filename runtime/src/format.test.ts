@@ -43,7 +43,7 @@ describe('format', () => {
 
   it('takes the locale and time zone from the configuration (screens/app.json config)', () => {
     try {
-      expect(configureFormats({ locale: 'en-GB', timeZone: 'UTC', currency: 'EUR' })).toEqual({ locale: 'en-GB', timeZone: 'UTC', currency: 'EUR' });
+      expect(configureFormats({ locale: 'en-GB', timeZone: 'UTC', currency: 'EUR' })).toEqual({ locale: 'en-GB', timeZone: 'UTC', currency: 'EUR', datePattern: __FORMAT_DEFAULTS__.datePattern });
       expect(formatNumber(12345.5)).toBe('12,345.5');
       // the currency's symbol and its place are the locale's, never the code's
       expect(formatMoney(12000)).toBe('€12,000.00');
@@ -53,6 +53,20 @@ describe('format', () => {
       configureFormats({});
     }
     expect(plain(formatNumber(12345.5))).toBe('12 345,5');
+  });
+
+  it("writes dates by the reader's language's pattern (config.datePattern): 07/03/2024 in English", () => {
+    try {
+      configureFormats({ locale: 'en-GB', datePattern: 'DD/MM/YYYY' });
+      expect(formatDate('2024-03-07')).toBe('07/03/2024');
+      expect(formatDateTime('2024-12-31 08:05')).toBe('31/12/2024 08:05');
+      expect(formatValue('2024-03-07', 'date', t)).toBe('07/03/2024');
+      configureFormats({ locale: 'uk-UA', datePattern: 'DD.MM.YYYY' });
+      expect(formatDate('2024-03-07')).toBe('07.03.2024');
+    } finally {
+      configureFormats({});
+    }
+    expect(formatDate('2024-03-07')).toBe('07.03.2024');
   });
 
   it('treats dates before 1900-01-02 as empty', () => {

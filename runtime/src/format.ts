@@ -1,10 +1,12 @@
 /**
- * How values are shown (spec §9): dates DD.MM.YYYY, date-times DD.MM.YYYY HH:mm, dates before
+ * How values are shown (spec §9): dates by the reader's language's pattern (config.datePattern:
+ * DD.MM.YYYY, DD/MM/YYYY), date-times with HH:mm after it, dates before
  * 1900-01-02 as empty (the back office stores "no date" as 1900-01-01), numbers, kilometres and money
  * in Polish notation, booleans and T/N flags as Tak/Nie. Every screen formats through this module.
  */
 import type { FormatKind } from './config/bundle';
 
+import { dayText } from '../core/date-text';
 import { phoneText } from '../core/format-kind';
 import { formatSettings, onFormatSettings, type FormatSettings } from './format-settings';
 
@@ -29,9 +31,10 @@ function madeWhenRead<T extends object>(makers: { [K in keyof T]: () => T[K] }):
   return out;
 }
 
-function makeFormats({ locale, timeZone, currency }: FormatSettings) {
+function makeFormats({ locale, timeZone, currency, datePattern }: FormatSettings) {
   return madeWhenRead({
     timeZone: () => timeZone,
+    datePattern: () => datePattern,
     number: () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
     decimal1: () => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
     km: () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
@@ -88,12 +91,12 @@ function toNumber(value: unknown): number | null {
 
 export function formatDate(value: unknown): string | null {
   const p = dateParts(value);
-  return p && !isEmptyDate(p) ? `${pad(p.d)}.${pad(p.m)}.${p.y}` : null;
+  return p && !isEmptyDate(p) ? dayText(p.y, p.m, p.d, formats.datePattern) : null;
 }
 
 export function formatDateTime(value: unknown): string | null {
   const p = dateParts(value);
-  return p && !isEmptyDate(p) ? `${pad(p.d)}.${pad(p.m)}.${p.y} ${pad(p.hh)}:${pad(p.mm)}` : null;
+  return p && !isEmptyDate(p) ? `${dayText(p.y, p.m, p.d, formats.datePattern)} ${pad(p.hh)}:${pad(p.mm)}` : null;
 }
 
 export function formatNumber(value: unknown): string | null {

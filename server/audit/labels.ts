@@ -12,11 +12,12 @@
  *   column, a details dialog's field, a list's column of that entity), else the trail's own
  *   `audit:values.<field>` (codes only the trail records: a sign-in's method). A value shows as the
  *   text `<valueLabels>.<value>` when the locales have it; a date or an instant of a property the
- *   entity declares `date` / `date-time` as the portal writes dates (DD.MM.RRRR, its time zone);
+ *   entity declares `date` / `date-time` as the portal writes dates (the reader's date pattern, its time zone);
  *   a phone number (`x-format: phone`) in threes as the forms write it; else as itself.
  */
 import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
+import { datePatternFor } from '../config/languages.ts';
 import { dateText, dateTimeText } from '../../runtime/core/date-text.ts';
 import { formatKindFor, phoneText } from '../../runtime/core/format-kind.ts';
 
@@ -111,13 +112,14 @@ export function fieldNamer(bundle: Bundle, t: (key: string) => string, namers: V
     return String(value);
   };
   const zone = timeZoneOf(bundle.config);
+  const pattern = datePatternFor(bundle, language);
   /** A stored date ("2027-11-27") or instant as the portal shows it, or undefined when it is not one. */
   const asDate = (format: unknown, value: unknown): string | undefined => {
     if (typeof value !== 'string') return undefined;
     const at = new Date(format === 'date' ? `${value.slice(0, 10)}T00:00:00Z` : value);
     if (Number.isNaN(at.getTime())) return undefined;
-    // "27.11.2026 03:33", as the screens write an instant; a stored date is a calendar day (UTC)
-    return format === 'date' ? dateText(at, 'UTC') : dateTimeText(at, zone);
+    // "27.11.2026 03:33" (27/11/2026 in English), as the screens write an instant; a stored date is a calendar day (UTC)
+    return format === 'date' ? dateText(at, 'UTC', pattern) : dateTimeText(at, zone, pattern);
   };
   return {
     label(resource, field) {

@@ -17,7 +17,7 @@
  *   index probes.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Session } from '../auth/sessions.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
@@ -76,6 +76,7 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
   const { bundle } = app.config;
   const decls = recordDecls(bundle);
   const zone = timeZoneOf(bundle.config);
+  const pattern = app.config.language.datePattern;
   const routes = ((bundle.screens.routes as unknown as { routes?: { path: string; allowedWhen?: unknown }[] } | undefined)?.routes ?? []);
   const who = { role: session.role, variant: bundle.variant, config: bundle.config };
   const opens = (path: string | undefined) => {
@@ -150,12 +151,12 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
     const row = found.get(decl.resource)?.get(key);
     if (row) {
       return {
-        recordName: recordNameOf(entity, row, t, zone) ?? e.recordKey,
+        recordName: recordNameOf(entity, row, t, zone, pattern) ?? e.recordKey,
         recordOpen: opens(decl.open) ? `${decl.open}?open=${encodeURIComponent(key)}` : null,
       };
     }
     const changes = !gone(decl, e.recordKey) ? null : e.changes !== undefined ? parsed(e.changes) : parsed(changesById.get(e.id ?? -1));
-    return { recordName: (changes && recordNameOf(entity, valuesOfChange(changes), t, zone)) || e.recordKey, recordOpen: null };
+    return { recordName: (changes && recordNameOf(entity, valuesOfChange(changes), t, zone, pattern)) || e.recordKey, recordOpen: null };
   });
 }
 
@@ -163,8 +164,8 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
  * "Zmienione pola" in the reader's language (issue 48). The list's `fields` are the labels stored
  * in audit_field_label, in the source language (field-labels.ts: one list that filters in SQL); a
  * reader of another language gets each entry's changed fields named in his, from the entry's own
- * field codes, sorted as his language sorts. The column's text filter still matches the stored
- * (source-language) labels.
+ * field codes, sorted as his language sorts. The column's text filter compares his language's
+ * labels (audit_field_label keeps each language's, migration 054): `fieldsFilterValue`.
  */
 async function fieldsInLanguage(app: FastifyInstance, rows: Record<string, unknown>[]): Promise<void> {
   const language = app.config.language;
@@ -184,10 +185,28 @@ async function fieldsInLanguage(app: FastifyInstance, rows: Record<string, unkno
   }
 }
 
+/**
+ * What the text filter of "Zmienione pola" compares for a reader of another language than the
+ * source's: the entry's changed fields by his language's stored labels (a field without one by its
+ * code), joined as the view joins the source language's — so "Спосіб" finds the entries a
+ * Ukrainian reader sees "Спосіб входу" in, in SQL, as "Sposób" does for a Polish one.
+ */
+function fieldsFilterValue(app: FastifyInstance, source: string): Record<string, Expression<string | null>> {
+  const language = app.config.language.id;
+  if (language === SOURCE_LANGUAGE) return {};
+  const row = (column: string) => sql.ref(`${source}.${column}`);
+  return {
+    fields: sql<string | null>`(select string_agg(coalesce(l."label", k), ', ' order by coalesce(l."label", k))
+      from jsonb_object_keys(${row('changes')}) k
+      left join audit_field_label l on l."language" = ${language} and l."resource" = ${row('resource')} and l."field" = k)`,
+  };
+}
+
 /** Dziennik zmian's list: each row's recordName and recordOpen (the `audit` table resource's computed fields), its changed fields in the reader's language. */
 export function registerRecordNames(app: FastifyInstance): void {
   app.tableQueries.extendRows('audit', {
     needs: ['id', 'resource', 'recordKey'],
+    filterValues: (source) => fieldsFilterValue(app, source),
     async extend(rows, session) {
       const refs = await nameRecords(app, session, rows.map((r) => ({
         id: Number(r.id), resource: (r.resource as string | null) ?? null, recordKey: (r.recordKey as string | null) ?? null,

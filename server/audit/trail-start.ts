@@ -9,13 +9,13 @@ import type { DB } from '../db/types.generated.ts';
 import { dateText } from '../../runtime/core/date-text.ts';
 
 /**
- * The day (DD.MM.RRRR, in `timeZone`) since which the trail keeps changes, when the record's
+ * The day (by `datePattern`, the reader's language's, in `timeZone`) since which the trail keeps changes, when the record's
  * entries do not begin with its creation; null when they do. The trail's first kept entry is read
  * from the index on "at" (its first row).
  */
-export async function untrackedBefore(db: Kysely<DB>, entries: { action: string }[], more: boolean, timeZone: string): Promise<string | null> {
+export async function untrackedBefore(db: Kysely<DB>, entries: { action: string }[], more: boolean, timeZone: string, datePattern: string): Promise<string | null> {
   // more entries than shown: the oldest are left out, not missing
   if (more || entries.some((e) => e.action === 'create')) return null;
   const first = await db.selectFrom('audit_entry').select('at').orderBy('at').orderBy('id').limit(1).executeTakeFirst();
-  return dateText(first ? new Date(first.at) : new Date(), timeZone);
+  return dateText(first ? new Date(first.at) : new Date(), timeZone, datePattern);
 }

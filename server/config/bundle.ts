@@ -36,6 +36,8 @@ export interface Language {
   locale: string;
   /** The language's own name, as its speakers write it (shown in the language choice). */
   name: string;
+  /** How a day is written and typed in this language: DD.MM.YYYY, DD/MM/YYYY (runtime/core/date-text.ts). */
+  datePattern: string;
 }
 
 export interface Bundle {

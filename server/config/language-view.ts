@@ -3,12 +3,13 @@
  * texts of that language alone — only the chosen language's texts load, so the sign-in page and the
  * table screen weigh the same in every language — the language itself, the offered languages (the
  * sign-in page's and Ustawienia → Język's choice), and the language's locale as `config.locale`,
- * so every date and number the runtime writes follows the language (runtime/src/format-settings.ts).
+ * and its date pattern as `config.datePattern`, so every date and number the runtime writes or reads
+ * follows the language (runtime/src/format-settings.ts).
  */
 import type { Bundle } from './bundle.ts';
 import type { Language } from './languages.ts';
 
-export type LanguageView<T> = Omit<T, 'locales'> & { language: string; languages: Language[]; locales: Record<string, Record<string, unknown>> };
+export type LanguageView<T> = Omit<T, 'locales'> & { language: string; languages: Pick<Language, 'id' | 'name' | 'locale'>[]; locales: Record<string, Record<string, unknown>> };
 
 export function languageView<T extends { config: Record<string, unknown>; locales: Bundle['locales'] }>(
   body: T, language: Language, languages: Language[],
@@ -16,7 +17,7 @@ export function languageView<T extends { config: Record<string, unknown>; locale
   const texts = body.locales[language.id] ?? body.locales.pl;
   return {
     ...body,
-    config: { ...body.config, locale: language.locale },
+    config: { ...body.config, locale: language.locale, datePattern: language.datePattern },
     language: language.id,
     languages: languages.map(({ id, name, locale }) => ({ id, name, locale })),
     locales: { [language.id]: texts },

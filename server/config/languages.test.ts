@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { acceptedLanguages, chooseLanguage, configuredLanguages, cookieValue } from './languages.ts';
 
 const offered = [
-  { id: 'pl', locale: 'pl-PL', name: 'Polski' },
-  { id: 'en', locale: 'en-GB', name: 'English' },
-  { id: 'uk', locale: 'uk-UA', name: 'Українська' },
+  { id: 'pl', locale: 'pl-PL', name: 'Polski', datePattern: 'DD.MM.YYYY' },
+  { id: 'en', locale: 'en-GB', name: 'English', datePattern: 'DD/MM/YYYY' },
+  { id: 'uk', locale: 'uk-UA', name: 'Українська', datePattern: 'DD.MM.YYYY' },
 ];
 
 describe('which language a caller reads (issue 48)', () => {
@@ -28,7 +28,7 @@ describe('which language a caller reads (issue 48)', () => {
   });
 
   it('speaks the configured locale alone when no languages are configured', () => {
-    expect(configuredLanguages({ locale: 'pl-PL' })).toEqual([{ id: 'pl', locale: 'pl-PL', name: 'pl' }]);
-    expect(configuredLanguages({ languages: offered })).toBe(offered);
+    expect(configuredLanguages({ locale: 'pl-PL' })).toEqual([{ id: 'pl', locale: 'pl-PL', name: 'pl', datePattern: 'DD.MM.YYYY' }]);
+    expect(configuredLanguages({ languages: offered })).toEqual(offered);
   });
 });

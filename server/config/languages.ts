@@ -15,7 +15,7 @@
 import type { Bundle, Language } from './bundle.ts';
 
 export type { Language } from './bundle.ts';
-import { DEFAULT_LOCALE } from './locale.ts';
+import { DEFAULT_DATE_PATTERN, DEFAULT_LOCALE } from './locale.ts';
 
 /** The language every text is written in first (locales/pl): the others are checked against it. */
 export const SOURCE_LANGUAGE = 'pl';
@@ -25,8 +25,8 @@ export const LANGUAGE_COOKIE = 'portal.lang';
 /** The configured languages (config.languages); without any, the source language alone in config.locale. */
 export function configuredLanguages(config: Bundle['config']): Language[] {
   const list = Array.isArray(config.languages) ? (config.languages as Language[]) : [];
-  if (list.length) return list;
-  return [{ id: SOURCE_LANGUAGE, locale: typeof config.locale === 'string' ? config.locale : DEFAULT_LOCALE, name: SOURCE_LANGUAGE }];
+  if (list.length) return list.map((l) => ({ ...l, datePattern: l.datePattern ?? DEFAULT_DATE_PATTERN }));
+  return [{ id: SOURCE_LANGUAGE, locale: typeof config.locale === 'string' ? config.locale : DEFAULT_LOCALE, name: SOURCE_LANGUAGE, datePattern: DEFAULT_DATE_PATTERN }];
 }
 
 /**
@@ -65,4 +65,9 @@ export function chooseLanguage(offered: readonly Language[], wanted: readonly (s
     if (found) return found;
   }
   return offered[0];
+}
+
+/** How a language of the bundle writes a day (its datePattern); the default language's for an id it does not offer. */
+export function datePatternFor(bundle: Pick<Bundle, 'languages'>, id?: string | null): string {
+  return (bundle.languages.find((l) => l.id === id) ?? bundle.languages[0])?.datePattern ?? DEFAULT_DATE_PATTERN;
 }

@@ -43,6 +43,12 @@ export interface ColumnInfo {
    * list's indexes serve; the label itself could only be sorted by reading every row.
    */
   sortBy?: string;
+  /**
+   * What a text filter on the column compares, when it is not the column itself: an expression of
+   * the row given per request (Dziennik zmian's "Zmienione pola" by the reader's language's labels,
+   * server/audit/record-names.ts). Built by the server, never from the request.
+   */
+  filterValue?: Expression<string | null>;
 }
 export type Columns = ReadonlyMap<string, ColumnInfo>;
 
@@ -202,7 +208,7 @@ function typeOf(c: Condition, allowed: Set<string>, colId: string): string {
 }
 
 function blankness(eb: EB, column: ColumnInfo, type: 'blank' | 'notBlank'): Bool {
-  const ref = eb.ref(column.name);
+  const ref = column.filterValue ?? eb.ref(column.name);
   if (column.kind === 'text') {
     return type === 'blank' ? eb.or([eb(ref, 'is', null), eb(ref, '=', '')]) : eb.and([eb(ref, 'is not', null), eb(ref, '<>', '')]);
   }
@@ -224,7 +230,7 @@ function textCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition):
   if (type === 'blank' || type === 'notBlank') return blankness(eb, column, type);
   if (!isText(c.filter)) throw new TableQueryError('badFilterValue', colId);
   const text = escapeLike(c.filter);
-  const ref = eb.ref(column.name);
+  const ref = column.filterValue ?? eb.ref(column.name);
   switch (type) {
     case 'contains':
       return eb(ref, 'ilike', eb.val(`%${text}%`));

@@ -100,6 +100,7 @@ export interface AuditEntry {
 export interface AuditFieldLabel {
   field: string;
   label: string;
+  language: string;
   resource: string;
 }
 

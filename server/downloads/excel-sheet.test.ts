@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { createSheetBuilder, excelSerial, numberFormats, sheetName, type ExportColumn } from './excel-sheet.ts';
 
 const texts = {
-  yes: 'Tak', no: 'Nie', units: { money: 'zł', km: 'km', litres: 'l', mm: 'mm' }, defaultSheetName: 'Arkusz1', timeZone: 'Europe/Warsaw',
+  yes: 'Tak', no: 'Nie', units: { money: 'zł', km: 'km', litres: 'l', mm: 'mm' }, defaultSheetName: 'Arkusz1', timeZone: 'Europe/Warsaw', datePattern: 'DD.MM.YYYY',
 };
-const NUMBER_FORMATS = numberFormats(texts.units);
+const NUMBER_FORMATS = numberFormats(texts.units, texts.datePattern);
 
 function read(buffer: Buffer) {
   const book = XLSX.read(buffer, { type: 'buffer', cellNF: true, cellStyles: true, cellDates: false });
@@ -54,6 +54,16 @@ describe('the export sheet', () => {
     expect(cell('G3')).toMatchObject({ v: 'Nie' });
     expect(cell('H3')).toMatchObject({ v: 'SOMEONE' });
     expect(cell('I3')).toMatchObject({ v: 'Nie' });
+  });
+
+  it("formats date cells by the reader's language: 31/12/2024 for an English reader, the slash kept whatever Windows says", () => {
+    expect(numberFormats(texts.units, 'DD/MM/YYYY').date).toBe('dd\\/mm\\/yyyy');
+    expect(numberFormats(texts.units, 'DD.MM.YYYY').datetime).toBe('dd\\.mm\\.yyyy hh:mm');
+    const builder = createSheetBuilder([{ field: 'at', header: 'A', format: 'datetime' }, { field: 'at', header: 'B', format: 'date' }], { ...texts, datePattern: 'DD/MM/YYYY' });
+    builder.addRows([{ at: '2024-12-31T10:30:00Z' }]);
+    const { cell } = read(builder.finish('X'));
+    expect(cell('A2')?.w).toBe('31/12/2024 11:30');
+    expect(cell('B2')?.w).toBe('31/12/2024');
   });
 
   it('shows date-times in Warsaw time in winter too, and a date as a whole day', () => {

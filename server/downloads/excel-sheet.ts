@@ -6,7 +6,8 @@
  * the memory of a 20 000-row export.
  *
  * A cell shows what the grid shows, but stays usable in Excel:
- * - dates and date-times are real Excel dates (numbers) formatted DD.MM.YYYY / DD.MM.YYYY HH:mm,
+ * - dates and date-times are real Excel dates (numbers) formatted by the reader's language's date
+ *   pattern (DD.MM.YYYY or DD/MM/YYYY, and HH:mm),
  *   date-times in the configured zone's wall-clock time (config.timeZone) whatever the server's own zone; dates before
  *   1900-01-02 are the back office's "no date" and stay empty (as in runtime/src/format.ts);
  * - money, kilometres and numbers are numbers with a number format (2 decimals and the money unit of locales/pl/app.json excel.units);
@@ -41,7 +42,15 @@ export interface SheetTexts {
   defaultSheetName: string;
   /** The zone whose wall-clock time date-times are written in (IANA name). */
   timeZone: string;
+  /** How the reader's language writes a day (DD.MM.YYYY, DD/MM/YYYY: runtime/core/date-text.ts). */
+  datePattern: string;
 }
+
+/**
+ * A date pattern as an Excel format code: dd, mm, yyyy, each separator escaped — a bare "/" or "."
+ * would be replaced by the separator of the reader's Windows settings, a dot read as a decimal point.
+ */
+export const excelDateCode = (pattern: string): string => pattern.replace(/YYYY|MM|DD|./g, (token) => (token.length > 1 ? token.toLowerCase() : `\\${token}`));
 
 /** A unit as a literal of an Excel format code (a quote inside is doubled away). */
 const literal = (unit: string) => `"${unit.replace(/"/g, '')}"`;
@@ -50,11 +59,10 @@ const literal = (unit: string) => `"${unit.replace(/"/g, '')}"`;
  * Excel number format codes per column format (the file's own codes, independent of the reader's
  * locale); the units come from the configuration's texts.
  */
-export function numberFormats(units: SheetTexts['units']) {
+export function numberFormats(units: SheetTexts['units'], datePattern: string) {
   return {
-    // a dot is Excel's decimal point in a format code; escaped it is the literal DD.MM.YYYY separator
-    date: 'dd\\.mm\\.yyyy',
-    datetime: 'dd\\.mm\\.yyyy hh:mm',
+    date: excelDateCode(datePattern),
+    datetime: `${excelDateCode(datePattern)} hh:mm`,
     money: `#,##0.00 ${literal(units.money)}`,
     km: `#,##0 ${literal(units.km)}`,
     litres: `#,##0.## ${literal(units.litres)}`,
@@ -141,7 +149,7 @@ type Cell = XLSX.CellObject;
  */
 export function createSheetBuilder(columns: readonly ExportColumn[], texts: SheetTexts) {
   const clock = wallClock(texts.timeZone);
-  const NUMBER_FORMATS = numberFormats(texts.units);
+  const NUMBER_FORMATS = numberFormats(texts.units, texts.datePattern);
   const widths = columns.map((c) => Math.max(MIN_WIDTH, c.header.length + 2));
   // dense sheet: rows[r][c]; the xlsx writer accepts an array with the sheet's "!" keys set on it
   const rows: Cell[][] = [columns.map((c) => ({ t: 's', v: c.header }))];

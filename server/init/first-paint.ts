@@ -67,7 +67,7 @@ const paintLogin: Painter = (decl, { bundle, conditions, t, language, cookieNoti
   const schema = withoutSchemaTexts(raw) as ObjectSchema;
   const formData = initialData(schema);
   // a visitor: no role, no session; the fields' rules look at the form data (as conditionContext(bundle, null))
-  const visitor = { role: null, variant: bundle.variant, config: { ...bundle.config, locale: language.locale }, session: null, record: null };
+  const visitor = { role: null, variant: bundle.variant, config: { ...bundle.config, locale: language.locale, datePattern: language.datePattern }, session: null, record: null };
   const hidden = hiddenFieldIds(screen.fields, conditions, visitor, formData);
   const app = bundle.app as { loginAppName: string; branding?: Branding; sso?: { name: string }; footer?: { copyright?: string } };
   const passkey = screen.passkeySignIn;

@@ -14,6 +14,7 @@ import { recordNameOf } from '../../runtime/core/record-name.ts';
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { currencyOf, localeOf, timeZoneOf } from '../config/locale.ts';
+import { datePatternFor } from '../config/languages.ts';
 import { fileOfType } from '../config/screen-files.ts';
 import { OrderRules, ruleCallerOf } from '../access/order-rules.ts';
 import { linksOf, type NotificationEvent } from './events.ts';
@@ -36,7 +37,7 @@ export interface RenderContext {
   notification: NotificationRow;
   recipient: RecipientAccount;
   /** The recipient's variant: its configuration, conditions and texts. */
-  variant: { bundle: Bundle; conditions: ConditionEvaluator; t: Translate; language?: { locale: string } };
+  variant: { bundle: Bundle; conditions: ConditionEvaluator; t: Translate; language?: { locale: string; datePattern?: string } };
 }
 
 export interface Rendered {
@@ -72,13 +73,13 @@ export class Renderers {
   }
 }
 
-/** Values as a Polish reader reads them: dates in the portal's time zone, nothing for an empty value. */
-export function textValues(values: Record<string, unknown>, config: Bundle['config']): Record<string, string> {
+/** Values as the recipient reads them: dates by his language's pattern in the portal's time zone, nothing for an empty value. */
+export function textValues(values: Record<string, unknown>, config: Bundle['config'], datePattern: string): Record<string, string> {
   const zone = timeZoneOf(config);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
     if (value === null || value === undefined) out[name] = '';
-    else if (value instanceof Date) out[name] = dateTimeText(value, zone);
+    else if (value instanceof Date) out[name] = dateTimeText(value, zone, datePattern);
     else if (typeof value === 'object') continue;
     else out[name] = String(value);
   }
@@ -135,6 +136,9 @@ async function visibleTotal(context: RenderContext, record: Record<string, unkno
   return money.format(orderTotals(positions).total);
 }
 
+/** How the recipient's language writes a day. */
+const patternOf = (variant: RenderContext['variant']): string => variant.language?.datePattern ?? datePatternFor(variant.bundle);
+
 /**
  * `{{recordName}}`: the record as users know it, as its details dialog is titled (its entity's
  * x-recordName, runtime/core/record-name.ts) — an order by its number, before it has one by its day
@@ -144,7 +148,7 @@ export function recordNameVar(context: RenderContext, record: Record<string, unk
   const { event, variant } = context;
   const resource = event.resource ? variant.bundle.resources[event.resource] : undefined;
   if (!resource) return {};
-  const name = recordNameOf(variant.bundle.schemas[resource.entity], record, variant.t, timeZoneOf(variant.bundle.config));
+  const name = recordNameOf(variant.bundle.schemas[resource.entity], record, variant.t, timeZoneOf(variant.bundle.config), patternOf(variant));
   return name === null ? {} : { recordName: name };
 }
 
@@ -158,8 +162,8 @@ export const renderRecordEvent: Renderer = async (context) => {
     record = found;
   }
   const vars = {
-    ...textValues(record, variant.bundle.config),
-    ...textValues(notification.payload, variant.bundle.config),
+    ...textValues(record, variant.bundle.config, patternOf(variant)),
+    ...textValues(notification.payload, variant.bundle.config, patternOf(variant)),
     ...recordNameVar(context, record),
     appName: appNameOf(variant.bundle),
   };

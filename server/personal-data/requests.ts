@@ -52,7 +52,7 @@ export function personalDataService(app: FastifyInstance) {
     const session = request.session!;
     const files = await personRows(app.db, app.config.bundle, person);
     const timeZone = timeZoneOf(app.config.bundle.config);
-    const at = dateTimeText(new Date(), timeZone);
+    const at = dateTimeText(new Date(), timeZone, app.config.language.datePattern);
     const name = `${person.firstName} ${person.lastName}`;
     const content = await exportArchive(files, {
       heading: [
@@ -100,7 +100,7 @@ export function personalDataService(app: FastifyInstance) {
         const open = await trx.selectFrom('vehicle_assignment as a').innerJoin('car as c', 'c.pojazdId', 'a.pojazdId')
           .select(['c.rejestr', 'a.dataWy']).where('a.pracId', '=', person.pracId).where('a.dataZd', 'is', null).orderBy('a.dataWy').executeTakeFirst();
         if (open) {
-          const dataWy = dateText(new Date(open.dataWy), timeZoneOf(app.config.bundle.config));
+          const dataWy = dateText(new Date(open.dataWy), timeZoneOf(app.config.bundle.config), app.config.language.datePattern);
           throw new HttpError(409, t('personal-data:errors.openAssignment', { rejestr: open.rejestr, dataWy }), { code: 'OPEN_ASSIGNMENT' });
         }
       }

@@ -104,7 +104,7 @@ const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padSta
 /**
  * One store's sheet, for the person to read (issue 49): a header of the fields' labels ("Nazwisko",
  * not `nazwisko`; a column no screen names keeps its name), values as the screens show them (dates
- * DD.MM.RRRR, codes by their labels). The JSON files stay as stored: the machine-readable copy.
+ * by the reader's date pattern, codes by their labels). The JSON files stay as stored: the machine-readable copy.
  */
 function readableSheet(store: Store, rows: Row[], names: SheetNames, bundle?: Bundle): XLSX.WorkSheet {
   const entity = store.entity ?? store.table;

@@ -17,6 +17,7 @@ import type { ReminderRule, RemindersFile } from '../../runtime/core/generated/m
 import type { Session } from '../auth/sessions.ts';
 import type { Bundle, ResourceDecl } from '../config/bundle.ts';
 import { localeOf, timeZoneOf } from '../config/locale.ts';
+import { datePatternFor, type Language } from '../config/languages.ts';
 import { HttpError } from '../http-error.ts';
 import { scopeExpression, scopeOf } from '../access/row-scope.ts';
 import type { DB } from '../db/types.generated.ts';
@@ -76,7 +77,12 @@ function createReminders(app: FastifyInstance) {
   };
 
   /** The serving variant: the request's, or the one a digest names for its reader. */
-  type Variant = Pick<FastifyInstance['config'], 'bundle' | 't'>;
+  type Variant = Pick<FastifyInstance['config'], 'bundle' | 't'> & { language?: Pick<Language, 'locale' | 'datePattern'> };
+  /** The reader's language's locale and date pattern (the request's, or the recipient's for an e-mail). */
+  const styleOf = (variant: Variant) => ({
+    locale: variant.language?.locale ?? localeOf(variant.bundle.config),
+    datePattern: variant.language?.datePattern ?? datePatternFor(variant.bundle),
+  });
 
   /** The rules of the bundle in use shown to the caller, keyed as their rows are stored, and today. */
   const context = (session: Session, variant: Variant = app.config) => {
@@ -209,8 +215,8 @@ function createReminders(app: FastifyInstance) {
       skip = 0;
     }
     const byKey = new Map(rules.map((r) => [r.key, r.rule]));
-    const locale = localeOf(variant.bundle.config);
-    return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale, variant.t)) };
+    const style = styleOf(variant);
+    return { total, items: rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, style, variant.t)) };
   }
 
   /**
@@ -249,11 +255,11 @@ function createReminders(app: FastifyInstance) {
       sql<{ n: string | number }>`select count(*) as n from (${changed}) as due`.execute(app.db),
     ]);
     const byKey = new Map(rules.map((r) => [r.key, r.rule]));
-    const locale = localeOf(variant.bundle.config);
-    return { total: Number(count.rows[0]?.n ?? 0), items: page.rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, locale, variant.t)) };
+    const style = styleOf(variant);
+    return { total: Number(count.rows[0]?.n ?? 0), items: page.rows.map((row) => toItem(row, byKey.get(row.ruleKey)!, style, variant.t)) };
   }
 
-  function toItem(row: StoredItem, rule: ReminderRule, locale: string, t: Variant['t'] = app.config.t): ReminderItem {
+  function toItem(row: StoredItem, rule: ReminderRule, { locale, datePattern }: ReturnType<typeof styleOf>, t: Variant['t'] = app.config.t): ReminderItem {
     const asId = (value: number | string) => (/^\d+$/.test(String(value)) ? Number(value) : value);
     const recordId = asId(row.recordId);
     const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -277,7 +283,7 @@ function createReminders(app: FastifyInstance) {
       left: '',
       open: { screen: rule.open.screen, id: asId(row.openId), ...(rule.open.tab ? { tab: rule.open.tab } : {}) },
     };
-    item.text = itemText(t, rule, item, row.recordLabel, locale);
+    item.text = itemText(t, rule, item, row.recordLabel, locale, datePattern);
     item.left = leftText(t, rule, item, locale);
     if (rule.action) item.action = { label: t(rule.action.label), screen: rule.action.screen, ...(rule.action.mode ? { mode: rule.action.mode } : {}) };
     return item;

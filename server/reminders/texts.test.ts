@@ -37,27 +37,27 @@ const weekly = { id: 'w', resource: 'car', due: { kind: 'date', field: 'kontrola
 describe('reminder texts', () => {
   it('tells a record never done by the rule\'s whenEmpty message, due today, and a done one by its last day', () => {
     const never = { ...none, dueDate: null, daysLeft: null };
-    expect(itemText(t, weekly, never, null, 'pl-PL')).toBe('Wykonaj cotygodniową kontrolę pojazdu — pojazd nie miał jeszcze kontroli');
+    expect(itemText(t, weekly, never, null, 'pl-PL', 'DD.MM.YYYY')).toBe('Wykonaj cotygodniową kontrolę pojazdu — pojazd nie miał jeszcze kontroli');
     expect(leftText(t, weekly, never, 'pl-PL')).toBe('dziś');
     const done = { ...none, dueDate: '2031-03-10', daysLeft: 2 };
-    expect(itemText(t, weekly, done, null, 'pl-PL')).toBe('Wykonaj cotygodniową kontrolę pojazdu — ostatnia 03.03.2031');
+    expect(itemText(t, weekly, done, null, 'pl-PL', 'DD.MM.YYYY')).toBe('Wykonaj cotygodniową kontrolę pojazdu — ostatnia 03.03.2031');
     expect(leftText(t, weekly, done, 'pl-PL')).toBe('za 2 dni');
   });
 
   it('writes days as DD.MM.YYYY and counts days across a month end', () => {
-    expect(shownDate('2031-03-01')).toBe('01.03.2031');
+    expect(shownDate('2031-03-01', 'DD.MM.YYYY')).toBe('01.03.2031');
     expect(addDays('2031-03-01', -1)).toBe('2031-02-28');
   });
 
   it('prices a projected excess in zł with the locale\'s grouping, and says when the projection is within the limit', () => {
-    const over = itemText(t, projection, { ...none, dueDate: '2031-06-18', daysLeft: 100, kmLeft: -12_345, projectedKm: 63_345, limitKm: 50_000, excessKm: 12_345, excessCost: 6172.5 }, null, 'pl-PL');
+    const over = itemText(t, projection, { ...none, dueDate: '2031-06-18', daysLeft: 100, kmLeft: -12_345, projectedKm: 63_345, limitKm: 50_000, excessKm: 12_345, excessCost: 6172.5 }, null, 'pl-PL', 'DD.MM.YYYY');
     expect(over).toBe('Prognoza na 18.06.2031: 63\u00a0345 km przy limicie 50\u00a0000 km; nadwyżka 12\u00a0345 km ≈ 6172,50 zł');
-    const within = itemText(t, projection, { ...none, dueDate: '2031-06-18', daysLeft: 100, kmLeft: 500, projectedKm: 50_500, limitKm: 50_000, excessKm: 0, excessCost: 0 }, null, 'pl-PL');
+    const within = itemText(t, projection, { ...none, dueDate: '2031-06-18', daysLeft: 100, kmLeft: 500, projectedKm: 50_500, limitKm: 50_000, excessKm: 0, excessCost: 0 }, null, 'pl-PL', 'DD.MM.YYYY');
     expect(within).toMatch(/; w limicie$/);
   });
 
   it('says there are too few readings instead of a projection', () => {
-    const text = itemText(t, projection, { ...none, dueDate: '2031-06-18', daysLeft: 100, kmLeft: 1500, limitKm: 50_000, tooFewReadings: true }, null, 'pl-PL');
+    const text = itemText(t, projection, { ...none, dueDate: '2031-06-18', daysLeft: 100, kmLeft: 1500, limitKm: 50_000, tooFewReadings: true }, null, 'pl-PL', 'DD.MM.YYYY');
     expect(text).toBe('Limit km kontraktu do 18.06.2031: za mało odczytów licznika, by prognozować przebieg');
   });
 
@@ -67,12 +67,12 @@ describe('reminder texts', () => {
     // the last reading was 300 km short, but at the vehicle's average the limit came 94 days ago
     const past = { ...base, dueDate: '2031-03-01', daysLeft: -94, kmLeft: 300 };
     expect(leftText(t, distance, past, 'pl-PL')).toBe('wg prognozy 94 dni po terminie (przy ostatnim odczycie brakowało 300 km)');
-    expect(itemText(t, distance, past, null, 'pl-PL')).toBe('Obsługa techniczna przy 90\u00a0000 km, przy ostatnim odczycie brakowało 300 km, a wg średniego przebiegu limit minął 01.03.2031');
+    expect(itemText(t, distance, past, null, 'pl-PL', 'DD.MM.YYYY')).toBe('Obsługa techniczna przy 90\u00a0000 km, przy ostatnim odczycie brakowało 300 km, a wg średniego przebiegu limit minął 01.03.2031');
     const over = { ...base, dueDate: null, daysLeft: null, kmLeft: -250 };
     expect(leftText(t, distance, over, 'pl-PL')).toBe('przekroczono o 250 km');
     const coming = { ...base, dueDate: '2031-03-21', daysLeft: 20, kmLeft: 12_500 };
     expect(leftText(t, distance, coming, 'pl-PL')).toBe('pozostało 12\u00a0500 km — wg prognozy za 20 dni');
-    expect(itemText(t, distance, coming, null, 'pl-PL')).toBe('Obsługa techniczna przy 90\u00a0000 km, pozostało 12\u00a0500 km (prognoza: 21.03.2031)');
+    expect(itemText(t, distance, coming, null, 'pl-PL', 'DD.MM.YYYY')).toBe('Obsługa techniczna przy 90\u00a0000 km, pozostało 12\u00a0500 km (prognoza: 21.03.2031)');
     expect(leftText(t, distance, { ...coming, tooFewReadings: true }, 'pl-PL')).toBe('pozostało 12\u00a0500 km');
   });
 
@@ -86,6 +86,6 @@ describe('reminder texts', () => {
 
   it('counts the days since the watched date from the days to the due day', () => {
     const stale = { ...projection, id: 's', message: 'reminders:rules.s.message', due: { kind: 'date', field: 'aktDataLicz', afterDays: 90 } } as ReminderRule;
-    expect(itemText(t, stale, { ...none, dueDate: '2031-03-05', daysLeft: -5 }, null, 'pl-PL')).toBe('Podaj stan licznika — ostatni odczyt 95 dni temu');
+    expect(itemText(t, stale, { ...none, dueDate: '2031-03-05', daysLeft: -5 }, null, 'pl-PL', 'DD.MM.YYYY')).toBe('Podaj stan licznika — ostatni odczyt 95 dni temu');
   });
 });

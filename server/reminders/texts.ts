@@ -1,22 +1,22 @@
 /**
- * An item's text in Polish: the rule's message key (locales/pl/reminders.json) filled with its
- * dates and distances in the portal's formats (DD.MM.YYYY, thousands grouped as the locale does).
+ * An item's text in the reader's language: the rule's message key (locales/<language>/reminders.json)
+ * filled with its dates and distances in his language's formats (its date pattern, DD.MM.YYYY or
+ * DD/MM/YYYY; thousands grouped as its locale does).
  * Made on the server, so that the cockpit, the driver's "Do zrobienia" and the e-mails of the
  * notifications say the same thing.
  */
 import type { ReminderRule } from '../../runtime/core/generated/meta.ts';
 import type { RuleRow } from './rule-sql.ts';
+import { isoDayText } from '../../runtime/core/date-text.ts';
 
 type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
 /** What a text is made of: an item's figures as the rule's query answers them. */
 type ItemValues = Pick<RuleRow, 'dueDate' | 'daysLeft' | 'kmLeft' | 'projectedKm' | 'limitKm' | 'excessKm' | 'excessCost'> & { tooFewReadings?: boolean };
 
-/** 'YYYY-MM-DD' → 'DD.MM.YYYY' (dates are days, no time zone to apply). */
-export function shownDate(day: string | null): string {
-  if (!day) return '';
-  const [y, m, d] = day.slice(0, 10).split('-');
-  return `${d}.${m}.${y}`;
+/** 'YYYY-MM-DD' → the reader's pattern, 'DD.MM.YYYY' or 'DD/MM/YYYY' (dates are days, no time zone to apply). */
+export function shownDate(day: string | null, datePattern: string): string {
+  return day ? isoDayText(day, datePattern) : '';
 }
 
 /** The day `days` before or after a 'YYYY-MM-DD' day. */
@@ -26,17 +26,17 @@ export function addDays(day: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-export function itemText(t: Translate, rule: ReminderRule, item: ItemValues, recordLabel: string | null, locale: string): string {
+export function itemText(t: Translate, rule: ReminderRule, item: ItemValues, recordLabel: string | null, locale: string, datePattern: string): string {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const afterDays = rule.due.kind === 'date' ? rule.due.afterDays ?? 0 : 0;
   const vars: Record<string, unknown> = {
     recordLabel: recordLabel ?? '',
-    date: shownDate(item.dueDate),
+    date: shownDate(item.dueDate, datePattern),
     days: item.daysLeft ?? '',
     // the watched date lies afterDays before the due day: a reading 95 days old is due at 90
     daysAgo: item.daysLeft === null ? '' : afterDays - item.daysLeft,
-    since: item.dueDate ? shownDate(addDays(item.dueDate, -afterDays)) : '',
+    since: item.dueDate ? shownDate(addDays(item.dueDate, -afterDays), datePattern) : '',
     km: item.kmLeft === null ? '' : number.format(Math.abs(item.kmLeft)),
     limitKm: item.limitKm === null ? '' : number.format(item.limitKm),
     projectedKm: item.projectedKm === null ? '' : number.format(item.projectedKm),

@@ -19,6 +19,8 @@ import { anomaliesFile } from '../anomalies/find.ts';
 import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from './export.ts';
 import { brandingOf, brandLogo, hexColour } from '../config/branding.ts';
 import { appNameOf } from '../notifications/render.ts';
+import { datePatternFor } from '../config/languages.ts';
+import { dateTimeText, isoDayText } from '../../runtime/core/date-text.ts';
 
 export interface Reader {
   db: Kysely<DB>;
@@ -27,6 +29,8 @@ export interface Reader {
   session: Session;
   /** The reader's locale (his language's), for dates and numbers in the file. */
   locale?: string;
+  /** How the reader's language writes a day (DD.MM.YYYY, DD/MM/YYYY); the default language's without it. */
+  datePattern?: string;
   /** The configuration's folder, where the variant's logo is (a file without it has no logo). */
   root?: string;
 }
@@ -50,22 +54,21 @@ export async function runFor(reader: Reader, report: ReportDecl, params: RunPara
   return runReport(reader.db, report, reporting, params, vehicles, (key) => t(key));
 }
 
-const polishDate = (iso: string) => iso.split('-').reverse().join('.');
-
 /** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
 export async function reportFile(reader: Reader, report: ReportDecl, params: RunParams, result: ReportResult, format: 'xlsx' | 'pdf', now: Date): Promise<ExportedFile> {
   const { t, bundle } = reader;
   const locale = reader.locale ?? localeOf(bundle.config);
+  const pattern = reader.datePattern ?? datePatternFor(bundle);
   const filters = Object.entries(params.filters).filter(([, v]) => v?.length)
     .map(([d, v]) => `${t(`reports:dimensions.${d}`)}: ${v!.join(', ')}`).join('; ');
   // the portal's name as its users know it (the login screen's), never the variant's code name
   const brand = appNameOf(bundle);
   const head: ExportHead = {
     title: t(report.label),
-    period: t('reports:export.period', { from: polishDate(params.from), to: polishDate(params.to) }),
+    period: t('reports:export.period', { from: isoDayText(params.from, pattern), to: isoDayText(params.to, pattern) }),
     filters: filters ? t('reports:export.filters', { filters }) : '',
     brand, total: t('reports:screen.total'),
-    generatedAt: now.toLocaleString(locale, { timeZone: timeZoneOf(bundle.config) }),
+    generatedAt: dateTimeText(now, timeZoneOf(bundle.config), pattern),
   };
   const name = `${t(report.label)} ${params.from} ${params.to}`;
   // as the Raporty screen writes them (runtime/src/format.ts): the reader's language, the configured

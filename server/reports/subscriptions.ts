@@ -33,6 +33,8 @@ import { dayIn, hourIn } from '../reminders/today.ts';
 import type { ReportDecl } from '../config/report-declaration.ts';
 import type { RunParams } from './engine.ts';
 import { reportFile, runFor } from './file.ts';
+import { datePatternFor } from '../config/languages.ts';
+import { isoDayText } from '../../runtime/core/date-text.ts';
 
 export const SUBSCRIPTION_QUEUE = 'report-subscriptions';
 /** Sends listed with each subscription. */
@@ -268,10 +270,10 @@ const renderSubscription: Renderer = async (context) => {
     groupBy: (payload.params?.groupBy as RunParams['groupBy'] | undefined) ?? report.defaults.groupBy,
     filters: (payload.params?.filters ?? {}) as RunParams['filters'],
   };
-  const reader = { db: app.db, bundle: variant.bundle, t, session: recipient.session, locale: variant.language?.locale, root: app.config.root };
+  const reader = { db: app.db, bundle: variant.bundle, t, session: recipient.session, locale: variant.language?.locale, datePattern: variant.language?.datePattern, root: app.config.root };
   const result = await runFor(reader, report, params);
   const file = await reportFile(reader, report, params, result, payload.format === 'pdf' ? 'pdf' : 'xlsx', new Date(app.clock()));
-  const dateText = (d: string) => d.split('-').reverse().join('.');
+  const dateText = (d: string) => isoDayText(d, variant.language?.datePattern ?? datePatternFor(variant.bundle));
   const vars = { appName: appNameOf(variant.bundle), report: t(report.label), from: dateText(params.from), to: dateText(params.to), file: file.filename };
   const link = linkTo(context, {});
   return {

@@ -21,6 +21,7 @@ import type { EntitySchema, ResourceDecl } from '../config/bundle.ts';
 import { EXPORT_LIMIT_CODE, exportLimitOf } from '../../runtime/core/export-limits.ts';
 import { formatKindFor } from '../../runtime/core/format-kind.ts';
 import { timeZoneOf } from '../config/locale.ts';
+import { dateText } from '../../runtime/core/date-text.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
 import { refuseDownload, sendDownload } from '../downloads/reply.ts';
 import { DOWNLOAD_TOKEN_TTL_MS, issueDownloadToken, redeemDownloadToken } from '../downloads/tokens.ts';
@@ -56,12 +57,12 @@ export async function* exportBlocks(queries: TableQueries, name: string, session
   }
 }
 
-/** The calendar day in the configured zone as DD.MM.YYYY, for the file name (the user's day, not the server's). */
-function dayIn(timeZone: string, now = new Date()): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((x) => [x.type, x.value]),
-  );
-  return `${p.day}.${p.month}.${p.year}`;
+/**
+ * The calendar day in the configured zone by the reader's date pattern, for the file name (the
+ * user's day, not the server's); a slash, which no file name may hold, as a hyphen (04-12-2026).
+ */
+function dayIn(timeZone: string, datePattern: string, now = new Date()): string {
+  return dateText(now, timeZone, datePattern).replaceAll('/', '-');
 }
 
 const linkResponse = { $ref: 'excel-export-link#' };
@@ -114,6 +115,7 @@ export default async function excelRoutes(app: FastifyInstance) {
       units: { money: t('app:excel.units.money'), km: t('app:excel.units.km'), litres: t('app:excel.units.litres'), mm: t('app:excel.units.mm') },
       defaultSheetName: t('app:excel.defaultSheetName'),
       timeZone,
+      datePattern: app.config.language.datePattern,
     });
     // at most `limit` rows even if rows were added since the count
     // only the exported columns are read: a block's rows are garbage as soon as the sheet has them
@@ -127,7 +129,7 @@ export default async function excelRoutes(app: FastifyInstance) {
       await trx.deleteFrom('export_file').where('expiresAt', '<', new Date()).execute();
       const file = await trx
         .insertInto('export_file')
-        .values({ userId: session.userId, filename: `${title} ${dayIn(timeZone)}.xlsx`, mime: XLSX_MIME, content, expiresAt })
+        .values({ userId: session.userId, filename: `${title} ${dayIn(timeZone, app.config.language.datePattern)}.xlsx`, mime: XLSX_MIME, content, expiresAt })
         .returning('id')
         .executeTakeFirstOrThrow();
       return issueDownloadToken(trx, session, { kind: excelTokenKind(name), refId: String(file.id) });

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely } from 'kysely';
 import type { EntitySchema, ResourceDecl } from '../config/bundle.ts';
 import type { RowParams, TablePage } from '../../runtime/core/generated/api.ts';
 import type { Session } from '../auth/sessions.ts';
@@ -41,6 +41,13 @@ export const DEFAULT_COUNT_CAP = 100_000;
 export interface RowExtension {
   needs: readonly string[];
   extend(rows: Record<string, unknown>[], session: Session): Promise<void>;
+  /**
+   * What a text filter compares for some columns, for the current request's caller, when that is
+   * not the stored column (the fields named in the reader's language): by column id, an expression
+   * of the resource's source row (`source` is its table or view, to qualify the row's columns in a
+   * subquery). Read anew for every query.
+   */
+  filterValues?(source: string): Record<string, Expression<string | null>>;
 }
 
 /** The request's rowParams and a block as /table2 answers it (`count`/`estimated` only for the first block, `cursor` when more rows may follow): schemas/api/row-params and table-page. */
@@ -59,10 +66,19 @@ function createTableQueries(app: FastifyInstance) {
     const resource = resources[name];
     if (!resource) throw new HttpError(404, t('errors:notFound'));
     const entity = schemas[resource.entity];
-    return { resources, resource, entity, columns: columnsFromSchema(entity) };
+    return { resources, resource, entity, columns: withFilterValues(name, resource.source, columnsFromSchema(entity)) };
   };
 
   const extensions = new Map<string, RowExtension>();
+
+  /** The columns with what the resource's extension has their text filters compare for this caller. */
+  const withFilterValues = (name: string, source: string, columns: Columns): Columns => {
+    const values = Object.entries(extensions.get(name)?.filterValues?.(source) ?? {}).filter(([id]) => columns.has(id));
+    if (!values.length) return columns;
+    const out = new Map(columns);
+    for (const [id, filterValue] of values) out.set(id, { ...columns.get(id)!, filterValue });
+    return out;
+  };
 
   /** The columns a block reads: every entity property, or only those a caller needs (an export's columns). */
   const selection = (name: string, entity: EntitySchema, fields?: readonly string[]) => {

@@ -109,7 +109,7 @@ export default async function auditRoutes(app: FastifyInstance) {
         }));
       });
       const more = rows.length > HISTORY_LIMIT;
-      return { changes, more, untrackedBefore: await untrackedBefore(app.db, rows, more, timeZoneOf(bundle.config)) };
+      return { changes, more, untrackedBefore: await untrackedBefore(app.db, rows, more, timeZoneOf(bundle.config), app.config.language.datePattern) };
     },
   });
 }

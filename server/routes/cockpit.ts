@@ -132,7 +132,7 @@ export default async function cockpitRoutes(app: FastifyInstance) {
           return {
             autId: order.autId, autNr: order.autNr,
             // the order as users know it: its number, else its day (never its id; runtime/core/record-name.ts)
-            recordName: recordNameOf(app.config.bundle.schemas.order, record, (key, vars) => app.config.t(key, vars), timeZoneOf(app.config.bundle.config)),
+            recordName: recordNameOf(app.config.bundle.schemas.order, record, (key, vars) => app.config.t(key, vars), timeZoneOf(app.config.bundle.config), app.config.language.datePattern),
             rejestr: order.rejestr,
             markaModel: [order.markaOpis, order.modelOpis].filter(Boolean).join(' ') || null, klientNazwa,
             zgloData: order.zgloData, zgloInterw: order.zgloInterw, zgloInterwNazwa: order.zgloInterwNazwa,

@@ -10,6 +10,7 @@ import type { Session } from '../auth/session.ts';
 import type { Frequency, Format, Selection } from '../reports/subscriptions.ts';
 import { invalid, selectionOf } from './reports.ts';
 import type { RunBody } from './reports.ts';
+import { isoDayText } from '../../runtime/core/date-text.ts';
 
 const FLEET = ['ADMIN', 'MANAGER'] as const;
 const DEFAULT_DAY = 1;
@@ -78,7 +79,8 @@ export default async function reportSubscriptionRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const t = app.config.t;
       const send = await app.reportSubscriptions.sendNow(session(request), idOf(request), t);
-      const dates = { from: send.periodFrom.split('-').reverse().join('.'), to: send.periodTo.split('-').reverse().join('.') };
+      const pattern = app.config.language.datePattern;
+      const dates = { from: isoDayText(send.periodFrom, pattern), to: isoDayText(send.periodTo, pattern) };
       const message = send.state === 'skipped'
         ? t('reports:subscriptions.skipped', { ...dates, reason: send.reason ?? '' })
         : t('reports:subscriptions.sent', dates);

@@ -83,7 +83,7 @@ export function selectionOf(config: ReportConfig, report: ReportDecl, body: Pick
 
 /** The caller as the report's reader: his row scope, his language, his variant (server/reports/file.ts). */
 export function readerOf(app: FastifyInstance, session: Session, config: ReportConfig = app.config): Reader {
-  return { db: app.db, bundle: config.bundle, t: config.t, session, locale: app.config.language.locale, root: app.config.root };
+  return { db: app.db, bundle: config.bundle, t: config.t, session, locale: app.config.language.locale, datePattern: app.config.language.datePattern, root: app.config.root };
 }
 
 export default async function reportRoutes(app: FastifyInstance) {

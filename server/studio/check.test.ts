@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../config/load-bundle.ts';
 import { overlayBetween, touchesOf } from '../../runtime/core/layer.ts';
 import type { Json } from '../../runtime/core/merge.ts';
-import { brokenEntries, checkLayer, servableLayer } from './check.ts';
+import { brokenEntries, checkLayer, servableLayer, wordedFor } from './check.ts';
 import { filesDocument, type Layer } from './documents.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -71,6 +71,15 @@ describe('the layer over the files', () => {
       table.columns = table.columns.filter((c: any) => c.id !== 'marka');
       writeFileSync(file, JSON.stringify(table, null, 2));
       expect(brokenEntries(root, layer)).toEqual([expect.objectContaining({ layerPath: 'screens/vehicles-table.json', where: 'columns › marka', broken: true })]);
+      // its reason is a text of the studio, worded in the caller's language (issue 48), again when a reader of another is given it
+      const texts: Record<string, Record<string, string>> = {
+        pl: read('locales/pl/studio.json').broken, en: read('locales/en/studio.json').broken, uk: read('locales/uk/studio.json').broken,
+      };
+      const wordIn = (language: string) => (key: string) => texts[language][key.replace('studio:broken.', '')];
+      const [polish] = brokenEntries(root, layer, wordIn('pl'));
+      expect(polish.message).toBe('columns › marka: nie ma już tego w plikach konfiguracji (zmiana nie ma do czego się odnieść)');
+      expect(wordedFor(polish, wordIn('en')).message).toBe('columns › marka: this is no longer in the configuration files (the change has nothing left to apply to)');
+      expect(brokenEntries(root, layer, wordIn('uk'))[0].message).toBe('columns › marka: цього вже немає у файлах конфігурації (зміні нема до чого застосуватися)');
       const servable = await servableLayer(root, layer);
       expect(Object.keys(servable.overlays)).toEqual(['locales/pl/car.json']);
       expect(loadBundle({ root, layer: servable.overlays }).locales.pl.car).toMatchObject({ fields: { rejestr: 'Rejestracja' } });

@@ -28,7 +28,16 @@ export interface LayerProblem {
   where: string;
   /** The files changed under the entry (a key or id it changes is gone), rather than the entry being wrong. */
   broken?: boolean;
+  /** A broken entry's reason as a text key (studio:broken.*), so the message can be worded again in a reader's language. */
+  text?: string;
 }
+
+/** Words a text key of the studio's own reasons in the caller's language (the loader's reasons are developers' English). */
+export type Word = (key: string) => string;
+
+/** A broken entry's problem worded in a reader's language (its `where` and reason; others as they are). */
+export const wordedFor = (problem: LayerProblem, word: Word): LayerProblem =>
+  (problem.text ? { ...problem, message: `${problem.where}: ${word(problem.text)}` } : problem);
 
 const problemKey = (p: ConfigProblem) => `${p.file}\u0000${p.pointer}\u0000${p.reason}`;
 
@@ -60,8 +69,12 @@ function describe(root: string, layer: Layer, layerPath: string, pointer: string
   return { field: `${layerPath}#${pointer}`, message: `${where}: ${reason}`, scope, path, layerPath, pointer, where, broken };
 }
 
-/** The entries whose touched keys or ids are gone from the files, one problem per missing one. */
-export function brokenEntries(root: string, layer: Layer): LayerProblem[] {
+/**
+ * The entries whose touched keys or ids are gone from the files, one problem per missing one, its
+ * reason worded by `word` (studio:broken.*: the caller's language; without a request, the key,
+ * worded again when a reader is given it — wordedFor).
+ */
+export function brokenEntries(root: string, layer: Layer, word: Word = (key) => key): LayerProblem[] {
   const overlays = overlaysOf(layer);
   const out: LayerProblem[] = [];
   for (const [layerPath, entry] of Object.entries(layer)) {
@@ -75,15 +88,17 @@ export function brokenEntries(root: string, layer: Layer): LayerProblem[] {
     // a document the studio created (a creatable folder) is its entry whole: no file to lose
     if (files === undefined && isCreatablePath(path)) continue;
     if (files === undefined) {
-      out.push({ ...describe(root, layer, layerPath, '', 'plik nie istnieje już w konfiguracji', true), where: path });
+      const text = 'studio:broken.fileGone';
+      out.push({ ...describe(root, layer, layerPath, '', word(text), true), where: path, message: `${path}: ${word(text)}`, text });
       continue;
     }
     for (const missing of missingTouches(files, entry.touches)) {
       const pointer = pointerOf(files, missing);
+      const text = 'studio:broken.entryGone';
       out.push({
         field: `${layerPath}#${pointer}`,
-        message: `${pathWords(missing)}: nie ma już tego w plikach konfiguracji (zmiana nie ma do czego się odnieść)`,
-        scope, path, layerPath, pointer, where: pathWords(missing), broken: true,
+        message: `${pathWords(missing)}: ${word(text)}`,
+        scope, path, layerPath, pointer, where: pathWords(missing), broken: true, text,
       });
     }
   }
@@ -105,9 +120,9 @@ function causeOf(layer: Layer, variant: string, p: ConfigProblem): string {
 }
 
 /** Every problem of the layer, over the base portal and every variant (the variants a layer path names only). */
-export async function checkLayer(root: string, layer: Layer, scopes?: string[]): Promise<LayerProblem[]> {
+export async function checkLayer(root: string, layer: Layer, scopes?: string[], word?: Word): Promise<LayerProblem[]> {
   const found = new Map<string, LayerProblem>();
-  for (const p of brokenEntries(root, layer)) found.set(p.field + p.message, p);
+  for (const p of brokenEntries(root, layer, word)) found.set(p.field + p.message, p);
   const overlays = overlaysOf(layer);
   const variants = ['default', ...variantNames(root)];
   // a change of the base portal reaches every variant; a variant's change only its own

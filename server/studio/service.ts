@@ -38,7 +38,7 @@ import { isPlainObject, mergeOverlay, type Json } from '../../runtime/core/merge
 import {
   diffDocuments, ORDER_STEP, overlayBetween, pathWords, pointerOf, revertChange, touchesOf, valueAt, type Path, type ValueChange,
 } from '../../runtime/core/layer.ts';
-import { checkLayer, type LayerProblem } from './check.ts';
+import { checkLayer, wordedFor, type LayerProblem } from './check.ts';
 import {
   effectiveDocument, filesDocument, isCreatablePath, isDocumentPath, layerPathOf, listDocuments, overlaysOf, parseLayerPath, translationLanguages, variantNames, variantTitle,
   type Layer, type Scope,
@@ -156,7 +156,7 @@ function createStudio(app: FastifyInstance, root: string) {
 
   /** Refuses a layer the check does not pass (only the scopes it changes are loaded). */
   async function requireValid(layer: Layer, scopes?: string[]) {
-    const problems = await checkLayer(root, layer, scopes);
+    const problems = await checkLayer(root, layer, scopes, (key) => app.config.t(key));
     if (problems.length) throw invalid(problems);
   }
 
@@ -349,7 +349,8 @@ function createStudio(app: FastifyInstance, root: string) {
         published: current ? await versionInfo(current) : null,
         draft: await draftInfo(draft),
         stale: !!draft && (draft.basedOn ?? null) !== (current?.id ?? null),
-        broken: app.config.layer.problems,
+        // worded when the layer was loaded, without a reader: again in this caller's language
+        broken: app.config.layer.problems.map((p) => wordedFor(p, (key) => app.config.t(key))),
       };
     },
 
@@ -759,7 +760,7 @@ function createStudio(app: FastifyInstance, root: string) {
         // in the studio user's language, as GET /api/ui/config (issue 48)
         return languageView(body, chooseLanguage(languages, [app.config.language.id]), languages);
       } catch (error) {
-        if (error instanceof ConfigError) throw invalid(await checkLayer(root, layerOf(row)));
+        if (error instanceof ConfigError) throw invalid(await checkLayer(root, layerOf(row), undefined, (key) => app.config.t(key)));
         throw error;
       }
     },
@@ -786,7 +787,7 @@ function createStudio(app: FastifyInstance, root: string) {
             const translators = await translatorsFor(bundle);
             return { bundle, t: translators[language] ?? translators[SOURCE_LANGUAGE] };
           } catch (error) {
-            if (error instanceof ConfigError) throw invalid(await checkLayer(root, layer));
+            if (error instanceof ConfigError) throw invalid(await checkLayer(root, layer, undefined, (key) => app.config.t(key)));
             throw error;
           }
         })();

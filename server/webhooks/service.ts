@@ -26,6 +26,7 @@ import { newEventId, payloadOf, writeEvent, type RaisedEvent } from './outbox.ts
 import { newEndpointSecret, SecretBox } from './secrets.ts';
 import { testOutcome } from './test-outcome.ts';
 import { writeImportFinished, type Query } from './import-finished.ts';
+import { patternText } from '../../runtime/core/date-text.ts';
 import type { Db } from 'pg-boss';
 
 export const WEBHOOK_QUEUE = 'webhook-delivery';
@@ -112,7 +113,7 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
 
   const notFound = () => new HttpError(404, t('webhooks:messages.notFound'));
   // the message says what is wrong in words; which field is the `errors` entry's (the form puts it there)
-  const badField = (field: string, key: string) => new HttpError(400, t(key), { code: 'VALIDATION', errors: [{ field, message: t(key) }] });
+  const badField = (field: string, key: string, vars?: Record<string, unknown>) => new HttpError(400, t(key, vars), { code: 'VALIDATION', errors: [{ field, message: t(key, vars) }] });
 
   /** The endpoints a manager may see: all, or those whose clients are all theirs. */
   const ofManager = (manager: Manager) => <O>(qb: SelectQueryBuilder<DB, 'webhook_endpoint', O>): SelectQueryBuilder<DB, 'webhook_endpoint', O> => manager.clients === 'all' ? qb
@@ -352,7 +353,7 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
 
     /**
      * Every message of the endpoint failed since `since`, sent again (same webhook-ids). `since` is
-     * an instant, or a wall-clock time without an offset (the screen's DD.MM.RRRR GG:MM), read in
+     * an instant, or a wall-clock time without an offset (the screen's day and HH:mm), read in
      * the portal's time zone — the database session's (server/db/connect.ts).
      */
     async recover(manager: Manager, id: number, since: string | Date) {
@@ -364,7 +365,8 @@ export function createWebhooks(app: FastifyInstance, options: WebhookOptions) {
       const offsetHours = Number(/[+-](\d{2})(:?\d{2})?$/.exec(text.slice(16))?.[1] ?? 0);
       if (!y || Number.isNaN(at.getTime()) || at.getUTCMonth() !== Number(mo) - 1 || at.getUTCDate() !== Number(d)
         || at.getUTCHours() !== Number(h) || at.getUTCMinutes() !== Number(mi) || offsetHours > 14) {
-        throw badField('since', 'webhooks:messages.sinceInvalid');
+        // the form's field reads the reader's pattern: the message names it in his letters (DD/MM/YYYY HH:MM)
+        throw badField('since', 'webhooks:messages.sinceInvalid', { pattern: patternText(app.config.language.datePattern, (key) => t(key), true) });
       }
       return app.db.transaction().execute(async (trx) => {
         const rows = await trx.updateTable('webhook_message').set({ state: 'pending', nextAttemptAt: new Date(), claimedAt: null })

@@ -35,7 +35,7 @@ describe('Dziennik zmian: the record by its name, and a link that opens it', () 
   const record = (resource: string, recordKey: string | number, action: string, changes: Record<string, [unknown, unknown]>) =>
     t.app.db.transaction().execute((trx) => recordChange(trx, { actor: systemActor('test'), resource, recordKey, action, changes }));
   const reported = async (autId: number) =>
-    dateText(new Date((await t.app.db.selectFrom('service_order').select('zgloData').where('autId', '=', autId).executeTakeFirstOrThrow()).zgloData), 'Europe/Warsaw');
+    dateText(new Date((await t.app.db.selectFrom('service_order').select('zgloData').where('autId', '=', autId).executeTakeFirstOrThrow()).zgloData), 'Europe/Warsaw', 'DD.MM.YYYY');
 
   beforeAll(async () => {
     t = await startTestApp();

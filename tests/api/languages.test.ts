@@ -5,6 +5,7 @@
  * on a job after its request has answered, in the language of the caller who sent it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordChange, systemActor } from '../../server/audit/index.ts';
 import { importRuns } from '../support/imports.ts';
 import { postMultipart } from '../support/multipart.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -129,5 +130,55 @@ describe('the portal in the caller’s language', () => {
     expect(await read('uk')).toMatchObject({ listed: 'Спосіб входу', label: 'Спосіб входу', after: 'пароль' });
     expect(await read('en')).toMatchObject({ listed: 'Sign-in method', label: 'Sign-in method', after: 'password' });
     expect(await read('pl')).toMatchObject({ listed: 'Sposób logowania', label: 'Sposób logowania', after: 'hasło' });
+  });
+  it('filters "Zmienione pola" by the words of the reader\'s language: a Ukrainian reader finds an entry by its Ukrainian label', async () => {
+    const token = await t.signIn('admin');
+    const entry = await t.app.db.selectFrom('audit_entry').select(['id', 'recordKey']).where('resource', '=', 'login')
+      .where('actorLabel', '=', 'admin').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const found = async (language: string, words: string) => {
+      expect((await t.call('PUT', '/api/account/language', { token, body: { language }, sign: true })).statusCode).toBe(200);
+      const list = await t.call('POST', '/api/audit/table2', { token, body: {
+        startRow: 0, endRow: 50, sortModel: [],
+        filterModel: {
+          resource: { filterType: 'text', type: 'equals', filter: 'login' }, recordKey: { filterType: 'text', type: 'equals', filter: String(entry.recordKey) },
+          fields: { filterType: 'text', type: 'contains', filter: words },
+        },
+      } });
+      expect(list.statusCode, list.body).toBe(200);
+      return list.json().rows.some((r: { id: number }) => Number(r.id) === Number(entry.id));
+    };
+    expect(await found('uk', 'спосіб вх')).toBe(true);
+    expect(await found('uk', 'Sposób logowania')).toBe(false);
+    expect(await found('en', 'sign-in METHOD')).toBe(true);
+    expect(await found('en', 'Спосіб')).toBe(false);
+    expect(await found('pl', 'Sposób logowania')).toBe(true);
+    expect(await found('pl', 'Спосіб')).toBe(false);
+    // every offered language's labels are kept (migration 054), the source language's as before
+    const languages = await t.app.db.selectFrom('audit_field_label').select('language').distinct().execute();
+    expect(languages.map((l) => l.language).sort()).toEqual(['en', 'pl', 'uk']);
+  });
+
+  it('writes dates by the reader\'s language: DD/MM/YYYY for an English reader, DD.MM.YYYY for Polish and Ukrainian ones', async () => {
+    // the runtime is told the pattern with the locale (screens/app.json config.languages[].datePattern)
+    const config = async (language: string) => (await t.call('GET', '/api/ui/config', { headers: { 'accept-language': language } })).json().config;
+    expect(await config('en')).toMatchObject({ locale: 'en-GB', datePattern: 'DD/MM/YYYY' });
+    expect(await config('uk')).toMatchObject({ locale: 'uk-UA', datePattern: 'DD.MM.YYYY' });
+    expect(await config('pl')).toMatchObject({ locale: 'pl-PL', datePattern: 'DD.MM.YYYY' });
+
+    // the server's own words: a record's history (a date and an instant of the trail) in the reader's pattern
+    const token = await t.signIn('admin');
+    const user = await t.app.db.selectFrom('app_user').select('id').where('login', '=', 'manager').executeTakeFirstOrThrow();
+    await t.app.db.transaction().execute((trx) => recordChange(trx, {
+      actor: systemActor('test'), resource: 'users', recordKey: user.id, action: 'update',
+      changes: { dataDo: ['2026-01-05', '2027-11-27'], lockedUntil: [null, '2027-12-03T06:56:49.461Z'] },
+    }));
+    const history = async (language: string) => {
+      expect((await t.call('PUT', '/api/account/language', { token, body: { language }, sign: true })).statusCode).toBe(200);
+      const changes = (await t.call('GET', `/api/audit/history/users/${user.id}`, { token })).json().changes as { field: string; before: string; after: string }[];
+      return [changes.find((c) => c.field === 'dataDo'), changes.find((c) => c.field === 'lockedUntil')].map((c) => c && `${c.before} → ${c.after}`);
+    };
+    expect(await history('en')).toEqual(['05/01/2026 → 27/11/2027', ' → 03/12/2027 07:56']);
+    expect(await history('uk')).toEqual(['05.01.2026 → 27.11.2027', ' → 03.12.2027 07:56']);
+    expect(await history('pl')).toEqual(['05.01.2026 → 27.11.2027', ' → 03.12.2027 07:56']);
   });
 });

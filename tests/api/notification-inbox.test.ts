@@ -22,7 +22,7 @@ describe('the bell and the notification settings', () => {
 
   /** The day an order was reported, as the portal writes it: an order without a number is named by it. */
   const reported = async (autId: number) =>
-    dateText(new Date((await t.app.db.selectFrom('service_order').select('zgloData').where('autId', '=', autId).executeTakeFirstOrThrow()).zgloData), 'Europe/Warsaw');
+    dateText(new Date((await t.app.db.selectFrom('service_order').select('zgloData').where('autId', '=', autId).executeTakeFirstOrThrow()).zgloData), 'Europe/Warsaw', 'DD.MM.YYYY');
 
   beforeAll(async () => {
     t = await startTestApp();

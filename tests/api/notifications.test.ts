@@ -43,7 +43,7 @@ describe('notifications: who gets what, by e-mail', () => {
   /** An order as the mails name it: its number, else the day it was reported ("z 01.12.2026"); never its id. */
   const named = async (autId: number) => {
     const o = await t.app.db.selectFrom('service_order').select(['autNr', 'zgloData']).where('autId', '=', autId).executeTakeFirstOrThrow();
-    return o.autNr ?? `z ${dateText(new Date(o.zgloData), 'Europe/Warsaw')}`;
+    return o.autNr ?? `z ${dateText(new Date(o.zgloData), 'Europe/Warsaw', 'DD.MM.YYYY')}`;
   };
   const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 

@@ -41,7 +41,7 @@ test('Dziennik zmian names each record as users know it and opens it, at 1400 px
   // the driver's order has no number yet: it is the order "z <the day it was reported>"
   expect(order.autNr).toBeNull();
   const { order: stored } = await driver.get(`/order/details/${order.autId}`);
-  const orderName = `z ${dateText(new Date(stored.zgloData), 'Europe/Warsaw')}`;
+  const orderName = `z ${dateText(new Date(stored.zgloData), 'Europe/Warsaw', 'DD.MM.YYYY')}`;
 
   // 1400 px: the user's entry names him by his login, and its link opens him (not the entry's details)
   await page.setViewportSize({ width: 1400, height: 900 });

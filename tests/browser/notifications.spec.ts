@@ -237,7 +237,7 @@ test('the driver\'s e-mail about his order: the facts he needs, one button that 
     // a driver's order has no number yet: the mail names it by the day it was reported, as its dialog's title does
     expect(order.autNr).toBeNull();
     const { order: stored } = await driver.get(`/order/details/${order.autId}`);
-    const name = `z ${dateText(new Date(stored.zgloData), 'Europe/Warsaw')}`;
+    const name = `z ${dateText(new Date(stored.zgloData), 'Europe/Warsaw', 'DD.MM.YYYY')}`;
 
     let mail: ReceivedMail;
     do mail = await smtp.nextMail(30_000);

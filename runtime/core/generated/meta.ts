@@ -96,6 +96,10 @@ export interface AppFile {
        * The language's own name, as its speakers write it (Polski, English, Українська).
        */
       name: string;
+      /**
+       * How a reader of this language writes a day: DD, MM and YYYY in his order with his separators (DD.MM.YYYY, DD/MM/YYYY). Every date shown or typed in the portal, its e-mails, pushes and files follows it (an instant adds HH:mm); imported files keep the source's own format.
+       */
+      datePattern: string;
     }[];
     /**
      * IANA time zone of the users' wall clock (e.g. Europe/Warsaw): dates in exports, file names, database sessions.

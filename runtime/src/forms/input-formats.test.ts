@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { configureFormats } from '../format-settings';
 import { date, dateTime, inputFormatOf, mileage, money, percent, phone, postcode, quantity, time, tread } from './input-formats';
 
 describe('the typed inputs of the forms', () => {
@@ -53,6 +54,24 @@ describe('the typed inputs of the forms', () => {
     // an instant is shown in the portal's time zone (Europe/Warsaw: UTC+1 in March)
     expect(dateTime.display('2024-03-05T07:30:00.000Z')).toBe('05.03.2024 08:30');
     expect(dateTime.parse('05.03.2024 24:00')).toBe('05.03.2024 24:00');
+  });
+
+  it("reads and shows dates by the reader's language (config.datePattern): DD/MM/YYYY in English, its letters as the placeholder", () => {
+    const letters: Record<string, string> = { 'app:datePattern.day': 'DD', 'app:datePattern.month': 'MM', 'app:datePattern.year': 'YYYY', 'app:datePattern.hour': 'HH', 'app:datePattern.minute': 'MM' };
+    try {
+      configureFormats({ locale: 'en-GB', datePattern: 'DD/MM/YYYY' });
+      expect(date.parse('31/12/2026')).toBe('2026-12-31');
+      expect(date.display('2026-12-31')).toBe('31/12/2026');
+      // the Polish notation is not this reader's: kept as typed, for the form to say the pattern
+      expect(date.parse('31.12.2026')).toBe('31.12.2026');
+      expect(dateTime.parse('31/12/2026 7:05')).toBe('2026-12-31T07:05');
+      expect(dateTime.display('2026-12-31T07:05')).toBe('31/12/2026 07:05');
+      expect(typeof date.placeholder === 'function' && date.placeholder((key) => letters[key])).toBe('DD/MM/YYYY');
+      expect(typeof dateTime.placeholder === 'function' && dateTime.placeholder((key) => letters[key])).toBe('DD/MM/YYYY HH:MM');
+    } finally {
+      configureFormats({});
+    }
+    expect(date.display('2026-12-31')).toBe('31.12.2026');
   });
 
   it('finds the format of a field by its widget name, and none for plain inputs', () => {

@@ -9,6 +9,8 @@
  * type's message) instead of the input silently dropping it. Empty text is `undefined` (absent).
  */
 import { formatDateTime } from '../format';
+import { formatSettings } from '../format-settings';
+import { dayText, patternText, readDay } from '../../core/date-text';
 import type { InputFormatName } from './input-format-names';
 
 export type { InputFormatName } from './input-format-names';
@@ -20,7 +22,8 @@ export interface InputFormat {
   inputMode: 'decimal' | 'numeric' | 'tel' | 'text';
   /** Longest text the input takes, where the format has one. */
   maxLength?: number;
-  placeholder?: string;
+  /** What the empty input shows; a date's is its pattern in the reader's letters (DD.MM.RRRR, DD/MM/YYYY), hence a function of the texts. */
+  placeholder?: string | ((t: (key: string) => string) => string);
   /** Re-shows the text as each character is typed (masks); otherwise it is tidied when the input is left. */
   maskWhileTyping?: boolean;
 }
@@ -98,52 +101,49 @@ export const postcode: InputFormat = {
   },
 };
 
-const DATE_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
-const DATE_TIME_TEXT = /^(\d{1,2})\.(\d{1,2})\.(\d{4})\s+(\d{1,2}):(\d{2})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-function validDay(y: number, m: number, d: number): boolean {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
+const HH_MM = /^\s+(\d{1,2}):(\d{2})$/;
+const timeLetters = (t: (key: string) => string) => `${t('app:datePattern.hour')}:${t('app:datePattern.minute')}`;
 
-/** A date DD.MM.YYYY, sent as YYYY-MM-DD (JSON schema "format": "date"). */
+/**
+ * A date typed by the reader's language's pattern (config.datePattern: DD.MM.YYYY, DD/MM/YYYY),
+ * sent as YYYY-MM-DD (JSON schema "format": "date").
+ */
 export const date: InputFormat = {
   inputMode: 'numeric',
   maxLength: 10,
-  placeholder: 'DD.MM.RRRR',
+  placeholder: (t) => patternText(formatSettings().datePattern, t),
   display(value) {
     const m = typeof value === 'string' ? ISO_DATE.exec(value) : null;
-    return m ? `${m[3]}.${m[2]}.${m[1]}` : value === undefined || value === null ? '' : String(value);
+    return m ? dayText(m[1], m[2], m[3], formatSettings().datePattern) : value === undefined || value === null ? '' : String(value);
   },
   parse(text) {
-    const trimmed = text.trim();
-    if (trimmed === '') return undefined;
-    const m = DATE_TEXT.exec(trimmed);
-    if (!m || !validDay(+m[3], +m[2], +m[1])) return text;
-    return `${m[3]}-${pad(+m[2])}-${pad(+m[1])}`;
+    if (text.trim() === '') return undefined;
+    const read = readDay(text, formatSettings().datePattern);
+    return read && read.rest === '' ? read.day : text;
   },
 };
 
-/** A date with time DD.MM.YYYY HH:mm, sent as YYYY-MM-DDTHH:mm (local time of the form). */
+/** A date with time, the pattern's day and HH:mm, sent as YYYY-MM-DDTHH:mm (local time of the form). */
 export const dateTime: InputFormat = {
   inputMode: 'numeric',
   maxLength: 16,
-  placeholder: 'DD.MM.RRRR GG:MM',
+  placeholder: (t) => patternText(formatSettings().datePattern, t, true),
   display(value) {
     // an instant (a record's creation time, ending Z or +01:00) is shown in the configured time zone
     if (typeof value === 'string' && INSTANT.test(value)) return formatDateTime(value) ?? '';
     const m = typeof value === 'string' ? ISO_DATE_TIME.exec(value) : null;
-    return m ? `${m[3]}.${m[2]}.${m[1]} ${m[4]}:${m[5]}` : value === undefined || value === null ? '' : String(value);
+    return m ? `${dayText(m[1], m[2], m[3], formatSettings().datePattern)} ${m[4]}:${m[5]}` : value === undefined || value === null ? '' : String(value);
   },
   parse(text) {
-    const trimmed = text.trim();
-    if (trimmed === '') return undefined;
-    const m = DATE_TIME_TEXT.exec(trimmed);
-    if (!m || !validDay(+m[3], +m[2], +m[1]) || +m[4] > 23 || +m[5] > 59) return text;
-    return `${m[3]}-${pad(+m[2])}-${pad(+m[1])}T${pad(+m[4])}:${m[5]}`;
+    if (text.trim() === '') return undefined;
+    const read = readDay(text, formatSettings().datePattern);
+    const m = read ? HH_MM.exec(read.rest) : null;
+    if (!read || !m || +m[1] > 23 || +m[2] > 59) return text;
+    return `${read.day}T${pad(+m[1])}:${m[2]}`;
   },
 };
 
@@ -153,7 +153,7 @@ const TIME_TEXT = /^(\d{1,2})[:.](\d{2})$/;
 export const time: InputFormat = {
   inputMode: 'numeric',
   maxLength: 5,
-  placeholder: 'GG:MM',
+  placeholder: timeLetters,
   display(value) {
     return value === undefined || value === null ? '' : String(value);
   },

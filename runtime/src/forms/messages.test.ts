@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import login from '../../../locales/pl/login.json';
 import validation from '../../../locales/pl/validation.json';
+import app from '../../../locales/pl/app.json';
+import enApp from '../../../locales/en/app.json';
+import enValidation from '../../../locales/en/validation.json';
+import { configureFormats } from '../format-settings';
 import authRequest from '../../../schemas/api/auth-request.schema.json';
 import { serverErrorSchema, translateErrors } from './messages';
 import { formValidator } from './validator';
 
-const locales: Record<string, any> = { validation, login };
+let locales: Record<string, any> = { validation, login, app };
 const t = (key: string, vars: Record<string, unknown> = {}) => {
   const [ns, path] = key.split(':');
   const text = path.split('.').reduce((n: any, p) => n?.[p], locales[ns]);
@@ -52,6 +56,21 @@ describe('form validation messages', () => {
     );
     const fields = errors.map((e) => e.property);
     expect(new Set(fields).size).toBe(fields.length);
+  });
+
+  it("says which date it expected, in the reader's pattern and letters: DD.MM.RRRR in Polish, DD/MM/YYYY in English", () => {
+    const dated = { type: 'object', properties: { day: { type: 'string', format: 'date' } } };
+    const dateMessage = () => formValidator.validateFormData({ day: '31.12.2026' }, dated as any, undefined, (errs) => translateErrors(errs, t, dated)).errors[0]?.message;
+    expect(dateMessage()).toBe('Niepoprawna data (oczekiwany format DD.MM.RRRR)');
+    const polish = locales;
+    try {
+      locales = { validation: enValidation, app: enApp };
+      configureFormats({ locale: 'en-GB', datePattern: 'DD/MM/YYYY' });
+      expect(dateMessage()).toBe('Invalid date (expected format DD/MM/YYYY)');
+    } finally {
+      locales = polish;
+      configureFormats({});
+    }
   });
 
   it('turns a 400 body’s field errors into errors on those fields', () => {

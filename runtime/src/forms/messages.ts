@@ -6,6 +6,8 @@
  */
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { messageKey, fieldOf, type AjvLikeError, type Translate } from '../../core/validation-messages';
+import { patternText } from '../../core/date-text';
+import { formatSettings } from '../format-settings';
 
 export { serverErrorSchema } from './server-errors';
 
@@ -17,6 +19,18 @@ function toAjvLike(error: RJSFValidationError): AjvLikeError {
   const path = (error.property ?? '').replace(/^\./, '').split('.').filter(Boolean);
   if (error.name === 'required' && path.length) path.pop();
   return { keyword: error.name ?? '', instancePath: path.map((p) => `/${p}`).join(''), params: error.params ?? {} };
+}
+
+/**
+ * A form's message key: a date or date-time the form could not read (its input keeps the text as
+ * typed) says the pattern expected in the reader's language — "oczekiwany format DD.MM.RRRR",
+ * "expected format DD/MM/YYYY" — rather than "Niepoprawny format". The server's own 400 for an
+ * API's date keeps the generic message: a request's dates are ISO, not the reader's pattern.
+ */
+function formKey(error: AjvLikeError, rootSchema: object | undefined): string {
+  const key = messageKey(error, rootSchema);
+  if (key !== 'validation:format') return key;
+  return error.params.format === 'date' ? 'validation:date' : error.params.format === 'date-time' ? 'validation:dateTime' : key;
 }
 
 export interface TranslateOptions {
@@ -43,7 +57,9 @@ export function translateErrors(
     if (seen.has(field) || options.hiddenFields?.has(field.split('.')[0])) continue;
     seen.add(field);
     const limit = ajvLike.params.limit ?? ajvLike.params.comparison;
-    const message = t(messageKey(ajvLike, rootSchema), { ...ajvLike.params, limit });
+    const key = formKey(ajvLike, rootSchema);
+    const pattern = key === 'validation:date' || key === 'validation:dateTime' ? { pattern: patternText(formatSettings().datePattern, t, key !== 'validation:date') } : {};
+    const message = t(key, { ...ajvLike.params, limit, ...pattern });
     out.push({ ...error, property: field ? `.${field}` : '', message, stack: message });
   }
   return out;

@@ -5,11 +5,13 @@
  * input is left. A value set from outside (a loaded record, followValue) replaces the text.
  */
 import { useState, type ChangeEvent } from 'react';
+import { useTranslation } from '../config/texts';
 import type { InputFormat } from './input-formats';
 
 export function useFormattedInput(format: InputFormat, value: unknown, onChange: (value: unknown) => void) {
   const [text, setText] = useState(() => format.display(value));
   const [seen, setSeen] = useState<unknown>(value);
+  const { t } = useTranslation();
   if (!Object.is(seen, value)) {
     setSeen(value);
     setText(format.display(value));
@@ -18,7 +20,7 @@ export function useFormattedInput(format: InputFormat, value: unknown, onChange:
     value: text,
     inputMode: format.inputMode,
     maxLength: format.maxLength,
-    placeholder: format.placeholder,
+    placeholder: typeof format.placeholder === 'function' ? format.placeholder(t) : format.placeholder,
     onChange: (e: ChangeEvent<HTMLInputElement>) => {
       const typed = e.target.value;
       const parsed = format.parse(typed);

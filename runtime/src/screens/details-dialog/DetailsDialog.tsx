@@ -128,7 +128,7 @@ export default function DetailsDialog({ screen, screenId, params, opening, onClo
   const firstEnabled = tabs.find((x) => !x.disabled)?.tab.id;
   const shownTab = tabs.some((x) => x.tab.id === activeTab && !x.disabled) ? activeTab! : firstEnabled;
   // {{recordName}}: the record as users know it (its entity's x-recordName: an order by its number, else its day)
-  const recordName = record ? recordNameOf(bundle.schemas[screen.entity] as never, record, t, formatSettings().timeZone) : null;
+  const recordName = record ? recordNameOf(bundle.schemas[screen.entity] as never, record, t, formatSettings().timeZone, formatSettings().datePattern) : null;
   // the buttons' rows carry that name too, so a confirmation's facts name the record as the title does
   const footer = record ? buttonInstances(screen.actions, namedRecord(record, recordName), conditions, ctx) : [];
   const title = screen.title

@@ -71,7 +71,7 @@ describe('the buttons of a details dialog', () => {
     const t = ((key: string, vars?: Record<string, unknown>) => (key === 'order:recordName.unnumbered'
       ? texts.recordName.unnumbered.replace('{{zgloData}}', String(vars?.zgloData)) : key)) as never;
     const reported = { ...record, zgloData: '2026-12-03T09:30:00Z' };
-    const named = namedRecord(reported, recordNameOf(schema, reported, t, 'Europe/Warsaw'));
+    const named = namedRecord(reported, recordNameOf(schema, reported, t, 'Europe/Warsaw', 'DD.MM.YYYY'));
     const buttons: DetailsButtonDecl[] = [{ id: 'transition', forEach: 'transitions', action: { ...call, body: { to: '{to}' } } }];
     const [accept] = buttonInstances(buttons, named, ev, { role: 'MANAGER' });
     // the fact order-details.json declares for the order in a move's question

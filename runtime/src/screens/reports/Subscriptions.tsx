@@ -16,6 +16,7 @@ import { useConfig } from '../../config/ConfigContext';
 import { useConditionContext } from '../../config/useConditionContext';
 import { showToast } from '../../state/ui';
 import { useGet } from '../dashboard/useGet';
+import { formatDate } from '../../format';
 
 export interface SubscriptionsDecl { frequencies: ('weekly' | 'monthly')[]; formats: ('xlsx' | 'pdf')[]; defaultHour?: number; allWhen?: unknown }
 type Filters = Record<string, (string | number)[]>;
@@ -25,7 +26,7 @@ interface Subscription {
   params: { groupBy?: string[]; filters?: Filters }; owner: { id: number; login: string; name: string }; sends: Send[];
 }
 
-const dateText = (iso: string) => iso.split('-').reverse().join('.');
+const dateText = (iso: string) => formatDate(iso) ?? iso;
 const hourText = (h: number) => `${String(h).padStart(2, '0')}:00`;
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
 const MONTH_DAYS = Array.from({ length: 28 }, (_, i) => i + 1);

@@ -34,6 +34,7 @@ import { NarrowRowCell } from './NarrowRowCell';
 import { makeDatasource, roundEstimate, type RowCount } from './datasource';
 import { ExportButton } from './ExportButton';
 import { gridLocaleText } from './locale';
+import { DateInput } from './DateInput';
 import { measureText } from './measure';
 import { PresetFilterChoice } from './PresetFilterChoice';
 import { TableActions } from './TableActions';
@@ -73,8 +74,8 @@ function TableLoading() {
   );
 }
 
-/** Cell renderers and the choice filter, by the names column definitions use. */
-const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter, narrowRow: NarrowRowCell };
+/** Cell renderers and the choice filter, by the names column definitions use; the date filters' day input in the reader's pattern. */
+const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter, narrowRow: NarrowRowCell, agDateInput: DateInput };
 
 export default function TableScreen({ screen, screenId, presentation, srcId }: ScreenProps<TableScreenDecl>) {
   const { t, i18n } = useTranslation();

@@ -84,8 +84,8 @@ export async function exportExcel(resource: string, shown: readonly ShownColumn[
   saveLink(data);
 }
 
-/** "<title> <DD.MM.YYYY>.csv" */
-export const csvFileName = (title: string, now = new Date()) => `${title} ${formatDate(now)}.csv`;
+/** "<title> <the day by the reader's pattern>.csv"; a slash, which no file name may hold, as a hyphen (04-12-2026). */
+export const csvFileName = (title: string, now = new Date()) => `${title} ${formatDate(now)?.replaceAll('/', '-')}.csv`;
 
 export async function exportCsv(
   resource: string,
