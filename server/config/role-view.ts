@@ -118,7 +118,8 @@ export function roleParts(bundle: Pick<Bundle, 'screens' | 'schemas' | 'locales'
       const ns = namespaceOf(s) ?? s;
       if (bundle.locales.pl[ns]) out.add(ns);
     };
-    for (const id of screenIds) [id, ...strings(bundle.screens[id])].forEach(add);
+    // the route files name every route's screen: only their text keys count
+    for (const id of screenIds) (ROUTE_FILES.includes(id) ? strings(bundle.screens[id]).filter(namespaceOf) : [id, ...strings(bundle.screens[id])]).forEach(add);
     for (const id of schemaIds) [id, ...strings(bundle.schemas[id])].forEach(add);
     return out;
   };
