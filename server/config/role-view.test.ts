@@ -83,6 +83,15 @@ describe('what a role is sent of the bundle', () => {
     expect(view).not.toHaveProperty('resources');
   });
 
+  it('sends the screens of a route whose condition reads the session: it may open for the role, only the browser knows', () => {
+    const routes = { type: 'routes', routes: [{ path: '/app/x', screen: 'order-form', allowedWhen: { allOf: [admin, { $ref: 'conditions#/$defs/firstLogin' }] } }] };
+    const conditions = { $defs: { ...(bundle.conditions.$defs as object), firstLogin: { properties: { session: { properties: { firstLogin: { const: true } } } } } } };
+    const withSession = { ...bundle, conditions, screens: { ...bundle.screens, routes, panels: { type: 'page' }, cars: { type: 'page' } } } as unknown as Bundle;
+    expect(roleParts(withSession, 'USER').screens.has('order-form')).toBe(true);
+    const roleOnly = { ...withSession, screens: { ...withSession.screens, routes: { type: 'routes', routes: [{ path: '/app/x', screen: 'order-form', allowedWhen: admin }] } } } as unknown as Bundle;
+    expect(roleParts(roleOnly, 'USER').screens.has('order-form')).toBe(false);
+  });
+
   it('has an ETag per role, a visitor’s the bundle’s own', () => {
     expect(roleEtag('"abc-en"', 'USER')).toBe('"abc-en-USER"');
     expect(roleEtag('"abc"', null)).toBe('"abc"');

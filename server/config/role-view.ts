@@ -10,7 +10,7 @@
  * nothing else:
  * - screens: the roots are the shell's files, the screens of the routes the role opens (its
  *   `allowedWhen` and each choice's `when`, judged as the cross-check judges them: role, variant,
- *   settings), and every screen that neither a route nor another screen names (the runtime's code
+ *   settings; one that reads the session or a record may open, so counts as open), and every screen that neither a route nor another screen names (the runtime's code
  *   opens those by name: the session gates' dialogs, the reminders' declarations); then every
  *   screen an included one names;
  * - schemas: those an included screen names (the runtime reads a schema only by a screen's
@@ -53,6 +53,29 @@ function strings(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
+/** What a condition may read besides the role, the variant and the settings: then it is judged only in the browser. */
+const PER_USER = new Set(['session', 'record', 'mode', 'parent']);
+
+/**
+ * Whether a condition reads the session, a record or a mode (following its named conditions): such
+ * a route or choice may open for the role, so its screens are sent; in doubt, sent.
+ */
+function readsMoreThanRole(condition: unknown, conditions: Record<string, unknown>, seen = new Set<string>()): boolean {
+  if (Array.isArray(condition)) return condition.some((c) => readsMoreThanRole(c, conditions, seen));
+  if (!condition || typeof condition !== 'object') return false;
+  return Object.entries(condition).some(([key, value]) => {
+    if (key === '$ref' && typeof value === 'string') {
+      const name = value.split('/').pop()!;
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return readsMoreThanRole((conditions.$defs as Record<string, unknown> | undefined)?.[name], conditions, seen);
+    }
+    if (key === 'properties' && value && typeof value === 'object' && Object.keys(value).some((k) => PER_USER.has(k))) return true;
+    if (key === 'required' && Array.isArray(value) && value.some((k) => PER_USER.has(k))) return true;
+    return readsMoreThanRole(value, conditions, seen);
+  });
+}
+
 const namespaceOf = (s: string) => /^([A-Za-z][\w-]*):\S/.exec(s)?.[1];
 
 /** `role`: the role it was made for; a sign-in in a tab that holds one starts the portal again (runtime/src/screens/login/LoginScreen.tsx). */
@@ -67,7 +90,7 @@ export function roleParts(bundle: Pick<Bundle, 'screens' | 'schemas' | 'locales'
   const context = { role, variant: bundle.variant, config: bundle.config };
   const matches = (condition: unknown) => {
     try {
-      return condition === undefined || evaluator.matches(asCondition(condition), context);
+      return condition === undefined || readsMoreThanRole(condition, bundle.conditions) || evaluator.matches(asCondition(condition), context);
     } catch {
       return true; // a condition that does not compile is the cross-check's to report; in doubt, sent
     }
