@@ -4054,7 +4054,7 @@ export interface paths {
         };
         /**
          * The configuration bundle the runtime renders from
-         * @description The merged, validated configuration bundle the runtime renders from.
+         * @description The merged, validated configuration bundle the runtime renders from. Called with a session (after sign-in), only the screens, schemas and texts the caller's role can reach; without one, the whole bundle.
          */
         get: operations["initUiConfig"];
         put?: never;
@@ -11306,6 +11306,8 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description After sign-in: the role whose part of the configuration this is (only the screens, schemas and texts it can reach) */
+                        role?: string;
                         schemas: {
                             [key: string]: {
                                 [key: string]: unknown;
@@ -16384,6 +16386,8 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description After sign-in: the role whose part of the configuration this is (only the screens, schemas and texts it can reach) */
+                        role?: string;
                         schemas: {
                             [key: string]: {
                                 [key: string]: unknown;

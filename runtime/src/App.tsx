@@ -60,7 +60,8 @@ export function App() {
 
   // a visitor's page is drawn from part of the bundle: once it is on screen (after its frame), the
   // compatibility messages; when the visitor starts signing in (a key, a click, a touch, a field
-  // taking the focus), the whole bundle, which replaces the part when in, and the signed-in pages' code
+  // taking the focus), the signed-in pages' code; once signed in, the bundle of his role (issue 47:
+  // server/config/role-view.ts), which replaces the part when in
   const startWhole = useRef<(() => void) | null>(null);
   useEffect(() => {
     const rest = visitor.current;
@@ -69,10 +70,12 @@ export function App() {
     requestAnimationFrame(() => setTimeout(rest.notices));
     const events = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
     const start = () => {
-      if (startWhole.current !== start) return;
-      startWhole.current = null;
       for (const type of events) window.removeEventListener(type, start, true);
       loadSignedInParts();
+    };
+    startWhole.current = () => {
+      startWhole.current = null;
+      start();
       rest.loadWhole().then(
         (config) => startTransition(() => setState({ phase: 'ready', config })),
         () => {
@@ -81,11 +84,10 @@ export function App() {
         },
       );
     };
-    startWhole.current = start;
     for (const type of events) window.addEventListener(type, start, { capture: true, passive: true });
   }, [state]);
 
-  // signed in before the whole bundle is in (a fast sign-in): its pages wait for it behind the loading modal
+  // signed in: his pages wait for his role's bundle behind the loading modal
   const waitingForWhole = state.phase === 'ready' && state.config.partial === true && session !== null;
   useEffect(() => {
     if (waitingForWhole) startWhole.current?.();

@@ -30,6 +30,11 @@ interface Parts {
    * field): the configuration studio says where each text is shown with it (server/studio/places.ts).
    */
   onKey?(file: string, pointer: string, key: string): void;
+  /**
+   * Checking the part of the bundle one role is sent (config/role-view.ts, issue 47): the routes the
+   * role cannot open, and the choices it is not shown, name screens it is not sent.
+   */
+  role?: Role;
 }
 
 const ROLES: readonly Role[] = ['ADMIN', 'MANAGER', 'USER', 'ADVISOR'];
@@ -95,6 +100,15 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
     needField: (pointer: string, entity: string, field: string) => needField(file, pointer, entity, field),
     needValueLabels: (pointer: string, entity: string, item: { id: string; valueLabels?: string }) => needValueLabels(file, pointer, entity, item),
   });
+  /** Whether a route's or a choice's condition lets the role checked in (always, when no role is). */
+  const shownToRole = (condition: unknown) => {
+    if (!parts.role || condition === undefined) return true;
+    try {
+      return evaluator.matches(asCondition(condition), { role: parts.role, variant: parts.variant ?? 'default', config: parts.config ?? {} });
+    } catch {
+      return true;
+    }
+  };
   const routePaths = () => new Set((fileOfType(screens.routes, 'routes')?.routes ?? []).map((r) => r.path));
   for (const [id, screen] of Object.entries(screens)) {
     const file = screenFile(id);
@@ -102,12 +116,14 @@ export function crossCheck(parts: Parts): ConfigProblem[] {
       case 'routes': {
         const s = fileOfType(screen, 'routes')!;
         s.routes.forEach((r, i) => {
+          if (!r.public && !shownToRole(r.allowedWhen)) return;
           if (r.screen) needScreen(file, `/routes/${i}/screen`, r.screen);
           (r.screens ?? []).forEach((c, j) => {
+            if (!shownToRole(c.when)) return;
             needScreen(file, `/routes/${i}/screens/${j}/screen`, c.screen);
             // the screens shown above and below the chosen one (the cockpit's strip, a driver's to-do)
             for (const side of ['before', 'after'] as const) {
-              (c[side] ?? []).forEach((x, k) => needScreen(file, `/routes/${i}/screens/${j}/${side}/${k}/screen`, x.screen));
+              (c[side] ?? []).forEach((x, k) => shownToRole(x.when) && needScreen(file, `/routes/${i}/screens/${j}/${side}/${k}/screen`, x.screen));
             }
           });
         });

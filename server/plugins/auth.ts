@@ -39,6 +39,12 @@ declare module 'fastify' {
     session: Session | null;
     /** The integration key the request is made with (issue 34), or null for a person's session. */
     integration: IntegrationPrincipal | null;
+    /**
+     * The role of the session a public call carries, null without one (issue 47): the configuration
+     * bundle sent after sign-in is the role's (server/config/role-view.ts). A public call is never
+     * refused for its session, so this grants nothing.
+     */
+    callerRole: Role | null;
   }
   interface FastifyInstance {
     /** The sessions checked lately (server/auth/session-cache.ts). */
@@ -154,6 +160,7 @@ export default fp(
   async (app) => {
     app.decorateRequest('session', null);
     app.decorateRequest('integration', null);
+    app.decorateRequest('callerRole', null);
     const failedKeys = new FailedKeys();
     // a session checked here is trusted for a few seconds, until the database says it changed
     const cache = await SessionCache.start(app.db);
@@ -175,6 +182,7 @@ export default fp(
           const known = await findSession(app.db, token, sessionLifetimeOf(app.config.bundle.app));
           if (app.config.choosesByClient) app.config.useClientVariant(known?.klientSymbol);
           app.config.preferLanguage(known?.language);
+          request.callerRole = known?.role ?? null;
         }
         return;
       }

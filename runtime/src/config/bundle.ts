@@ -76,6 +76,8 @@ export interface Bundle {
   language?: string;
   /** The languages offered, the default first, each by its own name (the sign-in page's and Ustawienia → Język's choice). */
   languages?: { id: string; name: string; locale: string }[];
+  /** The role whose part of the configuration this is (issue 47: sent after sign-in); none in a visitor's whole bundle or a preview. */
+  role?: RoleName;
 }
 
 /* ---- API shapes ---- */

@@ -3,8 +3,8 @@
  * A 401 on the pre-configuration signs out (a stale token was sent) and tries once more without
  * it; any other failure is the caller's to show as the blocking 'Brak połączenia z serwerem'.
  * A visitor (no session) is shown the sign-in form as soon as the pre-configuration is in — it
- * is in the page itself when the server wrote it there — from its `guest` part of the bundle;
- * the whole bundle, asked for at the same moment, follows (issue 33).
+ * is in the page itself when the server wrote it there — from its `guest` part of the bundle
+ * (issue 33); once signed in, the part of his role follows (issue 47: server/config/role-view.ts).
  */
 import { api, ApiError, configureSigning } from '../api/client';
 import { screenRegistry } from '../screens/registry';
@@ -85,9 +85,9 @@ export const previewKey = () => `portal.studioPreview${self === top ? '' : '.fra
 /**
  * What start-up gives the application: the configuration to draw the first page from and, when
  * that is a visitor's part of the bundle (`config.partial`), the rest: the compatibility messages
- * to show once that page is drawn, and the whole bundle to load once the visitor starts signing
- * in — what the sign-in form does not need does not share the network and the processor with it
- * (issue 33), and is in by the time the credentials are.
+ * to show once that page is drawn, and the bundle to load once signed in — what the sign-in form
+ * does not need does not share the network and the processor with it (issue 33), and it is the
+ * part of the signed-in user's role (issue 47), which only his session can ask for.
  */
 const isPreviewing = () => /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) !== null;
 
@@ -118,7 +118,7 @@ export async function startApplication(): Promise<Started> {
   document.title = preConfig.loginAppName;
 
   // a visitor: the sign-in form is drawn from the pre-configuration's part of the bundle, as soon
-  // as it is in; the whole bundle (~6 times larger) follows while the visitor types
+  // as it is in; his role's part follows his sign-in (App.tsx)
   const guest = preConfig.guest as Bundle | undefined;
   if (guest && visitor && !currentToken()) {
     const branding = await applyBundle(guest);

@@ -143,7 +143,8 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     const { language, save } = languageAfterSignIn(bundle, user.language);
     if (save) await api.put('/account/language', { language }, { quiet: true }).catch(() => undefined);
     rememberLanguage(language);
-    if ((variant && variant !== bundle.variant) || language !== bundleLanguage(bundle)) {
+    // and a bundle made for a role (issue 47: the last user's, signed out in this tab): the start-up asks for this user's
+    if ((variant && variant !== bundle.variant) || language !== bundleLanguage(bundle) || bundle.role) {
       window.location.replace(landing);
       return;
     }
