@@ -3723,7 +3723,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Runs a report over a period, grouped and filtered: its columns, rows and totals */
+        /** Runs a report: its columns, its rows or a page of them, totals over all rows */
         post: operations["reportsRun"];
         delete?: never;
         options?: never;
@@ -7951,7 +7951,18 @@ export interface components {
                 kind: "dimension" | "measure" | "range";
                 label: string;
             }[];
+            /** @description how many rows there are in all; with a page asked for, `rows` is a page of them */
+            rowCount: number;
             rows: {
+                keys: {
+                    [key: string]: string | number | null;
+                };
+                values: {
+                    [key: string]: string | number | null;
+                };
+            }[];
+            /** @description with `top` asked for: the rows with the largest values of the report's chart measure, largest first */
+            top?: {
                 keys: {
                     [key: string]: string | number | null;
                 };
@@ -7963,7 +7974,7 @@ export interface components {
                 [key: string]: number | null;
             };
         };
-        /** A report's period, grouping and filters (POST /api/reports/{id}/run) */
+        /** A report's period, grouping and filters, and optionally a page of its rows in an order (POST /api/reports/{id}/run) */
         "report-run-request": {
             /** @description per dimension, the keys of the values to keep (a vehicle's pojazdId, an mpk, a month YYYY-MM …) */
             filters?: {
@@ -7985,11 +7996,31 @@ export interface components {
             from: string;
             /** @description dimensions the report declares; default: the report's */
             groupBy?: ("vehicle" | "client" | "mpk" | "unit" | "month" | "category" | "fuelType" | "driver" | "rule" | "explained")[];
+            /** @description a page of the rows: then `rows` holds that page only, `totals` are still over every row and `rowCount` says how many rows there are; without it every row is answered */
+            page?: {
+                /** @description rows to answer, 1 to 500 */
+                limit: number;
+                /** @description rows to skip, in the order asked for */
+                offset: number;
+            };
+            /** @description the rows' order (default: by the grouping's keys); rows equal in this column follow the grouping's keys, so pages neither overlap nor skip */
+            sort?: {
+                /** @description a column's id: a dimension of the grouping (by the value shown), a category column or a measure of the report */
+                column: string;
+                /**
+                 * @description ascending (default) or descending; empty values last either way
+                 * @default asc
+                 * @enum {unknown}
+                 */
+                direction?: "asc" | "desc";
+            };
             /**
              * Format: date
              * @description the period's last day (inclusive), not before from
              */
             to: string;
+            /** @description the chart's rows: also answer, as `top`, this many rows with the largest values of the report's chart measure */
+            top?: number;
         };
         /** The sends of a report subscription, newest first */
         "report-send-list": {

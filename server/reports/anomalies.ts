@@ -9,6 +9,7 @@ import type { Expression, Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { Dimension, ReportDecl } from '../config/report-declaration.ts';
 import { DIM_KEY, DIM_LABEL, FORMAT, executeWithValues, type ReportColumn, type ReportResult, type RunParams } from './engine.ts';
+import { labelCase, pagedSelect } from './paging.ts';
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
@@ -29,7 +30,7 @@ export async function runAnomalyReport(
     ...groupBy.filter((d) => DIM_LABEL[d]).map((d) => `${DIM_LABEL[d]} as "l_${d}"`),
     'count(*) as "n"', 'count(*) filter (where not x."explained") as "open"', 'count(*) filter (where x."explained") as "done"',
   ];
-  const text = `select ${select.join(', ')}
+  const grouped = `select ${select.join(', ')}
     from (select a."pojazdId", date_trunc('month', a."data")::date as "month", a."regula" as "rule", a."wyjasniona" as "explained"
           from fuel_anomaly a
           where a."data" >= (${lit(from)}::date)::timestamptz and a."data" < ((${lit(to)}::date + 1))::timestamptz) x
@@ -38,10 +39,30 @@ export async function runAnomalyReport(
     left join employee e on e."pracId" = c."pracId"
     left join unit u on u."jednId" = e."jednId"
     where c."pojazdId" in (__SCOPE__) ${where.map((w) => `and ${w}`).join(' ')}
-    group by ${groupBy.map((d) => DIM_KEY[d]).join(', ')}
-    order by ${groupBy.map((d) => `${DIM_KEY[d]} nulls last`).join(', ')}`;
+    group by ${groupBy.map((d) => DIM_KEY[d]).join(', ')}`;
+  const { page } = params;
+  const measureOrder: Record<string, string> = { anomalies: 'g."n"', anomaliesOpen: 'g."open"', anomaliesExplained: 'g."done"' };
+  const orderOf = (column: string) => {
+    if (measureOrder[column]) return measureOrder[column];
+    const d = column as Dimension;
+    if (!groupBy.includes(d)) return undefined;
+    if (DIM_LABEL[d]) return `g."l_${d}"`;
+    if (d === 'rule') return labelCase(`g."k_${d}"`, Object.entries(ruleLabels).map(([k, l]) => [k, t(l)]));
+    if (d === 'explained') return labelCase(`g."k_${d}"`, [['true', t('reports:explained.yes')], ['false', t('reports:explained.no')]]);
+    return `g."k_${d}"`;
+  };
+  const sortBy = page?.sort ? orderOf(page.sort.column) : undefined;
+  const text = !page
+    ? `${grouped} order by ${groupBy.map((d) => `${DIM_KEY[d]} nulls last`).join(', ')}`
+    : `with g as materialized (${grouped})
+      ${pagedSelect({
+    totals: ['n', 'open', 'done'].map((c) => `coalesce(sum(g."${c}"), 0) as "t_${c}"`),
+    order: sortBy ? `${sortBy} ${page.sort!.direction} nulls last` : null,
+    keys: groupBy.map((d) => `k_${d}`), page, top: report.chart ? orderOf(report.chart.measure) : undefined,
+  })}`;
   const [head, tail] = text.split('__SCOPE__');
-  const rows = (await executeWithValues(db, head, tail, scopedVehicles, values)).rows as Record<string, unknown>[];
+  const answer = (await executeWithValues(db, head, tail, scopedVehicles, values)).rows as Record<string, unknown>[];
+  const rows = page ? answer.filter((r) => r.part === 'page') : answer;
 
   const label = (d: Dimension, key: unknown, row: Record<string, unknown>): string | number | null => {
     if (key === null || key === undefined) return t('reports:none');
@@ -56,7 +77,7 @@ export async function runAnomalyReport(
   const figures = (row: Record<string, unknown>): Record<string, number> => ({
     anomalies: Number(row.n), anomaliesOpen: Number(row.open), anomaliesExplained: Number(row.done),
   });
-  const out = rows.map((row) => {
+  const rowOf = (row: Record<string, unknown>) => {
     const keys: Record<string, string | number | null> = {};
     const vals: Record<string, string | number | null> = {};
     for (const d of groupBy) {
@@ -67,8 +88,16 @@ export async function runAnomalyReport(
     const f = figures(row);
     for (const m of report.measures) vals[m] = f[m] ?? null;
     return { keys, values: vals };
-  });
+  };
+  const out = rows.map(rowOf);
   const totals: Record<string, number | null> = {};
+  if (page) {
+    // the totals over every row, counted by the statement
+    const first = answer[0] ?? {};
+    const all = figures({ n: first.t_n ?? 0, open: first.t_open ?? 0, done: first.t_done ?? 0 });
+    for (const m of report.measures) totals[m] = all[m] ?? null;
+    return { columns, rows: out, totals, rowCount: Number(first.rowCount ?? 0), ...(page.top ? { top: answer.filter((r) => r.part === 'top').map(rowOf) } : {}) };
+  }
   for (const m of report.measures) totals[m] = out.reduce((s, r) => s + Number(r.values[m] ?? 0), 0);
-  return { columns, rows: out, totals };
+  return { columns, rows: out, totals, rowCount: out.length };
 }

@@ -18,12 +18,15 @@ import { sql, type Kysely, type RawBuilder, type Expression } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { Dimension, Measure, ReportDecl, ReportingDecl } from '../config/report-declaration.ts';
 import { RUNNING } from '../migrations/053_running_totals.ts';
+import { labelCase, pagedSelect, type Paging } from './paging.ts';
 
 export interface RunParams {
   from: string;
   to: string;
   groupBy: Dimension[];
   filters: Partial<Record<Dimension, (string | number)[]>>;
+  /** A page of the rows in an order (POST /api/reports/{id}/run); none: every row, by the grouping's keys. */
+  page?: Paging;
 }
 
 export interface ReportColumn { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: 'money' | 'km' | 'litres' | 'ratio' | 'kg' | 'count' }
@@ -31,6 +34,15 @@ export interface ReportResult {
   columns: ReportColumn[];
   rows: { keys: Record<string, string | number | null>; values: Record<string, string | number | null> }[];
   totals: Record<string, number | null>;
+  /** How many rows there are in all (the page's rows are some of them). */
+  rowCount: number;
+  /** The chart's rows when asked (Paging.top): the largest by the report's chart measure. */
+  top?: ReportResult['rows'];
+}
+
+/** The columns a report's run may be sorted by: its grouping's dimensions, its category columns and its measures (not the derived range). */
+export function sortableColumns(report: ReportDecl, reporting: ReportingDecl | undefined, groupBy: Dimension[]): string[] {
+  return [...groupBy, ...(report.pivot && reporting ? reporting.categories.map((c) => `category:${c.id}`) : []), ...report.measures];
 }
 
 export const DIM_KEY: Record<Dimension, string> = {
@@ -215,7 +227,9 @@ export async function runReport(
   const select = [
     ...groupBy.map((d) => `${DIM_KEY[d]} as "k_${d}"`),
     ...groupBy.filter((d) => DIM_LABEL[d]).map((d) => `${DIM_LABEL[d]} as "l_${d}"`),
-    `sum(x."net") as "net"`, `sum(x."gross") as "gross"`, `sum(x."km") as "km"`, `sum(x."litres") as "litres"`, `sum(x."co2") as "co2"`,
+    // kilometres and kilograms rounded as the row shows them (whole km, hundredths of a kg), here,
+    // so that the totals over all rows — summed in SQL when paged — add up to the rows shown
+    `sum(x."net") as "net"`, `sum(x."gross") as "gross"`, `floor((sum(x."km") + 500) / 1000)::bigint as "km"`, `sum(x."litres") as "litres"`, `floor((sum(x."co2") + 5000) / 10000)::bigint as "co2"`,
     byVehicle ? `max(c."rodzajPaliwa") as "vehicleFuel"` : 'null as "vehicleFuel"',
     ...pivotCats.map((_, i) => `sum(x."p${i}") as "p${i}"`),
   ];
@@ -224,8 +238,7 @@ export async function runReport(
   // the caller's vehicles first, joined in each part: a manager's report reads his client's rows
   // by their vehicle (the parts' indexes lead with it), not every client's rows of the period
   // before a filter on the sums (docs/benchmarks.md, issue 46)
-  const text = `with scoped as materialized (select v."pojazdId" from car v where v."pojazdId" in (__SCOPE__))
-    select ${select.join(', ')}
+  const grouped = `select ${select.join(', ')}
     from (select ${[...(byVehicle ? ['pojazdId'] : []), ...inner].map((d) => `x."${d}", `).join('')}sum(x."net") as "net", sum(x."gross") as "gross", sum(x."km") as "km", sum(x."litres") as "litres", sum(x."co2") as "co2"${innerPivot}
       from (${parts.join('\n union all \n')}
         offset 0) x -- (each row's category and differences worked out once, not again in each sum that reads them)
@@ -236,15 +249,38 @@ export async function runReport(
     left join unit u on u."jednId" = e."jednId"` : ''}
     where true ${where.map((w) => `and ${w}`).join(' ')}
     group by ${groupBy.map((d) => DIM_KEY[d]).join(', ')}
-    having sum(x."net") <> 0 or sum(x."gross") <> 0 or sum(x."km") <> 0 or sum(x."litres") <> 0
-    order by ${groupBy.map((d) => `${DIM_KEY[d]} nulls last`).join(', ')}`;
+    having sum(x."net") <> 0 or sum(x."gross") <> 0 or sum(x."km") <> 0 or sum(x."litres") <> 0`;
+  const scoped = `with scoped as materialized (select v."pojazdId" from car v where v."pojazdId" in (__SCOPE__))`;
+  const { page } = params;
+  // a measure's value in g's columns (whole units, as summed): what a page is sorted by
+  const measureOrder: Record<string, string> = {
+    costNet: 'g."net"', costGross: 'g."gross"', km: 'g."km"', litres: 'g."litres"', co2: 'g."co2"',
+    costPerKm: 'case when g."km" > 0 then g."net"::numeric / g."km" end', l100: 'case when g."km" > 0 and g."litres" > 0 then g."litres"::numeric / g."km" end',
+  };
+  pivotCats.forEach((c, i) => { measureOrder[`category:${c.id}`] = `coalesce(g."p${i}", 0)`; });
+  const dimensionOrder = (d: Dimension) => {
+    if (DIM_LABEL[d]) return `g."l_${d}"`;
+    if (d === 'category') return labelCase(`g."k_${d}"`, reporting.categories.map((c) => [c.id, t(c.label)]));
+    if (d === 'fuelType') return labelCase(`g."k_${d}"`, Object.entries(reporting.fuels ?? {}).map(([f, l]) => [f, t(l)]));
+    return `g."k_${d}"`;
+  };
+  const orderOf = (column: string) => (groupBy.includes(column as Dimension) ? dimensionOrder(column as Dimension) : measureOrder[column]);
+  const text = !page
+    ? `${scoped} ${grouped} order by ${groupBy.map((d) => `${DIM_KEY[d]} nulls last`).join(', ')}`
+    : `${scoped}, g as materialized (${grouped})
+      ${pagedSelect({
+    totals: ['net', 'gross', 'km', 'litres', 'co2', ...pivotCats.map((_, i) => `p${i}`)].map((c) => `coalesce(sum(g."${c}"), 0) as "t_${c}"`),
+    order: page.sort && orderOf(page.sort.column) ? `${orderOf(page.sort.column)} ${page.sort.direction} nulls last` : null,
+    keys: groupBy.map((d) => `k_${d}`), page, top: report.chart ? orderOf(report.chart.measure) : undefined,
+  })}`;
   // the scope subquery is kysely's (access/row-scope.ts); the rest is this module's text, its filter values as parameters
   const [head, tail] = text.split('__SCOPE__');
-  const rows = (await db.transaction().execute(async (trx) => {
+  const answer = (await db.transaction().execute(async (trx) => {
     // a report sums some hundred thousand rows a large client: in memory, not in temporary files (the default 4 MB spills)
     await sql`set local work_mem = '64MB'`.execute(trx);
     return executeWithValues(trx, head, tail, scopedVehicles, values);
   })).rows as Record<string, unknown>[];
+  const rows = page ? answer.filter((r) => r.part === 'page') : answer;
 
   const round = (v: unknown, digits = 2) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
   const label = (d: Dimension, key: unknown, row: Record<string, unknown>): string | number | null => {
@@ -261,7 +297,7 @@ export async function runReport(
   ];
   const ranged = report.range && (groupBy.includes('vehicle') || groupBy.includes('fuelType'));
   if (ranged) columns.push({ id: 'range', label: t('reports:range.column'), kind: 'range' });
-  const out = rows.map((row) => {
+  const rowOf = (row: Record<string, unknown>) => {
     const keys: Record<string, string | number | null> = {};
     const vals: Record<string, string | number | null> = {};
     for (const d of groupBy) {
@@ -269,7 +305,7 @@ export async function runReport(
       vals[d] = label(d, row[`k_${d}`], row);
     }
     pivotCats.forEach((c, i) => { vals[`category:${c.id}`] = row[`p${i}`] == null ? 0 : round(Number(row[`p${i}`]) / 100) ?? 0; });
-    const base = { costNet: round(Number(row.net) / 100) ?? 0, costGross: round(Number(row.gross) / 100) ?? 0, km: round(Number(row.km) / 1000, 0) ?? 0, litres: round(Number(row.litres) / 100) ?? 0, co2: round(Number(row.co2) / 1_000_000) ?? 0 };
+    const base = { costNet: round(Number(row.net) / 100) ?? 0, costGross: round(Number(row.gross) / 100) ?? 0, km: Number(row.km), litres: round(Number(row.litres) / 100) ?? 0, co2: round(Number(row.co2) / 100) ?? 0 };
     const ratios = ratiosOf(base);
     for (const m of shown) vals[m] = m in base ? base[m as keyof typeof base] : ratios[m as keyof typeof ratios];
     if (ranged) {
@@ -279,15 +315,27 @@ export async function runReport(
       vals.range = !range || l100 === null ? null : t(`reports:range.${l100 < range.min ? 'below' : l100 > range.max ? 'above' : 'within'}`);
     }
     return { keys, values: vals, base };
-  });
+  };
+  const out = rows.map(rowOf);
+  const totals: Record<string, number | null> = {};
+  if (page) {
+    // the totals over every row, summed by the statement in the rows' own whole units
+    const first = answer[0] ?? {};
+    const unit = (c: string, per: number) => round(Number(first[`t_${c}`] ?? 0) / per) ?? 0;
+    const base = { costNet: unit('net', 100), costGross: unit('gross', 100), km: unit('km', 1), litres: unit('litres', 100), co2: unit('co2', 100) };
+    const ratios = ratiosOf(base);
+    pivotCats.forEach((c, i) => { totals[`category:${c.id}`] = unit(`p${i}`, 100); });
+    for (const m of shown) totals[m] = m in base ? base[m as keyof typeof base] : ratios[m as keyof typeof ratios];
+    const top = answer.filter((r) => r.part === 'top').map(rowOf).map(({ keys, values }) => ({ keys, values }));
+    return { columns, rows: out.map(({ keys, values }) => ({ keys, values })), totals, rowCount: Number(first.rowCount ?? 0), ...(page.top ? { top } : {}) };
+  }
   // totals: the sums of the rows as shown; a ratio of the totals
   const sum = (f: (r: (typeof out)[number]) => number) => Math.round(out.reduce((s, r) => s + f(r), 0) * 100) / 100;
   const base = { costNet: sum((r) => r.base.costNet), costGross: sum((r) => r.base.costGross), km: sum((r) => r.base.km), litres: sum((r) => r.base.litres), co2: sum((r) => r.base.co2) };
   const ratios = ratiosOf(base);
-  const totals: Record<string, number | null> = {};
   pivotCats.forEach((c) => { totals[`category:${c.id}`] = sum((r) => Number(r.values[`category:${c.id}`] ?? 0)); });
   for (const m of shown) totals[m] = m in base ? base[m as keyof typeof base] : ratios[m as keyof typeof ratios];
-  return { columns, rows: out.map(({ keys, values }) => ({ keys, values })), totals };
+  return { columns, rows: out.map(({ keys, values }) => ({ keys, values })), totals, rowCount: out.length };
 }
 
 function ratiosOf(b: { costNet: number; km: number; litres: number }) {

@@ -22,6 +22,7 @@ const result: ReportResult = {
   ],
   rows: [{ keys: { vehicle: 1 }, values: { vehicle: 'WZ12345', cost: 1234.5, km: 1500, litres: 120.25, co2: 280.5, ratio: 0.82 } }],
   totals: { cost: 1234.5, km: 1500, litres: 120.25, co2: 280.5, ratio: 0.82 },
+  rowCount: 1,
 };
 
 async function formatsOfRow(head: ExportHead): Promise<string[]> {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LanguageState } from '../plugins/config.ts';
 import type { Session } from '../auth/session.ts';
 import { HttpError } from '../http-error.ts';
-import type { RunParams } from '../reports/engine.ts';
+import { sortableColumns, type RunParams } from '../reports/engine.ts';
 import { reportFile, runFor, type Reader } from '../reports/file.ts';
 import type { Dimension, ReportDecl } from '../config/report-declaration.ts';
 import { binaryResponse } from '../plugins/openapi.ts';
@@ -20,6 +20,12 @@ const MAX_DAYS = 5 * 366;
 
 export interface ExportBody extends RunBody { format: 'xlsx' | 'pdf' }
 export interface RunBody { from: string; to: string; groupBy?: Dimension[]; filters?: RunParams['filters'] }
+/** A run's body: also a page of its rows, their order, and the chart's rows (schemas/api/report-run-request). */
+export interface PagedRunBody extends RunBody {
+  page?: { offset: number; limit: number };
+  sort?: { column: string; direction?: 'asc' | 'desc' };
+  top?: number;
+}
 
 /** The configuration a call is answered by: the served one, or a studio preview's (configFor). */
 export type ReportConfig = Pick<LanguageState, 'bundle' | 't'>;
@@ -81,6 +87,27 @@ export function selectionOf(config: ReportConfig, report: ReportDecl, body: Pick
   return { groupBy, filters };
 }
 
+/**
+ * A run's page and order checked against the report: the column sorted by must be one the run
+ * answers (a dimension of its grouping, a category column, a measure). A sort or the chart's rows
+ * without a page are every row in that order.
+ */
+export function pagingOf(config: ReportConfig, report: ReportDecl, params: RunParams, body: PagedRunBody): RunParams {
+  if (!body.page && !body.sort && !body.top) return params;
+  const sort = body.sort;
+  if (sort && !sortableColumns(report, config.bundle.reporting, params.groupBy).includes(sort.column)) {
+    throw invalid('sort.column', config.t('reports:errors.sort', { value: sort.column }));
+  }
+  return {
+    ...params,
+    page: {
+      offset: body.page?.offset ?? 0, limit: body.page?.limit ?? null,
+      ...(sort ? { sort: { column: sort.column, direction: sort.direction ?? 'asc' } } : {}),
+      ...(body.top ? { top: body.top } : {}),
+    },
+  };
+}
+
 /** The caller as the report's reader: his row scope, his language, his variant (server/reports/file.ts). */
 export function readerOf(app: FastifyInstance, session: Session, config: ReportConfig = app.config): Reader {
   return { db: app.db, bundle: config.bundle, t: config.t, session, locale: app.config.language.locale, datePattern: app.config.language.datePattern, root: app.config.root };
@@ -106,8 +133,8 @@ export default async function reportRoutes(app: FastifyInstance) {
     },
   });
 
-  app.post<{ Params: { id: string }; Body: RunBody }>('/api/reports/:id/run', {
-    config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'run', summary: 'Runs a report over a period, grouped and filtered: its columns, rows and totals' } },
+  app.post<{ Params: { id: string }; Body: PagedRunBody }>('/api/reports/:id/run', {
+    config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'run', summary: 'Runs a report: its columns, its rows or a page of them, totals over all rows' } },
     schema: {
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } } },
       querystring: previewQuerySchema,
@@ -122,7 +149,7 @@ export default async function reportRoutes(app: FastifyInstance) {
     handler: async (request) => {
       const config = await configFor(app, request);
       const report = reportFor(config, request.params.id, config.role);
-      return runFor(readerOf(app, session(request), config), report, paramsOf(config, report, request.body));
+      return runFor(readerOf(app, session(request), config), report, pagingOf(config, report, paramsOf(config, report, request.body), request.body));
     },
   });
 

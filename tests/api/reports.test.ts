@@ -28,7 +28,7 @@ describe('reports', () => {
     wz = (await t.app.db.selectFrom('car').select('pojazdId').where('rejestr', '=', 'WZ12345').executeTakeFirstOrThrow()).pojazdId;
     const seed = await t.app.db.selectFrom('app_setting').select('value').where('key', '=', 'seed').executeTakeFirstOrThrow();
     today = (typeof seed.value === 'string' ? JSON.parse(seed.value) : seed.value).today;
-  }, 180_000);
+  }, 600_000);
   afterAll(async () => t?.close());
 
   const run = async (who: string, id: string, body: Record<string, unknown>) => t.call('POST', `/api/reports/${id}/run`, { token: tok[who], body });
@@ -116,7 +116,18 @@ describe('reports', () => {
     expect(['poniżej', 'w normie', 'powyżej']).toContain(wzRow.values.range);
   });
 
-  it('refuses a period ending before it starts, a grouping or filter the report does not declare, a report unknown or not the caller\'s, in Polish', async () => {
+  it('answers a page of the rows in an order, with the totals and count of all rows', async () => {
+    const body = { from: day(-200), to: day(0) };
+    const all = await ok('manager', 'vehicle-cost', body);
+    const page = await ok('manager', 'vehicle-cost', { ...body, page: { offset: 1, limit: 2 }, sort: { column: 'costNet', direction: 'desc' }, top: 3 });
+    const byCost = [...all.rows].sort((a, b) => Number(b.values.costNet) - Number(a.values.costNet));
+    expect(page.rows.map((r) => r.values.costNet)).toEqual(byCost.slice(1, 3).map((r) => r.values.costNet));
+    expect(page.totals).toEqual(all.totals);
+    expect((page as Result & { rowCount: number }).rowCount).toBe(all.rows.length);
+    expect((page as Result & { top: unknown[] }).top).toHaveLength(3);
+  });
+
+  it('refuses a period ending before it starts, a grouping, filter, page or order the report does not allow, a report unknown or not the caller\'s, in Polish', async () => {
     const bad = await run('manager', 'vehicle-cost', { from: day(0), to: day(-1) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0]).toMatchObject({ field: 'to', message: 'Data „do” nie może być wcześniejsza niż data „od”' });
@@ -126,6 +137,19 @@ describe('reports', () => {
     const filter = await run('manager', 'co2-emissions', { from: day(-30), to: day(0), filters: { driver: [1] } });
     expect(filter.statusCode).toBe(400);
     expect((await run('manager', 'no-such-report', { from: day(-30), to: day(0) })).statusCode).toBe(404);
+    // a page and an order: a negative offset, a page too large, a column the run does not answer
+    const offset = await run('manager', 'vehicle-cost', { from: day(-30), to: day(0), page: { offset: -1, limit: 10 } });
+    expect(offset.statusCode).toBe(400);
+    expect(offset.json().errors[0].field).toBe('page.offset');
+    const limit = await run('manager', 'vehicle-cost', { from: day(-30), to: day(0), page: { offset: 0, limit: 100000 } });
+    expect(limit.statusCode).toBe(400);
+    expect(limit.json().errors[0].field).toBe('page.limit');
+    const sort = await run('manager', 'vehicle-cost', { from: day(-30), to: day(0), page: { offset: 0, limit: 10 }, sort: { column: 'mpk', direction: 'desc' } });
+    expect(sort.statusCode).toBe(400);
+    expect(sort.json().errors[0]).toMatchObject({ field: 'sort.column', message: 'Raport nie pozwala sortować według „mpk”' });
+    const direction = await run('manager', 'vehicle-cost', { from: day(-30), to: day(0), sort: { column: 'costNet', direction: 'down' } });
+    expect(direction.statusCode).toBe(400);
+    expect(direction.json().errors[0].field).toBe('sort.direction');
     expect((await run('kierowca', 'vehicle-cost', { from: day(-30), to: day(0) })).statusCode).toBe(403);
   });
 

@@ -1990,6 +1990,21 @@ export interface ReportResult {
   totals: {
     [k: string]: number | null;
   };
+  /**
+   * how many rows there are in all; with a page asked for, `rows` is a page of them
+   */
+  rowCount: number;
+  /**
+   * with `top` asked for: the rows with the largest values of the report's chart measure, largest first
+   */
+  top?: {
+    keys: {
+      [k: string]: string | number | null;
+    };
+    values: {
+      [k: string]: string | number | null;
+    };
+  }[];
 }
 
 export interface ReportRunRequest {
@@ -2055,6 +2070,36 @@ export interface ReportRunRequest {
      */
     explained?: (string | number)[];
   };
+  /**
+   * a page of the rows: then `rows` holds that page only, `totals` are still over every row and `rowCount` says how many rows there are; without it every row is answered
+   */
+  page?: {
+    /**
+     * rows to skip, in the order asked for
+     */
+    offset: number;
+    /**
+     * rows to answer, 1 to 500
+     */
+    limit: number;
+  };
+  /**
+   * the rows' order (default: by the grouping's keys); rows equal in this column follow the grouping's keys, so pages neither overlap nor skip
+   */
+  sort?: {
+    /**
+     * a column's id: a dimension of the grouping (by the value shown), a category column or a measure of the report
+     */
+    column: string;
+    /**
+     * ascending (default) or descending; empty values last either way
+     */
+    direction?: "asc" | "desc";
+  };
+  /**
+   * the chart's rows: also answer, as `top`, this many rows with the largest values of the report's chart measure
+   */
+  top?: number;
 }
 
 export type ReportSendList = {

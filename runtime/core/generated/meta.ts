@@ -2889,6 +2889,14 @@ export interface ReportsFile {
    */
   periods: ("thisMonth" | "lastMonth" | "quarter" | "year" | "custom")[];
   /**
+   * Rows a page of the table (the rest by the pager; the totals row is over all rows); default 100.
+   */
+  pageSize?: number;
+  /**
+   * When the rows are more than a page and grouped by one dimension, the chart shows this many largest by its measure and one bar for the rest; default 10.
+   */
+  chartTop?: number;
+  /**
    * Where a vehicle of a row opens: the route, given `?open=<pojazdId>`.
    */
   vehicleRoute?: string;

@@ -1,6 +1,9 @@
 /**
  * Raporty (issue 46): the reports the caller may run (GET /api/reports), a period, a grouping and
  * the filters a drill-down set; a chart (chart.js, the dashboard's chunk) and a table with totals.
+ * The table is a page of the rows (pageSize), sorted by a header's column in the database; the totals
+ * row is over all rows. The chart shows every row when they fit on one page, else, grouped by one
+ * dimension, the chartTop rows by its measure and the rest (a ratio: the figure of all rows).
  * A row's value opens the rows behind it (its keys become filters, grouped by vehicle); the total
  * opens the rows behind the whole table; a vehicle opens its record. What is declared (reports,
  * dimensions, measures, chart) comes from the server; this screen draws it.
@@ -17,6 +20,7 @@ import { api, errorText } from '../../api/client';
 import { formatKm, formatLitres, formatMoney, formatNumber } from '../../format';
 import { formatSettings } from '../../format-settings';
 import { useGet } from '../dashboard/useGet';
+import { Pager } from '../dashboard/parts';
 import type { ScreenProps } from '../types';
 import { periodRange, type PeriodId } from './periods';
 import { SubscribeDialog, SubscriptionList, type SubscriptionsDecl } from './Subscriptions';
@@ -31,8 +35,14 @@ interface ReportInfo {
   chart?: { type: 'bar' | 'line' | 'doughnut'; measure: string; stacked?: boolean };
 }
 interface Column { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: string }
-interface Result { columns: Column[]; rows: { keys: Record<string, string | number | null>; values: Record<string, string | number | null> }[]; totals: Record<string, number | null> }
+type Row = { keys: Record<string, string | number | null>; values: Record<string, string | number | null> };
+interface Result { columns: Column[]; rows: Row[]; totals: Record<string, number | null>; rowCount: number; top?: Row[] }
 type Filters = Record<string, (string | number)[]>;
+type Sort = { column: string; direction: 'asc' | 'desc' };
+
+/** Rows a page of the table, and the chart's largest rows when there are more: screens/reports.json's pageSize and chartTop, else these. */
+const PAGE = 100;
+const TOP = 10;
 
 /** Today in the configured zone (format-settings.ts), as YYYY-MM-DD. */
 function todayIn(timeZone: string = formatSettings().timeZone): string {
@@ -48,8 +58,31 @@ function shown(value: unknown, format: string | undefined): string {
   return String(value);
 }
 
+/**
+ * What the chart draws: every row when all are on the page; else, grouped by one dimension, the
+ * largest rows by the chart's measure and one bar for the others — the rest of the total, or for
+ * a ratio (cost per km) the ratio of all rows, which the rest's own cannot be told from.
+ */
+export function chartRows(result: Result, measure: Column, restLabel: (count: number) => string, allLabel: (count: number) => string): { rows: Row[]; topOnly: boolean } {
+  const dims = result.columns.filter((c) => c.kind === 'dimension');
+  if (result.rowCount <= result.rows.length || !result.top || dims.length !== 1) return { rows: result.rows, topOnly: false };
+  const top = result.top;
+  const total = result.totals[measure.id];
+  const others = result.rowCount - top.length;
+  if (others <= 0 || total === null || total === undefined) return { rows: top, topOnly: true };
+  const ratio = measure.format === 'ratio';
+  const value = ratio ? total : Math.round((total - top.reduce((s, r) => s + Number(r.values[measure.id] ?? 0), 0)) * 100) / 100;
+  const label = ratio ? allLabel(result.rowCount) : restLabel(others);
+  return { rows: [...top, { keys: {}, values: { [dims[0].id]: label, [measure.id]: value } }], topOnly: true };
+}
+
 function ReportChart({ info, result }: { info: ReportInfo; result: Result }) {
+  const { t } = useTranslation();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const measureColumn = info.chart ? result.columns.find((c) => c.id === info.chart!.measure) : undefined;
+  const drawn = useMemo(() => (measureColumn
+    ? chartRows(result, measureColumn, (count) => t('reports:screen.chartRest', { count: formatNumber(count) }), (count) => t('reports:screen.chartAll', { count: formatNumber(count) }))
+    : null), [result, measureColumn, t]);
   useEffect(() => {
     const chartDecl = info.chart;
     if (!chartDecl || !canvas.current) return;
@@ -57,15 +90,16 @@ function ReportChart({ info, result }: { info: ReportInfo; result: Result }) {
     let cancelled = false;
     const dims = result.columns.filter((c) => c.kind === 'dimension');
     const measure = result.columns.find((c) => c.id === chartDecl.measure);
-    if (!measure || dims.length === 0) return;
+    if (!measure || dims.length === 0 || !drawn) return;
+    const rows = drawn.rows;
     const [first, second] = dims;
-    const labels = [...new Set(result.rows.map((r) => String(r.values[first.id] ?? '')))];
-    const series = second ? [...new Set(result.rows.map((r) => String(r.values[second.id] ?? '')))] : [measure.label];
+    const labels = [...new Set(rows.map((r) => String(r.values[first.id] ?? '')))];
+    const series = second ? [...new Set(rows.map((r) => String(r.values[second.id] ?? '')))] : [measure.label];
     const palette = ['#0d6efd', '#198754', '#fd7e14', '#6f42c1', '#d63384', '#20c997', '#ffc107', '#6c757d'];
     const datasets = series.map((s, i) => ({
       label: s, backgroundColor: palette[i % palette.length], borderColor: palette[i % palette.length],
       data: labels.map((l) => {
-        const row = result.rows.find((r) => String(r.values[first.id] ?? '') === l && (!second || String(r.values[second.id] ?? '') === s));
+        const row = rows.find((r) => String(r.values[first.id] ?? '') === l && (!second || String(r.values[second.id] ?? '') === s));
         return row ? Number(row.values[measure.id] ?? 0) : 0;
       }),
     }));
@@ -80,9 +114,16 @@ function ReportChart({ info, result }: { info: ReportInfo; result: Result }) {
       });
     }).catch(() => {});
     return () => { cancelled = true; chart?.destroy(); };
-  }, [info, result]);
+  }, [info, result, drawn]);
   if (!info.chart) return null;
-  return <div className="report-chart"><canvas ref={canvas} aria-hidden="true" /></div>;
+  return (
+    <>
+      <div className="report-chart"><canvas ref={canvas} aria-hidden="true" /></div>
+      {drawn?.topOnly && measureColumn && (
+        <p className="report-chart-note">{t('reports:screen.chartTop', { count: formatNumber(result.top?.length ?? 0), measure: measureColumn.label, total: formatNumber(result.rowCount) })}</p>
+      )}
+    </>
+  );
 }
 
 export default function ReportsScreen({ screen }: ScreenProps<any>) {
@@ -104,6 +145,11 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const pageSize = typeof screen.pageSize === 'number' ? screen.pageSize : PAGE;
+  const chartTop = typeof screen.chartTop === 'number' ? screen.chartTop : TOP;
+  // the page and the order belong to one report, period, grouping and filters: another starts at the first page
+  const [pageAt, setPageAt] = useState<{ query: string; offset: number }>({ query: '', offset: 0 });
+  const [sortAt, setSortAt] = useState<{ query: string; sort: Sort | null }>({ query: '', sort: null });
   const subscriptions = screen.subscriptions as SubscriptionsDecl | undefined;
   const [subscribing, setSubscribing] = useState(false);
   const [subscribed, setSubscribed] = useState(0);
@@ -111,18 +157,28 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const chosenPeriod = period ?? ((info?.defaults.period as PeriodId) || periods[0]);
   const range = chosenPeriod === 'custom' ? custom : periodRange(chosenPeriod, today);
   const grouping = groupBy ? [groupBy] : info?.defaults.groupBy ?? [];
+  // an order is kept while the report and its grouping stay (a column of another grouping may not be there)
+  const sortQuery = JSON.stringify([info?.id, grouping]);
+  const sort = sortAt.query === sortQuery ? sortAt.sort : null;
+  const query = JSON.stringify([info?.id, range.from, range.to, grouping, filters, sort]);
+  const offset = pageAt.query === query ? pageAt.offset : 0;
+  const sortBy = (column: string) => setSortAt({
+    query: sortQuery,
+    sort: sort?.column === column ? { column, direction: sort.direction === 'asc' ? 'desc' : 'asc' } : { column, direction: 'asc' },
+  });
 
   useEffect(() => {
     if (!info) return;
     const controller = new AbortController();
     setLoading(true);
     setError(null);
-    api.post<Result>(`/reports/${info.id}/run${asked}`, { from: range.from, to: range.to, groupBy: grouping, filters }, { signal: controller.signal })
+    const body = { from: range.from, to: range.to, groupBy: grouping, filters, page: { offset, limit: pageSize }, ...(sort ? { sort } : {}), ...(info.chart ? { top: chartTop } : {}) };
+    api.post<Result>(`/reports/${info.id}/run${asked}`, body, { signal: controller.signal })
       .then((r) => { setResult(r); setLoading(false); })
       .catch((e) => { if (!controller.signal.aborted) { setError(errorText(e)); setResult(null); setLoading(false); } });
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [info?.id, range.from, range.to, grouping.join(','), JSON.stringify(filters)]);
+  }, [info?.id, range.from, range.to, grouping.join(','), JSON.stringify(filters), offset, JSON.stringify(sort)]);
 
   const choose = (id: string) => { setReportId(id); setGroupBy(null); setFilters({}); setPeriod(null); };
   const behind = (keys: Record<string, string | number | null>) => {
@@ -148,6 +204,8 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const filterLabel = (d: string) => info?.dimensions.find((x) => x.id === d)?.label ?? d;
   const dimensionLabel = (report: string, d: string) => reports.find((r) => r.id === report)?.dimensions.find((x) => x.id === d)?.label ?? d;
   const vehicleRoute = typeof screen.vehicleRoute === 'string' ? screen.vehicleRoute : null;
+  // the totals row is over all rows: with more than a page, it says so
+  const totalLabel = result && result.rowCount > result.rows.length ? t('reports:screen.totalAll', { count: formatNumber(result.rowCount) }) : t('reports:screen.total');
 
   return (
     <section className="reports-screen" aria-labelledby={`${ids.report}-title`}>
@@ -217,7 +275,22 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
               <Table size="sm" striped hover className="mb-0">
                 <caption className="visually-hidden">{info.label}</caption>
                 <thead>
-                  <tr>{result.columns.map((c) => <th key={c.id} scope="col" className={c.kind === 'measure' ? 'text-end' : undefined}>{c.label}</th>)}</tr>
+                  <tr>
+                    {result.columns.map((c) => {
+                      const sorted = sort?.column === c.id ? sort.direction : null;
+                      return (
+                        <th key={c.id} scope="col" className={c.kind === 'measure' ? 'text-end' : undefined}
+                          aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                          {c.kind === 'range' ? c.label : (
+                            <Button variant="link" size="sm" className="p-0 fw-bold text-reset text-decoration-none report-sort" title={t('reports:screen.sortBy', { column: c.label })} onClick={() => sortBy(c.id)}>
+                              {c.label}
+                              {sorted && <i className={`bi bi-arrow-${sorted === 'asc' ? 'up' : 'down'} ms-1`} aria-hidden="true" />}
+                            </Button>
+                          )}
+                        </th>
+                      );
+                    })}
+                  </tr>
                 </thead>
                 <tbody>
                   {result.rows.map((row, i) => (
@@ -245,8 +318,8 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
                       <td key={c.id} className={c.kind === 'measure' ? 'text-end' : undefined}>
                         {ci === 0
                           ? (grouping.length === 1 && grouping[0] === 'vehicle'
-                            ? t('reports:screen.total')
-                            : <Button variant="link" size="sm" className="p-0 fw-bold" title={t('reports:screen.behind')} onClick={() => behind({})}>{t('reports:screen.total')}</Button>)
+                            ? totalLabel
+                            : <Button variant="link" size="sm" className="p-0 fw-bold" title={t('reports:screen.behind')} onClick={() => behind({})}>{totalLabel}</Button>)
                           : c.kind === 'measure' ? shown(result.totals[c.id], c.format) : ''}
                       </td>
                     ))}
@@ -254,6 +327,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
                 </tfoot>
               </Table>
             </div>
+            <Pager offset={offset} limit={pageSize} shown={result.rows.length} total={result.rowCount} busy={loading} onPage={(next) => setPageAt({ query, offset: next })} />
           </>
         )}
       </div>
