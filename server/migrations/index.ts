@@ -47,6 +47,7 @@ import { migration050 } from './050_inspections.ts';
 import { migration051 } from './051_push_subscriptions.ts';
 import { migration052 } from './052_audit_who_count.ts';
 import { migration053 } from './053_running_totals.ts';
+import { migration055 } from './055_audit_actor.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '051_push_subscriptions': migration051,
   '052_audit_who_count': migration052,
   '053_running_totals': migration053,
+  '055_audit_actor': migration055,
 };
