@@ -10252,7 +10252,8 @@ export interface operations {
     auditActors: {
         parameters: {
             query?: {
-                limit?: number;
+                /** @description 1 to 50 */
+                limit?: string;
                 q?: string;
             };
             header?: never;

@@ -47,13 +47,13 @@ export default async function auditRoutes(app: FastifyInstance) {
    * trail"), and only by a role that reads all of it: the persons of a trail seen in part would
    * need that part's scope here, which no role has today (refused rather than listed unscoped).
    */
-  app.get<{ Querystring: { q?: string; limit?: number } }>('/api/audit/actors', {
+  app.get<{ Querystring: { q?: string; limit?: string } }>('/api/audit/actors', {
     config: { access: { resource: 'audit' }, readOnly: true, operation: { resource: 'audit', action: 'actors', summary: 'Persons and integration keys with entries in the trail, by name or login' } },
     schema: {
       description: `The accounts (by surname, first name or login) and integration keys (by account, key name or prefix) whose text contains q, that have at least one entry in the trail; value is what the table's filter on \`actor\` sends. At most limit (${ACTORS_DEFAULT} unless given, ${ACTORS_MAX} at most).`,
       querystring: {
         type: 'object', additionalProperties: false,
-        properties: { q: { type: 'string', maxLength: 100, pattern: '^[^\\u0000]*$' }, limit: { type: 'integer', minimum: 1, maximum: ACTORS_MAX } },
+        properties: { q: { type: 'string', maxLength: 100, pattern: '^[^\\u0000]*$' }, limit: { type: 'string', pattern: '^([1-9]|[1-4][0-9]|50)$', description: `1 to ${ACTORS_MAX}` } },
       },
       response: { 200: { $ref: 'filter-options#' }, 400: { $ref: 'error-response#' }, 403: { $ref: 'error-response#' } },
     },
@@ -62,7 +62,7 @@ export default async function auditRoutes(app: FastifyInstance) {
       const forbidden = () => new HttpError(403, t('errors:forbidden'), { code: 'FORBIDDEN' });
       if (!resources.audit) throw forbidden();
       if (scopeOf(resources, resources.audit, request.session!, t('errors:forbidden')) !== 'all') throw forbidden();
-      return trailActors(app.db, request.query.q ?? '', request.query.limit ?? ACTORS_DEFAULT,
+      return trailActors(app.db, request.query.q ?? '', request.query.limit ? Number(request.query.limit) : ACTORS_DEFAULT,
         (prefix) => t('audit:actorKey', { prefix }), app.config.language.id);
     },
   });
