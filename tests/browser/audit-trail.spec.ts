@@ -19,7 +19,7 @@ async function changeClient(page: Page, search: string, option: RegExp) {
 }
 
 test('an administrator changes a user\'s client and sees the change in Dziennik zmian, field by field', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signedIn(page, 'admin');
   await changeClient(page, 'Tra', /KL001 — Transbud/);
 

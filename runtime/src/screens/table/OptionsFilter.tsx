@@ -71,10 +71,11 @@ export default function OptionsFilter({ model, onModelChange, getValue, options,
   // the chosen ones first (with the labels they were chosen by), then the others found
   const chosen: FilterOption[] = selected.map((value) => ({ value, label: labels[value] ?? value }));
   const others = (found?.items ?? []).filter((o) => !selected.includes(o.value));
-  const row = (option: FilterOption, i: number, checked: boolean) => (
+  // a choice keeps its element and id when ticked (it moves up the list): the click stays inside the grid's popup
+  const row = (option: FilterOption, checked: boolean) => (
     <Form.Check
       key={option.value}
-      id={`${idBase}-${checked ? 'c' : 'o'}${i}`}
+      id={`${idBase}-${option.value}`}
       type="checkbox"
       label={checked ? option.label : display(option)}
       checked={checked}
@@ -93,8 +94,8 @@ export default function OptionsFilter({ model, onModelChange, getValue, options,
         onChange={(e) => setText(e.currentTarget.value)}
       />
       <div className="options-filter-list mt-2" role="group" aria-label={t('table:optionsFilter.choices')} style={{ maxHeight: 260, overflowY: 'auto' }}>
-        {chosen.map((o, i) => row(o, i, true))}
-        {others.map((o, i) => row(o, i, false))}
+        {chosen.map((o) => row(o, true))}
+        {others.map((o) => row(o, false))}
       </div>
       <p className="small text-secondary mb-0 mt-1" aria-live="polite">
         {failed ? t('table:optionsFilter.failed') : found && !found.items.length ? t('table:optionsFilter.none') : found?.more ? t('table:optionsFilter.more') : ''}
