@@ -653,6 +653,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/actors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Persons and integration keys with entries in the trail, by name or login
+         * @description The accounts (by surname, first name or login) and integration keys (by account, key name or prefix) whose text contains q, that have at least one entry in the trail; value is what the table's filter on `actor` sends. At most limit (20 unless given, 50 at most).
+         */
+        get: operations["auditActors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/excel/download": {
         parameters: {
             query?: never;
@@ -5460,6 +5480,8 @@ export interface components {
             accountId?: number | null;
             /** @description The change as a code; its text is audit:actions.<code>. */
             action?: string;
+            /** @description Who, by kind and id: user:<userId>, key:<keyId> or job:<job> (migration 055). The "Kto" column's choice of persons (GET /api/audit/actors) filters on it, served in the table's order by audit_entry_actor_at. */
+            actor?: string | null;
             /** @enum {string} */
             actorKind?: "user" | "integration" | "system";
             /** @description The user's login, the integration account's key name, or the job's name at the time. */
@@ -6092,6 +6114,19 @@ export interface components {
             valueLabels?: ({
                 [key: string]: string;
             } | null)[];
+        };
+        /** The choices of a table column's filter whose options come from the server (a screen's column "filter": { "options": … }), found by the typed text */
+        "filter-options": {
+            items: {
+                /** @description What tells two alike apart (a login, a key's kind and prefix). */
+                detail?: string;
+                /** @description What the list shows (a person's name). */
+                label: string;
+                /** @description What the table's filter sends (a set filter's value on the column's filter field). */
+                value: string;
+            }[];
+            /** @description More choices match than were answered: type more of the text. */
+            more: boolean;
         };
         /** Set a new password with a reset code (PUT /api/password/change-forgotten-password) */
         "forgotten-password-change-request": {
@@ -10242,6 +10277,34 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    auditActors: {
+        parameters: {
+            query?: {
+                /** @description 1 to 50 */
+                limit?: string;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The choices of a table column's filter whose options come from the server (a screen's column "filter": { "options": … }), found by the typed text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["filter-options"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

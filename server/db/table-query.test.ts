@@ -129,6 +129,8 @@ const filterCases: [string, Record<string, unknown>, number[]][] = [
   // set on text
   ['set matches any listed value', { marka: { filterType: 'set', values: ['Ford', 'Kia'] } }, [10, 15]],
   ['set matches exactly, case included', { marka: { filterType: 'set', values: ['Opel'] } }, [12]],
+  ['set of one value matches exactly, case included', { marka: { filterType: 'set', values: ['opel'] } }, []],
+  ['set of one value and blanks', { marka: { filterType: 'set', values: ['Kia', null] } }, [5, 6, 15]],
   ['set null item selects blank rows', { marka: { filterType: 'set', values: [null, 'Kia'] } }, [5, 6, 15]],
   ['set empty list matches nothing', { marka: { filterType: 'set', values: [] } }, []],
   // set on a number column (coded values: order status, order type)
@@ -450,5 +452,14 @@ describe('SQL text', () => {
     );
     expect(text_).toContain('"aktStanLicz" desc nulls first');
     expect(text_).toContain('"id" desc nulls first'); // the key follows the last sort direction
+  });
+
+  it('asks a text choice of one value as an equality, which an index led by the column serves in the table\'s order', () => {
+    const one = tableQuery(offline, { filterModel: { marka: { filterType: 'set', values: ["Kia' or 1=1 --"] } } }).compile();
+    expect(one.sql).toContain('"marka" = $1');
+    expect(one.sql).not.toContain('any(');
+    expect(one.parameters[0]).toBe("Kia' or 1=1 --");
+    const two = tableQuery(offline, { filterModel: { marka: { filterType: 'set', values: ['Kia', 'Ford'] } } }).compile();
+    expect(two.sql).toContain('"marka" = any(cast($1 as text[]))');
   });
 });

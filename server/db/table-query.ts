@@ -24,7 +24,7 @@
  *   day is [00:00, next day 00:00) in the database session's TimeZone, so `equals` means the
  *   same calendar day, `greaterThan` means from the next day on, `lessThan` before that day.
  * - Set filters (text, boolean and number columns) match exactly (case-sensitive); a `null` item
- *   selects the blank rows; an empty list matches nothing.
+ *   selects the blank rows; an empty list matches nothing; a text list of one value is `=`.
  * - Sorting: NULLS LAST ascending, NULLS FIRST descending (PostgreSQL's default, written out so
  *   the order stays the same on any backend and a plain btree index serves it), then the key
  *   column in the direction of the last sort column, so that consecutive blocks neither repeat
@@ -282,7 +282,11 @@ function textSetCondition(eb: EB, column: ColumnInfo, colId: string, c: Conditio
     else throw new TableQueryError('badFilterValue', colId);
   }
   const parts: Bool[] = [];
-  if (strings.length > 0) parts.push(sql<SqlBool>`${eb.ref(column.name)} = any(cast(${strings} as text[]))`);
+  // one value is an equality: an index led by the column then gives the rows in the table's order
+  // (PostgreSQL 15 reads "= any(array)" in the index's order only for the array's values one by
+  // one, so it sorts them); the audit trail's choice of a person (issue 49) is one value
+  if (strings.length === 1) parts.push(eb(eb.ref(column.name), '=', strings[0]!));
+  else if (strings.length > 0) parts.push(sql<SqlBool>`${eb.ref(column.name)} = any(cast(${strings} as text[]))`);
   if (blanks) parts.push(blankness(eb, column, 'blank'));
   return parts.length === 0 ? eb.lit(false) : parts.length === 1 ? parts[0] : eb.or(parts);
 }

@@ -1045,6 +1045,7 @@ export interface VAttachment {
 export interface VAuditEntry {
   accountId: number | null;
   action: string | null;
+  actor: string | null;
   actorKind: string | null;
   actorLabel: string | null;
   address: string | null;

@@ -48,6 +48,7 @@ import { migration051 } from './051_push_subscriptions.ts';
 import { migration052 } from './052_audit_who_count.ts';
 import { migration053 } from './053_running_totals.ts';
 import { migration054 } from './054_audit_field_label_languages.ts';
+import { migration055 } from './055_audit_actor.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '052_audit_who_count': migration052,
   '053_running_totals': migration053,
   '054_audit_field_label_languages': migration054,
+  '055_audit_actor': migration055,
 };

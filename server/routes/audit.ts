@@ -13,6 +13,12 @@ import { scopeLabeller } from '../integration/scope-labels.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { OrderRules, ruleCallerOf } from '../access/order-rules.ts';
 import { nameRecords, registerRecordNames } from '../audit/record-names.ts';
+import { trailActors } from '../audit/actors.ts';
+import { scopeOf } from '../access/row-scope.ts';
+
+/** The persons "Kto" lists at once, and at most. */
+const ACTORS_DEFAULT = 20;
+const ACTORS_MAX = 50;
 
 /** The newest entries a record's history shows; older ones are in Dziennik zmian. */
 export const HISTORY_LIMIT = 200;
@@ -33,6 +39,33 @@ export default async function auditRoutes(app: FastifyInstance) {
   const t = (key: string, vars?: Record<string, unknown>) => app.config.t(key, vars);
   // "Rekord" of the list names and opens each entry's record (server/audit/record-names.ts)
   registerRecordNames(app);
+
+  /**
+   * "Kto" of Dziennik zmian (issue 49): the accounts and integration keys with entries in the trail,
+   * by the typed text; the table then filters by the chosen one's `actor` (an indexed id, migration
+   * 055). Read by the roles that read the trail (the `audit` resource: ADMIN, ACCESS.md "audit
+   * trail"), and only by a role that reads all of it: the persons of a trail seen in part would
+   * need that part's scope here, which no role has today (refused rather than listed unscoped).
+   */
+  app.get<{ Querystring: { q?: string; limit?: string } }>('/api/audit/actors', {
+    config: { access: { resource: 'audit' }, readOnly: true, operation: { resource: 'audit', action: 'actors', summary: 'Persons and integration keys with entries in the trail, by name or login' } },
+    schema: {
+      description: `The accounts (by surname, first name or login) and integration keys (by account, key name or prefix) whose text contains q, that have at least one entry in the trail; value is what the table's filter on \`actor\` sends. At most limit (${ACTORS_DEFAULT} unless given, ${ACTORS_MAX} at most).`,
+      querystring: {
+        type: 'object', additionalProperties: false,
+        properties: { q: { type: 'string', maxLength: 100, pattern: '^[^\\u0000]*$' }, limit: { type: 'string', pattern: '^([1-9]|[1-4][0-9]|50)$', description: `1 to ${ACTORS_MAX}` } },
+      },
+      response: { 200: { $ref: 'filter-options#' }, 400: { $ref: 'error-response#' }, 403: { $ref: 'error-response#' } },
+    },
+    handler: async (request) => {
+      const { resources } = app.config.bundle;
+      const forbidden = () => new HttpError(403, t('errors:forbidden'), { code: 'FORBIDDEN' });
+      if (!resources.audit) throw forbidden();
+      if (scopeOf(resources, resources.audit, request.session!, t('errors:forbidden')) !== 'all') throw forbidden();
+      return trailActors(app.db, request.query.q ?? '', request.query.limit ? Number(request.query.limit) : ACTORS_DEFAULT,
+        (prefix) => t('audit:actorKey', { prefix }), app.config.language.id);
+    },
+  });
 
   app.get<{ Params: { id: string } }>('/api/audit/:id/changes', {
     config: { access: { roles: ['ADMIN' as const] }, readOnly: true, operation: { resource: 'audit', action: 'changes', summary: 'One trail entry with its change field by field' } },

@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signedIn, test, toast } from './support';
+import { apiAs, axeScan, expect, openColumnFilter, signedIn, test, toast } from './support';
 
 const loginRow = (page: Page, login: string) => page.locator(`.ag-row [col-id="login"]`).filter({ hasText: new RegExp(`^${login}$`) });
 const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
@@ -19,7 +19,7 @@ async function changeClient(page: Page, search: string, option: RegExp) {
 }
 
 test('an administrator changes a user\'s client and sees the change in Dziennik zmian, field by field', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signedIn(page, 'admin');
   await changeClient(page, 'Tra', /KL001 — Transbud/);
 
@@ -60,6 +60,28 @@ test('an administrator changes a user\'s client and sees the change in Dziennik 
   }
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // "Kto" is a choice of the person (issue 49): the administrator is found by a part of his login
+  // and the list shows his entries alone, though the manager's sign-in is in the trail too
+  await apiAs(page.request, 'manager', 'Manager123!', 'MANAGER');
+  await page.reload();
+  const who = page.locator('.ag-row [col-id="actorLabel"]');
+  await expect(who.filter({ hasText: /^manager$/ }).first()).toBeVisible();
+  await openColumnFilter(page, 'actorLabel');
+  const search = page.getByRole('searchbox', { name: 'Nazwisko, imię lub login' });
+  await search.fill('admi');
+  const choices = page.getByRole('group', { name: 'Wybierz z listy' });
+  const filtered = page.waitForResponse((r) => r.url().endsWith('/api/audit/table2') && (r.request().postData() ?? '').includes('"actor"'));
+  await choices.getByRole('checkbox', { name: /\(admin\)$/ }).check();
+  await filtered;
+  await page.keyboard.press('Escape');
+  await expect(who.filter({ hasText: /^manager$/ })).toHaveCount(0);
+  await expect(who.first()).toHaveText('admin');
+  const shown = await who.allTextContents();
+  expect(shown.length).toBeGreaterThan(0);
+  expect(new Set(shown)).toEqual(new Set(['admin']));
+  if (process.env.SHOTS) await page.screenshot({ path: '/tmp/audit-table-by-person.png' });
 
   // manager3 gets the client back (other journeys expect it)
   await changeClient(page, 'Agro', /KL003/);

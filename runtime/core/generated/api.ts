@@ -619,6 +619,27 @@ export interface ExcelExportRequest {
   };
 }
 
+export interface FilterOptions {
+  items: {
+    /**
+     * What the table's filter sends (a set filter's value on the column's filter field).
+     */
+    value: string;
+    /**
+     * What the list shows (a person's name).
+     */
+    label: string;
+    /**
+     * What tells two alike apart (a login, a key's kind and prefix).
+     */
+    detail?: string;
+  }[];
+  /**
+   * More choices match than were answered: type more of the text.
+   */
+  more: boolean;
+}
+
 export interface ForgottenPasswordChangeRequest {
   username: string;
   resetToken: string;

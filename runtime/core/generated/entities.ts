@@ -84,6 +84,10 @@ export interface AuditEntry {
    * The user's login, the integration account's key name, or the job's name at the time.
    */
   actorLabel?: string | null;
+  /**
+   * Who, by kind and id: user:<userId>, key:<keyId> or job:<job> (migration 055). The "Kto" column's choice of persons (GET /api/audit/actors) filters on it, served in the table's order by audit_entry_actor_at.
+   */
+  actor?: string | null;
   role?: "USER" | "ADVISOR" | "MANAGER" | "ADMIN" | null;
   userId?: number | null;
   accountId?: number | null;

@@ -3373,6 +3373,24 @@ export interface StudioFile {
 }
 
 /**
+ * A column filter the user fills by searching and ticking choices the server lists: GET <options>?q=<typed text>&limit= answers { items: [{ value, label, detail? }], more } (schemas/api/filter-options.schema.json), and the table sends the ticked values as a set filter on `field` — an indexed id where the column shows a name (Dziennik zmian: the person, not the text of a login).
+ */
+export interface OptionsFilter {
+  /**
+   * The GET (a path under /api) that lists the choices; the role rule is that endpoint's own.
+   */
+  options: Endpoint;
+  /**
+   * The entity field the chosen values filter (a set filter: one value is an equality, which an index led by that field serves in the table's order).
+   */
+  field: string;
+  /**
+   * The search box's hint; defaults to table:optionsFilter.search.
+   */
+  placeholder?: I18NKey;
+}
+
+/**
  * A Bootstrap colour.
  */
 export type Tone = "primary" | "secondary" | "success" | "warning" | "danger" | "info";
@@ -3621,9 +3639,9 @@ export interface TableFile {
     sortable?: boolean;
     filterable?: boolean;
     /**
-     * auto: chosen from the field's schema — a list of the values' labels for an enumeration or yes/no (roles, statuses, order types), otherwise text, number or date; plain: the text or number filter even for coded values.
+     * auto: chosen from the field's schema — a list of the values' labels for an enumeration or yes/no (roles, statuses, order types), otherwise text, number or date; plain: the text or number filter even for coded values; an object: a searchable choice whose options the server answers (a person of the audit trail), filtering another field than the one shown.
      */
-    filter?: "auto" | "plain";
+    filter?: ("auto" | "plain") | OptionsFilter;
     visibleWhen?: Condition;
     hiddenWhen?: Condition;
     /**

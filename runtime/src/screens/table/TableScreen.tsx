@@ -28,7 +28,8 @@ import { ScreenView } from '../ScreenView';
 import { isFromCellControl, pressCellControl } from './cells/interactive';
 import { cellComponents } from './cells/registry';
 import ChoiceFilter from './ChoiceFilter';
-import { buildColumnDefs, CHOICE_FILTER, fieldOf } from './columns';
+import OptionsFilter from './OptionsFilter';
+import { buildColumnDefs, CHOICE_FILTER, fieldOf, filterFieldOf, OPTIONS_FILTER } from './columns';
 import { narrowColumnDef, narrowRowHeight, useNarrow } from './narrow';
 import { NarrowRowCell } from './NarrowRowCell';
 import { makeDatasource, roundEstimate, type RowCount } from './datasource';
@@ -74,8 +75,8 @@ function TableLoading() {
   );
 }
 
-/** Cell renderers and the choice filter, by the names column definitions use; the date filters' day input in the reader's pattern. */
-const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter, narrowRow: NarrowRowCell, agDateInput: DateInput };
+/** Cell renderers and the choice filters, by the names column definitions use; the date filters' day input in the reader's pattern. */
+const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter, [OPTIONS_FILTER]: OptionsFilter, narrowRow: NarrowRowCell, agDateInput: DateInput };
 
 export default function TableScreen({ screen, screenId, presentation, srcId }: ScreenProps<TableScreenDecl>) {
   const { t, i18n } = useTranslation();
@@ -154,6 +155,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
       srcId,
       group: screen.group,
       fields: new Map(screen.columns.map((c) => [c.id, fieldOf(c)])),
+      filterFields: new Map(screen.columns.map((c) => [c.id, filterFieldOf(c)])),
       presetFilter: extraFilter
         ? { ...(presetDecl?.options.find((o) => o.id === preset)?.filterModel ?? {}), ...extraFilter }
         : presetDecl?.options.find((o) => o.id === preset)?.filterModel,

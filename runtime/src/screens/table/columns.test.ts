@@ -4,7 +4,9 @@ import car from '../../../../schemas/entities/car.schema.json';
 import conditionsJson from '../../../../screens/conditions.json';
 import vehiclesTable from '../../../../screens/vehicles-table.json';
 import type { TableScreenDecl } from '../../config/bundle';
-import { buildColumnDefs, columnSizes, estimateText, filterFor } from './columns';
+import auditEntry from '../../../../schemas/entities/audit-entry.schema.json';
+import auditTable from '../../../../screens/audit-table.json';
+import { buildColumnDefs, columnSizes, estimateText, filterFieldOf, filterFor, OPTIONS_FILTER } from './columns';
 
 const ev = new ConditionEvaluator(conditionsJson);
 const t = (key: string) => `[${key}]`;
@@ -157,5 +159,28 @@ describe('column sizes', () => {
   it('gives every column a tooltip with its whole text, and none to a rendered cell', () => {
     expect((byId.nrPodw.tooltipValueGetter as any)({ value: 'WVWZZZ1JZXW000001' })).toBe('WVWZZZ1JZXW000001');
     expect((byId.aktStanLicz.tooltipValueGetter as any)({ value: 12000 }).replace(/\s/g, ' ')).toBe('12 000 km');
+  });
+
+  it('gives a column whose filter declares its options the options filter, asking its endpoint and filtering the declared field', () => {
+    const screen = {
+      ...vehiclesTable,
+      columns: [{ id: 'rejestr', filter: { options: '/somewhere/choices', field: 'pojazdId' } }, { id: 'marka', filter: { options: '/x', field: 'marka', placeholder: 'car:search' } }, { id: 'nrPodw' }],
+    } as unknown as TableScreenDecl;
+    const [chosen, hinted, plain] = buildColumnDefs(screen, car, t, ev, { role: 'MANAGER' });
+    expect(chosen).toMatchObject({ colId: 'rejestr', field: 'rejestr', filter: OPTIONS_FILTER, filterParams: { options: '/somewhere/choices', placeholder: '[table:optionsFilter.search]' } });
+    expect(hinted.filterParams).toEqual({ options: '/x', placeholder: '[car:search]' });
+    expect(plain.filter).toBe('agTextColumnFilter');
+    expect(screen.columns.map(filterFieldOf)).toEqual(['pojazdId', 'marka', 'nrPodw']);
+    // a column the schema keeps out of filtering gets none, whatever it declares
+    const unfiltered = buildColumnDefs({ ...screen, columns: [{ id: 'rejestr', filterable: false, filter: { options: '/x', field: 'pojazdId' } }] } as unknown as TableScreenDecl, car, t, ev, { role: 'MANAGER' });
+    expect(unfiltered[0].filter).toBe(false);
+  });
+
+  it('makes Dziennik zmian\'s "Kto" a choice of persons by the trail\'s indexed actor, showing the login', () => {
+    const audit = buildColumnDefs(auditTable as unknown as TableScreenDecl, auditEntry, t, ev, { role: 'ADMIN' });
+    const who = audit.find((d) => d.colId === 'actorLabel')!;
+    expect(who).toMatchObject({ field: 'actorLabel', filter: OPTIONS_FILTER, filterParams: { options: '/audit/actors', placeholder: '[audit:actorSearch]' } });
+    expect(filterFieldOf((auditTable as unknown as TableScreenDecl).columns.find((c) => c.id === 'actorLabel')!)).toBe('actor');
+    expect((auditEntry.properties as Record<string, unknown>).actor).toBeDefined();
   });
 });

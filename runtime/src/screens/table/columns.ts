@@ -1,8 +1,8 @@
 /**
  * ag-grid column definitions of a table screen: header texts, visibility, widths, pinning, the
  * filter chosen from the entity schema property, the value format, the declared cell renderer and
- * highlight. Pure (no grid, no DOM): renderers and the choice filter are referred to by the names
- * under which TableScreen registers them (`cells/registry.ts`, `CHOICE_FILTER`).
+ * highlight. Pure (no grid, no DOM): renderers and the choice filters are referred to by the names
+ * under which TableScreen registers them (`cells/registry.ts`, `CHOICE_FILTER`, `OPTIONS_FILTER`).
  */
 import type { ColDef } from 'ag-grid-community';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
@@ -69,8 +69,24 @@ export function columnSizes(
 /** Registered name of the choice-list filter (ChoiceFilter.tsx). */
 export const CHOICE_FILTER = 'choiceFilter';
 
+/** Registered name of the filter whose choices the server lists (OptionsFilter.tsx). */
+export const OPTIONS_FILTER = 'optionsFilter';
+
 /** The entity field a column shows (a column may show another field than its id). */
 export const fieldOf = (column: Pick<ColumnDecl, 'id' | 'field'>) => column.field ?? column.id;
+
+/**
+ * The entity field a column's filter applies to: its declared options filter's `field` (Dziennik
+ * zmian's "Kto" shows the login and filters by the person's id), else the field it shows.
+ */
+export const filterFieldOf = (column: Pick<ColumnDecl, 'id' | 'field' | 'filter'>) =>
+  typeof column.filter === 'object' ? column.filter.field : fieldOf(column);
+
+/** What the options filter is given: where its choices come from and its search box's hint. */
+export interface OptionsFilterParams {
+  options: string;
+  placeholder: string;
+}
 
 /** One entry of a choice filter: the value sent to the server and the label the user reads. */
 export interface Choice {
@@ -161,8 +177,9 @@ export function buildColumnDefs(
       const text = cellTextFor(column, property, t);
       const serverSide = property?.['x-filter'] !== false;
       const choices = choicesFor(column, property, t);
+      const declared = typeof column.filter === 'object' ? column.filter : undefined;
       const wantsChoice = column.filter !== 'plain' && choices !== undefined;
-      const filter = serverSide && column.filterable !== false ? (wantsChoice ? CHOICE_FILTER : filterFor(property)) : false;
+      const filter = serverSide && column.filterable !== false ? (declared ? OPTIONS_FILTER : wantsChoice ? CHOICE_FILTER : filterFor(property)) : false;
       const icons = column.cell?.type === 'icon' ? column.cell.icons : undefined;
       const headerName = t(column.header ?? fieldLabelKey(screen.entity, field));
       const sizes = columnSizes(column, headerName, property, Object.values(exportColumnOf(column, property, headerName, t).labels ?? {}), measure, Boolean(filter));
@@ -182,7 +199,8 @@ export function buildColumnDefs(
         valueFormatter: (p) => text(p.value),
       };
       if (column.headerTooltip) def.headerTooltip = t(column.headerTooltip);
-      if (filter === CHOICE_FILTER) def.filterParams = { choices };
+      if (declared) def.filterParams = { options: declared.options, placeholder: t(declared.placeholder ?? 'table:optionsFilter.search') } satisfies OptionsFilterParams;
+      else if (filter === CHOICE_FILTER) def.filterParams = { choices };
       else if (filter) def.filterParams = { maxNumConditions: 1, buttons: ['reset'] };
       if (column.cell) {
         def.cellRenderer = cellRendererName(column.cell.type);

@@ -11,6 +11,16 @@ describe('table requests', () => {
     expect(p).not.toHaveProperty('srcId');
   });
 
+  it('send a column\'s filter on the field its filter declares, its sort on the field it shows', () => {
+    const p = rowParamsOf(
+      { startRow: 0, endRow: 30, sortModel: [{ colId: 'actorLabel', sort: 'asc' as const }], filterModel: { actorLabel: { filterType: 'set', values: ['user:7'] } } },
+      undefined,
+      { fields: new Map([['actorLabel', 'actorLabel']]), filterFields: new Map([['actorLabel', 'actor']]) },
+    );
+    expect(p.filterModel).toEqual({ actor: { filterType: 'set', values: ['user:7'] } });
+    expect(p.sortModel).toEqual([{ colId: 'actorLabel', sort: 'asc' }]);
+  });
+
   it('add the preset filter to the user’s column filters, and the parent of an embedded table', () => {
     const p = rowParamsOf({ ...grid, filterModel: { umowaNr: { filterType: 'text', type: 'contains', filter: 'UM' } } }, 7, {
       group: 'AUTORY',

@@ -35,6 +35,8 @@ export interface TableQuery {
   group?: string;
   /** Column id → entity field, for columns whose field differs from their id. */
   fields?: ReadonlyMap<string, string>;
+  /** Column id → the entity field its filter applies to, where it is not the field it shows (an options filter's `field`). */
+  filterFields?: ReadonlyMap<string, string>;
   /** Filter model (by field) of the chosen preset; applied together with the column filters. */
   presetFilter?: Record<string, unknown>;
 }
@@ -44,7 +46,7 @@ type GridRequest = Pick<IGetRowsParams, 'startRow' | 'endRow' | 'sortModel' | 'f
 export function rowParamsOf(params: GridRequest, srcId: unknown, query: Omit<TableQuery, 'srcId'> = {}) {
   const field = (colId: string) => query.fields?.get(colId) ?? colId;
   const filterModel: Record<string, unknown> = {};
-  for (const [colId, model] of Object.entries((params.filterModel ?? {}) as Record<string, unknown>)) filterModel[field(colId)] = model;
+  for (const [colId, model] of Object.entries((params.filterModel ?? {}) as Record<string, unknown>)) filterModel[query.filterFields?.get(colId) ?? field(colId)] = model;
   Object.assign(filterModel, query.presetFilter ?? {});
   return {
     startRow: params.startRow,
