@@ -36,7 +36,9 @@ const SETTLE_MS = 250;
 
 const display = (o: FilterOption) => (o.detail ? `${o.label} (${o.detail})` : o.label);
 
-export default function OptionsFilter({ model, onModelChange, getValue, options, placeholder }: CustomFilterProps<any, any, OptionsFilterModel> & OptionsFilterParams) {
+export type OptionsFilterProps = CustomFilterProps<any, any, OptionsFilterModel> & OptionsFilterParams;
+
+export default function OptionsFilter({ model, onModelChange, getValue, options, placeholder }: OptionsFilterProps) {
   const { t } = useTranslation();
   const idBase = useId();
   const [text, setText] = useState('');

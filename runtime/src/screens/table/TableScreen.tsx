@@ -28,7 +28,7 @@ import { ScreenView } from '../ScreenView';
 import { isFromCellControl, pressCellControl } from './cells/interactive';
 import { cellComponents } from './cells/registry';
 import ChoiceFilter from './ChoiceFilter';
-import OptionsFilter from './OptionsFilter';
+import type { OptionsFilterProps } from './OptionsFilter';
 import { buildColumnDefs, CHOICE_FILTER, fieldOf, filterFieldOf, OPTIONS_FILTER } from './columns';
 import { narrowColumnDef, narrowRowHeight, useNarrow } from './narrow';
 import { NarrowRowCell } from './NarrowRowCell';
@@ -76,6 +76,17 @@ function TableLoading() {
 }
 
 /** Cell renderers and the choice filters, by the names column definitions use; the date filters' day input in the reader's pattern. */
+/**
+ * The server-listed choice filter, loaded when a column's filter is first opened: few tables
+ * declare one (Dziennik zmian's "Kto"), and the table screen's bytes are budgeted. Its model lives
+ * in the grid (reactive filter: `model`, `onModelChange`), so nothing is lost while its code loads.
+ */
+const OptionsFilterCode = lazy(() => import('./OptionsFilter'));
+const OptionsFilter = (props: OptionsFilterProps) => (
+  <Suspense fallback={<Loading />}>
+    <OptionsFilterCode {...props} />
+  </Suspense>
+);
 const gridComponents = { ...cellComponents, [CHOICE_FILTER]: ChoiceFilter, [OPTIONS_FILTER]: OptionsFilter, narrowRow: NarrowRowCell, agDateInput: DateInput };
 
 export default function TableScreen({ screen, screenId, presentation, srcId }: ScreenProps<TableScreenDecl>) {
