@@ -118,7 +118,8 @@ export default async function reportRoutes(app: FastifyInstance) {
 
   app.get('/api/reports', {
     config: { access: { roles: [...FLEET] }, keys: 'reports', operation: { resource: 'reports', action: 'list', summary: 'The reports the caller may run, with their dimensions and measures' } },
-    schema: { querystring: previewQuerySchema, response: { 200: { $ref: 'report-list#' } } },
+    // 404: an administrator's studio preview of a variant that does not exist (studioPreview)
+    schema: { querystring: previewQuerySchema, response: { 200: { $ref: 'report-list#' }, 404: { $ref: 'error-response#' } } },
     handler: async (request) => {
       const { bundle, t, role } = await configFor(app, request);
       return Object.values(bundle.reports)

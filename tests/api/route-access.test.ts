@@ -135,6 +135,7 @@ const EXPECTED: Record<string, Who> = {
   'POST /api/audit/table-count': A,
   'POST /api/audit/excel/prepare': A,
   'GET /api/audit/excel/download': 'public',
+  'GET /api/audit/actors': A, // the persons of the trail, for the "Kto" filter (ACCESS.md: the trail is the administrator's)
   'GET /api/audit/:id/changes': A,
   'GET /api/audit/history/:resource/:key': AM, // the record itself is then read in its resource's own scope
   'POST /api/login-history/table': A,
