@@ -164,14 +164,16 @@ describe('one portal on several processes behind haproxy', () => {
     // the proxy noticed: b was taken out of the rotation, and its calls went to a meanwhile
     expect([...states]).toContain('DOWN');
 
-    // b's primary started another worker; the health check takes it back into the rotation
-    await expect.poll(() => proxy.states(), { timeout: 20_000 }).toEqual({ a: 'UP', b: 'UP' });
+    // b's primary started another worker; the health check takes it back into the rotation. A
+    // worker's start is ~10 s of CPU (modules, the configuration's checks, the routes): on CI's two
+    // cores beside three test workers it took more than 20 s, so the wait is sized for that load.
+    await expect.poll(() => proxy.states(), { timeout: 90_000 }).toEqual({ a: 'UP', b: 'UP' });
     const after: Answer[] = [];
     for (let i = 0; i < 4; i++) after.push(await viaProxy('GET', '/api/terms/status'));
     const replacement = after.find((x) => instanceOf(x) === 'b');
     expect(replacement, after.map((x) => x.servedBy).join(' ')).toBeDefined();
     expect(Number(replacement!.servedBy.split(':')[1])).not.toBe(killed);
-  }, 60_000);
+  }, 150_000);
 
   it('stops every worker after its requests in flight on SIGTERM', async () => {
     const workersOfA = new Set<number>();
