@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { E2E_WORKERS, portOfWorker } from './tests/browser/ports';
+import { chromiumLaunchOptions } from './tools/chromium.ts';
 
 // Browser journeys against the real server, driving Debian's chromium; never a downloaded browser.
 // Each Playwright worker has a server and a database of its own (tests/browser/serve.ts, from the
@@ -39,10 +40,9 @@ export default defineConfig({
     // journeys (docs/decisions.md). Blocked (register() is a no-op) except where it is the subject:
     // driver-offline and push allow it; E2E_SERVICE_WORKERS=allow brings it back everywhere.
     serviceWorkers: process.env.E2E_SERVICE_WORKERS === 'allow' ? 'allow' : 'block',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    },
+    // Debian's chromium, headless, without its omnibox pop-ups' renderers (tools/chromium.ts: they
+    // were 60 % of the browser's CPU per context with Chromium 156)
+    launchOptions: chromiumLaunchOptions,
   },
   webServer: Array.from({ length: E2E_WORKERS }, (_, worker) => ({
     command: 'npx tsx tests/browser/serve.ts',

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { background: { type: 'string' } } });
 const [svgFile, outDir] = positionals;
@@ -21,7 +22,7 @@ const svg = readFileSync(svgFile, 'utf8');
 const background = values.background ?? '#ffffff';
 const dataUrl = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   const page = await browser.newPage();
   const draw = async (size: number, inset: number, fill: string, file: string) => {

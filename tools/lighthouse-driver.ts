@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
+import { CHROMIUM_PATH, chromeLauncherFlags } from './chromium.ts';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { makeNonce, signBody } from '../runtime/core/signing.ts';
@@ -26,7 +27,6 @@ import { runtimeIsStale } from './build-if-stale.ts';
 import { startServer } from './bench/server-process.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const PAGE = '/app/dane-pojazdu';
 const DRIVER = { username: 'kierowca', password: 'Kierowca123!', role: 'USER', rejestr: 'WZ12345' };
 
@@ -47,7 +47,7 @@ async function driverSession(origin: string) {
 }
 
 export async function driverRun(origin: string): Promise<DriverRun> {
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: chromeLauncherFlags(chromeLauncher.Launcher.defaultFlags()), ignoreDefaultFlags: true });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   try {
     const page = await browser.newPage();

@@ -20,13 +20,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
+import { CHROMIUM_PATH, chromeLauncherFlags } from './chromium.ts';
 import lighthouse from 'lighthouse';
 import { seededPGliteDataDir } from '../server/seed/testing.ts';
 import { runtimeIsStale } from './build-if-stale.ts';
 import { startServer } from './bench/server-process.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const METRICS = [
   ['first-contentful-paint', 'FCP'],
   ['largest-contentful-paint', 'LCP'],
@@ -51,7 +51,7 @@ const median = (values: number[]) => {
 
 /** One Lighthouse run of the mobile preset, performance only, in a chromium of its own. */
 export async function lighthouseRun(url: string): Promise<LighthouseRun> {
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: chromeLauncherFlags(chromeLauncher.Launcher.defaultFlags()), ignoreDefaultFlags: true });
   try {
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
     if (!result) throw new Error('Lighthouse gave no result');

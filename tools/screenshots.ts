@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { ACCOUNTS, submitLogin, type Account } from '../tests/browser/support.ts';
+import { chromiumLaunchOptions } from './chromium.ts';
 
 const BASE = process.env.SHOTS_URL || 'http://127.0.0.1:3000';
 const OUT = process.env.SHOTS_DIR || '/tmp/shots';
@@ -42,7 +43,7 @@ async function menuLinks(page: Page, width: number): Promise<string[]> {
   return links;
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const browser = await chromium.launch(chromiumLaunchOptions);
 mkdirSync(OUT, { recursive: true });
 const written: string[] = [];
 try {

@@ -6,11 +6,12 @@
  * ID and signs the origin it was on: an assertion made for another origin fails verification here.
  */
 import type { FastifyRequest } from 'fastify';
-import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON, type AuthenticatorTransport,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON, AuthenticatorTransport } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import { lazyModule } from '../lazy-module.ts';
+
+/** Loaded on the first passkey ceremony, not at start-up (server/lazy-module.ts). */
+const simpleWebAuthn = lazyModule(() => import('@simplewebauthn/server'));
 
 export interface RelyingParty { origin: string; rpID: string }
 
@@ -55,7 +56,8 @@ export function challengeOf(response: { response?: { clientDataJSON?: unknown } 
  * can sign in on the first screen, where no account is named yet (docs/decisions.md "Sign-in with
  * a passkey alone"). Every FIDO2 authenticator and platform passkey can make one.
  */
-export function registrationOptions(rp: RelyingParty, rpName: string, user: { id: number; login: string; name: string }, existing: StoredPasskey[]) {
+export async function registrationOptions(rp: RelyingParty, rpName: string, user: { id: number; login: string; name: string }, existing: StoredPasskey[]) {
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   return generateRegistrationOptions({
     rpName, rpID: rp.rpID, userName: user.login, userDisplayName: user.name,
     userID: userHandleOf(user.id),
@@ -68,6 +70,7 @@ export function registrationOptions(rp: RelyingParty, rpName: string, user: { id
 /** The new credential, or null when the answer does not verify (wrong challenge, origin, RP ID, malformed). */
 export async function verifiedRegistration(rp: RelyingParty, challenge: string, response: RegistrationResponseJSON) {
   try {
+    const { verifyRegistrationResponse } = await simpleWebAuthn();
     const result = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpID, requireUserVerification: false });
     if (!result.verified) return null;
     const { credential } = result.registrationInfo;
@@ -77,7 +80,8 @@ export async function verifiedRegistration(rp: RelyingParty, challenge: string, 
   }
 }
 
-export function authenticationOptions(rp: RelyingParty, passkeys: StoredPasskey[]) {
+export async function authenticationOptions(rp: RelyingParty, passkeys: StoredPasskey[]) {
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   return generateAuthenticationOptions({
     rpID: rp.rpID, userVerification: 'preferred',
     allowCredentials: passkeys.map((p) => ({ id: p.credentialId, transports: transportsOf(p) })),
@@ -90,7 +94,8 @@ export function authenticationOptions(rp: RelyingParty, passkeys: StoredPasskey[
  * required: the passkey then stands for both factors (something held, and the PIN or biometric
  * that unlocked it).
  */
-export function discoverableAuthenticationOptions(rp: RelyingParty) {
+export async function discoverableAuthenticationOptions(rp: RelyingParty) {
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   return generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required', allowCredentials: [] });
 }
 
@@ -101,6 +106,7 @@ export function discoverableAuthenticationOptions(rp: RelyingParty) {
  */
 export async function verifiedAssertion(rp: RelyingParty, challenge: string, response: AuthenticationResponseJSON, passkey: StoredPasskey, requireUserVerification = false): Promise<number | null> {
   try {
+    const { verifyAuthenticationResponse } = await simpleWebAuthn();
     const result = await verifyAuthenticationResponse({
       response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpID, requireUserVerification,
       credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: Number(passkey.counter), transports: transportsOf(passkey) },

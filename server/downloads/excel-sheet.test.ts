@@ -27,13 +27,13 @@ describe('the export sheet', () => {
     { field: 'flag', header: 'Wina', format: 'tn' },
   ];
 
-  it('writes the headers in order, then one row per record with typed, formatted cells', () => {
+  it('writes the headers in order, then one row per record with typed, formatted cells', async () => {
     const builder = createSheetBuilder(columns, texts);
     builder.addRows([
       { nr: 'Z/1', day: '2024-03-05', at: '2024-07-01T10:15:00.000Z', netto: 1234.5, km: 150000, tread: 6.5, ok: true, role: 'MANAGER', flag: 'T' },
     ]);
     builder.addRows([{ nr: 'Z/2', day: '1900-01-01', at: null, netto: '12.3', km: null, tread: 7, ok: false, role: 'SOMEONE', flag: 'N' }]);
-    const { sheet, cell } = read(builder.finish('Zlecenia'));
+    const { sheet, cell } = read(await builder.finish('Zlecenia'));
     expect(XLSX.utils.sheet_to_json(sheet, { header: 1 })[0]).toEqual(columns.map((c) => c.header));
     expect(sheet['!ref']).toBe('A1:I3');
     expect(cell('A2')).toMatchObject({ t: 's', v: 'Z/1' });
@@ -56,28 +56,28 @@ describe('the export sheet', () => {
     expect(cell('I3')).toMatchObject({ v: 'Nie' });
   });
 
-  it("formats date cells by the reader's language: 31/12/2024 for an English reader, the slash kept whatever Windows says", () => {
+  it("formats date cells by the reader's language: 31/12/2024 for an English reader, the slash kept whatever Windows says", async () => {
     expect(numberFormats(texts.units, 'DD/MM/YYYY').date).toBe('dd\\/mm\\/yyyy');
     expect(numberFormats(texts.units, 'DD.MM.YYYY').datetime).toBe('dd\\.mm\\.yyyy hh:mm');
     const builder = createSheetBuilder([{ field: 'at', header: 'A', format: 'datetime' }, { field: 'at', header: 'B', format: 'date' }], { ...texts, datePattern: 'DD/MM/YYYY' });
     builder.addRows([{ at: '2024-12-31T10:30:00Z' }]);
-    const { cell } = read(builder.finish('X'));
+    const { cell } = read(await builder.finish('X'));
     expect(cell('A2')?.w).toBe('31/12/2024 11:30');
     expect(cell('B2')?.w).toBe('31/12/2024');
   });
 
-  it('shows date-times in Warsaw time in winter too, and a date as a whole day', () => {
+  it('shows date-times in Warsaw time in winter too, and a date as a whole day', async () => {
     const builder = createSheetBuilder([{ field: 'at', header: 'A', format: 'datetime' }, { field: 'at', header: 'B', format: 'date' }], texts);
     builder.addRows([{ at: '2024-12-31T23:30:00Z' }]);
-    const { cell } = read(builder.finish('X'));
+    const { cell } = read(await builder.finish('X'));
     expect(cell('A2')?.w).toBe('01.01.2025 00:30');
     expect(cell('B2')).toMatchObject({ v: excelSerial({ y: 2025, m: 1, d: 1, hh: 0, mm: 0, ss: 0 }), w: '01.01.2025' });
   });
 
-  it('puts an autofilter over the data and sizes the columns', () => {
+  it('puts an autofilter over the data and sizes the columns', async () => {
     const builder = createSheetBuilder([{ field: 'a', header: 'Krótki', format: 'text' }, { field: 'b', header: 'B', format: 'text' }], texts);
     builder.addRows([{ a: 'x'.repeat(30), b: 'y'.repeat(500) }]);
-    const { sheet, book } = read(builder.finish('Zlecenia'));
+    const { sheet, book } = read(await builder.finish('Zlecenia'));
     expect(sheet['!autofilter']).toEqual({ ref: 'A1:B2' });
     expect(sheet['!cols']?.map((c) => c.wch)).toEqual([32, 60]);
     expect(book.SheetNames).toEqual(['Zlecenia']);

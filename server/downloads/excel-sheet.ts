@@ -16,7 +16,8 @@
  * The header row carries an autofilter (the community edition of `xlsx` writes no cell styles, so
  * it is not bold), and each column is as wide as its longest text, within limits.
  */
-import * as XLSX from 'xlsx';
+import type * as XLSXTypes from 'xlsx';
+import { lazyModule } from '../lazy-module.ts';
 import type { ExcelExportRequest } from '../../runtime/core/generated/api.ts';
 import { phoneText } from '../../runtime/core/format-kind.ts';
 
@@ -141,7 +142,10 @@ export function sheetName(title: string, fallback: string): string {
   return clean || fallback;
 }
 
-type Cell = XLSX.CellObject;
+type Cell = XLSXTypes.CellObject;
+
+/** The xlsx library, loaded for the first file written (server/lazy-module.ts). */
+export const xlsxLibrary = lazyModule(() => import('xlsx'));
 
 /**
  * Builds one sheet: `addRows` for each block in order, then `finish` for the file's bytes.
@@ -233,8 +237,9 @@ export function createSheetBuilder(columns: readonly ExportColumn[], texts: Shee
       return rows.length - 1;
     },
 
-    finish(title: string): Buffer {
-      const sheet = rows as unknown as XLSX.WorkSheet;
+    async finish(title: string): Promise<Buffer> {
+      const XLSX = await xlsxLibrary();
+      const sheet = rows as unknown as XLSXTypes.WorkSheet;
       const range = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: rows.length - 1, c: columns.length - 1 } });
       sheet['!ref'] = range;
       sheet['!cols'] = widths.map((wch) => ({ wch }));

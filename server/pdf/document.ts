@@ -5,8 +5,9 @@
  */
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type fontkitModule from '@pdf-lib/fontkit';
+import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
+import { lazyModule } from '../lazy-module.ts';
 import { DEFAULT_LOCALE } from '../config/locale.ts';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +24,7 @@ const fontBytes = () => (fonts ??= { regular: fontFile('DejaVuSans.ttf'), bold: 
  * shaped run is only read (glyph ids and advances), so both are kept: one parse per font file, and
  * a bounded memo of shaped runs per font.
  */
-type ParsedFont = ReturnType<typeof fontkit.create>;
+type ParsedFont = ReturnType<typeof fontkitModule.create>;
 const parsedFonts = new Map<Uint8Array, ParsedFont>();
 const LAYOUT_MEMO_LIMIT = 20_000;
 
@@ -42,14 +43,14 @@ function memoiseLayout(font: ParsedFont): ParsedFont {
   return font;
 }
 
-const cachingFontkit = {
+const cachingFontkit = (fontkit: typeof fontkitModule) => ({
   create(buffer: Uint8Array, postscriptName?: string) {
     if (postscriptName !== undefined) return fontkit.create(buffer, postscriptName);
     let font = parsedFonts.get(buffer);
     if (!font) parsedFonts.set(buffer, (font = memoiseLayout(fontkit.create(buffer))));
     return font;
   },
-};
+});
 
 export type PdfBlock =
   | { kind: 'title'; text: string }
@@ -72,10 +73,14 @@ export interface PdfDocumentSpec {
 
 /** The logo's height at the head of the first page, in points (its width follows its proportions, within the text width). */
 const LOGO_HEIGHT = 36;
-const INK = rgb(0.1, 0.1, 0.12);
+/** pdf-lib and fontkit, loaded for the first document (server/lazy-module.ts), with the caching fontkit above. */
+const pdfModules = lazyModule(async () => {
+  const [pdfLib, fontkit] = await Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]);
+  return { pdfLib, fontkit: cachingFontkit(fontkit.default) };
+});
 
 /** '#1e6b3a' or '#1e6' as pdf-lib's colour. */
-function colourOf(hex: string | undefined) {
+function colourOf(rgb: (red: number, green: number, blue: number) => RGB, hex: string | undefined) {
   if (!hex) return undefined;
   const full = hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}` : hex;
   const n = Number.parseInt(full.slice(1), 16);
@@ -117,8 +122,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 }
 
 export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
+  const { pdfLib: { PDFDocument, rgb }, fontkit } = await pdfModules();
+  const INK = rgb(0.1, 0.1, 0.12);
   const doc = await PDFDocument.create();
-  doc.registerFontkit(cachingFontkit);
+  doc.registerFontkit(fontkit);
   // subsetting keeps each file small (tens of kB instead of the whole font)
   const regular = await doc.embedFont(fontBytes().regular, { subset: true });
   const bold = await doc.embedFont(fontBytes().bold, { subset: true });
@@ -137,7 +144,7 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
       y = A4[1] - MARGIN;
     }
   };
-  const accent = colourOf(spec.accent);
+  const accent = colourOf(rgb, spec.accent);
   if (spec.logo && spec.logo.height > 0) {
     const image = spec.logo.contentType === 'image/png' ? await doc.embedPng(spec.logo.content) : await doc.embedJpg(spec.logo.content);
     const width = Math.min(WIDTH, (spec.logo.width / spec.logo.height) * LOGO_HEIGHT);

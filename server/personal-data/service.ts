@@ -14,7 +14,8 @@
  */
 import JSZip from 'jszip';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import * as XLSX from 'xlsx';
+import type * as XLSXTypes from 'xlsx';
+import { lazyModule } from '../lazy-module.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { personalFields, type PersonalKind } from '../config/personal-fields.ts';
 import type { DB } from '../db/types.generated.ts';
@@ -106,7 +107,7 @@ const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padSta
  * not `nazwisko`; a column no screen names keeps its name), values as the screens show them (dates
  * by the reader's date pattern, codes by their labels). The JSON files stay as stored: the machine-readable copy.
  */
-function readableSheet(store: Store, rows: Row[], names: SheetNames, bundle?: Bundle): XLSX.WorkSheet {
+function readableSheet(XLSX: typeof XLSXTypes, store: Store, rows: Row[], names: SheetNames, bundle?: Bundle): XLSXTypes.WorkSheet {
   const entity = store.entity ?? store.table;
   const columns = Object.keys(rows[0] ?? {});
   const properties = (store.entity ? bundle?.schemas[store.entity]?.properties : undefined) as Record<string, { format?: string }> | undefined;
@@ -123,7 +124,11 @@ function readableSheet(store: Store, rows: Row[], names: SheetNames, bundle?: Bu
  * The zip: indeks.txt, json/<file>.json per store, dane-osobowe.xlsx with a sheet per store that
  * holds rows (a sheet saying "0 wierszy" told the person nothing; the index still lists the store).
  */
+/** The xlsx library, loaded for the first export (server/lazy-module.ts). */
+const xlsxLibrary = lazyModule(() => import('xlsx'));
+
 export async function exportArchive(files: PersonFile[], texts: ArchiveTexts, names?: SheetNames, bundle?: Bundle): Promise<Buffer> {
+  const XLSX = await xlsxLibrary();
   const zip = new JSZip();
   const book = XLSX.utils.book_new();
   const index = [...texts.heading, '', ...texts.formats, ''];
@@ -132,7 +137,7 @@ export async function exportArchive(files: PersonFile[], texts: ArchiveTexts, na
     zip.file(`json/${store.file}.json`, `${JSON.stringify(data, null, 2)}\n`);
     if (data.length) {
       const sheet = names
-        ? readableSheet(store, rows, names, bundle)
+        ? readableSheet(XLSX, store, rows, names, bundle)
         : XLSX.utils.json_to_sheet(data.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)]))));
       XLSX.utils.book_append_sheet(book, sheet, texts.sheet?.(store.file) ?? store.file.slice(0, 31));
     }

@@ -4,7 +4,7 @@
  * Sans through server/pdf/document.ts, the variant's logo at the head and its primary colour in the
  * title and the header rule, its name as author, page numbers in the footer).
  */
-import ExcelJS from 'exceljs';
+import { lazyModule } from '../lazy-module.ts';
 import type { BrandLogo } from '../config/branding.ts';
 import { renderPdf } from '../pdf/document.ts';
 import type { ReportResult } from './engine.ts';
@@ -46,7 +46,11 @@ export function excelFormat(digits: string, number?: Intl.NumberFormat): string 
   return `${literal(words(0, first))}${digits}${literal(words(last + 1, parts.length))}`;
 }
 
+/** exceljs, loaded on the first export (server/lazy-module.ts). */
+const excelJs = lazyModule(async () => (await import('exceljs')).default);
+
 export async function reportXlsx(result: ReportResult, head: ExportHead): Promise<Buffer> {
+  const ExcelJS = await excelJs();
   const book = new ExcelJS.Workbook();
   book.creator = head.brand;
   const sheet = book.addWorksheet(head.title.slice(0, 31).replace(/[\\/*?:[\]]/g, ' '));

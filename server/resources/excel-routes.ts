@@ -122,7 +122,7 @@ export default async function excelRoutes(app: FastifyInstance) {
     const fields = columns.map((c) => c.field);
     for await (const block of exportBlocks(queries, name, session, params, limit, fields)) sheet.addRows(block);
     const title = t(`${resource.entity}:title`);
-    const content = sheet.finish(title);
+    const content = await sheet.finish(title);
 
     const expiresAt = new Date(Date.now() + DOWNLOAD_TOKEN_TTL_MS);
     const token = await app.db.transaction().execute(async (trx) => {

@@ -13,7 +13,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
-import ExcelJS from 'exceljs';
+import { lazyModule } from '../lazy-module.ts';
 import { streamedSignature } from '../attachments/streamed-signature.ts';
 import { contentDisposition } from '../downloads/reply.ts';
 import { HttpError } from '../http-error.ts';
@@ -33,6 +33,8 @@ import { actorOf as auditActorOf } from '../audit/index.ts';
 const errorResponse = { $ref: 'error-response#' };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } } };
 const ACCESS = { roles: ['ADMIN' as const] };
+/** exceljs, loaded for the first file of errors (server/lazy-module.ts). */
+const excelJs = lazyModule(async () => (await import('exceljs')).default);
 const MODES = ['dryRun', 'import'];
 const ON_ERROR = ['allOrNothing', 'validRows'];
 const MISSING = ['keep', 'deactivate'];
@@ -399,6 +401,7 @@ export default async function importRoutes(app: FastifyInstance) {
     handler: async (request, reply) => {
       const run = await runOf(request, request.params.id);
       const errors = await app.db.selectFrom('import_error').select(['rowNo', 'column', 'message', 'cells']).where('runId', '=', run.id).orderBy('rowNo').orderBy('seq').limit(ERROR_FILE_ROWS).execute();
+      const ExcelJS = await excelJs();
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet(t('import:errorColumn'));
       const columns = (run.columns as string[] | null) ?? [];
