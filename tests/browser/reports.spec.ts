@@ -28,6 +28,21 @@ for (const width of [1400, 390]) {
     await expect(page.locator('.report-chart canvas')).toBeVisible();
     await page.screenshot({ path: `test-results/reports-${width}.png`, fullPage: true });
     await expectAccessible(page);
+
+    // a header sorts the rows in the database, by that column; a second click turns the order round
+    const headers = await table.locator('thead th').allInnerTexts();
+    const column = headers.findIndex((text) => text.trim() === 'Koszt netto / km');
+    expect(column, headers.join(' | ')).toBeGreaterThan(-1);
+    const header = table.locator('thead th').nth(column);
+    /** The column's numbers as the page shows them (Polish: spaces between thousands, a decimal comma); an empty cell is left out. */
+    const shownNumbers = async () => (await table.locator('tbody tr').locator(`td:nth-child(${column + 1})`).allInnerTexts())
+      .map((text) => text.replace(/[^\d,-]/g, '').replace(',', '.')).filter((text) => text !== '').map(Number);
+    await header.getByRole('button').click();
+    await expect(header).toHaveAttribute('aria-sort', 'ascending');
+    await expect.poll(async () => { const n = await shownNumbers(); return n.length > 1 && n.every((x, i) => i === 0 || n[i - 1] <= x); }).toBe(true);
+    await header.getByRole('button').click();
+    await expect(header).toHaveAttribute('aria-sort', 'descending');
+    await expect.poll(async () => { const n = await shownNumbers(); return n.length > 1 && n.every((x, i) => i === 0 || n[i - 1] >= x); }).toBe(true);
     const file = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Pobierz Excel' }).click();
     expect((await file).suggestedFilename()).toMatch(/^Koszt pojazdów .*\.xlsx$/);
