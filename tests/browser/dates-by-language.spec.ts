@@ -38,3 +38,27 @@ test('an English fleet manager types the damage date day first (DD/MM/YYYY) and 
   await expect(wizard.getByTestId('wizard-step-title')).not.toHaveText(firstStep);
   await expect(invalidDate).toHaveCount(0);
 });
+
+test("an English fleet manager's own report period is typed day first, not in the browser's date picker", async ({ page }) => {
+  await signedIn(page, 'manager', '/app/raporty');
+  const table = page.locator('.reports-table table');
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  await page.getByLabel('Period', { exact: true }).selectOption({ label: 'Custom period' });
+  const from = page.getByLabel('From', { exact: true });
+  const to = page.getByLabel('To', { exact: true });
+  // last month's first and last day, as the English reader writes them
+  await expect(from).toHaveAttribute('type', 'text');
+  await expect(from).toHaveValue(/^01\/\d{2}\/\d{4}$/);
+  await expect(to).toHaveValue(/^\d{2}\/\d{2}\/\d{4}$/);
+  // 13/11/2026 – 30/11/2026: asked of the server as those days (a 13th month does not exist)
+  const asked = page.waitForRequest((request) => /\/api\/reports\/[^/]+\/run$/.test(request.url()) && request.postDataJSON()?.from === '2026-11-13');
+  await from.fill('13/11/2026');
+  expect((await asked).postDataJSON()).toMatchObject({ from: '2026-11-13' });
+  await expect(from).not.toHaveAttribute('aria-invalid', 'true');
+  // a day not yet whole is said to be wrong, and asks nothing
+  await to.fill('31/02/2026');
+  await expect(to).toHaveAttribute('aria-invalid', 'true');
+  await to.fill('30/11/2026');
+  await expect(to).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+});

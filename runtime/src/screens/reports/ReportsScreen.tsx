@@ -24,6 +24,7 @@ import { Pager } from '../dashboard/parts';
 import type { ScreenProps } from '../types';
 import { periodRange, type PeriodId } from './periods';
 import { SubscribeDialog, SubscriptionList, type SubscriptionsDecl } from './Subscriptions';
+import { DayInput } from './DayInput';
 import './reports.css';
 
 interface ReportInfo {
@@ -230,11 +231,11 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
             <>
               <Form.Group controlId={ids.from}>
                 <Form.Label>{t('reports:screen.from')}</Form.Label>
-                <Form.Control type="date" value={custom.from} onChange={(e) => setCustom((c) => ({ ...c, from: e.target.value }))} />
+                <DayInput day={custom.from} onDay={(from) => setCustom((c) => ({ ...c, from }))} />
               </Form.Group>
               <Form.Group controlId={ids.to}>
                 <Form.Label>{t('reports:screen.to')}</Form.Label>
-                <Form.Control type="date" value={custom.to} onChange={(e) => setCustom((c) => ({ ...c, to: e.target.value }))} />
+                <DayInput day={custom.to} onDay={(to) => setCustom((c) => ({ ...c, to }))} />
               </Form.Group>
             </>
           )}
