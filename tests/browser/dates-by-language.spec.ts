@@ -61,4 +61,8 @@ test("an English fleet manager's own report period is typed day first, not in th
   await to.fill('30/11/2026');
   await expect(to).not.toHaveAttribute('aria-invalid', 'true');
   await expect(table.locator('tbody tr').first()).toBeVisible();
+  if (process.env.SHOTS) for (const width of [1400, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${process.env.SHOTS}/report-period-en-${width}.png` });
+  }
 });
