@@ -120,13 +120,13 @@ function readableSheet(XLSX: typeof XLSXTypes, store: Store, rows: Row[], names:
   return XLSX.utils.aoa_to_sheet([columns.map((c) => names.label(entity, c)), ...rows.map((r) => columns.map((c) => shown(c, r[c])))]);
 }
 
+/** The xlsx library, loaded for the first export (server/lazy-module.ts). */
+const xlsxLibrary = lazyModule(() => import('xlsx'));
+
 /**
  * The zip: indeks.txt, json/<file>.json per store, dane-osobowe.xlsx with a sheet per store that
  * holds rows (a sheet saying "0 wierszy" told the person nothing; the index still lists the store).
  */
-/** The xlsx library, loaded for the first export (server/lazy-module.ts). */
-const xlsxLibrary = lazyModule(() => import('xlsx'));
-
 export async function exportArchive(files: PersonFile[], texts: ArchiveTexts, names?: SheetNames, bundle?: Bundle): Promise<Buffer> {
   const XLSX = await xlsxLibrary();
   const zip = new JSZip();
