@@ -7979,8 +7979,11 @@ export interface components {
         /** A report's answer: its columns, its rows (the keys behind each row, for the rows behind a total, and the values shown) and the totals, each the sum of the rows (a ratio: of the totals) */
         "report-result": {
             columns: {
-                /** @enum {unknown} */
-                format?: "money" | "km" | "litres" | "ratio" | "kg" | "count";
+                /**
+                 * @description How the value is written: a measure's unit, or for a dimension 'month' (a YYYY-MM value, written as the month's short name and year in the reader's language)
+                 * @enum {unknown}
+                 */
+                format?: "money" | "km" | "litres" | "ratio" | "kg" | "count" | "month";
                 id: string;
                 /** @enum {unknown} */
                 kind: "dimension" | "measure" | "range";

@@ -8,7 +8,7 @@
 import type { Expression, Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { Dimension, ReportDecl } from '../config/report-declaration.ts';
-import { DIM_KEY, DIM_LABEL, FORMAT, executeWithValues, type ReportColumn, type ReportResult, type RunParams } from './engine.ts';
+import { DIM_FORMAT, DIM_KEY, DIM_LABEL, FORMAT, executeWithValues, type ReportColumn, type ReportResult, type RunParams } from './engine.ts';
 import { labelCase, pagedSelect } from './paging.ts';
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
@@ -71,7 +71,7 @@ export async function runAnomalyReport(
     return (row[`l_${d}`] as string | null) ?? String(key);
   };
   const columns: ReportColumn[] = [
-    ...groupBy.map((d): ReportColumn => ({ id: d, label: t(report.labels?.[d] ?? `reports:dimensions.${d}`), kind: 'dimension' })),
+    ...groupBy.map((d): ReportColumn => ({ id: d, label: t(report.labels?.[d] ?? `reports:dimensions.${d}`), kind: 'dimension', ...(DIM_FORMAT[d] ? { format: DIM_FORMAT[d] } : {}) })),
     ...report.measures.map((m): ReportColumn => ({ id: m, label: t(report.labels?.[m] ?? `reports:measures.${m}`), kind: 'measure', format: FORMAT[m] })),
   ];
   const figures = (row: Record<string, unknown>): Record<string, number> => ({

@@ -29,7 +29,7 @@ export interface RunParams {
   page?: Paging;
 }
 
-export interface ReportColumn { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: 'money' | 'km' | 'litres' | 'ratio' | 'kg' | 'count' }
+export interface ReportColumn { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: 'money' | 'km' | 'litres' | 'ratio' | 'kg' | 'count' | 'month' }
 export interface ReportResult {
   columns: ReportColumn[];
   rows: { keys: Record<string, string | number | null>; values: Record<string, string | number | null> }[];
@@ -54,6 +54,8 @@ export const DIM_LABEL: Partial<Record<Dimension, string>> = {
   vehicle: `max(c."rejestr" || coalesce(' ' || c."markaOpis", '') || coalesce(' ' || c."modelOpis", ''))`, client: 'max(cl."klientNazwa")',
   unit: 'max(u."nazwa")', driver: `max(e."nazwisko" || ' ' || e."imie")`,
 };
+/** How a dimension's value is written where it is shown (its value stays the key: a month is YYYY-MM, sorted as a date). */
+export const DIM_FORMAT: Partial<Record<Dimension, ReportColumn['format']>> = { month: 'month' };
 export const FORMAT: Record<Measure, ReportColumn['format']> = {
   costNet: 'money', costGross: 'money', km: 'km', costPerKm: 'ratio', litres: 'litres', l100: 'ratio', co2: 'kg',
   anomalies: 'count', anomaliesOpen: 'count', anomaliesExplained: 'count',
@@ -291,7 +293,7 @@ export async function runReport(
   };
   const shown = report.measures;
   const columns: ReportColumn[] = [
-    ...groupBy.map((d): ReportColumn => ({ id: d, label: t(report.labels?.[d] ?? `reports:dimensions.${d}`), kind: 'dimension' })),
+    ...groupBy.map((d): ReportColumn => ({ id: d, label: t(report.labels?.[d] ?? `reports:dimensions.${d}`), kind: 'dimension', ...(DIM_FORMAT[d] ? { format: DIM_FORMAT[d] } : {}) })),
     ...pivotCats.map((c): ReportColumn => ({ id: `category:${c.id}`, label: t(c.label), kind: 'measure', format: 'money' })),
     ...shown.map((m): ReportColumn => ({ id: m, label: t(report.labels?.[m] ?? `reports:measures.${m}`), kind: 'measure', format: FORMAT[m] })),
   ];

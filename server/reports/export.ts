@@ -29,6 +29,12 @@ const DIGITS: Record<string, string> = {
   money: '#,##0.00', km: '#,##0', litres: '#,##0.00', ratio: '#,##0.00', kg: '#,##0.00', count: '#,##0',
 };
 
+/** A YYYY-MM value as the first day of its month (UTC midnight: the sheet's date of that day), anything else as it is. */
+function monthDate(value: unknown): unknown {
+  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})$/.exec(value) : null;
+  return m ? new Date(Date.UTC(+m[1], +m[2] - 1, 1)) : value ?? null;
+}
+
 /** A text as a literal of an Excel format code (a quote inside is dropped). */
 const literal = (text: string) => (text ? `"${text.replace(/"/g, '')}"` : '');
 
@@ -61,13 +67,17 @@ export async function reportXlsx(result: ReportResult, head: ExportHead): Promis
   const header = sheet.addRow(result.columns.map((c) => c.label));
   header.font = { bold: true };
   const firstData = sheet.rowCount + 1;
-  for (const row of result.rows) sheet.addRow(result.columns.map((c) => row.values[c.id] ?? null));
+  // a month is a date of the sheet (its first day) shown as month and year: Excel sorts and filters it as one
+  const cell = (c: ReportResult['columns'][number], value: unknown) => (c.format === 'month' ? monthDate(value) : value ?? null);
+  for (const row of result.rows) sheet.addRow(result.columns.map((c) => cell(c, row.values[c.id])));
   const totals = sheet.addRow(result.columns.map((c, i) => (i === 0 ? head.total : c.kind === 'measure' ? result.totals[c.id] ?? null : null)));
   totals.font = { bold: true };
   result.columns.forEach((c, i) => {
     const column = sheet.getColumn(i + 1);
     column.width = Math.max(12, Math.min(40, c.label.length + 4));
-    if (c.format && DIGITS[c.format]) {
+    if (c.format === 'month') {
+      for (let r = firstData; r <= sheet.rowCount; r++) sheet.getCell(r, i + 1).numFmt = 'mmm yyyy';
+    } else if (c.format && DIGITS[c.format]) {
       const numFmt = excelFormat(DIGITS[c.format], head.numbers?.[c.format]);
       for (let r = firstData; r <= sheet.rowCount; r++) sheet.getCell(r, i + 1).numFmt = numFmt;
     }

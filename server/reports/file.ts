@@ -54,6 +54,12 @@ export async function runFor(reader: Reader, report: ReportDecl, params: RunPara
   return runReport(reader.db, report, reporting, params, vehicles, (key) => t(key));
 }
 
+/** A YYYY-MM value as the month's short name and year (lis 2026, Nov 2026), as the Raporty screen writes it; any other value as it is. */
+export function monthText(value: unknown, month: Intl.DateTimeFormat): string {
+  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})$/.exec(value) : null;
+  return m && +m[2] >= 1 && +m[2] <= 12 ? month.format(new Date(Date.UTC(+m[1], +m[2] - 1, 1))) : String(value);
+}
+
 /** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
 export async function reportFile(reader: Reader, report: ReportDecl, params: RunParams, result: ReportResult, format: 'xlsx' | 'pdf', now: Date): Promise<ExportedFile> {
   const { t, bundle } = reader;
@@ -86,8 +92,10 @@ export async function reportFile(reader: Reader, report: ReportDecl, params: Run
   const primary = brandingOf(bundle).colors?.primary;
   head.accent = primary ? hexColour(primary, '') || undefined : undefined;
   const plain = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
   const shown = (v: unknown, f?: string) => {
     if (v === null || v === undefined) return '–';
+    if (f === 'month') return monthText(v, month);
     if (typeof v !== 'number') return String(v);
     return (f ? formats[f] : undefined)?.format(v) ?? plain.format(v);
   };

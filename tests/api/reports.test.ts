@@ -13,7 +13,7 @@ import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 import { EXTRA_PASSWORD } from '../../server/seed/seed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
-type Result = { columns: { id: string; kind: string }[]; rows: { keys: Record<string, unknown>; values: Record<string, number | string | null> }[]; totals: Record<string, number | null> };
+type Result = { columns: { id: string; label: string; kind: string; format?: string }[]; rows: { keys: Record<string, unknown>; values: Record<string, number | string | null> }[]; totals: Record<string, number | null> };
 
 describe('reports', () => {
   let t: TestApp;
@@ -177,6 +177,28 @@ describe('reports', () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok.manager, body: { ...body, format: 'doc' } })).statusCode).toBe(400);
+  });
+
+  it('a month is its YYYY-MM key, declared as a month: the screen and the PDF write its name, the Excel file holds it as a date shown as month and year', async () => {
+    const body = { from: day(-120), to: day(0), groupBy: ['month'], filters: { vehicle: [wz] } };
+    const r = await ok('manager', 'vehicle-cost', body);
+    expect(r.columns[0]).toMatchObject({ id: 'month', kind: 'dimension', format: 'month' });
+    const months = r.rows.map((row) => row.values.month);
+    expect(months.length).toBeGreaterThan(1);
+    for (const m of months) expect(m).toMatch(/^\d{4}-(0[1-9]|1[0-2])$/);
+    expect([...months].sort()).toEqual(months);
+    // the other dimensions are written by the server as they are shown: no format
+    expect((await ok('manager', 'vehicle-cost', { ...body, groupBy: ['vehicle'] })).columns[0].format).toBeUndefined();
+
+    const xlsx = await t.call('POST', '/api/reports/vehicle-cost/export', { token: tok.manager, body: { ...body, format: 'xlsx' } });
+    expect(xlsx.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const header = [...Array(sheet.rowCount).keys()].map((i) => i + 1).find((n) => sheet.getCell(n, 1).value === r.columns[0].label)!;
+    const first = sheet.getCell(header + 1, 1);
+    expect(first.value).toEqual(new Date(`${months[0]}-01T00:00:00Z`));
+    expect(first.numFmt).toBe('mmm yyyy');
   });
 
   it('a PDF carries its variant\'s look: the logo at its head and the portal\'s name as its author; the portal without a logo names itself in text', async () => {

@@ -43,6 +43,15 @@ for (const width of [1400, 390]) {
     await header.getByRole('button').click();
     await expect(header).toHaveAttribute('aria-sort', 'descending');
     await expect.poll(async () => { const n = await shownNumbers(); return n.length > 1 && n.every((x, i) => i === 0 || n[i - 1] >= x); }).toBe(true);
+    // by month: each month by its name, as the reader's language writes it (lis 2026), never the key 2026-11
+    await page.getByLabel('Grupuj według', { exact: true }).selectOption({ label: 'Miesiąc' });
+    await expect(table.locator('thead th').first()).toHaveText('Miesiąc');
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    const months = await table.locator('tbody tr td:first-child').allInnerTexts();
+    expect(months.length).toBeGreaterThan(0);
+    for (const month of months) expect(month.trim()).toMatch(/^(sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}$/);
+    await page.getByLabel('Grupuj według', { exact: true }).selectOption({ label: 'Pojazd' });
+    await expect(table).toContainText('WZ12345');
     const file = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Pobierz Excel' }).click();
     expect((await file).suggestedFilename()).toMatch(/^Koszt pojazdów .*\.xlsx$/);

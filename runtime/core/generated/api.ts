@@ -1998,7 +1998,10 @@ export interface ReportResult {
     id: string;
     label: string;
     kind: "dimension" | "measure" | "range";
-    format?: "money" | "km" | "litres" | "ratio" | "kg" | "count";
+    /**
+     * How the value is written: a measure's unit, or for a dimension 'month' (a YYYY-MM value, written as the month's short name and year in the reader's language)
+     */
+    format?: "money" | "km" | "litres" | "ratio" | "kg" | "count" | "month";
   }[];
   rows: {
     keys: {

@@ -17,7 +17,7 @@ import { useConfig } from '../../config/ConfigContext';
 import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import { api, errorText } from '../../api/client';
-import { formatKm, formatLitres, formatMoney, formatNumber } from '../../format';
+import { formatKm, formatLitres, formatMoney, formatMonth, formatNumber } from '../../format';
 import { formatSettings } from '../../format-settings';
 import { useGet } from '../dashboard/useGet';
 import { Pager } from '../dashboard/parts';
@@ -59,6 +59,11 @@ function shown(value: unknown, format: string | undefined): string {
   return String(value);
 }
 
+/** A dimension's value as the row shows it: a month (YYYY-MM) by its name in the reader's language, anything else as the server wrote it. */
+function dimensionText(value: unknown, format: string | undefined): string {
+  return (format === 'month' ? formatMonth(value) : null) ?? String(value ?? '');
+}
+
 /**
  * What the chart draws: every row when all are on the page; else, grouped by one dimension, the
  * largest rows by the chart's measure and one bar for the others — the rest of the total, or for
@@ -94,13 +99,13 @@ function ReportChart({ info, result }: { info: ReportInfo; result: Result }) {
     if (!measure || dims.length === 0 || !drawn) return;
     const rows = drawn.rows;
     const [first, second] = dims;
-    const labels = [...new Set(rows.map((r) => String(r.values[first.id] ?? '')))];
-    const series = second ? [...new Set(rows.map((r) => String(r.values[second.id] ?? '')))] : [measure.label];
+    const labels = [...new Set(rows.map((r) => dimensionText(r.values[first.id], first.format)))];
+    const series = second ? [...new Set(rows.map((r) => dimensionText(r.values[second.id], second.format)))] : [measure.label];
     const palette = ['#0d6efd', '#198754', '#fd7e14', '#6f42c1', '#d63384', '#20c997', '#ffc107', '#6c757d'];
     const datasets = series.map((s, i) => ({
       label: s, backgroundColor: palette[i % palette.length], borderColor: palette[i % palette.length],
       data: labels.map((l) => {
-        const row = rows.find((r) => String(r.values[first.id] ?? '') === l && (!second || String(r.values[second.id] ?? '') === s));
+        const row = rows.find((r) => dimensionText(r.values[first.id], first.format) === l && (!second || dimensionText(r.values[second.id], second.format) === s));
         return row ? Number(row.values[measure.id] ?? 0) : 0;
       }),
     }));
@@ -305,8 +310,8 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
                         return (
                           <td key={c.id}>
                             {ci === 0 && !(grouping.length === 1 && grouping[0] === 'vehicle')
-                              ? <Button variant="link" size="sm" className="p-0 text-start" title={t('reports:screen.behind')} onClick={() => behind(row.keys)}>{String(value ?? '')}</Button>
-                              : String(value ?? '')}
+                              ? <Button variant="link" size="sm" className="p-0 text-start" title={t('reports:screen.behind')} onClick={() => behind(row.keys)}>{dimensionText(value, c.format)}</Button>
+                              : dimensionText(value, c.format)}
                           </td>
                         );
                       })}
