@@ -29,10 +29,10 @@ const DIGITS: Record<string, string> = {
   money: '#,##0.00', km: '#,##0', litres: '#,##0.00', ratio: '#,##0.00', kg: '#,##0.00', count: '#,##0',
 };
 
-/** A YYYY-MM value as the first day of its month (UTC midnight: the sheet's date of that day), anything else as it is. */
-function monthDate(value: unknown): unknown {
+/** A month dimension's YYYY-MM value as the first day of that month (UTC midnight: the sheet's date of that day); null for anything else. */
+export function monthStart(value: unknown): Date | null {
   const m = typeof value === 'string' ? /^(\d{4})-(\d{2})$/.exec(value) : null;
-  return m ? new Date(Date.UTC(+m[1], +m[2] - 1, 1)) : value ?? null;
+  return m && +m[2] >= 1 && +m[2] <= 12 ? new Date(Date.UTC(+m[1], +m[2] - 1, 1)) : null;
 }
 
 /** A text as a literal of an Excel format code (a quote inside is dropped). */
@@ -68,7 +68,7 @@ export async function reportXlsx(result: ReportResult, head: ExportHead): Promis
   header.font = { bold: true };
   const firstData = sheet.rowCount + 1;
   // a month is a date of the sheet (its first day) shown as month and year: Excel sorts and filters it as one
-  const cell = (c: ReportResult['columns'][number], value: unknown) => (c.format === 'month' ? monthDate(value) : value ?? null);
+  const cell = (c: ReportResult['columns'][number], value: unknown) => (c.format === 'month' ? monthStart(value) ?? value ?? null : value ?? null);
   for (const row of result.rows) sheet.addRow(result.columns.map((c) => cell(c, row.values[c.id])));
   const totals = sheet.addRow(result.columns.map((c, i) => (i === 0 ? head.total : c.kind === 'measure' ? result.totals[c.id] ?? null : null)));
   totals.font = { bold: true };

@@ -16,7 +16,7 @@ import type { ReportDecl } from '../config/report-declaration.ts';
 import { runReport, type ReportResult, type RunParams } from './engine.ts';
 import { runAnomalyReport } from './anomalies.ts';
 import { anomaliesFile } from '../anomalies/find.ts';
-import { reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from './export.ts';
+import { monthStart, reportPdf, reportXlsx, XLSX_MIME, type ExportHead } from './export.ts';
 import { brandingOf, brandLogo, hexColour } from '../config/branding.ts';
 import { appNameOf } from '../notifications/render.ts';
 import { datePatternFor } from '../config/languages.ts';
@@ -56,8 +56,8 @@ export async function runFor(reader: Reader, report: ReportDecl, params: RunPara
 
 /** A YYYY-MM value as the month's short name and year (lis 2026, Nov 2026), as the Raporty screen writes it; any other value as it is. */
 export function monthText(value: unknown, month: Intl.DateTimeFormat): string {
-  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})$/.exec(value) : null;
-  return m && +m[2] >= 1 && +m[2] <= 12 ? month.format(new Date(Date.UTC(+m[1], +m[2] - 1, 1))) : String(value);
+  const start = monthStart(value);
+  return start ? month.format(start) : String(value);
 }
 
 /** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
