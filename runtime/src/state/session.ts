@@ -37,15 +37,6 @@ export function saveSession(session: Session): void {
   }
 }
 
-/**
- * Keeps a session for the portal's next start only (signing in, when the portal must start again
- * for the user: another variant, language or role bundle). The page in use is left as it is, so
- * nothing of the signed-in portal is drawn, and used, in the moment before it is replaced.
- */
-export function saveSessionForNextStart(session: Session): void {
-  sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
-}
-
 /** Updates the stored session (e.g. a new user after a vehicle switch); nothing happens when signed out. */
 export function updateSession(change: (session: Session) => Session): void {
   const current = store.get(sessionAtom);
