@@ -22,7 +22,6 @@ import type { Session } from '../auth/sessions.ts';
 import type { Bundle } from '../config/bundle.ts';
 import { timeZoneOf } from '../config/locale.ts';
 import { SOURCE_LANGUAGE } from '../config/languages.ts';
-import { fieldNamer } from './labels.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import { HttpError } from '../http-error.ts';
 import { normaliseRow } from '../db/rows.ts';
@@ -161,37 +160,15 @@ export async function nameRecords(app: FastifyInstance, session: Session, entrie
 }
 
 /**
- * "Zmienione pola" in the reader's language (issue 48). The list's `fields` are the labels stored
- * in audit_field_label, in the source language (field-labels.ts: one list that filters in SQL); a
- * reader of another language gets each entry's changed fields named in his, from the entry's own
- * field codes, sorted as his language sorts. The column's text filter compares his language's
- * labels (audit_field_label keeps each language's, migration 054): `fieldsFilterValue`.
+ * "Zmienione pola" in the reader's language (issue 48). The view's `fields` names an entry's
+ * changed fields by the source language's labels stored in audit_field_label; for a reader of
+ * another language the column is read as this expression instead: the same fields by his
+ * language's stored labels (migration 054; a field without one by its code), joined as the view
+ * joins them. The list shows it, its text filter compares it and its sort orders by it, in SQL — so
+ * "Спосіб" finds the entries a Ukrainian reader sees "Спосіб входу" in, and the column sorts as he
+ * reads it.
  */
-async function fieldsInLanguage(app: FastifyInstance, rows: Record<string, unknown>[]): Promise<void> {
-  const language = app.config.language;
-  if (language.id === SOURCE_LANGUAGE) return;
-  const ids = rows.filter((r) => typeof r.fields === 'string' && r.id !== undefined).map((r) => Number(r.id));
-  if (!ids.length) return;
-  const found = await app.db.selectFrom('audit_entry')
-    .select(['id', sql<string[] | null>`(select array_agg(k) from jsonb_object_keys("changes") k)`.as('codes')])
-    .where('id', 'in', ids).execute();
-  const codesById = new Map(found.map((r) => [Number(r.id), r.codes ?? []]));
-  const names = fieldNamer(app.config.bundle, (key) => app.config.t(key), {}, language.id);
-  const order = new Intl.Collator(language.locale);
-  for (const row of rows) {
-    const codes = codesById.get(Number(row.id));
-    if (!codes || !codes.length) continue;
-    row.fields = codes.map((code) => names.label(String(row.resource ?? ''), code)).sort(order.compare).join(', ');
-  }
-}
-
-/**
- * What the text filter of "Zmienione pola" compares for a reader of another language than the
- * source's: the entry's changed fields by his language's stored labels (a field without one by its
- * code), joined as the view joins the source language's — so "Спосіб" finds the entries a
- * Ukrainian reader sees "Спосіб входу" in, in SQL, as "Sposób" does for a Polish one.
- */
-function fieldsFilterValue(app: FastifyInstance, source: string): Record<string, Expression<string | null>> {
+function fieldsShownValue(app: FastifyInstance, source: string): Record<string, Expression<string | null>> {
   const language = app.config.language.id;
   if (language === SOURCE_LANGUAGE) return {};
   const row = (column: string) => sql.ref(`${source}.${column}`);
@@ -206,13 +183,12 @@ function fieldsFilterValue(app: FastifyInstance, source: string): Record<string,
 export function registerRecordNames(app: FastifyInstance): void {
   app.tableQueries.extendRows('audit', {
     needs: ['id', 'resource', 'recordKey'],
-    filterValues: (source) => fieldsFilterValue(app, source),
+    shownValues: (source) => fieldsShownValue(app, source),
     async extend(rows, session) {
       const refs = await nameRecords(app, session, rows.map((r) => ({
         id: Number(r.id), resource: (r.resource as string | null) ?? null, recordKey: (r.recordKey as string | null) ?? null,
       })), (key, vars) => app.config.t(key, vars));
       rows.forEach((row, i) => Object.assign(row, refs[i]));
-      await fieldsInLanguage(app, rows);
     },
   });
 }

@@ -44,11 +44,12 @@ export interface ColumnInfo {
    */
   sortBy?: string;
   /**
-   * What a text filter on the column compares, when it is not the column itself: an expression of
-   * the row given per request (Dziennik zmian's "Zmienione pola" by the reader's language's labels,
-   * server/audit/record-names.ts). Built by the server, never from the request.
+   * The column as its reader sees it, when that is not the stored value: an expression of the row
+   * given per request (Dziennik zmian's "Zmienione pola" by the reader's language's labels,
+   * server/audit/record-names.ts). A text filter compares it and a sort orders by it, so the list
+   * is filtered and ordered by the words on the screen. Built by the server, never from the request.
    */
-  filterValue?: Expression<string | null>;
+  shownValue?: Expression<string | null>;
 }
 export type Columns = ReadonlyMap<string, ColumnInfo>;
 
@@ -208,7 +209,7 @@ function typeOf(c: Condition, allowed: Set<string>, colId: string): string {
 }
 
 function blankness(eb: EB, column: ColumnInfo, type: 'blank' | 'notBlank'): Bool {
-  const ref = column.filterValue ?? eb.ref(column.name);
+  const ref = column.shownValue ?? eb.ref(column.name);
   if (column.kind === 'text') {
     return type === 'blank' ? eb.or([eb(ref, 'is', null), eb(ref, '=', '')]) : eb.and([eb(ref, 'is not', null), eb(ref, '<>', '')]);
   }
@@ -230,7 +231,7 @@ function textCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition):
   if (type === 'blank' || type === 'notBlank') return blankness(eb, column, type);
   if (!isText(c.filter)) throw new TableQueryError('badFilterValue', colId);
   const text = escapeLike(c.filter);
-  const ref = column.filterValue ?? eb.ref(column.name);
+  const ref = column.shownValue ?? eb.ref(column.name);
   switch (type) {
     case 'contains':
       return eb(ref, 'ilike', eb.val(`%${text}%`));
@@ -410,7 +411,18 @@ function dateCondition(eb: EB, column: ColumnInfo, colId: string, c: Condition):
 export interface SortKey {
   name: string;
   dir: 'asc' | 'desc';
+  /** What is ordered when it is not the column `name` itself: the column's `shownValue`. */
+  value?: Expression<string | null>;
 }
+
+/** The term a sort key orders by: its column, or the expression its column is shown as. */
+export const sortTerm = (k: SortKey): Expression<unknown> => k.value ?? sql.ref(k.name);
+
+/**
+ * A sort key as a cursor's fingerprint holds it: an expression by its SQL and parameters (the
+ * reader's language is one), so a cursor of one language's order never continues another's.
+ */
+export const sortKeyIdentity = (k: SortKey) => ({ name: k.name, dir: k.dir, value: k.value?.toOperationNode() });
 
 /**
  * The full order of a table request: the sort model's columns (multi-column, in order; a repeated
@@ -437,7 +449,9 @@ export function sortKeys(columns: Columns, sortModel: unknown, key: string): Sor
     }
     const name = column.sortBy ?? column.name;
     if (keys.some((k) => k.name === name)) continue;
-    keys.push({ name, dir: item.sort });
+    // a column sorted by another one orders by that one's stored value
+    const value = column.sortBy === undefined ? column.shownValue : undefined;
+    keys.push({ name, dir: item.sort, ...(value ? { value } : {}) });
   }
   if (!keys.some((k) => k.name === key)) keys.push({ name: key, dir: keys.at(-1)?.dir ?? 'asc' });
   return keys;
@@ -452,7 +466,7 @@ export function orderBy<D, T extends keyof D, O>(qb: SelectQueryBuilder<D, T, O>
   let out = qb;
   for (const k of keys) {
     const asc = (k.dir === 'asc') !== reversed;
-    out = out.orderBy(sql.ref(k.name), (ob) => (asc ? ob.asc().nullsLast() : ob.desc().nullsFirst()));
+    out = out.orderBy(sortTerm(k), (ob) => (asc ? ob.asc().nullsLast() : ob.desc().nullsFirst()));
   }
   return out;
 }

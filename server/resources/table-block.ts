@@ -19,7 +19,7 @@
 import { sql, type SelectExpression } from 'kysely';
 import type { ConfiguredSelect, ConfiguredTables } from '../db/configured-tables.ts';
 import { asText } from './table-cursor.ts';
-import { orderBy, type SortKey } from '../db/table-query.ts';
+import { orderBy, sortTerm, type SortKey } from '../db/table-query.ts';
 
 type Query = ConfiguredSelect;
 
@@ -73,7 +73,7 @@ export async function readBlock(req: BlockRequest): Promise<Block> {
   const direct = req.directOffset ?? DIRECT_OFFSET;
   const shape = keysetShape(keys);
   // Entity properties are plain identifiers, so `$s`/`$k` cannot collide with a column.
-  const positionColumns = shape ? [asText(shape.key.name).as(KEY_VALUE), ...(shape.sort ? [asText(shape.sort.name).as(SORT_VALUE)] : [])] : [];
+  const positionColumns = shape ? [asText(sortTerm(shape.key)).as(KEY_VALUE), ...(shape.sort ? [asText(sortTerm(shape.sort)).as(SORT_VALUE)] : [])] : [];
   const rowsOf = (q: Query) => q.select([...req.selection, ...positionColumns]);
 
   let method: ReadMethod;
@@ -127,7 +127,7 @@ async function keyset(base: Query, rowsOf: (q: Query) => Query, shape: { sort?: 
   const step = (where: (q: Query) => Query, n: number) => orderBy(rowsOf(where(base)), keys).limit(n).execute();
 
   if (!shape.sort) return step((q) => q.where(k, asc ? '>' : '<', after.k), limit);
-  const c = sql.ref(shape.sort.name);
+  const c = sortTerm(shape.sort);
   const s = after.s ?? null;
   if (s !== null && !asc) return step((q) => q.where(sql<boolean>`(${c}, ${k}) < (${s}, ${after.k})`), limit);
   if (s === null && asc) return step((q) => q.where(c, 'is', null).where(k, '>', after.k), limit);

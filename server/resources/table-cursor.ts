@@ -19,7 +19,7 @@
  * which a JavaScript Date or number would lose.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely } from 'kysely';
 import { jsonb } from '../db/value-types.ts';
 import { TableQueryError } from '../db/table-query.ts';
 import type { DB } from '../db/types.generated.ts';
@@ -113,5 +113,5 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** `cast(col as text)`: the exact text form a cursor carries. */
-export const asText = (column: string) => sql<string | null>`cast(${sql.ref(column)} as text)`;
+/** `cast(… as text)` of a column or of the expression a column is shown as: the exact text form a cursor carries. */
+export const asText = (term: string | Expression<unknown>) => sql<string | null>`cast(${typeof term === 'string' ? sql.ref(term) : term} as text)`;

@@ -20,7 +20,7 @@ import { scopeExpression, type Resources } from '../access/row-scope.ts';
 import { readBlock } from './table-block.ts';
 import { countRows, type RowCount } from './table-count.ts';
 import { cursorKeyLoader, decodeCursor, encodeCursor, queryFingerprint, type CursorPayload } from './table-cursor.ts';
-import { blockWindow, columnsFromSchema, filterExpression, sortKeys, TableQueryError, type Columns } from '../db/table-query.ts';
+import { blockWindow, columnsFromSchema, filterExpression, sortKeyIdentity, sortKeys, TableQueryError, type Columns } from '../db/table-query.ts';
 import { byConfiguration } from '../db/configured-tables.ts';
 import type { RemindersFile } from '../../runtime/core/generated/meta.ts';
 import { timeZoneOf } from '../config/locale.ts';
@@ -42,12 +42,12 @@ export interface RowExtension {
   needs: readonly string[];
   extend(rows: Record<string, unknown>[], session: Session): Promise<void>;
   /**
-   * What a text filter compares for some columns, for the current request's caller, when that is
-   * not the stored column (the fields named in the reader's language): by column id, an expression
-   * of the resource's source row (`source` is its table or view, to qualify the row's columns in a
-   * subquery). Read anew for every query.
+   * Some columns as the current request's caller reads them, when that is not the stored column
+   * (the fields named in the reader's language): by column id, an expression of the resource's
+   * source row (`source` is its table or view, to qualify the row's columns in a subquery), which
+   * the column's text filter compares and its sort orders by. Read anew for every query.
    */
-  filterValues?(source: string): Record<string, Expression<string | null>>;
+  shownValues?(source: string): Record<string, Expression<string | null>>;
 }
 
 /** The request's rowParams and a block as /table2 answers it (`count`/`estimated` only for the first block, `cursor` when more rows may follow): schemas/api/row-params and table-page. */
@@ -66,22 +66,25 @@ function createTableQueries(app: FastifyInstance) {
     const resource = resources[name];
     if (!resource) throw new HttpError(404, t('errors:notFound'));
     const entity = schemas[resource.entity];
-    return { resources, resource, entity, columns: withFilterValues(name, resource.source, columnsFromSchema(entity)) };
+    return { resources, resource, entity, columns: withShownValues(name, resource.source, columnsFromSchema(entity)) };
   };
 
   const extensions = new Map<string, RowExtension>();
 
-  /** The columns with what the resource's extension has their text filters compare for this caller. */
-  const withFilterValues = (name: string, source: string, columns: Columns): Columns => {
-    const values = Object.entries(extensions.get(name)?.filterValues?.(source) ?? {}).filter(([id]) => columns.has(id));
+  /** The columns with what the resource's extension says this caller reads in them (filtered and sorted by that). */
+  const withShownValues = (name: string, source: string, columns: Columns): Columns => {
+    const values = Object.entries(extensions.get(name)?.shownValues?.(source) ?? {}).filter(([id]) => columns.has(id));
     if (!values.length) return columns;
     const out = new Map(columns);
-    for (const [id, filterValue] of values) out.set(id, { ...columns.get(id)!, filterValue });
+    for (const [id, shownValue] of values) out.set(id, { ...columns.get(id)!, shownValue });
     return out;
   };
 
-  /** The columns a block reads: every entity property, or only those a caller needs (an export's columns). */
-  const selection = (name: string, entity: EntitySchema, fields?: readonly string[]) => {
+  /**
+   * The columns a block reads: every entity property, or only those a caller needs (an export's
+   * columns); a column its reader sees otherwise than stored is read as he sees it (`shownValues`).
+   */
+  const selection = (name: string, entity: EntitySchema, columns: Columns, fields?: readonly string[]) => {
     // a colour field of a reminder rule is computed from the rule, never read as stored (server/reminders/colors.ts)
     const { bundle } = app.config;
     const computed = colorColumns(bundle.screens.reminders as unknown as RemindersFile | undefined, name, dayIn(app.clock(), timeZoneOf(bundle.config)));
@@ -89,7 +92,10 @@ function createTableQueries(app: FastifyInstance) {
     const wanted = [...(fields ?? Object.keys(properties)), ...(extensions.get(name)?.needs ?? [])];
     return [...new Set(wanted)]
       .filter((p) => Object.hasOwn(properties, p) && properties[p]?.['x-computed'] !== true)
-      .map((p) => (computed.get(p) ?? sql.ref(p)).as(p));
+      .map((p) => {
+        const shown = columns.get(p)?.shownValue;
+        return (computed.get(p) ?? (shown ? sql`${shown}` : sql.ref(p))).as(p);
+      });
   };
   /** Fills the computed fields of a resource's rows, when an extension is registered for it. */
   const extended = async (name: string, rows: Record<string, unknown>[], session: Session) => {
@@ -153,7 +159,7 @@ function createTableQueries(app: FastifyInstance) {
     const keys = sortKeys(columns, sortModel, resource.key);
     const base = baseQuery(resources, resource, entity, columns, session, params);
     const fingerprint = queryFingerprint({
-      resource: name, keys, filter: params.filterModel ?? null, srcId: params.srcId ?? null, group: params.group ?? null,
+      resource: name, keys: keys.map(sortKeyIdentity), filter: params.filterModel ?? null, srcId: params.srcId ?? null, group: params.group ?? null,
       caller: [session.role, session.userId, session.klientSymbol, session.stacjaSerw, session.pojazdId, session.integration?.clients ?? null],
     });
     let fit: CursorPayload | undefined;
@@ -168,7 +174,7 @@ function createTableQueries(app: FastifyInstance) {
     counting?.catch(() => undefined); // not awaited when the block is short
 
     const block = await readBlock({
-      base, selection: selection(name, entity, answer.fields), keys, offset, limit,
+      base, selection: selection(name, entity, columns, answer.fields), keys, offset, limit,
       after: fit && fit.p === offset && fit.k !== undefined ? { s: fit.s, k: fit.k } : undefined,
       total: fit?.n,
     });
@@ -201,13 +207,13 @@ function createTableQueries(app: FastifyInstance) {
   }
 
   async function byId(name: string, session: Session, id: string) {
-    const { resources, resource, entity } = resolve(name);
+    const { resources, resource, entity, columns } = resolve(name);
     const keyType = entity.properties?.[resource.key]?.type;
     const isInteger = keyType === 'integer' || (Array.isArray(keyType) && keyType.includes('integer'));
     if (isInteger && !/^\d{1,15}$/.test(id)) throw new HttpError(404, t('errors:notFound'));
     const row = await db
       .selectFrom(resource.source)
-      .select(selection(name, entity))
+      .select(selection(name, entity, columns))
       .where((eb) => scopeExpression(eb, resources, resource, session, t('errors:forbidden')))
       .where(sql.ref(resource.key), '=', isInteger ? Number(id) : id)
       .executeTakeFirst();

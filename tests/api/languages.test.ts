@@ -157,6 +157,37 @@ describe('the portal in the caller’s language', () => {
     const languages = await t.app.db.selectFrom('audit_field_label').select('language').distinct().execute();
     expect(languages.map((l) => l.language).sort()).toEqual(['en', 'pl', 'uk']);
   });
+  it('sorts "Zmienione pola" by the words of the reader\'s language, a block at a time as well as at once', async () => {
+    const token = await t.signIn('admin');
+    // two changes of one vehicle whose fields sort one way in Polish and Ukrainian ("Marka" before
+    // "Stan paliwa", "Марка" before "Рівень пального") and the other in English ("Fuel level" before "Make")
+    const recordKey = 'sort-by-language';
+    const ids: Record<string, number> = {};
+    for (const field of ['marka', 'stanPal']) {
+      await t.app.db.transaction().execute((trx) => recordChange(trx, { actor: systemActor('test'), resource: 'car', recordKey, action: 'update', changes: { [field]: ['a', 'b'] } }));
+      ids[field] = Number((await t.app.db.selectFrom('audit_entry').select('id').where('recordKey', '=', recordKey).orderBy('id', 'desc').executeTakeFirstOrThrow()).id);
+    }
+    const body = (startRow: number, endRow: number, cursor?: string) => ({
+      startRow, endRow, ...(cursor ? { cursor } : {}),
+      sortModel: [{ colId: 'fields', sort: 'asc' }],
+      filterModel: { resource: { filterType: 'text', type: 'equals', filter: 'car' }, recordKey: { filterType: 'text', type: 'equals', filter: recordKey } },
+    });
+    const sorted = async (language: string) => {
+      expect((await t.call('PUT', '/api/account/language', { token, body: { language }, sign: true })).statusCode).toBe(200);
+      const all = await t.call('POST', '/api/audit/table2', { token, body: body(0, 50) });
+      expect(all.statusCode, all.body).toBe(200);
+      // one row a block: the second block continues the first by its cursor (keyset over the shown words)
+      const first = await t.call('POST', '/api/audit/table2', { token, body: body(0, 1) });
+      const second = await t.call('POST', '/api/audit/table2', { token, body: body(1, 2, first.json().cursor) });
+      expect(first.json().cursor).toBeTruthy();
+      const rows = (answer: { json(): { rows: { id: number; fields: string }[] } }) => answer.json().rows.map((r) => [Number(r.id), r.fields]);
+      expect([...rows(first), ...rows(second)]).toEqual(rows(all));
+      return rows(all);
+    };
+    expect(await sorted('pl')).toEqual([[ids.marka, 'Marka'], [ids.stanPal, 'Stan paliwa']]);
+    expect(await sorted('uk')).toEqual([[ids.marka, 'Марка'], [ids.stanPal, 'Рівень пального']]);
+    expect(await sorted('en')).toEqual([[ids.stanPal, 'Fuel level'], [ids.marka, 'Make']]);
+  });
 
   it('writes dates by the reader\'s language: DD/MM/YYYY for an English reader, DD.MM.YYYY for Polish and Ukrainian ones', async () => {
     // the runtime is told the pattern with the locale (screens/app.json config.languages[].datePattern)
