@@ -43,22 +43,26 @@ function atPath(frame: Element, path: number[]): Element | undefined {
   return at;
 }
 
+// Presses are held from the moment this module runs (before the runtime's first render, which
+// React starts a task later: a press made right after the page's load event was lost).
+const pressed = (kind: Press['kind'], node: Element | null) => {
+  const part = node?.closest(`#${FIRST_PAINT_ID} > *`);
+  if (node && part) pending = { kind, part: part.classList[0] ?? '', path: pathOf(node, part) };
+};
+const served = element();
+// sent now, the form would go to the address bar as a GET: the runtime's form sends it instead
+served?.addEventListener('submit', (event) => {
+  event.preventDefault();
+  pressed('submit', event.target as Element);
+}, true);
+// an event's target is an element (a form, or what was clicked)
+served?.addEventListener('click', (event) => pressed('click', (event.target as Element).closest('button[type="button"]')), true);
+
 /** Whether the served page is shown and the runtime will draw it (`visitor`: a start-up that shows the sign-in form); removed otherwise. */
 export function keepFirstPaint(visitor: boolean): boolean {
   const page = element();
   if (page && !visitor) remove(page);
-  if (!page || !visitor) return false;
-  const pressed = (kind: Press['kind'], node: Element | null) => {
-    const part = node?.closest(`#${FIRST_PAINT_ID} > *`);
-    if (node && part) pending = { kind, part: part.classList[0] ?? '', path: pathOf(node, part) };
-  };
-  // sent now, the form would go to the address bar as a GET: the runtime's form sends it instead
-  page.addEventListener('submit', (event) => {
-    event.preventDefault();
-    pressed('submit', event.target instanceof Element ? event.target : null);
-  }, true);
-  page.addEventListener('click', (event) => pressed('click', event.target instanceof Element ? event.target.closest('button[type="button"]') : null), true);
-  return true;
+  return !!page && visitor;
 }
 
 /** What the visitor did on the served page: read as it is removed, given to the runtime's page. */
