@@ -1,5 +1,6 @@
 /**
  * npx tsx tools/lighthouse-login.ts [--runs 5] [--url http://localhost:3000/login] [--json out.json]
+ * (LIGHTHOUSE_REPORT=<file>: the last run's whole Lighthouse report, to read what blocked the first paint)
  *
  * Lighthouse (the project's own, node_modules/lighthouse; its default mobile preset: a simulated
  * mid-range phone, 4× slower processor, slow 4G) on the login page, several runs, each in a fresh
@@ -57,6 +58,7 @@ export async function lighthouseRun(url: string): Promise<LighthouseRun> {
     if (!result) throw new Error('Lighthouse gave no result');
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    if (process.env.LIGHTHOUSE_REPORT) writeFileSync(process.env.LIGHTHOUSE_REPORT, JSON.stringify(lhr));
     const metrics = Object.fromEntries(METRICS.map(([audit, name]) => [name, lhr.audits[audit].numericValue ?? Number.NaN])) as LighthouseRun['metrics'];
     const requests = (lhr.audits['network-requests'].details as { items: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
     const scriptBytes = requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
