@@ -15,10 +15,15 @@ import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 // index.html as vite leaves it (runtime/index.html with vite.config.ts's loading modal between its marks)
 const INDEX = [
   '<!doctype html><html lang="pl"><head><meta charset="UTF-8" /><link rel="icon" type="image/svg+xml" href="/favicon.svg" /><title>Portal</title>',
-  '<script type="module" crossorigin src="/assets/index-AbC123.js"></script></head>',
+  '<script type="module" crossorigin src="/assets/index-AbC123.js"></script><link rel="stylesheet" crossorigin href="/assets/index-Css123.css"></head>',
   '<body><!--first-paint--><div id="root"><!--loading-modal--><div class="modal d-block" data-testid="loading-modal">Ładowanie...</div><!--/loading-modal--></div></body></html>',
 ].join('');
 
+// the runtime's stylesheet: rules the sign-in form uses, and rules of other pages
+const STYLESHEET = [
+  '.btn{display:inline-block;padding:.375rem .75rem}', '.form-control{display:block;width:100%}',
+  '.table-striped>tbody>tr:nth-of-type(odd)>*{color:gray}', '.modal-backdrop{position:fixed}', '.nav-link.active{font-weight:700}',
+].join('');
 const texts = (language: string, file: string) => JSON.parse(readFileSync(join(ROOT, 'locales', language, `${file}.json`), 'utf8'));
 const firstPaint = (html: string) => /<div id="first-paint">([\s\S]*?)<\/div><div id="root">/.exec(html)?.[1];
 
@@ -31,6 +36,7 @@ describe('the login page drawn into the served HTML', () => {
     dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), INDEX);
+    writeFileSync(join(dir, 'assets', 'index-Css123.css'), STYLESHEET);
     app = await buildApp({ db: t.app.db, root: ROOT, version: 'test', staticDir: dir });
     await app.ready();
   });
@@ -103,6 +109,42 @@ describe('the login page drawn into the served HTML', () => {
     expect(/<input[^>]*id="login_password"[^>]*>/.exec(page)![0]).not.toContain('name=');
     expect(/<input[^>]*id="login_username"[^>]*>/.exec(page)![0]).not.toContain('name=');
     expect(/<input[^>]*id="login_role-0"[^>]*>/.exec(page)![0]).toContain('name="login_role"');
+  });
+
+  it('carries the stylesheet rules the form uses, so that the whole stylesheet no longer holds its first paint', async () => {
+    const body = (await app.inject({ method: 'GET', url: '/login' })).body;
+    const head = body.slice(0, body.indexOf('</head>'));
+    const inline = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1];
+    expect(inline).toContain('.btn{');
+    expect(inline).toContain('.form-control{');
+    // not the table's, the loading modal's (not on this page) or the menu's
+    expect(inline).not.toContain('table-striped');
+    expect(inline).not.toContain('modal-backdrop');
+    expect(inline).not.toContain('nav-link');
+    // the whole stylesheet comes after the inline rules, fetched without being waited for, applied by
+    // the runtime once in (runtime/src/shell/first-paint.ts): its rules, later, decide as they would alone
+    expect(head).toMatch(/<\/style><link rel="stylesheet" crossorigin href="\/assets\/index-Css123.css" media="print" data-after-paint>/);
+    // a signed-in page is not drawn by the server: its stylesheet is waited for, as the portal's pages need it whole
+    const portal = (await app.inject({ method: 'GET', url: '/app/pulpit' })).body;
+    expect(portal).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Css123.css"><script type="application/json" id="pre-config">');
+    expect(portal).not.toContain('<style>');
+  });
+
+  it('serves the page with its stylesheet waited for when the rules cannot be worked out (the file is missing)', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+    mkdirSync(join(broken, 'assets'));
+    writeFileSync(join(broken, 'index.html'), INDEX);
+    const other = await buildApp({ db: t.app.db, root: ROOT, version: 'test', staticDir: broken });
+    try {
+      const res = await other.inject({ method: 'GET', url: '/login' });
+      expect(res.statusCode).toBe(200);
+      expect(firstPaint(res.body)).toBeDefined();
+      expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Css123.css"><script type="application/json" id="pre-config">');
+      expect(res.body).not.toContain('<style>');
+    } finally {
+      await other.close();
+      rmSync(broken, { recursive: true, force: true });
+    }
   });
 
   it('leaves the pages it does not draw to the loading modal: signed-in paths and the studio’s preview', async () => {

@@ -59,6 +59,27 @@ for (const [width, height] of [[1400, 900], [390, 844]] as const) {
   });
 }
 
+test('the served form is drawn with its own stylesheet rules while the whole stylesheet is on its way, which applies once in', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/index-*.css', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  const served = page.locator('#first-paint');
+  const button = served.getByRole('button', { name: 'Zaloguj', exact: true });
+  await expect(button).toBeVisible();
+  // Bootstrap's primary button and the card, from the rules in the page (the stylesheet is held)
+  await expect(button).toHaveCSS('background-color', 'rgb(13, 110, 253)');
+  await expect(served.locator('.login-card')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+  const stylesheet = page.locator('link[rel="stylesheet"][data-after-paint]');
+  await expect(stylesheet).toHaveAttribute('media', 'print');
+  release();
+  await expect(stylesheet).toHaveAttribute('media', 'all');
+  await expect(page.locator('#root').getByRole('button', { name: 'Zaloguj', exact: true })).toHaveCSS('background-color', 'rgb(13, 110, 253)');
+});
+
 test('what the visitor typed and pressed before the form’s code was in is taken over: he is signed in', async ({ page }) => {
   // the sign-in form's code held back, as on a slow phone: the served form is all there is
   let release!: () => void;
