@@ -70,6 +70,23 @@ function loadingModalInPage(): Plugin {
 }
 
 /**
+ * The files the entry chunk imports itself, read from the finished bundle for the preload lists
+ * (modulePreload.resolveDependencies below): vite writes those lists in its own generateBundle,
+ * which runs after this plugin's (vite's build plugins come after the project's).
+ */
+const entryImports = new Set<string>();
+function readEntryImports(): Plugin {
+  return {
+    name: 'portal-entry-imports',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      entryImports.clear();
+      for (const chunk of Object.values(bundle)) if (chunk.type === 'chunk' && chunk.isEntry) chunk.imports.forEach((file) => entryImports.add(file));
+    },
+  };
+}
+
+/**
  * The code of the screen types a visitor sees first (`guestFirst` in screens/<type>/index.ts: the
  * sign-in form) preloaded from index.html beside the entry's: start-up asks for it at once
  * (config/startup.ts), but only once the entry has run — a round trip later (issue 33).
@@ -172,14 +189,12 @@ const serviceWorker = () =>
   });
 
 /** The screens only the office opens, and seldom, and the terms' dialog, read once per version (modulePreload below). */
-/** The chunks the entry itself imports (manualChunks' framework below, and the bundler's runtime). */
-const ENTRY_IMPORTS = /(^|\/)(framework|rolldown-runtime)-[\w-]+\.js$/;
 const OFFICE_SCREENS = /(^|\/)(DataImport|ReportsScreen|Studio|preview|ActionScreen|PasswordPolicy|PushDevices|SecurityScreen|TermsDialog)-[\w-]+\.js$/;
 
 export default defineConfig({
   root: runtimeDir,
   publicDir: 'public',
-  plugins: [react(), loadingModalInPage(), guestFirstPreloads(), pushWorker(), serviceWorker(), precompressAndRecord()],
+  plugins: [react(), loadingModalInPage(), readEntryImports(), guestFirstPreloads(), pushWorker(), serviceWorker(), precompressAndRecord()],
   // the configured locale, zone and currency until start-up sets the bundle's (format-settings.ts)
   define: formatDefaultsDefine(projectDir),
   resolve: {
@@ -203,11 +218,11 @@ export default defineConfig({
       // terms' dialog (accepted once per version) fetch theirs as their code asks: a few more round
       // trips the first time, and 0.3 KB less on every page (issues 48 and 49's budget: the table
       // screen's server-listed filter, a lazy chunk of its own, cost the login page 7 bytes).
-      // Nor does any list name the framework and the bundler's runtime: the entry imports both, so they
-      // are in before any screen is asked for (issue 49: 0.1 KB of the login page, for its stylesheet
-      // applied after the first paint).
+      // Nor does any list name a file the entry imports itself (the framework, the bundler's runtime,
+      // the configuration's context): they are in before any screen is asked for (issue 49: 0.1 KB
+      // of the login page, for its stylesheet applied after the first paint).
       resolveDependencies: (file, deps, { hostType }) =>
-        (hostType === 'js' && OFFICE_SCREENS.test(file) ? [] : hostType === 'js' ? deps.filter((dep) => !ENTRY_IMPORTS.test(dep)) : deps),
+        (hostType === 'js' && OFFICE_SCREENS.test(file) ? [] : hostType === 'js' ? deps.filter((dep) => !entryImports.has(dep)) : deps),
     },
     rollupOptions: {
       output: {

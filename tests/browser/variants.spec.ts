@@ -3,7 +3,7 @@
  * same server as http://<variant host>:<port> (Chromium sends *.localhost to 127.0.0.1).
  */
 import { type Page } from '@playwright/test';
-import { expect, signIn, signedIn, submitLogin, test, toast } from './support';
+import { apiAs, expect, signIn, signedIn, submitLogin, test, toast } from './support';
 import { PORT } from './ports';
 
 const at = (host: string) => `http://${host}:${PORT}`;
@@ -143,6 +143,50 @@ test('on the default host a fleet manager cannot edit the approved scope', async
   await expect(dialog.locator('[data-field="zlecZakres"]')).toBeVisible();
   // the order offers its edit form only for what the server lets the caller change: nothing, for this manager
   await expect(dialog.locator('.modal-footer').getByRole('button', { name: 'Edytuj zlecenie' })).toHaveCount(0);
+});
+
+test('a person for whom the portal starts again is shown nothing of it before it does, while his language is being kept', async ({ page, playwright }) => {
+  // English chosen on the page: at sign-in his account keeps it (PUT /api/account/language), held
+  // here a while; the brand's manager signing in on the default host starts the portal again in
+  // the brand's variant. Before, the session was kept first, and the signed-in portal was drawn
+  // (its gates and their calls) while the language was being kept, then thrown away.
+  await page.goto('/');
+  // the runtime's page (the served one's choice of language is not taken over)
+  await expect(page.locator('#first-paint')).toHaveCount(0);
+  await page.getByTestId('login-language').selectOption('en');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  let kept = false;
+  await page.route('**/api/account/language', async (route) => {
+    if (route.request().method() === 'PUT') {
+      kept = true;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+    await route.continue();
+  });
+  const meanwhile: string[] = [];
+  let signedInAnswered = false;
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/user/auth')) signedInAnswered = true;
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && frame.url().includes('/app/')) signedInAnswered = false;
+  });
+  page.on('request', (request) => {
+    if (signedInAnswered && !request.isNavigationRequest() && /\/api\//.test(request.url()) && !request.url().endsWith('/api/account/language')) meanwhile.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+  await page.getByLabel('Fleet manager', { exact: true }).check();
+  await page.getByLabel(/^Login\*?$/).fill('manager3');
+  await page.getByLabel(/^Password\*?$/).fill('Haslo123!');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await expect(page).toHaveTitle(/Zielona Flota – portal kierowcy$/);
+  expect(kept).toBe(true);
+  expect(meanwhile).toEqual([]);
+  // the account's language back to Polish, as the journeys after this one expect (through the
+  // brand's host: its requests are signed with the variant's name)
+  const brand = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${PORT}`, extraHTTPHeaders: { Host: `marka.localhost:${PORT}` } });
+  await (await apiAs(brand, 'manager3', 'Haslo123!', 'MANAGER')).put('/account/language', { language: 'pl' });
+  await brand.dispose();
 });
 
 test('a fleet manager of the brand’s client signs in on the default host and the portal restarts in the brand’s look', async ({ page }) => {

@@ -80,6 +80,8 @@ export interface RequestOptions {
    * first answer and writes nothing more. Each attempt is still signed anew (a fresh nonce).
    */
   idempotencyKey?: string;
+  /** The bearer token of a session not yet saved (signing in, just before the portal starts again for it). */
+  token?: string;
 }
 
 /**
@@ -129,9 +131,8 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function buildHeaders(method: string, bodyText: string | undefined): Promise<Headers> {
+async function buildHeaders(method: string, bodyText: string | undefined, token = currentToken()): Promise<Headers> {
   const headers = new Headers({ Accept: 'application/json' });
-  const token = currentToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   if (bodyText !== undefined) headers.set('Content-Type', 'application/json');
   if (SIGNED_METHODS.has(method)) {
@@ -174,7 +175,7 @@ async function readBody(response: Response, type: RequestOptions['responseType']
 export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   // the exact string that is signed is the one sent
   const bodyText = options.raw ? undefined : options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
-  const headers = options.raw ? rawHeaders(options.raw.headers) : await buildHeaders(method, bodyText);
+  const headers = options.raw ? rawHeaders(options.raw.headers) : await buildHeaders(method, bodyText, options.token ?? currentToken());
   if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);
 
   const counted = !options.background;

@@ -5,28 +5,19 @@ import { firstPaintShown, onFirstPaintGone } from './first-paint';
 import { CookieNoticeView } from './PublicFrame';
 import { ShellIcon } from './ShellIcon';
 
-export const COOKIES_ACCEPTED_KEY = 'portal.cookiesAccepted';
-/** The same acknowledgement as a cookie, so that the server leaves the notice out of the page it draws (server/init/first-paint.ts). */
+/**
+ * The acknowledgement, kept a year in a cookie: the server leaves the notice out of the page it
+ * draws (server/init/first-paint.ts) and the runtime out of its own. (Until 5 December 2026 it was
+ * kept in localStorage too; an acknowledgement kept there alone is asked for once more: the login
+ * page's bytes went to its stylesheet applied after the first paint.)
+ */
 export const COOKIES_ACCEPTED_COOKIE = 'portal.cookies';
 
-const remember = () => {
-  document.cookie = `${COOKIES_ACCEPTED_COOKIE}=1; path=/; max-age=31536000; SameSite=Lax`;
-};
-
-function accepted(): boolean {
-  try {
-    if (localStorage.getItem(COOKIES_ACCEPTED_KEY) !== '1') return false;
-    // acknowledged before the cookie existed: the next page is served without the notice too
-    if (!document.cookie.includes(`${COOKIES_ACCEPTED_COOKIE}=1`)) remember();
-    return true;
-  } catch {
-    return false;
-  }
-}
+const accepted = () => document.cookie.includes(`${COOKIES_ACCEPTED_COOKIE}=1`);
 
 /**
- * The cookie notice: a banner at the bottom until the user acknowledges it (remembered in
- * localStorage and a cookie). Bootstrap's button markup without react-bootstrap: the login page
+ * The cookie notice: a banner at the bottom until the user acknowledges it (remembered in a
+ * cookie). Bootstrap's button markup without react-bootstrap: the login page
  * shows it. While the page the server drew is shown, its notice stands for this one.
  */
 export function CookieNotice() {
@@ -35,12 +26,8 @@ export function CookieNotice() {
   const served = useSyncExternalStore(onFirstPaintGone, firstPaintShown);
   if (!visible || served) return null;
   const accept = () => {
-    try {
-      localStorage.setItem(COOKIES_ACCEPTED_KEY, '1');
-    } catch {
-      // private mode without storage: hide for this page view only
-    }
-    remember();
+    // (where cookies are refused, the notice is hidden for this page view only)
+    document.cookie = `${COOKIES_ACCEPTED_COOKIE}=1; path=/; max-age=31536000; SameSite=Lax`;
     setVisible(false);
   };
   return (

@@ -30,11 +30,20 @@ export const sessionRevisionAtom = atom(0);
 
 export function saveSession(session: Session): void {
   const previous = store.get(sessionAtom);
-  sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+  saveSessionForNextStart(session);
   store.set(sessionAtom, session);
   if (previous && previous.token === session.token && JSON.stringify(previous.user) !== JSON.stringify(session.user)) {
     store.set(sessionRevisionAtom, (n) => n + 1);
   }
+}
+
+/**
+ * Keeps a session for the portal's next start only (signing in, when the portal must start again
+ * for the user: another variant, language or role bundle). The page in use is left as it is, so
+ * nothing of the signed-in portal is drawn, and used, in the moment before it is replaced.
+ */
+export function saveSessionForNextStart(session: Session): void {
+  sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
 }
 
 /** Updates the stored session (e.g. a new user after a vehicle switch); nothing happens when signed out. */

@@ -19,7 +19,7 @@ import { hiddenFieldIds, namespaceOf, withoutHidden, withoutSchemaTexts } from '
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { landingPath } from '../../routing/resolve';
 import { useRoutesDecl } from '../../routing/useNavigateTo';
-import { saveSession } from '../../state/session';
+import { saveSession, saveSessionForNextStart } from '../../state/session';
 import { loadIconFont } from '../../shell/icon-font';
 import { loadSignedInParts } from '../../shell/signed-in';
 import { showToast } from '../../state/ui';
@@ -124,9 +124,25 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
   const signedIn = async (response: AuthResponse) => {
     const user = response.body.userDetails;
     const session: Session = { token: response.id_token, user, postConfig: response.body.postConfig };
-    saveSession(session);
     // the landing page may depend on the role (routes.json landing): judged for the user just signed in
     const landing = landingPath(routes, conditions, conditionContext(bundle, session));
+    // a user whose client another variant serves: start again with that variant's configuration
+    // (the saved session makes the next start-up fetch it; docs/variants.md)
+    const variant = response.body.postConfig?.variant;
+    // the person's language (issue 48): one chosen on this page (or, for an account without one, the
+    // page's) is kept on the account; an account's own other language starts the portal again in it
+    const { language, save } = languageAfterSignIn(bundle, user.language);
+    // and a bundle made for a role (issue 47: the last user's, signed out in this tab): the start-up asks for this user's
+    const startAgain = (variant && variant !== bundle.variant) || language !== bundleLanguage(bundle) || bundle.role;
+    if (save) await api.put('/account/language', { language }, { quiet: true, token: session.token }).catch(() => undefined);
+    rememberLanguage(language);
+    if (startAgain) {
+      // only stored: the portal drawn now for this session (its gates, their calls) would be replaced mid-use
+      saveSessionForNextStart(session);
+      window.location.replace(landing);
+      return;
+    }
+    saveSession(session);
     // the password's expiry is judged by a module of its own, loaded after signing in: the login
     // page's budget (120 KB) has no room for what only a signed-in user needs
     const expiryWarning = screen.passwordExpiryWarning;
@@ -134,19 +150,6 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
       void import('../../forms/password-expiry').then(({ passwordExpiresWithin }) => {
         if (passwordExpiresWithin(user, bundle.app.sessionFields.passwordValidUntil, bundle.config.passwordExpiryWarningDays)) showToast('warning', t(expiryWarning));
       });
-    }
-    // a user whose client another variant serves: start again with that variant's configuration
-    // (the saved session makes the next start-up fetch it; docs/variants.md)
-    const variant = response.body.postConfig?.variant;
-    // the person's language (issue 48): one chosen on this page (or, for an account without one, the
-    // page's) is kept on the account; an account's own other language starts the portal again in it
-    const { language, save } = languageAfterSignIn(bundle, user.language);
-    if (save) await api.put('/account/language', { language }, { quiet: true }).catch(() => undefined);
-    rememberLanguage(language);
-    // and a bundle made for a role (issue 47: the last user's, signed out in this tab): the start-up asks for this user's
-    if ((variant && variant !== bundle.variant) || language !== bundleLanguage(bundle) || bundle.role) {
-      window.location.replace(landing);
-      return;
     }
     navigate(landing, { replace: true });
   };
