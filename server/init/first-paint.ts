@@ -26,7 +26,7 @@ import { brandingImagePath, brandingStyle, type Branding } from '../../runtime/c
 import type { Translate } from '../../runtime/core/validation-messages.ts';
 import type { LoginScreenDecl } from '../../runtime/src/config/bundle.ts';
 import { LightForm } from '../../runtime/src/forms/LightForm.tsx';
-import { initialData, type ObjectSchema } from '../../runtime/src/forms/light-form.ts';
+import { choicesOf, initialData, type ObjectSchema } from '../../runtime/src/forms/light-form.ts';
 import { hiddenFieldIds, namespaceOf, withoutSchemaTexts } from '../../runtime/src/forms/field-rules.ts';
 import { LanguageSelect, LoginView } from '../../runtime/src/screens/login/LoginView.tsx';
 import { CookieNoticeView, FooterLine, PublicFrame } from '../../runtime/src/shell/PublicFrame.tsx';
@@ -68,7 +68,12 @@ const paintLogin: Painter = (decl, { bundle, conditions, t, language, cookieNoti
   const formData = initialData(schema);
   // a visitor: no role, no session; the fields' rules look at the form data (as conditionContext(bundle, null))
   const visitor = { role: null, variant: bundle.variant, config: { ...bundle.config, locale: language.locale, datePattern: language.datePattern }, session: null, record: null };
-  const hidden = hiddenFieldIds(screen.fields, conditions, visitor, formData);
+  // Fields a choice shows or hides (the driver's plate, the advisor's VIN): every field some choice
+  // shows is drawn, and a rule per choice hides the others while it is checked, so that a choice
+  // made before the runtime is in changes the page as the runtime's will — its takeover then moves
+  // nothing under the visitor's finger (a press on "Zaloguj" landed beside it: CI, 5 December 2026).
+  const byChoice = choiceRules(screen.fields, schema, t, (data) => hiddenFieldIds(screen.fields, conditions, visitor, data), formData);
+  const hidden = byChoice.hiddenAlways;
   const app = bundle.app as { loginAppName: string; branding?: Branding; sso?: { name: string }; footer?: { copyright?: string } };
   const passkey = screen.passkeySignIn;
   const sso = screen.singleSignOn && app.sso ? { ...screen.singleSignOn, name: app.sso.name } : undefined;
@@ -92,8 +97,32 @@ const paintLogin: Painter = (decl, { bundle, conditions, t, language, cookieNoti
   const copyright = app.footer?.copyright;
   const footer = h(FooterLine, { version: t('app:footer.version', { version: bundle.version }), copyright: copyright ? t(copyright) : undefined });
   const frame = h(PublicFrame, { footer, children: page });
-  return withNotice ? h(Fragment, null, frame, cookieNotice(t)) : frame;
+  // the choices' rules after the parts the runtime takes over (a press is found by its place in them)
+  const rules = byChoice.css ? h('style', null, byChoice.css) : null;
+  return h(Fragment, null, frame, withNotice ? cookieNotice(t) : null, rules);
 };
+
+/**
+ * For each radio field of a form (its choices drawn as `login_<field>-<n>`), the fields hidden while
+ * choice n is checked: `hiddenAlways`, those no choice shows (not drawn), and CSS hiding the rest per
+ * choice (`:has()`, no script: the served page runs none). The other fields keep their defaults.
+ */
+function choiceRules(
+  fields: LoginScreenDecl['fields'], schema: ObjectSchema, t: Translate,
+  hiddenFor: (data: Record<string, unknown>) => Set<string>, formData: Record<string, unknown>,
+): { hiddenAlways: Set<string>; css: string } {
+  let hiddenAlways = hiddenFor(formData);
+  const rules: string[] = [];
+  for (const field of fields.filter((f) => f.widget === 'radio')) {
+    const choices = choicesOf(field, schema.properties?.[field.id], t).map((c) => c.value);
+    const hiddenSets = choices.map((value) => hiddenFor({ ...formData, [field.id]: value }));
+    hiddenAlways = new Set([...hiddenAlways].filter((id) => hiddenSets.every((set) => set.has(id))));
+    hiddenSets.forEach((set, n) => {
+      for (const id of set) rules.push(`#first-paint .light-form:has(#login_${field.id}-${n}:checked) [data-field="${id}"]`);
+    });
+  }
+  return { hiddenAlways, css: rules.length ? `${rules.join(',')}{display:none}` : '' };
+}
 
 /** The screen types whose first paint the server draws. */
 const PAINTERS: Record<string, Painter> = { login: paintLogin };

@@ -16,7 +16,6 @@ import type { Bundle } from '../config/bundle.ts';
 import fp from 'fastify-plugin';
 import { brandingImagePath, type Branding } from '../../runtime/core/branding-style.ts';
 import { cookieValue } from '../config/languages.ts';
-import { paintedHead } from '../init/painted-head.ts';
 import { COOKIES_ACCEPTED_COOKIE, firstPaintHtml, rootAttributes } from '../init/first-paint.ts';
 import { installConfig, installHead } from '../init/manifest.ts';
 import { preConfigJson } from '../init/pre-config.ts';
@@ -72,7 +71,7 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
     });
     // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an
     // /api path once decoded and normalised (%61pi, //api, /API/, /x/../api) stays a 404 JSON.
-    const page = runtimePage(app, staticDir);
+    const page = runtimePage(app, join(staticDir, 'index.html'));
     site.get<{ Params: { '*': string } }>('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
       if (isApiPath(request.params['*'] ?? '')) return reply.callNotFound();
       // the page is the host's variant's, in the caller's language (his cookie, else his browser's)
@@ -93,8 +92,7 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
  * favicon, and a path whose page the server can draw (the sign-in form: init/first-paint.ts) has
  * that page in place of the loading modal, so the first paint shows it before the JavaScript runs.
  */
-function runtimePage(app: FastifyInstance, staticDir: string): (url: string, cookies: string | undefined) => Promise<string> {
-  const file = join(staticDir, 'index.html');
+function runtimePage(app: FastifyInstance, file: string): (url: string, cookies: string | undefined) => Promise<string> {
   let cached: { mtimeMs: number; head: string; tail: string } | null = null;
   return async (url, cookies) => {
     const { mtimeMs } = await stat(file);
@@ -118,10 +116,10 @@ function runtimePage(app: FastifyInstance, staticDir: string): (url: string, coo
       // acknowledged in the runtime (shell/CookieNotice.tsx): not part of the page
       cookieNotice: cookieValue(cookies, COOKIES_ACCEPTED_COOKIE) !== '1',
     });
-    if (!painted || !cached.tail.includes('<!--first-paint-->')) return `${head}<script type="application/json" id="pre-config">${json}</script>${cached.tail}`;
-    const tail = cached.tail.replace(/<!--loading-modal-->[\s\S]*?<!--\/loading-modal-->/, '').replace('<!--first-paint-->', `<div id="first-paint">${painted}</div>`);
-    // the page drawn carries the stylesheet rules it uses; the whole stylesheet no longer holds its first paint
-    return `${await paintedHead(head, tail, staticDir, app.log)}<script type="application/json" id="pre-config">${json}</script>${tail}`;
+    const tail = painted && cached.tail.includes('<!--first-paint-->')
+      ? cached.tail.replace(/<!--loading-modal-->[\s\S]*?<!--\/loading-modal-->/, '').replace('<!--first-paint-->', `<div id="first-paint">${painted}</div>`)
+      : cached.tail;
+    return `${head}<script type="application/json" id="pre-config">${json}</script>${tail}`;
   };
 }
 

@@ -15,15 +15,10 @@ import { ROOT, startTestApp, type TestApp } from '../support/test-app.ts';
 // index.html as vite leaves it (runtime/index.html with vite.config.ts's loading modal between its marks)
 const INDEX = [
   '<!doctype html><html lang="pl"><head><meta charset="UTF-8" /><link rel="icon" type="image/svg+xml" href="/favicon.svg" /><title>Portal</title>',
-  '<script type="module" crossorigin src="/assets/index-AbC123.js"></script><link rel="stylesheet" crossorigin href="/assets/index-Css123.css"></head>',
+  '<script type="module" crossorigin src="/assets/index-AbC123.js"></script></head>',
   '<body><!--first-paint--><div id="root"><!--loading-modal--><div class="modal d-block" data-testid="loading-modal">Ładowanie...</div><!--/loading-modal--></div></body></html>',
 ].join('');
 
-// the runtime's stylesheet: rules the sign-in form uses, and rules of other pages
-const STYLESHEET = [
-  '.btn{display:inline-block;padding:.375rem .75rem}', '.form-control{display:block;width:100%}',
-  '.table-striped>tbody>tr:nth-of-type(odd)>*{color:gray}', '.modal-backdrop{position:fixed}', '.nav-link.active{font-weight:700}',
-].join('');
 const texts = (language: string, file: string) => JSON.parse(readFileSync(join(ROOT, 'locales', language, `${file}.json`), 'utf8'));
 const firstPaint = (html: string) => /<div id="first-paint">([\s\S]*?)<\/div><div id="root">/.exec(html)?.[1];
 
@@ -36,7 +31,6 @@ describe('the login page drawn into the served HTML', () => {
     dir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), INDEX);
-    writeFileSync(join(dir, 'assets', 'index-Css123.css'), STYLESHEET);
     app = await buildApp({ db: t.app.db, root: ROOT, version: 'test', staticDir: dir });
     await app.ready();
   });
@@ -63,13 +57,14 @@ describe('the login page drawn into the served HTML', () => {
       const app_ = texts(language, 'app');
       expect(res.body).toContain(`<html lang="${language}">`);
       expect(page).toContain(`<h2 class="h5 mb-3">${login.title}</h2>`);
-      // the fields shown to a driver (the choice's default): the role, login, password, plate; the VIN is not
+      // the fields shown to a driver (the choice's default): the role, login, password, plate; the VIN
+      // is drawn for the advisor's choice and hidden by its rule while the driver's is checked (below)
       expect(page).toContain(`<legend class="form-label fs-6">${login.fields.role}<span aria-hidden="true">*</span></legend>`);
       expect(page).toContain(`>${app_.roles.USER}</label>`);
       expect(page).toContain(`<label class="form-label" for="login_username">${login.fields.username}`);
       expect(page).toContain(`<label class="form-label" for="login_password">${login.fields.password}`);
       expect(page).toContain(`<label class="form-label" for="login_rejestr">${login.fields.rejestr}`);
-      expect(page).not.toContain('login_vin');
+      expect(page).toContain('<label class="form-label" for="login_vin">');
       expect(page).toContain(`<button type="submit" class="btn btn-primary w-100">${login.submit}</button>`);
       // the default variant's name above the card, its footer below, the language choice on the current language
       expect(page).toContain('<h1 class="login-app-name">Partner CFM</h1>');
@@ -111,40 +106,17 @@ describe('the login page drawn into the served HTML', () => {
     expect(/<input[^>]*id="login_role-0"[^>]*>/.exec(page)![0]).toContain('name="login_role"');
   });
 
-  it('carries the stylesheet rules the form uses, so that the whole stylesheet no longer holds its first paint', async () => {
-    const body = (await app.inject({ method: 'GET', url: '/login' })).body;
-    const head = body.slice(0, body.indexOf('</head>'));
-    const inline = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1];
-    expect(inline).toContain('.btn{');
-    expect(inline).toContain('.form-control{');
-    // not the table's, the loading modal's (not on this page) or the menu's
-    expect(inline).not.toContain('table-striped');
-    expect(inline).not.toContain('modal-backdrop');
-    expect(inline).not.toContain('nav-link');
-    // the whole stylesheet comes after the inline rules, fetched without being waited for, applied by
-    // the runtime once in (runtime/src/shell/first-paint.ts): its rules, later, decide as they would alone
-    expect(head).toMatch(/<\/style><link rel="stylesheet" crossorigin href="\/assets\/index-Css123.css" media="print" data-after-paint>/);
-    // a signed-in page is not drawn by the server: its stylesheet is waited for, as the portal's pages need it whole
-    const portal = (await app.inject({ method: 'GET', url: '/app/pulpit' })).body;
-    expect(portal).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Css123.css"><script type="application/json" id="pre-config">');
-    expect(portal).not.toContain('<style>');
-  });
-
-  it('serves the page with its stylesheet waited for when the rules cannot be worked out (the file is missing)', async () => {
-    const broken = mkdtempSync(join(tmpdir(), 'portal-dist-'));
-    mkdirSync(join(broken, 'assets'));
-    writeFileSync(join(broken, 'index.html'), INDEX);
-    const other = await buildApp({ db: t.app.db, root: ROOT, version: 'test', staticDir: broken });
-    try {
-      const res = await other.inject({ method: 'GET', url: '/login' });
-      expect(res.statusCode).toBe(200);
-      expect(firstPaint(res.body)).toBeDefined();
-      expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/index-Css123.css"><script type="application/json" id="pre-config">');
-      expect(res.body).not.toContain('<style>');
-    } finally {
-      await other.close();
-      rmSync(broken, { recursive: true, force: true });
-    }
+  it('hides and shows the fields by the role chosen, before any script, as the runtime will (no shift when it takes over)', async () => {
+    const page = firstPaint((await app.inject({ method: 'GET', url: '/login' })).body)!;
+    const rules = /<style>([^<]*)<\/style>/.exec(page)?.[1];
+    // choices: 0 the driver (plate, no VIN), 1 the fleet manager (neither), 2 the advisor (both)
+    expect(rules).toBe([
+      '#first-paint .light-form:has(#login_role-0:checked) [data-field="vin"]',
+      '#first-paint .light-form:has(#login_role-1:checked) [data-field="rejestr"]',
+      '#first-paint .light-form:has(#login_role-1:checked) [data-field="vin"]',
+    ].join(',') + '{display:none}');
+    // after the parts the runtime takes over: a held press is found by its place among them
+    expect(page).toMatch(/<\/section><style>[^<]*<\/style>$/);
   });
 
   it('leaves the pages it does not draw to the loading modal: signed-in paths and the studio’s preview', async () => {

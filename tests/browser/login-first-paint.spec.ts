@@ -59,25 +59,21 @@ for (const [width, height] of [[1400, 900], [390, 844]] as const) {
   });
 }
 
-test('the served form is drawn with its own stylesheet rules while the whole stylesheet is on its way, which applies once in', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/index-*.css', async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto('/', { waitUntil: 'commit' });
-  const served = page.locator('#first-paint');
-  const button = served.getByRole('button', { name: 'Zaloguj', exact: true });
-  await expect(button).toBeVisible();
-  // Bootstrap's primary button and the card, from the rules in the page (the stylesheet is held)
-  await expect(button).toHaveCSS('background-color', 'rgb(13, 110, 253)');
-  await expect(served.locator('.login-card')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
-  const stylesheet = page.locator('link[rel="stylesheet"][data-after-paint]');
-  await expect(stylesheet).toHaveAttribute('media', 'print');
-  release();
-  await expect(stylesheet).toHaveAttribute('media', 'all');
-  await expect(page.locator('#root').getByRole('button', { name: 'Zaloguj', exact: true })).toHaveCSS('background-color', 'rgb(13, 110, 253)');
+test('before any script, the role chosen shows and hides the vehicle fields as the runtime will', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL, locale: 'pl-PL' });
+  const page = await context.newPage();
+  await page.goto('/');
+  const plate = page.getByLabel(/^Numer rejestracyjny/);
+  const vin = page.getByLabel(/^Ostatnie 6 znaków VIN/);
+  await expect(plate).toBeVisible();
+  await expect(vin).toBeHidden();
+  await page.getByLabel('Fleet Manager', { exact: true }).check();
+  await expect(plate).toBeHidden();
+  await expect(vin).toBeHidden();
+  await page.getByLabel('Doradca serwisowy', { exact: true }).check();
+  await expect(plate).toBeVisible();
+  await expect(vin).toBeVisible();
+  await context.close();
 });
 
 test('what the visitor typed and pressed before the form’s code was in is taken over: he is signed in', async ({ page }) => {

@@ -50,13 +50,6 @@ const pressed = (kind: Press['kind'], node: Element | null) => {
   if (node && part) pending = { kind, part: part.classList[0] ?? '', path: pathOf(node, part) };
 };
 const served = element();
-// The served page came with the stylesheet rules it uses; the whole stylesheet, fetched without
-// holding its first paint (server/init/painted-head.ts), applies once it is in.
-// (`onload` set here, not written in the page: the CSP allows no script in attributes)
-if (served) for (const link of document.querySelectorAll<HTMLLinkElement>('link[data-after-paint]')) {
-  if (link.sheet) link.media = 'all';
-  else link.onload = () => (link.media = 'all');
-}
 // sent now, the form would go to the address bar as a GET: the runtime's form sends it instead
 served?.addEventListener('submit', (event) => {
   event.preventDefault();
