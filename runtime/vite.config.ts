@@ -220,7 +220,7 @@ export default defineConfig({
       // screen's server-listed filter, a lazy chunk of its own, cost the login page 7 bytes).
       // Nor does any list name a file the entry imports itself (the framework, the bundler's runtime,
       // the configuration's context): they are in before any screen is asked for (issue 49: 0.1 KB
-      // of the login page, for its stylesheet applied after the first paint).
+      // of the login page, for signing in without drawing the portal first).
       resolveDependencies: (file, deps, { hostType }) =>
         (hostType === 'js' && OFFICE_SCREENS.test(file) ? [] : hostType === 'js' ? deps.filter((dep) => !entryImports.has(dep)) : deps),
     },

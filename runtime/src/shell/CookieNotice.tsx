@@ -9,7 +9,7 @@ import { ShellIcon } from './ShellIcon';
  * The acknowledgement, kept a year in a cookie: the server leaves the notice out of the page it
  * draws (server/init/first-paint.ts) and the runtime out of its own. (Until 5 December 2026 it was
  * kept in localStorage too; an acknowledgement kept there alone is asked for once more: the login
- * page's bytes went to its stylesheet applied after the first paint.)
+ * page's bytes went to signing in without drawing the portal first, LoginScreen.tsx.)
  */
 export const COOKIES_ACCEPTED_COOKIE = 'portal.cookies';
 
