@@ -1,9 +1,9 @@
 /**
  * Issue 47, a new version of the portal on the driver's phone: once the service worker of a newer
- * build waits, the page says so ("Dostępna nowa wersja portalu — odśwież"), and "Odśwież" loads the
- * page again on it. (The half-filled form's case — "Odświeżymy, gdy zapiszesz lub zamkniesz
- * formularz." — passed alone but not after the push journeys: the newer worker stayed waiting once
- * the form was left. Not yet understood, so not yet a journey: docs/decisions.md.)
+ * build waits, the page says so ("Dostępna nowa wersja portalu — odśwież"); "Odśwież" loads the page
+ * again on it at once — but never under a half-filled form: then it says it will refresh when the
+ * form is saved or closed, keeps what was typed, and refreshes as the form is left (the newer worker
+ * told to take over once the next screen's requests are done: pwa/register.ts `pageAtRest`).
  *
  * A newer build is the portal's own worker script, byte-different: the journey serves the first
  * copy the browser fetches with one more line (Playwright's route), so the script the browser finds
@@ -49,5 +49,26 @@ test('a newer version is announced, and Odśwież loads the page again on it', a
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
   await expect(page.locator('main').getByText('WZ12345', { exact: true }).first()).toBeVisible();
   // the new worker took over: nothing waits any more
+  await expect(notice(page)).toHaveCount(0);
+});
+
+test('never under a half-filled form: Odśwież waits until the form is left, and what was typed stays till then', async ({ page, context }) => {
+  await newerBuildWaiting(page, context, '/app/account/password');
+  const current = page.getByLabel(/^Obecne hasło/);
+  await current.fill('Haslo123!');
+  await notice(page).getByRole('button', { name: 'Odśwież' }).click();
+  await expect(notice(page)).toContainText('Odświeżymy, gdy zapiszesz lub zamkniesz formularz.');
+  await expect(notice(page).getByRole('button', { name: 'Odśwież' })).toHaveCount(0);
+  // not loaded again: the typed password is still in its field
+  await page.waitForTimeout(1_000);
+  expect(await page.evaluate(() => (window as { loadedBefore?: boolean }).loadedBefore)).toBe(true);
+  await expect(current).toHaveValue('Haslo123!');
+  await page.screenshot({ path: 'test-results/runtime-update-after-form-390.png' });
+  // the form is left through the menu: the page loads again on the new version
+  await page.getByRole('button', { name: 'Pokaż lub ukryj menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Dane pojazdu' }).click();
+  await loadedAgain(page);
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await expect(page.locator('main').getByText('WZ12345', { exact: true }).first()).toBeVisible();
   await expect(notice(page)).toHaveCount(0);
 });

@@ -35,10 +35,10 @@ function UpdateNotice() {
   const dirty = useAnyFormDirty();
   // asked while a form was half-filled: done once it is sent or closed
   useEffect(() => {
-    if (update === 'afterForm' && !dirty) applyRuntimeUpdate();
+    if (update === 'afterForm' && !dirty) void applyRuntimeUpdate();
   }, [update, dirty]);
   if (!update) return null;
-  const press = () => (onRefreshPressed(dirty) === 'now' ? applyRuntimeUpdate() : setUpdate('afterForm'));
+  const press = () => (onRefreshPressed(dirty) === 'now' ? void applyRuntimeUpdate() : setUpdate('afterForm'));
   return (
     <div className="alert alert-info d-flex flex-wrap align-items-center gap-2 py-2 mb-2" role="status" data-testid="update-notice">
       <span className="me-auto">{t(update === 'afterForm' ? 'app:update.afterForm' : 'app:update.available')}</span>
