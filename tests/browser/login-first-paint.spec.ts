@@ -132,3 +132,20 @@ test('a press made before the runtime’s first render is held too: “Nie pami�
   await expect(page.getByRole('dialog', { name: 'Nie pamiętasz hasła?' })).toBeVisible();
   await expect(page.locator('#first-paint')).toHaveCount(0);
 });
+
+test('a language chosen on the served page before the form’s code was in is kept: the page starts again in it', async ({ page, context }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.locator('#first-paint').getByLabel('Język').selectOption('en');
+  release();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(page.getByLabel('Language')).toHaveValue('en');
+  // kept on this device: the server draws the next visit's page in it
+  expect((await context.cookies()).find((c) => c.name === 'portal.lang')?.value).toBe('en');
+});

@@ -3,7 +3,7 @@
  * sign-in form, shown before any JavaScript has run. It stays until the runtime has drawn the same
  * page (LoginScreen's layout effect), which then takes over what the visitor did meanwhile — the
  * values typed, the choice made, the field with the focus and its caret, a press of the button or
- * of a link once this code has run — and removes it in the same frame, so nothing moves. A start-up
+ * of a link once this code has run, the language chosen — and removes it in the same frame, so nothing moves. A start-up
  * that will not draw that page (a session, a studio preview) or that fails removes it at once.
  */
 export const FIRST_PAINT_ID = 'first-paint';
@@ -70,6 +70,8 @@ export interface FirstPaintTakeover {
   values: Record<string, unknown>;
   focus: { id: string; caret: [number | null, number | null] | null } | null;
   press: Press | null;
+  /** The language chosen in the served page's select (the runtime's page is then drawn again in it). */
+  language?: string;
 }
 
 /** Removes the served page (start-up failed): nothing of it is taken over. */
@@ -114,8 +116,9 @@ export function takeFirstPaint(
     : null;
   const press = pending;
   pending = null;
+  const language = page.querySelector<HTMLSelectElement>('.login-language select')?.value;
   remove(page);
-  return { values, focus, press };
+  return { values, focus, press, language };
 }
 
 /** Once the runtime's page shows the values taken over: the focus and caret where they were, then the press the visitor made. */

@@ -19,17 +19,20 @@ export function LanguageChoice({ bundle }: { bundle: Bundle }) {
       label={t('app:language.choose')}
       languages={languages}
       current={bundleLanguage(bundle)}
-      onChange={(id) => {
-        rememberLanguage(id);
-        try {
-          sessionStorage.setItem(CHOSEN_HERE_KEY, id);
-        } catch {
-          // without storage the choice still holds on this device; the account keeps its own
-        }
-        window.location.reload();
-      }}
+      onChange={chooseLanguage}
     />
   );
+}
+
+/** A language chosen on the sign-in page (its select, or the served page's before the runtime took it over: LoginScreen). */
+export function chooseLanguage(id: string) {
+  rememberLanguage(id);
+  try {
+    sessionStorage.setItem(CHOSEN_HERE_KEY, id);
+  } catch {
+    // without storage the choice still holds on this device; the account keeps its own
+  }
+  window.location.reload();
 }
 
 /** The language a sign-in keeps on the account: one chosen on this page, else the account's own, else the one the page is in. */

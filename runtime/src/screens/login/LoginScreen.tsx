@@ -25,7 +25,7 @@ import { loadSignedInParts } from '../../shell/signed-in';
 import { showToast } from '../../state/ui';
 import type { SecondFactorMethod, SecondStepDecl } from './SecondStep';
 import { ScreenView } from '../ScreenView';
-import { LanguageChoice, languageAfterSignIn } from './LanguageChoice';
+import { chooseLanguage, LanguageChoice, languageAfterSignIn } from './LanguageChoice';
 import { LoginView } from './LoginView';
 import { finishTakeover, takeFirstPaint, type FirstPaintTakeover } from '../../shell/first-paint';
 import { rememberLanguage, bundleLanguage } from '../../config/i18n';
@@ -62,6 +62,8 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     const taken = takeFirstPaint('login', screen.fields, (id) =>
       choicesOf(screen.fields.find((f) => f.id === id)!, schema?.properties?.[id], t).map((c) => c.value));
     if (!taken) return;
+    // a language chosen before the runtime was there: the page starts again in it, as the runtime's select does
+    if (taken.language && taken.language !== bundleLanguage(bundle)) return chooseLanguage(taken.language);
     if (Object.keys(taken.values).length) setFormData((data) => ({ ...data, ...taken.values }));
     setTakenOver(taken);
   }, []);
