@@ -29,6 +29,17 @@ async function layoutShift(page: Page): Promise<number> {
   }));
 }
 
+/** The sign-in form's code held back, as on a slow phone: the served form is all there is until `release()`. */
+async function holdSignInCode(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 for (const [width, height] of [[1400, 900], [390, 844]] as const) {
   test(`at ${width} px the sign-in form is in the served page, and the runtime draws it over without a shift`, async ({ browser, baseURL }) => {
     const withoutScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height }, baseURL, locale: 'pl-PL' });
@@ -77,13 +88,7 @@ test('before any script, the role chosen shows and hides the vehicle fields as t
 });
 
 test('what the visitor typed and pressed before the form’s code was in is taken over: he is signed in', async ({ page }) => {
-  // the sign-in form's code held back, as on a slow phone: the served form is all there is
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdSignInCode(page);
   await page.goto('/login', { waitUntil: 'commit' });
   const served = page.locator('#first-paint');
   await served.getByLabel('Fleet Manager', { exact: true }).check();
@@ -97,12 +102,7 @@ test('what the visitor typed and pressed before the form’s code was in is take
 });
 
 test('a visitor who has only typed keeps his values and his place in the field', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdSignInCode(page);
   await page.goto('/login', { waitUntil: 'commit' });
   const served = page.locator('#first-paint');
   await served.getByLabel('Doradca serwisowy', { exact: true }).check();
@@ -134,12 +134,7 @@ test('a press made before the runtime’s first render is held too: “Nie pami�
 });
 
 test('a language chosen on the served page before the form’s code was in is kept: the page starts again in it', async ({ page, context }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/LoginScreen-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdSignInCode(page);
   await page.goto('/login', { waitUntil: 'commit' });
   await page.locator('#first-paint').getByLabel('Język').selectOption('en');
   release();
