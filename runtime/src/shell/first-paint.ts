@@ -3,8 +3,9 @@
  * sign-in form, shown before any JavaScript has run. It stays until the runtime has drawn the same
  * page (LoginScreen's layout effect), which then takes over what the visitor did meanwhile — the
  * values typed, the choice made, the field with the focus and its caret, a press of the button or
- * of a link once this code has run, the language chosen — and removes it in the same frame, so nothing moves. A start-up
- * that will not draw that page (a session, a studio preview) or that fails removes it at once.
+ * of a link once this code has run, the language chosen — and removes it in the same frame, so
+ * nothing moves. A start-up that will not draw that page (a session, a studio preview) or that
+ * fails removes it at once.
  */
 export const FIRST_PAINT_ID = 'first-paint';
 
