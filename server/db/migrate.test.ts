@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../migrations/index.ts';
 import { migrateDownAll, migrateToLatest, migrationStatus } from './migrate.ts';
-import { openTestDatabase, testBackends, type TestDatabase } from '../seed/testing.ts';
+import pg from 'pg';
+import { openTestDatabase, testBackends, uniqueSchemaName, type TestDatabase } from '../seed/testing.ts';
 
 const TABLES = [
   'client', 'service_station', 'company', 'unit', 'employee', 'app_user', 'car', 'fuel_card', 'contract',
@@ -137,4 +138,26 @@ describe.each(testBackends)('migrations on %s', (kind) => {
     await migrateToLatest(t.db);
     expect(await relations(t, 'VIEW')).toHaveLength(VIEWS.length);
   }, 30_000);
+});
+
+describe.runIf(testBackends.includes('postgres'))('migrations beside other schemas on one PostgreSQL', () => {
+  it('are not disturbed by another schema dropped while they look for their own tables', async () => {
+    const t = await openTestDatabase({ kind: 'postgres', migrate: false });
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    const gone = uniqueSchemaName('gone');
+    try {
+      await other.query(`create schema ${gone}`);
+      await t.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+        await sql`select 1`.execute(trx); // the snapshot is taken: the other schema is in it
+        await other.query(`drop schema ${gone}`); // as a parallel test file drops its schema at its end
+        const results = await migrateToLatest(trx);
+        expect(results.at(-1)).toMatchObject({ migrationName: Object.keys(migrations).at(-1), status: 'Success' });
+      });
+    } finally {
+      await other.query(`drop schema if exists ${gone}`);
+      await other.end();
+      await t.close();
+    }
+  }, 60_000);
 });

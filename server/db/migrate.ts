@@ -3,7 +3,7 @@
  * `kysely_migration` (in the current search_path, so each test schema has its own) and holds a
  * lock while migrating, so several app processes starting at once migrate only once.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type DatabaseIntrospector, type Kysely } from 'kysely';
 import { Migrator, NO_MIGRATIONS, type Migration, type MigrationResult } from 'kysely/migration';
 import { migrations as allMigrations } from '../migrations/index.ts';
 import type { DB } from './types.generated.ts';
@@ -15,7 +15,39 @@ import type { DB } from './types.generated.ts';
  */
 async function migrator(db: Kysely<DB>, migrations: Record<string, Migration>): Promise<Migrator> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return new Migrator({ db, migrationTableSchema: rows[0].schema, provider: { getMigrations: async () => migrations } });
+  const schema = rows[0].schema;
+  return new Migrator({
+    db: seeingOnlySchema(db, schema), migrationTableSchema: schema, provider: { getMigrations: async () => migrations },
+  });
+}
+
+/**
+ * The same database handle, whose introspection (all the migrator asks of it: does its schema and
+ * its two tables exist) sees only `schema`. Kysely's own introspector reads every column of every
+ * schema and asks has_schema_privilege() by name, which fails with "schema … does not exist" when
+ * another process drops its schema meanwhile (parallel test files on one PostgreSQL did, in CI).
+ */
+function seeingOnlySchema(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => {
+      const { rows } = await sql<{ name: string }>`
+        select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    getTables: async () => {
+      const { rows } = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db);
+      return rows.map(({ name }) => ({ name, schema, isView: false, isForeign: false, columns: [] }));
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      // Kysely's methods use private fields, so they must run on the handle itself.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
