@@ -48,6 +48,29 @@ describe('a report from the running totals', () => {
     rowCount: r.rowCount,
   });
 
+  it('by the vehicle, a row is the vehicle\'s months added up, and the totals are those of any other grouping', async () => {
+    const period = { from: day(-400), to: day(0), filters: {} };
+    const byVehicle = await run('vehicle-cost', { ...period, groupBy: ['vehicle'] }, true);
+    const byMonth = await run('vehicle-cost', { ...period, groupBy: ['month', 'vehicle'] }, true);
+    const months = new Map<string, number>();
+    for (const row of byMonth.rows) months.set(String(row.keys.vehicle), (months.get(String(row.keys.vehicle)) ?? 0) + Number(row.values.costNet));
+    expect(byVehicle.rows.length).toBeGreaterThan(10);
+    expect(byVehicle.rows.map((row) => String(row.keys.vehicle)).sort()).toEqual([...months.keys()].sort());
+    for (const row of byVehicle.rows) expect(row.values.costNet).toBeCloseTo(months.get(String(row.keys.vehicle))!, 2);
+    for (const groupBy of [['client'], ['mpk'], ['unit']] as Dimension[][]) {
+      const other = await run('vehicle-cost', { ...period, groupBy }, true);
+      expect(other.totals.costNet, groupBy[0]).toBeCloseTo(Number(byVehicle.totals.costNet), 2);
+    }
+    // months chosen in the filter, not in the grouping: the vehicle's months are added up again, to one row each
+    const chosen = [...new Set(byMonth.rows.map((row) => String(row.keys.month)))].slice(0, 2);
+    expect(chosen).toHaveLength(2);
+    const inMonths = await run('vehicle-cost', { ...period, groupBy: ['vehicle'], filters: { month: chosen } }, true);
+    const expected = new Map<string, number>();
+    for (const row of byMonth.rows.filter((r) => chosen.includes(String(r.keys.month)))) expected.set(String(row.keys.vehicle), (expected.get(String(row.keys.vehicle)) ?? 0) + Number(row.values.costNet));
+    expect(inMonths.rows.map((row) => String(row.keys.vehicle)).sort()).toEqual([...expected.keys()].sort());
+    for (const row of inMonths.rows) expect(row.values.costNet).toBeCloseTo(expected.get(String(row.keys.vehicle))!, 2);
+  }, 60_000);
+
   it('answers as the rows do, for every report, grouping and period', async () => {
     const periods = [
       { from: day(-400), to: day(0) }, // days at both ends
