@@ -1,9 +1,15 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Ports of the browser journeys' servers: one server per Playwright worker, 100 ports apart
  * (a journey starts helpers of its own beside its worker's server: a mail server at +25, a
- * variant's server at +50). E2E_PORT moves the first (3100), E2E_WORKERS sets the number of workers (2).
+ * variant's server at +50). E2E_PORT moves the first (3100), E2E_WORKERS sets the number of workers:
+ * by default one per core plus one, as vitest's, at most 8 (each is a browser and a server with its
+ * database, some 600 MB). A worker waits on its page's network and timers
+ * part of the time, so two workers left the two cores of CI's machine 17 % idle; three kept them
+ * busy and ended the journeys 7 % sooner (docs/decisions.md, 5 December 2026).
  */
-export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS || 2));
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS || Math.min(8, availableParallelism() + 1)));
 const FIRST = Number(process.env.E2E_PORT || 3100);
 
 /** The port of a worker's server; by default the worker this process is (TEST_PARALLEL_INDEX, set by Playwright). */
