@@ -2,7 +2,7 @@
  * Build of the browser runtime. The runtime is generic: it ships no screen, text or client data,
  * so one build serves every client variant (the server hands it the merged bundle at start-up).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -15,6 +15,9 @@ import { runtimeSourceHash } from './source-hash.ts';
 
 const runtimeDir = fileURLToPath(new URL('.', import.meta.url));
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
+/** The entry (index.html's script), and the runtime's start it imports when the page needs it (src/start-gate.ts). */
+const ENTRY_MODULE = join(runtimeDir, 'src/main.tsx');
+const START_MODULE_ID = join(runtimeDir, 'src/mount.tsx');
 
 /**
  * After the build: every text asset gets a brotli (.br) and gzip (.gz) twin, compressed once at
@@ -70,9 +73,11 @@ function loadingModalInPage(): Plugin {
 }
 
 /**
- * The files the entry chunk imports itself, read from the finished bundle for the preload lists
- * (modulePreload.resolveDependencies below): vite writes those lists in its own generateBundle,
- * which runs after this plugin's (vite's build plugins come after the project's).
+ * The files every page has before it asks for a screen: the entry's own imports, and the
+ * runtime's start (src/mount.tsx, which the entry imports when the page needs it: start-gate.ts)
+ * with its imports. Read from the finished bundle for the preload lists (modulePreload.resolveDependencies
+ * below): vite writes those lists in its own generateBundle, which runs after this plugin's (vite's
+ * build plugins come after the project's).
  */
 const entryImports = new Set<string>();
 function readEntryImports(): Plugin {
@@ -81,46 +86,17 @@ function readEntryImports(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       entryImports.clear();
-      for (const chunk of Object.values(bundle)) if (chunk.type === 'chunk' && chunk.isEntry) chunk.imports.forEach((file) => entryImports.add(file));
-    },
-  };
-}
-
-/**
- * The code of the screen types a visitor sees first (`guestFirst` in screens/<type>/index.ts: the
- * sign-in form) preloaded from index.html beside the entry's: start-up asks for it at once
- * (config/startup.ts), but only once the entry has run — a round trip later (issue 33).
- */
-function guestFirstPreloads(): Plugin {
-  return {
-    name: 'portal-guest-first-preloads',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        const bundle = ctx.bundle;
-        if (!bundle) return html;
-        const screensDir = join(runtimeDir, 'src/screens');
-        const components = readdirSync(screensDir, { withFileTypes: true }).flatMap((dir) => {
-          const index = join(screensDir, dir.name, 'index.ts');
-          if (!dir.isDirectory() || !existsSync(index)) return [];
-          const source = readFileSync(index, 'utf8');
-          const lazy = /component\s*:\s*lazy\(\s*\(\)\s*=>\s*import\(\s*['"]([^'"]+)['"]/.exec(source);
-          return /guestFirst\s*:\s*true/.test(source) && lazy ? [join(screensDir, dir.name, lazy[1])] : [];
-        });
-        const files = new Set<string>();
-        const visit = (file: string) => {
-          const chunk = bundle[file];
-          if (files.has(file) || !chunk || chunk.type !== 'chunk') return;
-          files.add(file);
-          chunk.imports.forEach(visit);
-        };
-        for (const chunk of Object.values(bundle)) {
-          if (chunk.type === 'chunk' && chunk.facadeModuleId && components.some((c) => chunk.facadeModuleId!.replace(/\.tsx?$/, '') === c.replace(/\.tsx?$/, ''))) visit(chunk.fileName);
-        }
-        const links = [...files].filter((file) => !html.includes(`/${file}"`)).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
-      },
+      const visit = (file: string) => {
+        const chunk = bundle[file];
+        if (entryImports.has(file) || !chunk || chunk.type !== 'chunk') return;
+        entryImports.add(file);
+        chunk.imports.forEach(visit);
+      };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        if (chunk.isEntry) chunk.imports.forEach(visit);
+        else if (chunk.moduleIds.includes(START_MODULE_ID)) visit(chunk.fileName);
+      }
     },
   };
 }
@@ -191,10 +167,53 @@ const serviceWorker = () =>
 /** The screens only the office opens, and seldom, and the terms' dialog, read once per version (modulePreload below). */
 const OFFICE_SCREENS = /(^|\/)(DataImport|ReportsScreen|Studio|preview|ActionScreen|PasswordPolicy|PushDevices|SecurityScreen|TermsDialog)-[\w-]+\.js$/;
 
+/** What goes into the framework chunk: the libraries, and the runtime's modules every page has with them. */
+function inFramework(id: string): boolean {
+  if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next|jotai|@remix-run)\//.test(id)) return true;
+  // the one store and the session in it, likewise: every page has them, and a lazy chunk of the
+  // shell (the notifications bell) would otherwise cut them into a file of their own
+  if (/runtime\/src\/state\/(store|session)\.ts$/.test(id)) return true;
+  // react-i18next's useTranslation as every module takes it, typed (config/texts.ts, issue 48): with the
+  // library, not a file of its own that every page would ask for (0.2 KB of the login page)
+  if (/runtime\/src\/config\/texts\.ts$/.test(id)) return true;
+  // the fields' rules the sign-in form draws with: shared by the form screens and the wizard's follow-ups that
+  // the outbox sends (issue 47), rollup would give them a file of their own that the login page asks for too
+  return /runtime\/src\/forms\/field-rules\.ts$/.test(id);
+}
+
+/**
+ * The modules of the framework chunk, read from the module graph once it is built: the libraries
+ * and the runtime's modules every page has (inFramework) and the runtime's start (src/mount.tsx)
+ * with everything they import, but nothing the entry has itself (the press holder: the entry would
+ * otherwise import the framework, 100 KB before the visitor's first use).
+ */
+const frameworkModules = new Set<string>();
+function readFrameworkModules(): Plugin {
+  return {
+    name: 'portal-framework-modules',
+    apply: 'build',
+    buildEnd() {
+      const closure = (from: string[]) => {
+        const seen = new Set<string>();
+        const visit = (id: string) => {
+          if (seen.has(id)) return;
+          seen.add(id);
+          this.getModuleInfo(id)?.importedIds.forEach(visit);
+        };
+        from.forEach(visit);
+        return seen;
+      };
+      const entry = closure([ENTRY_MODULE]);
+      frameworkModules.clear();
+      for (const id of closure([START_MODULE_ID, ...[...this.getModuleIds()].filter(inFramework)])) if (!entry.has(id)) frameworkModules.add(id);
+    },
+  };
+}
+
 export default defineConfig({
   root: runtimeDir,
   publicDir: 'public',
-  plugins: [react(), loadingModalInPage(), readEntryImports(), guestFirstPreloads(), pushWorker(), serviceWorker(), precompressAndRecord()],
+  plugins: [react(), loadingModalInPage(), readFrameworkModules(), readEntryImports(), pushWorker(), serviceWorker(), precompressAndRecord()],
   // the configured locale, zone and currency until start-up sets the bundle's (format-settings.ts)
   define: formatDefaultsDefine(projectDir),
   resolve: {
@@ -218,29 +237,24 @@ export default defineConfig({
       // terms' dialog (accepted once per version) fetch theirs as their code asks: a few more round
       // trips the first time, and 0.3 KB less on every page (issues 48 and 49's budget: the table
       // screen's server-listed filter, a lazy chunk of its own, cost the login page 7 bytes).
-      // Nor does any list name a file the entry imports itself (the framework, the bundler's runtime,
-      // the configuration's context): they are in before any screen is asked for (issue 49: 0.1 KB
-      // of the login page, for signing in without drawing the portal first).
+      // Nor does any list name a file every page has before it asks for a screen (the framework, the
+      // bundler's runtime, the configuration's context: the entry's and the runtime's start's own,
+      // readEntryImports above): issue 49, 0.1 KB of the login page, for signing in without drawing
+      // the portal first. The runtime's start itself, which the entry imports, is fetched with all of its own.
       resolveDependencies: (file, deps, { hostType }) =>
-        (hostType === 'js' && OFFICE_SCREENS.test(file) ? [] : hostType === 'js' ? deps.filter((dep) => !entryImports.has(dep)) : deps),
+        (hostType !== 'js' || entryImports.has(file) ? deps : OFFICE_SCREENS.test(file) ? [] : deps.filter((dep) => !entryImports.has(dep))),
     },
     rollupOptions: {
       output: {
-        // The libraries every page runs (React, the router, i18next, jotai) in one chunk of their
-        // own: left to itself rollup cuts them into pieces named after whichever lazy screen first
-        // shares them, and each piece is compressed apart (tools/size-budget.ts measured ~3 KB).
-        manualChunks(id) {
-          if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next|jotai|@remix-run)\//.test(id)) return 'framework';
-          // the one store and the session in it, likewise: every page has them, and a lazy chunk of the
-          // shell (the notifications bell) would otherwise cut them into a file of their own
-          if (/runtime\/src\/state\/(store|session)\.ts$/.test(id)) return 'framework';
-          // react-i18next's useTranslation as every module takes it, typed (config/texts.ts, issue 48): with the
-          // library, not a file of its own that every page would ask for (0.2 KB of the login page)
-          if (/runtime\/src\/config\/texts\.ts$/.test(id)) return 'framework';
-          // the fields' rules the sign-in form draws with: shared by the form screens and the wizard's follow-ups that
-          // the outbox sends (issue 47), rollup would give them a file of their own that the login page asks for too
-          if (/runtime\/src\/forms\/field-rules\.ts$/.test(id)) return 'framework';
-          return undefined;
+        codeSplitting: {
+          groups: [
+            // The libraries every page runs (React, the router, i18next, jotai) and the runtime's start
+            // in one chunk: left to itself rolldown cuts them into pieces named after whichever lazy
+            // screen first shares them, and each piece is compressed apart (tools/size-budget.ts
+            // measured ~3 KB; the start's shared modules in files of their own, 2.6 KB more on the login
+            // page). Only those (readFrameworkModules): what the entry has stays the entry's.
+            { name: (id) => (frameworkModules.has(id) ? 'framework' : null), includeDependenciesRecursively: false },
+          ],
         },
       },
     },

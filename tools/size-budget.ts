@@ -1,8 +1,8 @@
 /**
  * Size budget of the built runtime (run after `npm run build`; part of `npm test`): the JavaScript
  * a page needs before it can show anything, gzipped, read from the vite manifest in dist/runtime:
- * the entry (index.html) with its static imports, plus the screen's lazy chunk with its static
- * imports. Lazy chunks the screen loads later (the PDF viewer, the password-strength dictionary)
+ * the entry (index.html) and the runtime's start (START_MODULE) with their static imports, plus the
+ * screen's lazy chunk with its static imports. Lazy chunks the screen loads later (the PDF viewer, the password-strength dictionary)
  * are not counted; a page may name some of them (`lazy`: the dashboard's charts) to have their
  * own size reported and held to a budget. Exit 1 when a page or a named chunk is over its budget.
  */
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-interface ManifestChunk { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[]; isEntry?: boolean }
+interface ManifestChunk { file: string; name?: string; imports?: string[]; dynamicImports?: string[]; css?: string[]; isEntry?: boolean }
 type Manifest = Record<string, ManifestChunk>;
 
 /**
@@ -46,7 +46,12 @@ export const BUDGETS_KB: Budget[] = [
   // the fields' rules kept in the framework chunk rather than a file of their own (vite.config.ts)
   // 121 → 120 again (120.03 → 119.99): the office's seldom opened screens fetch their files as their
   // code asks, no longer named in the list of files the entry carries (runtime/vite.config.ts modulePreload)
-  { page: 'login page', screenType: 'login', budgetKb: 120 },
+  // 120 → 121 with issue 49 (119.99 → 120.5): the page itself now loads 2.1 KB (the entry: the press
+  // holder and start-gate.ts); the runtime comes at the visitor's first use, the framework chunk with
+  // the runtime's start in it, and the loader's own file costs its compression apart. As served
+  // (brotli, the .br files) the page's JavaScript went down, 105.0 → 103.9 KB (docs/decisions.md,
+  // "The login page starts the runtime on the visitor's first use").
+  { page: 'login page', screenType: 'login', budgetKb: 121 },
   // 427 → 380 in all with issue 33 (measured 426.4 → 374.1): the login page's savings, and the
   // files cell (with its dialog) and the export's code loaded when used; the table's own part grew
   // as react-bootstrap left the entry (257.8 → 261.6)
@@ -86,6 +91,19 @@ export function screenChunkKey(manifest: Manifest, moduleSource: string, screenT
   return key;
 }
 
+/**
+ * The runtime's start, which the entry imports when the page needs it (runtime/src/start-gate.ts:
+ * on the served sign-in page, at the visitor's first use): every page's JavaScript before it shows
+ * its own screen, counted with the entry. Its chunk is src/mount.tsx's, or the one the entry imports
+ * (runtime/vite.config.ts gathers the start into the framework chunk).
+ */
+export const START_MODULE = 'src/mount.tsx';
+export function startChunkKey(manifest: Manifest, entry: string): string {
+  const key = manifest[START_MODULE] ? START_MODULE : manifest[entry].dynamicImports?.length === 1 ? manifest[entry].dynamicImports[0] : undefined;
+  if (!key) throw new Error(`${START_MODULE} (the runtime's start, which the entry imports) is not in the vite manifest`);
+  return key;
+}
+
 /** Files a chunk needs at once: itself and its static imports, transitively. */
 export function initialFiles(manifest: Manifest, keys: string[]): Set<string> {
   const files = new Set<string>();
@@ -112,7 +130,8 @@ export function measure(distDir: string, moduleSource: (screenType: string) => s
   if (!entry) throw new Error('no entry in the vite manifest');
   const gz = (file: string) => gzipSync(readFileSync(join(distDir, file)), { level: 9 }).length;
   const kb = (files: string[], pattern: RegExp) => files.filter((f) => pattern.test(f)).reduce((sum, f) => sum + gz(f), 0) / 1024;
-  const pageFiles = (screenType: string) => [...initialFiles(manifest, [entry, screenChunkKey(manifest, moduleSource(screenType), screenType)])];
+  const start = startChunkKey(manifest, entry);
+  const pageFiles = (screenType: string) => [...initialFiles(manifest, [entry, start, screenChunkKey(manifest, moduleSource(screenType), screenType)])];
   return budgets.map(({ page, screenType, after, budgetKb, totalBudgetKb, lazy = [] }) => {
     const files = pageFiles(screenType);
     const jsKb = kb(files, /\.m?js$/);

@@ -22,6 +22,7 @@ import { dropFirstPaint, keepFirstPaint } from './shell/first-paint';
 import { DEFAULT_MENU_BREAKPOINT } from './shell/menu';
 import { GlobalStatementModal, Toasts } from './shell/Overlays';
 import { loadSignedInParts } from './shell/signed-in';
+import { FIRST_USE_EVENTS, startedByUse } from './start-gate';
 import { sessionAtom } from './state/session';
 import { showErrorModal } from './state/ui';
 
@@ -68,9 +69,8 @@ export function App() {
     if (state.phase !== 'ready' || !state.config.partial || !rest) return;
     visitor.current = null;
     requestAnimationFrame(() => setTimeout(rest.notices));
-    const events = ['pointerdown', 'keydown', 'focusin', 'touchstart'] as const;
     const start = () => {
-      for (const type of events) window.removeEventListener(type, start, true);
+      for (const type of FIRST_USE_EVENTS) window.removeEventListener(type, start, true);
       loadSignedInParts();
     };
     startWhole.current = () => {
@@ -84,7 +84,9 @@ export function App() {
         },
       );
     };
-    for (const type of events) window.addEventListener(type, start, { capture: true, passive: true });
+    // the runtime started on his first use of the served page (start-gate.ts): he has started already
+    if (startedByUse()) start();
+    else for (const type of FIRST_USE_EVENTS) window.addEventListener(type, start, { capture: true, passive: true });
   }, [state]);
 
   // signed in: his pages wait for his role's bundle behind the loading modal

@@ -107,6 +107,8 @@ function runtimePage(app: FastifyInstance, file: string): (url: string, cookies:
     const favicon = ((bundle.app as { branding?: Branding }).branding ?? {}).favicon;
     const head = cached.head
       .replace(/<html\b[^>]*>/, `<html ${rootAttributes(bundle, language)}>`)
+      // the variant's name, as start-up sets it (a visitor's runtime starts only when he uses the page: runtime/src/start-gate.ts)
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml((bundle.app as { loginAppName: string }).loginAppName)}</title>`)
       .replace(/<link rel="icon"[^>]*>/, (link) => (favicon ? `<link rel="icon" href="${brandingImagePath(favicon)}">` : link))
       .replace(/<meta name="theme-color"[^>]*>|<link rel="apple-touch-icon"[^>]*>|<link rel="manifest"[^>]*>/g, (tag) => installTag(bundle, tag));
     const [pathname, query = ''] = url.split('?');
@@ -131,6 +133,8 @@ function installTag(bundle: Bundle, tag: string): string {
   if (tag.startsWith('<link rel="apple-touch-icon"')) return `<link rel="apple-touch-icon" href="${head.touchIcon}">`;
   return tag;
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const decodePath = (path: string) => {
   try {

@@ -78,8 +78,10 @@ describe('the login page drawn into the served HTML', () => {
     }
   });
 
-  it('is the variant’s: its name, its logo and its colours on the page at once', async () => {
+  it('is the variant’s: its name (the tab’s title too), its logo and its colours on the page at once', async () => {
     const res = await app.inject({ method: 'GET', url: '/', headers: { host: 'marka.localhost:3000', cookie: 'portal.lang=en' } });
+    // the runtime starts only at the visitor's first use (runtime/src/start-gate.ts): the title is the page's own
+    expect(res.body).toContain('<title>Zielona Flota – portal kierowcy</title>');
     const page = firstPaint(res.body)!;
     expect(page).toContain('<img class="login-logo" src="/api/ui/assets/logo.svg" alt="Zielona Flota"/>');
     expect(page).toContain('<h1 class="login-app-name">Zielona Flota – portal kierowcy</h1>');
@@ -88,6 +90,7 @@ describe('the login page drawn into the served HTML', () => {
     expect(res.body).toContain('<link rel="icon" href="/api/ui/assets/favicon.svg">');
     // and the default variant's page has neither
     const plain = await app.inject({ method: 'GET', url: '/' });
+    expect(plain.body).toContain('<title>Partner CFM</title>');
     expect(firstPaint(plain.body)).not.toContain('login-logo');
     expect(plain.body).not.toContain('data-branded');
   });

@@ -1,8 +1,9 @@
 /**
  * The login page's first paint in the HTML (issue 49): without JavaScript the served page is the
- * sign-in form itself (brand, labels, inputs, button, at 1400 and 390 px); with it, the runtime draws
- * the same page over it without moving anything, and takes over what the visitor typed and
- * pressed before its code was in.
+ * sign-in form itself (brand, labels, inputs, button, at 1400 and 390 px); with it, the runtime —
+ * fetched when the visitor first uses the page (runtime/src/start-gate.ts) — draws the same page
+ * over it without moving anything, and takes over what the visitor typed and pressed before its
+ * code was in.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support';
@@ -59,6 +60,9 @@ for (const [width, height] of [[1400, 900], [390, 844]] as const) {
     const withScript = await browser.newContext({ viewport: { width, height }, baseURL, locale: 'pl-PL' });
     const page = await withScript.newPage();
     await page.goto('/login');
+    // the visitor's first use starts the runtime (runtime/src/start-gate.ts); sent as the page's own
+    // event, not as a key or a press, so that no shift is excused as following the visitor's input
+    await page.evaluate(() => window.dispatchEvent(new FocusEvent('focusin')));
     await expect(page.locator('#first-paint')).toHaveCount(0);
     await expect(page.locator('#root').getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
     // every part in its served place once the runtime has drawn it (on a loaded machine its last
@@ -69,6 +73,23 @@ for (const [width, height] of [[1400, 900], [390, 844]] as const) {
     await withScript.close();
   });
 }
+
+test('the sign-in page fetches none of the runtime until the visitor uses it: the page loads with the entry alone, his first key starts it', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/login');
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/index-[\w-]+\.js$/)]);
+  // the served page is the whole page meanwhile: the form, and the variant's name as the tab's title
+  await expect(page.locator('#first-paint').getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
+  await expect(page).toHaveTitle('Partner CFM');
+  await page.locator('#first-paint').getByLabel(/^Login\*?$/).press('a');
+  await expect(page.locator('#first-paint')).toHaveCount(0);
+  await expect(page.locator('#root').getByLabel(/^Login\*?$/)).toHaveValue('a');
+  expect(scripts.some((path) => /^\/assets\/framework-[\w-]+\.js$/.test(path))).toBe(true);
+});
 
 test('before any script, the role chosen shows and hides the vehicle fields as the runtime will', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL, locale: 'pl-PL' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bundle, Session } from './bundle';
 import { conditionContext } from './context';
 import { previewBundle, previewBundlePath, previewKey, previewParams, previewRoleOffered, withoutPreview } from './preview';
-import { previewKey as entryPreviewKey } from './startup';
+import { previewKey as entryPreviewKey } from '../start-gate';
 
 describe('the preview asked for', () => {
   it('is read from the address', () => {

@@ -18,7 +18,7 @@ import { PreviewBanner } from '../shell/PreviewBanner';
 import { sessionAtom } from '../state/session';
 import { store } from '../state/store';
 /**
- * Where this frame keeps its preview: the same key as config/startup.ts `previewKey` (which the
+ * Where this frame keeps its preview: the same key as start-gate.ts `previewKey` (which the
  * entry needs without loading this module; importing it from there would cut the entry's modules
  * into more chunks), as the unit test checks.
  */

@@ -9,6 +9,7 @@
 import { api, ApiError, configureSigning } from '../api/client';
 import { screenRegistry } from '../screens/registry';
 import { loadSignedInParts } from '../shell/signed-in';
+import { isPreviewing } from '../start-gate';
 import { currentToken } from '../state/session';
 import { showErrorModal, showToast } from '../state/ui';
 import { applyBranding } from './branding';
@@ -76,11 +77,8 @@ function showCompatibility(items: CompatibilityMessage[]): void {
   }
 }
 
-/**
- * Where this frame keeps the studio preview it shows (config/preview.tsx), so that a reload keeps
- * it: a frame's own key, as the studio's preview frame shares the tab's session storage with the studio.
- */
-export const previewKey = () => `portal.studioPreview${self === top ? '' : '.frame'}`;
+/** Whether start-up will draw a visitor's first page (the sign-in form) rather than a signed-in user's or a studio preview. */
+export const startsAsVisitor = () => !currentToken() && !isPreviewing();
 
 /**
  * What start-up gives the application: the configuration to draw the first page from and, when
@@ -89,11 +87,6 @@ export const previewKey = () => `portal.studioPreview${self === top ? '' : '.fra
  * does not need does not share the network and the processor with it (issue 33), and it is the
  * part of the signed-in user's role (issue 47), which only his session can ask for.
  */
-const isPreviewing = () => /[?&]studioPreview=/.test(location.search) || sessionStorage.getItem(previewKey()) !== null;
-
-/** Whether start-up will draw a visitor's first page (the sign-in form) rather than a signed-in user's or a studio preview. */
-export const startsAsVisitor = () => !currentToken() && !isPreviewing();
-
 export interface Started {
   config: LoadedConfig;
   visitor?: { notices(): void; loadWhole(): Promise<LoadedConfig> };

@@ -6,6 +6,8 @@ import { atom } from 'jotai';
 import type { Session } from '../config/bundle';
 import { store } from './store';
 
+// the same key as start-gate.ts `SESSION_STORAGE_KEY`, which the entry reads without this module (it
+// would bring the framework into the entry; a stored session starts the runtime at once), as its test checks
 export const SESSION_STORAGE_KEY = 'portal.session';
 
 function readStoredSession(): Session | null {

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SESSION_STORAGE_KEY as sessionModuleKey } from './state/session';
+import { FIRST_USE_EVENTS, SESSION_STORAGE_KEY, startWhenUsed, waitsForFirstUse } from './start-gate';
+
+/** A page as start-gate.ts sees it: the served sign-in page or not, its address, its tab's storage, its window's listeners. */
+function page({ served = true, search = '', hash = '', stored = {} as Record<string, string>, framed = false } = {}) {
+  const listeners = new Map<string, () => void>();
+  const storage = new Map(Object.entries(stored));
+  const self = {};
+  vi.stubGlobal('document', { getElementById: (id: string) => (served && id === 'first-paint' ? {} : null) });
+  vi.stubGlobal('location', { search, hash });
+  vi.stubGlobal('sessionStorage', { getItem: (key: string) => storage.get(key) ?? null });
+  vi.stubGlobal('self', self);
+  vi.stubGlobal('top', framed ? {} : self);
+  vi.stubGlobal('window', {
+    addEventListener: (type: string, listener: () => void) => listeners.set(type, listener),
+    removeEventListener: (type: string) => listeners.delete(type),
+  });
+  return { listeners, use: (type: string) => listeners.get(type)?.() };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('when the runtime starts', () => {
+  it('waits for a visitor on the served sign-in page with nothing else to do', () => {
+    page();
+    expect(waitsForFirstUse()).toBe(true);
+  });
+
+  it('starts at once for a session in this tab, a studio preview, a dialog or call in the address, or a page the server did not draw', () => {
+    page({ stored: { [SESSION_STORAGE_KEY]: '{"token":"t"}' } });
+    expect(waitsForFirstUse()).toBe(false);
+    page({ search: '?reset=abc' });
+    expect(waitsForFirstUse()).toBe(false);
+    page({ hash: '#sso=abc' });
+    expect(waitsForFirstUse()).toBe(false);
+    page({ search: '?studioPreview=draft' });
+    expect(waitsForFirstUse()).toBe(false);
+    page({ framed: true, stored: { 'portal.studioPreview.frame': '{}' } });
+    expect(waitsForFirstUse()).toBe(false);
+    page({ served: false });
+    expect(waitsForFirstUse()).toBe(false);
+  });
+
+  it('reads the session where the runtime keeps it', () => {
+    expect(SESSION_STORAGE_KEY).toBe(sessionModuleKey);
+  });
+
+  it('is started once, by whichever use comes first, and tries again at the next use when its files could not be fetched', async () => {
+    const { listeners, use } = page();
+    const start = vi.fn().mockRejectedValueOnce(new Error('offline')).mockResolvedValue(undefined);
+    startWhenUsed(start);
+    expect(start).not.toHaveBeenCalled();
+    expect([...listeners.keys()].sort()).toEqual([...FIRST_USE_EVENTS].sort());
+    use('click');
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(listeners.size).toBe(0);
+    // the failed fetch arms the page again
+    await vi.waitFor(() => expect(listeners.size).toBe(FIRST_USE_EVENTS.length));
+    use('keydown');
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(listeners.size).toBe(0);
+  });
+
+  it('starts at once where it does not wait', () => {
+    const { listeners } = page({ served: false });
+    const start = vi.fn().mockResolvedValue(undefined);
+    startWhenUsed(start);
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(listeners.size).toBe(0);
+  });
+});
