@@ -44,6 +44,12 @@ describe('when the runtime starts', () => {
     expect(waitsForFirstUse()).toBe(false);
   });
 
+  it('starts at once where the browser refuses its storage to the page', () => {
+    page();
+    vi.stubGlobal('sessionStorage', { getItem: () => { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+    expect(waitsForFirstUse()).toBe(false);
+  });
+
   it('reads the session where the runtime keeps it', () => {
     expect(SESSION_STORAGE_KEY).toBe(sessionModuleKey);
   });

@@ -38,12 +38,20 @@ let used = false;
 /** Whether the runtime was started by the visitor's first use (App.tsx: what he does next needs no other sign). */
 export const startedByUse = () => used;
 
-/** Whether the runtime waits for the visitor's first use: the served sign-in page, with nothing that needs the runtime at once. */
+/**
+ * Whether the runtime waits for the visitor's first use: the served sign-in page, with nothing that
+ * needs the runtime at once. A browser that refuses its storage to the page starts it at once: this
+ * runs in the entry, and nothing after it would start the runtime.
+ */
 export function waitsForFirstUse(): boolean {
-  return document.getElementById(FIRST_PAINT_ID) !== null
-    && location.search === '' && location.hash === ''
-    && sessionStorage.getItem(SESSION_STORAGE_KEY) === null
-    && !isPreviewing();
+  try {
+    return document.getElementById(FIRST_PAINT_ID) !== null
+      && location.search === '' && location.hash === ''
+      && sessionStorage.getItem(SESSION_STORAGE_KEY) === null
+      && !isPreviewing();
+  } catch {
+    return false;
+  }
 }
 
 /**
