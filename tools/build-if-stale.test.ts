@@ -8,6 +8,9 @@ import { loadBundle } from '../server/config/load-bundle.ts';
 import { fieldColumns } from '../server/imports/engine.ts';
 import { checkPlanFor } from '../server/imports/row-check.ts';
 import { openCheckedRows, ROWS_WORKER_OUTPUT } from '../server/imports/rows-thread.ts';
+import type { TrailChunk } from '../server/imports/trail-entries.ts';
+import { entryHash } from '../server/audit/chain.ts';
+import { openTrailThread, TRAIL_WORKER_OUTPUT } from '../server/imports/trail-thread.ts';
 import { buildServer, SERVER_OUTPUT } from './build-server.ts';
 import { HASH_FILE, runtimeSourceHash, SERVER_HASH_FILE, serverSourceHash } from '../runtime/source-hash.ts';
 
@@ -129,11 +132,30 @@ describe('the compiled server', () => {
     expect(code).toMatch(/ConditionEvaluator = class/);
   });
 
-  it('runs the rows of an import on the thread compiled beside it, with its libraries only', async () => {
+  it('runs the rows of an import and its trail entries on the threads compiled beside it, with their libraries only', async () => {
     await buildServer(join(import.meta.dirname, '..'), join(dir, 'main.js'));
-    const code = readFileSync(join(dir, ROWS_WORKER_OUTPUT), 'utf8');
-    const specifiers = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-    expect(specifiers.filter((s) => s.startsWith('.') || s.endsWith('.ts'))).toEqual([]);
+    for (const output of [ROWS_WORKER_OUTPUT, TRAIL_WORKER_OUTPUT]) {
+      const code = readFileSync(join(dir, output), 'utf8');
+      const specifiers = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+      expect(specifiers.filter((s) => s.startsWith('.') || s.endsWith('.ts'))).toEqual([]);
+    }
+    // the trail thread makes a chunk's entries as this thread does
+    const chunk: TrailChunk = {
+      head: { seq: 4, hash: 'a'.repeat(64) }, author: { kind: 'system', job: 'import', label: 'Anna Nowak · pojazdy.csv', session: 'import-1' },
+      resource: 'car', action: 'create', copy: true, rows: [{ _trailKey: '7', _trailBefore: '{}', _trailAfter: '{"rejestr":"WZ1","rok":2024}' }],
+    };
+    const trailThread = openTrailThread(pathToFileURL(join(dir, TRAIL_WORKER_OUTPUT)));
+    try {
+      const made = await trailThread.make(chunk);
+      const [seq, at, actorKind, , , , , job, actorLabel, , session, resource, recordKey, action, changes, prevHash, hash] = made.copyText.trimEnd().split('\t');
+      expect(made.count).toBe(1);
+      expect(made.head).toEqual({ seq: 5, hash });
+      expect([seq, actorKind, job, actorLabel, session, resource, recordKey, action, prevHash]).toEqual(['5', 'system', 'import', 'Anna Nowak · pojazdy.csv', 'import-1', 'car', '7', 'create', 'a'.repeat(64)]);
+      expect(JSON.parse(changes)).toEqual({ rejestr: [null, 'WZ1'], rok: [null, 2024] });
+      expect(hash).toBe(entryHash({ seq: 5, at, actorKind: 'system', userId: null, role: null, keyId: null, accountId: null, job, actorLabel, address: null, session, resource, recordKey, action, changes: JSON.parse(changes), prevHash }));
+    } finally {
+      await trailThread.close();
+    }
     const bundle = loadBundle({ root: join(import.meta.dirname, '..'), variant: 'default' });
     const decl = bundle.imports.car;
     async function* file() {

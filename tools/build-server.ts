@@ -13,11 +13,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ROWS_WORKER_OUTPUT } from '../server/imports/rows-thread.ts';
+import { TRAIL_WORKER_OUTPUT } from '../server/imports/trail-thread.ts';
 import { SERVER_HASH_FILE, serverSourceHash } from '../runtime/source-hash.ts';
 
 export const SERVER_ENTRY = 'server/main.ts';
 export const SERVER_OUTPUT = 'dist-server/main.js';
 const ROWS_WORKER_ENTRY = 'server/imports/rows-worker.ts';
+const TRAIL_WORKER_ENTRY = 'server/imports/trail-worker.ts';
 
 /** Compiles into `outfile` (default dist-server/main.js) and, for the default, records the sources' hash. */
 export async function buildServer(root: string, outfile = join(root, SERVER_OUTPUT)): Promise<void> {
@@ -25,6 +27,8 @@ export async function buildServer(root: string, outfile = join(root, SERVER_OUTP
   await build({ ...options, entryPoints: [join(root, SERVER_ENTRY)], outfile });
   // an import run's row thread (server/imports/rows-thread.ts) starts this file beside main.js
   await build({ ...options, entryPoints: [join(root, ROWS_WORKER_ENTRY)], outfile: join(dirname(outfile), ROWS_WORKER_OUTPUT) });
+  // and its trail thread (server/imports/trail-thread.ts)
+  await build({ ...options, entryPoints: [join(root, TRAIL_WORKER_ENTRY)], outfile: join(dirname(outfile), TRAIL_WORKER_OUTPUT) });
   if (outfile === join(root, SERVER_OUTPUT)) {
     mkdirSync(dirname(join(root, SERVER_HASH_FILE)), { recursive: true });
     writeFileSync(join(root, SERVER_HASH_FILE), `${serverSourceHash(root)}\n`);

@@ -109,6 +109,68 @@ function copyField(value: unknown): string {
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
+/** A chain's head: the last entry's number and hash (audit_head). */
+export type ChainHead = { seq: string | number; hash: string };
+
+/** Entries chained after a head, ready to append: their values (multi-row inserts, PGlite's staging), with `copy` also COPY text lines (PostgreSQL), and the new head. */
+export interface ChainedRows { copyText: string; values: unknown[][]; count: number; head: ChainHead }
+
+/**
+ * Chains `entries` in order after `head`: each one's canonical changes and hash, as COPY text when
+ * `copy` (one line an entry), and as values in COLUMNS' order unless `withValues` is false. Pure arithmetic, no database: an
+ * import's trail thread runs it for its chunks (imports/trail-thread.ts) and recordChangesVia here.
+ */
+export function chainEntries(head: ChainHead, entries: AuditEntry[], copy: boolean, withValues = !copy): ChainedRows {
+  let copyText = '';
+  const values: unknown[][] = [];
+  for (const entry of entries) {
+    const fields = chained(entry, head);
+    // the changes' canonical text is hashed and stored (jsonb keeps no key order, so it is the same value)
+    const changes = canonical(fields.changes);
+    const hash = entryHash(fields, changes);
+    if (copy) {
+      // one string per line, field after field: a million entries' lines were the largest allocation of their writing
+      let line = copyField(fields[COLUMNS[0]]);
+      for (let i = 1; i < COLUMNS.length; i++) {
+        const c = COLUMNS[i];
+        line += `\t${copyField(c === 'hash' ? hash : c === 'changes' ? changes : fields[c])}`;
+      }
+      copyText += `${line}\n`;
+    }
+    if (withValues) values.push(COLUMNS.map((c) => (c === 'hash' ? hash : c === 'changes' ? changes : fields[c])));
+    head = { seq: fields.seq, hash };
+  }
+  return { copyText, values, count: entries.length, head };
+}
+
+/** Locks the chain's head for the rest of the caller's transaction and reads it. */
+export async function lockHead(query: RawQuery): Promise<ChainHead> {
+  const head = (await query('select "seq", "hash" from audit_head where "id" = 1 for update')).rows[0] as ChainHead | undefined;
+  if (!head) throw new Error('audit_head has no row (migration 029)');
+  return head;
+}
+
+/** Appends chained rows: through `append` when given (COPY on PostgreSQL), else by multi-row inserts. */
+export async function appendChained(query: RawQuery, rows: ChainedRows, append?: BulkAppend): Promise<void> {
+  if (!rows.count) return;
+  if (append) {
+    await append('audit_entry', [...COLUMNS], rows.copyText, rows.values);
+    return;
+  }
+  // multi-row inserts of INSERT_ROWS entries each: PostgreSQL takes at most 65,535 parameters a statement
+  for (let from = 0; from < rows.values.length; from += INSERT_ROWS) {
+    const params: unknown[] = [];
+    const tuples = rows.values.slice(from, from + INSERT_ROWS)
+      .map((row) => `(${row.map((v, i) => { params.push(v); return `$${params.length}${COLUMNS[i] === 'changes' ? '::jsonb' : COLUMNS[i] === 'at' ? '::timestamptz' : ''}`; }).join(', ')})`);
+    await query(`insert into audit_entry (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
+  }
+}
+
+/** Moves the chain's head to the last appended entry (its lock is held to the commit). */
+export async function moveHead(query: RawQuery, head: ChainHead): Promise<void> {
+  await query('update audit_head set "seq" = $1, "hash" = $2 where "id" = 1', [head.seq, head.hash]);
+}
+
 /**
  * recordChange for a transaction kysely does not hold (an import run's own connection, inside its
  * `begin … commit`); several entries are chained in order under one head lock and written in bulk:
@@ -117,28 +179,8 @@ function copyField(value: unknown): string {
  */
 export async function recordChangesVia(query: RawQuery, entries: AuditEntry[], append?: BulkAppend): Promise<void> {
   if (!entries.length) return;
-  const previous = (await query('select "seq", "hash" from audit_head where "id" = 1 for update')).rows[0] as { seq: string | number; hash: string } | undefined;
-  if (!previous) throw new Error('audit_head has no row (migration 029)');
-  let head = previous;
-  const rows: unknown[][] = [];
-  for (const entry of entries) {
-    const fields = chained(entry, head);
-    // the changes' canonical text is hashed and stored (jsonb keeps no key order, so it is the same value)
-    const changes = canonical(fields.changes);
-    const hash = entryHash(fields, changes);
-    rows.push(COLUMNS.map((c) => (c === 'hash' ? hash : c === 'changes' ? changes : fields[c])));
-    head = { seq: fields.seq, hash };
-  }
-  if (append && rows.length > 1) {
-    await append('audit_entry', [...COLUMNS], rows.map((row) => `${row.map(copyField).join('\t')}\n`).join(''), rows);
-  } else {
-    // multi-row inserts of INSERT_ROWS entries each: PostgreSQL takes at most 65,535 parameters a statement
-    for (let from = 0; from < rows.length; from += INSERT_ROWS) {
-      const params: unknown[] = [];
-      const tuples = rows.slice(from, from + INSERT_ROWS)
-        .map((row) => `(${row.map((v, i) => { params.push(v); return `$${params.length}${COLUMNS[i] === 'changes' ? '::jsonb' : COLUMNS[i] === 'at' ? '::timestamptz' : ''}`; }).join(', ')})`);
-      await query(`insert into audit_entry (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
-    }
-  }
-  await query('update audit_head set "seq" = $1, "hash" = $2 where "id" = 1', [head.seq, head.hash]);
+  // an `append` takes COPY text (PostgreSQL) or values (PGlite): both are made, as the caller's kind is not known here
+  const rows = chainEntries(await lockHead(query), entries, Boolean(append), true);
+  await appendChained(query, rows, append);
+  await moveHead(query, rows.head);
 }

@@ -8,7 +8,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
 import type { Actor, AuditEntry } from '../audit/index.ts';
-import type { RecordWrite } from './trail.ts';
 
 export interface AuditedRun {
   id: number; declaration: string; mode: string; onError: string; missing: string; fileName: string;
@@ -48,10 +47,9 @@ export function importRunEntry(actor: Actor, run: AuditedRun, outcome: RunOutcom
 }
 
 /**
- * The entries of the records a run wrote (issue 45, trail.ts): the run's author, named with the
- * run's file, and the run as the entries' session, so Dziennik zmian groups one run's records.
+ * Who the entries of the records a run wrote name (issue 45, trail.ts): the run's author, named with
+ * the run's file, and the run as the entries' session, so Dziennik zmian groups one run's records.
  */
-export function importRecordEntries(actor: Actor, run: AuditedRun, records: RecordWrite[]): AuditEntry[] {
-  const author: Actor = { ...actor, label: `${run.createdByName} · ${run.fileName}`, session: `import-${run.id}` };
-  return records.map((r) => ({ actor: author, resource: r.resource, recordKey: r.key, action: r.action, changes: r.changes }));
+export function importRecordAuthor(actor: Actor, run: AuditedRun): Actor {
+  return { ...actor, label: `${run.createdByName} · ${run.fileName}`, session: `import-${run.id}` };
 }

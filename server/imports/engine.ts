@@ -25,7 +25,8 @@ import type { ImportSession } from './session.ts';
 import { WRITTEN_NOW, followUp, moreChecks, rowClientFilter, writeChildren } from './more.ts';
 import { executeFileRun } from './files.ts';
 import { insertTree, resolveTree, treeChecks } from './tree.ts';
-import { recordTrail, trailReturning, type RecordWrite } from './trail.ts';
+import { recordTrail, trailReturning, type TrailTarget } from './trail.ts';
+import { IMPORT_THREAD_NICE } from './kept-threads.ts';
 import { anomaliesFile, findAnomalies } from '../anomalies/find.ts';
 
 export interface RunRow {
@@ -48,8 +49,8 @@ export interface RunRow {
    * commits its rows, with the counts and rows read, so the rows and their entry commit together.
    */
   beforeCommit?: (counts: RunOutcome['counts'], total: number) => Promise<void>;
-  /** Takes the records the run writes (issue 45, trail.ts), a chunk at a time, in its transaction: their entries. */
-  writeTrail?: (writes: RecordWrite[]) => Promise<void>;
+  /** Where the entries of the records the run writes go (issue 45, trail.ts), in its transaction. */
+  trailTarget?: TrailTarget;
 }
 
 export interface ImportLimits {
@@ -76,11 +77,6 @@ const PROGRESS_EVERY = 10_000;
 const CHUNKS_PER_READ = 4;
 /** The row thread checks this many batches ahead of the staging (each FLUSH_ROWS rows). */
 const BATCHES_AHEAD = 2;
-/**
- * The row thread's nice value: when the cores are busy, the process's requests and the database
- * come first (measured: docs/benchmarks.md "Imports", "The row thread").
- */
-const ROW_THREAD_NICE = 10;
 
 /** The stored file, chunk after chunk, a few at a time. */
 async function* storedFile(session: ImportSession, runId: number): AsyncIterable<Buffer> {
@@ -140,7 +136,7 @@ export async function executeRun(
   const plan = checkPlanFor(bundle, decl);
   const rows = await openCheckedRows(storedFile(session, run.id), {
     format: run.format, fileName: run.fileName, plan, locales: bundle.locales, language, maxRows: limits.maxRows,
-    copyText: session.kind === 'postgres', batchRows: FLUSH_ROWS, batchesAhead: BATCHES_AHEAD, nice: ROW_THREAD_NICE,
+    copyText: session.kind === 'postgres', batchRows: FLUSH_ROWS, batchesAhead: BATCHES_AHEAD, nice: IMPORT_THREAD_NICE,
   });
   try {
     return await executeChecked(session, bundle, run, decl, t, mapping, plan.fields, rows);
@@ -243,7 +239,7 @@ async function executeChecked(
   };
 
   // the records the run writes, for their trail entries (issue 45, trail.ts)
-  const trail = recordTrail((text, values) => session.query(text, values), run.writeTrail);
+  const trail = recordTrail((text, values) => session.query(text, values), run.trailTarget);
   const more = { session, decl, run, t, resolved, keyJoin, headingOf, keyHeading, addErrors, hasColumn: (field: string) => columnIndex.has(field), trail };
   // a tree's parents new in this file are found there, and the levels computed (tree.ts)
   await resolveTree(more);

@@ -7,7 +7,7 @@
  * to a slice at each of its awaits, and the table calls' p95 grew 2–5× during an import. Here the
  * main thread only hands the stored file's chunks over and stages the checked batches.
  */
-import { Worker } from 'node:worker_threads';
+import { keepThread, takeThread } from './kept-threads.ts';
 import type { Bundle, Language } from '../config/bundle.ts';
 import { ImportFileError, type FileHead, type ImportFormat } from './read-file.ts';
 import type { CheckPlan } from './row-check.ts';
@@ -86,53 +86,11 @@ export interface CheckedRows {
   close(): Promise<void>;
 }
 
-/**
- * Threads that finished a run cleanly, kept a while for the next (per entry): starting one costs
- * ~0.1 s compiled and ~1 s from the sources (tsx's hooks thread), which a day of small API imports
- * and the tests would pay run after run. An idle thread holds the process open for nobody (unref).
- */
-const idleThreads = new Map<string, { worker: Worker; timer: NodeJS.Timeout }[]>();
-const IDLE_THREAD_MS = 60_000;
-const IDLE_THREADS_KEPT = 2;
-
-function takeThread(entry: URL, nice: number): Worker {
-  const kept = idleThreads.get(entry.href)?.pop();
-  if (kept) {
-    clearTimeout(kept.timer);
-    kept.worker.ref();
-    return kept.worker;
-  }
-  // a young generation of its own, small: the server's flags size the main thread's for bursts of
-  // requests (npm start), and the row thread with the same would hold some 100 MB more during a run
-  return new Worker(entry, { workerData: { nice } satisfies RowsThreadData, resourceLimits: { maxYoungGenerationSizeMb: ROW_THREAD_YOUNG_MB } });
-}
-
-function keepThread(entry: URL, worker: Worker): void {
-  worker.removeAllListeners('message');
-  worker.removeAllListeners('error');
-  worker.removeAllListeners('exit');
-  const list = idleThreads.get(entry.href) ?? [];
-  idleThreads.set(entry.href, list);
-  if (list.length >= IDLE_THREADS_KEPT) {
-    void worker.terminate();
-    return;
-  }
-  const entryOfList = { worker, timer: setTimeout(() => {
-    list.splice(list.indexOf(entryOfList), 1);
-    void worker.terminate();
-  }, IDLE_THREAD_MS).unref() };
-  // a thread that dies while idle is not handed out again
-  worker.once('exit', () => {
-    clearTimeout(entryOfList.timer);
-    if (list.includes(entryOfList)) list.splice(list.indexOf(entryOfList), 1);
-  });
-  worker.unref();
-  list.push(entryOfList);
-}
-
 /** Starts a run on a row thread (a kept one, or a new one); answers once it has read the file's heading. `entry`: another build of the thread (a test of the compiled one). */
 export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsThreadInput, entry: URL = workerEntry()): Promise<CheckedRows> {
-  const worker = takeThread(entry, input.nice);
+  // a young generation of its own, small: the server's flags size the main thread's for bursts of
+  // requests (npm start), and the row thread with the same would hold some 100 MB more during a run
+  const worker = takeThread(entry, { workerData: { nice: input.nice } satisfies RowsThreadData, resourceLimits: { maxYoungGenerationSizeMb: ROW_THREAD_YOUNG_MB } });
   const inbox: Received[] = [];
   let wake: (() => void) | undefined;
   const deliver = (message: Received) => {

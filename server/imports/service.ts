@@ -18,8 +18,8 @@ import { executeRun, type RunOutcome, type RunRow } from './engine.ts';
 import { ImportFileError } from './read-file.ts';
 import { withImportSession, type ImportSession } from './session.ts';
 import { suggestMapping } from '../config/import-declaration.ts';
-import { importRecordEntries, importRunActor, importRunEntry, type AuditedRun } from './audit.ts';
-import type { RecordWrite } from './trail.ts';
+import { importRecordAuthor, importRunActor, importRunEntry, type AuditedRun } from './audit.ts';
+import type { TrailTarget } from './trail.ts';
 import { recordChange, recordChangesVia } from '../audit/index.ts';
 import { approvedDeactivation } from './approval.ts';
 
@@ -104,13 +104,13 @@ function createImports(app: FastifyInstance) {
           const query = (text: string, values?: unknown[]) => session.query(text, values);
           const stage = (table: string, columns: string[], copyText: string, values: unknown[][]) => session.stage(table, columns, copyText, values);
           // each record's entry as the run writes it, a chunk at a time (COPY on PostgreSQL), chained in the run's transaction
-          const writeTrail = (writes: RecordWrite[]) => recordChangesVia(query, importRecordEntries(actor, audited, writes), stage);
+          const trailTarget: TrailTarget = { author: importRecordAuthor(actor, audited), append: stage, copy: session.kind === 'postgres' };
           // then the run's own entry, last before the commit
           const beforeCommit = async (counts: RunOutcome['counts'], total: number) => {
             await recordChangesVia(query, [importRunEntry(actor, audited, { state: 'succeeded', counts, total })], stage);
             recorded = true;
           };
-          const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit, writeTrail } as RunRow & { variant: string };
+          const runRow = { ...row, id: Number(row.id), clients: row.clients as string[] | null, mapping: row.mapping as Record<string, string | null> | null, approvedDeactivated, beforeCommit, trailTarget } as RunRow & { variant: string };
           const outcome = await executeRun(session, bundle, runRow, decl, t, limits, async (columns) => mappingFor(runRow, remembered, columns), language);
           await session.query('begin');
           try {

@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportDecl } from '../config/import-declaration.ts';
 import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
 import { withImportSession } from './session.ts';
-import { recordTrail, recordWrites, trailReturning, type RecordWrite, type ReturnedRow } from './trail.ts';
+import { verifyChain } from '../audit/verify.ts';
+import { recordWrites, type ReturnedRow } from './trail-entries.ts';
+import { openTrailThread, type TrailMaker } from './trail-thread.ts';
+import { recordTrail, trailReturning, type TrailTarget } from './trail.ts';
 
 const decl = { import: 'probe', trail: { resource: 'probe' }, id: 'id', key: ['code'] } as unknown as ImportDecl;
 
@@ -18,42 +21,68 @@ describe('an import run\'s trail records', () => {
       { _trailKey: '1', _trailBefore: { licznik: 1000, data: '2025-01-01' }, _trailAfter: { licznik: 1200, data: '2025-01-01' } },
       { _trailKey: '2', _trailBefore: { licznik: 5 }, _trailAfter: { licznik: 5 } },
     ];
-    expect(recordWrites(decl, 'update', rows)).toEqual([{ resource: 'probe', key: '1', action: 'update', changes: { licznik: [1000, 1200] } }]);
-    expect(recordWrites(decl, 'create', [{ _trailKey: '3', _trailBefore: '{}', _trailAfter: '{"licznik": 7, "uwagi": null}' }]))
+    expect(recordWrites('probe', 'update', rows)).toEqual([{ resource: 'probe', key: '1', action: 'update', changes: { licznik: [1000, 1200] } }]);
+    expect(recordWrites('probe', 'create', [{ _trailKey: '3', _trailBefore: '{}', _trailAfter: '{"licznik": 7, "uwagi": null}' }]))
       .toEqual([{ resource: 'probe', key: '3', action: 'create', changes: { licznik: [null, 7] } }]);
   });
 
   describe('on a database', () => {
     let database: TestDatabase;
     beforeAll(async () => {
-      database = await openTestDatabase({ migrate: false });
+      database = await openTestDatabase();
     });
     afterAll(async () => database?.close());
 
-    it('runs the write once and hands its records to the trail a chunk at a time, in the write\'s order, answering how many it wrote', async () => {
+    it('runs the write once and chains its records\' entries a chunk at a time in the write\'s order, on the trail thread when there is more than one chunk', async () => {
+      const author = { kind: 'system', job: 'import', label: 'Anna Nowak · probe.csv', session: 'import-1' } as const;
+      // each chunk the trail thread was asked to make, by its rows' keys
+      const madeOnThread: string[][] = [];
+      const spiedThread = (): TrailMaker => {
+        const thread = openTrailThread();
+        return { make: (chunk) => (madeOnThread.push(chunk.rows.map((r) => r._trailKey)), thread.make(chunk)), close: () => thread.close() };
+      };
       await withImportSession(database.db, async (session) => {
         await session.query('create table probe (id serial primary key, code text, licznik integer)');
         await session.query('begin');
-        const chunks: RecordWrite[][] = [];
-        const trail = recordTrail((text, values) => session.query(text, values), async (writes) => void chunks.push(writes), 3);
+        const target: TrailTarget = { author, append: (table, columns, copyText, values) => session.stage(table, columns, copyText, values), copy: session.kind === 'postgres' };
+        const trail = recordTrail((text, values) => session.query(text, values), target, 3, spiedThread);
         const written = await trail.write(decl, 'create', `insert into probe as t (code, licznik)
           select 'K' || g, g * 100 from generate_series(1, 7) g returning ${trailReturning(decl, 't', null, ['code', 'licznik'])}`);
         expect(written).toBe(7);
-        expect(chunks.map((c) => c.length)).toEqual([3, 3, 1]);
-        expect(chunks.flat().map((w) => w.changes.licznik)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => [null, n * 100]));
-        // an update: before and after of the rows it changed, none of the rest
+        expect(madeOnThread).toEqual([['1', '2', '3'], ['4', '5', '6'], ['7']]);
+        // an update of one chunk is made here: before and after of the rows it changed, none of the rest
         const changed = await trail.write(decl, 'update', `update probe t set licznik = t.licznik + 1 from probe o
           where o.id = t.id and t.id <= 2 returning ${trailReturning(decl, 't', 'o', ['licznik'])}`);
         expect(changed).toBe(2);
-        expect(chunks.slice(3).flat()).toEqual([
-          { resource: 'probe', key: '1', action: 'update', changes: { licznik: [100, 101] } },
-          { resource: 'probe', key: '2', action: 'update', changes: { licznik: [200, 201] } },
-        ]);
+        expect(madeOnThread).toHaveLength(3);
         await session.query('commit');
-        // without a trail the write runs alone
+        // without a target the write runs alone
         expect(await recordTrail((text, values) => session.query(text, values)).write(decl, 'create', `insert into probe (code) values ('X') returning ${trailReturning(decl, 'probe', null, ['code'])}`)).toBe(1);
         expect((await session.query<{ n: string }>('select count(*)::text as n from probe')).rows[0].n).toBe('8');
       });
+      const entries = await database.db.selectFrom('audit_entry').select(['recordKey', 'action', 'changes', 'actorLabel', 'session']).where('resource', '=', 'probe').orderBy('seq').execute();
+      expect(entries.map((e) => [e.recordKey, e.action, typeof e.changes === 'string' ? JSON.parse(e.changes) : e.changes])).toEqual([
+        ...[1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), 'create', { code: [null, `K${n}`], licznik: [null, n * 100] }]),
+        ['1', 'update', { licznik: [100, 101] }], ['2', 'update', { licznik: [200, 201] }],
+      ]);
+      expect(new Set(entries.map((e) => `${e.actorLabel} ${e.session}`))).toEqual(new Set(['Anna Nowak · probe.csv import-1']));
+      // one chain, its head at the last entry
+      expect(await verifyChain(database.db)).toMatchObject({ ok: true });
+    });
+
+    it('writes nothing of a write whose trail thread fails, and leaves the chain as it was', async () => {
+      const failing = (): TrailMaker => ({ make: async () => { throw new Error('the thread broke'); }, close: async () => undefined });
+      const before = await database.db.selectFrom('audit_head').select(['seq', 'hash']).executeTakeFirstOrThrow();
+      await withImportSession(database.db, async (session) => {
+        await session.query('create table probe2 (id serial primary key, code text)');
+        await session.query('begin');
+        const target: TrailTarget = { author: { kind: 'system', job: 'import' }, append: (table, columns, copyText, values) => session.stage(table, columns, copyText, values), copy: session.kind === 'postgres' };
+        await expect(recordTrail((text, values) => session.query(text, values), target, 2, failing)
+          .write(decl, 'create', `insert into probe2 as t (code) select 'K' || g from generate_series(1, 5) g returning ${trailReturning(decl, 't', null, ['code'])}`))
+          .rejects.toThrow('the thread broke');
+        await session.query('rollback');
+      });
+      expect(await database.db.selectFrom('audit_head').select(['seq', 'hash']).executeTakeFirstOrThrow()).toEqual(before);
     });
   });
 });
