@@ -8,8 +8,8 @@
  * from a second reference to the table in its FROM, which the statement sees as they were when it
  * began); the differences are taken and the entries chained (trail-entries.ts, on the trail thread
  * for a large write) and written in bulk with the run's own entry in the transaction that commits
- * the rows (COPY on PostgreSQL: audit/record.ts `appendChained`). Which trail resource a declaration's records belong to is
- * its `trail.resource` (schemas/meta/import.schema.json).
+ * the rows (COPY on PostgreSQL: audit/record.ts `appendChained`). Which trail resource a
+ * declaration's records belong to is its `trail.resource` (schemas/meta/import.schema.json).
  *
  * A run raises no notification or webhook event per record (no mail per imported vehicle): its end
  * raises `import.finished` (screens/webhooks.json), as the declaration's `trail` says.
