@@ -20,6 +20,12 @@ export default defineConfig({
     // compiled schemas per file. Measured on the whole suite, PGlite, 2 cores: 790 s → 456 s.
     maxWorkers: availableParallelism() + 1,
     isolate: false,
+    // A fork opens and closes hundreds of PGlite instances. V8 aborted one on CI while its wasm code
+    // GC freed their import wrappers ("Check failed: jit_page_->allocations_.erase(addr) == 1" in
+    // WasmImportWrapperCache::Free, nodejs/node#64500), even with one compiled module per process
+    // (server/db/pglite-code.ts). Without wasm code GC that code is never freed: the wrappers are
+    // few (one per import signature) and the module's code is shared, so a fork's memory stays flat.
+    execArgv: ['--no-wasm-code-gc'],
     // every answer an API test receives is checked against the OpenAPI document (issue 27)
     setupFiles: ['tests/support/conformance-setup.ts'],
     // JUnit XML that any CI shows (issue 44), one file per database pass; the journeys' is beside it

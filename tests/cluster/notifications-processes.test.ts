@@ -151,12 +151,28 @@ describe('e-mail notifications from two server processes on one PostgreSQL', () 
     smtp.release();
 
     // process b sends what it holds and what is left on the queue; the rows a was sending stay in
-    // `sending`, the ones a held unclaimed stay `queued` (their jobs active until they expire)
-    // (b's own sends pass through `sending` too: the wait is for the cut rows alone to be left there)
-    await until(async () => {
+    // `sending`, the ones a held unclaimed stay `queued` (their jobs active until they expire).
+    // b's own sends pass through `sending` too, and the held answers are released at once: both of
+    // b's connections end together, and for an instant the cut rows alone are in `sending` while b
+    // still holds rows it fetched and has not claimed yet. So the wait is for a settled state: no
+    // job left to fetch, and the same rows in the same states on reads a second apart.
+    const jobs = sql.table(`${jobQueueSchema(SCHEMA)}.job`);
+    const settled = async () => {
+      const unfetched = await sql<{ count: string }>`
+        select count(*) from ${jobs} where name = ${EMAIL_QUEUE} and state in ('created', 'retry')`.execute(database.db);
       const rows = await rowsOf(damages);
-      return JSON.stringify(rows.filter((r) => r.state === 'sending').map((r) => r.id)) === JSON.stringify(cutIds)
+      const ok = Number(unfetched.rows[0].count) === 0
+        && JSON.stringify(rows.filter((r) => r.state === 'sending').map((r) => r.id)) === JSON.stringify(cutIds)
         && rows.filter((r) => r.state === 'sent').length + rows.filter((r) => r.state === 'queued').length === rows.length - connections;
+      return ok ? JSON.stringify(rows.map((r) => [r.id, r.state])) : undefined;
+    };
+    let seen: string | undefined;
+    await until(async () => {
+      const now = await settled();
+      const same = now !== undefined && now === seen;
+      seen = now;
+      if (!same) await new Promise((r) => setTimeout(r, 1_000));
+      return same;
     }, 30_000, async () => `states ${JSON.stringify(await statesOf(damages))}`);
     let rows = await rowsOf(damages);
     expect(rows).toHaveLength(40);
@@ -177,7 +193,6 @@ describe('e-mail notifications from two server processes on one PostgreSQL', () 
       // expiry (300 s) and retries it after the retry delay. They are moved back by that time,
       // pg-boss's maintenance expires them, and process b runs the retries: the rows a was
       // sending are no longer claimable, so nothing is sent again; the ones it held unclaimed are sent now
-      const jobs = sql.table(`${jobQueueSchema(SCHEMA)}.job`);
       const active = (await sql<{ id: string; notification: number }>`
         select id, (data->>'id')::int as notification from ${jobs} where name = ${EMAIL_QUEUE} and state = 'active'`.execute(database.db)).rows;
       expect(active.map((j) => j.notification)).toEqual(expect.arrayContaining(cutIds));

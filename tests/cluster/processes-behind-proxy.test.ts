@@ -150,19 +150,21 @@ describe('one portal on several processes behind haproxy', () => {
     const killed = Number((await call(b.port, 'GET', '/api/health')).servedBy.split(':')[1]);
     process.kill(killed, 'SIGKILL');
 
+    // Calls one after another until the proxy has marked b down, and 50 more. A connection that b's
+    // primary accepted in the instant before it learnt of its only worker's death is handed to the
+    // dead worker and neither answered nor closed (Node's cluster, nodejs/node#21746): the proxy
+    // answers that call from a after its server timeout (retry-on response-timeout), so the loop
+    // counts calls, not seconds.
     const answers: Answer[] = [];
-    const states = new Set<string>();
-    const until = Date.now() + 10_000;
-    while (Date.now() < until) {
+    let downAt: number | undefined;
+    while (downAt === undefined || answers.length < downAt + 50) {
       answers.push(await viaProxy('POST', '/api/car/table2', { startRow: 0, endRow: 5, sortModel: [], filterModel: {} }));
-      states.add((await proxy.states()).b);
+      if (downAt === undefined && (await proxy.states()).b === 'DOWN') downAt = answers.length;
       await sleep(50);
     }
+    // every call answered
     const failed = answers.filter((x) => x.status !== 200);
     expect(failed.map((x) => `${x.status} ${x.servedBy} ${x.body.toString().slice(0, 200)}`)).toEqual([]);
-    expect(answers.length).toBeGreaterThan(50);
-    // the proxy noticed: b was taken out of the rotation, and its calls went to a meanwhile
-    expect([...states]).toContain('DOWN');
 
     // b's primary started another worker; the health check takes it back into the rotation. A
     // worker's start is ~10 s of CPU (modules, the configuration's checks, the routes): on CI's two
@@ -173,7 +175,7 @@ describe('one portal on several processes behind haproxy', () => {
     const replacement = after.find((x) => instanceOf(x) === 'b');
     expect(replacement, after.map((x) => x.servedBy).join(' ')).toBeDefined();
     expect(Number(replacement!.servedBy.split(':')[1])).not.toBe(killed);
-  }, 150_000);
+  }, 180_000);
 
   it('stops every worker after its requests in flight on SIGTERM', async () => {
     const workersOfA = new Set<number>();
