@@ -4,7 +4,7 @@
  * opens his client's order and reads its history of status moves, the statuses by name.
  */
 import { type Page } from '@playwright/test';
-import { apiAs, axeScan, expect, openColumnFilter, signedIn, test, toast } from './support';
+import { apiAs, axeScan, expect, openByDoubleClick, openColumnFilter, signedIn, test, toast } from './support';
 
 const SHOTS = process.env.E2E_SHOTS;
 
@@ -65,13 +65,8 @@ test('an administrator changes a user\'s client and sees it in the user\'s Histo
   // the user's change (newest first): "Zmienione pola" names fields by label now, in a column right of the view (issue 49)
   const entry = page.locator('.ag-row').filter({ hasText: 'Użytkownicy' }).filter({ hasText: 'Zmiana' }).first();
   const details = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });
-  // the grid may draw its rows again as the table's first answer lands: a double-click whose two
-  // clicks meet two drawings of the row is lost, as it would be for anyone, so it is given again
-  // until the entry opens (CI on a loaded machine, 5 December; users-admin.spec.ts does the same)
-  await expect(async () => {
-    if (!(await details.isVisible())) await entry.dblclick();
-    await expect(details).toBeVisible({ timeout: 2_000 });
-  }).toPass();
+  // the grid may draw its rows again as the table's first answer lands
+  await openByDoubleClick(entry, details);
   const field = details.getByRole('row').filter({ hasText: 'Klient' });
   await expect(field).toContainText('KL003');
   await expect(field).toContainText('KL001');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
 import { freshPage, KeptContexts, type Kept } from './kept-context';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 
@@ -244,6 +244,19 @@ export async function signedIn(page: Page, account: Account, path = '/app/dane-p
   }
   // signed in: the screen asked for, not the login screen (a screen may change its query, as a deep link's ?open does)
   await expect(page).toHaveURL((url) => url.pathname === new URL(path, url).pathname);
+}
+
+/**
+ * Double-clicks `target` until `opened` shows. A table draws its rows again when its answer lands
+ * (after a resize, an action's reload, the first block): a double-click whose two clicks meet two
+ * drawings of the row is lost, as it would be for anyone, who then double-clicks again (CI on loaded
+ * machines, 4 and 5 December: users-admin, audit-history, personal-data).
+ */
+export async function openByDoubleClick(target: Locator, opened: Locator): Promise<void> {
+  await expect(async () => {
+    if (!(await opened.isVisible())) await target.dblclick();
+    await expect(opened).toBeVisible({ timeout: 2_000 });
+  }).toPass();
 }
 
 /** The toast with this text (toasts are the portal's status messages). */

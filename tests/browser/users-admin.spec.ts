@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { axeScan, expect, signedIn, submitLogin, test, toast } from './support';
+import { axeScan, expect, openByDoubleClick, signedIn, submitLogin, test, toast } from './support';
 
 /** The users table's cells of a login, and rows with a text (the seed has few accounts: every row is on screen). */
 const row = (page: Page, text: string) => page.locator('.ag-row').filter({ hasText: text });
@@ -121,13 +121,8 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
 
   // at 900 px the dialog still fits
   await page.setViewportSize({ width: 900, height: 900 });
-  // the grid draws its rows again after the resize (and the table's refresh after the deletion may
-  // land meanwhile): a double-click whose two clicks meet two drawings of the row is lost, as it
-  // would be for anyone, so it is given again until the preview opens (CI, three workers)
-  await expect(async () => {
-    if (!(await preview.isVisible())) await loginRow(page, 'ewa.testowa').dblclick();
-    await expect(preview).toBeVisible({ timeout: 2_000 });
-  }).toPass();
+  // the grid draws its rows again after the resize (and the table's refresh after the deletion may land meanwhile)
+  await openByDoubleClick(loginRow(page, 'ewa.testowa'), preview);
   await shot(page, 'preview-900');
   await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
   await expectNoSeriousViolations(page);
