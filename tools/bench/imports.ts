@@ -24,7 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { makeNonce, NONCE_HEADER, SIGNATURE_HEADER, signBody } from '../../runtime/core/signing.ts';
-import { dropSchema, openDatabase } from '../../server/db/connect.ts';
+import { dropSchema, openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
 import { jobQueueSchema } from '../../server/db/job-schema.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { multipartBody } from '../../tests/support/multipart.ts';
@@ -141,7 +141,25 @@ export interface ImportFigure {
   otherIdleP95: number;
   otherDuringP95: number;
   load: number;
+  /** What the database wrote during the run (the whole server's counters, the table calls' share is small). */
+  wal: DatabaseWrites;
 }
+
+/** PostgreSQL's own counters of what it wrote: WAL bytes, full-page images in it, checkpoints (timed and requested). */
+interface DatabaseWrites { walMb: number; fullPageImages: number; checkpoints: number; requestedCheckpoints: number }
+
+async function databaseWrites(db: DatabaseHandle['db']): Promise<DatabaseWrites> {
+  // PostgreSQL 17 moved the checkpoints' counters from pg_stat_bgwriter to pg_stat_checkpointer
+  const { rows: [{ v17 }] } = await sql<{ v17: boolean }>`select to_regclass('pg_catalog.pg_stat_checkpointer') is not null as v17`.execute(db);
+  const checkpoints = v17 ? sql`select num_timed as timed, num_requested as req from pg_stat_checkpointer` : sql`select checkpoints_timed as timed, checkpoints_req as req from pg_stat_bgwriter`;
+  const { rows: [w] } = await sql<{ bytes: string; fpi: string; timed: string; req: string }>`
+    select w.wal_bytes::text as bytes, w.wal_fpi::text as fpi, c.timed::text as timed, c.req::text as req
+    from pg_stat_wal w, (${checkpoints}) c`.execute(db);
+  return { walMb: Number(w.bytes) / 1e6, fullPageImages: Number(w.fpi), checkpoints: Number(w.timed) + Number(w.req), requestedCheckpoints: Number(w.req) };
+}
+const writesBetween = (a: DatabaseWrites, b: DatabaseWrites): DatabaseWrites => ({
+  walMb: b.walMb - a.walMb, fullPageImages: b.fullPageImages - a.fullPageImages, checkpoints: b.checkpoints - a.checkpoints, requestedCheckpoints: b.requestedCheckpoints - a.requestedCheckpoints,
+});
 
 export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
   if (!/_imports$/.test(o.schema)) throw new Error(`the imports bench drops its schema: give it one of its own ending in _imports, not "${o.schema}"`);
@@ -194,6 +212,7 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
       ]);
       const post = signedPost(server.baseUrl, '/api/import/runs', body, contentType, admin, signingName);
       const before = memory(pid, 'VmRSS');
+      const writesBefore = await databaseWrites(database.db);
       writeFileSync(`/proc/${pid}/clear_refs`, '5'); // VmHWM := VmRSS
       let running = true;
       const duringCalls = users(() => running);
@@ -209,7 +228,7 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
       }
       const seconds = (performance.now() - started) / 1000;
       running = false;
-      return { seconds, state, memoryMb: memory(pid, 'VmHWM') - before, idle, during: await duringCalls };
+      return { seconds, state, memoryMb: memory(pid, 'VmHWM') - before, wal: writesBetween(writesBefore, await databaseWrites(database.db)), idle, during: await duringCalls };
     };
 
     /**
@@ -228,10 +247,12 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
         idleP95: latency(pooled((r) => r.idle.same)).p95, duringP95: latency(pooled((r) => r.during.same)).p95, duringCalls: pooled((r) => r.during.same).length,
         otherIdleP95: latency(pooled((r) => r.idle.other)).p95, otherDuringP95: latency(pooled((r) => r.during.other)).p95,
         load: os.loadavg()[0],
+        wal: last.wal,
       };
       o.log(`  ${what}: ${figure.allSeconds.map(f1).join(' / ')} s, ${figure.state}, new ${figure.counts.new}, changed ${figure.counts.changed}, unchanged ${figure.counts.unchanged}, errors ${figure.counts.errors}; `
         + `server +${figure.memoryMb.toFixed(0)} MB; table p95 ${f1(figure.idleP95)} ms idle, ${f1(figure.duringP95)} ms during (${figure.duringCalls} calls); `
-        + `another client's ${f1(figure.otherIdleP95)} → ${f1(figure.otherDuringP95)} ms; load ${f1(figure.load)}`);
+        + `another client's ${f1(figure.otherIdleP95)} → ${f1(figure.otherDuringP95)} ms; load ${f1(figure.load)}; `
+        + `WAL ${figure.wal.walMb.toFixed(0)} MB (${n0(figure.wal.fullPageImages)} full pages), ${figure.wal.checkpoints} checkpoints (${figure.wal.requestedCheckpoints} for WAL's size)`);
       // a run that did not succeed says why (its message), or the figures would hide a failure
       if (figure.state !== 'succeeded') o.log(`  ${what}: ${figure.state}: ${last.state.message ?? '(no message)'}`);
       figures.push(figure);
@@ -267,10 +288,10 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
 export function importMarkdown(figures: ImportFigure[], o: Pick<ImportBenchInput, 'cars' | 'readings' | 'fuel'>): string[] {
   const fuel = o.fuel > 0 ? ` and ${n0(o.fuel)} fuel transactions` : '';
   return ['', `### Imports: ${n0(o.cars)} vehicles, ${n0(o.readings)} odometer readings${fuel} from CSV (issues 34, 46)`, '',
-    'The server (`npm start`: compiled, as operators run it) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end; a dry run and the same file again run three times, their table calls pooled. Server memory: its peak resident size during the run above its size just before. Table p95: the vehicles table (`POST /api/car/table2`, a call every 100 ms) of the manager of the client the file is for, and of a manager of another client, during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared).', '',
-    '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during, the file\'s client | another client | load |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...figures.map((f) => `| ${f.what} | ${f.allSeconds.map(f1).join(' / ')} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.otherIdleP95)} → ${f1(f.otherDuringP95)} ms (${(f.otherDuringP95 / f.otherIdleP95).toFixed(1)}×) | ${f1(f.load)} |`)];
+    'The server (`npm start`: compiled, as operators run it) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end; a dry run and the same file again run three times, their table calls pooled. Server memory: its peak resident size during the run above its size just before. Table p95: the vehicles table (`POST /api/car/table2`, a call every 100 ms) of the manager of the client the file is for, and of a manager of another client, during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared). WAL: what PostgreSQL wrote to its write-ahead log during the (last) run, the full-page images in it, and its checkpoints (those requested because the WAL reached max_wal_size in brackets): the database\'s side of an import, which its settings (shared_buffers, max_wal_size) decide as much as the portal.', '',
+    '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during, the file\'s client | another client | load | WAL (full pages), checkpoints |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...figures.map((f) => `| ${f.what} | ${f.allSeconds.map(f1).join(' / ')} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.otherIdleP95)} → ${f1(f.otherDuringP95)} ms (${(f.otherDuringP95 / f.otherIdleP95).toFixed(1)}×) | ${f1(f.load)} | ${f.wal.walMb.toFixed(0)} MB (${n0(f.wal.fullPageImages)}), ${f.wal.checkpoints} (${f.wal.requestedCheckpoints}) |`)];
 }
 
 export async function importFigures(o: ImportBenchInput): Promise<string[]> {
