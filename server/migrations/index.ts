@@ -49,6 +49,7 @@ import { migration052 } from './052_audit_who_count.ts';
 import { migration053 } from './053_running_totals.ts';
 import { migration054 } from './054_audit_field_label_languages.ts';
 import { migration055 } from './055_audit_actor.ts';
+import { migration056 } from './056_audit_import_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '053_running_totals': migration053,
   '054_audit_field_label_languages': migration054,
   '055_audit_actor': migration055,
+  '056_audit_import_indexes': migration056,
 };

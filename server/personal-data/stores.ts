@@ -46,6 +46,9 @@ export interface Store {
 const ref = (c: string) => sql.ref(c);
 /** Linked by the account (false for an employee without one). */
 const byUser = (p: Person) => (p.userId === null ? sql<boolean>`false` : sql<boolean>`${ref('userId')} = ${p.userId}`);
+/** The trail's entries of one record (not of its parts, `<key>/<n>`), read by audit_entry_history. */
+const ownRecord = (resource: string, key: string) =>
+  sql<boolean>`${ref('resource')} = ${resource} and split_part(${ref('recordKey')}, '/', 1) = ${key} and ${ref('recordKey')} = ${key}`;
 /** Linked by the login (false without an account). */
 const byLogin = (p: Person) => (p.login === null ? sql<boolean>`false` : sql<boolean>`${ref('login')} = ${p.login}`);
 const byEmployee = (column: string) => (p: Person) => (p.pracId === null ? sql<boolean>`false` : sql<boolean>`${ref(column)} = ${p.pracId}`);
@@ -76,10 +79,11 @@ export const STORES: readonly Store[] = [
   { file: 'zapisane-widoki', table: 'user_table_view', link: byUser, order: 'id', deleteLinked: true },
   {
     file: 'dziennik-zmian', table: 'audit_entry', personal: { actorLabel: 'login', address: 'network' }, order: 'seq', appendOnly: true,
-    // what the person did, what was done to their account and to their employee record
+    // what the person did, what was done to their account and to their employee record; a record
+    // is named by its own key as a record's history names it (audit_entry_history, migration 056)
     link: (p) => sql<boolean>`${byUser(p)}
-      or (${p.userId !== null} and ${ref('resource')} = 'users' and ${ref('recordKey')} = ${String(p.userId)})
-      or (${p.pracId !== null} and ${ref('resource')} = 'employee' and ${ref('recordKey')} = ${String(p.pracId)})`,
+      or (${p.userId !== null} and ${ownRecord('users', String(p.userId))})
+      or (${p.pracId !== null} and ${ownRecord('employee', String(p.pracId))})`,
   },
 ];
 

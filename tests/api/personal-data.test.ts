@@ -11,6 +11,7 @@ import JSZip from 'jszip';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../server/audit/verify.ts';
+import { recordChange, systemActor } from '../../server/audit/index.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 type Row = Record<string, unknown>;
@@ -55,6 +56,12 @@ describe('a person\'s data: export and anonymisation', () => {
   afterAll(async () => t?.close());
 
   it('exports a person\'s rows and none of another person\'s, as JSON and xlsx with a Polish index, recorded in the trail', async () => {
+    // what was done to his account, to another's, and to a part of a record keyed like his (`<key>/<n>`)
+    await t.app.db.transaction().execute(async (trx) => {
+      for (const recordKey of [ids.kierowca, ids.manager, `${ids.kierowca}/1`]) {
+        await recordChange(trx, { actor: systemActor('test'), resource: 'users', recordKey, action: 'update', changes: { telefon: ['1', '2'] } });
+      }
+    });
     const { zip, json } = await archiveOf(ids.kierowca);
     const index = await zip.file('indeks.txt')!.async('string');
     expect(index).toContain('Jan Kowalski (login kierowca');
@@ -87,6 +94,11 @@ describe('a person\'s data: export and anonymisation', () => {
       expect(s).not.toHaveProperty('tokenHash');
     }
     expect((await json('akceptacje')).every((a) => a.userId === ids.kierowca)).toBe(true);
+    // the trail: what he did (his sign-in) and what was done to his account, nothing done to another's
+    const trail = await json('dziennik-zmian');
+    expect(trail.some((e) => e.userId === ids.kierowca && e.action === 'sign-in')).toBe(true);
+    expect(trail.filter((e) => e.resource === 'users' && e.job === 'test').map((e) => e.recordKey)).toEqual([String(ids.kierowca)]);
+    for (const e of trail) expect(e.userId === ids.kierowca || (e.resource === 'users' && e.recordKey === String(ids.kierowca)), JSON.stringify(e)).toBe(true);
     // nothing of Anna Nowak's own: her attachments, her note
     expect(await json('zalaczniki')).toEqual([]);
     expect(JSON.stringify(await json('notatki'))).not.toContain('Nowak');
