@@ -190,7 +190,9 @@ async function executeChecked(
     if (refInto.has(column)) continue;
     select.push(`p.${q(column)}`);
   }
-  const lookupOf = (name: string, ref: (typeof refs)[string], extra = ''): string => {
+  // `known`: references already found in an inner select, by the column they were found into (below)
+  const lookupOf = (name: string, ref: (typeof refs)[string], extra = '', known = new Map<string, string>()): string => {
+    if (!extra && known.has(name)) return known.get(name)!;
     const finders = decl.fields.filter((f) => f.reference === name && columnIndex.has(f.id));
     // the client reference of a table with its own client column: a key limited to some clients finds only theirs
     const ownClient = ref.into === decl.client ? ref.id : ref.client;
@@ -200,7 +202,7 @@ async function executeChecked(
     // a typed-in record must belong to that record's client (a vehicle of the card's client)
     const via = ref.from && refs[ref.from.reference];
     if (ref.from && via) {
-      const other = lookupOf(ref.from.reference, via);
+      const other = lookupOf(ref.from.reference, via, '', known);
       const sameClient = ref.from.client && ref.client
         ? ` and r.${q(ref.client)} = (select o.${q(ref.from.client)} from ${q(via.table)} o where o.${q(via.id)} = ${other})` : '';
       const typed = finders.map((f) => `(select r.${q(ref.id)} from ${q(ref.table)} r where r.${q(f.column ?? f.id)} = s."_json"->>${lit(`$ref:${name}:${f.id}`)}${clientFilter('r', ownClient)}${sameClient}${extra} limit 1)`);
@@ -211,13 +213,22 @@ async function executeChecked(
     }
     return lookups.length ? `coalesce(${lookups.join(', ')})` : `(null::${q(decl.table)}).${q(ref.into)}`;
   };
-  for (const [name, ref] of Object.entries(refs)) {
-    // a reference with a client column is found among the records of the row's own client (more.ts)
-    select.push(`${lookupOf(name, ref, rowClientFilter(decl, name, lookupOf))} as ${q(ref.into)}`);
-  }
+  // a reference with a client column is found among the records of the row's own client (more.ts)
+  const clientOf = (name: string, known?: Map<string, string>) => rowClientFilter(decl, name, (n, r) => lookupOf(n, r, '', known));
+  // A reference found through another one (a transaction's vehicle through its card; a record
+  // limited to the row's client) is found in an outer select, from the column the inner select
+  // found the other into: inlined, each of a million fuel transactions looked its card up three times.
+  const entries = Object.entries(refs);
+  const alone = entries.filter(([name, ref]) => !ref.from && !clientOf(name));
+  const through = entries.filter((entry) => !alone.includes(entry));
+  for (const [name, ref] of alone) select.push(`${lookupOf(name, ref)} as ${q(ref.into)}`);
+  const known = new Map(alone.map(([name, ref]) => [name, `s.${q(ref.into)}`]));
+  const outer = through.map(([name, ref]) => `${lookupOf(name, ref, clientOf(name, known), known)} as ${q(ref.into)}`);
+  const inner = `select ${select.join(', ')} from ${stage} s cross join lateral jsonb_populate_record(null::${q(decl.table)}, s."_json") p`;
   await session.query(
-    `create temporary table ${resolved} as select ${select.join(', ')} from ${stage} s cross join lateral jsonb_populate_record(null::${q(decl.table)}, s."_json") p`,
-    run.clients && select.some((column) => column.includes('$1')) ? [run.clients] : [],
+    // (`offset 0`: the planner would otherwise pull the inner select up, each use of its column again the lookup)
+    `create temporary table ${resolved} as ${outer.length ? `select s.*, ${outer.join(', ')} from (${inner} offset 0) s` : inner}`,
+    run.clients && [...select, ...outer].some((column) => column.includes('$1')) ? [run.clients] : [],
   );
   await session.query(`drop table ${stage}`);
   await session.query(`create index on ${resolved} (${decl.key.map(q).join(', ')})`);

@@ -228,7 +228,8 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
       }
       const seconds = (performance.now() - started) / 1000;
       running = false;
-      return { seconds, state, memoryMb: memory(pid, 'VmHWM') - before, wal: writesBetween(writesBefore, await databaseWrites(database.db)), idle, during: await duringCalls };
+      // the peak can be below the RSS read before (the heap shrank meanwhile): nothing above idle, not "-0 MB"
+      return { seconds, state, memoryMb: Math.max(0, memory(pid, 'VmHWM') - before), wal: writesBetween(writesBefore, await databaseWrites(database.db)), idle, during: await duringCalls };
     };
 
     /**

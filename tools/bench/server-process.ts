@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { constants } from 'node:os';
 
 /** The V8 flags `npm start` gives the server (package.json "start"), read from there so the bench runs it alike. */
 export const SERVING_NODE_FLAGS = (/node ((?:--[\w-]+(?:=\S+)? )+)dist-server/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start)?.[1] ?? '')
@@ -36,6 +37,36 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * The servers started here and not yet stopped, by process group. Each is a group of its own
+ * (`detached`, so that `stop` reaches npm's children too), which a Ctrl-C or a kill of the bench does
+ * not reach: an interrupted bench left its server serving and loading the next run. They are stopped
+ * when this process exits or is told to by a signal.
+ */
+const running = new Set<number>();
+let guarded = false;
+function stopWithThisProcess(group: number): void {
+  running.add(group);
+  if (guarded) return;
+  guarded = true;
+  const stopAll = () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.on('exit', stopAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      stopAll();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
+}
+
+/**
  * Starts `node <the flags of npm start> --import tsx server/main.ts` (the server's own process), or `npm start` (build if
  * stale, then the server: a process group, whose node process is found for the resident size).
  */
@@ -53,7 +84,11 @@ export async function startServer(root: string, env: Record<string, string>, how
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   let exited = false;
-  child.on('exit', () => (exited = true));
+  stopWithThisProcess(child.pid!);
+  child.on('exit', () => {
+    exited = true;
+    running.delete(child.pid!);
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (;;) {
     if (exited) throw new Error(`the server exited before it was healthy:\n${stderr}`);
