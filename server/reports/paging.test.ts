@@ -51,6 +51,8 @@ describe('a report a page at a time', () => {
     { id: 'vehicle-cost', groupBy: ['vehicle'], sort: { column: 'costPerKm', direction: 'asc' }, ties: 'costPerKm' },
     { id: 'cost-centre', groupBy: ['mpk', 'category'], sort: { column: 'category', direction: 'desc' }, ties: 'category' },
     { id: 'fuel-consumption', groupBy: ['vehicle'], sort: { column: 'vehicle', direction: 'desc' }, ties: 'vehicle' },
+    // by a measure, each row a vehicle's: the labels and the vehicle's fuel (the range) are joined to the page's rows only
+    { id: 'fuel-consumption', groupBy: ['vehicle'], sort: { column: 'l100', direction: 'desc' }, ties: 'l100' },
     { id: 'fuel-anomalies', groupBy: ['rule', 'explained'], sort: { column: 'anomalies', direction: 'desc' }, ties: 'anomalies' },
   ];
 
@@ -110,6 +112,9 @@ describe('a report a page at a time', () => {
     const measure = bundle.reports['vehicle-cost']!.chart!.measure;
     const largest = all.rows.map((r) => r.values[measure]).filter((v): v is number => typeof v === 'number').sort((a, b) => b - a).slice(0, 3);
     expect(withTop.top!.map((r) => r.values[measure])).toEqual(largest);
+    // each chart row named and valued as in the whole answer
+    const byKey = new Map(all.rows.map((r) => [keyOf(r), r]));
+    for (const row of withTop.top!) expect(row.values).toEqual(byKey.get(keyOf(row))!.values);
     expect(withTop.rows).toHaveLength(2);
   });
 });

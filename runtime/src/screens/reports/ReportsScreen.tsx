@@ -25,6 +25,7 @@ import type { ScreenProps } from '../types';
 import { periodRange, type PeriodId } from './periods';
 import { SubscribeDialog, SubscriptionList, type SubscriptionsDecl } from './Subscriptions';
 import { DayInput } from './DayInput';
+import { chartRows, type Column, type Result } from './chart-rows';
 import './reports.css';
 
 interface ReportInfo {
@@ -35,9 +36,6 @@ interface ReportInfo {
   defaults: { period: string; groupBy: string[] };
   chart?: { type: 'bar' | 'line' | 'doughnut'; measure: string; stacked?: boolean };
 }
-interface Column { id: string; label: string; kind: 'dimension' | 'measure' | 'range'; format?: string }
-type Row = { keys: Record<string, string | number | null>; values: Record<string, string | number | null> };
-interface Result { columns: Column[]; rows: Row[]; totals: Record<string, number | null>; rowCount: number; top?: Row[] }
 type Filters = Record<string, (string | number)[]>;
 type Sort = { column: string; direction: 'asc' | 'desc' };
 
@@ -62,24 +60,6 @@ function shown(value: unknown, format: string | undefined): string {
 /** A dimension's value as the row shows it: a month (YYYY-MM) by its name in the reader's language, anything else as the server wrote it. */
 function dimensionText(value: unknown, format: string | undefined): string {
   return (format === 'month' ? formatMonth(value) : null) ?? String(value ?? '');
-}
-
-/**
- * What the chart draws: every row when all are on the page; else, grouped by one dimension, the
- * largest rows by the chart's measure and one bar for the others — the rest of the total, or for
- * a ratio (cost per km) the ratio of all rows, which the rest's own cannot be told from.
- */
-export function chartRows(result: Result, measure: Column, restLabel: (count: number) => string, allLabel: (count: number) => string): { rows: Row[]; topOnly: boolean } {
-  const dims = result.columns.filter((c) => c.kind === 'dimension');
-  if (result.rowCount <= result.rows.length || !result.top || dims.length !== 1) return { rows: result.rows, topOnly: false };
-  const top = result.top;
-  const total = result.totals[measure.id];
-  const others = result.rowCount - top.length;
-  if (others <= 0 || total === null || total === undefined) return { rows: top, topOnly: true };
-  const ratio = measure.format === 'ratio';
-  const value = ratio ? total : Math.round((total - top.reduce((s, r) => s + Number(r.values[measure.id] ?? 0), 0)) * 100) / 100;
-  const label = ratio ? allLabel(result.rowCount) : restLabel(others);
-  return { rows: [...top, { keys: {}, values: { [dims[0].id]: label, [measure.id]: value } }], topOnly: true };
 }
 
 function ReportChart({ info, result }: { info: ReportInfo; result: Result }) {
