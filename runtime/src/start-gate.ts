@@ -54,12 +54,38 @@ export function waitsForFirstUse(): boolean {
   }
 }
 
+/** A field of the served form as `usedBeforeEntry` reads it (an input, a select, a text area). */
+type ServedControl = { type?: string; value?: string; defaultValue?: string; checked?: boolean; defaultChecked?: boolean; selectedIndex?: number; options?: ArrayLike<{ defaultSelected: boolean }> };
+
+/** Whether a field differs from what the server drew: a value typed, a choice made, another option chosen. */
+function changed(control: ServedControl): boolean {
+  if (control.options) {
+    const drawn = Array.prototype.findIndex.call(control.options, (option: { defaultSelected: boolean }) => option.defaultSelected);
+    return control.selectedIndex !== Math.max(0, drawn);
+  }
+  if (control.type === 'radio' || control.type === 'checkbox') return control.checked !== control.defaultChecked;
+  return control.value !== control.defaultValue;
+}
+
 /**
- * Calls `start` now, or on the visitor's first use of the served page (`waitsForFirstUse`). When
- * `start` fails (the runtime's files could not be fetched: a lost network), a waiting page waits
- * for the next use and tries again; a page that could not wait has nothing to fall back to.
+ * Whether the visitor used the served page before this entry ran: on a slow network the form is
+ * drawn, and can be used, while the entry is still on its way, and what he did then (a field
+ * focused, a value typed or filled in by his password manager, a role or a language chosen) sent
+ * its events before anyone listened. A language chosen then waited for his next use to be acted on
+ * (the CI failure of 6 December 2026): such a page starts the runtime at once instead.
  */
-export function startWhenUsed(start: () => Promise<unknown>): void {
+export function usedBeforeEntry(served: Pick<Element, 'contains' | 'querySelectorAll'>): boolean {
+  if (document.activeElement && served.contains(document.activeElement)) return true;
+  return Array.prototype.some.call(served.querySelectorAll('input, select, textarea'), (control: ServedControl) => changed(control));
+}
+
+/**
+ * Calls `start` now, or on the visitor's first use of the served page (`waitsForFirstUse`), which
+ * may have come before this ran (`usedBeforeEntry`). When `start` fails (the runtime's files could
+ * not be fetched: a lost network), a waiting page waits for the next use and tries again; a page
+ * that could not wait has nothing to fall back to.
+ */
+export function startWhenUsed(start: () => Promise<unknown>, again = false): void {
   if (!waitsForFirstUse()) {
     void start();
     return;
@@ -67,7 +93,10 @@ export function startWhenUsed(start: () => Promise<unknown>): void {
   const begin = () => {
     for (const type of FIRST_USE_EVENTS) window.removeEventListener(type, begin, true);
     used = true;
-    start().catch(() => startWhenUsed(start));
+    start().catch(() => startWhenUsed(start, true));
   };
+  // (once: a page whose start failed waits for his next use, whatever he had done before)
+  const served = again ? null : document.getElementById(FIRST_PAINT_ID);
+  if (served && usedBeforeEntry(served)) return begin();
   for (const type of FIRST_USE_EVENTS) window.addEventListener(type, begin, { capture: true, passive: true });
 }

@@ -97,9 +97,12 @@ const paintLogin: Painter = (decl, { bundle, conditions, t, language, cookieNoti
   const copyright = app.footer?.copyright;
   const footer = h(FooterLine, { version: t('app:footer.version', { version: bundle.version }), copyright: copyright ? t(copyright) : undefined });
   const frame = h(PublicFrame, { footer, children: page });
-  // the choices' rules after the parts the runtime takes over (a press is found by its place in them)
+  // the choices' rules before the parts they hide: a page painted while its parser has yielded
+  // (a phone, a loaded machine) showed the advisor's VIN field until the rule after it came, then
+  // moved everything below it up (CI, 6 December 2026). A press is found by its part's class and
+  // its place inside that part (runtime/src/shell/first-paint.ts), which a <style> before them leaves as it is.
   const rules = byChoice.css ? h('style', null, byChoice.css) : null;
-  return h(Fragment, null, frame, withNotice ? cookieNotice(t) : null, rules);
+  return h(Fragment, null, rules, frame, withNotice ? cookieNotice(t) : null);
 };
 
 /**
@@ -159,10 +162,22 @@ export function firstPaintHtml(pathname: string, context: PaintContext): string 
   let html = byKey.get(key);
   if (html === undefined) {
     const element = painter(screen, context);
-    byKey.set(key, (html = element ? withoutInputNames(renderToStaticMarkup(element)) : null));
+    byKey.set(key, (html = element ? wholeOrNothing(withoutInputNames(renderToStaticMarkup(element))) : null));
   }
   return html ?? undefined;
 }
+
+/**
+ * The drawn page stays invisible until its last element is parsed. A browser paints a page whose
+ * parser has yielded, which a phone or a loaded machine does mid-page: CI and this machine saw the
+ * card painted half built and centred, then moved up as the rest came; the language select as wide
+ * as its first option, then wider; the footer narrower — layout shifts of up to 0.30 before the
+ * visitor did anything. Hidden, a part drawn early moves nothing anyone sees; the page appears
+ * whole. (Chromium's `<link rel="expect" blocking="render">` for the same was tried: the shifts
+ * stayed.) The runtime's page, drawn over it later, does not have this.
+ */
+const wholeOrNothing = (html: string) =>
+  `<style>#first-paint{visibility:hidden}</style>${html}<style>#first-paint{visibility:visible}</style>`;
 
 /** The `<html>` element's attributes for the request: its language, and the variant's colours (as runtime/src/config/branding.ts sets them). */
 export function rootAttributes(bundle: Bundle, language: Language): string {

@@ -45,8 +45,10 @@ function backOfficeFile(rows: string[][]): Buffer {
 }
 
 test('an administrator maps the back office\'s Windows-1250 file, corrects two rows, imports it, and the manager sees the vehicles\' reminders on the Pulpit', async ({ page, browser }) => {
-  // the longest journey of the file: five steps, a dry run twice, the import and the manager's Pulpit
-  test.setTimeout(120_000);
+  // the longest journey of the file: five steps, a dry run twice, the import, axe at three widths
+  // after each step, and the manager's Pulpit; on the loaded CI machine of 6 December 2026 it was
+  // at the manager's axe scan when 120 s ran out, every step before it passed (its time is the bench's)
+  test.setTimeout(240_000);
   const tag = String(Date.now() % 100000).padStart(5, '0');
   const vin = (n: number) => `TMBJNP${tag}00000${n}`.slice(0, 17);
   const plate = (n: number) => `WZ${tag.slice(-3)}K${n}`;
