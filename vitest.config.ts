@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { formatDefaultsDefine } from './runtime/configured-formats.ts';
 
-// Unit, API and config tests. Browser journeys are Playwright's (tests/browser, `playwright test`).
+// Unit, API and config tests. Browser journeys are Playwright's (tests/browser/*.spec.ts, `playwright test`).
 export default defineConfig({
   // the runtime's format settings before start-up: the configured locale, zone and currency (format-settings.ts)
   define: formatDefaultsDefine(fileURLToPath(new URL('.', import.meta.url))),
   test: {
     include: ['runtime/**/*.test.ts', 'runtime/**/*.test.tsx', 'server/**/*.test.ts', 'tests/**/*.test.ts', 'tools/**/*.test.ts'],
-    exclude: ['node_modules', 'dist', 'tests/browser/**'],
+    exclude: ['node_modules', 'dist'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

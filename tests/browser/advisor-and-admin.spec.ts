@@ -26,9 +26,12 @@ test('an advisor changes the vehicle: a wrong VIN part shows the server\'s reaso
 
 test('the administrator refreshes the application: the configuration is read again and the page reloads', async ({ page }) => {
   await signedIn(page, 'admin', '/app/login-history');
+  // the page is back at the admin's screen before it reloads (100 ms later): the journey waits for
+  // the load itself, and a journey that ended before it left a tab mid-reload (kept-context.ts)
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('link', { name: 'Odśwież aplikację' }).click();
   // back where the admin came from, reloaded, still signed in
+  await reloaded;
   await expect(page).toHaveURL(/\/app\/login-history$/);
-  await page.waitForLoadState('load');
   await expect(page.getByRole('navigation', { name: 'Menu główne' })).toBeVisible();
 });

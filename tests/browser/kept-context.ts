@@ -15,7 +15,9 @@
  * A journey that changes the context in a way that cannot be undone (an init script or binding on
  * the context, headers, credentials, a clock, a geolocation) gets its context closed when it ends,
  * as does a journey that failed, or one whose options say a storage state; the next journey starts
- * a new one. Playwright's own `reuseContext` was tried (docs/decisions.md): it empties the HTTP
+ * a new one. So does a journey whose context could not be made clean within CLEAN_MS (a tab the
+ * last journey left mid-reload that would not close): it gets a new context, and the log says which
+ * step hung. Playwright's own `reuseContext` was tried (docs/decisions.md): it empties the HTTP
  * cache between tests, which is what this keeps.
  *
  * `E2E_FRESH_CONTEXTS=1` gives every journey a new context as before: to compare, or to rule out
@@ -35,8 +37,8 @@ export interface Kept {
   /** a change `reset` cannot undo was made: close after this journey */
   tainted: boolean;
   closed: boolean;
-  /** the last journey's tabs, open until the next journey's page replaces them: not this journey's */
-  stale: WeakSet<Page>;
+  /** the journey's page, opened while the context was made clean: the `page` fixture takes it */
+  page: Page | undefined;
 }
 
 /** What a journey can do to its context that `reset` cannot take back. */
@@ -49,19 +51,24 @@ export class KeptContexts {
   #kept: Kept | undefined;
 
   /** The context for a journey with these options: the kept one made clean, or a new one. */
-  async acquire(browser: Browser, options: BrowserContextOptions): Promise<Kept> {
+  async acquire(browser: Browser, options: BrowserContextOptions, testTitle: string): Promise<Kept> {
     const key = JSON.stringify(options);
     const kept = this.#kept;
     if (kept && !kept.closed && kept.key === key && !options.storageState) {
-      kept.stale = new WeakSet(kept.context.pages());
-      await reset(kept);
-      return kept;
+      const step = { name: 'starting' };
+      const outcome = await withinMs(CLEAN_MS, makeClean(kept, step));
+      if (outcome === 'done') return kept;
+      // A tab the last journey left in the middle of a reload it did not wait for did not close:
+      // page.close() waited until the context was closed, 90 s later, when the next journey had
+      // timed out (CI, 6 December 2026). The journey gets a new context, and the log says what hung.
+      const how = outcome === 'late' ? `still ${step.name} after ${CLEAN_MS / 1000} s` : `${step.name} failed: ${outcome.message}`;
+      console.error(`kept-context: ${how}; "${testTitle}" gets a new context`);
     }
     // one kept context at a time: an idle window still costs the browser
-    if (kept && !kept.closed) await kept.context.close().catch(() => undefined);
+    if (kept && !kept.closed) await withinMs(CLEAN_MS, kept.context.close());
     // newContext() without options: Playwright gives it the journey's options (and starts its trace)
     const context = await browser.newContext();
-    const fresh: Kept = { key, context, options, origins: new Set(), tainted: false, closed: false, stale: new WeakSet() };
+    const fresh: Kept = { key, context, options, origins: new Set(), tainted: false, closed: false, page: undefined };
     context.on('close', () => { fresh.closed = true; });
     context.on('request', (request) => {
       const url = request.url();
@@ -100,33 +107,59 @@ export class KeptContexts {
   }
 }
 
-/** Undoes what the last journey left in the context, short of its HTTP cache. */
-async function reset(kept: Kept): Promise<void> {
+/** How long making the kept context clean may take before the journey gets a new one (it takes well under a second). */
+const CLEAN_MS = 15_000;
+
+/**
+ * Undoes what the last journey left in the context, short of its HTTP cache, and opens the
+ * journey's page: a new tab, opened before the last journey's tabs close (the window stays), then
+ * every storage of the origins visited emptied while no page of theirs is open to write to it
+ * again. `step` names the step under way, for the log when one does not end.
+ */
+async function makeClean(kept: Kept, step: { name: string }): Promise<void> {
   const { context, options } = kept;
+  step.name = 'undoing routes, cookies, permissions and the network setting';
   await context.unrouteAll({ behavior: 'ignoreErrors' });
   await context.clearCookies();
   await context.clearPermissions();
   if (options.permissions?.length) await context.grantPermissions(options.permissions);
   await context.setOffline(Boolean(options.offline));
+  const stale = context.pages();
+  step.name = 'opening the journey\'s tab';
+  const page = await context.newPage();
+  step.name = `closing the last journey's tabs (${stale.map((p) => p.url()).join(', ')})`;
+  await Promise.all(stale.map((p) => p.close()));
+  if (kept.origins.size > 0) {
+    step.name = `emptying the storages of ${[...kept.origins].join(', ')}`;
+    const cdp = await context.newCDPSession(page);
+    try {
+      for (const origin of kept.origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: ORIGIN_STORAGES });
+    } finally {
+      await cdp.detach();
+    }
+    kept.origins.clear();
+  }
+  kept.page = page;
 }
 
-/**
- * The journey's page: a new tab of the kept context, opened before the last journey's tabs close
- * (the window stays), then every storage of the origins visited emptied while no page of theirs is
- * open to write to it again.
- */
-export async function freshPage(kept: Kept): Promise<Page> {
-  const { context } = kept;
-  const stale = context.pages();
-  const page = await context.newPage();
-  await Promise.all(stale.map((p) => p.close()));
-  if (kept.origins.size === 0) return page;
-  const cdp = await context.newCDPSession(page);
+/** How `work` went within `ms`: 'done', its error, or 'late' (it is left to fail on its own once the context it waits on closes). */
+async function withinMs(ms: number, work: Promise<unknown>): Promise<'done' | 'late' | Error> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = work.then(
+    () => 'done' as const,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
   try {
-    for (const origin of kept.origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: ORIGIN_STORAGES });
+    return await Promise.race([ended, late]);
   } finally {
-    await cdp.detach();
+    clearTimeout(timer);
   }
-  kept.origins.clear();
-  return page;
+}
+
+/** The journey's page: the one opened as the kept context was made clean, or a new context's first. */
+export async function journeyPage(kept: Kept): Promise<Page> {
+  const page = kept.page;
+  kept.page = undefined;
+  return page && !page.isClosed() ? page : kept.context.newPage();
 }
