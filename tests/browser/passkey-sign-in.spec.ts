@@ -3,11 +3,11 @@
  * Bezpieczeństwo in Chromium's virtual authenticator (a discoverable credential, user verification
  * on), signs out, and signs in from the login screen with "Zaloguj się kluczem dostępu" — no login,
  * no password, no second step. The passkey is removed at the end: the other journeys sign the
- * manager in with the password alone.
+ * manager in with the password alone (and if the journey fails before, an administrator resets them).
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { ACCOUNTS, axeScan, expect, test, toast } from './support';
+import { ACCOUNTS, axeScan, expect, resetSecondFactorsIfFailed, submitLogin, test, toast } from './support';
 
 /** Outside test-results/, which Playwright empties at every run: the screenshots are looked at afterwards. */
 const SHOTS = '/tmp/passkey-sign-in-shots';
@@ -22,6 +22,8 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize(size);
 }
 
+resetSecondFactorsIfFailed(['manager']);
+
 test('a fleet manager registers a passkey, signs out and signs in with the passkey alone', async ({ page, baseURL }) => {
   test.setTimeout(180_000);
   // a passkey belongs to a host name (its RP ID), never to an address: the same server by the name localhost
@@ -33,11 +35,7 @@ test('a fleet manager registers a passkey, signs out and signs in with the passk
   });
   const menu = page.getByRole('navigation', { name: 'Menu główne' });
 
-  await page.goto(`${site}/`);
-  await page.getByLabel(ACCOUNTS.manager.choice, { exact: true }).check();
-  await page.getByLabel(/^Login\*?$/).fill(ACCOUNTS.manager.login);
-  await page.getByLabel(/^Hasło\*?$/).fill(ACCOUNTS.manager.password);
-  await page.getByRole('button', { name: 'Zaloguj', exact: true }).click();
+  await submitLogin(page, ACCOUNTS.manager, `${site}/`);
   await expect(page).toHaveURL(/\/app\//);
   await menu.getByRole('link', { name: 'Bezpieczeństwo' }).click();
   const passkeys = page.getByRole('region', { name: 'Klucze dostępu' });

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
-import { freshPage, KeptContexts, type Kept } from './kept-context';
+import { journeyPage, KeptContexts, type Kept } from './kept-context';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 
 export { expect };
@@ -46,13 +46,13 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: 
   ) => {
     // a Playwright that renamed it would otherwise give every journey the config's options alone
     if (!_combinedContextOptions) throw new Error('Playwright no longer has the _combinedContextOptions fixture: see tests/browser/kept-context.ts');
-    const kept = await keptContexts.acquire(browser, _combinedContextOptions);
+    const kept = await keptContexts.acquire(browser, _combinedContextOptions, testInfo.title);
     keptOf.set(kept.context, kept);
     await use(kept.context);
     await keptContexts.release(kept, testInfo);
   },
   page: async ({ context }, use) => {
-    await use(await freshPage(keptOf.get(context)!));
+    await use(await journeyPage(keptOf.get(context)!));
   },
   // the journey's baseURL (a describe block may change it), for `signedIn`'s calls to the API
   journeyBaseURL: [
@@ -74,9 +74,8 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: 
         page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
       };
       const watchContext = (ctx: BrowserContext) => {
-        // a kept context still shows the last journey's tabs until this one's page replaces them
-        const stale = keptOf.get(ctx)?.stale;
-        ctx.pages().filter((page) => !stale?.has(page)).forEach(watchPage);
+        // a kept context's tabs are this journey's: the last journey's were closed as it was made clean
+        ctx.pages().forEach(watchPage);
         ctx.on('page', watchPage);
       };
       watchContext(context);
@@ -144,9 +143,9 @@ export const ACCOUNTS = {
 } as const;
 export type Account = keyof typeof ACCOUNTS;
 
-/** Fills the login form and submits it, as a person would. */
-export async function submitLogin(page: Page, a: { login: string; password: string; choice: string; plate?: string; vin?: string }) {
-  await page.goto('/');
+/** Fills the login form at `at` (the portal's own by default) and submits it, as a person would. */
+export async function submitLogin(page: Page, a: { login: string; password: string; choice: string; plate?: string; vin?: string }, at = '/') {
+  await page.goto(at);
   // the visitor's first use (a field taking the focus) starts the runtime, which takes the served
   // form over (runtime/src/start-gate.ts). What is typed and pressed before that is taken over too,
   // and login-first-paint.spec.ts is about it; the journeys that sign in here are about what
@@ -221,6 +220,37 @@ async function apiSession(page: Page, account: Account): Promise<{ session: unkn
   const session = { token: answer.id_token, user: answer.body.userDetails, postConfig: answer.body.postConfig };
   if (!a.plate) kept.set(key, { session, at: Date.now() });
   return { session, origin };
+}
+
+/**
+ * For the journeys that set up a second factor for a shared account (a passkey, the authenticator
+ * app) and take it away again in their last steps: when such a journey fails on the way, an
+ * administrator resets the accounts' second factors, as the portal's Użytkownicy screen does. The
+ * worker's later journeys sign the same accounts in with the password alone; a passkey left behind
+ * by one failed journey failed every later journey of the manager in its worker (CI, 6 December
+ * 2026). The administrator's session and the accounts' ids are taken before the journey, while the
+ * password alone still signs them in.
+ */
+export function resetSecondFactorsIfFailed(accounts: Account[]) {
+  let before: { token: string; origin: string; ids: number[] } | undefined;
+  test.beforeEach(async ({ page }) => {
+    const admin = await apiSession(page, 'admin');
+    const ids: number[] = [];
+    for (const account of accounts) ids.push((((await apiSession(page, account)).session as { user: { id: number } }).user.id));
+    before = { token: (admin.session as { token: string }).token, origin: admin.origin, ids };
+  });
+  test.afterEach(async ({ page }, testInfo) => {
+    if (!before || testInfo.status === testInfo.expectedStatus) return;
+    const { name } = await (await page.request.get(`${before.origin}/api/init/pre-config`)).json();
+    for (const id of before.ids) {
+      const nonce = makeNonce();
+      const response = await page.request.post(`${before.origin}/api/users/${id}/second-factor/reset`, {
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${before.token}`, 'X-Nonce': nonce, 'X-Signature': signBody(name, nonce, '{}') },
+        data: '{}',
+      });
+      expect(response.status(), `second factors of user ${id} reset after the failed journey: ${await response.text()}`).toBe(204);
+    }
+  });
 }
 
 /**

@@ -3,12 +3,13 @@
  * app on Ustawienia → Bezpieczeństwo (the test computes the codes from the secret shown as text),
  * signs out and in with a code, then with a recovery code; a fleet manager registers a passkey in
  * Chromium's virtual authenticator and signs in with it. Each journey takes its factor away at the
- * end, as the other journeys sign the same accounts in with the password alone.
+ * end, as the other journeys sign the same accounts in with the password alone (and if the journey
+ * fails before, an administrator resets them).
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { ACCOUNTS, axeScan, expect, submitLogin, test, toast } from './support';
+import { ACCOUNTS, axeScan, expect, resetSecondFactorsIfFailed, submitLogin, test, toast } from './support';
 
 /** Outside test-results/, which Playwright empties at every run: the screenshots are looked at afterwards. */
 const SHOTS = '/tmp/two-factor-shots';
@@ -52,6 +53,8 @@ const signOut = async (page: Page) => {
   await page.getByRole('navigation', { name: 'Menu główne' }).getByRole('link', { name: 'Wyloguj' }).click();
   await expect(page.getByRole('button', { name: 'Zaloguj', exact: true })).toBeVisible();
 };
+
+resetSecondFactorsIfFailed(['admin', 'manager']);
 
 test('an administrator sets up the authenticator app, then signs in with a code and with a recovery code', async ({ page }) => {
   test.setTimeout(240_000);
@@ -131,13 +134,7 @@ test('a fleet manager registers a passkey and signs in with it instead of a code
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
-  const signInAt = async () => {
-    await page.goto(`${site}/`);
-    await page.getByLabel(ACCOUNTS.manager.choice, { exact: true }).check();
-    await page.getByLabel(/^Login\*?$/).fill(ACCOUNTS.manager.login);
-    await page.getByLabel(/^Hasło\*?$/).fill(ACCOUNTS.manager.password);
-    await page.getByRole('button', { name: 'Zaloguj', exact: true }).click();
-  };
+  const signInAt = () => submitLogin(page, ACCOUNTS.manager, `${site}/`);
   await signInAt();
   await expect(page).toHaveURL(/\/app\//);
   await openSecurity(page);
