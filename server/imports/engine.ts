@@ -5,8 +5,9 @@
  *    parses it (read-file.ts) and checks each row (types, Polish formats, the entity schema's rules:
  *    row-check.ts); rows in error go to import_error, good ones to a temporary staging table (COPY
  *    on PostgreSQL);
- * 2. set-based, in SQL: the typed rows (jsonb_populate_record over the target table's row type),
- *    their references looked up, then the checks that need the database (a reference that does not
+ * 2. set-based, in SQL: the typed rows (jsonb_populate_record over the target table's row type) and
+ *    their references looked up, a staged batch at a time while the row thread checks the next ones;
+ *    then the checks that need the database (a reference that does not
  *    exist, the same key twice in the file, a key of another client's row, the readings' rules);
  * 3. one transaction: UPDATE … WHERE … IS DISTINCT FROM (an unchanged row is not even rewritten),
  *    INSERT of the new keys, the deactivation of the missing ones, the follow-ups (a reading moves
@@ -156,30 +157,9 @@ async function executeChecked(
   const missingKeys = missingKeyColumns(decl, columnIndex, t);
   if (missingKeys.length) throw new ImportFileError('import:errors.keyMissing', { columns: missingKeys.join(', ') });
 
+  // typed rows with their references found
   const stage = `import_stage_${run.id}`;
   const resolved = `import_rows_${run.id}`;
-  await session.query(`drop table if exists ${stage}`);
-  await session.query(`drop table if exists ${resolved}`);
-  // "_row", "_json", "_cells": names no table column has (a reading's own column is "data")
-  await session.query(`create temporary table ${stage} ("_row" integer not null, "_json" jsonb not null, "_cells" jsonb not null)`);
-
-  let total = 0;
-  for await (const batch of rows.batches(columnIndex, columnOf)) {
-    await session.stage(stage, ['_row', '_json', '_cells'], batch.copyText, batch.values);
-    if (batch.errors.length) {
-      const params: unknown[] = [];
-      const tuples = batch.errors.map((r) => `(${[run.id, ...r].map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
-      await session.query(`insert into import_error ("runId", "rowNo", "column", "message", "cells") values ${tuples.join(', ')}`, params);
-    }
-    if (Math.floor(batch.total / PROGRESS_EVERY) > Math.floor(total / PROGRESS_EVERY)) {
-      await session.query('update import_run set "progressRows" = $2 where "id" = $1', [run.id, batch.total]);
-    }
-    total = batch.total;
-  }
-  if (total === 0) throw new ImportFileError('import:errors.emptyFile');
-  await session.query('update import_run set "progressRows" = $2, "progressTotal" = $2 where "id" = $1', [run.id, total]);
-
-  // typed rows with their references found
   const written = writtenColumns(decl);
   const refs = decl.references ?? {};
   const refInto = new Set(Object.values(refs).map((r) => r.into));
@@ -225,11 +205,36 @@ async function executeChecked(
   const known = new Map(alone.map(([name, ref]) => [name, `s.${q(ref.into)}`]));
   const outer = through.map(([name, ref]) => `${lookupOf(name, ref, clientOf(name, known), known)} as ${q(ref.into)}`);
   const inner = `select ${select.join(', ')} from ${stage} s cross join lateral jsonb_populate_record(null::${q(decl.table)}, s."_json") p`;
-  await session.query(
-    // (`offset 0`: the planner would otherwise pull the inner select up, each use of its column again the lookup)
-    `create temporary table ${resolved} as ${outer.length ? `select s.*, ${outer.join(', ')} from (${inner} offset 0) s` : inner}`,
-    run.clients && [...select, ...outer].some((column) => column.includes('$1')) ? [run.clients] : [],
-  );
+  // (`offset 0`: the planner would otherwise pull the inner select up, each use of its column again the lookup)
+  const resolving = outer.length ? `select s.*, ${outer.join(', ')} from (${inner} offset 0) s` : inner;
+  const resolvingParams = run.clients && [...select, ...outer].some((column) => column.includes('$1')) ? [run.clients] : [];
+  await session.query(`drop table if exists ${stage}`);
+  await session.query(`drop table if exists ${resolved}`);
+  // "_row", "_json", "_cells": names no table column has (a reading's own column is "data")
+  await session.query(`create temporary table ${stage} ("_row" integer not null, "_json" jsonb not null, "_cells" jsonb not null)`);
+
+  // Each batch is typed and its references found as it is staged, while the row thread checks the
+  // next ones: the database's half of the resolving then runs while the file is read, not after it
+  // (docs/decisions.md "A million fuel transactions: each batch resolved as it is staged").
+  await session.query(`create temporary table ${resolved} as ${resolving} with no data`, resolvingParams);
+  let total = 0;
+  for await (const batch of rows.batches(columnIndex, columnOf)) {
+    await session.stage(stage, ['_row', '_json', '_cells'], batch.copyText, batch.values);
+    await session.query(`insert into ${resolved} ${resolving}`, resolvingParams);
+    await session.query(`truncate ${stage}`);
+    if (batch.errors.length) {
+      const params: unknown[] = [];
+      const tuples = batch.errors.map((r) => `(${[run.id, ...r].map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
+      await session.query(`insert into import_error ("runId", "rowNo", "column", "message", "cells") values ${tuples.join(', ')}`, params);
+    }
+    if (Math.floor(batch.total / PROGRESS_EVERY) > Math.floor(total / PROGRESS_EVERY)) {
+      await session.query('update import_run set "progressRows" = $2 where "id" = $1', [run.id, batch.total]);
+    }
+    total = batch.total;
+  }
+  if (total === 0) throw new ImportFileError('import:errors.emptyFile');
+  await session.query('update import_run set "progressRows" = $2, "progressTotal" = $2 where "id" = $1', [run.id, total]);
+
   await session.query(`drop table ${stage}`);
   await session.query(`create index on ${resolved} (${decl.key.map(q).join(', ')})`);
   await session.query(`analyze ${resolved}`);
