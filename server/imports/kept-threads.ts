@@ -13,6 +13,14 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  */
 export const IMPORT_THREAD_NICE = 10;
 
+/**
+ * Each thread's old generation, capped: a chunk that grows without end (a file of one enormous row,
+ * a write's rows of megabytes each) stops its thread with ERR_WORKER_OUT_OF_MEMORY, and its run fails
+ * and rolls back, instead of growing the whole server up to V8's default heap limit, which applies
+ * to every thread anew. A run's thread holds a few chunks of 2,000 rows: tens of megabytes.
+ */
+export const IMPORT_THREAD_OLD_MB = 512;
+
 const idleThreads = new Map<string, { worker: Worker; timer: NodeJS.Timeout }[]>();
 const IDLE_THREAD_MS = 60_000;
 const IDLE_THREADS_KEPT = 2;

@@ -7,7 +7,7 @@
  * to a slice at each of its awaits, and the table calls' p95 grew 2–5× during an import. Here the
  * main thread only hands the stored file's chunks over and stages the checked batches.
  */
-import { keepThread, takeThread } from './kept-threads.ts';
+import { keepThread, takeThread, IMPORT_THREAD_OLD_MB } from './kept-threads.ts';
 import type { Bundle, Language } from '../config/bundle.ts';
 import { ImportFileError, type FileHead, type ImportFormat } from './read-file.ts';
 import type { CheckPlan } from './row-check.ts';
@@ -90,7 +90,7 @@ export interface CheckedRows {
 export async function openCheckedRows(file: AsyncIterable<Buffer>, input: RowsThreadInput, entry: URL = workerEntry()): Promise<CheckedRows> {
   // a young generation of its own, small: the server's flags size the main thread's for bursts of
   // requests (npm start), and the row thread with the same would hold some 100 MB more during a run
-  const worker = takeThread(entry, { workerData: { nice: input.nice } satisfies RowsThreadData, resourceLimits: { maxYoungGenerationSizeMb: ROW_THREAD_YOUNG_MB } });
+  const worker = takeThread(entry, { workerData: { nice: input.nice } satisfies RowsThreadData, resourceLimits: { maxYoungGenerationSizeMb: ROW_THREAD_YOUNG_MB, maxOldGenerationSizeMb: IMPORT_THREAD_OLD_MB } });
   const inbox: Received[] = [];
   let wake: (() => void) | undefined;
   const deliver = (message: Received) => {

@@ -6,7 +6,7 @@
  * transactions: where the 90 s go"), and each chunk held the other users' requests while it was made.
  */
 import type { ChainedRows } from '../audit/record.ts';
-import { IMPORT_THREAD_NICE, keepThread, takeThread } from './kept-threads.ts';
+import { IMPORT_THREAD_NICE, IMPORT_THREAD_OLD_MB, keepThread, takeThread } from './kept-threads.ts';
 import { makeTrailChunk, type TrailChunk } from './trail-entries.ts';
 
 export interface TrailThreadData { nice: number }
@@ -34,9 +34,12 @@ export const inThisThread: TrailMaker = {
   close: async () => undefined,
 };
 
-/** A kept trail thread, or a new one; `entry`: another build of the thread (a test of the compiled one). */
-export function openTrailThread(entry: URL = workerEntry()): TrailMaker {
-  const worker = takeThread(entry, { workerData: { nice: IMPORT_THREAD_NICE } satisfies TrailThreadData, resourceLimits: { maxYoungGenerationSizeMb: TRAIL_THREAD_YOUNG_MB } });
+/**
+ * A kept trail thread, or a new one; `entry`: another build of the thread (a test of the compiled
+ * one); `oldMb`: its heap's cap (a test's smaller one).
+ */
+export function openTrailThread(entry: URL = workerEntry(), oldMb = IMPORT_THREAD_OLD_MB): TrailMaker {
+  const worker = takeThread(entry, { workerData: { nice: IMPORT_THREAD_NICE } satisfies TrailThreadData, resourceLimits: { maxYoungGenerationSizeMb: TRAIL_THREAD_YOUNG_MB, maxOldGenerationSizeMb: oldMb } });
   // the thread answers in the order it was asked
   const waiting: { resolve: (made: ChainedRows) => void; reject: (error: Error) => void }[] = [];
   let failed: Error | undefined;

@@ -26,6 +26,22 @@ describe('an import run\'s trail records', () => {
       .toEqual([{ resource: 'probe', key: '3', action: 'create', changes: { licznik: [null, 7] } }]);
   });
 
+  it('stops a trail thread whose chunk outgrows its heap\'s cap, and answers the write with the failure', async () => {
+    // a pool of kept threads of its own (the entry's address names it), with a small cap
+    const entry = new URL('./trail-worker-from-sources.mjs?capped', import.meta.url);
+    const author = { kind: 'system', job: 'import' } as const;
+    const chunk = (rows: ReturnedRow[]) => ({ head: { seq: 0, hash: '0'.repeat(64) }, author, resource: 'probe', action: 'create' as const, copy: true, rows });
+    const row = (n: number, bytes: number): ReturnedRow => ({ _trailKey: String(n), _trailBefore: '{}', _trailAfter: JSON.stringify({ uwagi: `${n}`.padEnd(bytes, 'x') }) });
+    // the same cap makes an ordinary chunk
+    const ordinary = openTrailThread(entry, 96);
+    expect((await ordinary.make(chunk(Array.from({ length: 2000 }, (_, n) => row(n, 200))))).count).toBe(2000);
+    await ordinary.close();
+    // 2,000 rows of 100 KB: their entries are some 400 MB of strings made on the thread
+    const runaway = openTrailThread(entry, 96);
+    await expect(runaway.make(chunk(Array.from({ length: 2000 }, (_, n) => row(n, 100_000))))).rejects.toThrow(/memory/i);
+    await runaway.close();
+  }, 60_000);
+
   describe('on a database', () => {
     let database: TestDatabase;
     beforeAll(async () => {
