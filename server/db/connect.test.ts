@@ -184,6 +184,20 @@ describe.runIf(process.env.DATABASE_URL)('PostgreSQL schemas', () => {
     }
   }, 30_000);
 
+  it('opens on a new schema from several processes starting at once (CREATE SCHEMA IF NOT EXISTS races)', async () => {
+    // processes behind a proxy start together on a fresh schema: each creates it if it is missing
+    for (let round = 0; round < 5; round++) {
+      const schema = uniqueSchemaName('race');
+      const opened = await Promise.allSettled(Array.from({ length: 6 }, () => openDatabase({ databaseUrl, schema, maxConnections: 1 })));
+      try {
+        expect(opened.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+      } finally {
+        for (const o of opened) if (o.status === 'fulfilled') await o.value.close();
+        await dropSchema({ databaseUrl, schema });
+      }
+    }
+  }, 60_000);
+
   it('refuses to drop public or an invalid schema name', async () => {
     await expect(dropSchema({ databaseUrl, schema: 'public' })).rejects.toThrow(/Refusing/);
     await expect(dropSchema({ databaseUrl, schema: 'x; drop table y' })).rejects.toThrow(/Invalid schema name/);

@@ -279,11 +279,15 @@ async function openPostgres(
 ): Promise<DatabaseHandle> {
   if (schema) {
     // Created on a separate connection before the pool starts: the pool's connections already
-    // carry the search_path, and CREATE SCHEMA IF NOT EXISTS is safe to race.
+    // carry the search_path. CREATE SCHEMA IF NOT EXISTS is not safe to race: of processes starting
+    // together on a new schema, those that waited for the first one's insert fail on the catalog's
+    // unique index once it commits — the schema is there then, which is all they need.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await client.query(`create schema if not exists "${schema}"`);
+      await client.query(`create schema if not exists "${schema}"`).catch((error: { code?: string }) => {
+        if (error.code !== '23505' && error.code !== '42P06') throw error;
+      });
     } finally {
       await client.end();
     }
