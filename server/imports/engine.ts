@@ -29,6 +29,7 @@ import { insertTree, resolveTree, treeChecks } from './tree.ts';
 import { recordTrail, trailReturning, type TrailTarget } from './trail.ts';
 import { IMPORT_THREAD_NICE } from './kept-threads.ts';
 import { anomaliesFile, findAnomalies } from '../anomalies/find.ts';
+import { analyzeIfChanged, plannedRows } from './statistics.ts';
 
 export interface RunRow {
   id: number;
@@ -357,6 +358,8 @@ async function executeChecked(
     }
     counts.unchanged = valid - counts.new - counts.changed;
   } else {
+    // what the planner believed of the table before this run: a run that changes much of it gathers its statistics anew (statistics.ts)
+    const planned = commit ? await plannedRows(session, decl.table) : 0;
     await session.query('begin');
     try {
       // one run of a declaration at a time writes (the advisory lock is held by this connection already)
@@ -403,7 +406,10 @@ async function executeChecked(
           if (rules && bundle.reporting) await findAnomalies((text) => session.query(text), rules, bundle.reporting, batch, run.id);
         } else await followUp(more, follow);
       }
-      if (commit) await run.beforeCommit?.(counts, total);
+      if (commit) {
+        await run.beforeCommit?.(counts, total);
+        await analyzeIfChanged(session, decl.table, counts.new + counts.changed + counts.deactivated, planned);
+      }
       await session.query(commit ? 'commit' : 'rollback');
     } catch (error) {
       await session.query('rollback').catch(() => undefined);
