@@ -208,4 +208,18 @@ describe('fuel anomalies', () => {
     }, { what: 'the one notification of the 101 anomalies' });
     expect((await messages('fuel.anomaly')).length).toBe(before);
   });
+
+  it('consumption: a fill without an odometer imported later, between two stored readings, is counted in their interval', async () => {
+    await run('przedzial.csv', [
+      tx('AN-K1', '01.07.2025 08:00', 'ON', '40,00', '10,00', '20000'),
+      tx('AN-K3', '15.07.2025 08:00', 'ON', '40,00', '10,00', '21000'), // 40 l / 1000 km = 4,00: within the range
+    ]);
+    expect(await found('consumption')).not.toContain('AN-K3');
+    // 60 l more in the same interval: 100 l / 1000 km = 10,00, over 9 — on the stored fill that closes it
+    await run('przedzial-pozniej.csv', [tx('AN-K2', '08.07.2025 08:00', 'ON', '60,00', '10,00')]);
+    expect(await found('consumption')).toContain('AN-K3');
+    const k3 = await t.app.db.selectFrom('fuel_anomaly as a').innerJoin('fuel_transaction as f', 'f.transId', 'a.transId')
+      .select(['a.wartosc']).where('f.nrTransakcji', '=', 'AN-K3').where('a.regula', '=', 'consumption').executeTakeFirstOrThrow();
+    expect(Number(k3.wartosc)).toBe(10);
+  });
 });
