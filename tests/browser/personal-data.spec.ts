@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
-import { apiAs, axeScan, expect, openByDoubleClick, openColumnFilter, signedIn, tableLoaded, test, toast } from './support';
+import { apiAs, axeScan, closeToasts, expect, openByDoubleClick, openColumnFilter, signedIn, tableLoaded, test, toast } from './support';
 
 const loginRow = (page: Page, login: string) => page.locator('.ag-row [col-id="login"]').filter({ hasText: new RegExp(`^${login.replace('.', '\\.')}$`) });
 const toolbar = (page: Page, name: string) => page.getByRole('toolbar', { name: 'Działania na tabeli' }).getByRole('button', { name });
@@ -18,16 +18,12 @@ const shots = async (page: Page, name: string) => {
   }
   await page.setViewportSize({ width: 1400, height: 900 });
 };
-/** Toasts sit over the table's toolbar: closed before it is used again. */
-async function closeToasts(page: Page) {
-  const close = page.locator('.toast .btn-close');
-  while (await close.count()) await close.first().click();
-}
 /** An anonymisation is confirmed by typing the person's name (issue 49). */
 async function typeName(page: Page, name: string) {
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByLabel(`Aby potwierdzić, wpisz: ${name}`).fill(name);
 }
 async function openEdit(page: Page, login: string) {
+  // toasts sit over the table's toolbar: closed before it is used again
   await closeToasts(page);
   await loginRow(page, login).click();
   await toolbar(page, 'Edytuj').click();

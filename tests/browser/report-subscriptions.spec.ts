@@ -4,7 +4,7 @@
  * its log) and deletes it after confirming. At 1400, 900 and 390 px the dialog and the list are
  * looked at (screenshots); the journey itself runs once.
  */
-import { axeScan, expect, signedIn, test } from './support.ts';
+import { axeScan, closeToasts, expect, signedIn, test } from './support.ts';
 
 test('a manager subscribes to a report on Raporty, sees it listed, sends it now and deletes it', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -39,9 +39,7 @@ test('a manager subscribes to a report on Raporty, sees it listed, sends it now 
   await expect(page.getByText(/jest w drodze na adres e-mail właściciela subskrypcji/)).toBeVisible();
   await expect(item).toContainText('(na żądanie)');
   // the toasts read, a person closes them and looks at the list
-  const closers = page.locator('.app-toasts .btn-close');
-  while (await closers.count()) await closers.first().click({ timeout: 2_000 }).catch(() => undefined); // one may hide by itself meanwhile
-  await expect(page.locator('.app-toasts .toast')).toHaveCount(0);
+  await closeToasts(page);
   for (const width of [1400, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await list.screenshot({ path: `test-results/report-subscriptions-${width}.png` });

@@ -292,6 +292,17 @@ export async function openByDoubleClick(target: Locator, opened: Locator): Promi
 /** The toast with this text (toasts are the portal's status messages). */
 export const toast = (page: Page, text: string | RegExp) => page.locator('.toast').filter({ hasText: text });
 
+/**
+ * Closes every toast, as a person would before using what they cover. A success toast hides
+ * itself after 6 s: one that goes between the count and the click is not waited for (a click on a
+ * locator that no longer matches would wait for the journey's whole time-out).
+ */
+export async function closeToasts(page: Page): Promise<void> {
+  const closers = page.locator('.app-toasts .btn-close');
+  while (await closers.count()) await closers.first().click({ timeout: 2_000 }).catch(() => undefined);
+  await expect(page.locator('.app-toasts .toast')).toHaveCount(0);
+}
+
 /** The menu as the user sees it: group headings and entries, in order. */
 export async function menuEntries(page: Page): Promise<string[]> {
   const nav = page.getByRole('navigation', { name: 'Menu główne' });
