@@ -50,6 +50,7 @@ import { migration053 } from './053_running_totals.ts';
 import { migration054 } from './054_audit_field_label_languages.ts';
 import { migration055 } from './055_audit_actor.ts';
 import { migration056 } from './056_audit_import_indexes.ts';
+import { migration057 } from './057_audit_indexes_ascending.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   '054_audit_field_label_languages': migration054,
   '055_audit_actor': migration055,
   '056_audit_import_indexes': migration056,
+  '057_audit_indexes_ascending': migration057,
 };
