@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import app from '../../locales/pl/app.json';
 import {
-  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatKindFor, formatKm, formatMoney, formatMoneyShort, formatMonth, formatNumber, formatTn, formatValue,
+  configureFormats, formatBoolean, formatDate, formatDateTime, formatDecimal1, formatDecimal2, formatKindFor, formatLitres2, formatKm, formatMoney, formatMoneyShort, formatMonth, formatNumber, formatTn, formatValue,
 } from './format';
 
 const t = (key: string) => (app as Record<string, any>)[key.replace('app:', '')] as string;
@@ -97,6 +97,12 @@ describe('format', () => {
     expect(formatDecimal1(7)).toBe('7,0');
     expect(formatDecimal1('5.25')).toBe('5,3');
     expect(formatValue(null, 'decimal1', t, '')).toBe('');
+  });
+
+  it('shows a report\'s measures with two decimals on every row, as its Excel and PDF files (562,80 under 447,56)', () => {
+    expect([formatDecimal2(447.56), formatDecimal2(562.8), formatDecimal2(8), formatDecimal2('0.825')]).toEqual(['447,56', '562,80', '8,00', '0,83']);
+    expect([plain(formatLitres2(167)), plain(formatLitres2(97.5)), plain(formatLitres2(12345.678))]).toEqual(['167,00 l', '97,50 l', '12 345,68 l']);
+    expect(formatDecimal2(null)).toBeNull();
   });
 
   it('shows booleans and T/N flags as Tak/Nie', () => {

@@ -37,6 +37,10 @@ function makeFormats({ locale, timeZone, currency, datePattern }: FormatSettings
     datePattern: () => datePattern,
     number: () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
     decimal1: () => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    // a report's measures: the same decimals on every row, as its Excel and PDF files write them
+    // (server/reports/export.ts DIGITS), never 562,8 under 447,56
+    decimal2: () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    litres2: () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', minimumFractionDigits: 2, maximumFractionDigits: 2 }),
     km: () => new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
     money: () => new Intl.NumberFormat(locale, { style: 'currency', currency }),
     // an amount on a chart's axis: the locale's currency format without trailing zeros (12 000 zł, 1,25 zł)
@@ -115,6 +119,18 @@ export function formatMonth(value: unknown): string | null {
 export function formatDecimal1(value: unknown): string | null {
   const n = toNumber(value);
   return n === null ? null : formats.decimal1.format(n);
+}
+
+/** Exactly two decimals (a report's kilograms of CO2, cost per kilometre, l/100 km). */
+export function formatDecimal2(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : formats.decimal2.format(n);
+}
+
+/** Litres with exactly two decimals (a report's litres: 167,00 l beside 97,50 l). */
+export function formatLitres2(value: unknown): string | null {
+  const n = toNumber(value);
+  return n === null ? null : formats.litres2.format(n);
 }
 
 export function formatKm(value: unknown): string | null {

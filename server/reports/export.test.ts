@@ -2,14 +2,10 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { excelFormat, reportXlsx, type ExportHead } from './export.ts';
 import type { ReportResult } from './engine.ts';
+import { reportNumberFormats } from './file.ts';
 
 /** The number formats file.ts gives a reader of `locale` (the configured currency PLN). */
-const numbersOf = (locale: string) => ({
-  money: new Intl.NumberFormat(locale, { style: 'currency', currency: 'PLN' }),
-  km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
-  litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
-  kg: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilogram', maximumFractionDigits: 0 }),
-});
+const numbersOf = (locale: string) => reportNumberFormats(locale, 'PLN');
 
 const result: ReportResult = {
   columns: [
@@ -59,5 +55,15 @@ describe('a report\'s Excel file writes units in the reader\'s language (issue 4
   it('without the reader\'s formats a number keeps its digits and no words', async () => {
     expect(await formatsOfRow(head())).toEqual(['#,##0.00', '#,##0', '#,##0.00', '#,##0.00', '#,##0.00']);
     expect(excelFormat('#,##0', undefined)).toBe('#,##0');
+  });
+});
+
+describe('a report\'s numbers in its PDF (what file.ts writes)', () => {
+  it('have the same decimals on every row, as the Excel file and the screen: 562,80 kg under 447,56 kg, 97,50 l', () => {
+    const formats = reportNumberFormats('pl-PL', 'PLN');
+    const text = (f: string, n: number) => formats[f].format(n).replace(/\u00a0/g, ' ');
+    expect([text('kg', 447.56), text('kg', 562.8), text('kg', 1000)]).toEqual(['447,56 kg', '562,80 kg', '1000,00 kg']);
+    expect([text('litres', 167), text('litres', 97.5)]).toEqual(['167,00 l', '97,50 l']);
+    expect(text('km', 1500.4)).toBe('1500 km');
   });
 });

@@ -60,6 +60,21 @@ export function monthText(value: unknown, month: Intl.DateTimeFormat): string {
   return start ? month.format(start) : String(value);
 }
 
+/**
+ * The numbers of a report's files as the Raporty screen writes them (runtime/src/format.ts): the
+ * reader's language, the configured currency, units by the language's own words (zł, км, л), never
+ * a unit written here; the Excel file takes its units from the same (issue 48). Litres and
+ * kilograms have two decimals on every row, as the screen and the Excel file's digits.
+ */
+export function reportNumberFormats(locale: string, currency: string): Record<string, Intl.NumberFormat> {
+  return {
+    money: new Intl.NumberFormat(locale, { style: 'currency', currency }),
+    km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
+    litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    kg: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilogram', minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  };
+}
+
 /** The file of a run: its header names the report, the period and the filters (with the values' labels as the rows show them). */
 export async function reportFile(reader: Reader, report: ReportDecl, params: RunParams, result: ReportResult, format: 'xlsx' | 'pdf', now: Date): Promise<ExportedFile> {
   const { t, bundle } = reader;
@@ -77,15 +92,7 @@ export async function reportFile(reader: Reader, report: ReportDecl, params: Run
     generatedAt: dateTimeText(now, timeZoneOf(bundle.config), pattern),
   };
   const name = `${t(report.label)} ${params.from} ${params.to}`;
-  // as the Raporty screen writes them (runtime/src/format.ts): the reader's language, the configured
-  // currency, units by the language's own words (zł, км, л), never a unit written here; the Excel
-  // file takes its units from the same (issue 48)
-  const formats: Record<string, Intl.NumberFormat> = {
-    money: new Intl.NumberFormat(locale, { style: 'currency', currency: currencyOf(bundle.config) }),
-    km: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }),
-    litres: new Intl.NumberFormat(locale, { style: 'unit', unit: 'liter', maximumFractionDigits: 2 }),
-    kg: new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilogram', maximumFractionDigits: 0 }),
-  };
+  const formats = reportNumberFormats(locale, currencyOf(bundle.config));
   head.numbers = formats;
   if (format === 'xlsx') return { filename: `${name}.xlsx`, mime: XLSX_MIME, content: await reportXlsx(result, head) };
   head.logo = reader.root === undefined ? undefined : await brandLogo(bundle, reader.root);

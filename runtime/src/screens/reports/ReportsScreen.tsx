@@ -17,7 +17,7 @@ import { useConfig } from '../../config/ConfigContext';
 import { useTranslation } from '../../config/texts';
 import { Link } from 'react-router';
 import { api, errorText } from '../../api/client';
-import { formatKm, formatLitres, formatMoney, formatMonth, formatNumber } from '../../format';
+import { formatDecimal2, formatKm, formatLitres2, formatMoney, formatMonth, formatNumber } from '../../format';
 import { formatSettings } from '../../format-settings';
 import { useGet } from '../dashboard/useGet';
 import { Pager } from '../dashboard/parts';
@@ -52,8 +52,9 @@ function shown(value: unknown, format: string | undefined): string {
   if (value === null || value === undefined) return '–';
   if (format === 'money') return formatMoney(value) ?? '';
   if (format === 'km') return formatKm(value) ?? '';
-  if (format === 'litres') return formatLitres(value) ?? '';
-  if (format === 'ratio' || format === 'kg') return formatNumber(value) ?? '';
+  // every row with the same decimals, as the report's Excel and PDF files (runtime/src/format.ts decimal2)
+  if (format === 'litres') return formatLitres2(value) ?? '';
+  if (format === 'ratio' || format === 'kg') return formatDecimal2(value) ?? '';
   return String(value);
 }
 
