@@ -13,7 +13,7 @@
  * The entry (main.tsx) imports only this, the press holder and the stylesheets; the runtime is
  * the dynamic import it gives `startWhenUsed`.
  */
-import { FIRST_PAINT_ID } from './shell/first-paint';
+import { FIRST_PAINT_ID, servedNoticeOnly } from './shell/first-paint';
 
 /** Where the signed-in session is kept (state/session.ts reads and writes it). */
 export const SESSION_STORAGE_KEY = 'portal.session';
@@ -45,7 +45,7 @@ export const startedByUse = () => used;
  */
 export function waitsForFirstUse(): boolean {
   try {
-    return document.getElementById(FIRST_PAINT_ID) !== null
+    return document.getElementById(FIRST_PAINT_ID) !== null && !servedNoticeOnly()
       && location.search === '' && location.hash === ''
       && sessionStorage.getItem(SESSION_STORAGE_KEY) === null
       && !isPreviewing();

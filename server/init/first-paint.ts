@@ -31,6 +31,7 @@ import { hiddenFieldIds, namespaceOf, withoutSchemaTexts } from '../../runtime/s
 import { LanguageSelect, LoginView } from '../../runtime/src/screens/login/LoginView.tsx';
 import { CookieNoticeView, FooterLine, PublicFrame } from '../../runtime/src/shell/PublicFrame.tsx';
 import { ShellIcon } from '../../runtime/src/shell/ShellIcon.tsx';
+export { NOTICE_ONLY_CLASS } from '../../runtime/core/served-notice.ts';
 import type { Bundle } from '../config/bundle.ts';
 import type { Language } from '../config/languages.ts';
 
@@ -165,6 +166,21 @@ export function firstPaintHtml(pathname: string, context: PaintContext): string 
     byKey.set(key, (html = element ? wholeOrNothing(withoutInputNames(renderToStaticMarkup(element))) : null));
   }
   return html ?? undefined;
+}
+
+/**
+ * The cookie notice alone, for a path whose page the server does not draw (the signed-in pages),
+ * shown to a visitor who has not acknowledged it (issue 47): on a phone's first visit it is the
+ * largest thing the page shows, and drawn by the runtime it came seconds after the HTML. It stands
+ * beside the loading modal until the runtime draws its own in its place (runtime/src/shell/CookieNotice.tsx).
+ */
+export function noticeOnlyHtml(context: Pick<PaintContext, 'bundle' | 't' | 'language'>): string {
+  let byKey = drawn.get(context.bundle);
+  if (!byKey) drawn.set(context.bundle, (byKey = new Map()));
+  const key = `\nnotice\n${context.language.id}`;
+  let html = byKey.get(key);
+  if (!html) byKey.set(key, (html = renderToStaticMarkup(cookieNotice(context.t))));
+  return html;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Bundle } from '../config/bundle.ts';
 import fp from 'fastify-plugin';
 import { brandingImagePath, type Branding } from '../../runtime/core/branding-style.ts';
 import { cookieValue } from '../config/languages.ts';
-import { COOKIES_ACCEPTED_COOKIE, firstPaintHtml, rootAttributes } from '../init/first-paint.ts';
+import { COOKIES_ACCEPTED_COOKIE, firstPaintHtml, noticeOnlyHtml, NOTICE_ONLY_CLASS, rootAttributes } from '../init/first-paint.ts';
 import { installConfig, installHead } from '../init/manifest.ts';
 import { preConfigJson } from '../init/pre-config.ts';
 import { declareScopeAccess } from './auth.ts';
@@ -113,14 +113,15 @@ function runtimePage(app: FastifyInstance, file: string): (url: string, cookies:
       .replace(/<meta name="theme-color"[^>]*>|<link rel="apple-touch-icon"[^>]*>|<link rel="manifest"[^>]*>/g, (tag) => installTag(bundle, tag));
     const [pathname, query = ''] = url.split('?');
     // a studio preview's frame starts from its draft, not from the published configuration
-    const painted = /(^|&)studioPreview=/.test(query) ? undefined : firstPaintHtml(decodePath(pathname), {
-      bundle, conditions, t, language,
-      // acknowledged in the runtime (shell/CookieNotice.tsx): not part of the page
-      cookieNotice: cookieValue(cookies, COOKIES_ACCEPTED_COOKIE) !== '1',
-    });
-    const tail = painted && cached.tail.includes('<!--first-paint-->')
-      ? cached.tail.replace(/<!--loading-modal-->[\s\S]*?<!--\/loading-modal-->/, '').replace('<!--first-paint-->', `<div id="first-paint">${painted}</div>`)
-      : cached.tail;
+    // acknowledged in the runtime (shell/CookieNotice.tsx): not part of the page
+    const cookieNotice = cookieValue(cookies, COOKIES_ACCEPTED_COOKIE) !== '1';
+    const painted = /(^|&)studioPreview=/.test(query) ? undefined : firstPaintHtml(decodePath(pathname), { bundle, conditions, t, language, cookieNotice });
+    // a page the server does not draw shows a first visitor the cookie notice beside the loading modal (issue 47)
+    const notice = !painted && cookieNotice && !/(^|&)studioPreview=/.test(query) ? noticeOnlyHtml({ bundle, t, language }) : undefined;
+    const tail = !cached.tail.includes('<!--first-paint-->') ? cached.tail
+      : painted ? cached.tail.replace(/<!--loading-modal-->[\s\S]*?<!--\/loading-modal-->/, '').replace('<!--first-paint-->', `<div id="first-paint">${painted}</div>`)
+        : notice ? cached.tail.replace('<!--first-paint-->', `<div id="first-paint" class="${NOTICE_ONLY_CLASS}">${notice}</div>`)
+          : cached.tail;
     return `${head}<script type="application/json" id="pre-config">${json}</script>${tail}`;
   };
 }

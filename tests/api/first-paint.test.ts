@@ -122,10 +122,26 @@ describe('the login page drawn into the served HTML', () => {
 
   it('leaves the pages it does not draw to the loading modal: signed-in paths and the studio’s preview', async () => {
     for (const url of ['/app/dane-pojazdu', '/app/pulpit', '/?studioPreview=1', '/nowhere']) {
-      const res = await app.inject({ method: 'GET', url });
+      const res = await app.inject({ method: 'GET', url, headers: { cookie: 'portal.cookies=1' } });
       expect(firstPaint(res.body), url).toBeUndefined();
+      expect(res.body, url).not.toContain('cookie-notice');
       expect(res.body, url).toContain('data-testid="loading-modal"');
     }
+  });
+
+  it('shows a first visitor of those pages the cookie notice beside the loading modal, in his language, until it is acknowledged (issue 47)', async () => {
+    const noticeOnly = (html: string) => /<div id="first-paint" class="first-paint--notice">(<section class="cookie-notice[\s\S]*?<\/section>)<\/div><div id="root">/.exec(html)?.[1];
+    for (const url of ['/app/dane-pojazdu', '/app/pulpit', '/nowhere']) {
+      const res = await app.inject({ method: 'GET', url, headers: { cookie: 'portal.lang=en' } });
+      const notice = noticeOnly(res.body);
+      expect(notice, url).toContain(`aria-label="${texts('en', 'app').cookies.title}"`);
+      expect(notice, url).toContain(`</span>${texts('en', 'app').cookies.text}</p>`);
+      expect(res.body, url).toContain('data-testid="loading-modal"');
+    }
+    expect(noticeOnly((await app.inject({ method: 'GET', url: '/app/dane-pojazdu' })).body)).toContain(texts('pl', 'app').cookies.accept);
+    // acknowledged, or the studio's preview (its frame draws the draft's page): no notice in the page
+    expect((await app.inject({ method: 'GET', url: '/app/dane-pojazdu', headers: { cookie: 'portal.cookies=1' } })).body).not.toContain('id="first-paint"');
+    expect((await app.inject({ method: 'GET', url: '/app/dane-pojazdu?studioPreview=1' })).body).not.toContain('id="first-paint"');
   });
 
   it('keeps the drawn page invisible until all of it is parsed: no half-built card, no field its rule hides, is ever seen', async () => {

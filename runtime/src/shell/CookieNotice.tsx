@@ -1,7 +1,7 @@
 import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw';
-import { useState, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from '../config/texts';
-import { firstPaintShown, onFirstPaintGone } from './first-paint';
+import { firstPaintShown, onFirstPaintGone, servedNoticeOnly, takeServedNotice } from './first-paint';
 import { CookieNoticeView } from './PublicFrame';
 import { ShellIcon } from './ShellIcon';
 
@@ -24,12 +24,18 @@ export function CookieNotice() {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(() => !accepted());
   const served = useSyncExternalStore(onFirstPaintGone, firstPaintShown);
-  if (!visible || served) return null;
+  // the served page may be this notice alone (a signed-in page's first visit): this one is drawn
+  // in its place, which goes in the same frame; a press on it meanwhile is this one's
+  const inPlaceOfServed = served && servedNoticeOnly();
   const accept = () => {
     // (where cookies are refused, the notice is hidden for this page view only)
     document.cookie = `${COOKIES_ACCEPTED_COOKIE}=1; path=/; max-age=31536000; SameSite=Lax`;
     setVisible(false);
   };
+  useLayoutEffect(() => {
+    if (inPlaceOfServed && takeServedNotice()) accept();
+  }, [inPlaceOfServed]);
+  if (!visible || (served && !inPlaceOfServed)) return null;
   return (
     <CookieNoticeView
       label={t('app:cookies.title')} text={t('app:cookies.text')} accept={t('app:cookies.accept')}

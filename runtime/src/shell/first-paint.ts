@@ -7,9 +7,24 @@
  * nothing moves. A start-up that will not draw that page (a session, a studio preview) or that
  * fails removes it at once.
  */
+import { NOTICE_ONLY_CLASS } from '../../core/served-notice';
+
 export const FIRST_PAINT_ID = 'first-paint';
 
 const element = () => (typeof document === 'undefined' ? null : document.getElementById(FIRST_PAINT_ID));
+
+/**
+ * A served page that is the cookie notice alone (issue 47): a page the server does not draw (the
+ * signed-in pages) shows a first visitor the notice in its HTML, beside the loading modal, until the
+ * runtime's notice takes its place (CookieNotice.tsx). It is not a page to take over: the runtime
+ * starts at once and draws its own.
+ */
+const noticeOnly = (page: HTMLElement) => page.classList?.contains(NOTICE_ONLY_CLASS) === true;
+/** Whether the served page shown is the cookie notice alone. */
+export const servedNoticeOnly = () => {
+  const page = element();
+  return page !== null && noticeOnly(page);
+};
 
 /** Whether the served page is still shown (the runtime's parts it draws wait for it to go: the cookie notice). */
 export const firstPaintShown = () => element() !== null;
@@ -62,8 +77,20 @@ served?.addEventListener('click', (event) => pressed('click', (event.target as E
 /** Whether the served page is shown and the runtime will draw it (`visitor`: a start-up that shows the sign-in form); removed otherwise. */
 export function keepFirstPaint(visitor: boolean): boolean {
   const page = element();
-  if (page && !visitor) remove(page);
-  return !!page && visitor;
+  // the notice alone stays until the runtime's notice is drawn (CookieNotice.tsx: takeServedNotice)
+  if (!page || noticeOnly(page)) return false;
+  if (!visitor) remove(page);
+  return visitor;
+}
+
+/** The served notice gives way to the runtime's, drawn in the same frame: removed; says whether its button was pressed meanwhile. */
+export function takeServedNotice(): boolean {
+  const page = element();
+  if (!page || !noticeOnly(page)) return false;
+  const accepted = pending?.kind === 'click' && pending.part === 'cookie-notice';
+  pending = null;
+  remove(page);
+  return accepted;
 }
 
 /** What the visitor did on the served page: read as it is removed, given to the runtime's page. */
