@@ -50,6 +50,8 @@ test('the served page shows a first visitor the cookie notice at the foot of the
   const served = page.locator('#first-paint > .cookie-notice');
   await expect(served).toBeVisible();
   await expect(served).toContainText('Portal używa plików cookie');
+  // beside the loading modal, which it hides nothing of
+  await expect(page.getByTestId('loading-modal')).toBeVisible();
   const box = (await served.boundingBox())!;
   expect(Math.round(box.y + box.height)).toBe(HEIGHT);
   await page.screenshot({ path: `${SHOTS}/served-${WIDTH}.png` });
