@@ -10,7 +10,8 @@ import { api, ApiError, configureSigning } from '../api/client';
 import { screenRegistry } from '../screens/registry';
 import { loadSignedInParts } from '../shell/signed-in';
 import { isPreviewing } from '../start-gate';
-import { currentToken } from '../state/session';
+import { currentToken, sessionAtom } from '../state/session';
+import { store } from '../state/store';
 import { showErrorModal, showToast } from '../state/ui';
 import { applyBranding } from './branding';
 import { makeLoadedConfig, type LoadedConfig } from './ConfigContext';
@@ -100,6 +101,8 @@ export async function startApplication(): Promise<Started> {
   const visitor = !currentToken() && !previewing;
   if (!visitor) loadSignedInParts();
   else for (const type of screenRegistry.values()) if (type.guestFirst) type.load?.().catch(() => undefined);
+  // what the first page reads is worked out by a module of its own, asked for beside the bundle
+  const firstReads = !visitor && !previewing ? import('../routing/first-reads') : undefined;
   let etag: string | null = null;
   const askBundle = () => api.get<Bundle>('/ui/config', { quiet: true, onHeaders: (h) => (etag = h.get('etag')) });
   const inPage = preConfigInPage();
@@ -130,9 +133,14 @@ export async function startApplication(): Promise<Started> {
   // a studio preview brings the bundle of its draft (config/preview.tsx, loaded only then)
   const preview = previewing ? await (await import('./preview')).startPreview() : undefined;
   const bundle = preview?.bundle ?? (await (bundleCall ?? askBundle()));
+  const config = makeLoadedConfig(preConfig, bundle, {}, { etag, preview: preview?.state });
+  // the first page's data asked now, beside its code and before the texts are taken in, not after
+  // them (issue 47, routing/first-reads.ts)
+  const session = store.get(sessionAtom);
+  if (firstReads && session) void firstReads.then((m) => m.askFirstReads(bundle, config.conditions, session, location.pathname), () => undefined);
   const branding = applyBundle(bundle);
   showCompatibility(preConfig.compatibility ?? []);
-  return { config: makeLoadedConfig(preConfig, bundle, await branding, { etag, preview: preview?.state }) };
+  return { config: { ...config, branding: await branding } };
 }
 
 /** A bundle's texts and formats applied at once, then its branding (start-up; a newer bundle: config/bundle-refresh.ts). */

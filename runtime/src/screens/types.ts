@@ -1,6 +1,7 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
 import type { RenderableScreen } from '../config/bundle';
 import type { DialogOpening } from '../actions/run-action';
+import type { ConditionContext, ConditionEvaluator } from '../../core/conditions';
 
 /**
  * How a screen is placed: a page of the shell; the body of a modal route (the route draws the
@@ -38,3 +39,10 @@ export interface ScreenTypeModule {
   /** What a visitor who is not signed in sees first (the sign-in form): `load`ed at start-up. */
   guestFirst?: boolean;
 }
+
+/**
+ * What a screen of a type reads when it is first drawn, as the addresses its component asks for
+ * (`<type>/reads.ts` exports it as `reads`): routing/first-reads.ts asks them at start-up, beside
+ * the screen's code rather than after it (issue 47). A type without one is read when drawn.
+ */
+export type ScreenReads<S = any> = (screen: S, env: { conditions: ConditionEvaluator; ctx: ConditionContext }) => string[];

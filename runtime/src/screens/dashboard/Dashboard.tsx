@@ -25,10 +25,10 @@ import { DataState, type HeadingLevel, SectionFrame } from './parts';
 import { ReminderItemsSection, type ItemHandlers } from './ReminderItemsSection';
 import { ReminderStrip } from './ReminderStrip';
 import { FoldedTiles, ReminderTiles } from './ReminderTiles';
+import { SUMMARY_KINDS } from './reads';
 import { shownTiles, type RuleSummary } from './reminders';
 import { useGet } from './useGet';
 
-const SUMMARY_KINDS = new Set<DashboardSectionDecl['kind']>(['tiles', 'list', 'strip']);
 /** A phone: tiles declared `narrow: counts` fold into one line (Bootstrap's md, as the list's cards). */
 const PHONE = '(max-width: 767.98px)';
 

@@ -14,11 +14,11 @@ import { formatNumber } from '../../format';
 import { useMediaQuery } from '../../shell/useMediaQuery';
 import { DataState, Pager, UrgencyBadge, type HeadingLevel, SectionFrame } from './parts';
 import { dueText, itemsPath, itemVehicle, leftText, totalsByUrgency, URGENCIES, type ReminderItem, type RuleSummary, type Urgency, type VehicleFields } from './reminders';
+import { ITEMS_PAGE } from './reads';
 import { useGet } from './useGet';
 
 /** Below this width the list's rows become cards (Bootstrap's md). */
 const WIDE_LIST = '(min-width: 768px)';
-const DEFAULT_PAGE = 10;
 
 export interface ItemHandlers {
   /** Opens the item's record (its details dialog on the rule's tab). */
@@ -147,7 +147,7 @@ export function ReminderItemsSection({ section, endpoint, vehicle, level, versio
 }) {
   const { t } = useTranslation();
   const todo = section.kind === 'todo';
-  const limit = section.pageSize ?? DEFAULT_PAGE;
+  const limit = section.pageSize ?? ITEMS_PAGE;
   const [urgency, setUrgency] = useState<Urgency | null>(null);
   const wide = useMediaQuery(WIDE_LIST);
   const ruleId = rule?.id ?? null;

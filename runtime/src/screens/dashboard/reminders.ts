@@ -55,23 +55,7 @@ export function shownTiles(rules: readonly RuleSummary[], hideEmpty = false): Ru
   return hideEmpty ? rules.filter((r) => r.total > 0) : [...rules];
 }
 
-export interface ItemsQuery {
-  rule?: string | null;
-  urgency?: Urgency | null;
-  offset?: number;
-  limit?: number;
-}
-
-/** `/reminders/items?rule=insuranceOc&urgency=urgent&offset=10&limit=10` (empty parts left out). */
-export function itemsPath(endpoint: string, query: ItemsQuery): string {
-  const params = new URLSearchParams();
-  if (query.rule) params.set('rule', query.rule);
-  if (query.urgency) params.set('urgency', query.urgency);
-  if (query.offset) params.set('offset', String(query.offset));
-  if (query.limit) params.set('limit', String(query.limit));
-  const text = params.toString();
-  return text ? `${endpoint}?${text}` : endpoint;
-}
+export { itemsPath, type ItemsQuery } from './reads';
 
 /** When an item comes due: its date (DD.MM.YYYY), or for a distance without a projected date the reading it is due at. */
 export function dueText(item: Pick<ReminderItem, 'dueDate' | 'limitKm'>, t: Translate): string {
