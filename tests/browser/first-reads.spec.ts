@@ -4,11 +4,17 @@
  * not once that code has come and drawn the screen — and the screen's own calls take those
  * answers, so each is asked once.
  */
-import { expect, signedIn, test } from './support';
+import type { Page } from '@playwright/test';
+import { ACCOUNTS, expect, signedIn, submitLogin, test } from './support';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-test('the vehicle page asks for its record while the panels’ code is still on the way, and asks once', async ({ page }) => {
+/**
+ * Holds the panels' code until the record has been asked for, 10 s at most (before, the record was
+ * asked for only once that code had drawn the screen); gives what the page asked of the API, and
+ * when the code was let go.
+ */
+async function holdPanelsUntilTheRecord(page: Page) {
   const asked: string[] = [];
   let recordAsked!: () => void;
   const record = new Promise<void>((resolve) => (recordAsked = resolve));
@@ -18,22 +24,35 @@ test('the vehicle page asks for its record while the panels’ code is still on 
     asked.push(url.pathname + url.search);
     if (url.pathname === '/api/car/single-car') recordAsked();
   });
-  // the panels' code is held until the record has been asked for, 10 s at most: before, the
-  // record was asked for only once that code had drawn the screen
-  let released = '';
+  const held = { released: '' };
   await page.route(/\/assets\/PanelSet-[\w-]+\.js$/, async (route) => {
-    released = await Promise.race([record.then(() => 'after the record was asked'), new Promise<string>((resolve) => setTimeout(() => resolve('after 10 s without the record'), 10_000))]);
+    held.released = await Promise.race([record.then(() => 'after the record was asked'), new Promise<string>((resolve) => setTimeout(() => resolve('after 10 s without the record'), 10_000))]);
     await route.continue();
   });
+  return { asked, held };
+}
 
-  await signedIn(page, 'kierowca');
-  // the panels, drawn from the record (their code held as above)
+/** The panels drawn from the record, each first read asked once, the code let go only after the record was asked. */
+async function panelsFromOneAsk(page: Page, { asked, held }: Awaited<ReturnType<typeof holdPanelsUntilTheRecord>>) {
   await expect(page.locator('[data-screen="vehicle-panels"] [data-panel]').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-screen="vehicle-panels"]').getByText('WZ12345', { exact: true }).first()).toBeVisible();
   await expect(page.locator('[data-screen="todo"]')).toBeVisible();
-  expect(released).toBe('after the record was asked');
+  expect(held.released).toBe('after the record was asked');
   expect(asked.filter((p) => p === '/api/car/single-car')).toHaveLength(1);
   expect(asked.filter((p) => p.startsWith('/api/reminders/items'))).toEqual(['/api/reminders/items?limit=10']);
   expect(asked.filter((p) => p === '/api/terms/status')).toHaveLength(1);
+}
+
+test('the vehicle page of a driver with a session asks for its record while the panels’ code is still on the way, and asks once', async ({ page }) => {
+  const seen = await holdPanelsUntilTheRecord(page);
+  await signedIn(page, 'kierowca');
+  await panelsFromOneAsk(page, seen);
   await page.screenshot({ path: test.info().outputPath('first-reads-390.png') });
+});
+
+test('a driver signing in on the phone: his landing page’s record is asked for as his configuration comes, and once', async ({ page }) => {
+  const seen = await holdPanelsUntilTheRecord(page);
+  await submitLogin(page, ACCOUNTS.kierowca);
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await panelsFromOneAsk(page, seen);
 });

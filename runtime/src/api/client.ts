@@ -174,19 +174,13 @@ async function readBody(response: Response, type: RequestOptions['responseType']
   return text ? JSON.parse(text) : undefined;
 }
 
-/**
- * Answers asked ahead of the screens that read them (issue 47, api/ahead.ts): set at a start-up with a
- * session, dropped by the first write, so that nothing taken is older than the user's last change.
- */
+/** Answers asked ahead of the screens that read them (issue 47, api/ahead.ts), set at a start-up with a session. */
 let takeAhead: (<T>(path: string, options?: RequestOptions) => Promise<T> | undefined) | undefined;
 export const answerAheadWith = (take: typeof takeAhead) => {
   takeAhead = take;
 };
-export const aheadTaker = () => takeAhead;
 
 export async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  // what was asked ahead may be changed by a write
-  if (method !== 'GET') takeAhead = undefined;
   // the exact string that is signed is the one sent
   const bodyText = options.raw ? undefined : options.body === undefined ? (SIGNED_METHODS.has(method) ? '{}' : undefined) : JSON.stringify(options.body);
   const headers = options.raw ? rawHeaders(options.raw.headers) : await buildHeaders(method, bodyText, options.token ?? currentToken());

@@ -101,7 +101,7 @@ export async function startApplication(): Promise<Started> {
   const visitor = !currentToken() && !previewing;
   if (!visitor) loadSignedInParts();
   else for (const type of screenRegistry.values()) if (type.guestFirst) type.load?.().catch(() => undefined);
-  // what the first page reads is worked out by a module of its own, asked for beside the bundle
+  // what the first page reads is worked out by a module of its own, asked for beside the bundle (askFirstPage)
   const firstReads = !visitor && !previewing ? import('../routing/first-reads') : undefined;
   let etag: string | null = null;
   const askBundle = () => api.get<Bundle>('/ui/config', { quiet: true, onHeaders: (h) => (etag = h.get('etag')) });
@@ -119,12 +119,15 @@ export async function startApplication(): Promise<Started> {
   if (guest && visitor && !currentToken()) {
     const branding = await applyBundle(guest);
     const loadWhole = async () => {
+      const firstPage = import('../routing/first-reads');
       const bundle = await (bundleCall ?? askBundle());
+      const whole = makeLoadedConfig(preConfig, bundle, branding, { etag });
+      askFirstPage(firstPage, whole);
       // the same look (the same bundle, as a rule): its logo is not fetched again
-      if (JSON.stringify(bundle.app.branding) !== JSON.stringify(guest.app.branding)) return makeLoadedConfig(preConfig, bundle, await applyBundle(bundle), { etag });
+      if (JSON.stringify(bundle.app.branding) !== JSON.stringify(guest.app.branding)) return { ...whole, branding: await applyBundle(bundle) };
       applyBundleLocales(bundle);
       configureFormats(bundle.config);
-      return makeLoadedConfig(preConfig, bundle, branding, { etag });
+      return whole;
     };
     const notices = () => showCompatibility(preConfig.compatibility ?? []);
     return { config: makeLoadedConfig(preConfig, guest, branding, { etag: null, partial: true }), visitor: { notices, loadWhole } };
@@ -134,13 +137,20 @@ export async function startApplication(): Promise<Started> {
   const preview = previewing ? await (await import('./preview')).startPreview() : undefined;
   const bundle = preview?.bundle ?? (await (bundleCall ?? askBundle()));
   const config = makeLoadedConfig(preConfig, bundle, {}, { etag, preview: preview?.state });
-  // the first page's data asked now, beside its code and before the texts are taken in, not after
-  // them (issue 47, routing/first-reads.ts)
-  const session = store.get(sessionAtom);
-  if (firstReads && session) void firstReads.then((m) => m.askFirstReads(bundle, config.conditions, session, location.pathname), () => undefined);
+  if (firstReads) askFirstPage(firstReads, config);
   const branding = applyBundle(bundle);
   showCompatibility(preConfig.compatibility ?? []);
   return { config: { ...config, branding: await branding } };
+}
+
+/**
+ * The first page's data and code asked for as soon as the bundle is in — at a start-up with a
+ * session, and as a visitor signs in — before its texts are taken in and not after the page's code
+ * has come and drawn it (issue 47, routing/first-reads.ts).
+ */
+function askFirstPage(firstPage: Promise<typeof import('../routing/first-reads')>, { bundle, conditions }: LoadedConfig) {
+  const session = store.get(sessionAtom);
+  if (session) void firstPage.then((m) => m.askFirstReads(bundle, conditions, session, location.pathname), () => undefined);
 }
 
 /** A bundle's texts and formats applied at once, then its branding (start-up; a newer bundle: config/bundle-refresh.ts). */

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
 import type { ScreenTypeModule } from '../types';
 
-/** The `terms-dialog` screen type: its component, loaded when a screen of this type is shown, or ahead of a first page that shows it (routing/first-reads.ts). */
-export const screenType: ScreenTypeModule = { type: 'terms-dialog', component: lazy(() => import('./TermsDialog')), load: () => import('./TermsDialog') };
+/** The `terms-dialog` screen type: its component, loaded when a screen of this type is shown. */
+export const screenType: ScreenTypeModule = { type: 'terms-dialog', component: lazy(() => import('./TermsDialog')) };
