@@ -2,7 +2,8 @@
  * Issue 47, the returning driver's first screen on a phone: the vehicle page asks for its data as
  * soon as the configuration is in, beside the screen's code (runtime/src/routing/first-reads.ts),
  * not once that code has come and drawn the screen — and the screen's own calls take those
- * answers, so each is asked once.
+ * answers, so each is asked once. The terms' gate, whose status is one of those reads, passes on
+ * it without loading its dialog (runtime/src/screens/terms-dialog/gate.ts).
  */
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, expect, signedIn, submitLogin, test } from './support';
@@ -16,6 +17,11 @@ test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true
  */
 async function holdPanelsUntilTheRecord(page: Page) {
   const asked: string[] = [];
+  const files: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/assets/')) files.push(url.pathname);
+  });
   let recordAsked!: () => void;
   const record = new Promise<void>((resolve) => (recordAsked = resolve));
   page.on('request', (r) => {
@@ -29,11 +35,14 @@ async function holdPanelsUntilTheRecord(page: Page) {
     held.released = await Promise.race([record.then(() => 'after the record was asked'), new Promise<string>((resolve) => setTimeout(() => resolve('after 10 s without the record'), 10_000))]);
     await route.continue();
   });
-  return { asked, held };
+  return { asked, files, held };
 }
 
-/** The panels drawn from the record, each first read asked once, the code let go only after the record was asked. */
-async function panelsFromOneAsk(page: Page, { asked, held }: Awaited<ReturnType<typeof holdPanelsUntilTheRecord>>) {
+/**
+ * The panels drawn from the record, each first read asked once, the code let go only after the
+ * record was asked; the terms' gate passed without its dialog's code.
+ */
+async function panelsFromOneAsk(page: Page, { asked, files, held }: Awaited<ReturnType<typeof holdPanelsUntilTheRecord>>) {
   await expect(page.locator('[data-screen="vehicle-panels"] [data-panel]').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-screen="vehicle-panels"]').getByText('WZ12345', { exact: true }).first()).toBeVisible();
   await expect(page.locator('[data-screen="todo"]')).toBeVisible();
@@ -41,6 +50,8 @@ async function panelsFromOneAsk(page: Page, { asked, held }: Awaited<ReturnType<
   expect(asked.filter((p) => p === '/api/car/single-car')).toHaveLength(1);
   expect(asked.filter((p) => p.startsWith('/api/reminders/items'))).toEqual(['/api/reminders/items?limit=10']);
   expect(asked.filter((p) => p === '/api/terms/status')).toHaveLength(1);
+  // his terms are accepted: the gate passed on that answer, without the terms' dialog's code
+  expect(files.filter((f) => /\/TermsDialog-/.test(f))).toEqual([]);
 }
 
 test('the vehicle page of a driver with a session asks for its record while the panels’ code is still on the way, and asks once', async ({ page }) => {

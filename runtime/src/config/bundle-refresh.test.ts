@@ -18,11 +18,11 @@ describe('whether a navigation asks for the bundle again', () => {
 });
 
 describe('the refresh at navigations', () => {
-  function setup(answers: Awaited<ReturnType<FetchNewer>>[]) {
+  function setup(answers: Awaited<ReturnType<FetchNewer>>[], bundleCameMsBefore?: number) {
     let now = 1_000_000;
     const fetchNewer = vi.fn<FetchNewer>(async () => answers.shift() ?? null);
     const rebuild = vi.fn(async (current: LoadedConfig, bundle: Bundle, etag: string | null) => ({ ...current, bundle, etag }));
-    const refresher = new BundleRefresher(fetchNewer, rebuild, () => now);
+    const refresher = new BundleRefresher(fetchNewer, rebuild, () => now, () => (bundleCameMsBefore === undefined ? undefined : now - bundleCameMsBefore));
     const applied: LoadedConfig[] = [];
     const navigate = (current: LoadedConfig, afterMs: number) => {
       now += afterMs;
@@ -38,6 +38,13 @@ describe('the refresh at navigations', () => {
     await navigate(config('"a"'), MIN_INTERVAL_MS);
     expect(fetchNewer).toHaveBeenCalledWith('"a"');
     expect(applied).toEqual([]); // 304: nothing changes
+  });
+
+  it('counts the first interval from when start-up’s bundle came, not from the first route (drawn later on a slow phone)', async () => {
+    const { fetchNewer, navigate } = setup([null], 1500);
+    await navigate(config('"a"'), 0);
+    await navigate(config('"a"'), MIN_INTERVAL_MS - 1500);
+    expect(fetchNewer).toHaveBeenCalledWith('"a"');
   });
 
   it('asks at most once per ~2 s of navigations', async () => {

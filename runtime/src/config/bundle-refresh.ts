@@ -53,8 +53,18 @@ export async function replaceBundle(current: LoadedConfig, bundle: Bundle, etag:
 }
 
 /**
- * The check at navigations. The first call (the first route, just after start-up loaded the bundle)
- * only starts the clock.
+ * When start-up's bundle came (its resource timing, on the clock of Date.now()): this module is
+ * loaded only at the first route, which may come seconds later on a slow phone (issue 47: the first
+ * page's data and code are asked beside it), and the interval counts from the bundle, not from that.
+ */
+export function bundleAnsweredAt(): number | undefined {
+  const entry = performance.getEntriesByType?.('resource').find((e) => new URL(e.name, location.href).pathname === '/api/ui/config');
+  return entry ? performance.timeOrigin + entry.responseEnd : undefined;
+}
+
+/**
+ * The check at navigations. The first call (the first route, after start-up loaded the bundle)
+ * only starts the clock, from when that bundle came.
  */
 export class BundleRefresher {
   private state: RefreshState | null = null;
@@ -63,13 +73,14 @@ export class BundleRefresher {
     private readonly fetchNewer: FetchNewer = fetchNewerBundle,
     private readonly rebuild: typeof replaceBundle = replaceBundle,
     private readonly now: () => number = () => Date.now(),
+    private readonly started: () => number | undefined = bundleAnsweredAt,
   ) {}
 
   /** Returns the check's promise (for tests); a navigation does not wait for it. */
   onNavigation(current: LoadedConfig, apply: (config: LoadedConfig) => void): Promise<void> {
     const now = this.now();
     if (!this.state) {
-      this.state = { lastCheck: now, inFlight: false };
+      this.state = { lastCheck: Math.min(now, this.started() ?? now), inFlight: false };
       return Promise.resolve();
     }
     const state = this.state;

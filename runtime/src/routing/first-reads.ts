@@ -15,6 +15,7 @@ import type { ConditionEvaluator } from '../../core/conditions';
 import { askAhead } from '../api/ahead';
 import type { Bundle, RenderableScreen, RoutesDecl, Session } from '../config/bundle';
 import { conditionContext } from '../config/context';
+import { screenRegistry } from '../screens/registry';
 import type { ScreenReads } from '../screens/types';
 import { resolveRoute, type RouteDecision } from './resolve';
 
@@ -46,9 +47,10 @@ export function firstReads(bundle: Bundle, conditions: ConditionEvaluator, sessi
 }
 
 /**
- * Asks the first page's reads at once (see firstReads); the screens take the answers when drawn.
- * Their code is not asked ahead as well: measured, it moved nothing (docs/decisions.md).
+ * Asks the first page's reads at once (see firstReads), and the code of its screens whose type can
+ * be loaded ahead (`load`); the screens take both when drawn.
  */
 export function askFirstReads(bundle: Bundle, conditions: ConditionEvaluator, session: Session, pathname: string): void {
+  for (const screen of firstScreens(bundle, conditions, session, pathname)) screenRegistry.get(screen.type)?.load?.().catch(() => undefined);
   for (const path of firstReads(bundle, conditions, session, pathname)) askAhead(path);
 }

@@ -46,3 +46,11 @@ export interface ScreenTypeModule {
  * the screen's code rather than after it (issue 47). A type without one is read when drawn.
  */
 export type ScreenReads<S = any> = (screen: S, env: { conditions: ConditionEvaluator; ctx: ConditionContext }) => string[];
+
+/**
+ * A session gate's screen that may have nothing to show (`<type>/gate.ts` exports it as
+ * `passedAtOnce`): shell/SessionGates.tsx asks it before loading the screen's code, and a gate it
+ * finds passed is passed without its dialog (issue 47: the terms' dialog and its form kit were
+ * loaded at every sign-in only to close at once).
+ */
+export type GateCheck<S = any> = (screen: S) => Promise<boolean>;
