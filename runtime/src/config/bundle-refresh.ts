@@ -58,7 +58,7 @@ export async function replaceBundle(current: LoadedConfig, bundle: Bundle, etag:
  * page's data and code are asked beside it), and the interval counts from the bundle, not from that.
  */
 export function bundleAnsweredAt(): number | undefined {
-  const entry = performance.getEntriesByType?.('resource').find((e) => new URL(e.name, location.href).pathname === '/api/ui/config');
+  const entry = (performance.getEntriesByType?.('resource') as PerformanceResourceTiming[] | undefined)?.find((e) => new URL(e.name, location.href).pathname === '/api/ui/config');
   return entry ? performance.timeOrigin + entry.responseEnd : undefined;
 }
 
