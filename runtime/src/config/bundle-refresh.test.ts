@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BundleRefresher, MIN_INTERVAL_MS, shouldCheck, type FetchNewer } from './bundle-refresh';
+import { bundleAnsweredAt, BundleRefresher, MIN_INTERVAL_MS, shouldCheck, type FetchNewer } from './bundle-refresh';
 import type { Bundle } from './bundle';
 import type { LoadedConfig } from './ConfigContext';
 
@@ -14,6 +14,21 @@ describe('whether a navigation asks for the bundle again', () => {
     // a preview (config/preview.tsx) has no ETag: the studio reloads it
     expect(shouldCheck({ lastCheck: 0, inFlight: false }, null, 10 * MIN_INTERVAL_MS)).toBe(false);
     expect(shouldCheck({ lastCheck: 0, inFlight: false }, undefined, 10 * MIN_INTERVAL_MS)).toBe(false);
+  });
+});
+
+describe('when start-up’s bundle came', () => {
+  it('is read from the page’s resource timings: the bundle’s answer among other calls, none without it', () => {
+    const entries = (names: string[]) => names.map((name, i) => ({ name, responseEnd: 100 + i }) as unknown as PerformanceEntry);
+    const spy = vi.spyOn(performance, 'getEntriesByType');
+    try {
+      spy.mockReturnValue(entries(['http://portal.test/api/init/pre-config', 'http://portal.test/api/ui/config', 'http://portal.test/api/ui/config']));
+      expect(bundleAnsweredAt()).toBe(performance.timeOrigin + 101);
+      spy.mockReturnValue(entries(['http://portal.test/api/init/pre-config']));
+      expect(bundleAnsweredAt()).toBeUndefined();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
@@ -75,7 +90,7 @@ describe('the refresh at navigations', () => {
     let release!: () => void;
     const fetchNewer = vi.fn<FetchNewer>(() => new Promise((_, reject) => (release = () => reject(new Error('offline')))));
     let now = 0;
-    const refresher = new BundleRefresher(fetchNewer, vi.fn(), () => now);
+    const refresher = new BundleRefresher(fetchNewer, vi.fn(), () => now, () => undefined);
     await refresher.onNavigation(config('"a"'), () => undefined);
     now += MIN_INTERVAL_MS;
     const pending = refresher.onNavigation(config('"a"'), () => undefined);

@@ -58,7 +58,8 @@ export async function replaceBundle(current: LoadedConfig, bundle: Bundle, etag:
  * page's data and code are asked beside it), and the interval counts from the bundle, not from that.
  */
 export function bundleAnsweredAt(): number | undefined {
-  const entry = (performance.getEntriesByType?.('resource') as PerformanceResourceTiming[] | undefined)?.find((e) => new URL(e.name, location.href).pathname === '/api/ui/config');
+  // (an entry's name is its absolute address; the start-up asks the bundle without a query)
+  const entry = (performance.getEntriesByType?.('resource') as PerformanceResourceTiming[] | undefined)?.find((e) => e.name.endsWith('/api/ui/config'));
   return entry ? performance.timeOrigin + entry.responseEnd : undefined;
 }
 
