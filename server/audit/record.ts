@@ -8,7 +8,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
-import { canonical, entryHash, type ChainedFields } from './chain.ts';
+import { canonical, entryCanonicalOf, entryHash, hashOf, type ChainedFields, type VaryingMember } from './chain.ts';
 import { maskSecrets } from './secrets.ts';
 import type { Actor } from './actor.ts';
 
@@ -53,12 +53,10 @@ function plain(changes: Changes): Changes {
   return jsonSafe(changes) ? changes : JSON.parse(JSON.stringify(changes)) as Changes;
 }
 
-/** The entry's chained fields after the previous head: everything the hash covers. */
-function chained(entry: AuditEntry, previous: { seq: string | number; hash: string }): ChainedFields {
+/** The members an entry takes from its author, resource and action. */
+function sharedFields(entry: Pick<AuditEntry, 'actor' | 'resource' | 'action'>): Omit<ChainedFields, VaryingMember> {
   const { actor } = entry;
   return {
-    seq: Number(previous.seq) + 1,
-    at: new Date().toISOString(),
     actorKind: actor.kind,
     userId: actor.kind === 'user' ? actor.userId : null,
     role: actor.kind === 'user' ? actor.role : null,
@@ -69,8 +67,17 @@ function chained(entry: AuditEntry, previous: { seq: string | number; hash: stri
     address: actor.address ?? null,
     session: actor.session ?? null,
     resource: entry.resource,
-    recordKey: entry.recordKey === undefined || entry.recordKey === null ? null : String(entry.recordKey),
     action: entry.action,
+  };
+}
+
+/** The entry's chained fields after the previous head: everything the hash covers. */
+function chained(entry: AuditEntry, previous: { seq: string | number; hash: string }): ChainedFields {
+  return {
+    ...sharedFields(entry),
+    seq: Number(previous.seq) + 1,
+    at: new Date().toISOString(),
+    recordKey: entry.recordKey === undefined || entry.recordKey === null ? null : String(entry.recordKey),
     changes: plain(maskSecrets(entry.changes ?? {})),
     prevHash: previous.hash,
   };
@@ -141,6 +148,57 @@ export function chainEntries(head: ChainHead, entries: AuditEntry[], copy: boole
     head = { seq: fields.seq, hash };
   }
   return { copyText, values, count: entries.length, head };
+}
+
+/** A record's part of an entry whose author, resource and action it shares with the others of its write: its key, and its changes' canonical text (secrets masked). */
+export interface SharedEntryRecord { recordKey: string | null; changes: string }
+
+/**
+ * `chainEntries` for the entries of one bulk write (an import's records): one author, resource and
+ * action, each record's changes already as canonical text. The same rows and hashes, with what the
+ * entries share (their canonical text, their COPY fields) made once rather than per entry, and
+ * one time for the chunk (its entries are made within the same milliseconds).
+ */
+export function chainSharing(head: ChainHead, entry: Pick<AuditEntry, 'actor' | 'resource' | 'action'>, records: SharedEntryRecord[], copy: boolean, withValues = !copy): ChainedRows {
+  const shared = sharedFields(entry);
+  const canonicalOf = entryCanonicalOf(shared);
+  const at = new Date().toISOString();
+  // a COPY line: the shared columns' text, with each entry's own fields put in between
+  const texts: string[] = [];
+  const slots: (VaryingMember | 'hash')[] = [];
+  let text = '';
+  for (let i = 0; i < COLUMNS.length; i++) {
+    const c = COLUMNS[i];
+    if (i) text += '\t';
+    if (c in shared) {
+      text += copyField(shared[c as keyof typeof shared]);
+      continue;
+    }
+    texts.push(text);
+    slots.push(c as VaryingMember | 'hash');
+    text = '';
+  }
+  const last = `${text}\n`;
+  let copyText = '';
+  const values: unknown[][] = [];
+  for (const record of records) {
+    const own = { seq: Number(head.seq) + 1, at, recordKey: record.recordKey, prevHash: head.hash };
+    const hash = hashOf(canonicalOf(own, record.changes));
+    if (copy) {
+      let line = '';
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        line += texts[i] + copyField(slot === 'hash' ? hash : slot === 'changes' ? record.changes : own[slot]);
+      }
+      copyText += line + last;
+    }
+    if (withValues) {
+      const fields: Record<string, unknown> = { ...shared, ...own, changes: record.changes, hash };
+      values.push(COLUMNS.map((c) => fields[c]));
+    }
+    head = { seq: own.seq, hash };
+  }
+  return { copyText, values, count: records.length, head };
 }
 
 /** Locks the chain's head for the rest of the caller's transaction and reads it. */

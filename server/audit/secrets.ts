@@ -14,7 +14,8 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'totpSecret', 'recoveryCodes', 'codeVerifier', 'nonce', 'resetCode',
 ]);
 
-const masked = (v: unknown) => (v === null || v === undefined || v === '' ? null : CHANGED);
+/** A secret's value as the trail keeps it: none, or that there was one. */
+export const masked = (v: unknown): unknown => (v === null || v === undefined || v === '' ? null : CHANGED);
 
 export function maskSecrets(changes: Record<string, [unknown, unknown]>): Record<string, [unknown, unknown]> {
   const out: Record<string, [unknown, unknown]> = {};

@@ -9,23 +9,13 @@ import type { ImportDecl } from '../config/import-declaration.ts';
 import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
 import { withImportSession } from './session.ts';
 import { verifyChain } from '../audit/verify.ts';
-import { recordWrites, type ReturnedRow } from './trail-entries.ts';
+import type { ReturnedRow } from './trail-entries.ts';
 import { openTrailThread, type TrailMaker } from './trail-thread.ts';
 import { recordTrail, trailReturning, type TrailTarget } from './trail.ts';
 
 const decl = { import: 'probe', trail: { resource: 'probe' }, id: 'id', key: ['code'] } as unknown as ImportDecl;
 
 describe('an import run\'s trail records', () => {
-  it('keeps the fields that differ, a new record\'s given fields, and skips a row that changed nothing', () => {
-    const rows: ReturnedRow[] = [
-      { _trailKey: '1', _trailBefore: { licznik: 1000, data: '2025-01-01' }, _trailAfter: { licznik: 1200, data: '2025-01-01' } },
-      { _trailKey: '2', _trailBefore: { licznik: 5 }, _trailAfter: { licznik: 5 } },
-    ];
-    expect(recordWrites('probe', 'update', rows)).toEqual([{ resource: 'probe', key: '1', action: 'update', changes: { licznik: [1000, 1200] } }]);
-    expect(recordWrites('probe', 'create', [{ _trailKey: '3', _trailBefore: '{}', _trailAfter: '{"licznik": 7, "uwagi": null}' }]))
-      .toEqual([{ resource: 'probe', key: '3', action: 'create', changes: { licznik: [null, 7] } }]);
-  });
-
   it('stops a trail thread whose chunk outgrows its heap\'s cap, and answers the write with the failure', async () => {
     // a pool of kept threads of its own (the entry's address names it), with a small cap
     const entry = new URL('./trail-worker-from-sources.mjs?capped', import.meta.url);

@@ -17,7 +17,7 @@
 import type { Actor } from '../audit/index.ts';
 import { appendChained, lockHead, moveHead, type BulkAppend, type ChainedRows, type ChainHead } from '../audit/record.ts';
 import type { ImportDecl } from '../config/import-declaration.ts';
-import type { RecordWrite, ReturnedRow, TrailChunk } from './trail-entries.ts';
+import type { RecordAction, ReturnedRow, TrailChunk } from './trail-entries.ts';
 import { inThisThread, openTrailThread, type TrailMaker } from './trail-thread.ts';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -78,7 +78,7 @@ export interface TrailTarget {
 /** Where a run's writes go: each runs once, and the records it wrote reach the trail. */
 export interface RecordTrail {
   /** Runs a write whose RETURNING is `trailReturning(…)`, records what it wrote, and answers how many rows it wrote. */
-  write(decl: ImportDecl, action: RecordWrite['action'], statement: string, values?: unknown[]): Promise<number>;
+  write(decl: ImportDecl, action: RecordAction, statement: string, values?: unknown[]): Promise<number>;
 }
 
 /**
