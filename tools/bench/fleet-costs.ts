@@ -19,6 +19,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
+import { databaseSettings } from './database-settings.ts';
 import type { DB } from '../../server/db/types.generated.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import type { Api } from './http.ts';
@@ -145,6 +146,7 @@ export async function fleetCostFigures(o: {
     '| report | median | p95 | target p95 | answer |', '|---|---:|---:|---:|---|',
     ...figures.map((f) => `| ${f.label} | ${f1(f.median)} ms | ${f1(f.p95)} ms ${f.p95 <= f.target ? '✓' : '✗'} | ${n0(f.target)} ms | ${f.rows} |`),
     '',
+    `Database: ${await databaseSettings(o.db)}.`, '',
     `${o.repetitions} calls each after 3 warm-up calls, over HTTP with a real session (tools/bench/fleet-costs.ts); the manager's client has ${managerCars} vehicles. Period: ${year.from} – ${year.to} (last month ${month.from} – ${month.to}). The rows are generated in SQL: transactions over the last two years on every card with a vehicle, lines for each vehicle in each month its client was invoiced (four categories). See docs/decisions.md "Fleet costs and reports (issue 46)".`,
   ];
 }

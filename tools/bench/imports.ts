@@ -26,6 +26,7 @@ import { sql } from 'kysely';
 import { makeNonce, NONCE_HEADER, SIGNATURE_HEADER, signBody } from '../../runtime/core/signing.ts';
 import { dropSchema, openDatabase, type DatabaseHandle } from '../../server/db/connect.ts';
 import { jobQueueSchema } from '../../server/db/job-schema.ts';
+import { databaseSettings } from './database-settings.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
 import { multipartBody } from '../../tests/support/multipart.ts';
 import { apiClient } from './http.ts';
@@ -143,6 +144,8 @@ export interface ImportFigure {
   load: number;
   /** What the database wrote during the run (the whole server's counters, the table calls' share is small). */
   wal: DatabaseWrites;
+  /** The database's settings the run had (database-settings.ts). */
+  settings: string;
 }
 
 /** PostgreSQL's own counters of what it wrote: WAL bytes, full-page images in it, checkpoints (timed and requested). */
@@ -181,6 +184,8 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
     await api.post('/terms/accept-current', {}, otherManager).catch(() => undefined);
     const client = (await sql<{ k: string }>`select "klientSymbol" as k from app_user where login = ${DEMO_ACCOUNTS.manager.login}`.execute(database.db)).rows[0].k;
     const pid = server.pid();
+    const settings = await databaseSettings(database.db);
+    o.log(`imports: ${settings}`);
 
     const tableCall = (who: typeof manager) => api.post('/car/table2', { startRow: 0, endRow: 30, sortModel: [{ colId: 'rejestr', sort: 'asc' }], filterModel: {} }, who);
     const timedCall = async (who: typeof manager) => {
@@ -249,6 +254,7 @@ export async function importRuns(o: ImportBenchInput): Promise<ImportFigure[]> {
         otherIdleP95: latency(pooled((r) => r.idle.other)).p95, otherDuringP95: latency(pooled((r) => r.during.other)).p95,
         load: os.loadavg()[0],
         wal: last.wal,
+        settings,
       };
       o.log(`  ${what}: ${figure.allSeconds.map(f1).join(' / ')} s, ${figure.state}, new ${figure.counts.new}, changed ${figure.counts.changed}, unchanged ${figure.counts.unchanged}, errors ${figure.counts.errors}; `
         + `server +${figure.memoryMb.toFixed(0)} MB; table p95 ${f1(figure.idleP95)} ms idle, ${f1(figure.duringP95)} ms during (${figure.duringCalls} calls); `
@@ -292,7 +298,8 @@ export function importMarkdown(figures: ImportFigure[], o: Pick<ImportBenchInput
     'The server (`npm start`: compiled, as operators run it) in a process of its own on a fresh schema, the run posted through the real upload route and run by its import-run job. Time: from the upload\'s first byte to the run\'s end; a dry run and the same file again run three times, their table calls pooled. Server memory: its peak resident size during the run above its size just before. Table p95: the vehicles table (`POST /api/car/table2`, a call every 100 ms) of the manager of the client the file is for, and of a manager of another client, during the run, beside the same calls on the idle portal just before it. Load: the 1-minute load average at the run\'s end (2 cores, shared). WAL: what PostgreSQL wrote to its write-ahead log during the (last) run, the full-page images in it, and its checkpoints (those requested because the WAL reached max_wal_size in brackets): the database\'s side of an import, which its settings (shared_buffers, max_wal_size) decide as much as the portal.', '',
     '| run | time | state | new | changed | unchanged | errors | server memory above idle | table p95 idle → during, the file\'s client | another client | load | WAL (full pages), checkpoints |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...figures.map((f) => `| ${f.what} | ${f.allSeconds.map(f1).join(' / ')} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.otherIdleP95)} → ${f1(f.otherDuringP95)} ms (${(f.otherDuringP95 / f.otherIdleP95).toFixed(1)}×) | ${f1(f.load)} | ${f.wal.walMb.toFixed(0)} MB (${n0(f.wal.fullPageImages)}), ${f.wal.checkpoints} (${f.wal.requestedCheckpoints}) |`)];
+    ...figures.map((f) => `| ${f.what} | ${f.allSeconds.map(f1).join(' / ')} s | ${f.state} | ${f.counts.new} | ${f.counts.changed} | ${f.counts.unchanged} | ${f.counts.errors} | ${f.memoryMb.toFixed(0)} MB | ${f1(f.idleP95)} → ${f1(f.duringP95)} ms (${(f.duringP95 / f.idleP95).toFixed(1)}×) | ${f1(f.otherIdleP95)} → ${f1(f.otherDuringP95)} ms (${(f.otherDuringP95 / f.otherIdleP95).toFixed(1)}×) | ${f1(f.load)} | ${f.wal.walMb.toFixed(0)} MB (${n0(f.wal.fullPageImages)}), ${f.wal.checkpoints} (${f.wal.requestedCheckpoints}) |`),
+    ...(figures.length ? ['', `Database: ${figures[0].settings}.`] : [])];
 }
 
 export async function importFigures(o: ImportBenchInput): Promise<string[]> {

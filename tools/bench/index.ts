@@ -41,6 +41,7 @@ import { webhookFigures, WEBHOOKS } from './webhooks.ts';
 import { importFigures, IMPORT_CARS, IMPORT_FUEL, IMPORT_READINGS } from './imports.ts';
 import { digestFigures, DIGEST_MANAGERS } from './digest.ts';
 import { auditFigures, AUDIT_ENTRIES } from './audit.ts';
+import { databaseSettings } from './database-settings.ts';
 import { fleetCostFigures, FUEL_TRANSACTIONS, INVOICE_LINES } from './fleet-costs.ts';
 import { sheddingMarkdown, sheddingRuns } from './shedding.ts';
 import { renderReport } from './report.ts';
@@ -134,14 +135,13 @@ async function main() {
     ];
     operatorFigures.push(...sheddingMarkdown(shedding, seconds));
 
-    const pgVersion = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0].v;
     const rows = async (table: string) => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(database.db)).rows[0].n);
     const cpus = os.cpus();
     const report = renderReport({
       date: new Date(),
       facts: [
         ['Machine', `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}; load average (1/5/15 min) ${loadAtStart.map((l) => l.toFixed(1)).join(' / ')} at the start, ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end (the machine may be shared with other work, which shows in the p95 figures)`],
-        ['Database', `PostgreSQL ${pgVersion} (default settings; JIT off in the portal's connections), schema \`${schema}\``],
+        ['Database', `${await databaseSettings(database.db)} (JIT off in the portal's connections), schema \`${schema}\``],
         ['Node.js', process.version],
         ['Data', `${(await rows('car')).toLocaleString('en-US')} vehicles, ${(await rows('service_order')).toLocaleString('en-US')} orders (\`npm run seed -- --cars ${size.cars} --orders ${size.orders}\`), VACUUM ANALYZE before measuring; count cap ${(app.config.bundle.app.tables?.countCap ?? DEFAULT_COUNT_CAP).toLocaleString('en-US')}`],
         ['Configuration', `the project's own, with a client variant raising config.excelExportLimit (screens/app.json) to ${EXPORT_ROWS.toLocaleString('en-US')}`],
