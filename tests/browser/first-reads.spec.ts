@@ -67,3 +67,18 @@ test('a driver signing in on the phone: his landing page’s record is asked for
   await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
   await panelsFromOneAsk(page, seen);
 });
+
+test('a driver signing in on the phone whose configuration comes before the module that asks ahead: each first read is still asked once', async ({ page }) => {
+  const seen = await holdPanelsUntilTheRecord(page);
+  // the module is asked for beside his role's bundle; here it comes only after the bundle has been
+  // answered, as it did in a CI run where the terms' status was then asked twice
+  const bundleAnswered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/ui/config');
+  await page.route(/\/assets\/first-reads-[\w-]+\.js$/, async (route) => {
+    await bundleAnswered;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await submitLogin(page, ACCOUNTS.kierowca);
+  await expect(page).toHaveURL(/\/app\/dane-pojazdu$/);
+  await panelsFromOneAsk(page, seen);
+});

@@ -122,7 +122,7 @@ export async function startApplication(): Promise<Started> {
       const firstPage = import('../routing/first-reads');
       const bundle = await (bundleCall ?? askBundle());
       const whole = makeLoadedConfig(preConfig, bundle, branding, { etag });
-      askFirstPage(firstPage, whole);
+      await askFirstPage(firstPage, whole);
       // the same look (the same bundle, as a rule): its logo is not fetched again
       if (JSON.stringify(bundle.app.branding) !== JSON.stringify(guest.app.branding)) return { ...whole, branding: await applyBundle(bundle) };
       applyBundleLocales(bundle);
@@ -137,7 +137,7 @@ export async function startApplication(): Promise<Started> {
   const preview = previewing ? await (await import('./preview')).startPreview() : undefined;
   const bundle = preview?.bundle ?? (await (bundleCall ?? askBundle()));
   const config = makeLoadedConfig(preConfig, bundle, {}, { etag, preview: preview?.state });
-  if (firstReads) askFirstPage(firstReads, config);
+  if (firstReads) await askFirstPage(firstReads, config);
   const branding = applyBundle(bundle);
   showCompatibility(preConfig.compatibility ?? []);
   return { config: { ...config, branding: await branding } };
@@ -146,11 +146,17 @@ export async function startApplication(): Promise<Started> {
 /**
  * The first page's data and code asked for as soon as the bundle is in — at a start-up with a
  * session, and as a visitor signs in — before its texts are taken in and not after the page's code
- * has come and drawn it (issue 47, routing/first-reads.ts).
+ * has come and drawn it (issue 47, routing/first-reads.ts). Settled once they are asked: the page
+ * is drawn only then, or a screen or gate drawn while the module that asks was still on its way
+ * (it is asked beside the bundle, and may come after it) would ask for the same data itself, and
+ * the answer asked ahead would go unused (a CI run saw /api/terms/status asked twice at sign-in).
+ * A module that failed to come leaves the screens to ask for themselves, as before.
  */
-function askFirstPage(firstPage: Promise<typeof import('../routing/first-reads')>, { bundle, conditions }: LoadedConfig) {
+async function askFirstPage(firstPage: Promise<typeof import('../routing/first-reads')>, { bundle, conditions }: LoadedConfig): Promise<void> {
   const session = store.get(sessionAtom);
-  if (session) void firstPage.then((m) => m.askFirstReads(bundle, conditions, session, location.pathname), () => undefined);
+  if (!session) return;
+  const module = await firstPage.catch(() => undefined);
+  module?.askFirstReads(bundle, conditions, session, location.pathname);
 }
 
 /** A bundle's texts and formats applied at once, then its branding (start-up; a newer bundle: config/bundle-refresh.ts). */
