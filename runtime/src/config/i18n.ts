@@ -47,9 +47,18 @@ export function startLanguage(): string {
   return startupTexts[page] ? page : Object.keys(startupTexts)[0];
 }
 
-/** Keeps a language choice on this device (the sign-in page's, or the signed-in user's): the next visit starts in it. */
-export function rememberLanguage(id: string): void {
-  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(id)}; path=/; max-age=31536000; SameSite=Lax`;
+/**
+ * Keeps a language choice on this device (the sign-in page's, or the signed-in user's): the next
+ * visit starts in it. Settled once the browser's cookie store holds it: the page is loaded again
+ * in the language right after, and a cookie written to `document.cookie` reaches Chromium's store
+ * on a way of its own, which that load may overtake (a busy CI run's page came back in Polish
+ * after English was chosen). The Cookie Store API answers once it is stored; without it (an
+ * insecure origin, an older browser) the cookie is only written as before.
+ */
+export async function rememberLanguage(id: string): Promise<void> {
+  const value = encodeURIComponent(id);
+  await window.cookieStore?.set({ name: LANGUAGE_COOKIE, value, path: '/', expires: Date.now() + 31_536e6, sameSite: 'lax' }).catch(() => undefined);
+  document.cookie = `${LANGUAGE_COOKIE}=${value}; path=/; max-age=31536000; SameSite=Lax`;
 }
 
 // Texts are configuration loaded at run time (no typed resources), so i18next 27's default check of

@@ -19,19 +19,20 @@ export function LanguageChoice({ bundle }: { bundle: Bundle }) {
       label={t('app:language.choose')}
       languages={languages}
       current={bundleLanguage(bundle)}
-      onChange={chooseLanguage}
+      onChange={(id) => void chooseLanguage(id)}
     />
   );
 }
 
 /** A language chosen on the sign-in page (its select, or the served page's before the runtime took it over: LoginScreen). */
-export function chooseLanguage(id: string) {
-  rememberLanguage(id);
+export async function chooseLanguage(id: string) {
   try {
     sessionStorage.setItem(CHOSEN_HERE_KEY, id);
   } catch {
     // without storage the choice still holds on this device; the account keeps its own
   }
+  // the page is loaded again only once the choice is kept: the load would be in the old language
+  await rememberLanguage(id);
   window.location.reload();
 }
 

@@ -63,7 +63,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
       choicesOf(screen.fields.find((f) => f.id === id)!, schema?.properties?.[id], t).map((c) => c.value));
     if (!taken) return;
     // a language chosen before the runtime was there: the page starts again in it, as the runtime's select does
-    if (taken.language && taken.language !== bundleLanguage(bundle)) return chooseLanguage(taken.language);
+    if (taken.language && taken.language !== bundleLanguage(bundle)) return void chooseLanguage(taken.language);
     if (Object.keys(taken.values).length) setFormData((data) => ({ ...data, ...taken.values }));
     setTakenOver(taken);
   }, []);
@@ -137,7 +137,7 @@ export default function LoginScreen({ screen }: ScreenProps<LoginScreenDecl>) {
     // and a bundle made for a role (issue 47: the last user's, signed out in this tab): the start-up asks for this user's
     const startAgain = (variant && variant !== bundle.variant) || language !== bundleLanguage(bundle) || bundle.role;
     if (save) await api.put('/account/language', { language }, { quiet: true, token: session.token }).catch(() => undefined);
-    rememberLanguage(language);
+    await rememberLanguage(language);
     if (startAgain) {
       // only stored: the portal drawn now for this session (its gates, their calls) would be replaced mid-use
       saveSessionForNextStart(session);
