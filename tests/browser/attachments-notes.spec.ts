@@ -1,6 +1,6 @@
 import { type Page, type Response } from '@playwright/test';
 import { tinyPdf } from '../../server/seed/pdf.ts';
-import { expect, openColumnFilter, signedIn, test, toast } from './support';
+import { expect, openByDoubleClick, openColumnFilter, signedIn, test, toast } from './support';
 
 /**
  * Attachments and notes in the browser (spec §2 "Other dialogs", §5 Attachment, §6 ADMIN, §8):
@@ -168,8 +168,8 @@ test('a fleet manager adds a note to an order and sees it listed; a double-click
   await expect(toast(page, 'Dodano notatkę')).toBeVisible();
   const row = details.locator('.ag-row').filter({ hasText: 'Klient prosi o kontakt przed odbiorem auta' });
   await expect(row).toBeVisible();
-  await row.dblclick();
   const preview = page.getByRole('dialog', { name: 'Notatka' });
+  await openByDoubleClick(row, preview);
   await expect(preview.getByLabel(/^Treść notatki/)).toHaveValue('Klient prosi o kontakt przed odbiorem auta');
   await expect(preview.getByLabel(/^Autor/)).toBeDisabled();
   await expect(preview.getByLabel(/^Data utworzenia/)).toBeDisabled();

@@ -100,8 +100,8 @@ test('an administrator exports a driver\'s personal data and anonymises another 
   await page.getByRole('link', { name: 'Dziennik zmian' }).click();
   const entry = page.locator('.ag-row').filter({ hasText: 'Anonimizacja osoby' }).first();
   await expect(entry).toContainText('admin');
-  await entry.dblclick();
   const details = page.getByRole('dialog', { name: /^Zmiana nr \d+$/ });
+  await openByDoubleClick(entry, details);
   await expect(details.getByRole('row').filter({ hasText: 'Login' })).toContainText(/zmieniono.*anonim-\d+/);
   await expect(details).not.toContainText('Zapomniana');
   await expect(details.getByRole('row').filter({ hasText: 'Zmienione wiersze' })).toBeVisible();
@@ -125,9 +125,9 @@ test('an administrator exports and anonymises an employee without an account, fr
   await page.keyboard.press('Escape');
   const row = page.locator('.ag-row').filter({ hasText: 'Zapomniany' });
   await expect(row).toHaveCount(1);
-  await row.dblclick();
   // the dialog names the person (issue 49)
   const dialog = page.getByRole('dialog', { name: 'Pracownik: Witold Zapomniany' });
+  await openByDoubleClick(row, dialog);
   await expect(dialog.getByLabel(/^Nazwisko/)).toHaveValue('Zapomniany');
   // Anonimizuj stands apart from Eksport: at the other end of the footer
   const anonymiseBox = (await dialog.getByRole('button', { name: 'Anonimizuj' }).boundingBox())!;
