@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
+import { JourneyLog, watchJourneyPages } from './journey-log';
 import { journeyPage, KeptContexts, type Kept } from './kept-context';
 import { makeNonce, signBody } from '../../runtime/core/signing.ts';
 
@@ -27,7 +28,7 @@ const REFUSED_BY_DESIGN = /^Failed to load resource: the server responded with a
  * the context's pages and popups, and pages of contexts it opens itself (a second user beside the
  * first), whose `browser.newContext` is watched for the length of the test.
  */
-export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: void }, { keptContexts: KeptContexts }>({
+export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: void; journeyLog: void }, { keptContexts: KeptContexts }>({
   // one context per worker kept across journeys, clean for each (kept-context.ts)
   keptContexts: [
     async ({}, use) => {
@@ -62,35 +63,36 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; journeyBaseURL: 
     },
     { auto: true },
   ],
+  // what the journey's pages did, written beside a failing journey's artifacts (journey-log.ts)
+  journeyLog: [
+    async ({ browser, context }, use, testInfo) => {
+      const log = new JourneyLog();
+      const unwatch = watchJourneyPages(browser, context, (page) => log.watch(page));
+      try {
+        await use();
+      } finally {
+        unwatch();
+        log.stop();
+      }
+      if (testInfo.status !== testInfo.expectedStatus) await log.write(testInfo.outputPath('journey-log.txt'));
+    },
+    { auto: true },
+  ],
   consoleErrors: [
     async ({ browser, context }, use) => {
       const errors: string[] = [];
       const allowed: RegExp[] = [];
-      const watchPage = (page: Page) => {
+      const unwatch = watchJourneyPages(browser, context, (page) => {
         page.on('console', (message) => {
           if (message.type() !== 'error' || REFUSED_BY_DESIGN.test(message.text())) return;
           errors.push(`${page.url()}: ${message.text()}`);
         });
         page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
-      };
-      const watchContext = (ctx: BrowserContext) => {
-        // a kept context's tabs are this journey's: the last journey's were closed as it was made clean
-        ctx.pages().forEach(watchPage);
-        ctx.on('page', watchPage);
-      };
-      watchContext(context);
-      const newContext = browser.newContext;
-      browser.newContext = async (...args: Parameters<typeof newContext>) => {
-        const ctx = await newContext.apply(browser, args);
-        watchContext(ctx);
-        return ctx;
-      };
+      });
       try {
         await use({ allow: (pattern) => void allowed.push(pattern) });
       } finally {
-        browser.newContext = newContext;
-        // the context may be kept for the next journey (kept-context.ts): stop watching it for this one
-        context.off('page', watchPage);
+        unwatch();
       }
       expect(errors.filter((e) => !allowed.some((pattern) => pattern.test(e))), 'errors in the browser console').toEqual([]);
     },
