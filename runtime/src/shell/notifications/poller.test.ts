@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { pollIntervalMs, startPolling, type PollerHost } from './poller';
+import { FRESH_MS, pollIntervalMs, startPolling, type PollerHost } from './poller';
 
 /** A page whose visibility the test switches. */
 function fakePage() {
@@ -10,6 +10,7 @@ function fakePage() {
     window: win,
     setInterval: (run, ms) => setInterval(run, ms),
     clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+    now: () => Date.now(),
   };
   const setVisible = (visible: boolean) => {
     doc.visibilityState = visible ? 'visible' : 'hidden';
@@ -70,13 +71,41 @@ describe('startPolling', () => {
     // the first question is still on its way
     expect(run).toHaveBeenCalledTimes(1);
     answer();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(FRESH_MS);
     page.focus();
     expect(run).toHaveBeenCalledTimes(2);
     answer();
     await vi.advanceTimersByTimeAsync(0);
     poller.poke();
     expect(run).toHaveBeenCalledTimes(3);
+    poller.stop();
+  });
+
+  it('does not ask again when the window regains focus or the tab comes back within seconds of the last answer (as a page\'s load gives its window focus)', async () => {
+    const run = vi.fn(() => Promise.resolve());
+    const page = fakePage();
+    const poller = startPolling(run, 60_000, page.host);
+    await vi.advanceTimersByTimeAsync(100);
+    page.focus();
+    page.setVisible(false);
+    page.setVisible(true);
+    expect(run).toHaveBeenCalledTimes(1);
+    // the user's own change is asked about at once, however fresh the count
+    poller.poke();
+    expect(run).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(FRESH_MS);
+    page.focus();
+    expect(run).toHaveBeenCalledTimes(3);
+    poller.stop();
+  });
+
+  it('asks again on focus after a failed question, however recent', async () => {
+    const run = vi.fn(() => Promise.reject(new Error('offline')));
+    const page = fakePage();
+    const poller = startPolling(run, 60_000, page.host);
+    await vi.advanceTimersByTimeAsync(100);
+    page.focus();
+    expect(run).toHaveBeenCalledTimes(2);
     poller.stop();
   });
 
