@@ -23,7 +23,8 @@ export default defineConfig({
   // screenshot; the JUnit file is for any CI to show. Playwright empties outputDir as it starts, so
   // its artifacts have a folder of their own and the JUnit file (written at the end) sits beside it,
   // next to whatever other tools write into test-results/.
-  reporter: [['list'], ['junit', { outputFile: 'test-results/junit/browser.xml' }]],
+  // journey-steps-reporter puts a failing journey's steps into its journey-log.txt (tests/browser/journey-log.ts).
+  reporter: [['list'], ['./tests/browser/journey-steps-reporter.ts'], ['junit', { outputFile: 'test-results/junit/browser.xml' }]],
   outputDir: 'test-results/artifacts',
   use: {
     baseURL: `http://127.0.0.1:${portOfWorker()}`,

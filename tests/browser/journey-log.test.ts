@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
-import { JourneyLog, shortUrl, watchJourneyPages } from './journey-log';
+import { JourneyLog, shortUrl, watchJourneyPages, withSteps, type JourneyStep } from './journey-log';
 
 /** A page that emits what the test says, with the calls journey-log.ts makes. */
 function fakePage() {
@@ -46,6 +46,7 @@ describe('a journey log', () => {
     emit('console', { type: () => 'log', text: () => 'after the journey' });
 
     expect(log.text().split('\n')).toEqual([
+      'journey began at 1970-01-01T00:00:01.000Z',
       '   0.00 s  tab 1  at /app/users',
       '   0.25 s  tab 1  GET /api/users?limit=50 → 200 in 250 ms',
       '   1.50 s  tab 1  POST /api/users failed: no reason given',
@@ -68,7 +69,7 @@ describe('a journey log', () => {
     second.emit('request', asset);
     second.emit('requestfailed', asset);
     first.emit('close');
-    expect(log.text()).toBe('   0.00 s  tab 2  GET /assets/index.js failed: net::ERR_ABORTED\n   0.00 s  tab 1  closed\n');
+    expect(log.text()).toBe('journey began at 1970-01-01T00:00:00.000Z\n   0.00 s  tab 2  GET /assets/index.js failed: net::ERR_ABORTED\n   0.00 s  tab 1  closed\n');
   });
 
   it('puts the runtime\'s files answered in one burst on one line, without their hashes', () => {
@@ -88,7 +89,7 @@ describe('a journey log', () => {
     emit('response', response(files[2], 200));
     now = 1_000;
     emit('response', response(files[3], 200));
-    expect(log.text().split('\n')).toEqual([
+    expect(log.text().split('\n').slice(1)).toEqual([
       '   0.30 s  tab 1  GET /assets/, 2 files → 2xx in 100–300 ms: Form.js, TableScreen.js',
       '   0.30 s  tab 1  GET /assets/gone-AAAAAAAA.js → 404 in 300 ms',
       '   0.30 s  tab 1  GET /assets/ → 2xx in 300 ms: esm.js',
@@ -100,7 +101,7 @@ describe('a journey log', () => {
   it('keeps the last lines of a long journey', () => {
     const log = new JourneyLog(() => 0);
     for (let i = 0; i < 2_100; i++) log.add('tab 1', `line ${i}`);
-    const lines = log.text().trim().split('\n');
+    const lines = log.text().trim().split('\n').slice(1);
     expect(lines).toHaveLength(2_000);
     expect(lines[0]).toContain('line 100');
     expect(lines.at(-1)).toContain('line 2099');
@@ -110,6 +111,47 @@ describe('a journey log', () => {
     expect(shortUrl('https://example.org/hook?x=1')).toBe('https://example.org/hook?x=1');
     expect(shortUrl(`http://127.0.0.1:3100/api/x?q=${'a'.repeat(200)}`)).toMatch(/^\/api\/x\?q=a+…$/);
     expect(shortUrl(`http://127.0.0.1:3100/api/x?q=${'a'.repeat(200)}`)).toHaveLength(121);
+    expect(shortUrl('http://127.0.0.1:3100/reset-password?token=abc123&lang=en')).toBe('/reset-password?token=…&lang=en');
+  });
+});
+
+describe('a journey log with the journey\'s steps', () => {
+  const step = (title: string, atMs: number, more: Partial<JourneyStep> = {}): JourneyStep => ({ title, category: 'pw:api', startTime: new Date(atMs), duration: 10, steps: [], ...more });
+
+  it('puts the test\'s actions and expectations among the pages\' lines at their times, with how a step failed', () => {
+    let now = 10_000;
+    const log = new JourneyLog(() => now);
+    const { page, emit } = fakePage();
+    log.watch(page);
+    const rows = request('POST', 'http://127.0.0.1:3100/api/users/table2');
+    emit('request', rows);
+    now = 10_500;
+    emit('response', response(rows, 200));
+    const record = request('GET', 'http://127.0.0.1:3100/api/users/17');
+    now = 12_000;
+    emit('request', record);
+    log.stop();
+    const steps: JourneyStep[] = [
+      step('Before Hooks', 9_000, { category: 'hook', steps: [step('Navigate', 9_500, { subtitle: '/app/users' }), step('page', 9_600, { category: 'fixture' })] }),
+      step('Double click', 12_000, { subtitle: "locator('.ag-row')", duration: 120 }),
+      step('open the preview', 12_200, { category: 'test.step', duration: 3_000, steps: [step('Expect "toBeVisible"', 12_200, { category: 'expect', duration: 3_000, error: { message: 'Error: \u001b[2mexpect(\u001b[22mlocator\u001b[2m)\u001b[22m timed out\nCall log: …' } })] }),
+    ];
+    expect(withSteps(log.text(), steps).split('\n')).toEqual([
+      'journey began at 1970-01-01T00:00:10.000Z',
+      '  -0.50 s  step  Navigate /app/users (10 ms)',
+      '   0.50 s  tab 1  POST /api/users/table2 → 200 in 500 ms',
+      '   2.00 s  step  Double click locator(\'.ag-row\') (120 ms)',
+      '   2.00 s  journey  ended',
+      '   2.20 s  step  open the preview (3000 ms)',
+      '   2.20 s  step  Expect "toBeVisible" (3000 ms) → failed: Error: expect(locator) timed out',
+      'unanswered when the journey ended:',
+      '   2.00 s  tab 1  GET /api/users/17 → never answered',
+      '',
+    ]);
+  });
+
+  it('leaves a text without its start as it is', () => {
+    expect(withSteps('something else\n', [step('Click', 0)])).toBe('something else\n');
   });
 });
 

@@ -12,6 +12,7 @@
  * when the journey failed.
  */
 import { writeFile } from 'node:fs/promises';
+import { stripVTControlCharacters } from 'node:util';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 
 /** The longest a line's text may be: an answer's address or a console message can be long. */
@@ -27,7 +28,8 @@ export class JourneyLog {
   #tabs = 0;
   #stopped = false;
 
-  constructor(now: () => number = () => performance.now()) {
+  /** `now`: the wall clock's milliseconds, so that the reporter can put the journey's steps among the lines */
+  constructor(now: () => number = () => Date.now()) {
     this.#now = now;
     this.#started = now();
   }
@@ -89,7 +91,8 @@ export class JourneyLog {
     const seconds = (at: number) => `${((at - this.#started) / 1000).toFixed(2).padStart(7)} s`;
     const lines = this.#lines.map((line) => `${seconds(line.at)}  ${line.assets ? line.text + oneLine(assetsText(line.assets)) : line.text}`);
     const waiting = [...this.#waiting].map(([request, asked]) => `${seconds(asked.at)}  ${asked.tab}  ${request.method()} ${shortUrl(request.url())} → never answered`);
-    return [...lines, ...(waiting.length ? ['unanswered when the journey ended:', ...waiting] : [])].join('\n') + '\n';
+    const began = `${BEGAN}${new Date(this.#started).toISOString()}`;
+    return [began, ...lines, ...(waiting.length ? [UNANSWERED, ...waiting] : [])].join('\n') + '\n';
   }
 
   async write(path: string): Promise<void> {
@@ -143,22 +146,84 @@ function assetsText(assets: Array<{ name: string; ms: number }>): string {
   return `GET /assets/${files} → 2xx in ${min === max ? min : `${min}–${max}`} ms: ${names.join(', ')}`;
 }
 
+const BEGAN = 'journey began at ';
+const UNANSWERED = 'unanswered when the journey ended:';
+
+/** A step of the journey as Playwright's reporter has it (the parts used here). */
+export interface JourneyStep {
+  title: string;
+  subtitle?: string;
+  category: string;
+  startTime: Date;
+  duration: number;
+  error?: { message?: string };
+  steps: JourneyStep[];
+}
+
+/**
+ * The log's text with the journey's steps put among its lines at their times ("Double click
+ * locator(…)", "Expect toBeVisible", with how long each took and how it failed): what the test did
+ * beside what the pages did. Playwright API calls and expectations are listed, not what they are
+ * made of; test.step and hooks are looked into; fixtures are left out.
+ */
+export function withSteps(text: string, steps: JourneyStep[]): string {
+  const lines = text.split('\n');
+  if (!lines[0].startsWith(BEGAN)) return text;
+  const began = Date.parse(lines[0].slice(BEGAN.length));
+  const unansweredAt = lines.indexOf(UNANSWERED);
+  const timed = (unansweredAt < 0 ? lines.slice(1) : lines.slice(1, unansweredAt)).filter(Boolean);
+  const rest = unansweredAt < 0 ? [] : lines.slice(unansweredAt).filter(Boolean);
+  const entries = timed.map((line) => ({ at: Number.parseFloat(line) * 1000, line }));
+  const listed: JourneyStep[] = [];
+  const walk = (step: JourneyStep) => {
+    if (step.category === 'pw:api' || step.category === 'expect') listed.push(step);
+    else if (step.category === 'test.step' || step.category === 'hook') {
+      if (step.category === 'test.step') listed.push(step);
+      step.steps.forEach(walk);
+    }
+  };
+  steps.forEach(walk);
+  for (const step of listed) {
+    const at = step.startTime.getTime() - began;
+    const failed = step.error?.message ? ` → failed: ${stripVTControlCharacters(step.error.message).split('\n')[0]}` : '';
+    const name = [step.title, step.subtitle].filter(Boolean).join(' ');
+    // a step is put before the pages' lines of the same moment: it is what caused them
+    entries.push({ at: at - 0.001, line: `${`${(at / 1000).toFixed(2).padStart(7)} s`}  step  ${oneLine(`${name} (${step.duration} ms)${failed}`)}` });
+  }
+  entries.sort((a, b) => a.at - b.at);
+  return [lines[0], ...entries.map((entry) => entry.line), ...rest].join('\n') + '\n';
+}
+
 /** Requests over the network; `data:` and `blob:` addresses are the page's own. */
 const isLogged = (url: string) => url.startsWith('http');
 
-/** An address without its origin when it is the portal's, cut to a line's length. */
+/** Query parameters whose values are secrets (a password reset's token, a sign-in's code): shown as "…". */
+const SECRET_PARAM = /token|secret|code|key|password|signature|nonce/i;
+
+/** An address without its origin when it is the portal's, its secrets hidden, cut to a line's length. */
 export function shortUrl(url: string): string {
   let short = url;
   try {
     const parsed = new URL(url);
-    if (parsed.hostname === '127.0.0.1' || parsed.hostname === 'localhost') short = `${parsed.pathname}${parsed.search}`;
+    for (const name of [...parsed.searchParams.keys()]) if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, '…');
+    short = parsed.hostname === '127.0.0.1' || parsed.hostname === 'localhost' ? `${parsed.pathname}${readable(parsed.search)}` : readable(parsed.href);
   } catch {
     // not an address: shown as it is
   }
   return short.length > LINE_CHARS / 2 ? `${short.slice(0, LINE_CHARS / 2)}…` : short;
 }
 
+/** An address's escapes decoded where they decode ("…" rather than "%E2%80%A6"). */
+const readable = (escaped: string) => {
+  try {
+    return decodeURIComponent(escaped);
+  } catch {
+    return escaped;
+  }
+};
+
 const oneLine = (text: string) => {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // without the colours of Playwright's messages
+  const line = stripVTControlCharacters(text).replace(/\s+/g, ' ').trim();
   return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line;
 };

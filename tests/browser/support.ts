@@ -216,7 +216,9 @@ async function apiSession(page: Page, account: Account): Promise<{ session: unkn
     data,
   });
   const text = await response.text();
-  expect(response.status(), `sign-in of ${a.login} through the API: ${text}`).toBe(200);
+  // the answer's text names why a sign-in failed; a successful one holds the session's token, which
+  // a step's title would put in a failing journey's log (journey-log.ts)
+  expect(response.status(), `sign-in of ${a.login} through the API${response.ok() ? '' : `: ${text}`}`).toBe(200);
   const answer = JSON.parse(text) as { id_token: string; body: { userDetails: unknown; postConfig?: unknown }; secondFactor?: unknown };
   expect(answer.secondFactor, `${a.login} signs in with the password alone`).toBeUndefined();
   const session = { token: answer.id_token, user: answer.body.userDetails, postConfig: answer.body.postConfig };

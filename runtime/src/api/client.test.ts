@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError, configureSigning, RETRY_AFTER_CAP_MS, retryDelayMs } from './client';
+import { store } from '../state/store';
+import { userWritesAtom } from '../state/ui';
 
 type Answer = { status: number; headers?: Record<string, string>; body?: unknown };
 
@@ -124,5 +126,27 @@ describe('the API client sends a submission\'s Idempotency-Key', () => {
     await api.post('/note', { tresc: 'x' });
     expect(seen.map((h) => h.get('idempotency-key'))).toEqual(['reading-0001-aaaa', 'reading-0001-aaaa', null]);
     expect(seen[0].get('x-nonce')).not.toBe(seen[1].get('x-nonce'));
+  });
+});
+
+describe('the API client counts the user\'s own changes', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('counts a POST or PUT that succeeded, not a POST that only reads, a GET, a refusal or the page\'s own poll', async () => {
+    configureSigning('portal-test');
+    serve({ status: 200, body: { rows: [], lastRow: 0 } });
+    const writes = () => store.get(userWritesAtom);
+    const before = writes();
+    await api.post('/car/table2', { startRow: 0, endRow: 50 }, { reads: true });
+    await api.post('/reports/vehicle-cost/run', {}, { reads: true });
+    await api.get('/car/single-car');
+    await api.post('/push/subscriptions', {}, { background: true });
+    expect(writes()).toBe(before);
+    await api.post('/note', { tresc: 'x' });
+    await api.put('/counter', { licznik: 5 });
+    expect(writes()).toBe(before + 2);
+    serve({ status: 400, body: { detail: 'Błąd' } });
+    await expect(api.post('/note', {}, { quiet: true })).rejects.toBeInstanceOf(ApiError);
+    expect(writes()).toBe(before + 2);
   });
 });

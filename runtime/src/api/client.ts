@@ -84,6 +84,12 @@ export interface RequestOptions {
   token?: string;
   /** Asked ahead of the screen that reads it (askAhead): a refusal leaves no trace; the screen's own call meets it. */
   ahead?: boolean;
+  /**
+   * A POST that only reads (a table's rows, a report, an export): not counted as the user's change
+   * (state/ui.ts userWritesAtom). Each table block read asked the bell for its count again, and
+   * made answers asked ahead unusable (7 December 2026).
+   */
+  reads?: boolean;
 }
 
 /**
@@ -212,7 +218,7 @@ export async function request<T = unknown>(method: string, path: string, options
   }
 
   if (response.ok) {
-    if (counted && SIGNED_METHODS.has(method)) store.set(userWritesAtom, (n) => n + 1);
+    if (counted && SIGNED_METHODS.has(method) && !options.reads) store.set(userWritesAtom, (n) => n + 1);
     options.onHeaders?.(response.headers);
     const body = await readBody(response, options.responseType);
     if (method === 'GET') void offlineMemory()?.then((memory) => memory?.(path, body));

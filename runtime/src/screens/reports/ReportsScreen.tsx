@@ -160,7 +160,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
     setLoading(true);
     setError(null);
     const body = { from: range.from, to: range.to, groupBy: grouping, filters, page: { offset, limit: pageSize }, ...(sort ? { sort } : {}), ...(info.chart ? { top: chartTop } : {}) };
-    api.post<Result>(`/reports/${info.id}/run${asked}`, body, { signal: controller.signal })
+    api.post<Result>(`/reports/${info.id}/run${asked}`, body, { signal: controller.signal, reads: true })
       .then((r) => { setResult(r); setLoading(false); })
       .catch((e) => { if (!controller.signal.aborted) { setError(errorText(e)); setResult(null); setLoading(false); } });
     return () => controller.abort();
@@ -177,7 +177,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
   const download = async (format: 'xlsx' | 'pdf') => {
     if (!info) return;
     try {
-      const blob = await api.post<Blob>(`/reports/${info.id}/export${asked}`, { from: range.from, to: range.to, groupBy: grouping, filters, format }, { responseType: 'blob' });
+      const blob = await api.post<Blob>(`/reports/${info.id}/export${asked}`, { from: range.from, to: range.to, groupBy: grouping, filters, format }, { responseType: 'blob', reads: true });
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;

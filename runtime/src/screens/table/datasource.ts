@@ -108,7 +108,7 @@ export function makeDatasource(resource: string, query: TableQuery, onCount: (co
       const cursor = cursors.forBlock(queryKey, params.startRow);
       if (params.startRow === 0) onCount(null);
       api
-        .post<TablePage>(`/${resource}/table2`, cursor ? { ...rowParams, cursor } : rowParams)
+        .post<TablePage>(`/${resource}/table2`, cursor ? { ...rowParams, cursor } : rowParams, { reads: true })
         .then((page) => {
           if (page.cursor) cursors.remember(queryKey, params.endRow, page.cursor);
           if (params.startRow === 0) {

@@ -80,7 +80,7 @@ export function saveLink(href: string, filename = '') {
 
 export async function exportExcel(resource: string, shown: readonly ShownColumn[], rowParams: ReturnType<typeof rowParamsOf>, t: Translate) {
   const columns = shown.map((s) => exportColumnOf(s.column, s.property, s.header, t));
-  const { data } = await api.post<{ data: string }>(`/${resource}/excel/prepare`, excelRequest(columns, rowParams));
+  const { data } = await api.post<{ data: string }>(`/${resource}/excel/prepare`, excelRequest(columns, rowParams), { reads: true });
   saveLink(data);
 }
 
@@ -94,14 +94,14 @@ export async function exportCsv(
   options: { limit: number; title: string; t: Translate },
 ) {
   const { limit, t } = options;
-  const { count, estimated } = await api.post<{ count: number; estimated?: boolean }>(`/${resource}/table-count`, rowParams);
+  const { count, estimated } = await api.post<{ count: number; estimated?: boolean }>(`/${resource}/table-count`, rowParams, { reads: true });
   if (estimated || count > limit) throw new ExportRefused(t('errors:excel.dataSizeLimit', { limit }));
   const columns = shown.map((s) => ({ field: s.column.field ?? s.column.id, text: cellTextFor(s.column, s.property, t) }));
   const records: string[][] = [];
   // at most `limit` rows, even if rows were added since the count
   for (let start = 0; start < limit; start += EXPORT_BLOCK_ROWS) {
     const end = Math.min(start + EXPORT_BLOCK_ROWS, limit);
-    const page = await api.post<TablePage>(`/${resource}/table2`, { ...rowParams, startRow: start, endRow: end });
+    const page = await api.post<TablePage>(`/${resource}/table2`, { ...rowParams, startRow: start, endRow: end }, { reads: true });
     for (const row of page.rows) records.push(columns.map((c) => c.text(row[c.field])));
     if (page.rows.length < end - start) break;
   }

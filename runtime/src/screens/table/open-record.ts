@@ -20,7 +20,7 @@ export async function findRecord(resource: string, entity: unknown, action: Para
   const value = openValue(text, fieldSchema);
   if (value === null) return null;
   try {
-    const page = await api.post<TablePage>(`/${resource}/table2`, { startRow: 0, endRow: 1, sortModel: [], filterModel: recordFilter(field, value) }, { quiet: true });
+    const page = await api.post<TablePage>(`/${resource}/table2`, { startRow: 0, endRow: 1, sortModel: [], filterModel: recordFilter(field, value) }, { quiet: true, reads: true });
     if (page.rows[0]) return page.rows[0] as Row;
   } catch {
     // a table that cannot filter on the field: the dialog asks for the record by its id
