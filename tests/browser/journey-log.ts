@@ -128,7 +128,7 @@ export function watchJourneyPages(browser: Browser, context: BrowserContext, wat
 interface Line {
   at: number;
   text: string;
-  /** the runtime's files answered in one burst (`/assets/`, 2xx or 304), shown on one line */
+  /** the runtime's files answered in one burst (`/assets/`, 2xx), shown on one line */
   assets?: Array<{ name: string; ms: number }>;
   asset?: { name: string; ms: number };
 }

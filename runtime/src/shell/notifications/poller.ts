@@ -3,10 +3,10 @@
  * browser"): at once, then every `intervalMs` while the tab is visible; not at all while it is
  * hidden (a tab left open in the background costs the server nothing); at once again when the tab
  * comes back or the window regains focus, so a returning user sees a fresh number — unless the
- * last answer is younger than FRESH_MS (a page's load gives its window focus just after the first
- * question: it was asked twice in a second at every start). One question at a time: a poll while
- * the last one is still on its way is skipped. No React, no globals: the page's document, window,
- * timers and clock are handed in, so the schedule is unit-tested.
+ * last answer is younger than FRESH_MS (a glance at another window and back needs no new number).
+ * One question at a time: a poll while the last one is still on its way is skipped. No React, no
+ * globals: the page's document, window, timers and clock are handed in, so the schedule is
+ * unit-tested.
  */
 
 export interface PollerHost {
