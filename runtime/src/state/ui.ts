@@ -10,8 +10,9 @@ export const pendingRequestsAtom = atom(0);
 
 /**
  * The user's own writes: every signed request (POST, PUT) of the user that succeeded bumps it (the
- * API client), short of the POSTs that only read (`reads`: a table's rows, a report). What follows the server's state without reloading (the bell's unread count) asks
- * again right after the user changed something.
+ * API client), short of the POSTs that only read (`reads`: a table's rows, a report). What follows
+ * the server's state without reloading (the bell's unread count) asks again right after the user
+ * changed something.
  */
 export const userWritesAtom = atom(0);
 
