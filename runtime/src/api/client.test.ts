@@ -132,7 +132,7 @@ describe('the API client sends a submission\'s Idempotency-Key', () => {
 describe('the API client counts the user\'s own changes', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('counts a POST or PUT that succeeded, not a POST that only reads, a GET, a refusal or the page\'s own poll', async () => {
+  it('counts a POST, PUT or DELETE that succeeded, not a POST that only reads, a GET, a refusal or the page\'s own poll', async () => {
     configureSigning('portal-test');
     serve({ status: 200, body: { rows: [], lastRow: 0 } });
     const writes = () => store.get(userWritesAtom);
@@ -144,9 +144,11 @@ describe('the API client counts the user\'s own changes', () => {
     expect(writes()).toBe(before);
     await api.post('/note', { tresc: 'x' });
     await api.put('/counter', { licznik: 5 });
-    expect(writes()).toBe(before + 2);
+    await api.delete('/user-table-filter?id=3');
+    expect(writes()).toBe(before + 3);
     serve({ status: 400, body: { detail: 'Błąd' } });
     await expect(api.post('/note', {}, { quiet: true })).rejects.toBeInstanceOf(ApiError);
-    expect(writes()).toBe(before + 2);
+    await expect(api.delete('/push/subscriptions/4', { quiet: true })).rejects.toBeInstanceOf(ApiError);
+    expect(writes()).toBe(before + 3);
   });
 });

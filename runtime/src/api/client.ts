@@ -102,6 +102,8 @@ const offlineMemory = () => (currentToken() ? (offline ??= import('../pwa/offlin
 
 const API_PREFIX = '/api';
 const SIGNED_METHODS = new Set(['POST', 'PUT']);
+/** What may change the user's data: a DELETE too (a saved filter, a device, a subscription), though it is not signed. */
+const CHANGING_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
 let signingKeyName: string | null = null;
 
@@ -218,7 +220,7 @@ export async function request<T = unknown>(method: string, path: string, options
   }
 
   if (response.ok) {
-    if (counted && SIGNED_METHODS.has(method) && !options.reads) store.set(userWritesAtom, (n) => n + 1);
+    if (counted && CHANGING_METHODS.has(method) && !options.reads) store.set(userWritesAtom, (n) => n + 1);
     options.onHeaders?.(response.headers);
     const body = await readBody(response, options.responseType);
     if (method === 'GET') void offlineMemory()?.then((memory) => memory?.(path, body));

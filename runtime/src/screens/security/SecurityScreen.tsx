@@ -249,7 +249,7 @@ function PasskeysSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overvie
   const ids = { title: useId(), name: useId(), rename: useId() };
   const supported = typeof window !== 'undefined' && 'PublicKeyCredential' in window;
   const add = () => run(async () => {
-    const { ticket, options } = await api.post<{ ticket: string; options: any }>('/account/passkeys/options', {}, { quiet: true });
+    const { ticket, options } = await api.post<{ ticket: string; options: any }>('/account/passkeys/options', {}, { quiet: true, reads: true });
     let response;
     try {
       response = await startRegistration({ optionsJSON: options });

@@ -84,7 +84,8 @@ export default function Wizard({ screen, screenId, opening, onClose, onChanged }
     if (body) {
       setBusy(true);
       try {
-        answer = await api.post(rule.request.endpoint, body, { quiet: true });
+        // a lookup only reads (meta-schema `lookup`): not the user's change
+        answer = await api.post(rule.request.endpoint, body, { quiet: true, reads: true });
       } catch (e) {
         setBusy(false);
         showToast('error', errorText(e), `${screenId}:lookup`);
