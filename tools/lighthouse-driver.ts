@@ -1,5 +1,5 @@
 /**
- * npx tsx tools/lighthouse-driver.ts [--runs 3] [--url http://localhost:3000] [--json out.json] [--returning]
+ * npx tsx tools/lighthouse-driver.ts [--runs 3] [--url http://localhost:3000] [--json out.json] [--returning | --installed]
  * (LIGHTHOUSE_REPORT=<file>: the last run's whole Lighthouse report, to read what shifted and what blocked)
  *
  * Lighthouse (mobile preset, as tools/lighthouse-login.ts) on the driver's vehicle page after
@@ -12,7 +12,11 @@
  * median; a busy machine scores lower (DESIGN.md §6: timings belong here, not in tests).
  * `--returning`: a driver who has acknowledged the cookie notice (its cookie set before the load),
  * whose first screen is the vehicle's panels alone; without it, a first visit, whose largest paint
- * is the notice the server draws into the page (issue 47).
+ * is the notice the server draws into the page (issue 47). Still with nothing cached: a phone whose
+ * browser forgot the portal.
+ * `--installed`: a returning driver whose phone has the portal as he left it: the page opened once
+ * before, its service worker installed and the runtime precached (runtime/src/pwa/register.ts), the
+ * browser's cache kept, the notice acknowledged; then the measured load.
  */
 import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,7 +53,7 @@ async function driverSession(origin: string) {
   return { token: answer.id_token, user: answer.body.userDetails, postConfig: answer.body.postConfig };
 }
 
-export async function driverRun(origin: string, { returning = false } = {}): Promise<DriverRun> {
+export async function driverRun(origin: string, { returning = false, installed = false } = {}): Promise<DriverRun> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: chromeLauncherFlags(chromeLauncher.Launcher.defaultFlags()), ignoreDefaultFlags: true });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   try {
@@ -58,7 +62,12 @@ export async function driverRun(origin: string, { returning = false } = {}): Pro
     const session = await driverSession(origin);
     await page.evaluate((value) => sessionStorage.setItem('portal.session', value), JSON.stringify(session));
     // (runtime/src/shell/CookieNotice.tsx COOKIES_ACCEPTED_COOKIE)
-    if (returning) await page.evaluate(() => { document.cookie = 'portal.cookies=1; path=/'; });
+    if (returning || installed) await page.evaluate(() => { document.cookie = 'portal.cookies=1; path=/'; });
+    if (installed) {
+      await page.goto(`${origin}${PAGE}`);
+      // the worker registers a second after the page's load and precaches the runtime before it is active
+      await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active?.state === 'activated', { timeout: 60_000, polling: 250 });
+    }
     const result = await lighthouse(`${origin}${PAGE}`, { onlyCategories: ['performance', 'accessibility'], output: 'json', logLevel: 'error', disableStorageReset: true }, undefined, page);
     if (!result) throw new Error('Lighthouse gave no result');
     const { lhr } = result;
@@ -85,7 +94,7 @@ const median = (values: number[]) => {
 };
 
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string' }, url: { type: 'string' }, json: { type: 'string' }, returning: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string' }, url: { type: 'string' }, json: { type: 'string' }, returning: { type: 'boolean' }, installed: { type: 'boolean' } } });
   const runs = Number(values.runs ?? 3);
   let origin = values.url?.replace(/\/+$/, '');
   let stop = async () => {};
@@ -103,7 +112,7 @@ async function main() {
   try {
     const results: DriverRun[] = [];
     for (let i = 0; i < runs; i++) {
-      const run = await driverRun(origin, { returning: values.returning });
+      const run = await driverRun(origin, { returning: values.returning, installed: values.installed });
       console.log(`run ${i + 1}: performance ${run.performance.toFixed(2)}, accessibility ${run.accessibility.toFixed(2)}, LCP ${Math.round(run.LCP)} ms, TBT ${Math.round(run.TBT)} ms${run.failedAudits.length ? `, failed: ${run.failedAudits.join(', ')}` : ''}`);
       results.push(run);
     }
@@ -112,7 +121,7 @@ async function main() {
     const row = (label: string, r: Omit<DriverRun, 'failedAudits'>) => `| ${label} | ${r.performance.toFixed(2)} | ${r.accessibility.toFixed(2)} | ${ms(r.FCP)} | ${ms(r.LCP)} | ${ms(r.TBT)} | ${r.CLS.toFixed(3)} |`;
     const mid = Object.fromEntries((['performance', 'accessibility', 'FCP', 'LCP', 'TBT', 'CLS'] as const).map((k) => [k, median(results.map((r) => r[k]))])) as Omit<DriverRun, 'failedAudits'>;
     console.log([
-      '', `Lighthouse (mobile preset, simulated throttling) on ${origin}${PAGE} signed in as the driver${values.returning ? ' (the cookie notice acknowledged before)' : ' (a first visit)'}, ${runs} runs; load average (1/5/15 min) at the end ${loadavg().map((l) => l.toFixed(2)).join(' / ')}.`, '',
+      '', `Lighthouse (mobile preset, simulated throttling) on ${origin}${PAGE} signed in as the driver${values.installed ? ' (the portal opened before: its service worker installed, the notice acknowledged)' : values.returning ? ' (the cookie notice acknowledged before)' : ' (a first visit)'}, ${runs} runs; load average (1/5/15 min) at the end ${loadavg().map((l) => l.toFixed(2)).join(' / ')}.`, '',
       '| run | performance | accessibility | FCP | LCP | TBT | CLS |', '|---|---:|---:|---:|---:|---:|---:|',
       ...results.map((r, i) => row(String(i + 1), r)), row('**median**', mid),
     ].join('\n'));
