@@ -127,12 +127,22 @@ class SettledAxeBuilder extends AxeBuilder {
   }
 }
 
-/** Waits two frames (a transition starts on the frame after its class is set), then for every running animation. */
+/** The longest a page is given to settle: far beyond a fade's 150–300 ms, far below a journey's minutes. */
+const SETTLE_LIMIT_MS = 3_000;
+
+/**
+ * Waits two frames (a transition starts on the frame after its class is set), then for every
+ * animation that ends. One that repeats for ever (a spinner) never finishes: waiting for it held
+ * the manager's axe scan until its time-out (CI, 7 December 2026). Whatever the page does, the wait
+ * ends after SETTLE_LIMIT_MS.
+ */
 export async function settled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
-  });
+  await page.evaluate(async (limitMs) => {
+    const limit = new Promise((resolve) => setTimeout(resolve, limitMs));
+    await Promise.race([new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))), limit]);
+    const ending = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
+    await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => undefined))), limit]);
+  }, SETTLE_LIMIT_MS);
 }
 
 export const ACCOUNTS = {
