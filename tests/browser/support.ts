@@ -298,8 +298,12 @@ export async function signedIn(page: Page, account: Account, path = '/app/dane-p
  */
 export async function openByDoubleClick(target: Locator, opened: Locator): Promise<void> {
   await expect(async () => {
-    if (!(await opened.isVisible())) await target.dblclick();
-    await expect(opened).toBeVisible({ timeout: 2_000 });
+    // A dialog on its way (its code and its data: 3.7 s on a busy CI machine) is waited for, not
+    // asked for again; a second double-click then found the row under the dialog's backdrop and
+    // waited for it until the journey's time-out (CI, 7 December 2026). So each try waits longer,
+    // and a double-click the dialog has come to cover gives up, for the next try to find the dialog.
+    if (!(await opened.isVisible())) await target.dblclick({ timeout: 5_000 });
+    await expect(opened).toBeVisible({ timeout: 10_000 });
   }).toPass();
 }
 
