@@ -318,11 +318,17 @@ export async function runReport(
   const rows = page ? answer.filter((r) => r.part === 'page') : answer;
 
   const round = (v: unknown, digits = 2) => (v === null || v === undefined ? null : Math.round(Number(v) * 10 ** digits) / 10 ** digits);
+  // the rows' column names worked out once, not again in every row: a whole answer is up to 100,000
+  // rows, and making these strings per row and category was most of its time outside the database
+  const labelKey = Object.fromEntries(groupBy.map((d) => [d, `l_${d}`])) as Record<Dimension, string>;
+  const keyColumns = groupBy.map((d) => `k_${d}`);
+  const pivotIds = pivotCats.map((c) => `category:${c.id}`);
+  const pivotColumns = pivotCats.map((_, i) => `p${i}`);
   const label = (d: Dimension, key: unknown, row: Record<string, unknown>): string | number | null => {
     if (key === null || key === undefined) return t('reports:none');
     if (d === 'category') return t(reporting.categories.find((c) => c.id === key)?.label ?? String(key));
     if (d === 'fuelType') return reporting.fuels?.[String(key)] ? t(reporting.fuels[String(key)]) : String(key);
-    return (row[`l_${d}`] as string | null) ?? String(key);
+    return (row[labelKey[d]] as string | null) ?? String(key);
   };
   const shown = report.measures;
   const columns: ReportColumn[] = [
@@ -335,11 +341,15 @@ export async function runReport(
   const rowOf = (row: Record<string, unknown>) => {
     const keys: Record<string, string | number | null> = {};
     const vals: Record<string, string | number | null> = {};
-    for (const d of groupBy) {
-      keys[d] = (row[`k_${d}`] as string | number | null) ?? null;
-      vals[d] = label(d, row[`k_${d}`], row);
+    for (let j = 0; j < groupBy.length; j++) {
+      const key = row[keyColumns[j]];
+      keys[groupBy[j]] = (key as string | number | null) ?? null;
+      vals[groupBy[j]] = label(groupBy[j], key, row);
     }
-    pivotCats.forEach((c, i) => { vals[`category:${c.id}`] = row[`p${i}`] == null ? 0 : round(Number(row[`p${i}`]) / 100) ?? 0; });
+    for (let i = 0; i < pivotIds.length; i++) {
+      const value = row[pivotColumns[i]];
+      vals[pivotIds[i]] = value == null ? 0 : round(Number(value) / 100) ?? 0;
+    }
     const base = { costNet: round(Number(row.net) / 100) ?? 0, costGross: round(Number(row.gross) / 100) ?? 0, km: Number(row.km), litres: round(Number(row.litres) / 100) ?? 0, co2: round(Number(row.co2) / 100) ?? 0 };
     const ratios = ratiosOf(base);
     for (const m of shown) vals[m] = m in base ? base[m as keyof typeof base] : ratios[m as keyof typeof ratios];
@@ -364,11 +374,22 @@ export async function runReport(
     const top = answer.filter((r) => r.part === 'top').map(rowOf).map(({ keys, values }) => ({ keys, values }));
     return { columns, rows: out.map(({ keys, values }) => ({ keys, values })), totals, rowCount: Number(first.rowCount ?? 0), ...(page.top ? { top } : {}) };
   }
-  // totals: the sums of the rows as shown; a ratio of the totals
-  const sum = (f: (r: (typeof out)[number]) => number) => Math.round(out.reduce((s, r) => s + f(r), 0) * 100) / 100;
-  const base = { costNet: sum((r) => r.base.costNet), costGross: sum((r) => r.base.costGross), km: sum((r) => r.base.km), litres: sum((r) => r.base.litres), co2: sum((r) => r.base.co2) };
+  // totals: the sums of the rows as shown, in one pass over them (each sum in the rows' order, as a
+  // sum of each alone would add them); a ratio of the totals
+  const sums = { costNet: 0, costGross: 0, km: 0, litres: 0, co2: 0 };
+  const pivotSums = pivotIds.map(() => 0);
+  for (const r of out) {
+    sums.costNet += r.base.costNet;
+    sums.costGross += r.base.costGross;
+    sums.km += r.base.km;
+    sums.litres += r.base.litres;
+    sums.co2 += r.base.co2;
+    for (let i = 0; i < pivotIds.length; i++) pivotSums[i] += Number(r.values[pivotIds[i]] ?? 0);
+  }
+  const cents = (v: number) => Math.round(v * 100) / 100;
+  const base = { costNet: cents(sums.costNet), costGross: cents(sums.costGross), km: cents(sums.km), litres: cents(sums.litres), co2: cents(sums.co2) };
   const ratios = ratiosOf(base);
-  pivotCats.forEach((c) => { totals[`category:${c.id}`] = sum((r) => Number(r.values[`category:${c.id}`] ?? 0)); });
+  pivotIds.forEach((id, i) => { totals[id] = cents(pivotSums[i]); });
   for (const m of shown) totals[m] = m in base ? base[m as keyof typeof base] : ratios[m as keyof typeof ratios];
   return { columns, rows: out.map(({ keys, values }) => ({ keys, values })), totals, rowCount: out.length };
 }
