@@ -62,10 +62,11 @@ function loadingModalInPage(): Plugin {
     transformIndexHtml(html) {
       const { loading } = JSON.parse(readFileSync(join(projectDir, 'locales/pl/app.json'), 'utf8')) as { loading: string };
       const text = escape(loading);
+      // the backdrop first, as StaticModal draws it (a backdrop after a dialog is a stacked dialog's, styles.css)
       const modal =
-        `<div class="modal d-block" role="dialog" aria-modal="true" aria-label="${text}" data-testid="loading-modal"><div class="modal-dialog modal-dialog-centered modal-sm"><div class="modal-content">` +
+        `<div class="modal-backdrop show"></div><div class="modal d-block" role="dialog" aria-modal="true" aria-label="${text}" data-testid="loading-modal"><div class="modal-dialog modal-dialog-centered modal-sm"><div class="modal-content">` +
         `<div class="modal-body d-flex align-items-center gap-3" role="status"><span class="spinner-border text-primary" aria-hidden="true"></span><span>${text}</span></div>` +
-        `</div></div></div><div class="modal-backdrop show"></div>`;
+        `</div></div></div>`;
       // between its marks: the server leaves it out of a page it draws itself (server/init/first-paint.ts)
       return html.replace('<!--loading-modal-->', `<!--loading-modal-->${modal}<!--/loading-modal-->`);
     },

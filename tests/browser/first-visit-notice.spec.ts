@@ -83,3 +83,40 @@ test('a press on the served notice before the runtime is in acknowledges it: nei
   await expect(page.getByRole('heading', { name: 'Do zrobienia' })).toBeVisible();
   await expect(page.getByTestId('cookie-notice')).toHaveCount(0);
 });
+
+/** Whether what lies at the centre of the loading modal's box is the modal's own (not a backdrop drawn over it). */
+const loadingModalOnTop = (page: Page) => page.evaluate(() => {
+  const content = document.querySelector('[data-testid="loading-modal"] .modal-content');
+  if (!content) return 'no loading modal';
+  const box = content.getBoundingClientRect();
+  const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return content.contains(top) ? 'on top' : `under ${top?.className}`;
+});
+
+test('the loading modal stands above its backdrop, in the served page and once the runtime draws it', async ({ page }) => {
+  await signedIn(page, 'kierowca');
+  const releaseConfiguration = await holdConfiguration(page);
+  // the runtime's code held back too: the served page is all there is
+  let releaseCode!: () => void;
+  const code = new Promise<void>((resolve) => (releaseCode = resolve));
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await code;
+    await route.continue();
+  });
+  // (a module script held holds DOMContentLoaded too: the page is there once its HTML is parsed)
+  await page.reload({ waitUntil: 'commit' });
+  await expect(page.getByTestId('loading-modal')).toBeVisible();
+  await expect(page.locator('#root > .loading-bar')).toHaveCount(0);
+  expect(await loadingModalOnTop(page)).toBe('on top');
+  await page.screenshot({ path: `${SHOTS}/loading-served-${WIDTH}.png` });
+
+  releaseCode();
+  // the runtime's own loading modal (its loading bar beside it) while the configuration is held
+  await expect(page.locator('#root > .loading-bar')).toHaveCount(1);
+  await expect(page.getByTestId('loading-modal')).toBeVisible();
+  expect(await loadingModalOnTop(page)).toBe('on top');
+
+  releaseConfiguration();
+  await expect(page.getByRole('heading', { name: 'Do zrobienia' })).toBeVisible();
+  await expect(page.getByTestId('loading-modal')).toHaveCount(0);
+});
