@@ -22,6 +22,7 @@ import { sql, type Kysely } from 'kysely';
 import { databaseSettings } from './database-settings.ts';
 import type { DB } from '../../server/db/types.generated.ts';
 import { DEMO_ACCOUNTS } from '../../server/seed/seed.ts';
+import { periodRange } from '../../runtime/src/screens/reports/periods.ts';
 import type { Api } from './http.ts';
 import { runStandalone } from './standalone.ts';
 import { latency, timed } from './stats.ts';
@@ -107,7 +108,10 @@ export async function fleetCostFigures(o: {
   await prepareFleetCosts(o.db, { transactions: o.transactions, lines: o.lines }, o.log);
   const today = o.today ?? new Date();
   const iso = (d: Date) => d.toISOString().slice(0, 10);
-  // the last twelve whole months, as "Rok" of the screen's periods reads a year back
+  // "a year" of issue 46: the last twelve whole months, which the running totals answer alone; the
+  // screen's "Rok" (1 January to today, runtime/src/screens/reports/periods.ts) is measured beside it,
+  // its days of this month read from the rows themselves
+  const thisYear = periodRange('year', iso(today));
   const year = { from: iso(new Date(Date.UTC(today.getUTCFullYear() - 1, today.getUTCMonth(), 1))), to: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0))) };
   const month = { from: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1))), to: year.to };
   const figures: Figure[] = [];
@@ -131,6 +135,7 @@ export async function fleetCostFigures(o: {
     o.api.post<Answer>(`/reports/${report}/run`, { ...period, page: { offset: 100, limit: 100 }, sort: { column: 'vehicle', direction: 'desc' }, top: 10 }, token);
   await measure('vehicle-cost of the last 12 months, MANAGER, the screen\'s page', 500, screen('vehicle-cost', year, o.manager));
   await measure('vehicle-cost of last month, MANAGER, the screen\'s page', 500, screen('vehicle-cost', month, o.manager));
+  await measure('vehicle-cost of this year (the screen\'s "Rok"), MANAGER, the screen\'s page', 500, screen('vehicle-cost', thisYear, o.manager));
   await measure('vehicle-cost of the last 12 months, MANAGER, 2nd page sorted by vehicle', 500, sorted('vehicle-cost', year, o.manager));
   await measure('vehicle-cost of the last 12 months, ADMIN, the screen\'s page', 2_000, screen('vehicle-cost', year, o.admin));
   await measure('vehicle-cost of the last 12 months, MANAGER (one client)', 500, run('vehicle-cost', year, o.manager));
@@ -147,7 +152,7 @@ export async function fleetCostFigures(o: {
     ...figures.map((f) => `| ${f.label} | ${f1(f.median)} ms | ${f1(f.p95)} ms ${f.p95 <= f.target ? '✓' : '✗'} | ${n0(f.target)} ms | ${f.rows} |`),
     '',
     `Database: ${await databaseSettings(o.db)}.`, '',
-    `${o.repetitions} calls each after 3 warm-up calls, over HTTP with a real session (tools/bench/fleet-costs.ts); the manager's client has ${managerCars} vehicles. Period: ${year.from} – ${year.to} (last month ${month.from} – ${month.to}). The rows are generated in SQL: transactions over the last two years on every card with a vehicle, lines for each vehicle in each month its client was invoiced (four categories). See docs/decisions.md "Fleet costs and reports (issue 46)".`,
+    `${o.repetitions} calls each after 3 warm-up calls, over HTTP with a real session (tools/bench/fleet-costs.ts); the manager's client has ${managerCars} vehicles. Period: ${year.from} – ${year.to} (last month ${month.from} – ${month.to}; "Rok" ${thisYear.from} – ${thisYear.to}). The rows are generated in SQL: transactions over the last two years on every card with a vehicle, lines for each vehicle in each month its client was invoiced (four categories). See docs/decisions.md "Fleet costs and reports (issue 46)".`,
   ];
 }
 
