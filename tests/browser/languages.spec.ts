@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { pseudoTexts } from '../support/pseudo-locale.ts';
-import { axeScan, expect, settled, signedIn, tableLoaded, test } from './support.ts';
+import { apiAs, axeScan, expect, settled, signedIn, tableLoaded, test } from './support.ts';
 
 const WIDTHS = [1400, 390];
 const root = join(import.meta.dirname, '../..');
@@ -154,4 +154,26 @@ test('pseudo-localised texts (longer, accented) still fit the main screens at 14
   await page.keyboard.press('Escape');
   await expect(page.getByRole('navigation').first().getByRole('link').first()).toHaveText(/^\[.*\]$/);
   expect(found).toEqual([]);
+});
+
+test('Ustawienia → Język shows the language to choose and nothing else, and keeps the one chosen on the account', async ({ page, request }) => {
+  await signedIn(page, 'kierowca', '/app/account/language');
+  const form = page.locator('form').filter({ has: page.getByLabel('Język portalu') });
+  // (rjsf's select has its options' positions as values: the option chosen is read by its text)
+  await expect(form.getByLabel('Język portalu').locator('option:checked')).toHaveText('Polski');
+  // what the form loaded for itself (the languages offered, the choice behind the one shown) is not drawn
+  await expect(form.locator('input:not([type=hidden]), select, textarea')).toHaveCount(1);
+  await expect(form).not.toContainText('Unsupported');
+  await expect(form).not.toContainText('chosen');
+  try {
+    await form.getByLabel('Język portalu').selectOption({ label: 'English' });
+    await form.getByRole('button', { name: 'Zapisz' }).click();
+    // the portal starts again in his language
+    await expect(page.getByRole('heading', { name: 'Language' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.getByLabel('Portal language').locator('option:checked')).toHaveText('English');
+  } finally {
+    // the worker's next journeys read Polish
+    await (await apiAs(request, 'kierowca', 'Kierowca123!', 'USER', { rejestr: 'WZ12345' })).put('/account/language', { language: 'pl' });
+  }
 });

@@ -1370,6 +1370,10 @@ export interface FormFieldFile {
    */
   label?: I18NKey;
   /**
+   * Not shown: the value stays in the form's data as the form loaded it and is sent back with it (what the loaded record carries for the form itself, such as the list its optionsFrom reads). Unlike hiddenWhen, which hides a field for the data as it stands and leaves its value out.
+   */
+  hidden?: boolean;
+  /**
    * autocomplete: a text input offering the answers of `source` once more than 2 characters are typed. newPassword: a password input with the strength meter and the policy of the pre-configuration. date (DD.MM.YYYY, sent as YYYY-MM-DD), dateTime (DD.MM.YYYY HH:mm), time (HH:mm), money (1 234,50), mileage (whole km), phone (nine digits shown 600 123 456), postcode (NN-NNN): typed inputs of runtime/src/forms/input-formats.ts. checkboxMap: the value is an object of yes/no flags by key; one checkbox per key the loaded record holds, in its order, each labelled by `itemLabel` (runtime/src/forms/CheckboxMapField.tsx). checkboxList: the value is a list of the values chosen; one checkbox per answer of `source` (a GET of the whole list, its endpoint, valueField and labelField or optionLabel), in the answer's order (runtime/src/forms/CheckboxListField.tsx).
    */
   widget?:

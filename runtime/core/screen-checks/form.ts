@@ -14,7 +14,8 @@ export function checkFormFields(s: Record<string, any>, ctx: ScreenCheckContext,
   s.fields.forEach((f: any, i: number) => {
     if (!f.formOnly) ctx.needField(`/fields/${i}/id`, s.schema, f.id);
     if (f.sameAs && !ids.has(f.sameAs)) ctx.problem(`/fields/${i}/sameAs`, `field "${f.sameAs}" is not a field of this form`);
-    if (!f.label) ctx.needKey(`/fields/${i}`, fieldLabelKey(namespace, f.id));
+    // a field declared hidden is never drawn, so it has no label to find
+    if (!f.label && !f.hidden) ctx.needKey(`/fields/${i}`, fieldLabelKey(namespace, f.id));
     // one checkbox per key of the data: the keys are known only at run time, their label template now
     if (f.widget === 'checkboxList' && !f.source) ctx.problem(`/fields/${i}/source`, 'a checkboxList field needs a source (the GET answering its choices)');
     if (f.widget === 'checkboxMap' && !f.itemLabel) ctx.problem(`/fields/${i}/itemLabel`, 'a checkboxMap field needs an itemLabel (e.g. "notifications:events.{key}.label")');

@@ -10,14 +10,14 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { CheckboxListField } from './CheckboxListField';
 import { CheckboxMapField } from './CheckboxMapField';
 import { formTemplates } from './templates';
-import { CHECKBOX_LIST_FIELD, CHECKBOX_MAP_FIELD } from './ui-schema';
+import { CHECKBOX_LIST_FIELD, CHECKBOX_MAP_FIELD, NOTHING_FIELD } from './ui-schema';
 import { formValidator } from './validator';
 import { formWidgets } from './widgets';
 
 export type ConfiguredFormProps = Omit<FormProps<any, RJSFSchema, any>, 'validator' | 'widgets' | 'fields' | 'templates' | 'showErrorList' | 'noHtml5Validate'>;
 
 /** Fields of the portal's own, by the names uiSchemas give them (`ui:field`). */
-const formFields = { [CHECKBOX_MAP_FIELD]: CheckboxMapField, [CHECKBOX_LIST_FIELD]: CheckboxListField };
+const formFields = { [CHECKBOX_MAP_FIELD]: CheckboxMapField, [CHECKBOX_LIST_FIELD]: CheckboxListField, [NOTHING_FIELD]: () => null };
 
 /**
  * Without an onError of its host, @rjsf writes "Form validation failed" to the console each time a

@@ -33,6 +33,9 @@ export const CHECKBOX_MAP_FIELD = 'checkboxMap';
 /** Name under which forms/CheckboxListField.tsx is registered: one checkbox per answer of its `source`, the value a list. */
 export const CHECKBOX_LIST_FIELD = 'checkboxList';
 
+/** Name under which forms/ConfiguredForm.tsx registers the field that draws nothing (a field declared `hidden`). */
+export const NOTHING_FIELD = 'nothing';
+
 /** The label key of one key of a checkboxMap field: its `itemLabel` with {key} filled in. */
 export const itemLabelKey = (template: string, key: string) => template.replaceAll('{key}', key);
 
@@ -59,6 +62,13 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
     },
   };
   for (const field of fields) {
+    // declared hidden: what the loaded record carries for the form itself (the languages offered),
+    // drawn as nothing whatever its type (rjsf draws an array without items as "Unsupported field
+    // schema"), its value kept and sent back as loaded
+    if (field.hidden) {
+      ui[field.id] = { 'ui:field': NOTHING_FIELD, 'ui:widget': 'hidden' };
+      continue;
+    }
     const entry: UiSchema = { 'ui:title': t(field.label ?? fieldLabelKey(namespace, field.id)) };
     if (hidden.has(field.id)) entry['ui:widget'] = 'hidden';
     else if (field.upperCase) entry['ui:widget'] = UPPER_CASE_WIDGET;
