@@ -56,17 +56,35 @@ export async function runtimeFiles(app: FastifyInstance, { staticDir }: { static
     site.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), pressureHandler: servedUnderPressure } as typeof route.config;
     });
+    // The files of the site's root (sw.js, the icons, the manifest): their names never change, so
+    // a route each, listed once at start-up; a build rewrites them in place.
     await site.register(fastifyStatic, {
       root: staticDir,
       wildcard: false,
+      globIgnore: ['assets/**'],
       serve: true,
       // the page itself (/, /login, /app/…) is the fallback's below, with the pre-configuration in it
       index: false,
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, path) => {
-        reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+      setHeaders: (reply) => {
+        reply.header('cache-control', 'no-cache');
         // (Vary: accept-encoding for the .br/.gz copies is @fastify/static 10's own)
+      },
+    });
+    // The content-hashed /assets/*, looked up on disk at each request: a build made while the portal
+    // runs has new names, which the page (re-read when it changes, runtimePage) asks for at once. A
+    // name not there is a 404, never the page: a script answered with HTML breaks the page for good.
+    await site.register(fastifyStatic, {
+      root: join(staticDir, 'assets'),
+      prefix: '/assets/',
+      wildcard: true,
+      decorateReply: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply) => {
+        reply.header('cache-control', IMMUTABLE);
       },
     });
     // Client-side routes (/app/…, /login, /sign-out) get the runtime's page; anything that is an

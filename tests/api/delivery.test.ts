@@ -146,6 +146,23 @@ describe('compression and caching of responses', () => {
     expect(after).toContain('id="pre-config"');
   });
 
+  it('serves the assets of a build made while it runs, and answers an asset that is not there with a 404, not the page', async () => {
+    const built = `console.log(${JSON.stringify('rebuilt '.repeat(300))});`;
+    writeFileSync(join(dir, 'assets/index-Built789.js'), built);
+    writeFileSync(join(dir, 'assets/index-Built789.js.br'), brotliCompressSync(built));
+    const res = await app.inject({ method: 'GET', url: '/assets/index-Built789.js', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(built);
+    for (const url of ['/assets/index-Gone000.js', '/assets/style-Gone000.css']) {
+      const missing = await app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers['content-type'], url).not.toMatch(/html/);
+    }
+  });
+
   it('keeps unknown API paths a JSON 404', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(res.statusCode).toBe(404);

@@ -245,7 +245,9 @@ const EXPECTED: Record<string, Who> = {
   // the runtime's files and its client-side routes (the SPA fallback, / included: the page with
   // the pre-configuration written into it, plugins/delivery.ts), public
   'GET /index.html': 'public',
-  'GET /assets/app.js': 'public',
+  // the content-hashed files, looked up at each request (a build made while the portal runs)
+  'GET /assets/*': 'public',
+  'HEAD /assets/*': 'public',
   'GET /*': 'public',
   // issue 12, orders and positions (ACCESS.md "order: add, positions, range plan", "order: details",
   // "order: confirm-pricing": ADVISOR only; "car: … auto-complete"; "auto-complete/companies": any signed-in user)
