@@ -8,9 +8,9 @@
  * A quantity's kind names its unit, so every quantity is shown with it (docs/decisions.md):
  * km (odometer), money (zł), litres (fuel levels and fuel quantities), mm (tread depth, one decimal).
  */
-export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'litres' | 'mm' | 'boolean' | 'tn' | 'phone';
+export type FormatKind = 'text' | 'date' | 'datetime' | 'number' | 'decimal1' | 'km' | 'money' | 'litres' | 'mm' | 'boolean' | 'tn' | 'phone' | 'year';
 
-const FORMAT_KINDS: ReadonlySet<FormatKind> = new Set(['text', 'date', 'datetime', 'number', 'decimal1', 'km', 'money', 'litres', 'mm', 'boolean', 'tn', 'phone']);
+const FORMAT_KINDS: ReadonlySet<FormatKind> = new Set(['text', 'date', 'datetime', 'number', 'decimal1', 'km', 'money', 'litres', 'mm', 'boolean', 'tn', 'phone', 'year']);
 
 /** The format a value of this schema property is shown in, unless the screen names one. */
 export function formatKindFor(property: Record<string, any> | undefined, explicit?: FormatKind | null): FormatKind {

@@ -69,6 +69,21 @@ describe('format', () => {
     expect(formatDate('2024-03-07')).toBe('07.03.2024');
   });
 
+  it('writes a year by its digits alone in every language (a production year is 2020, never 2,020 or 2 020)', () => {
+    expect(formatKindFor({ type: ['integer', 'null'], 'x-format': 'year' })).toBe('year');
+    try {
+      for (const locale of ['en-GB', 'uk-UA', 'pl-PL']) {
+        configureFormats({ locale });
+        expect(formatValue(2020, 'year', t), locale).toBe('2020');
+      }
+      configureFormats({ locale: 'en-GB' });
+      expect(formatValue(2020, 'number', t)).toBe('2,020');
+    } finally {
+      configureFormats({});
+    }
+    expect(formatValue(null, 'year', t)).toBe('—');
+  });
+
   it('treats dates before 1900-01-02 as empty', () => {
     expect(formatDate('1900-01-01')).toBeNull();
     expect(formatDate('1899-12-31')).toBeNull();

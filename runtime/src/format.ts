@@ -200,6 +200,8 @@ export function formatValue(value: unknown, kind: FormatKind, t: Translate, empt
     case 'boolean': text = formatBoolean(value, t); break;
     case 'tn': text = formatTn(value, t); break;
     case 'phone': text = isBlank(value) ? null : phoneText(String(value)); break;
+    // a year is a name, not a quantity: 2020 in every language, never 2,020 or 2 020
+    case 'year': text = isBlank(value) ? null : String(value); break;
     default: text = isBlank(value) ? null : String(value);
   }
   return text ?? emptyText ?? t('app:empty');

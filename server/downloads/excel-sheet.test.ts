@@ -66,6 +66,14 @@ describe('the export sheet', () => {
     expect(cell('B2')?.w).toBe('31/12/2024');
   });
 
+  it('writes a year as a number without grouping (2020, not 2,020)', async () => {
+    const builder = createSheetBuilder([{ field: 'rok', header: 'Rok produkcji', format: 'year' }, { field: 'rok', header: 'Liczba', format: 'number' }], texts);
+    builder.addRows([{ rok: 2020 }]);
+    const { cell } = read(await builder.finish('X'));
+    expect(cell('A2')).toMatchObject({ t: 'n', v: 2020, w: '2020' });
+    expect(cell('B2')?.w).toBe('2,020');
+  });
+
   it('shows date-times in Warsaw time in winter too, and a date as a whole day', async () => {
     const builder = createSheetBuilder([{ field: 'at', header: 'A', format: 'datetime' }, { field: 'at', header: 'B', format: 'date' }], texts);
     builder.addRows([{ at: '2024-12-31T23:30:00Z' }]);

@@ -71,6 +71,7 @@ export function numberFormats(units: SheetTexts['units'], datePattern: string) {
     integer: '#,##0',
     fraction: '#,##0.00',
     decimal1: '0.0',
+    year: '0',
   } as const;
 }
 
@@ -188,7 +189,8 @@ export function createSheetBuilder(columns: readonly ExportColumn[], texts: Shee
       case 'litres':
       case 'mm':
       case 'number':
-      case 'decimal1': {
+      case 'decimal1':
+      case 'year': {
         const n = toNumber(value);
         if (n === null) return text(String(value));
         if (column.format === 'number') return number(n, Number.isInteger(n) ? NUMBER_FORMATS.integer : NUMBER_FORMATS.fraction);

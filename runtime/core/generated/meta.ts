@@ -430,10 +430,22 @@ export type Condition = {} | boolean;
 export type Icon = string;
 
 /**
- * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm). phone: nine digits in threes (600 123 456).
+ * How a value is shown (decimal1: a number with exactly one decimal, e.g. 6,5; year: its digits alone, 2020 in every language). A quantity names its unit: km (odometer), money (zł), litres (fuel level or quantity, e.g. 48 l), mm (tread depth, one decimal: 6,5 mm). phone: nine digits in threes (600 123 456).
  */
 export type Format =
-  "text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone";
+  | "text"
+  | "date"
+  | "datetime"
+  | "number"
+  | "km"
+  | "money"
+  | "boolean"
+  | "tn"
+  | "decimal1"
+  | "litres"
+  | "mm"
+  | "phone"
+  | "year";
 
 /**
  * A value of a record named by its label (a confirmation's facts).

@@ -11,7 +11,7 @@ import type { ColumnDecl, FormatKind, JsonSchema, TableScreenDecl } from '../../
 import { formatKindFor, formatValue, type Translate } from '../../format';
 import { cellRendererName } from './cells/names';
 
-const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money', 'litres', 'mm']);
+const NUMERIC_KINDS = new Set(['number', 'decimal1', 'km', 'money', 'litres', 'mm', 'year']);
 
 /** Width of a text in pixels as the grid draws it (a header in bold, a cell in the regular weight). */
 export type MeasureText = (text: string, kind: 'header' | 'cell') => number;
