@@ -285,3 +285,11 @@ test('the help button opens the page’s help text in a dialog', async ({ page }
   await page.goto('/app/account/password');
   await expect(page.getByTestId('help-button')).toHaveCount(0);
 });
+
+test('the driver’s help on his vehicle page speaks of his vehicle and its buttons, not of a table', async ({ page }) => {
+  await signedIn(page, 'kierowca');
+  await page.getByTestId('help-button').click();
+  const dialog = page.getByRole('dialog', { name: 'Pomoc: Dane pojazdu' });
+  await expect(dialog).toContainText('„Nowy stan licznika”');
+  await expect(dialog).not.toContainText('Kliknij wiersz');
+});

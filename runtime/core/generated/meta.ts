@@ -3157,6 +3157,10 @@ export interface RoutesFile {
       screen: string;
       when?: Condition;
       /**
+       * The page's help when this screen is the one shown (the route's help otherwise): the driver's vehicle page and the manager's vehicles table share a path.
+       */
+      help?: I18NKey;
+      /**
        * Screens shown above this one on the page (e.g. a strip of reminders above a table).
        */
       before?: BesideScreens;

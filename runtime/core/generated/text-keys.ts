@@ -1544,6 +1544,7 @@ export interface TextKeys {
     | 'orders'
     | 'security'
     | 'users'
+    | 'vehicle'
     | 'vehicles'
     | 'webhooks';
   'import':

@@ -123,7 +123,7 @@ function Routed() {
   const layout = (decision: RouteDecision, pagePath: string) => {
     const content = <PageContent decision={decision} />;
     const isPublicScreen = decision.kind === 'screen' && decision.route.public;
-    const help = decision.kind === 'screen' && decision.route.help ? { text: decision.route.help, title: decision.route.title } : undefined;
+    const help = decision.kind === 'screen' && decision.help ? { text: decision.help, title: decision.route.title } : undefined;
     return session && !isPublicScreen ? (
       <Suspense fallback={<Loading />}>
         <Shell pagePath={pagePath} help={help}>

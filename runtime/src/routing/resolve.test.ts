@@ -45,13 +45,20 @@ describe('route table', () => {
     expect(resolveAs('ADMIN', '/app/dane-pojazdu')).toMatchObject({ kind: 'screen', screenId: 'vehicles-table' });
   });
 
+  it('gives the page the help of the screen shown: the driver\'s vehicle, not the vehicles table', () => {
+    expect(resolveAs('USER', '/app/dane-pojazdu')).toMatchObject({ help: 'help:vehicle' });
+    expect(resolveAs('ADVISOR', '/app/dane-pojazdu')).toMatchObject({ help: 'help:vehicle' });
+    expect(resolveAs('MANAGER', '/app/dane-pojazdu')).toMatchObject({ help: 'help:vehicles' });
+    expect(resolveAs('MANAGER', '/app/pulpit')).toMatchObject({ help: 'help:dashboard' });
+  });
+
   it('shows the to-do above the panels, and the strip of reminders above the table for ADMIN and MANAGER only', () => {
     expect(resolveAs('USER', '/app/dane-pojazdu')).toMatchObject({ before: ['todo'] });
     expect(resolveAs('ADVISOR', '/app/dane-pojazdu')).toMatchObject({ before: ['todo'] });
     expect(resolveAs('MANAGER', '/app/dane-pojazdu')).toMatchObject({ before: ['reminder-strip'] });
     expect(resolveAs('ADMIN', '/app/dane-pojazdu')).toMatchObject({ before: ['reminder-strip'] });
     // the strip's condition also holds for the table's other readers: an unknown role sees the table alone
-    expect(resolveAs('UNKNOWN' as Role, '/app/dane-pojazdu')).toEqual({ kind: 'screen', route: findRoute(routes, '/app/dane-pojazdu'), screenId: 'vehicles-table' });
+    expect(resolveAs('UNKNOWN' as Role, '/app/dane-pojazdu')).toEqual({ kind: 'screen', route: findRoute(routes, '/app/dane-pojazdu'), screenId: 'vehicles-table', help: 'help:vehicles' });
     expect(resolveAs('ADMIN', '/app/order')).not.toHaveProperty('before');
   });
 

@@ -8,7 +8,7 @@ import type { ConditionContext, ConditionEvaluator } from '../../core/conditions
 import type { RouteDecl, RoutesDecl } from '../config/bundle';
 
 export type RouteDecision =
-  | { kind: 'screen'; route: RouteDecl; screenId: string; before?: string[]; after?: string[] }
+  | { kind: 'screen'; route: RouteDecl; screenId: string; before?: string[]; after?: string[]; help?: string }
   | { kind: 'redirect'; to: string }
   | { kind: 'signOut'; route: RouteDecl }
   | { kind: 'noAccess'; route: RouteDecl }
@@ -59,9 +59,10 @@ export function resolveRoute(
   if (route.redirect) return { kind: 'redirect', to: route.redirect };
   if (route.action === 'signOut') return { kind: 'signOut', route };
   if (!ev.matches(route.allowedWhen, ctx)) return { kind: 'noAccess', route };
-  if (route.screen) return { kind: 'screen', route, screenId: route.screen };
+  if (route.screen) return { kind: 'screen', route, screenId: route.screen, help: route.help };
   const choice = route.screens?.find((s) => ev.matches(s.when, ctx));
-  return choice ? { kind: 'screen', route, screenId: choice.screen, ...besideScreens(choice, ev, ctx) } : { kind: 'noAccess', route };
+  // the help of the screen shown, where the route's screens differ by who looks (else the route's)
+  return choice ? { kind: 'screen', route, screenId: choice.screen, help: choice.help ?? route.help, ...besideScreens(choice, ev, ctx) } : { kind: 'noAccess', route };
 }
 
 /** The path of the sign-out route (the one with `action: "signOut"`); the cross-check makes sure there is one. */
