@@ -6098,7 +6098,7 @@ export interface components {
          * @description fieldNames[i] is the entity field of the i-th visible column, columnNames[i] its header as shown. columnFormats[i] and valueLabels[i] (optional, same order) make the file show what the grid shows: the format of the column (as in the screen file) and, for a coded column, the label of each value.
          */
         "excel-export-request": {
-            columnFormats?: ("text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone" | null)[];
+            columnFormats?: ("text" | "date" | "datetime" | "number" | "km" | "money" | "boolean" | "tn" | "decimal1" | "litres" | "mm" | "phone" | "year" | null)[];
             columnNames: string[];
             fieldNames: string[];
             rowParams: {

@@ -594,6 +594,7 @@ export interface ExcelExportRequest {
     | "litres"
     | "mm"
     | "phone"
+    | "year"
     | null
   )[];
   /**
