@@ -140,7 +140,9 @@ export function chartConfig(decl: ChartDecl, rows: readonly ChartRow[], t: Trans
         },
       },
       scales: {
-        [valueAxis]: { beginAtZero: true, ticks: { callback: (value: unknown) => tickText(decl.format, value) } },
+        // values with their unit ("0,04 zł") need room between them: on a phone's narrow chart every
+        // other one is left out rather than the labels run together (chart.js's own gap is 3 px)
+        [valueAxis]: { beginAtZero: true, ticks: { autoSkipPadding: 16, maxRotation: 0, callback: (value: unknown) => tickText(decl.format, value) } },
         [categoryAxis]: {
           ticks: {
             // beside bars across every category keeps its name (the height grows with them: ChartsSection);
