@@ -136,6 +136,8 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
+  // the codes shown are those of an enrolment just confirmed: closing them ends it (onEnrolled)
+  const [enrolledNow, setEnrolledNow] = useState(false);
   const [form, setForm] = useState<'disable' | 'regenerate' | null>(null);
   const { error, setError, run } = useFormError();
   const ids = { code: useId(), password: useId(), secret: useId(), title: useId() };
@@ -147,7 +149,10 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
     const answer = await api.post<{ recoveryCodes: string[] }>('/account/totp/confirm', { code: code.trim() }, { quiet: true });
     setSetup(null);
     setCodes(answer.recoveryCodes);
+    setEnrolledNow(true);
     showToast('success', tx('totp.enabled'));
+    // the section behind the codes says "Włączona" at once, not once they are closed
+    await reload();
   });
   const disable = () => run(async () => {
     await api.post('/account/totp/disable', { password, code: code.trim() }, { quiet: true });
@@ -165,8 +170,10 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
   });
   const closeCodes = async () => {
     setCodes(null);
-    if (!overview.totp) await onEnrolled();
-    else await reload();
+    if (enrolledNow) {
+      setEnrolledNow(false);
+      await onEnrolled();
+    } else await reload();
   };
   const passwordField = (
     <Form.Group className="mb-2">
