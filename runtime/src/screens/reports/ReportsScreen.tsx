@@ -196,7 +196,7 @@ export default function ReportsScreen({ screen }: ScreenProps<any>) {
 
   return (
     <section className="reports-screen" aria-labelledby={`${ids.report}-title`}>
-      <h1 id={`${ids.report}-title`} className="h3">{t(screen.title)}</h1>
+      <h1 id={`${ids.report}-title`} className="page-title">{t(screen.title)}</h1>
       {screen.intro && <p>{t(screen.intro)}</p>}
       {list.error ? <Alert variant="danger">{errorText(list.error)}</Alert> : null}
       {info && (
