@@ -136,8 +136,8 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
-  // the codes shown are those of an enrolment just confirmed: closing them ends it (onEnrolled)
-  const [enrolledNow, setEnrolledNow] = useState(false);
+  // an enrolment just confirmed, by its number of recovery codes (0: none): closing them ends it (onEnrolled)
+  const [enrolledCodes, setEnrolledCodes] = useState(0);
   const [form, setForm] = useState<'disable' | 'regenerate' | null>(null);
   const { error, setError, run } = useFormError();
   const ids = { code: useId(), password: useId(), secret: useId(), title: useId() };
@@ -149,10 +149,8 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
     const answer = await api.post<{ recoveryCodes: string[] }>('/account/totp/confirm', { code: code.trim() }, { quiet: true });
     setSetup(null);
     setCodes(answer.recoveryCodes);
-    setEnrolledNow(true);
+    setEnrolledCodes(answer.recoveryCodes.length);
     showToast('success', tx('totp.enabled'));
-    // the section behind the codes says "Włączona" at once, not once they are closed
-    await reload();
   });
   const disable = () => run(async () => {
     await api.post('/account/totp/disable', { password, code: code.trim() }, { quiet: true });
@@ -168,11 +166,15 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
     setPassword('');
     setCodes(answer.recoveryCodes);
   });
+  // confirmed just now: on, behind the codes, before the overview is read again as they close
+  // (read now, a failed call would replace the section, and the codes shown once with it)
+  const on = overview.totp || enrolledCodes > 0;
+  const codesLeft = overview.totp ? overview.recoveryCodesLeft : enrolledCodes;
   const closeCodes = async () => {
     setCodes(null);
-    if (enrolledNow) {
-      setEnrolledNow(false);
+    if (enrolledCodes > 0) {
       await onEnrolled();
+      setEnrolledCodes(0);
     } else await reload();
   };
   const passwordField = (
@@ -190,11 +192,11 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
   return (
     <Section title={tx('totp.title')} id={ids.title}>
       <p className="mb-2">
-        <span className={`badge ${overview.totp ? 'text-bg-success' : 'text-bg-secondary'}`} data-testid="totp-state">{tx(overview.totp ? 'totp.on' : 'totp.off')}</span>
-        {overview.totp && <span className="ms-2 small">{tx('totp.recoveryLeft', { count: overview.recoveryCodesLeft })}</span>}
+        <span className={`badge ${on ? 'text-bg-success' : 'text-bg-secondary'}`} data-testid="totp-state">{tx(on ? 'totp.on' : 'totp.off')}</span>
+        {on && <span className="ms-2 small">{tx('totp.recoveryLeft', { count: codesLeft })}</span>}
       </p>
       {error && <Alert variant="danger" className="py-2">{error}</Alert>}
-      {!overview.totp && !setup && <Button onClick={() => void begin()}>{tx('totp.enable')}</Button>}
+      {!on && !setup && <Button onClick={() => void begin()}>{tx('totp.enable')}</Button>}
       {setup && (
         <Form onSubmit={(e) => { e.preventDefault(); void confirm(); }} className="totp-setup">
           <p>{tx('totp.scan')}</p>
@@ -223,7 +225,7 @@ function TotpSection({ tx, overview, reload, onEnrolled }: { tx: Tx; overview: O
           </div>
         </Form>
       )}
-      {overview.totp && !form && (
+      {on && !form && (
         <div className="d-flex flex-wrap gap-2">
           <Button variant="outline-primary" onClick={() => { setForm('regenerate'); setError(null); }}>{tx('totp.regenerate')}</Button>
           <Button variant="outline-danger" onClick={() => { setForm('disable'); setError(null); }}>{tx('totp.disable')}</Button>
