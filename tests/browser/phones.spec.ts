@@ -80,3 +80,26 @@ test('on a phone the authenticator set-up opens the app on the same phone; "Ta s
   await expect(open).toBeHidden();
   await page.getByRole('button', { name: 'Anuluj' }).click();
 });
+
+test('orders and damages on a phone: each a few lines (plate and model, status or stage, date), a tap opens it', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signedIn(page, 'manager', '/app/order');
+  await tableLoaded(page);
+  const order = page.locator('.ag-row').filter({ hasText: 'Oczekuje na akceptację Fleet Managera' }).first();
+  await expect(order.locator('.narrow-row-first .narrow-row-part').first()).toHaveText(/^[A-Z]{2}\d{4,5}[A-Z]?$/);
+  await expect(order.locator('.narrow-row-more').filter({ hasText: /^Data zgłoszenia: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2}/ })).toBeVisible();
+  await expect(page.locator('.ag-header-cell[col-id="statusZnaczenie"]')).toHaveCount(0);
+  await shot(page, 'orders-390');
+  await order.locator('.narrow-row-first').click();
+  await expect(page.getByRole('dialog').getByRole('heading', { name: /^Zlecenie / })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Zamknij' }).first().click();
+
+  await page.goto('/app/damage');
+  await tableLoaded(page);
+  const damage = page.locator('.ag-row').first();
+  await expect(damage.locator('.narrow-row-more').first()).toContainText(/SZK\//);
+  await expect(damage.locator('.narrow-row-more').filter({ hasText: /^Data szkody: \d{2}\.\d{2}\.\d{4}/ })).toBeVisible();
+  await shot(page, 'damages-390');
+  await damage.locator('.narrow-row-first').click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+});

@@ -34,6 +34,25 @@ describe('configuration', () => {
     for (const variant of variants) expect(() => loadBundle({ root: ROOT, variant }), variant).not.toThrow();
   });
 
+  it('every page the menu leads to has its help (Pomoc), in every language', () => {
+    const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
+    const routes: any[] = read('screens/routes.json').routes;
+    const items: any[] = read('screens/menu.json').groups.flatMap((g: any) => g.items);
+    const help = Object.fromEntries(['pl', 'en', 'uk'].map((l) => [l, read(`locales/${l}/help.json`)]));
+    const without: string[] = [];
+    for (const item of items) {
+      const route = routes.find((r) => r.path === item.route);
+      // a dialog over the page (Aktualizacja licznika), an action run at once (Odśwież aplikację, Wyloguj) is no page to explain
+      if (!route || route.modal || route.action || (route.screen && read(`screens/${route.screen}.json`).type === 'action')) continue;
+      const keys = [route.help, ...(route.screens ?? []).map((s: any) => s.help)].filter(Boolean);
+      if (!keys.length) without.push(`${item.id}: no help`);
+      for (const key of keys) {
+        for (const l of ['pl', 'en', 'uk']) if (!help[l][key.replace(/^help:/, '')]) without.push(`${item.id}: ${key} missing in ${l}`);
+      }
+    }
+    expect(without).toEqual([]);
+  });
+
   it('a throwaway variant that hides a menu entry and relabels a column is served with no code change', async () => {
     const root = copyConfig();
     made.push(root);

@@ -1526,6 +1526,7 @@ export interface TextKeys {
     | 'fields.transId'
     | 'title';
   'help':
+    | 'acceptance-history'
     | 'assignments'
     | 'audit'
     | 'config-studio'
@@ -1539,10 +1540,15 @@ export interface TextKeys {
     | 'inspections'
     | 'integration-accounts'
     | 'invoices'
+    | 'language-settings'
+    | 'login-history'
     | 'notification-settings'
     | 'notifications-log'
     | 'orders'
+    | 'password'
+    | 'reports'
     | 'security'
+    | 'tires'
     | 'users'
     | 'vehicle'
     | 'vehicles'

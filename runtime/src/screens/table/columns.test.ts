@@ -88,6 +88,12 @@ describe('coded and icon columns (orders list)', async () => {
     expect(rule({ data: undefined })).toBe(false);
   });
 
+  it('aligns a coded number shown by its labels as text, to the left, and an amount to the right', () => {
+    // "Status" shows the order's status code as its label ("Oczekuje na akceptację…"): a text, not a number
+    expect(orderDefs.statusZnaczenie.type).toBeUndefined();
+    expect(orderDefs.stanLicz.type).toBe('rightAligned');
+  });
+
   it('hides the scope column for a driver and, with hideRangeForManager, for a manager', () => {
     const ids = (role: string, config: Record<string, unknown>) => buildColumnDefs(ordersTable, order, t, ev, { role: role as any, config }).map((d) => d.colId);
     expect(ids('MANAGER', { hideRangeForManager: false })).toContain('zgloZakres');

@@ -224,7 +224,7 @@ export function buildColumnDefs(
       // a screen reader reads the cell's whole text, which is in the DOM
       if (!column.cell || column.cell.type === 'link') def.tooltipValueGetter = (p) => text(p.value) || undefined;
       if (column.pinned) def.initialPinned = column.pinned;
-      if (NUMERIC_KINDS.has(kind) && !column.cell) def.type = 'rightAligned';
+      if (NUMERIC_KINDS.has(kind) && !column.cell && !column.valueLabels) def.type = 'rightAligned';
       return def;
     });
 }
