@@ -14,7 +14,7 @@ import { runAction, type ActionEffects } from '../../actions/run-action';
 import { useCallEffects } from '../../actions/useCallEffects';
 import { useConfig } from '../../config/ConfigContext';
 import { useConditionContext } from '../../config/useConditionContext';
-import { formatValue } from '../../format';
+import { formatValue, type Translate } from '../../format';
 import { useMediaQuery } from '../../shell/useMediaQuery';
 import { ActionButtons } from '../details-dialog/ActionButtons';
 import { buttonInstances, type ButtonInstance } from '../details-dialog/record';
@@ -29,13 +29,25 @@ const DEFAULT_PAGE = 10;
 /** `/cockpit/approval-inbox?offset=10&limit=10`. */
 const pagePath = (endpoint: string, offset: number, limit: number) => `${endpoint}?${new URLSearchParams({ offset: String(offset), limit: String(limit) })}`;
 
-function Cell({ column, row, open }: { column: InboxColumn; row: Row; open?: () => void }) {
-  const { t } = useTranslation();
-  const blank = (v: unknown) => v === null || v === undefined || v === '';
+const blank = (v: unknown) => v === null || v === undefined || v === '';
+
+/** What a field of a row shows: its value (or its fallback field's), formatted. */
+function cellText(column: InboxColumn, row: Row, t: Translate): { text: string; isEmpty: boolean } {
   const value = blank(row[column.id]) && column.fallbackField ? row[column.fallbackField] : row[column.id];
   const empty = column.emptyText ? t(column.emptyText) : undefined;
-  const text = formatValue(value, column.format ?? 'text', t, empty, column.valueLabels);
-  const isEmpty = blank(value);
+  return { text: formatValue(value, column.format ?? 'text', t, empty, column.valueLabels), isEmpty: blank(value) };
+}
+
+/**
+ * A word longer than half a phone's card ("техобслуговування"): the field takes the card's whole
+ * width there, rather than its word being broken mid-way (styles.css .inbox-card-field-wide).
+ */
+const LONG_WORD = 14;
+const hasLongWord = (text: string) => text.split(/\s+/).some((word) => word.length > LONG_WORD);
+
+function Cell({ column, row, open }: { column: InboxColumn; row: Row; open?: () => void }) {
+  const { t } = useTranslation();
+  const { text, isEmpty } = cellText(column, row, t);
   if (open && !isEmpty) {
     return (
       <button type="button" className="btn btn-link p-0 text-start" onClick={open}>
@@ -132,7 +144,7 @@ export function ApprovalInbox({ section, level, version, onDone, openDialog }: {
               <li key={key(row)} className="inbox-card" data-key={key(row)}>
                 <dl className="inbox-card-fields mb-2">
                   {columns.map((c) => (
-                    <div key={c.id}>
+                    <div key={c.id} className={hasLongWord(cellText(c, row, t).text) ? 'inbox-card-field-wide' : undefined}>
                       <dt>{t(c.label)}</dt>
                       <dd><Cell column={c} row={row} open={opener(row, c)} /></dd>
                     </div>
