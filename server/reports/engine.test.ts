@@ -100,4 +100,33 @@ describe('a report from the running totals', () => {
     }
     expect(compared).toBeGreaterThan(40); // the seed's costs, fuel and readings are in these periods
   }, 120_000);
+
+  it('counts an invoice line for its whole month: a period that touches the month counts it, whatever day the line names', async () => {
+    const invoice = await t.db.selectFrom('invoice_line').select(['faktId', 'pojazdId', 'okres']).orderBy('liniaId').executeTakeFirstOrThrow();
+    const month = day(-60).slice(0, 7);
+    const previous = day(-90).slice(0, 7);
+    const vehicle = { vehicle: [invoice.pojazdId] };
+    const cost = async (from: string, to: string, runningTotals: boolean) =>
+      Number((await run('vehicle-cost', { from, to, groupBy: ['vehicle'], filters: vehicle }, runningTotals)).totals.costNet ?? 0);
+    const periods: [string, string][] = [
+      [`${month}-01`, `${month}-05`], // days of the month before the line's day
+      [`${previous}-10`, `${month}-05`], // the month as the period's tail
+      [`${month}-25`, day(0)], // the month as the period's head, after the line's day
+    ];
+    const before = await Promise.all(periods.map(([from, to]) => cost(from, to, true)));
+    const untouched = await cost(`${previous}-01`, `${previous}-28`, true);
+    const { liniaId } = await t.db.insertInto('invoice_line')
+      .values({ faktId: invoice.faktId, pojazdId: invoice.pojazdId, okres: `${month}-20`, kategoria: 'szkody', netto: '1234.56', vat: '283.95', brutto: '1518.51' })
+      .returning('liniaId').executeTakeFirstOrThrow();
+    try {
+      for (const [i, [from, to]] of periods.entries()) {
+        expect(await cost(from, to, true), `${from} – ${to}`).toBeCloseTo(before[i]! + 1234.56, 2);
+        expect(await cost(from, to, false), `${from} – ${to}, from the rows`).toBeCloseTo(before[i]! + 1234.56, 2);
+      }
+      // a period that does not touch the month does not count it
+      expect(await cost(`${previous}-01`, `${previous}-28`, true)).toBeCloseTo(untouched, 2);
+    } finally {
+      await t.db.deleteFrom('invoice_line').where('liniaId', '=', liniaId).execute();
+    }
+  }, 60_000);
 });

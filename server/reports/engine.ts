@@ -139,20 +139,30 @@ export async function runReport(
   // złote, litres, kilograms and kilometres for the answer
   const parts: string[] = [];
 
-  /** The rows themselves of the days [lo, hi): invoice lines by their month, fuel transactions by their moment. */
-  const rawParts = (lo: string, hi: string) => {
-    if (invoices) {
-      parts.push(`select l."pojazdId", date_trunc('month', l."okres")::date as "month", l."kategoria" as "category", v."rodzajPaliwa" as "fuelType",
+  // the vehicle's own fuel type is read only where the report shows or filters by it (a join of
+  // the client's vehicles to every part otherwise: ~0.1 s each for a large client)
+  const withFuelType = used('fuelType');
+  const vehicleFuel = (alias: string) => (withFuelType ? `${alias}."rodzajPaliwa"` : 'null::text');
+  const vehicleJoin = (alias: string, on: string) => (withFuelType ? `join car ${alias} on ${alias}."pojazdId" = ${on}` : '');
+
+  /**
+   * The rows themselves of the days [lo, hi): fuel transactions by their moment and, when
+   * `withInvoices`, invoice lines by their month — every line of each month the days touch.
+   */
+  const rawParts = (lo: string, hi: string, withInvoices: boolean) => {
+    if (invoices && withInvoices) {
+      parts.push(`select l."pojazdId", date_trunc('month', l."okres")::date as "month", l."kategoria" as "category", ${vehicleFuel('v')} as "fuelType",
         round(l."netto" * 100)::bigint as "net", round(l."brutto" * 100)::bigint as "gross", 0::bigint as "litres", 0::bigint as "co2", 0::bigint as "km"
-        from invoice_line l join scoped s on s."pojazdId" = l."pojazdId" join car v on v."pojazdId" = l."pojazdId"
-        where l."okres" >= date_trunc('month', ${lit(lo)}::date) and l."okres" < ${lit(hi)}::date and l."kategoria" in (${invoiceCats.join(', ')})`);
+        from invoice_line l join scoped s on s."pojazdId" = l."pojazdId" ${vehicleJoin('v', 'l."pojazdId"')}
+        where l."okres" >= date_trunc('month', ${lit(lo)}::date) and l."okres" < date_trunc('month', ${lit(hi)}::date - 1) + interval '1 month'
+          and l."kategoria" in (${invoiceCats.join(', ')})`);
     }
     const where = txWhere(fuel);
     if (where.length) {
-      parts.push(`select t."pojazdId", date_trunc('month', t."data")::date as "month", ${txCategory(fuel)} as "category", coalesce(${fuel}, v."rodzajPaliwa") as "fuelType",
+      parts.push(`select t."pojazdId", date_trunc('month', t."data")::date as "month", ${txCategory(fuel)} as "category", ${withFuelType ? `coalesce(${fuel}, v."rodzajPaliwa")` : 'null::text'} as "fuelType",
         round(t."netto" * 100)::bigint as "net", round(t."brutto" * 100)::bigint as "gross", case when ${fuel} is not null then round(coalesce(t."litry", 0) * 100)::bigint else 0 end as "litres",
         case when ${fuel} is not null then round(coalesce(t."litry", 0) * ${factorOf(reporting, fuel)} * 1000000)::bigint else 0 end as "co2", 0::bigint as "km"
-        from fuel_transaction t join scoped s on s."pojazdId" = t."pojazdId" join car v on v."pojazdId" = t."pojazdId"
+        from fuel_transaction t join scoped s on s."pojazdId" = t."pojazdId" ${vehicleJoin('v', 't."pojazdId"')}
         where t."data" >= ${ts(lo)} and t."data" < ${ts(hi)} and (${where.join(' or ')})`);
     }
     if (needsKm) {
@@ -164,46 +174,60 @@ export async function runReport(
           union all select ${ts(hi)}) e`;
       parts.push(`select k."pojazdId", k."month", null::text as "category", k."fuelType",
         0::bigint, 0::bigint, 0::bigint, 0::bigint, round(greatest(k."next" - k."odo", 0) * 1000)::bigint as "km"
-        from (select v."pojazdId", v."rodzajPaliwa" as "fuelType", date_trunc('month', e."at")::date as "month", ${odometerValue('e."at"', 'e')} as "odo",
-            lead(${odometerValue('e."at"', 'e')}) over (partition by v."pojazdId" order by e."at") as "next",
-            lead(e."at") over (partition by v."pojazdId" order by e."at") as "nextAt"
-          from scoped s join car v on v."pojazdId" = s."pojazdId" cross join ${ends}
-          ${odometer('v."pojazdId"', 'e."at"', 'e')}
-          where exists (select 1 from vehicle_mileage r where r."pojazdId" = v."pojazdId")) k
+        from (select s."pojazdId", ${vehicleFuel('v')} as "fuelType", date_trunc('month', e."at")::date as "month", ${odometerValue('e."at"', 'e')} as "odo",
+            lead(${odometerValue('e."at"', 'e')}) over (partition by s."pojazdId" order by e."at") as "next",
+            lead(e."at") over (partition by s."pojazdId" order by e."at") as "nextAt"
+          from scoped s ${vehicleJoin('v', 's."pojazdId"')} cross join ${ends}
+          ${odometer('s."pojazdId"', 'e."at"', 'e')}
+          where exists (select 1 from vehicle_mileage r where r."pojazdId" = s."pojazdId")) k
         where k."nextAt" is not null`);
     }
   };
 
   /**
-   * The whole months [first, last] from the running totals (migration 053), in one pass over the
-   * caller's vehicles' rows: a row a vehicle and key — the total at the last month less the total
-   * before the first — or, when the report is by month, a row a month the totals span (the total at
-   * the month less the one before).
+   * Months from the running totals (migration 053), in one pass over the caller's vehicles' rows:
+   * fuel and kilometres of the whole months [first, last], invoice lines of [invoiceFirst,
+   * invoiceLast] (every month the period touches: a line counts for its whole month). A row a
+   * vehicle and key — the total at its range's last month less the total before its first — or,
+   * when the report is by month, a row a month the totals span (the total at the month less the
+   * one before). A range with its first after its last reads nothing of its sources.
    */
-  const keptPart = (first: number, last: number) => {
+  const keptPart = (first: number, last: number, invoiceFirst: number, invoiceLast: number) => {
     const byMonth = used('month');
-    // a measure's difference of running totals; an array a row does not keep is empty, and its difference zero
-    const diff = (arr: string) => {
+    const wholeMonths = first <= last;
+    const withInvoices = invoices && invoiceFirst <= invoiceLast;
+    // a measure's difference of running totals over a range of months; an array a row does not keep is empty, and its difference zero
+    const diffOver = (arr: string, lo: number, hi: number) => {
       const atMonth = (m: string) => RUNNING.at(`r."${arr}"`, 'r."firstMonth"', m);
-      return `(${byMonth ? `${atMonth('mm.m')} - ${atMonth('mm.m - 1')}` : `${atMonth(String(last))} - ${atMonth(String(first - 1))}`})`;
+      return `(${byMonth ? `${atMonth('mm.m')} - ${atMonth('mm.m - 1')}` : `${atMonth(String(hi))} - ${atMonth(String(lo - 1))}`})`;
     };
+    const diff = (arr: string) => diffOver(arr, first, last);
     // each vehicle's rows read by its key (a nested loop from the caller's vehicles: hashing every
     // client's rows costs more), the product's fuel worked out once a row
     const keyFuel = 'r."fuel"';
-    const fuelWhere = txWhere(keyFuel);
+    const fuelWhere = wholeMonths ? txWhere(keyFuel) : [];
+    const withKm = wholeMonths && needsKm;
     const sources = [
-      invoices ? `(r."source" = 'invoice' and r."key" in (${invoiceCats.join(', ')}))` : null,
+      withInvoices ? `(r."source" = 'invoice' and r."key" in (${invoiceCats.join(', ')}))` : null,
       fuelWhere.length ? `(r."source" = 'fuel' and (${fuelWhere.join(' or ')}))` : null,
-      needsKm ? `r."source" = 'km'` : null,
+      withKm ? `r."source" = 'km'` : null,
     ].filter(Boolean);
     if (!sources.length) return;
     // each measure only from the rows that keep it (a kilometres row has no money, a money row no
     // kilometres), and the litres worked out once: the CO2 is computed from them a level up
     const counted = `case when r."source" = 'fuel' and ${keyFuel} is not null then ${diff('litres')} else 0 end`;
-    const money = (arr: string) => `case when r."source" <> 'km' then ${diff(arr)} else 0 end`;
+    const money = (arr: string) => (withInvoices
+      ? `case r."source" when 'invoice' then ${diffOver(arr, invoiceFirst, invoiceLast)} when 'fuel' then ${diff(arr)} else 0 end`
+      : `case when r."source" <> 'km' then ${diff(arr)} else 0 end`);
     // by month, the months as a list (not generate_series): the planner then knows how many a row there are, and hashes the sums
-    const list = Array.from({ length: last - first + 1 }, (_, i) => `(${first + i})`).join(', ');
-    const months = byMonth ? `join (values ${list}) mm(m) on mm.m >= r."firstMonth" and mm.m < r."firstMonth" + greatest(cardinality(r."net"), cardinality(r."km"))` : '';
+    const lo = Math.min(...[wholeMonths ? first : Infinity, withInvoices ? invoiceFirst : Infinity]);
+    const hi = Math.max(...[wholeMonths ? last : -Infinity, withInvoices ? invoiceLast : -Infinity]);
+    const list = Array.from({ length: hi - lo + 1 }, (_, i) => `(${lo + i})`).join(', ');
+    // (an invoice row's months may reach past the whole months', a fuel or kilometres row's may not)
+    const inRange = withInvoices && (invoiceFirst < first || invoiceLast > last)
+      ? ` and (case when r."source" = 'invoice' then mm.m between ${invoiceFirst} and ${invoiceLast} else mm.m between ${first} and ${last} end)`
+      : '';
+    const months = byMonth ? `join (values ${list}) mm(m) on mm.m >= r."firstMonth" and mm.m < r."firstMonth" + greatest(cardinality(r."net"), cardinality(r."km"))${inRange}` : '';
     parts.push(`select k."pojazdId", k."month", k."category", k."fuelType", k."net", k."gross", k."litres",
         round(k."litres" * ${factorOf(reporting, 'k."fuel"')} * 10000)::bigint as "co2", k."km"
       from (select r."pojazdId", ${byMonth ? 'make_date(mm.m / 12, mm.m % 12 + 1, 1)' : 'null::date'} as "month",
@@ -212,15 +236,21 @@ export async function runReport(
         ${money('net')} as "net", ${money('gross')} as "gross", ${counted} as "litres", ${keyFuel} as "fuel",
         case when r."source" = 'km' then ${diff('km')} else 0 end as "km"
       from scoped s cross join lateral (select r0.*, case when r0."source" = 'fuel' then ${fuelOf(reporting, 'r0."key"')} end as "fuel"
-          from running_total r0 where r0."pojazdId" = s."pojazdId" and r0."source" in (${[invoices ? "'invoice'" : null, fuelWhere.length ? "'fuel'" : null, needsKm ? "'km'" : null].filter(Boolean).join(', ')}) offset 0) r
+          from running_total r0 where r0."pojazdId" = s."pojazdId" and r0."source" in (${[withInvoices ? "'invoice'" : null, fuelWhere.length ? "'fuel'" : null, withKm ? "'km'" : null].filter(Boolean).join(', ')}) offset 0) r
         ${used('fuelType') ? 'join car v on v."pojazdId" = r."pojazdId"' : ''} ${months}
       where (${sources.join(' or ')}) offset 0) k`); // (a month without change adds zeros; a row of zeros is left out below)
   };
 
-  const period = runningTotals ? periodParts(from, to) : { first: 1, last: 0, head: { from, to: dayAfter(to) }, tail: null };
-  if (period.head) rawParts(period.head.from, period.head.to);
-  if (period.first <= period.last) keptPart(period.first, period.last);
-  if (period.tail) rawParts(period.tail.from, period.tail.to);
+  if (runningTotals) {
+    // fuel and kilometres: the whole months from the totals, the days around them from the rows;
+    // invoice lines (a month each) wholly from the totals
+    const period = periodParts(from, to);
+    if (period.head) rawParts(period.head.from, period.head.to, false);
+    keptPart(period.first, period.last, monthOf(from), monthOf(to));
+    if (period.tail) rawParts(period.tail.from, period.tail.to, false);
+  } else {
+    rawParts(from, dayAfter(to), true);
+  }
   // the sums per vehicle (and month, category, fuel type where the report needs them) before the
   // vehicles' dimensions are joined: the joins and labels then work on one row a vehicle, not on
   // every source row
