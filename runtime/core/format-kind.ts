@@ -26,8 +26,27 @@ export function formatKindFor(property: Record<string, any> | undefined, explici
   return 'text';
 }
 
-/** A phone number of nine digits in threes (600 123 456), as the phone input shows it; anything else as stored. */
+/**
+ * The geographic area codes of the Polish numbering plan (UKE): a national number that starts with
+ * one is a landline, written 2-3-2-2 (22 500 10 00); mobile and service numbers are written in
+ * threes (600 123 456, 800 100 100).
+ */
+const AREA_CODES = new Set([
+  '12', '13', '14', '15', '16', '17', '18', '22', '23', '24', '25', '29', '32', '33', '34', '41', '42', '43', '44', '46', '48',
+  '52', '54', '55', '56', '58', '59', '61', '62', '63', '65', '67', '68', '71', '74', '75', '76', '77', '81', '82', '83', '84',
+  '85', '86', '87', '89', '91', '94', '95',
+]);
+
+/** Up to nine digits of a national number grouped as Poles write it (also while they are typed): a landline 2-3-2-2, else in threes. */
+export function groupPhoneDigits(digits: string): string {
+  if (digits.length > 2 && AREA_CODES.has(digits.slice(0, 2))) {
+    return [digits.slice(0, 2), digits.slice(2, 5), digits.slice(5, 7), digits.slice(7, 9)].filter(Boolean).join(' ');
+  }
+  return digits.replace(/(\d{3})(?=\d)/g, '$1 ');
+}
+
+/** A national phone number of nine digits as Poles write it (a landline 22 500 10 00, a mobile 600 123 456), as the phone input shows it; anything else as stored. */
 export function phoneText(value: string): string {
   const digits = value.replace(/\s/g, '');
-  return /^\d{9}$/.test(digits) ? digits.replace(/(\d{3})(?=\d)/g, '$1 ') : value;
+  return /^\d{9}$/.test(digits) ? groupPhoneDigits(digits) : value;
 }

@@ -128,8 +128,11 @@ describe('format', () => {
     expect(formatTn('N', t)).toBe('Nie');
   });
 
-  it('shows a nine-digit phone number in threes and any other number as stored', () => {
+  it('shows a nine-digit phone number as Poles write it (a mobile in threes, a landline 2-3-2-2) and any other number as stored', () => {
     expect(formatValue('600123456', 'phone', t)).toBe('600 123 456');
+    // a Warsaw landline, stored as typed: the grid, the form and the export write it alike
+    expect(formatValue('22 500 10 00', 'phone', t)).toBe('22 500 10 00');
+    expect(formatValue('124223000', 'phone', t)).toBe('12 422 30 00');
     expect(formatValue('600 123 456', 'phone', t)).toBe('600 123 456');
     expect(formatValue('+48 22 555 01 01', 'phone', t)).toBe('+48 22 555 01 01');
     expect(formatValue(null, 'phone', t)).toBe('—');

@@ -113,6 +113,10 @@ test('an administrator adds a fleet manager with a client, copies, edits and del
   await confirm.getByRole('button', { name: 'Nie' }).click();
   const preview = page.getByRole('dialog', { name: 'Podgląd użytkownika' });
   await expect(preview.getByLabel(/^Login/)).toBeDisabled();
+  // a field only shown: its number as the grid writes it, an empty one blank rather than the mask's "___ ___ ___"
+  await expect(preview.getByLabel(/^Telefon\*?$/)).toHaveValue('600 123 456');
+  await expect(preview.getByLabel(/^Telefon komórkowy/)).toHaveValue('');
+  await expect(preview.getByLabel(/^Telefon komórkowy/)).not.toHaveAttribute('placeholder');
   await preview.getByRole('button', { name: 'Usuń' }).click();
   await page.getByRole('dialog', { name: 'Potwierdzenie' }).getByRole('button', { name: 'Tak' }).click();
   await expect(toast(page, 'Usunięto użytkownika')).toBeVisible();

@@ -30,6 +30,13 @@ describe('the typed inputs of the forms', () => {
     expect(phone.display('6001')).toBe('600 1');
     expect(phone.parse('6001234567')).toBe('600123456');
     expect(phone.parse('+48 600')).toBe('+48 600');
+    // a landline as Poles write it, by its area code, also while it is typed
+    expect(phone.display('225001000')).toBe('22 500 10 00');
+    expect(phone.display('22500')).toBe('22 500');
+    expect(phone.display('225001')).toBe('22 500 1');
+    expect(phone.display('22')).toBe('22');
+    expect(phone.parse('22 500 10 00')).toBe('225001000');
+    expect(phone.display('800100100')).toBe('800 100 100');
   });
 
   it('puts the hyphen of a postcode NN-NNN in as the digits come', () => {

@@ -11,6 +11,7 @@
 import { formatDateTime } from '../format';
 import { formatSettings } from '../format-settings';
 import { dayText, patternText, readDay } from '../../core/date-text';
+import { groupPhoneDigits } from '../../core/format-kind';
 import type { InputFormatName } from './input-format-names';
 
 export type { InputFormatName } from './input-format-names';
@@ -66,15 +67,15 @@ export const mileage: InputFormat = {
   },
 };
 
-/** A phone number: nine digits shown in threes (600 123 456), sent as the digits. */
+/** A phone number: nine digits shown as Poles write them (600 123 456, a landline 22 500 10 00), sent as the digits. */
 export const phone: InputFormat = {
   inputMode: 'tel',
-  maxLength: 11,
+  maxLength: 12,
   maskWhileTyping: true,
   placeholder: '___ ___ ___',
   display(value) {
     if (typeof value !== 'string') return value === undefined || value === null ? '' : String(value);
-    return /^\d{1,9}$/.test(value) ? value.replace(/(\d{3})(?=\d)/g, '$1 ') : value;
+    return /^\d{1,9}$/.test(value) ? groupPhoneDigits(value) : value;
   },
   parse(text) {
     const compact = text.replace(NBSP, '');

@@ -35,6 +35,8 @@ function FormattedInput({ format, props }: { format: InputFormat; props: WidgetP
       type="text"
       className={`form-control${invalid ? ' is-invalid' : ''}`}
       disabled={disabled || readonly}
+      // a field only shown (a preview) has no mask to fill: an empty one is blank, not "___ ___ ___"
+      placeholder={disabled || readonly ? undefined : input.placeholder}
       required={required}
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
