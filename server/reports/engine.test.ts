@@ -116,7 +116,7 @@ describe('a report from the running totals', () => {
     const before = await Promise.all(periods.map(([from, to]) => cost(from, to, true)));
     const untouched = await cost(`${previous}-01`, `${previous}-28`, true);
     const { liniaId } = await t.db.insertInto('invoice_line')
-      .values({ faktId: invoice.faktId, pojazdId: invoice.pojazdId, okres: `${month}-20`, kategoria: 'szkody', netto: '1234.56', vat: '283.95', brutto: '1518.51' })
+      .values({ faktId: invoice.faktId, pojazdId: invoice.pojazdId, okres: `${month}-20`, kategoria: 'szkody', netto: 1234.56, vat: 283.95, brutto: 1518.51 })
       .returning('liniaId').executeTakeFirstOrThrow();
     try {
       for (const [i, [from, to]] of periods.entries()) {
