@@ -51,6 +51,7 @@ import { migration054 } from './054_audit_field_label_languages.ts';
 import { migration055 } from './055_audit_actor.ts';
 import { migration056 } from './056_audit_import_indexes.ts';
 import { migration057 } from './057_audit_indexes_ascending.ts';
+import { migration058 } from './058_facts_by_moment.ts';
 
 export const migrations: Record<string, Migration> = {
   '001_data_model': migration001,
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '055_audit_actor': migration055,
   '056_audit_import_indexes': migration056,
   '057_audit_indexes_ascending': migration057,
+  '058_facts_by_moment': migration058,
 };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../config/load-bundle.ts';
 import type { Dimension } from '../config/report-declaration.ts';
 import { openTestDatabase, type TestDatabase } from '../seed/testing.ts';
-import { periodParts, runReport, type ReportResult, type RunParams } from './engine.ts';
+import { nothingDatedFrom, periodParts, runReport, type ReportResult, type RunParams } from './engine.ts';
 
 const bundle = loadBundle({ root: resolve(import.meta.dirname, '../..') });
 
@@ -77,6 +77,8 @@ describe('a report from the running totals', () => {
       { from: `${day(-365).slice(0, 7)}-01`, to: `${day(-31).slice(0, 7)}-01` }, // from a first to a first: the tail is one day
       { from: `${day(-200).slice(0, 7)}-01`, to: day(-1 - Number(day(0).slice(8, 10))) }, // whole months only
       { from: day(-40), to: day(-35) }, // within a month or across one end
+      { from: `${day(0).slice(0, 7)}-01`, to: day(0) }, // this month until today: read whole from the totals
+      { from: `${day(-200).slice(0, 7)}-01`, to: day(0) }, // months until today
     ];
     let compared = 0;
     for (const id of ['vehicle-cost', 'cost-centre', 'fuel-consumption', 'co2-emissions']) {
@@ -100,6 +102,31 @@ describe('a report from the running totals', () => {
     }
     expect(compared).toBeGreaterThan(40); // the seed's costs, fuel and readings are in these periods
   }, 120_000);
+
+  it('reads a month until today whole from the totals while nothing is dated after today, and from the rows once something is', async () => {
+    // the seed has nothing after today: "this month" is its totals' element
+    expect(await nothingDatedFrom(t.db, day(1), { fuel: true, km: true })).toBe(true);
+    const car = await t.db.selectFrom('fuel_card').select(['kartaId', 'pojazdId']).where('pojazdId', 'is not', null).orderBy('kartaId').executeTakeFirstOrThrow();
+    const params = { from: `${day(0).slice(0, 7)}-01`, to: day(0), groupBy: ['vehicle'] as Dimension[], filters: { vehicle: [car.pojazdId!] } };
+    const before = await run('vehicle-cost', params, true);
+    // a fill dated tomorrow (an issuer's wrong date): not in a period that ends today, either way
+    const { transId } = await t.db.insertInto('fuel_transaction').values({
+      kartaId: car.kartaId, pojazdId: car.pojazdId, nrTransakcji: 'TEST-TOMORROW', data: new Date(Date.parse(`${day(1)}T10:00:00Z`)),
+      stacja: 'ORLEN 1', produkt: 'ON', litry: 40, cenaJedn: 6, netto: 240, brutto: 295.2,
+    }).returning('transId').executeTakeFirstOrThrow();
+    try {
+      expect(await nothingDatedFrom(t.db, day(1), { fuel: true, km: false })).toBe(false);
+      expect(await nothingDatedFrom(t.db, day(1), { fuel: false, km: true })).toBe(true);
+      const after = await run('vehicle-cost', params, true);
+      expect(after).toEqual(near(await run('vehicle-cost', params, false)));
+      expect(after.totals.costNet).toBeCloseTo(Number(before.totals.costNet ?? 0), 2);
+      // a period until tomorrow counts it
+      const withIt = await run('vehicle-cost', { ...params, to: day(1) }, true);
+      expect(Number(withIt.totals.costNet)).toBeGreaterThanOrEqual(Number(before.totals.costNet ?? 0) + 240 - 0.005);
+    } finally {
+      await t.db.deleteFrom('fuel_transaction').where('transId', '=', transId).execute();
+    }
+  }, 60_000);
 
   it('counts an invoice line for its whole month: a period that touches the month counts it, whatever day the line names', async () => {
     const invoice = await t.db.selectFrom('invoice_line').select(['faktId', 'pojazdId', 'okres']).orderBy('liniaId').executeTakeFirstOrThrow();

@@ -11,8 +11,10 @@
  * The whole months of a period are read from the running totals kept per vehicle (migration 053,
  * docs/decisions.md "Reports read running totals"): two array elements a vehicle and key instead
  * of every row of the period. The days before the first whole month and after the last are read
- * from the rows themselves, as is everything when `runningTotals` is false (the reference the
- * running totals are tested against, server/reports/engine.test.ts).
+ * from the rows themselves (unless nothing is dated after the period's end: its last month is then
+ * read whole from the totals), as is everything when `runningTotals` is false (the reference the
+ * running totals are tested against, server/reports/engine.test.ts). Invoice lines count for their
+ * whole month and always come from the totals.
  */
 import { sql, type Kysely, type RawBuilder, type Expression } from 'kysely';
 import type { DB } from '../db/types.generated.ts';
@@ -95,6 +97,22 @@ const monthOf = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice
 const firstDay = (n: number) => `${Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}-01`;
 const dayAfter = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 const ts = (iso: string) => `(${lit(iso)}::date)::timestamptz`;
+const lastDayOf = (month: number) => new Date(Date.parse(`${firstDay(month + 1)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Whether no fuel transaction (`fuel`) and no odometer reading (`km`) is dated on or after `day`,
+ * in the whole table: a few dozen kilobytes of BRIN index read (migration 058), the pages of a
+ * range only where something is dated after it.
+ */
+export async function nothingDatedFrom(db: Kysely<DB>, day: string, sources: { fuel: boolean; km: boolean }): Promise<boolean> {
+  const counts = [
+    sources.fuel ? `(select count(*) from fuel_transaction where "data" >= ${ts(day)})` : null,
+    sources.km ? `(select count(*) from mileage_reading where "data" >= ${ts(day)})` : null,
+  ].filter(Boolean);
+  if (!counts.length) return true;
+  const { rows } = await sql.raw<{ n: string | number }>(`select ${counts.join(' + ')} as "n"`).execute(db);
+  return Number(rows[0]!.n) === 0;
+}
 
 /**
  * The period cut where the running totals can answer it: the whole months inside it (`first` to
@@ -243,8 +261,15 @@ export async function runReport(
 
   if (runningTotals) {
     // fuel and kilometres: the whole months from the totals, the days around them from the rows;
-    // invoice lines (a month each) wholly from the totals
-    const period = periodParts(from, to);
+    // invoice lines (a month each) wholly from the totals. A period that ends inside a month it
+    // covers from the first (this month, quarter or year, ending today) has that month's element
+    // of the totals as its days when nothing of the month is dated after its end: the month is
+    // then read whole from the totals.
+    const end = dayAfter(to);
+    const lastMonthFrom = firstDay(monthOf(to));
+    const wholeLastMonth = !end.endsWith('-01') && from <= lastMonthFrom
+      && await nothingDatedFrom(db, end, { fuel: txWhere(fuel).length > 0, km: needsKm });
+    const period = periodParts(from, wholeLastMonth ? lastDayOf(monthOf(to)) : to);
     if (period.head) rawParts(period.head.from, period.head.to, false);
     keptPart(period.first, period.last, monthOf(from), monthOf(to));
     if (period.tail) rawParts(period.tail.from, period.tail.to, false);
