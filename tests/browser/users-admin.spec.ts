@@ -164,6 +164,10 @@ test('an administrator sets a user\'s password from the edit dialog, under the p
   const edit = page.getByRole('dialog', { name: 'Edytuj użytkownika' });
   await edit.getByRole('button', { name: 'Ustaw hasło' }).click();
   const set = page.getByRole('dialog', { name: 'Ustaw hasło użytkownika' });
+  // the two passwords and nothing else of the request (its first-login flag is no administrator's choice)
+  await expect(set.getByLabel(/^Nowe hasło/)).toBeVisible();
+  await expect(set.locator('input:not([type=hidden])')).toHaveCount(2);
+  await expect(set).not.toContainText('firstLogin');
   await set.getByLabel(/^Nowe hasło/).fill('abc');
   await set.getByRole('button', { name: 'Ustaw hasło' }).click();
   await expect(set.getByText(/Hasło nie może być krótsze niż/)).toBeVisible();

@@ -3,7 +3,7 @@ import { ConditionEvaluator } from '../../core/conditions';
 import conditionsJson from '../../../screens/conditions.json';
 import loginJson from '../../../screens/login.json';
 import type { LoginScreenDecl } from '../config/bundle';
-import { buildUiSchema, CHECKBOX_MAP_FIELD, hiddenFieldIds, itemLabelKey, UPPER_CASE_WIDGET, withoutHidden } from './ui-schema';
+import { buildUiSchema, CHECKBOX_MAP_FIELD, NOTHING_FIELD, hiddenFieldIds, itemLabelKey, UPPER_CASE_WIDGET, withoutHidden } from './ui-schema';
 
 const ev = new ConditionEvaluator(conditionsJson);
 const login = loginJson as unknown as LoginScreenDecl;
@@ -11,6 +11,12 @@ const t = (key: string) => `[${key}]`;
 const hiddenFor = (role: string) => [...hiddenFieldIds(login.fields, ev, { role: null }, { role })].sort();
 
 describe('login form uiSchema', () => {
+  it('draws nothing of a schema property the screen does not declare (kept and sent as loaded)', () => {
+    const ui = buildUiSchema([{ id: 'password' }] as never, { t, namespace: 'password', hidden: new Set(), undeclared: ['firstLogin'] });
+    expect(ui.firstLogin).toEqual({ 'ui:field': NOTHING_FIELD, 'ui:widget': 'hidden' });
+    expect(ui.password?.['ui:field']).toBeUndefined();
+  });
+
   it('shows the plate for USER and ADVISOR and the VIN for ADVISOR only', () => {
     expect(hiddenFor('MANAGER')).toEqual(['rejestr', 'vin']);
     expect(hiddenFor('USER')).toEqual(['vin']);

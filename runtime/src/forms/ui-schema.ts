@@ -49,6 +49,11 @@ export interface UiSchemaOptions {
   submitDisabled?: boolean;
   /** The form draws its own buttons (e.g. submit beside sign-out). */
   hideSubmit?: boolean;
+  /**
+   * Properties of the form's schema the screen does not declare: drawn as nothing, their values
+   * kept and sent as loaded (a form would otherwise draw them after its fields by their code names).
+   */
+  undeclared?: readonly string[];
 }
 
 export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions): UiSchema {
@@ -61,6 +66,7 @@ export function buildUiSchema(fields: FormFieldDecl[], options: UiSchemaOptions)
       props: { disabled: options.submitDisabled, className: 'w-100' },
     },
   };
+  for (const id of options.undeclared ?? []) ui[id] = { 'ui:field': NOTHING_FIELD, 'ui:widget': 'hidden' };
   for (const field of fields) {
     // declared hidden: what the loaded record carries for the form itself (the languages offered),
     // drawn as nothing whatever its type (rjsf draws an array without items as "Unsupported field

@@ -124,10 +124,13 @@ export default function FormScreen({ screen, presentation, params, onClose }: Sc
   const ctx = useConditionContext();
   const hidden = hiddenFieldIds(screen.fields, conditions, ctx, formData);
   const hiddenKey = [...hidden].join();
+  // what the request schema has beyond the screen's fields and values (the first-login flag of the
+  // administrator's password dialog) is not drawn, as in a form dialog
+  const undeclared = useMemo(() => Object.keys(schema.properties ?? {}).filter((id) => !fields.some((f) => f.id === id)), [schema, fields]);
   const uiSchema = useMemo(
-    () => buildUiSchema(fields, { t, namespace, hidden, submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit }),
+    () => buildUiSchema(fields, { t, namespace, hidden, submitLabel: t(screen.submit.label), submitDisabled: busy, hideSubmit, undeclared }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [fields, t, namespace, busy, hideSubmit, hiddenKey],
+    [fields, t, namespace, busy, hideSubmit, hiddenKey, undeclared],
   );
 
   const customValidate = (data: Data | undefined, errors: FormValidation<Data>) => {
