@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { pseudoTexts } from '../support/pseudo-locale.ts';
-import { apiAs, axeScan, expect, settled, signedIn, tableLoaded, test } from './support.ts';
+import { apiAs, axeScan, expect, settled, signedIn, tableLoaded, test, wordsBrokenIn } from './support.ts';
 
 const WIDTHS = [1400, 390];
 const root = join(import.meta.dirname, '../..');
@@ -67,31 +67,6 @@ async function cutOffTexts(page: Page): Promise<string[]> {
   });
 }
 
-/**
- * Words broken mid-way across two lines in the values of the Pulpit's cards ("техобслуговуванн|я"):
- * a word whose text lies on more than one line. (Grid cells are cut with an ellipsis instead.)
- */
-async function brokenWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const dd of document.querySelectorAll<HTMLElement>('.inbox-card dd')) {
-      if (!dd.checkVisibility()) continue;
-      const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? '';
-        for (const match of text.matchAll(/\S+/g)) {
-          const range = document.createRange();
-          range.setStart(node, match.index!);
-          range.setEnd(node, match.index! + match[0].length);
-          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-          if (tops.size > 1) out.push(`"${match[0]}"`);
-        }
-      }
-    }
-    return out;
-  });
-}
-
 /** The page as it is now, at each width: texts cut off, words broken across lines (and, unless `axe` is false, axe's serious and critical findings). */
 async function lookAt(page: Page, what: string, ready: () => Promise<void>, found: string[], axe = true) {
   for (const width of WIDTHS) {
@@ -102,7 +77,8 @@ async function lookAt(page: Page, what: string, ready: () => Promise<void>, foun
     await expect(page.locator('.loading-text')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('.modal.fade:not(.show)')).toHaveCount(0);
     found.push(...(await cutOffTexts(page)).map((text) => `${what} at ${width} px: cut off ${text}`));
-    found.push(...(await brokenWords(page)).map((word) => `${what} at ${width} px: a word broken across lines ${word}`));
+    // the Pulpit's cards: a word broken mid-way across two lines ("техобслуговуванн|я")
+    found.push(...(await wordsBrokenIn(page.locator('.inbox-card dd'))).map((b) => `${what} at ${width} px: a word broken across lines "${b.word}"`));
     if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/languages-${what.replace(/\W+/g, '-')}-${width}.png` });
     if (axe) {
       const violations = (await axeScan(page).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -131,6 +131,31 @@ class SettledAxeBuilder extends AxeBuilder {
 const SETTLE_LIMIT_MS = 3_000;
 
 /**
+ * The words broken across lines in the texts of `elements` (a word whose characters lie on more
+ * than one line: "техобслуговуванн|я"), each with the text it is in. A text cut off is another
+ * matter (languages.spec.ts cutOffTexts).
+ */
+export async function wordsBrokenIn(elements: Locator): Promise<{ text: string; word: string }[]> {
+  return elements.evaluateAll((els) => {
+    const broken: { text: string; word: string }[] = [];
+    for (const el of els) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index!);
+          range.setEnd(node, match.index! + match[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) broken.push({ text, word: match[0] });
+        }
+      }
+    }
+    return broken;
+  });
+}
+
+/**
  * Waits two frames (a transition starts on the frame after its class is set), then for every
  * animation that ends. One that repeats for ever (a spinner) never finishes: waiting for it held
  * the manager's axe scan until its time-out (CI, 7 December 2026). Whatever the page does, the wait

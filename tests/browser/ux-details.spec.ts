@@ -5,28 +5,8 @@
  * that keeps the last count, the empty state, units, toasts clear of the top bar and replaced per
  * action, and the help dialog (the axe scan of every screen: accessibility.spec.ts).
  */
-import { type Locator, type Page } from '@playwright/test';
-import { expect, openColumnFilter, rowCount, settled, signedIn, submitLogin, tableLoaded, test, toast } from './support.ts';
-
-/** Header texts whose words are split over two lines (a word's characters on more than one line). */
-async function wordsBrokenInHeaders(page: Page): Promise<string[]> {
-  return page.locator('.ag-header-cell-text').evaluateAll((els) => {
-    const broken: string[] = [];
-    for (const el of els) {
-      const node = el.firstChild;
-      if (!node || node.nodeType !== Node.TEXT_NODE) continue;
-      const text = node.textContent ?? '';
-      for (const match of text.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index!);
-        range.setEnd(node, match.index! + match[0].length);
-        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        if (tops.size > 1) broken.push(`${text} → ${match[0]}`);
-      }
-    }
-    return broken;
-  });
-}
+import { type Locator } from '@playwright/test';
+import { expect, openColumnFilter, rowCount, settled, signedIn, submitLogin, tableLoaded, test, toast, wordsBrokenIn } from './support.ts';
 
 /** Cells (or elements) of the locator whose text is cut: their content is wider than their box. */
 async function cutTexts(cells: Locator): Promise<string[]> {
@@ -47,7 +27,7 @@ test('table headers wrap only between words, at 1400 and at 900 px', async ({ pa
       await page.setViewportSize({ width, height: 900 });
       await page.goto(route);
       await tableLoaded(page);
-      expect(await wordsBrokenInHeaders(page), `${route} at ${width} px`).toEqual([]);
+      expect((await wordsBrokenIn(page.locator('.ag-header-cell-text'))).map((b) => `${b.text} → ${b.word}`), `${route} at ${width} px`).toEqual([]);
     }
   }
 });
