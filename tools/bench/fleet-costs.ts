@@ -109,9 +109,11 @@ export async function fleetCostFigures(o: {
   const today = o.today ?? new Date();
   const iso = (d: Date) => d.toISOString().slice(0, 10);
   // "a year" of issue 46: the last twelve whole months, which the running totals answer alone; the
-  // screen's "Rok" (1 January to today, runtime/src/screens/reports/periods.ts) is measured beside it,
-  // its days of this month read from the rows themselves
+  // screen's "Rok" (1 January to today, runtime/src/screens/reports/periods.ts) and "Bieżący
+  // miesiąc" are measured beside it: their days of this month come from the totals too while
+  // nothing is dated after today, from the rows otherwise (server/reports/engine.ts)
   const thisYear = periodRange('year', iso(today));
+  const thisMonth = periodRange('thisMonth', iso(today));
   const year = { from: iso(new Date(Date.UTC(today.getUTCFullYear() - 1, today.getUTCMonth(), 1))), to: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0))) };
   const month = { from: iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1))), to: year.to };
   const figures: Figure[] = [];
@@ -136,6 +138,7 @@ export async function fleetCostFigures(o: {
   await measure('vehicle-cost of the last 12 months, MANAGER, the screen\'s page', 500, screen('vehicle-cost', year, o.manager));
   await measure('vehicle-cost of last month, MANAGER, the screen\'s page', 500, screen('vehicle-cost', month, o.manager));
   await measure('vehicle-cost of this year (the screen\'s "Rok"), MANAGER, the screen\'s page', 500, screen('vehicle-cost', thisYear, o.manager));
+  await measure('vehicle-cost of this month until today (the screen\'s "Bieżący miesiąc"), MANAGER, the screen\'s page', 500, screen('vehicle-cost', thisMonth, o.manager));
   await measure('vehicle-cost of the last 12 months, MANAGER, 2nd page sorted by vehicle', 500, sorted('vehicle-cost', year, o.manager));
   await measure('vehicle-cost of the last 12 months, ADMIN, the screen\'s page', 2_000, screen('vehicle-cost', year, o.admin));
   await measure('vehicle-cost of the last 12 months, MANAGER (one client)', 500, run('vehicle-cost', year, o.manager));
@@ -152,7 +155,7 @@ export async function fleetCostFigures(o: {
     ...figures.map((f) => `| ${f.label} | ${f1(f.median)} ms | ${f1(f.p95)} ms ${f.p95 <= f.target ? '✓' : '✗'} | ${n0(f.target)} ms | ${f.rows} |`),
     '',
     `Database: ${await databaseSettings(o.db)}.`, '',
-    `${o.repetitions} calls each after 3 warm-up calls, over HTTP with a real session (tools/bench/fleet-costs.ts); the manager's client has ${managerCars} vehicles. Period: ${year.from} – ${year.to} (last month ${month.from} – ${month.to}; "Rok" ${thisYear.from} – ${thisYear.to}). The rows are generated in SQL: transactions over the last two years on every card with a vehicle, lines for each vehicle in each month its client was invoiced (four categories). See docs/decisions.md "Fleet costs and reports (issue 46)".`,
+    `${o.repetitions} calls each after 3 warm-up calls, over HTTP with a real session (tools/bench/fleet-costs.ts); the manager's client has ${managerCars} vehicles. Period: ${year.from} – ${year.to} (last month ${month.from} – ${month.to}; "Rok" ${thisYear.from} – ${thisYear.to}; "Bieżący miesiąc" ${thisMonth.from} – ${thisMonth.to}). The rows are generated in SQL: transactions over the last two years on every card with a vehicle, lines for each vehicle in each month its client was invoiced (four categories). See docs/decisions.md "Fleet costs and reports (issue 46)".`,
   ];
 }
 
