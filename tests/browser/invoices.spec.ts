@@ -150,3 +150,30 @@ test('a keyboard user presses Enter on the focused attachment cell to download',
   await expectPdf(response, bodies);
   await popup.close();
 });
+
+test('on a phone an invoice is its number and amount, its dates by name and its Pobierz, which opens the PDF (390 px)', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const bodies = await captureFiles(page);
+  const block = page.waitForResponse((r) => r.url().endsWith('/api/invoice/table2'));
+  await signedIn(page, 'manager', '/app/invoice');
+  const rows = ((await (await block).json()) as { rows: (InvoiceRow & { faktDataWyst: string })[] }).rows;
+  const single = rows.find((r) => r.iloscZal === 1)!;
+  const row = page.locator('.ag-row').filter({ has: page.locator('.narrow-row-first', { hasText: single.faktNrCaly }) }).first();
+  // the number and the gross amount in bold, then the issue date by its name; no column of the grid
+  await expect(row.locator('.narrow-row-first .narrow-row-part')).toHaveText([single.faktNrCaly, /^[\d\s\u00a0\u202f]+,\d{2}\s?zł$/]);
+  await expect(row.locator('.narrow-row-more').filter({ hasText: /^Data wystawienia: \d{2}\.\d{2}\.\d{4}$/ })).toBeVisible();
+  await expect(page.locator('.ag-header-cell[col-id="iloscZal"]')).toHaveCount(0);
+  const download = row.getByRole('button', { name: `Pobierz fakturę ${single.faktNrCaly}` });
+  await expect(download).toBeVisible();
+  // a finger's target: the button is not squeezed into a line of text
+  expect((await download.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  const { popup, response } = await popupWithFile(page, 'f', () => download.click());
+  await expectPdf(response, bodies);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await popup.close();
+  // a disabled Brak on an invoice without files, as on a computer
+  const none = rows.find((r) => r.iloscZal === 0);
+  if (none) await expect(page.locator('.ag-row').filter({ hasText: none.faktNrCaly }).first().getByRole('button', { name: 'Brak' }).or(page.locator('.ag-row').filter({ hasText: none.faktNrCaly }).first().locator('.cell-files-disabled button'))).toBeDisabled();
+  const serious = (await axeScan(page).include('.table-screen').analyze()).violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+});

@@ -103,3 +103,29 @@ test('orders and damages on a phone: each a few lines (plate and model, status o
   await damage.locator('.narrow-row-first').click();
   await expect(page.getByRole('dialog')).toBeVisible();
 });
+
+test('every table on a phone is a few lines a row: the assignments\' driver and dates, the tyres\' state, the contracts\' term', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signedIn(page, 'manager', '/app/przydzialy');
+  await tableLoaded(page);
+  const assignment = page.locator('.ag-row').first();
+  await expect(assignment.locator('.narrow-row-first .narrow-row-part').first()).toHaveText(/^[A-Z]{2}\d{4,5}[A-Z]?$/);
+  await expect(assignment.locator('.narrow-row-more').filter({ hasText: /^Data wydania: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/ })).toBeVisible();
+  // the driver's name on the second line: the surname, a space, the first name
+  await expect(assignment.locator('.narrow-row-more').first().locator('.narrow-row-part')).toHaveText([/^\p{Lu}\p{Ll}+$/u, /^\p{Lu}\p{Ll}+$/u, /^MPK-\d+$/]);
+  await expect(assignment.locator('.narrow-row-more').first().locator('.narrow-row-part--joined')).toHaveCount(1);
+  await shot(page, 'assignments-390');
+
+  await page.goto('/app/tire');
+  await tableLoaded(page);
+  const tyre = page.locator('.ag-row').first();
+  await expect(tyre.locator('.narrow-row-more').first().locator('.narrow-row-part')).toHaveText([/^(Na pojeździe|W magazynie)$/, /^(Letnie|Zimowe)$/, /^\d{3}\/\d{2} R\d{2}$/]);
+  await expect(tyre.locator('.narrow-row-more').filter({ hasText: /^Stan bieżnika: \d+,\d\s?mm$/ })).toBeVisible();
+  await shot(page, 'tires-390');
+
+  await page.goto('/app/contract');
+  await tableLoaded(page);
+  await expect(page.locator('.ag-row').first().locator('.narrow-row-more').first().locator('.narrow-row-part')).toHaveText([/^Data od: \d{2}\.\d{2}\.\d{4}$/, /^Data do: \d{2}\.\d{2}\.\d{4}$/]);
+  await expect(page.locator('.ag-header-cell[col-id="umowaNr"]')).toHaveCount(0);
+  await shot(page, 'contracts-390');
+});

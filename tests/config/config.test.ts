@@ -53,6 +53,24 @@ describe('configuration', () => {
     expect(without).toEqual([]);
   });
 
+  it('every table a page of the menu shows declares the lines a phone shows of each row (narrow)', () => {
+    // at 390 px a grid shows its first two columns and nothing a person looks for (issue 49: the
+    // assignments' driver and dates, the tyres' state, the invoices' amount and download)
+    const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
+    const routes: any[] = read('screens/routes.json').routes;
+    const items: any[] = read('screens/menu.json').groups.flatMap((g: any) => g.items);
+    const without: string[] = [];
+    for (const item of items) {
+      const route = routes.find((r) => r.path === item.route);
+      const names: string[] = [route?.screen, ...(route?.screens ?? []).map((s: any) => s.screen)].filter(Boolean);
+      for (const name of names) {
+        const screen = read(`screens/${name}.json`);
+        if (screen.type === 'table' && !screen.narrow) without.push(`${item.id}: ${name}`);
+      }
+    }
+    expect(without).toEqual([]);
+  });
+
   it('a throwaway variant that hides a menu entry and relabels a column is served with no code change', async () => {
     const root = copyConfig();
     made.push(root);

@@ -314,7 +314,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           cacheBlockSize={BLOCK_SIZE}
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={CONCURRENT_REQUESTS}
-          rowHeight={narrow ? narrowRowHeight(shown.narrow!.lines.length) : ROW_HEIGHT}
+          rowHeight={narrow ? narrowRowHeight(shown) : ROW_HEIGHT}
           initialState={narrow ? undefined : initialState}
           onStateUpdated={onStateUpdated}
           localeText={localeText}

@@ -5,8 +5,10 @@ import conditionsJson from '../../../../screens/conditions.json';
 import vehiclesTable from '../../../../screens/vehicles-table.json';
 import auditTable from '../../../../screens/audit-table.json';
 import auditEntry from '../../../../schemas/entities/audit-entry.schema.json';
+import invoicesTable from '../../../../screens/invoices-table.json';
+import invoice from '../../../../schemas/entities/invoice.schema.json';
 import type { TableScreenDecl } from '../../config/bundle';
-import { narrowColumnDef, narrowLines } from './narrow';
+import { narrowColumnDef, narrowLines, narrowRowHeight } from './narrow';
 
 const ev = new ConditionEvaluator(conditionsJson);
 const t = (key: string) => ({ 'car:fields.aktStanLicz': 'Stan licznika', 'car:fields.dataPrzeg': 'Przegląd', 'car:fields.rejestr': 'Nr rejestracyjny', 'car:fields.markaModel': 'Model' } as Record<string, string>)[key] ?? key;
@@ -44,5 +46,25 @@ describe('Dziennik zmian on a phone: what changed, on which record, and the reco
     for (const recordOpen of [null, 'https://example.com/x', '//example.com/x', 'javascript:alert(1)']) {
       expect(lines({ ...row, recordOpen })[1]![2]!.href, String(recordOpen)).toBeUndefined();
     }
+  });
+});
+
+describe('invoices on a phone: number and amount, the dates by name, and the download button of the grid (issue 49)', () => {
+  const invoicesScreen = invoicesTable as unknown as TableScreenDecl;
+  const lines = narrowLines(invoicesScreen, invoice, (key: string) => key, ev, { role: 'MANAGER' });
+  const row = { faktId: 7, faktNrCaly: 'FV/2026/12/000001', ogBrutto: 1230.5, faktDataWyst: '2026-12-08', dataZap: null, iloscZal: 2 };
+  it('the files column is its button with the row, never its count as text', () => {
+    const files = lines(row).flat().find((p) => p.files);
+    expect(files).toMatchObject({ text: '', files: { row, value: 2, decl: { type: 'files', link: { idField: 'faktId' } } } });
+    expect(lines(row).flat().map((p) => p.text)).not.toContain('2');
+  });
+  it('an empty date leaves its line out of the text the grid reads aloud and copies; the button is not in it', () => {
+    const def = narrowColumnDef(invoicesScreen, invoice, (key: string) => key, ev, { role: 'MANAGER' });
+    const text = (def.valueGetter as (p: { data: unknown }) => string)({ data: row });
+    expect(text.split('\n')).toEqual([expect.stringMatching(/^FV\/2026\/12\/000001 · 1[\s\u00a0\u202f]?230,50/), 'invoice:fields.faktDataWyst: 08.12.2026']);
+  });
+  it('a line with a button is a finger high: the row is taller than its lines of text alone', () => {
+    expect(narrowRowHeight(invoicesScreen)).toBe(14 + 21 * 3 + 32);
+    expect(narrowRowHeight(screen)).toBe(14 + 21 * 4);
   });
 });

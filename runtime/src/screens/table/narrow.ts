@@ -7,7 +7,7 @@
 import type { ColDef } from 'ag-grid-community';
 import { useSyncExternalStore } from 'react';
 import type { ConditionContext, ConditionEvaluator } from '../../../core/conditions';
-import type { ColumnDecl, JsonSchema, TableScreenDecl } from '../../config/bundle';
+import type { ColumnDecl, FilesCellDecl, JsonSchema, TableScreenDecl } from '../../config/bundle';
 import { fieldLabelKey } from '../../../core/labels';
 import type { Translate } from '../../format';
 import { cellTextFor, fieldOf } from './columns';
@@ -27,12 +27,22 @@ const subscribe = (onChange: () => void) => {
  */
 export const useNarrow = (): boolean => useSyncExternalStore(subscribe, () => window.matchMedia(NARROW_QUERY).matches, () => false);
 export const NARROW_COLUMN = 'narrow-summary';
-/** Room for the declared lines: the grid's infinite row model needs one height for every row. */
-export const narrowRowHeight = (lines: number) => 14 + 21 * lines;
+/**
+ * Room for the declared lines: the grid's infinite row model needs one height for every row. A line
+ * with a button (a files column) is a finger's height, 32 px, not a line of text's 21.
+ */
+export function narrowRowHeight(screen: TableScreenDecl): number {
+  const lines = (screen.narrow?.lines ?? []) as LineItem[][];
+  const filesColumns = new Set(screen.columns.filter((c) => c.cell?.type === 'files').map((c) => c.id));
+  return 14 + lines.reduce((height, line) => height + (line.some((item) => filesColumns.has(typeof item === 'string' ? item : item.id)) ? 32 : 21), 0);
+}
 
 type LineItem = string | { id: string; label?: boolean; joined?: boolean };
-/** One value of a line: after its header when labelled; joined: after the one before with a space, not " · " (a first name after the last). */
-export interface NarrowPart { text: string; label?: string; joined?: boolean; href?: string }
+/**
+ * One value of a line: after its header when labelled; joined: after the one before with a space, not " · " (a first name after the last).
+ * A files column (the invoices' download) is its button, as in the grid: `files` with the row and its value.
+ */
+export interface NarrowPart { text: string; label?: string; joined?: boolean; href?: string; files?: { decl: FilesCellDecl; row: Record<string, unknown>; value: unknown } }
 
 /** What a row shows on a phone: its lines, each a list of labelled or bare values (empty ones left out). */
 export function narrowLines(screen: TableScreenDecl, entity: JsonSchema | undefined, t: Translate, ev: ConditionEvaluator, ctx: ConditionContext) {
@@ -47,13 +57,16 @@ export function narrowLines(screen: TableScreenDecl, entity: JsonSchema | undefi
     const header = t(column.header ?? fieldLabelKey(screen.entity, field));
     // a link column (Dziennik zmian's Rekord) is a link on the phone's line too
     const hrefField = column.cell?.type === 'link' ? column.cell.hrefField : undefined;
-    return { field, text, header: labelled ? header : undefined, hrefField };
+    // a files column's value is a count, which means nothing read out: its button is the part
+    const files = column.cell?.type === 'files' ? column.cell : undefined;
+    return { field, text, header: labelled ? header : undefined, hrefField, files };
   }
   return (row: Record<string, unknown> | undefined): NarrowPart[][] => (row
-    ? compiled.map((line) => line.map((p) => {
+    ? compiled.map((line) => line.map((p): NarrowPart => {
+      if (p.files) return { text: '', label: p.header, files: { decl: p.files, row, value: row[p.field] } };
       const href = p.hrefField ? portalPath(row[p.hrefField]) : null;
       return { text: p.text(row[p.field]), label: p.header, joined: p.joined, ...(href ? { href } : {}) };
-    }).filter((p) => p.text !== ''))
+    }).filter((p) => p.text !== '' || p.files))
     : []);
 }
 
@@ -71,7 +84,7 @@ export function narrowColumnDef(screen: TableScreenDecl, entity: JsonSchema | un
     sortable: false,
     filter: false,
     resizable: false,
-    valueGetter: (p) => lines(p.data).map((line) => line.map((x) => (x.label ? `${x.label}: ${x.text}` : x.text)).join(' · ')).join('\n'),
+    valueGetter: (p) => lines(p.data).map((line) => line.filter((x) => !x.files).map((x) => (x.label ? `${x.label}: ${x.text}` : x.text)).join(' · ')).filter(Boolean).join('\n'),
     cellRenderer: 'narrowRow',
     cellRendererParams: { lines },
     cellClass: 'narrow-row-cell',
