@@ -8,7 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
-import { expect, settled, signedIn, tableLoaded, test } from './support';
+import { expect, openColumnFilter, rowCount, settled, signedIn, tableLoaded, test } from './support';
 
 const SHOTS = process.env.SHOTS;
 const shot = async (page: Page, name: string) => {
@@ -128,4 +128,48 @@ test('every table on a phone is a few lines a row: the assignments\' driver and 
   await expect(page.locator('.ag-row').first().locator('.narrow-row-more').first().locator('.narrow-row-part')).toHaveText([/^Data od: \d{2}\.\d{2}\.\d{4}$/, /^Data do: \d{2}\.\d{2}\.\d{4}$/]);
   await expect(page.locator('.ag-header-cell[col-id="umowaNr"]')).toHaveCount(0);
   await shot(page, 'contracts-390');
+});
+
+test('a table filtered on a computer keeps its filter on a phone and back, and a saved filter works on the phone', async ({ page }) => {
+  await signedIn(page, 'manager', '/app/przydzialy');
+  await tableLoaded(page);
+  const all = await rowCount(page);
+  await openColumnFilter(page, 'mpk');
+  await page.locator('.ag-filter input[type="text"]').first().fill('MPK-131');
+  await page.keyboard.press('Escape');
+  await expect.poll(() => rowCount(page)).toBeLessThan(all);
+  const filtered = await rowCount(page);
+  expect(filtered).toBeGreaterThan(0);
+
+  // the window narrowed to a phone's (a phone turned upright): the same rows, as lines
+  await page.setViewportSize(PHONE);
+  await expect(page.locator('.narrow-row').first()).toBeVisible();
+  await expect.poll(() => rowCount(page)).toBe(filtered);
+  // the driver's line ends with the cost centre filtered on
+  for (const line of await page.locator('.narrow-row > div:nth-child(2)').all()) await expect(line).toContainText('MPK-131');
+  // column views are about columns: the phone's rows have none
+  await expect(page.getByTestId('saved-views')).toHaveCount(0);
+
+  // and wide again: the column's filter is still there, and so are the rows
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect.poll(() => rowCount(page)).toBe(filtered);
+  await openColumnFilter(page, 'mpk');
+  await expect(page.locator('.ag-filter input[type="text"]').first()).toHaveValue('MPK-131');
+  await page.keyboard.press('Escape');
+
+  // the filter saved on the computer, chosen on the phone after the table was reset
+  const saved = page.getByTestId('saved-filters');
+  await saved.getByRole('button', { name: 'Filtry' }).click();
+  await saved.getByRole('button', { name: 'Zapisz bieżący filtr…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Zapisz filtr' });
+  await dialog.getByLabel('Nazwa filtru').fill('Dział 131');
+  await dialog.getByRole('button', { name: 'Zapisz' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.getByRole('button', { name: 'Przywróć układ kolumn' }).click();
+  await expect.poll(() => rowCount(page)).toBe(all);
+  await page.setViewportSize(PHONE);
+  await expect.poll(() => rowCount(page)).toBe(all);
+  await saved.getByRole('button', { name: 'Filtry' }).click();
+  await saved.getByRole('button', { name: 'Dział 131', exact: true }).click();
+  await expect.poll(() => rowCount(page)).toBe(filtered);
 });

@@ -19,9 +19,16 @@ type Kind = 'filter' | 'view';
 interface Props {
   tableName: string;
   gridApi: () => GridApi | null;
+  /**
+   * The table's filter as the user set it, and how to set it: the grid's own on a wide window; on
+   * a phone, whose one column has no filters, the one the table carries for it (TableScreen.tsx).
+   */
+  filter: { get: () => Record<string, unknown>; set: (filterModel: Record<string, unknown>) => void };
+  /** Column views: not on a phone, whose rows are lines, not columns. */
+  views: boolean;
 }
 
-export function SavedSettingsToolbar({ tableName, gridApi }: Props) {
+export function SavedSettingsToolbar({ tableName, gridApi, filter, views }: Props) {
   const { t } = useTranslation();
   const [saved, setSaved] = useState<SavedSettings>({ filters: [], views: [] });
   const [saving, setSaving] = useState<Kind | null>(null);
@@ -34,7 +41,7 @@ export function SavedSettingsToolbar({ tableName, gridApi }: Props) {
   }, [tableName]);
   useEffect(reload, [reload]);
 
-  const applyFilter = (filterModel: Record<string, unknown>) => gridApi()?.setFilterModel(filterModel);
+  const applyFilter = filter.set;
   const applyView = (columnOrder: string[]) => {
     const api = gridApi();
     if (api) api.applyColumnState({ state: columnStateOfView(columnOrder, api.getColumnState()), applyOrder: true });
@@ -87,7 +94,7 @@ export function SavedSettingsToolbar({ tableName, gridApi }: Props) {
   const save = async (kind: Kind, name: string) => {
     const api = gridApi();
     if (!api) return;
-    if (kind === 'filter') await savedSettingsApi.saveFilter(tableName, name, api.getFilterModel() ?? {});
+    if (kind === 'filter') await savedSettingsApi.saveFilter(tableName, name, filter.get());
     else await savedSettingsApi.saveView(tableName, name, viewOfColumnState(api.getColumnState()));
     showToast('success', t(kind === 'filter' ? 'table:saved.filterSaved' : 'table:saved.viewSaved', { name: name.trim() }));
     setSaving(null);
@@ -97,7 +104,7 @@ export function SavedSettingsToolbar({ tableName, gridApi }: Props) {
   return (
     <>
       {menu('filter')}
-      {menu('view')}
+      {views && menu('view')}
       {saving && <SaveDialog kind={saving} onSave={(name) => save(saving, name)} onClose={() => setSaving(null)} />}
     </>
   );

@@ -161,6 +161,21 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
     setPreset(id);
     if (stateKey) savePreset(stateKey, id);
   };
+  const keptState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
+  // a filter in the address replaces the kept one: the table shows what the link promised
+  const initialState = useMemo(() => (urlFilter ? { ...keptState, filter: { filterModel: urlFilter.grid } } : keptState), [keptState, urlFilter]);
+  // The wide grid's state as the user left it. A phone's one column has no filters or sorting, and
+  // the grid is made anew when the window crosses the phone's width (a phone turned, a window
+  // narrowed): the rows keep the user's filter and sort there (the query carries them), and the wide
+  // grid comes back with them, not with the state it was opened with.
+  const wideState = useRef<GridState | undefined>(initialState);
+  // a saved filter chosen on the phone changes the state carried: asked again
+  const [carriedChanges, carriedChanged] = useState(0);
+  const carried = useMemo(
+    () => (narrow ? { filterModel: wideState.current?.filter?.filterModel, sortModel: wideState.current?.sort?.sortModel } : undefined),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [narrow, carriedChanges],
+  );
   const query = useMemo(
     () => ({
       srcId,
@@ -170,14 +185,14 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
       presetFilter: extraFilter
         ? { ...(presetDecl?.options.find((o) => o.id === preset)?.filterModel ?? {}), ...extraFilter }
         : presetDecl?.options.find((o) => o.id === preset)?.filterModel,
+      carried,
     }),
-    [srcId, screen.group, screen.columns, presetDecl, preset, extraFilter],
+    [srcId, screen.group, screen.columns, presetDecl, preset, extraFilter, carried],
   );
   const datasource = useMemo(() => makeDatasource(screen.resource, query, onCount, onFailed), [screen.resource, query, onCount, onFailed]);
   const localeText = useMemo(() => gridLocaleText(i18n), [i18n]);
-  const keptState = useMemo(() => (stateKey ? loadTableState(stateKey) : undefined), [stateKey]);
-  // a filter in the address replaces the kept one: the table shows what the link promised
-  const initialState = useMemo(() => (urlFilter ? { ...keptState, filter: { filterModel: urlFilter.grid } } : keptState), [keptState, urlFilter]);
+  // the state a wide grid starts with (read once, when it is made): as kept, or as the user left it before the phone's layout
+  const wideInitialState = useMemo(() => (narrow ? undefined : wideState.current), [narrow]);
 
   const onAction = useCallback(
     (action: ActionDecl | undefined, row: Record<string, unknown> | undefined | null, withoutRow = false) => {
@@ -232,11 +247,27 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
   // a link's filter is the view of this visit: the table goes on remembering the filter it had before
   const onStateUpdated = useCallback(
     // the phone's one column is not the user's layout: the wide one stays as it was kept
-    (e: { state: GridState }) => stateKey && !narrow && saveTableState(stateKey, urlFilter ? { ...e.state, filter: keptState?.filter } : e.state),
+    (e: { state: GridState }) => {
+      if (narrow) return;
+      wideState.current = e.state;
+      if (stateKey) saveTableState(stateKey, urlFilter ? { ...e.state, filter: keptState?.filter } : e.state);
+    },
     [stateKey, urlFilter, keptState, narrow],
   );
+  // the filter the saved filters read and set: the grid's own, or on a phone the one carried for it
+  const filter = {
+    get: () => (narrow ? carried?.filterModel : gridApi.current?.getFilterModel()) ?? {},
+    set: (filterModel: Record<string, unknown>) => {
+      if (!narrow) return gridApi.current?.setFilterModel(filterModel);
+      wideState.current = { ...wideState.current, filter: { filterModel } };
+      if (stateKey) saveTableState(stateKey, wideState.current);
+      carriedChanged((n) => n + 1);
+    },
+  };
   const resetLayout = () => {
     if (stateKey) clearTableState(stateKey);
+    wideState.current = undefined;
+    carriedChanged((n) => n + 1);
     gridApi.current?.resetColumnState();
     gridApi.current?.setFilterModel(null);
   };
@@ -274,7 +305,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           {presetDecl && preset && <PresetFilterChoice preset={presetDecl} value={preset} onChange={choosePreset} />}
           {screen.stateKey && screen.savedSettings !== false && (
             <Suspense fallback={null}>
-              <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} />
+              <SavedSettingsToolbar tableName={screen.stateKey} gridApi={() => gridApi.current} filter={filter} views={!narrow} />
             </Suspense>
           )}
           {screen.export && <ExportButton kind={screen.export} screen={screen} query={query} gridApi={() => gridApi.current} />}
@@ -315,7 +346,7 @@ export default function TableScreen({ screen, screenId, presentation, srcId }: S
           maxBlocksInCache={MAX_BLOCKS}
           maxConcurrentDatasourceRequests={CONCURRENT_REQUESTS}
           rowHeight={narrow ? narrowRowHeight(shown) : ROW_HEIGHT}
-          initialState={narrow ? undefined : initialState}
+          initialState={wideInitialState}
           onStateUpdated={onStateUpdated}
           localeText={localeText}
           onGridReady={(e) => {

@@ -29,6 +29,17 @@ describe('table requests', () => {
     expect(p.filterModel).toEqual({ umowaNr: { filterType: 'text', type: 'contains', filter: 'UM' }, dataTyp: { filterType: 'set', values: ['current'] } });
     expect(p).toMatchObject({ startRow: 30, endRow: 60, srcId: 7, group: 'AUTORY' });
   });
+
+  it('on a phone, whose one column has neither, send the wide table\'s filter and sort carried for it, by their fields', () => {
+    const carried = { filterModel: grid.filterModel, sortModel: grid.sortModel };
+    const p = rowParamsOf({ startRow: 0, endRow: 30, sortModel: [], filterModel: {} }, undefined, { fields: new Map([['reporterRole', 'zgloKto']]), carried });
+    expect(p.filterModel).toEqual({ zgloKto: { filterType: 'set', values: ['USER'] } });
+    expect(p.sortModel).toEqual([{ colId: 'zgloKto', sort: 'asc' }, { colId: 'autNr', sort: 'desc' }]);
+    // the grid's own models, when it has them, are the user's latest
+    const own = rowParamsOf({ startRow: 0, endRow: 30, sortModel: [{ colId: 'autNr', sort: 'asc' as const }], filterModel: { autNr: { filterType: 'text', type: 'contains', filter: '7' } } }, undefined, { carried });
+    expect(own.filterModel).toEqual({ autNr: { filterType: 'text', type: 'contains', filter: '7' } });
+    expect(own.sortModel).toEqual([{ colId: 'autNr', sort: 'asc' }]);
+  });
 });
 
 describe('cursor memory', () => {

@@ -39,6 +39,11 @@ export interface TableQuery {
   filterFields?: ReadonlyMap<string, string>;
   /** Filter model (by field) of the chosen preset; applied together with the column filters. */
   presetFilter?: Record<string, unknown>;
+  /**
+   * The wide table's own filter and sort (by column id) while a phone shows the rows as lines in one
+   * column that has neither (narrow.ts): the rows, the count and the export stay those the user chose.
+   */
+  carried?: { filterModel?: Record<string, unknown>; sortModel?: IGetRowsParams['sortModel'] };
 }
 
 type GridRequest = Pick<IGetRowsParams, 'startRow' | 'endRow' | 'sortModel' | 'filterModel'>;
@@ -46,12 +51,15 @@ type GridRequest = Pick<IGetRowsParams, 'startRow' | 'endRow' | 'sortModel' | 'f
 export function rowParamsOf(params: GridRequest, srcId: unknown, query: Omit<TableQuery, 'srcId'> = {}) {
   const field = (colId: string) => query.fields?.get(colId) ?? colId;
   const filterModel: Record<string, unknown> = {};
-  for (const [colId, model] of Object.entries((params.filterModel ?? {}) as Record<string, unknown>)) filterModel[query.filterFields?.get(colId) ?? field(colId)] = model;
+  const gridFilter = (params.filterModel ?? {}) as Record<string, unknown>;
+  const columnFilter = Object.keys(gridFilter).length ? gridFilter : query.carried?.filterModel ?? {};
+  for (const [colId, model] of Object.entries(columnFilter)) filterModel[query.filterFields?.get(colId) ?? field(colId)] = model;
   Object.assign(filterModel, query.presetFilter ?? {});
+  const sortModel = params.sortModel?.length ? params.sortModel : query.carried?.sortModel ?? [];
   return {
     startRow: params.startRow,
     endRow: params.endRow,
-    sortModel: (params.sortModel ?? []).map((s) => ({ ...s, colId: field(s.colId) })),
+    sortModel: sortModel.map((s) => ({ ...s, colId: field(s.colId) })),
     filterModel,
     ...(srcId !== undefined && srcId !== null ? { srcId } : {}),
     ...(query.group ? { group: query.group } : {}),
